@@ -1,0 +1,308 @@
+//! Stage 1: dominoes on a 9×9 block canvas, the 5×4 / 4×5 frame floating until forced.
+//!
+//! The first domino always has its block A on the canvas centre (e5). Every block of a
+//! legal stage 1 lies within 4 blocks of it in each direction, so 9×9 is always enough.
+use super::grid::{Grid, bits};
+use super::placement::{Dir, Placement, PlacementError};
+use serde::{Deserialize, Serialize};
+
+pub const CANVAS_SIZE: u8 = 9;
+pub const CANVAS_START: (u8, u8) = (4, 4);
+pub const CANVAS_GRID: Grid = Grid::new(CANVAS_SIZE as u32, CANVAS_SIZE as u32);
+
+/// The window stage 1 fills: its top-left block on the canvas and whether it is 5 wide × 4 high
+/// (`wide`) or 4 wide × 5 high.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FrameRect {
+    pub x: u8,
+    pub y: u8,
+    pub wide: bool,
+}
+
+impl FrameRect {
+    pub fn width(self) -> u8 {
+        if self.wide { 5 } else { 4 }
+    }
+    pub fn height(self) -> u8 {
+        if self.wide { 4 } else { 5 }
+    }
+}
+
+const WINDOWS: [(i32, i32); 2] = [(5, 4), (4, 5)];
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Canvas {
+    occupied: u128,
+    min_x: u8,
+    max_x: u8,
+    min_y: u8,
+    max_y: u8,
+}
+
+impl Canvas {
+    pub fn is_empty(&self) -> bool {
+        self.occupied == 0
+    }
+
+    pub fn occupied(&self) -> u128 {
+        self.occupied
+    }
+
+    pub fn block_count(&self) -> u32 {
+        self.occupied.count_ones()
+    }
+
+    /// Top-left corner of the blocks' bounding box (meaningless when empty).
+    pub fn min(&self) -> (u8, u8) {
+        (self.min_x, self.min_y)
+    }
+
+    /// The frame, once the blocks force it (bounding box exactly 5×4 or 4×5).
+    pub fn frame(&self) -> Option<FrameRect> {
+        if self.is_empty() {
+            return None;
+        }
+        let w = self.max_x - self.min_x + 1;
+        let h = self.max_y - self.min_y + 1;
+        match (w, h) {
+            (5, 4) | (4, 5) => Some(FrameRect {
+                x: self.min_x,
+                y: self.min_y,
+                wide: w == 5,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Anchor cells (west block of a horizontal pair, north block of a vertical pair) whose
+    /// domino together with the current blocks fits in some 5×4 or 4×5 window.
+    fn window_anchors(&self, horizontal: bool) -> u128 {
+        let (dw, dh) = if horizontal { (2, 1) } else { (1, 2) };
+        let (x0, x1, y0, y1) = (
+            self.min_x as i32,
+            self.max_x as i32,
+            self.min_y as i32,
+            self.max_y as i32,
+        );
+        let mut anchors = 0;
+        for (w, h) in WINDOWS {
+            if x1 - x0 + 1 > w || y1 - y0 + 1 > h {
+                continue;
+            }
+            let xs = CANVAS_GRID.columns(x1 - w + 1, (x0 + w - dw).min(CANVAS_SIZE as i32 - dw));
+            let ys = CANVAS_GRID.rows(y1 - h + 1, (y0 + h - dh).min(CANVAS_SIZE as i32 - dh));
+            anchors |= xs & ys;
+        }
+        anchors
+    }
+
+    /// Horizontal and vertical anchor bitboards of every legal slot.
+    fn slot_anchors(&self) -> (u128, u128) {
+        let g = &CANVAS_GRID;
+        let empty = g.full & !self.occupied;
+        let touching = g.neighbours(self.occupied) & empty;
+        let last_col = g.columns(CANVAS_SIZE as i32 - 1, CANVAS_SIZE as i32 - 1);
+        let horizontal = empty
+            & (empty >> 1)
+            & !last_col
+            & (touching | (touching >> 1))
+            & self.window_anchors(true);
+        let vertical = empty
+            & (empty >> CANVAS_SIZE)
+            & (touching | (touching >> CANVAS_SIZE))
+            & self.window_anchors(false);
+        (horizontal, vertical)
+    }
+
+    /// Calls `f` for every legal placement, in a fixed order: horizontal slots then vertical
+    /// ones by anchor index, each slot in both block orders.
+    pub fn legal(&self, mut f: impl FnMut(Placement)) {
+        if self.is_empty() {
+            let (x, y) = CANVAS_START;
+            for dir in Dir::ALL {
+                f(Placement::new(x, y, dir));
+            }
+            return;
+        }
+        let n = CANVAS_SIZE as u32;
+        let (horizontal, vertical) = self.slot_anchors();
+        for i in bits(horizontal) {
+            let (x, y) = ((i % n) as u8, (i / n) as u8);
+            f(Placement::new(x, y, Dir::E));
+            f(Placement::new(x + 1, y, Dir::W));
+        }
+        for i in bits(vertical) {
+            let (x, y) = ((i % n) as u8, (i / n) as u8);
+            f(Placement::new(x, y, Dir::S));
+            f(Placement::new(x, y + 1, Dir::N));
+        }
+    }
+
+    /// Number of free slots (pairs of cells), ignoring block order.
+    pub fn slot_count(&self) -> u32 {
+        if self.is_empty() {
+            return 2;
+        }
+        let (h, v) = self.slot_anchors();
+        h.count_ones() + v.count_ones()
+    }
+
+    pub fn has_slot(&self) -> bool {
+        self.is_empty() || {
+            let (h, v) = self.slot_anchors();
+            h | v != 0
+        }
+    }
+
+    /// Both cells of `p`, or `OffBoard`.
+    pub fn cells(p: &Placement) -> Result<[(u8, u8); 2], PlacementError> {
+        let second = p.second().ok_or(PlacementError::OffBoard)?;
+        let inside = |(x, y): (u8, u8)| x < CANVAS_SIZE && y < CANVAS_SIZE;
+        if !inside((p.x, p.y)) || !inside(second) {
+            return Err(PlacementError::OffBoard);
+        }
+        Ok([(p.x, p.y), second])
+    }
+
+    pub fn check(&self, p: &Placement) -> Result<(), PlacementError> {
+        let cells = Self::cells(p)?;
+        if self.is_empty() {
+            return if (p.x, p.y) == CANVAS_START {
+                Ok(())
+            } else {
+                Err(PlacementError::FirstNotAtStart)
+            };
+        }
+        let mask = cells
+            .iter()
+            .fold(0, |m, &(x, y)| m | CANVAS_GRID.bit(x as u32, y as u32));
+        if mask & self.occupied != 0 {
+            return Err(PlacementError::Occupied);
+        }
+        if CANVAS_GRID.neighbours(self.occupied) & mask == 0 {
+            return Err(PlacementError::NotConnected);
+        }
+        let (ax, ay) = (cells[0].0.min(cells[1].0), cells[0].1.min(cells[1].1));
+        let horizontal = cells[0].1 == cells[1].1;
+        if self.window_anchors(horizontal) & CANVAS_GRID.bit(ax as u32, ay as u32) == 0 {
+            return Err(PlacementError::OutsideFrame);
+        }
+        Ok(())
+    }
+
+    /// Adds the domino's cells. The placement must have passed [`Canvas::check`].
+    pub fn place(&mut self, p: &Placement) {
+        let (bx, by) = p.second().expect("checked placement");
+        if self.is_empty() {
+            self.min_x = p.x.min(bx);
+            self.max_x = p.x.max(bx);
+            self.min_y = p.y.min(by);
+            self.max_y = p.y.max(by);
+        } else {
+            self.min_x = self.min_x.min(p.x).min(bx);
+            self.max_x = self.max_x.max(p.x).max(bx);
+            self.min_y = self.min_y.min(p.y).min(by);
+            self.max_y = self.max_y.max(p.y).max(by);
+        }
+        self.occupied |= CANVAS_GRID.bit(p.x as u32, p.y as u32) | CANVAS_GRID.bit(bx as u32, by as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn legal(c: &Canvas) -> Vec<Placement> {
+        let mut v = Vec::new();
+        c.legal(|p| v.push(p));
+        v
+    }
+
+    /// Independent brute force: try every placement on the canvas with plain loops.
+    fn brute_force(c: &Canvas, blocks: &[(u8, u8)]) -> usize {
+        let mut n = 0;
+        for y in 0..CANVAS_SIZE {
+            for x in 0..CANVAS_SIZE {
+                for dir in Dir::ALL {
+                    let p = Placement::new(x, y, dir);
+                    let Ok(cells) = Canvas::cells(&p) else { continue };
+                    if cells.iter().any(|c| blocks.contains(c)) {
+                        continue;
+                    }
+                    let touches = cells.iter().any(|&(cx, cy)| {
+                        blocks.iter().any(|&(bx, by)| {
+                            (cx as i32 - bx as i32).abs() + (cy as i32 - by as i32).abs() == 1
+                        })
+                    });
+                    if !touches {
+                        continue;
+                    }
+                    let all: Vec<_> = blocks.iter().chain(cells.iter()).collect();
+                    let w = all.iter().map(|c| c.0).max().unwrap() - all.iter().map(|c| c.0).min().unwrap() + 1;
+                    let h = all.iter().map(|c| c.1).max().unwrap() - all.iter().map(|c| c.1).min().unwrap() + 1;
+                    if (w <= 5 && h <= 4) || (w <= 4 && h <= 5) {
+                        n += 1;
+                    }
+                }
+            }
+        }
+        let _ = c;
+        n
+    }
+
+    #[test]
+    fn empty_stage_one_has_four_moves() {
+        assert_eq!(legal(&Canvas::default()).len(), 4);
+    }
+
+    #[test]
+    fn after_one_horizontal_domino_32_moves() {
+        let mut c = Canvas::default();
+        c.place(&Placement::new(4, 4, Dir::E));
+        assert_eq!(c.slot_count(), 16);
+        assert_eq!(legal(&c).len(), 32);
+        assert_eq!(brute_force(&c, &[(4, 4), (5, 4)]), 32);
+        for p in legal(&c) {
+            assert_eq!(c.check(&p), Ok(()), "{p}");
+        }
+    }
+
+    #[test]
+    fn legal_matches_brute_force_on_random_fills() {
+        let mut rng = crate::GameRng::from_seed(11);
+        for _ in 0..300 {
+            let mut c = Canvas::default();
+            let mut blocks = Vec::new();
+            loop {
+                let moves = legal(&c);
+                if moves.is_empty() {
+                    break;
+                }
+                if !c.is_empty() {
+                    assert_eq!(moves.len(), brute_force(&c, &blocks));
+                }
+                let p = moves[rng.below(moves.len() as u32) as usize];
+                c.place(&p);
+                blocks.push((p.x, p.y));
+                blocks.push(p.second().unwrap());
+            }
+            // Stuck or full: the frame is always forced by then.
+            assert!(c.frame().is_some(), "{blocks:?}");
+        }
+    }
+
+    #[test]
+    fn check_reports_each_reason() {
+        let mut c = Canvas::default();
+        assert_eq!(c.check(&Placement::new(0, 0, Dir::E)), Err(PlacementError::FirstNotAtStart));
+        assert_eq!(c.check(&Placement::new(8, 0, Dir::E)), Err(PlacementError::OffBoard));
+        assert_eq!(c.check(&Placement::new(0, 0, Dir::N)), Err(PlacementError::OffBoard));
+        c.place(&Placement::new(4, 4, Dir::E));
+        assert_eq!(c.check(&Placement::new(5, 4, Dir::S)), Err(PlacementError::Occupied));
+        assert_eq!(c.check(&Placement::new(4, 6, Dir::E)), Err(PlacementError::NotConnected));
+        c.place(&Placement::new(6, 4, Dir::E));
+        // Now 4 wide: a fifth and sixth column cannot both be used.
+        assert_eq!(c.check(&Placement::new(2, 4, Dir::E)), Err(PlacementError::OutsideFrame));
+        assert_eq!(c.check(&Placement::new(3, 4, Dir::S)), Ok(()));
+    }
+}

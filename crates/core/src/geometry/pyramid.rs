@@ -1,0 +1,207 @@
+//! One player's pyramid: stage 1 on the floating canvas, stages 2–4 in the fixed frame.
+use super::canvas::{Canvas, FrameRect};
+use super::frame::{STAGES, StageGrid};
+use super::placement::{Block, Placement, PlacementError};
+use super::topview::TopView;
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+/// A block as it lies: stage index (0 = stage 1), stage-local block coordinates (stage 1: the
+/// canvas), and the block turned as placed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PlacedBlock {
+    pub stage: u8,
+    pub x: u8,
+    pub y: u8,
+    pub block: Block,
+}
+
+/// 20 + 12 + 6 + 2 blocks.
+pub const MAX_BLOCKS: usize = 40;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Pyramid {
+    /// Current stage index (0 = stage 1); `STAGES` once the pyramid is finished.
+    stage: u8,
+    canvas: Canvas,
+    frame: Option<FrameRect>,
+    /// Occupancy of stages 2, 3, 4 (stage-local block bits).
+    upper: [u32; 3],
+    placed: ArrayVec<PlacedBlock, MAX_BLOCKS>,
+}
+
+impl Pyramid {
+    pub fn stage(&self) -> u8 {
+        self.stage
+    }
+
+    pub fn frame(&self) -> Option<FrameRect> {
+        self.frame
+    }
+
+    pub fn canvas(&self) -> &Canvas {
+        &self.canvas
+    }
+
+    pub fn blocks(&self) -> &[PlacedBlock] {
+        &self.placed
+    }
+
+    /// Dominoes placed on the current stage.
+    pub fn dominoes_on_stage(&self) -> usize {
+        self.placed.iter().filter(|b| b.stage == self.stage).count() / 2
+    }
+
+    fn upper_grid(&self) -> Option<(StageGrid, u32)> {
+        let frame = self.frame?;
+        (1..STAGES)
+            .contains(&self.stage)
+            .then(|| (StageGrid::new(frame, self.stage), self.upper[self.stage as usize - 1]))
+    }
+
+    pub fn legal(&self, f: impl FnMut(Placement)) {
+        if self.stage == 0 {
+            self.canvas.legal(f);
+        } else if let Some((grid, occupied)) = self.upper_grid() {
+            grid.legal(occupied, f);
+        }
+    }
+
+    pub fn has_slot(&self) -> bool {
+        if self.stage == 0 {
+            self.canvas.has_slot()
+        } else {
+            self.upper_grid()
+                .is_some_and(|(grid, occupied)| grid.has_slot(occupied))
+        }
+    }
+
+    pub fn slot_count(&self) -> u32 {
+        if self.stage == 0 {
+            self.canvas.slot_count()
+        } else {
+            self.upper_grid()
+                .map_or(0, |(grid, occupied)| grid.slot_count(occupied))
+        }
+    }
+
+    pub fn check(&self, p: &Placement) -> Result<(), PlacementError> {
+        if self.stage == 0 {
+            self.canvas.check(p)
+        } else {
+            let (grid, occupied) = self.upper_grid().ok_or(PlacementError::OffBoard)?;
+            grid.check(occupied, p)
+        }
+    }
+
+    /// Places `domino` (its blocks [A, B] lying east-west) at `p`, which must have passed
+    /// [`Pyramid::check`].
+    pub fn place(&mut self, p: &Placement, domino: [Block; 2]) {
+        let [a, b] = p.orient(domino);
+        let (bx, by) = p.second().expect("checked placement");
+        if self.stage == 0 {
+            self.canvas.place(p);
+        } else if let Some((grid, _)) = self.upper_grid() {
+            self.upper[self.stage as usize - 1] |= grid.bit(p.x, p.y) | grid.bit(bx, by);
+        }
+        let stage = self.stage;
+        self.placed.push(PlacedBlock { stage, x: p.x, y: p.y, block: a });
+        self.placed.push(PlacedBlock { stage, x: bx, y: by, block: b });
+    }
+
+    /// Replaces the block at `index` of [`Pyramid::blocks`] (e.g. a resurfacing card).
+    pub fn replace_block(&mut self, index: usize, block: Block) {
+        self.placed[index].block = block;
+    }
+
+    /// Moves on to the next stage. Leaving stage 1 fixes the frame, which stage 1 always
+    /// forces by the time no slot is left.
+    pub fn next_stage(&mut self) {
+        if self.stage == 0 {
+            self.frame = self.canvas.frame();
+            debug_assert!(self.frame.is_some(), "stage 1 ended without a forced frame");
+        }
+        self.stage = (self.stage + 1).min(STAGES);
+    }
+
+    /// The visible surface. Before the frame is fixed, quadrants are counted from the
+    /// bounding box of stage 1, which always fits the 10×10 grid.
+    pub fn top_view(&self) -> TopView {
+        let origin = match self.frame {
+            Some(f) => (f.x, f.y),
+            None => self.canvas.min(),
+        };
+        let mut view = TopView::default();
+        for pb in &self.placed {
+            view.cover(self.quadrant_of(pb, origin), pb.block);
+        }
+        view
+    }
+
+    fn quadrant_of(&self, pb: &PlacedBlock, origin: (u8, u8)) -> u32 {
+        if pb.stage == 0 {
+            2 * (pb.y - origin.1) as u32 * 10 + 2 * (pb.x - origin.0) as u32
+        } else {
+            let frame = self.frame.expect("upper stages need a frame");
+            StageGrid::new(frame, pb.stage).quadrant_of(pb.x, pb.y)
+        }
+    }
+
+    /// North-west quadrant, on the top-view grid, of each placed block (same order as
+    /// [`Pyramid::blocks`]).
+    pub fn block_quadrants(&self) -> impl Iterator<Item = u32> + '_ {
+        let origin = match self.frame {
+            Some(f) => (f.x, f.y),
+            None => self.canvas.min(),
+        };
+        self.placed.iter().map(move |pb| self.quadrant_of(pb, origin))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::placement::Dir;
+
+    fn d(a: u8, b: u8) -> [Block; 2] {
+        [Block { colour: a, icons: 1 }, Block { colour: b, icons: 0 }]
+    }
+
+    /// Fills stage 1 row by row with horizontal dominoes, then checks the upper stages.
+    #[test]
+    fn full_pyramid_has_20_dominoes() {
+        let mut p = Pyramid::default();
+        let mut placed = 0;
+        for stage in 0..STAGES {
+            while p.has_slot() {
+                let mut first = None;
+                p.legal(|m| {
+                    if first.is_none() {
+                        first = Some(m)
+                    }
+                });
+                let m = first.unwrap();
+                assert_eq!(p.check(&m), Ok(()));
+                p.place(&m, d(stage, stage + 1));
+                placed += 1;
+            }
+            p.next_stage();
+        }
+        // A greedy first-slot fill may leave gaps on stage 1, but never more than 20 dominoes.
+        assert!(placed <= 20 && placed >= 14, "{placed}");
+        assert_eq!(p.stage(), STAGES);
+    }
+
+    #[test]
+    fn top_view_of_a_single_domino() {
+        let mut p = Pyramid::default();
+        p.place(&Placement::new(4, 4, Dir::S), d(2, 3));
+        let t = p.top_view();
+        let areas = t.areas();
+        assert_eq!(areas.len(), 2);
+        // Turned a quarter clockwise: A's nw icon is now ne, A on top.
+        assert_eq!(t.icons(), 1u128 << 1);
+        assert_eq!(t.colour_at(0), Some(2));
+        assert_eq!(t.colour_at(20), Some(3));
+    }
+}

@@ -1,0 +1,168 @@
+//! One random-simulation harness for every game (after OpenSpiel's random-sim tests).
+//!
+//! Plays seeded random games and checks, at every step, what must hold for any game:
+//! legal moves are accepted and play like `play_unchecked`; probed illegal moves are refused
+//! with the state unchanged; the game's own invariants (component conservation, score bounds)
+//! hold; views hide what they must; determinising for a seat keeps that seat's view; and the
+//! record of the game replays to the identical final state.
+use crate::record::Record;
+use crate::rules::{Outcome, Rules, ToMove};
+use crate::{GameRng, Seat, Seed};
+
+/// What a game adds to the harness.
+pub trait Simulate: Rules {
+    /// Longest possible game, in moves (a longer one is a bug).
+    const MAX_PLIES: u32;
+    /// Component totals, score bounds and any other state invariant.
+    fn check_invariants(&self) -> Result<(), String>;
+    /// `view(seat)` must not contain what `seat` may not see.
+    fn check_view(&self, seat: Option<Seat>) -> Result<(), String>;
+    /// Candidate moves, mostly illegal ones, to check that refusal leaves the state unchanged.
+    fn probe_moves(&self, rng: &mut GameRng, out: &mut Vec<Self::Move>);
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct SimConfig {
+    /// Check views and determinisation every this many plies (1 = every ply).
+    pub view_every: u32,
+    /// Probe illegal moves every this many plies.
+    pub probe_every: u32,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            view_every: 7,
+            probe_every: 5,
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct SimReport {
+    pub plies: u32,
+    pub outcome: Outcome,
+}
+
+/// Plays one random game and checks everything; the error says what failed and where.
+pub fn simulate<R: Simulate>(options: &R::Options, seed: Seed, config: SimConfig) -> Result<SimReport, String> {
+    let fail = |ply: u32, what: String| format!("seed {seed}, ply {ply}: {what}");
+    let mut game = R::new(options, seed).map_err(|e| fail(0, e.to_string()))?;
+    let mut record = Record::new(R::KIND, options, seed);
+    let mut rng = GameRng::from_seed(seed ^ 0x5eed_0f_7e57);
+    let mut legal = Vec::new();
+    let mut probes = Vec::new();
+    loop {
+        let ply = game.ply();
+        game.check_invariants().map_err(|e| fail(ply, e))?;
+        if ply > R::MAX_PLIES {
+            return Err(fail(ply, format!("game longer than {} plies", R::MAX_PLIES)));
+        }
+        let seat = match game.to_move() {
+            ToMove::Over => break,
+            ToMove::Seat(s) => s,
+        };
+        if seat.0 >= game.seats() {
+            return Err(fail(ply, format!("{seat} to move at a table of {}", game.seats())));
+        }
+        game.legal_moves(&mut legal);
+        if legal.is_empty() {
+            return Err(fail(ply, format!("{seat} to move but no legal move")));
+        }
+        if ply % config.view_every == 0 {
+            check_views(&game, &mut rng).map_err(|e| fail(ply, e))?;
+            let mut unique = legal.clone();
+            unique.sort_by_key(|m| m.to_string());
+            unique.dedup();
+            if unique.len() != legal.len() {
+                return Err(fail(ply, "legal moves contain duplicates".into()));
+            }
+            for m in &legal {
+                let text = m.to_string();
+                let parsed: R::Move = text
+                    .parse()
+                    .map_err(|e| fail(ply, format!("legal move '{text}' does not parse: {e}")))?;
+                if parsed != *m {
+                    return Err(fail(ply, format!("move '{text}' does not round-trip")));
+                }
+            }
+        }
+        if ply % config.probe_every == 0 {
+            game.probe_moves(&mut rng, &mut probes);
+            for m in &probes {
+                if legal.contains(m) {
+                    continue;
+                }
+                let mut copy = game.clone();
+                if copy.play(m).is_ok() {
+                    return Err(fail(ply, format!("illegal move '{m}' was accepted")));
+                }
+                if copy != game {
+                    return Err(fail(ply, format!("refused move '{m}' changed the state")));
+                }
+            }
+        }
+        let m = legal[rng.below(legal.len() as u32) as usize];
+        let mut unchecked = game.clone();
+        unchecked.play_unchecked(&m);
+        game.play(&m)
+            .map_err(|e| fail(ply, format!("legal move '{m}' refused: {e}")))?;
+        if unchecked != game {
+            return Err(fail(ply, format!("play and play_unchecked differ on '{m}'")));
+        }
+        if game.ply() != ply + 1 {
+            return Err(fail(ply, "ply did not advance by one".into()));
+        }
+        record.push(&m);
+    }
+    let ply = game.ply();
+    game.legal_moves(&mut legal);
+    if !legal.is_empty() {
+        return Err(fail(ply, "game over but legal moves remain".into()));
+    }
+    check_views(&game, &mut rng).map_err(|e| fail(ply, e))?;
+    let outcome = game
+        .outcome()
+        .ok_or_else(|| fail(ply, "game over without an outcome".into()))?;
+    if outcome.scores.len() != game.seats() as usize || outcome.ranks.len() != game.seats() as usize {
+        return Err(fail(ply, "outcome does not cover every seat".into()));
+    }
+    record.result = Some(outcome.scores.clone());
+    let text = record.to_text();
+    let replayed: R = Record::parse(&text)
+        .and_then(|r| r.replay())
+        .map_err(|e| fail(ply, format!("record does not replay: {e}")))?;
+    if replayed != game {
+        return Err(fail(ply, "replayed state differs from the played one".into()));
+    }
+    Ok(SimReport { plies: ply, outcome })
+}
+
+fn check_views<R: Simulate>(game: &R, rng: &mut GameRng) -> Result<(), String> {
+    let seats = (0..game.seats()).map(|s| Some(Seat(s)));
+    for seat in seats.chain(std::iter::once(None)) {
+        game.check_view(seat)?;
+        serde_json::to_string(&game.view(seat)).map_err(|e| format!("view does not serialise: {e}"))?;
+    }
+    for s in 0..game.seats() {
+        let seat = Seat(s);
+        let before = serde_json::to_value(game.view(Some(seat))).expect("view serialises");
+        let det = game.determinize(seat, rng);
+        let after = serde_json::to_value(det.view(Some(seat))).expect("view serialises");
+        if before != after {
+            return Err(format!("determinize({seat}) changed what {seat} sees"));
+        }
+        det.check_invariants()
+            .map_err(|e| format!("determinize({seat}) broke an invariant: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Runs `games` seeded simulations (seeds `first_seed..`) and returns the first failure.
+pub fn simulate_many<R: Simulate>(options: &R::Options, first_seed: Seed, games: u64, config: SimConfig) -> Result<u64, String> {
+    let mut plies = 0;
+    for seed in first_seed..first_seed + games {
+        plies += simulate::<R>(options, seed, config)?.plies as u64;
+    }
+    Ok(plies)
+}

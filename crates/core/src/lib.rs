@@ -1,0 +1,19 @@
+//! Shared vocabulary of the Pyramidion games.
+//!
+//! Everything here is pure and deterministic: no clock, no I/O, no thread RNG. Randomness
+//! comes from [`GameRng`], which a game state owns and serialises, so a game is fully
+//! described by `(kind, options, seed, moves)` — see [`record`].
+#![forbid(unsafe_code)]
+
+pub mod geometry;
+pub mod harness;
+pub mod kind;
+pub mod record;
+pub mod rng;
+pub mod rules;
+pub mod seat;
+
+pub use kind::GameKind;
+pub use rng::{GameRng, Seed};
+pub use rules::{ErrorCode, Outcome, Rules, SetupError, ToMove};
+pub use seat::Seat;
