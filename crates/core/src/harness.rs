@@ -45,7 +45,11 @@ pub struct SimReport {
 }
 
 /// Plays one random game and checks everything; the error says what failed and where.
-pub fn simulate<R: Simulate>(options: &R::Options, seed: Seed, config: SimConfig) -> Result<SimReport, String> {
+pub fn simulate<R: Simulate>(
+    options: &R::Options,
+    seed: Seed,
+    config: SimConfig,
+) -> Result<SimReport, String> {
     let fail = |ply: u32, what: String| format!("seed {seed}, ply {ply}: {what}");
     let mut game = R::new(options, seed).map_err(|e| fail(0, e.to_string()))?;
     let mut record = Record::new(R::KIND, options, seed);
@@ -56,14 +60,20 @@ pub fn simulate<R: Simulate>(options: &R::Options, seed: Seed, config: SimConfig
         let ply = game.ply();
         game.check_invariants().map_err(|e| fail(ply, e))?;
         if ply > R::MAX_PLIES {
-            return Err(fail(ply, format!("game longer than {} plies", R::MAX_PLIES)));
+            return Err(fail(
+                ply,
+                format!("game longer than {} plies", R::MAX_PLIES),
+            ));
         }
         let seat = match game.to_move() {
             ToMove::Over => break,
             ToMove::Seat(s) => s,
         };
         if seat.0 >= game.seats() {
-            return Err(fail(ply, format!("{seat} to move at a table of {}", game.seats())));
+            return Err(fail(
+                ply,
+                format!("{seat} to move at a table of {}", game.seats()),
+            ));
         }
         game.legal_moves(&mut legal);
         if legal.is_empty() {
@@ -108,7 +118,10 @@ pub fn simulate<R: Simulate>(options: &R::Options, seed: Seed, config: SimConfig
         game.play(&m)
             .map_err(|e| fail(ply, format!("legal move '{m}' refused: {e}")))?;
         if unchecked != game {
-            return Err(fail(ply, format!("play and play_unchecked differ on '{m}'")));
+            return Err(fail(
+                ply,
+                format!("play and play_unchecked differ on '{m}'"),
+            ));
         }
         if game.ply() != ply + 1 {
             return Err(fail(ply, "ply did not advance by one".into()));
@@ -124,7 +137,8 @@ pub fn simulate<R: Simulate>(options: &R::Options, seed: Seed, config: SimConfig
     let outcome = game
         .outcome()
         .ok_or_else(|| fail(ply, "game over without an outcome".into()))?;
-    if outcome.scores.len() != game.seats() as usize || outcome.ranks.len() != game.seats() as usize {
+    if outcome.scores.len() != game.seats() as usize || outcome.ranks.len() != game.seats() as usize
+    {
         return Err(fail(ply, "outcome does not cover every seat".into()));
     }
     record.result = Some(outcome.scores.clone());
@@ -133,16 +147,23 @@ pub fn simulate<R: Simulate>(options: &R::Options, seed: Seed, config: SimConfig
         .and_then(|r| r.replay())
         .map_err(|e| fail(ply, format!("record does not replay: {e}")))?;
     if replayed != game {
-        return Err(fail(ply, "replayed state differs from the played one".into()));
+        return Err(fail(
+            ply,
+            "replayed state differs from the played one".into(),
+        ));
     }
-    Ok(SimReport { plies: ply, outcome })
+    Ok(SimReport {
+        plies: ply,
+        outcome,
+    })
 }
 
 fn check_views<R: Simulate>(game: &R, rng: &mut GameRng) -> Result<(), String> {
     let seats = (0..game.seats()).map(|s| Some(Seat(s)));
     for seat in seats.chain(std::iter::once(None)) {
         game.check_view(seat)?;
-        serde_json::to_string(&game.view(seat)).map_err(|e| format!("view does not serialise: {e}"))?;
+        serde_json::to_string(&game.view(seat))
+            .map_err(|e| format!("view does not serialise: {e}"))?;
     }
     for s in 0..game.seats() {
         let seat = Seat(s);
@@ -159,7 +180,12 @@ fn check_views<R: Simulate>(game: &R, rng: &mut GameRng) -> Result<(), String> {
 }
 
 /// Runs `games` seeded simulations (seeds `first_seed..`) and returns the first failure.
-pub fn simulate_many<R: Simulate>(options: &R::Options, first_seed: Seed, games: u64, config: SimConfig) -> Result<u64, String> {
+pub fn simulate_many<R: Simulate>(
+    options: &R::Options,
+    first_seed: Seed,
+    games: u64,
+    config: SimConfig,
+) -> Result<u64, String> {
     let mut plies = 0;
     for seed in first_seed..first_seed + games {
         plies += simulate::<R>(options, seed, config)?.plies as u64;

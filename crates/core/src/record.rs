@@ -130,12 +130,19 @@ impl Record {
                 continue;
             }
             let Some((key, value)) = content.split_once(':') else {
-                return Err(syntax(line, format!("expected 'key: value' or 'moves:', found '{content}'")));
+                return Err(syntax(
+                    line,
+                    format!("expected 'key: value' or 'moves:', found '{content}'"),
+                ));
             };
             let value = value.trim();
             match key.trim() {
                 "game" => {
-                    game = Some(value.parse::<GameKind>().map_err(|e| syntax(line, e.to_string()))?)
+                    game = Some(
+                        value
+                            .parse::<GameKind>()
+                            .map_err(|e| syntax(line, e.to_string()))?,
+                    )
                 }
                 "options" => {
                     options = Some(
@@ -154,7 +161,9 @@ impl Record {
                             .split_whitespace()
                             .map(|s| s.parse::<i32>())
                             .collect::<Result<Vec<_>, _>>()
-                            .map_err(|_| syntax(line, format!("result '{value}' is not a list of scores")))?,
+                            .map_err(|_| {
+                                syntax(line, format!("result '{value}' is not a list of scores"))
+                            })?,
                     )
                 }
                 other => return Err(syntax(line, format!("unknown header '{other}'"))),
@@ -211,16 +220,17 @@ impl Record {
             serde_json::from_value(self.options.clone())
                 .map_err(|e| RecordError::Options(e.to_string()))?
         };
-        let mut game = R::new(&options, self.seed).map_err(|e| RecordError::Setup(e.to_string()))?;
+        let mut game =
+            R::new(&options, self.seed).map_err(|e| RecordError::Setup(e.to_string()))?;
         let n = limit.unwrap_or(self.moves.len()).min(self.moves.len());
         for (index, text) in self.moves[..n].iter().enumerate() {
-            let m: R::Move = text.parse().map_err(|e: crate::rules::MoveParseError| {
-                RecordError::BadMove {
-                    place: self.place_of(index),
-                    text: text.clone(),
-                    message: e.reason,
-                }
-            })?;
+            let m: R::Move =
+                text.parse()
+                    .map_err(|e: crate::rules::MoveParseError| RecordError::BadMove {
+                        place: self.place_of(index),
+                        text: text.clone(),
+                        message: e.reason,
+                    })?;
             game.play(&m).map_err(|e| RecordError::Illegal {
                 place: self.place_of(index),
                 text: text.clone(),
@@ -253,7 +263,11 @@ mod tests {
 
     #[test]
     fn text_round_trip() {
-        let mut r = Record::new(GameKind::ForgottenTreasures, &serde_json::json!({"players": 2}), 42);
+        let mut r = Record::new(
+            GameKind::ForgottenTreasures,
+            &serde_json::json!({"players": 2}),
+            42,
+        );
         r.push(&"take 1 red");
         r.push(&"place e5 E");
         r.result = Some(vec![10, -2]);
@@ -261,7 +275,10 @@ mod tests {
         assert_eq!(back.moves, r.moves);
         assert_eq!(back.move_lines, vec![6, 7]);
         assert_eq!(back.result, r.result);
-        assert_eq!((back.game, back.seed, &back.options), (r.game, r.seed, &r.options));
+        assert_eq!(
+            (back.game, back.seed, &back.options),
+            (r.game, r.seed, &r.options)
+        );
         let json = Record::parse(&r.to_json()).unwrap();
         assert_eq!(json.moves, r.moves);
     }

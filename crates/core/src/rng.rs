@@ -83,7 +83,9 @@ mod tests {
         let draws: Vec<u32> = (0..8).map(|_| r.below(10)).collect();
         let mut deck: Vec<u8> = (0..10).collect();
         r.shuffle(&mut deck);
-        let picks: Vec<usize> = (0..5).map(|_| r.pick_weighted(&[3, 0, 1, 6]).unwrap()).collect();
+        let picks: Vec<usize> = (0..5)
+            .map(|_| r.pick_weighted(&[3, 0, 1, 6]).unwrap())
+            .collect();
         assert_eq!(
             (draws, deck, picks),
             (

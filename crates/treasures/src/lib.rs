@@ -1,1 +1,26 @@
+//! Pyramido: Forgotten Treasures — the complete rules, THE Legend automa included.
+//!
+//! Pure and deterministic: all randomness comes from the state's [`pyramidion_core::GameRng`].
+//! Read RULES.md at the repository root for the rules as implemented.
 #![forbid(unsafe_code)]
+
+pub mod dominoes;
+pub mod error;
+pub mod game;
+pub mod gems;
+mod hidden;
+mod legend;
+pub mod moves;
+pub mod options;
+mod play;
+pub mod scoring;
+mod turn;
+pub mod view;
+
+pub use error::IllegalMove;
+pub use game::{Game, Phase};
+pub use gems::{Gem, Gems};
+pub use legend::legend_stage_points;
+pub use moves::{Move, Payment};
+pub use options::{Options, SoloMode};
+pub use view::View;

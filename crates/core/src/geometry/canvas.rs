@@ -204,7 +204,8 @@ impl Canvas {
             self.min_y = self.min_y.min(p.y).min(by);
             self.max_y = self.max_y.max(p.y).max(by);
         }
-        self.occupied |= CANVAS_GRID.bit(p.x as u32, p.y as u32) | CANVAS_GRID.bit(bx as u32, by as u32);
+        self.occupied |=
+            CANVAS_GRID.bit(p.x as u32, p.y as u32) | CANVAS_GRID.bit(bx as u32, by as u32);
     }
 }
 
@@ -225,7 +226,9 @@ mod tests {
             for x in 0..CANVAS_SIZE {
                 for dir in Dir::ALL {
                     let p = Placement::new(x, y, dir);
-                    let Ok(cells) = Canvas::cells(&p) else { continue };
+                    let Ok(cells) = Canvas::cells(&p) else {
+                        continue;
+                    };
                     if cells.iter().any(|c| blocks.contains(c)) {
                         continue;
                     }
@@ -238,8 +241,12 @@ mod tests {
                         continue;
                     }
                     let all: Vec<_> = blocks.iter().chain(cells.iter()).collect();
-                    let w = all.iter().map(|c| c.0).max().unwrap() - all.iter().map(|c| c.0).min().unwrap() + 1;
-                    let h = all.iter().map(|c| c.1).max().unwrap() - all.iter().map(|c| c.1).min().unwrap() + 1;
+                    let w = all.iter().map(|c| c.0).max().unwrap()
+                        - all.iter().map(|c| c.0).min().unwrap()
+                        + 1;
+                    let h = all.iter().map(|c| c.1).max().unwrap()
+                        - all.iter().map(|c| c.1).min().unwrap()
+                        + 1;
                     if (w <= 5 && h <= 4) || (w <= 4 && h <= 5) {
                         n += 1;
                     }
@@ -294,15 +301,33 @@ mod tests {
     #[test]
     fn check_reports_each_reason() {
         let mut c = Canvas::default();
-        assert_eq!(c.check(&Placement::new(0, 0, Dir::E)), Err(PlacementError::FirstNotAtStart));
-        assert_eq!(c.check(&Placement::new(8, 0, Dir::E)), Err(PlacementError::OffBoard));
-        assert_eq!(c.check(&Placement::new(0, 0, Dir::N)), Err(PlacementError::OffBoard));
+        assert_eq!(
+            c.check(&Placement::new(0, 0, Dir::E)),
+            Err(PlacementError::FirstNotAtStart)
+        );
+        assert_eq!(
+            c.check(&Placement::new(8, 0, Dir::E)),
+            Err(PlacementError::OffBoard)
+        );
+        assert_eq!(
+            c.check(&Placement::new(0, 0, Dir::N)),
+            Err(PlacementError::OffBoard)
+        );
         c.place(&Placement::new(4, 4, Dir::E));
-        assert_eq!(c.check(&Placement::new(5, 4, Dir::S)), Err(PlacementError::Occupied));
-        assert_eq!(c.check(&Placement::new(4, 6, Dir::E)), Err(PlacementError::NotConnected));
+        assert_eq!(
+            c.check(&Placement::new(5, 4, Dir::S)),
+            Err(PlacementError::Occupied)
+        );
+        assert_eq!(
+            c.check(&Placement::new(4, 6, Dir::E)),
+            Err(PlacementError::NotConnected)
+        );
         c.place(&Placement::new(6, 4, Dir::E));
         // Now 4 wide: a fifth and sixth column cannot both be used.
-        assert_eq!(c.check(&Placement::new(2, 4, Dir::E)), Err(PlacementError::OutsideFrame));
+        assert_eq!(
+            c.check(&Placement::new(2, 4, Dir::E)),
+            Err(PlacementError::OutsideFrame)
+        );
         assert_eq!(c.check(&Placement::new(3, 4, Dir::S)), Ok(()));
     }
 }

@@ -113,13 +113,23 @@ impl StageGrid {
 mod tests {
     use super::*;
 
-    const WIDE: FrameRect = FrameRect { x: 0, y: 0, wide: true };
-    const TALL: FrameRect = FrameRect { x: 0, y: 0, wide: false };
+    const WIDE: FrameRect = FrameRect {
+        x: 0,
+        y: 0,
+        wide: true,
+    };
+    const TALL: FrameRect = FrameRect {
+        x: 0,
+        y: 0,
+        wide: false,
+    };
 
     #[test]
     fn empty_upper_stages_have_17_7_1_slots() {
         for frame in [WIDE, TALL] {
-            let counts: Vec<u32> = (1..4).map(|s| StageGrid::new(frame, s).slot_count(0)).collect();
+            let counts: Vec<u32> = (1..4)
+                .map(|s| StageGrid::new(frame, s).slot_count(0))
+                .collect();
             assert_eq!(counts, vec![17, 7, 1]);
         }
         assert_eq!(StageGrid::new(WIDE, 0).slot_count(0), 31);

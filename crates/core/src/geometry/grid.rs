@@ -84,7 +84,11 @@ impl Grid {
             return 0;
         }
         let n = ((hi - lo + 1) as u32) * self.width;
-        let block = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+        let block = if n == 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        };
         block << (lo as u32 * self.width)
     }
 }
@@ -113,10 +117,7 @@ mod tests {
         let corner = g.bit(8, 0);
         assert_eq!(g.neighbours(corner), g.bit(7, 0) | g.bit(8, 1));
         let left = g.bit(0, 4);
-        assert_eq!(
-            g.neighbours(left),
-            g.bit(1, 4) | g.bit(0, 3) | g.bit(0, 5)
-        );
+        assert_eq!(g.neighbours(left), g.bit(1, 4) | g.bit(0, 3) | g.bit(0, 5));
     }
 
     #[test]

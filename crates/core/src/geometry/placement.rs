@@ -206,12 +206,18 @@ mod tests {
 
     #[test]
     fn rotation_turns_quadrants_clockwise() {
-        let b = Block { colour: 0, icons: NW };
+        let b = Block {
+            colour: 0,
+            icons: NW,
+        };
         assert_eq!(b.rotated(1).icons, NE);
         assert_eq!(b.rotated(2).icons, SE);
         assert_eq!(b.rotated(3).icons, SW);
         assert_eq!(b.rotated(4).icons, NW);
-        let two = Block { colour: 0, icons: NW | SW };
+        let two = Block {
+            colour: 0,
+            icons: NW | SW,
+        };
         assert_eq!(two.rotated(1).icons, NW | NE);
     }
 
@@ -221,7 +227,10 @@ mod tests {
             let p = Placement::new(3, 7, dir);
             assert_eq!(p.to_string().parse::<Placement>().unwrap(), p);
         }
-        assert_eq!("e5 E".parse::<Placement>().unwrap(), Placement::new(4, 4, Dir::E));
+        assert_eq!(
+            "e5 E".parse::<Placement>().unwrap(),
+            Placement::new(4, 4, Dir::E)
+        );
         assert!("e0 E".parse::<Placement>().is_err());
         assert!("e5 X".parse::<Placement>().is_err());
         assert!("5e E".parse::<Placement>().is_err());

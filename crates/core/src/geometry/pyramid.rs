@@ -54,9 +54,12 @@ impl Pyramid {
 
     fn upper_grid(&self) -> Option<(StageGrid, u32)> {
         let frame = self.frame?;
-        (1..STAGES)
-            .contains(&self.stage)
-            .then(|| (StageGrid::new(frame, self.stage), self.upper[self.stage as usize - 1]))
+        (1..STAGES).contains(&self.stage).then(|| {
+            (
+                StageGrid::new(frame, self.stage),
+                self.upper[self.stage as usize - 1],
+            )
+        })
     }
 
     pub fn legal(&self, f: impl FnMut(Placement)) {
@@ -105,8 +108,18 @@ impl Pyramid {
             self.upper[self.stage as usize - 1] |= grid.bit(p.x, p.y) | grid.bit(bx, by);
         }
         let stage = self.stage;
-        self.placed.push(PlacedBlock { stage, x: p.x, y: p.y, block: a });
-        self.placed.push(PlacedBlock { stage, x: bx, y: by, block: b });
+        self.placed.push(PlacedBlock {
+            stage,
+            x: p.x,
+            y: p.y,
+            block: a,
+        });
+        self.placed.push(PlacedBlock {
+            stage,
+            x: bx,
+            y: by,
+            block: b,
+        });
     }
 
     /// Replaces the block at `index` of [`Pyramid::blocks`] (e.g. a resurfacing card).
@@ -154,7 +167,23 @@ impl Pyramid {
             Some(f) => (f.x, f.y),
             None => self.canvas.min(),
         };
-        self.placed.iter().map(move |pb| self.quadrant_of(pb, origin))
+        self.placed
+            .iter()
+            .map(move |pb| self.quadrant_of(pb, origin))
+    }
+
+    /// Puts one single block (e.g. a resurfacing card filling a hole no domino fits) at
+    /// (`x`, `y`) of the current stage, in stage-local coordinates (stage 1: the canvas). The
+    /// caller checks that the cell is a free cell of the stage (stage 1: inside the forced
+    /// frame). Stages 2–4 mark the cell occupied; on stage 1 the canvas only tracks domino
+    /// cells, so the cell stays free there for [`Pyramid::legal`] — harmless for a hole, which
+    /// no domino can reach (no free neighbour inside the frame).
+    pub fn place_block(&mut self, x: u8, y: u8, block: Block) {
+        if let Some((grid, _)) = self.upper_grid() {
+            self.upper[self.stage as usize - 1] |= grid.bit(x, y);
+        }
+        let stage = self.stage;
+        self.placed.push(PlacedBlock { stage, x, y, block });
     }
 }
 
@@ -164,7 +193,16 @@ mod tests {
     use crate::geometry::placement::Dir;
 
     fn d(a: u8, b: u8) -> [Block; 2] {
-        [Block { colour: a, icons: 1 }, Block { colour: b, icons: 0 }]
+        [
+            Block {
+                colour: a,
+                icons: 1,
+            },
+            Block {
+                colour: b,
+                icons: 0,
+            },
+        ]
     }
 
     /// Fills stage 1 row by row with horizontal dominoes, then checks the upper stages.

@@ -7,9 +7,8 @@ use serde::{Deserialize, Serialize};
 pub const QUADRANT_GRID: Grid = Grid::new(10, 10);
 /// Colours a game may use (Forgotten Treasures 5, Pyramido 6).
 pub const MAX_COLOURS: usize = 6;
-/// More than any pyramid can have (80 visible quadrants, areas of ≥ 4 quadrants on stage 1
-/// and never smaller than one quadrant above, bounded in practice far below this).
-pub const MAX_AREAS: usize = 64;
+/// A pyramid shows at most 80 quadrants, so it never has more areas than this.
+pub const MAX_AREAS: usize = 80;
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TopView {
@@ -38,7 +37,9 @@ pub fn area_name(anchor: u8) -> String {
 pub fn parse_area_name(text: &str) -> Result<u8, String> {
     let (x, y) = parse_cell(text)?;
     if x >= 10 || y >= 10 {
-        return Err(format!("area cell '{text}' is outside the 10×10 quadrant grid"));
+        return Err(format!(
+            "area cell '{text}' is outside the 10×10 quadrant grid"
+        ));
     }
     Ok(y * 10 + x)
 }
@@ -53,7 +54,10 @@ impl TopView {
         }
         self.colours[block.colour as usize] |= mask;
         let i = block.icons as u128;
-        let icons = (i & 1) << nw | ((i >> 1) & 1) << (nw + 1) | ((i >> 2) & 1) << (nw + 10) | ((i >> 3) & 1) << (nw + 11);
+        let icons = (i & 1) << nw
+            | ((i >> 1) & 1) << (nw + 1)
+            | ((i >> 2) & 1) << (nw + 10)
+            | ((i >> 3) & 1) << (nw + 11);
         self.icons = (self.icons & !mask) | icons;
     }
 
@@ -130,12 +134,30 @@ mod tests {
     #[test]
     fn covering_hides_icons_underneath() {
         let mut t = TopView::default();
-        t.cover(0, Block { colour: 0, icons: NW | SE });
-        t.cover(2, Block { colour: 0, icons: NE });
+        t.cover(
+            0,
+            Block {
+                colour: 0,
+                icons: NW | SE,
+            },
+        );
+        t.cover(
+            2,
+            Block {
+                colour: 0,
+                icons: NE,
+            },
+        );
         assert_eq!(t.areas().len(), 1);
         assert_eq!(t.areas()[0].icons, 3);
         // A stage-2 block over the centre hides the se icon of the first block.
-        t.cover(11, Block { colour: 1, icons: 0 });
+        t.cover(
+            11,
+            Block {
+                colour: 1,
+                icons: 0,
+            },
+        );
         let areas = t.areas();
         let red: Vec<_> = areas.iter().filter(|a| a.colour == 0).collect();
         assert_eq!(red.iter().map(|a| a.icons as u32).sum::<u32>(), 2);

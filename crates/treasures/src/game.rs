@@ -1,0 +1,338 @@
+//! The state of a game and its setup.
+use crate::dominoes::{self, DOMINO_COUNT, DominoId};
+use crate::gems::{Gem, Gems};
+use crate::moves::Payment;
+use crate::options::{Options, SoloMode};
+use arrayvec::ArrayVec;
+use pyramidion_core::geometry::{Placement, Pyramid};
+use pyramidion_core::{GameRng, Seat, Seed, SetupError};
+use serde::{Deserialize, Serialize};
+
+pub const SPACES: usize = 5;
+pub const STAGES: u8 = 4;
+/// Gems a player may keep between stages.
+pub const INVENTORY_LIMIT: u32 = 5;
+/// Piles start with at most 18 dominoes and only an empty pile is ever refilled (with at
+/// most half of another), so no pile ever holds more.
+pub const PILE_CAPACITY: usize = 18;
+pub const DOMINOES_PER_PYRAMID: usize = 20;
+
+/// A pile of the exploration area; the last domino is the top.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Pile {
+    pub(crate) dominoes: ArrayVec<DominoId, PILE_CAPACITY>,
+    /// Whether the top domino is face up (a face-down top shows its back).
+    pub(crate) face_up: bool,
+}
+
+impl Pile {
+    pub fn len(&self) -> usize {
+        self.dominoes.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.dominoes.is_empty()
+    }
+    pub fn top(&self) -> Option<DominoId> {
+        self.dominoes.last().copied()
+    }
+    /// The face-up domino of this space, if any.
+    pub fn face_up_top(&self) -> Option<DominoId> {
+        if self.face_up { self.top() } else { None }
+    }
+    pub fn flippable(&self) -> bool {
+        !self.face_up && !self.is_empty()
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Player {
+    pub(crate) pyramid: Pyramid,
+    /// Dominoes placed, in order.
+    pub(crate) dominoes: ArrayVec<DominoId, DOMINOES_PER_PYRAMID>,
+    pub(crate) gems: Gems,
+    pub(crate) stage_scores: [u16; STAGES as usize],
+    /// No slot left on the current stage (full, or gaps no domino fits).
+    pub(crate) stage_complete: bool,
+    pub(crate) last_placement: Option<(u8, Placement)>,
+}
+
+impl Player {
+    pub fn pyramid(&self) -> &Pyramid {
+        &self.pyramid
+    }
+    pub fn gems(&self) -> Gems {
+        self.gems
+    }
+    pub fn stage_scores(&self) -> [u16; STAGES as usize] {
+        self.stage_scores
+    }
+    pub fn total(&self) -> u32 {
+        self.stage_scores.iter().map(|&s| s as u32).sum()
+    }
+    pub fn stage_complete(&self) -> bool {
+        self.stage_complete
+    }
+    pub fn dominoes(&self) -> &[DominoId] {
+        &self.dominoes
+    }
+}
+
+/// What THE Legend did on his last turn (public, for the table and the log).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LegendTurn {
+    pub gems: Gems,
+    /// The space (0–4) whose domino he took.
+    pub space: Option<u8>,
+    pub domino: Option<DominoId>,
+    /// The gem drawn blindly from the bag, when he found none.
+    pub drew: Option<Gem>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Legend {
+    pub(crate) mode: SoloMode,
+    /// His face-up pile; the last is the top, whose icons are his wishes.
+    pub(crate) pile: ArrayVec<DominoId, 32>,
+    pub(crate) gems: Gems,
+    pub(crate) stage_scores: [u16; STAGES as usize],
+    pub(crate) last_turn: Option<LegendTurn>,
+    /// Gem drawn at the start of the current stage ("Become THE Legend").
+    pub(crate) stage_draw: Option<Gem>,
+}
+
+impl Legend {
+    pub fn total(&self) -> u32 {
+        self.stage_scores.iter().map(|&s| s as u32).sum()
+    }
+    pub fn gems(&self) -> Gems {
+        self.gems
+    }
+    pub fn pile(&self) -> &[DominoId] {
+        &self.pile
+    }
+}
+
+/// An area that can be activated (it shows at least one icon), at stage end.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ScorableArea {
+    pub anchor: u8,
+    pub colour: u8,
+    pub icons: u8,
+}
+
+/// Stage-end scoring of the player to move.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct StageScoring {
+    pub(crate) areas: ArrayVec<ScorableArea, { pyramidion_core::geometry::topview::MAX_AREAS }>,
+    /// Bit i: `areas[i]` is activated.
+    pub(crate) activated: u128,
+    pub(crate) activations:
+        ArrayVec<(u8, Payment), { pyramidion_core::geometry::topview::MAX_AREAS }>,
+    /// Gems placed on the pyramid so far (to the discard when the player is done).
+    pub(crate) spent: Gems,
+    pub(crate) points: u16,
+}
+
+impl StageScoring {
+    pub fn areas(&self) -> &[ScorableArea] {
+        &self.areas
+    }
+    pub fn activations(&self) -> &[(u8, Payment)] {
+        &self.activations
+    }
+    pub fn points(&self) -> u16 {
+        self.points
+    }
+    pub fn spent(&self) -> Gems {
+        self.spent
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Step 1: take a face-up domino and a gem.
+    Take,
+    /// Step 3: flip a face-down pile.
+    Flip,
+    /// Step 4: place the domino in hand.
+    Place,
+    /// Stage end: activate areas, then `done`.
+    Activate,
+    /// Stage end: discard down to 5 gems.
+    Discard,
+    Over,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Game {
+    pub(crate) options: Options,
+    pub(crate) rng: GameRng,
+    pub(crate) ply: u32,
+    /// Stage index, 0 = stage 1.
+    pub(crate) stage: u8,
+    pub(crate) phase: Phase,
+    pub(crate) current: u8,
+    /// First player of the current stage (turn order runs clockwise from here).
+    pub(crate) stage_first: u8,
+    pub(crate) piles: [Pile; SPACES],
+    pub(crate) gem_areas: [Gems; SPACES],
+    pub(crate) bag: Gems,
+    pub(crate) discard: Gems,
+    pub(crate) players: ArrayVec<Player, 4>,
+    pub(crate) legend: Option<Legend>,
+    pub(crate) scoring: Option<StageScoring>,
+    pub(crate) hand: Option<DominoId>,
+}
+
+impl Game {
+    pub fn setup(options: &Options, seed: Seed) -> Result<Game, SetupError> {
+        options.validate()?;
+        let mut rng = GameRng::from_seed(seed);
+        let mut ids: ArrayVec<DominoId, DOMINO_COUNT> = (0..DOMINO_COUNT as u8).collect();
+        rng.shuffle(&mut ids);
+        let legend = options.solo.map(|mode| Legend {
+            mode,
+            pile: std::iter::once(ids.pop().expect("90 dominoes")).collect(),
+            gems: Gems::default(),
+            stage_scores: [0; 4],
+            last_turn: None,
+            stage_draw: None,
+        });
+        let mut piles: [Pile; SPACES] = Default::default();
+        // Five roughly equal piles: sizes differ by at most one, larger ones on the left.
+        let (base, extra) = (ids.len() / SPACES, ids.len() % SPACES);
+        let mut rest = &ids[..];
+        for (i, pile) in piles.iter_mut().enumerate() {
+            let n = base + usize::from(i < extra);
+            pile.dominoes.extend(rest[..n].iter().copied());
+            rest = &rest[n..];
+        }
+        for i in [0, 2, 4] {
+            piles[i].face_up = true;
+        }
+        let mut game = Game {
+            options: *options,
+            rng,
+            ply: 0,
+            stage: 0,
+            phase: Phase::Take,
+            current: 0,
+            stage_first: 0,
+            piles,
+            gem_areas: Default::default(),
+            bag: Gems::full_supply(),
+            discard: Gems::default(),
+            players: (0..options.players).map(|_| Player::default()).collect(),
+            legend,
+            scoring: None,
+            hand: None,
+        };
+        for space in 0..SPACES {
+            game.replenish(space);
+        }
+        Ok(game)
+    }
+
+    /// Draws one gem from the bag; an empty bag first takes back the discards.
+    pub(crate) fn draw_gem(&mut self) -> Option<Gem> {
+        if self.bag.is_empty() {
+            self.bag = self.discard.take_all();
+        }
+        let i = self.rng.pick_weighted(&self.bag.0)?;
+        let gem = Gem::from_index(i);
+        self.bag.remove(gem, 1);
+        Some(gem)
+    }
+
+    /// Fills an empty gem area with 3 gems (fewer if bag and discards run dry).
+    pub(crate) fn replenish(&mut self, space: usize) {
+        if !self.gem_areas[space].is_empty() {
+            return;
+        }
+        for _ in 0..3 {
+            match self.draw_gem() {
+                Some(g) => self.gem_areas[space].add(g, 1),
+                None => break,
+            }
+        }
+    }
+
+    /// An emptied pile takes the bottom half of the largest other pile (leftmost on ties).
+    pub(crate) fn refill_pile(&mut self, space: usize) {
+        debug_assert!(self.piles[space].is_empty());
+        let donor = (0..SPACES)
+            .filter(|&j| j != space)
+            .max_by_key(|&j| (self.piles[j].len(), std::cmp::Reverse(j)))
+            .expect("other piles exist");
+        let n = self.piles[donor].len() / 2;
+        if n == 0 {
+            return;
+        }
+        let moved: ArrayVec<DominoId, PILE_CAPACITY> =
+            self.piles[donor].dominoes.drain(..n).collect();
+        self.piles[space].dominoes = moved;
+        self.piles[space].face_up = false;
+    }
+
+    /// Takes the face-up domino of `space`, refilling the pile if it empties.
+    pub(crate) fn take_domino(&mut self, space: usize) -> DominoId {
+        let pile = &mut self.piles[space];
+        let id = pile.dominoes.pop().expect("face-up top exists");
+        pile.face_up = false;
+        if pile.is_empty() {
+            self.refill_pile(space);
+        }
+        id
+    }
+
+    // ---- read access -------------------------------------------------------------------
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+    /// Stage index, 0 = stage 1.
+    pub fn stage(&self) -> u8 {
+        self.stage
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    pub fn current(&self) -> Seat {
+        Seat(self.current)
+    }
+    pub fn stage_first(&self) -> Seat {
+        Seat(self.stage_first)
+    }
+    pub fn players(&self) -> &[Player] {
+        &self.players
+    }
+    pub fn player(&self, seat: Seat) -> &Player {
+        &self.players[seat.index()]
+    }
+    pub fn piles(&self) -> &[Pile; SPACES] {
+        &self.piles
+    }
+    pub fn gem_areas(&self) -> &[Gems; SPACES] {
+        &self.gem_areas
+    }
+    pub fn bag(&self) -> Gems {
+        self.bag
+    }
+    pub fn discard(&self) -> Gems {
+        self.discard
+    }
+    pub fn legend(&self) -> Option<&Legend> {
+        self.legend.as_ref()
+    }
+    pub fn scoring(&self) -> Option<&StageScoring> {
+        self.scoring.as_ref()
+    }
+    /// The domino taken this turn, waiting to be placed.
+    pub fn hand(&self) -> Option<DominoId> {
+        self.hand
+    }
+    pub fn hand_domino(&self) -> Option<&'static dominoes::Domino> {
+        self.hand.map(dominoes::get)
+    }
+}

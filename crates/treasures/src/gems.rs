@@ -1,0 +1,136 @@
+//! Gems: five colours (also the block colours) and Mythical.
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Gem {
+    Orange,
+    Blue,
+    Purple,
+    Green,
+    Red,
+    Mythical,
+}
+
+pub const COLOURS: usize = 5;
+pub const GEM_KINDS: usize = 6;
+/// Gems in the box: 9 per colour and 18 Mythical.
+pub const GEMS_PER_COLOUR: u8 = 9;
+pub const MYTHICAL_GEMS: u8 = 18;
+
+impl Gem {
+    pub const ALL: [Gem; GEM_KINDS] = [
+        Gem::Orange,
+        Gem::Blue,
+        Gem::Purple,
+        Gem::Green,
+        Gem::Red,
+        Gem::Mythical,
+    ];
+    pub const NAMES: [&'static str; GEM_KINDS] =
+        ["orange", "blue", "purple", "green", "red", "mythical"];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn from_index(i: usize) -> Gem {
+        Gem::ALL[i]
+    }
+
+    /// The gem matching a block colour index (0–4).
+    pub fn colour(c: u8) -> Gem {
+        Gem::ALL[c as usize]
+    }
+
+    pub fn name(self) -> &'static str {
+        Gem::NAMES[self as usize]
+    }
+}
+
+impl fmt::Display for Gem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Gem {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Gem::NAMES
+            .iter()
+            .position(|n| *n == s)
+            .map(Gem::from_index)
+            .ok_or_else(|| {
+                format!("unknown gem '{s}' (orange, blue, purple, green, red, mythical)")
+            })
+    }
+}
+
+/// A multiset of gems (the bag has no order: a draw picks uniformly among its gems).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Gems(pub [u8; GEM_KINDS]);
+
+impl Gems {
+    pub fn full_supply() -> Gems {
+        let mut g = [GEMS_PER_COLOUR; GEM_KINDS];
+        g[Gem::Mythical.index()] = MYTHICAL_GEMS;
+        Gems(g)
+    }
+
+    #[inline]
+    pub fn get(&self, gem: Gem) -> u8 {
+        self.0[gem.index()]
+    }
+
+    #[inline]
+    pub fn add(&mut self, gem: Gem, n: u8) {
+        self.0[gem.index()] += n;
+    }
+
+    #[inline]
+    pub fn remove(&mut self, gem: Gem, n: u8) {
+        self.0[gem.index()] -= n;
+    }
+
+    pub fn total(&self) -> u32 {
+        self.0.iter().map(|&c| c as u32).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; GEM_KINDS]
+    }
+
+    pub fn mythical(&self) -> u8 {
+        self.get(Gem::Mythical)
+    }
+
+    pub fn coloured(&self) -> u32 {
+        self.total() - self.mythical() as u32
+    }
+
+    pub fn add_all(&mut self, other: &Gems) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a += b;
+        }
+    }
+
+    pub fn take_all(&mut self) -> Gems {
+        std::mem::take(self)
+    }
+
+    pub fn kinds(&self) -> impl Iterator<Item = Gem> + '_ {
+        Gem::ALL.into_iter().filter(|g| self.get(*g) > 0)
+    }
+}
+
+impl std::ops::Add for Gems {
+    type Output = Gems;
+    fn add(mut self, rhs: Gems) -> Gems {
+        self.add_all(&rhs);
+        self
+    }
+}

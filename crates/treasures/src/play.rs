@@ -1,0 +1,108 @@
+//! `Rules` for Forgotten Treasures: checking and playing moves.
+use crate::error::IllegalMove;
+use crate::game::{Game, Phase};
+use crate::moves::Move;
+use crate::options::Options;
+use crate::view::View;
+use pyramidion_core::{GameKind, GameRng, Outcome, Rules, Seat, Seed, SetupError, ToMove};
+
+impl Game {
+    /// Checks `m` against the current state without changing it.
+    pub fn check(&self, m: &Move) -> Result<(), IllegalMove> {
+        let expected = match self.phase {
+            Phase::Over => return Err(IllegalMove::GameOver),
+            Phase::Take => "take",
+            Phase::Flip => "flip",
+            Phase::Place => "place",
+            Phase::Activate => "activate or done",
+            Phase::Discard => "discard",
+        };
+        match (self.phase, m) {
+            (Phase::Take, Move::Take { space, gem }) => self.check_take(*space, *gem),
+            (Phase::Flip, Move::Flip { pile }) => self.check_flip(*pile),
+            (Phase::Place, Move::Place(p)) => self.check_place(p),
+            (Phase::Activate, Move::Activate { area, payment }) => {
+                self.check_activate(*area, *payment)
+            }
+            (Phase::Activate, Move::Done) => Ok(()),
+            (Phase::Discard, Move::Discard(g)) => self.check_discard(*g),
+            _ => Err(IllegalMove::WrongPhase { expected }),
+        }
+    }
+
+    fn apply(&mut self, m: &Move) {
+        match *m {
+            Move::Take { space, gem } => self.apply_take(space, gem),
+            Move::Flip { pile } => self.apply_flip(pile),
+            Move::Place(p) => self.apply_place(&p),
+            Move::Activate { area, payment } => self.apply_activate(area, payment),
+            Move::Done => self.apply_done(),
+            Move::Discard(g) => self.apply_discard(g),
+        }
+        self.ply += 1;
+    }
+}
+
+impl Rules for Game {
+    type Options = Options;
+    type Move = Move;
+    type View = View;
+    type Error = IllegalMove;
+
+    const KIND: GameKind = GameKind::ForgottenTreasures;
+
+    fn new(options: &Options, seed: Seed) -> Result<Self, SetupError> {
+        Game::setup(options, seed)
+    }
+
+    fn options(&self) -> &Options {
+        &self.options
+    }
+
+    fn seats(&self) -> u8 {
+        self.players.len() as u8
+    }
+
+    fn to_move(&self) -> ToMove {
+        match self.seat_to_move() {
+            Some(s) => ToMove::Seat(s),
+            None => ToMove::Over,
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        match self.phase {
+            Phase::Take | Phase::Flip | Phase::Place => self.turn_moves(out),
+            Phase::Activate | Phase::Discard => self.scoring_moves(out),
+            Phase::Over => {}
+        }
+    }
+
+    fn play(&mut self, m: &Move) -> Result<(), IllegalMove> {
+        self.check(m)?;
+        self.apply(m);
+        Ok(())
+    }
+
+    fn play_unchecked(&mut self, m: &Move) {
+        self.apply(m);
+    }
+
+    fn view(&self, seat: Option<Seat>) -> View {
+        View::of(self, seat)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.final_outcome()
+    }
+
+    fn determinize(&self, _seat: Seat, rng: &mut GameRng) -> Self {
+        // Everything hidden in this game is hidden from every seat alike.
+        self.resample_hidden(rng)
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+}

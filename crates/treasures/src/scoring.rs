@@ -1,0 +1,219 @@
+//! Stage end: activations, points, discards, the next stage's first player, final ranking.
+use crate::error::IllegalMove;
+use crate::game::{Game, INVENTORY_LIMIT, Phase, STAGES, ScorableArea, StageScoring};
+use crate::gems::Gem;
+use crate::moves::{Move, Payment};
+use pyramidion_core::rules::rank_by_keys;
+use pyramidion_core::{Outcome, Seat};
+
+/// Activatable areas of a pyramid's top view: those showing at least one icon.
+pub fn scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid) -> StageScoring {
+    let mut scoring = StageScoring::default();
+    for a in pyramid.top_view().areas() {
+        if a.icons > 0 {
+            scoring.areas.push(ScorableArea {
+                anchor: a.anchor,
+                colour: a.colour,
+                icons: a.icons,
+            });
+        }
+    }
+    scoring
+}
+
+/// Points an activation earns: 1 per icon, 2 when doubled.
+pub fn activation_points(icons: u8, payment: Payment) -> u16 {
+    icons as u16 * if payment.doubled() { 2 } else { 1 }
+}
+
+impl Game {
+    pub(crate) fn begin_stage_end(&mut self) {
+        self.current = self.stage_first;
+        self.begin_scoring();
+    }
+
+    fn begin_scoring(&mut self) {
+        self.scoring = Some(scorable_areas(&self.players[self.current as usize].pyramid));
+        self.phase = Phase::Activate;
+    }
+
+    fn area_index(&self, anchor: u8) -> Option<usize> {
+        self.scoring
+            .as_ref()?
+            .areas
+            .iter()
+            .position(|a| a.anchor == anchor)
+    }
+
+    pub(crate) fn check_activate(&self, anchor: u8, payment: Payment) -> Result<(), IllegalMove> {
+        let scoring = self.scoring.as_ref().expect("scoring phase");
+        let i = self.area_index(anchor).ok_or(IllegalMove::UnknownArea)?;
+        if scoring.activated >> i & 1 == 1 {
+            return Err(IllegalMove::AreaAlreadyActivated);
+        }
+        let gems = self.players[self.current as usize].gems;
+        let (c, m) = payment.cost();
+        if gems.get(Gem::colour(scoring.areas[i].colour)) < c || gems.mythical() < m {
+            return Err(IllegalMove::InsufficientGems);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn apply_activate(&mut self, anchor: u8, payment: Payment) {
+        let i = self.area_index(anchor).expect("checked area");
+        let scoring = self.scoring.as_mut().expect("scoring phase");
+        let area = scoring.areas[i];
+        let (c, m) = payment.cost();
+        let colour = Gem::colour(area.colour);
+        let gems = &mut self.players[self.current as usize].gems;
+        gems.remove(colour, c);
+        gems.remove(Gem::Mythical, m);
+        scoring.spent.add(colour, c);
+        scoring.spent.add(Gem::Mythical, m);
+        scoring.activated |= 1 << i;
+        scoring.activations.push((anchor, payment));
+        scoring.points += activation_points(area.icons, payment);
+    }
+
+    /// The player has placed their gems: score the stage, then discard down to 5 if needed.
+    pub(crate) fn apply_done(&mut self) {
+        let scoring = self.scoring.take().expect("scoring phase");
+        let stage = self.stage as usize;
+        let player = &mut self.players[self.current as usize];
+        player.stage_scores[stage] = scoring.points + player.gems.mythical() as u16;
+        self.discard.add_all(&scoring.spent);
+        if self.must_discard() {
+            self.phase = Phase::Discard;
+        } else {
+            self.next_scorer();
+        }
+    }
+
+    fn must_discard(&self) -> bool {
+        self.stage + 1 < STAGES
+            && self.players[self.current as usize].gems.total() > INVENTORY_LIMIT
+    }
+
+    pub(crate) fn check_discard(&self, gem: Gem) -> Result<(), IllegalMove> {
+        if self.players[self.current as usize].gems.get(gem) == 0 {
+            return Err(IllegalMove::GemNotInInventory);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn apply_discard(&mut self, gem: Gem) {
+        self.players[self.current as usize].gems.remove(gem, 1);
+        self.discard.add(gem, 1);
+        if !self.must_discard() {
+            self.next_scorer();
+        }
+    }
+
+    /// Players score in the stage's turn order.
+    fn next_scorer(&mut self) {
+        let n = self.players.len() as u8;
+        let done = (self.current + n - self.stage_first) % n + 1;
+        if done < n {
+            self.current = (self.stage_first + done) % n;
+            self.begin_scoring();
+        } else {
+            self.finish_stage();
+        }
+    }
+
+    fn finish_stage(&mut self) {
+        self.legend_stage_end();
+        if self.stage + 1 == STAGES {
+            self.phase = Phase::Over;
+            return;
+        }
+        self.stage_first = self.next_first_player();
+        self.stage += 1;
+        for p in &mut self.players {
+            p.pyramid.next_stage();
+            p.stage_complete = false;
+        }
+        self.legend_stage_start();
+        self.current = self.stage_first;
+        self.phase = Phase::Take;
+    }
+
+    /// Lowest stage score starts the next stage; ties go to the tied player who comes first in
+    /// the current stage's turn order. In solo the player always starts.
+    pub fn next_first_player(&self) -> u8 {
+        let n = self.players.len() as u8;
+        let stage = self.stage as usize;
+        (0..n)
+            .map(|k| (self.stage_first + k) % n)
+            .min_by_key(|&s| self.players[s as usize].stage_scores[stage])
+            .expect("at least one player")
+    }
+
+    /// Final result: highest total; ties → most gems left → best single stage → shared.
+    /// Solo: the player must beat THE Legend (he wins ties).
+    pub fn final_outcome(&self) -> Option<Outcome> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let scores: Vec<i32> = self.players.iter().map(|p| p.total() as i32).collect();
+        if let Some(legend) = &self.legend {
+            let automa = legend.total() as i32;
+            return Some(Outcome {
+                ranks: vec![u8::from(scores[0] <= automa)],
+                scores,
+                automa: Some(automa),
+            });
+        }
+        let keys: Vec<(u32, u32, u16)> = self
+            .players
+            .iter()
+            .map(|p| {
+                (
+                    p.total(),
+                    p.gems.total(),
+                    *p.stage_scores.iter().max().expect("4 stages"),
+                )
+            })
+            .collect();
+        Some(Outcome {
+            ranks: rank_by_keys(&keys),
+            scores,
+            automa: None,
+        })
+    }
+
+    pub(crate) fn scoring_moves(&self, out: &mut Vec<Move>) {
+        match self.phase {
+            Phase::Activate => {
+                let scoring = self.scoring.as_ref().expect("scoring phase");
+                let gems = self.players[self.current as usize].gems;
+                for (i, area) in scoring.areas.iter().enumerate() {
+                    if scoring.activated >> i & 1 == 1 {
+                        continue;
+                    }
+                    let coloured = gems.get(Gem::colour(area.colour));
+                    for payment in Payment::ALL {
+                        let (c, m) = payment.cost();
+                        if coloured >= c && gems.mythical() >= m {
+                            out.push(Move::Activate {
+                                area: area.anchor,
+                                payment,
+                            });
+                        }
+                    }
+                }
+                out.push(Move::Done);
+            }
+            Phase::Discard => {
+                for gem in self.players[self.current as usize].gems.kinds() {
+                    out.push(Move::Discard(gem));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(crate) fn seat_to_move(&self) -> Option<Seat> {
+        (self.phase != Phase::Over).then_some(Seat(self.current))
+    }
+}

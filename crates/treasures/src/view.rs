@@ -1,0 +1,243 @@
+//! What a seat (or a spectator) may see. The only way information leaves a [`Game`].
+//!
+//! Hidden from everybody: face-down domino fronts (only the back of a face-down pile top is
+//! shown), the order of the piles below their tops, the bag (it has no order; only its size
+//! is shown, its contents follow from everything visible), the seed and the RNG.
+use crate::dominoes::{self, BackBlock, DominoId};
+use crate::game::{Game, LegendTurn, Phase, SPACES};
+use crate::gems::Gems;
+use crate::moves::Payment;
+use crate::options::{Options, SoloMode};
+use pyramidion_core::geometry::topview::area_name;
+use pyramidion_core::geometry::{Block, FrameRect, Placement};
+use pyramidion_core::{Outcome, Seat};
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct View {
+    pub game: &'static str,
+    pub seat: Option<Seat>,
+    pub options: Options,
+    pub ply: u32,
+    /// 1–4.
+    pub stage: u8,
+    pub phase: Phase,
+    pub to_move: Option<Seat>,
+    pub stage_first: Seat,
+    pub spaces: Vec<SpaceView>,
+    pub bag_size: u32,
+    pub discard: Gems,
+    /// The domino taken this turn (face up), waiting to be placed.
+    pub hand: Option<DominoView>,
+    pub players: Vec<PlayerView>,
+    pub scoring: Option<ScoringView>,
+    pub legend: Option<LegendView>,
+    pub outcome: Option<Outcome>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DominoView {
+    pub id: DominoId,
+    /// Block A (west) and B (east) of the domino lying east-west.
+    pub blocks: [Block; 2],
+}
+
+impl DominoView {
+    fn of(id: DominoId) -> DominoView {
+        DominoView {
+            id,
+            blocks: dominoes::get(id).blocks,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PileTop {
+    FaceUp { domino: DominoView },
+    FaceDown { back: [BackBlock; 2] },
+    Empty,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SpaceView {
+    pub pile_size: usize,
+    pub top: PileTop,
+    pub gems: Gems,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BlockView {
+    /// 1–4.
+    pub stage: u8,
+    /// Stage-local block coordinates (stage 1: the canvas), as in `place` moves.
+    pub x: u8,
+    pub y: u8,
+    /// North-west quadrant on the top-view grid (10 wide), as in `activate` moves.
+    pub quadrant: u32,
+    pub block: Block,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerView {
+    pub seat: Seat,
+    pub gems: Gems,
+    pub stage_scores: [u16; 4],
+    pub total: u32,
+    pub stage_complete: bool,
+    /// Current stage of this pyramid (1–4; 5 when finished).
+    pub pyramid_stage: u8,
+    pub frame: Option<FrameRect>,
+    pub blocks: Vec<BlockView>,
+    pub dominoes: Vec<DominoId>,
+    /// Stage (1–4) and placement of the last domino placed.
+    pub last_placement: Option<(u8, Placement)>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct AreaView {
+    pub name: String,
+    pub colour: u8,
+    pub icons: u8,
+    pub cells: Vec<u32>,
+    pub activation: Option<Payment>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ScoringView {
+    pub seat: Seat,
+    pub areas: Vec<AreaView>,
+    pub spent: Gems,
+    /// Points from activations so far (Mythicals left are added when done).
+    pub points: u16,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LegendView {
+    pub mode: SoloMode,
+    /// His pile, bottom first; every domino in it was face up when he took it.
+    pub pile: Vec<DominoView>,
+    /// Colours he wants next: the icon colours of his top domino.
+    pub wishes: [u8; 2],
+    pub gems: Gems,
+    pub stage_scores: [u16; 4],
+    pub total: u32,
+    pub last_turn: Option<LegendTurn>,
+    pub stage_draw: Option<crate::gems::Gem>,
+}
+
+impl View {
+    pub fn of(game: &Game, seat: Option<Seat>) -> View {
+        let spaces = (0..SPACES)
+            .map(|s| {
+                let pile = &game.piles[s];
+                let top = match pile.top() {
+                    None => PileTop::Empty,
+                    Some(id) if pile.face_up => PileTop::FaceUp {
+                        domino: DominoView::of(id),
+                    },
+                    Some(id) => PileTop::FaceDown {
+                        back: dominoes::get(id).back(),
+                    },
+                };
+                SpaceView {
+                    pile_size: pile.len(),
+                    top,
+                    gems: game.gem_areas[s],
+                }
+            })
+            .collect();
+        let players = game
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PlayerView {
+                seat: Seat(i as u8),
+                gems: p.gems,
+                stage_scores: p.stage_scores,
+                total: p.total(),
+                stage_complete: p.stage_complete,
+                pyramid_stage: p.pyramid.stage() + 1,
+                frame: p.pyramid.frame(),
+                blocks: p
+                    .pyramid
+                    .blocks()
+                    .iter()
+                    .zip(p.pyramid.block_quadrants())
+                    .map(|(b, quadrant)| BlockView {
+                        stage: b.stage + 1,
+                        x: b.x,
+                        y: b.y,
+                        quadrant,
+                        block: b.block,
+                    })
+                    .collect(),
+                dominoes: p.dominoes.to_vec(),
+                last_placement: p.last_placement.map(|(s, pl)| (s + 1, pl)),
+            })
+            .collect();
+        let scoring = game.scoring.as_ref().map(|sc| {
+            let top = game.players[game.current as usize].pyramid.top_view();
+            View::scoring(game.current, sc, &top)
+        });
+        let legend = game.legend.as_ref().map(|l| LegendView {
+            mode: l.mode,
+            pile: l.pile.iter().map(|&id| DominoView::of(id)).collect(),
+            wishes: dominoes::get(*l.pile.last().expect("never empty")).icon_colours(),
+            gems: l.gems,
+            stage_scores: l.stage_scores,
+            total: l.total(),
+            last_turn: l.last_turn,
+            stage_draw: l.stage_draw,
+        });
+        View {
+            game: "forgotten-treasures",
+            seat,
+            options: game.options,
+            ply: game.ply,
+            stage: game.stage + 1,
+            phase: game.phase,
+            to_move: (game.phase != Phase::Over).then_some(Seat(game.current)),
+            stage_first: Seat(game.stage_first),
+            spaces,
+            bag_size: game.bag.total(),
+            discard: game.discard,
+            hand: game.hand.map(DominoView::of),
+            players,
+            scoring,
+            legend,
+            outcome: game.final_outcome(),
+        }
+    }
+
+    fn scoring(
+        seat: u8,
+        sc: &crate::game::StageScoring,
+        top: &pyramidion_core::geometry::TopView,
+    ) -> ScoringView {
+        let areas = sc
+            .areas()
+            .iter()
+            .map(|a| {
+                let cells = top.area_at(a.anchor as u32).map_or(0, |area| area.cells);
+                AreaView {
+                    name: area_name(a.anchor),
+                    colour: a.colour,
+                    icons: a.icons,
+                    cells: pyramidion_core::geometry::grid::bits(cells).collect(),
+                    activation: sc
+                        .activations()
+                        .iter()
+                        .find(|(anchor, _)| *anchor == a.anchor)
+                        .map(|(_, p)| *p),
+                }
+            })
+            .collect();
+        ScoringView {
+            seat: Seat(seat),
+            areas,
+            spent: sc.spent(),
+            points: sc.points(),
+        }
+    }
+}
