@@ -336,3 +336,73 @@ impl Game {
         self.hand.map(dominoes::get)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setup_matches_the_rulebook() {
+        let g = Game::setup(&Options::multiplayer(4), 1).unwrap();
+        assert_eq!(g.piles.iter().map(|p| p.len()).collect::<Vec<_>>(), vec![18; 5]);
+        assert_eq!(g.piles.iter().map(|p| p.face_up).collect::<Vec<_>>(), vec![true, false, true, false, true]);
+        assert!(g.gem_areas.iter().all(|a| a.total() == 3));
+        assert_eq!(g.bag.total(), 63 - 15);
+        let solo = Game::setup(&Options::solo(SoloMode::ALegend), 1).unwrap();
+        assert_eq!(solo.legend.as_ref().unwrap().pile.len(), 1);
+        assert_eq!(solo.piles.iter().map(|p| p.len()).sum::<usize>(), 89);
+    }
+
+    #[test]
+    fn bad_options_are_refused_with_codes() {
+        use pyramidion_core::ErrorCode;
+        let code = |o: Options| Game::setup(&o, 1).unwrap_err().code();
+        assert_eq!(code(Options::multiplayer(5)), "bad_player_count");
+        assert_eq!(code(Options::multiplayer(0)), "bad_player_count");
+        assert_eq!(code(Options::multiplayer(1)), "solo_mode_required");
+        assert_eq!(code(Options { players: 3, solo: Some(SoloMode::ALegend) }), "solo_mode_needs_one_player");
+    }
+
+    #[test]
+    fn emptied_pile_takes_bottom_half_of_largest_other_leftmost_on_ties() {
+        let mut g = Game::setup(&Options::multiplayer(2), 1).unwrap();
+        g.piles[1].dominoes.truncate(5);
+        g.piles[3].dominoes.truncate(18);
+        g.piles[4].dominoes.truncate(12);
+        // Piles 0 and 3 both have 18: pile 0 (leftmost) gives.
+        g.piles[2].dominoes.truncate(1);
+        let bottom: Vec<_> = g.piles[0].dominoes[..9].to_vec();
+        let top0 = g.piles[0].top();
+        assert!(g.piles[2].face_up);
+        g.take_domino(2);
+        assert_eq!(g.piles[2].dominoes.to_vec(), bottom);
+        assert!(!g.piles[2].face_up, "the refilled pile's top is face down");
+        assert_eq!(g.piles[0].len(), 9);
+        assert_eq!(g.piles[0].top(), top0, "the donor keeps its top");
+    }
+
+    #[test]
+    fn pile_is_not_refilled_from_piles_of_one() {
+        let mut g = Game::setup(&Options::multiplayer(2), 1).unwrap();
+        for p in g.piles.iter_mut() {
+            p.dominoes.truncate(1);
+        }
+        g.take_domino(0);
+        assert!(g.piles[0].is_empty());
+    }
+
+    #[test]
+    fn bag_refills_from_discards_and_gem_area_takes_what_there_is() {
+        let mut g = Game::setup(&Options::multiplayer(2), 1).unwrap();
+        // Move the whole bag into a player's inventory but two gems into the discard.
+        let mut bag = g.bag.take_all();
+        bag.remove(Gem::Red, 2);
+        g.players[0].gems.add_all(&bag);
+        g.discard.add(Gem::Red, 2);
+        g.gem_areas[1] = Gems::default();
+        g.replenish(1);
+        assert_eq!(g.gem_areas[1].get(Gem::Red), 2, "discards went back to the bag first");
+        assert!(g.bag.is_empty() && g.discard.is_empty());
+        assert_eq!(g.draw_gem(), None);
+    }
+}

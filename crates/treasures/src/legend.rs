@@ -112,3 +112,176 @@ impl Game {
 pub fn legend_stage_points(stage: u8, coloured: u32, mythical: u32) -> u32 {
     coloured * (stage as u32 + 1) + 2 * mythical
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gems::Gems;
+    use crate::options::Options;
+
+    const O: u8 = 0;
+    const B: u8 = 1;
+    const R: u8 = 4;
+
+    fn gems(list: &[(Gem, u8)]) -> Gems {
+        let mut g = Gems::default();
+        for &(gem, n) in list {
+            g.add(gem, n);
+        }
+        g
+    }
+
+    /// A solo game whose Legend wishes for `wishes`, with the given gem areas; spaces 1, 3, 5
+    /// face up as at setup.
+    fn position(mode: SoloMode, wishes: [u8; 2], areas: [Gems; SPACES]) -> Game {
+        let mut g = Game::setup(&Options::solo(mode), 7).unwrap();
+        let id = (0..90u8)
+            .find(|&id| {
+                let mut w = dominoes::get(id).icon_colours();
+                let mut want = wishes;
+                w.sort();
+                want.sort();
+                w == want
+            })
+            .expect("a domino with those icon colours");
+        // Swap that domino into the Legend's pile top, wherever it is.
+        let top = g.legend.as_ref().unwrap().pile[0];
+        for pile in g.piles.iter_mut() {
+            for d in pile.dominoes.iter_mut() {
+                if *d == id {
+                    *d = top;
+                }
+            }
+        }
+        g.legend.as_mut().unwrap().pile[0] = id;
+        // Put the replenishing gems back so the areas are exactly as given.
+        for a in &g.gem_areas {
+            g.bag.add_all(a);
+        }
+        for a in &areas {
+            for gem in Gem::ALL {
+                g.bag.remove(gem, a.get(gem));
+            }
+        }
+        g.gem_areas = areas;
+        g
+    }
+
+    fn face_up_count(g: &Game) -> usize {
+        g.piles.iter().filter(|p| p.face_up_top().is_some()).count()
+    }
+
+    #[test]
+    fn takes_both_wishes_from_different_spaces_and_the_domino_of_the_last() {
+        let mut areas = [Gems::default(); SPACES];
+        areas[0] = gems(&[(Gem::Orange, 1), (Gem::Green, 2)]);
+        areas[2] = gems(&[(Gem::Blue, 1), (Gem::Mythical, 2)]);
+        areas[4] = gems(&[(Gem::Orange, 3)]);
+        let mut g = position(SoloMode::ALegend, [O, B], areas);
+        let space3_top = g.piles[2].top().unwrap();
+        g.legend_turn();
+        let turn = g.legend.as_ref().unwrap().last_turn.unwrap();
+        assert_eq!(turn.gems, gems(&[(Gem::Orange, 1), (Gem::Blue, 1)]));
+        assert_eq!(turn.space, Some(2), "blue was his last gem, from space 3");
+        assert_eq!(turn.domino, Some(space3_top));
+        assert_eq!(*g.legend.as_ref().unwrap().pile.last().unwrap(), space3_top);
+        assert_eq!(face_up_count(&g), 3, "he flips the next domino of that space");
+        assert_eq!(g.gem_areas[2], gems(&[(Gem::Mythical, 2)]));
+        assert_eq!(g.gem_areas[4], gems(&[(Gem::Orange, 3)]), "space 5 untouched");
+        assert_eq!(g.gem_areas[0].total(), 2);
+    }
+
+    #[test]
+    fn takes_two_identical_wishes_in_one_space() {
+        let mut areas = [Gems::default(); SPACES];
+        areas[0] = gems(&[(Gem::Blue, 1), (Gem::Mythical, 2)]);
+        areas[2] = gems(&[(Gem::Red, 2), (Gem::Blue, 1)]);
+        areas[4] = gems(&[(Gem::Red, 3)]);
+        let mut g = position(SoloMode::ALegend, [R, R], areas);
+        g.legend_turn();
+        let turn = g.legend.as_ref().unwrap().last_turn.unwrap();
+        assert_eq!(turn.gems, gems(&[(Gem::Red, 2)]));
+        assert_eq!(turn.space, Some(2));
+        assert_eq!(g.gem_areas[2], gems(&[(Gem::Blue, 1)]));
+    }
+
+    #[test]
+    fn one_failed_wish_brings_one_mythical_from_the_left() {
+        let mut areas = [Gems::default(); SPACES];
+        areas[0] = gems(&[(Gem::Green, 1), (Gem::Mythical, 2)]);
+        areas[2] = gems(&[(Gem::Mythical, 3)]);
+        areas[4] = gems(&[(Gem::Blue, 3)]);
+        let mut g = position(SoloMode::ALegend, [B, R], areas);
+        let space1_top = g.piles[0].top().unwrap();
+        g.legend_turn();
+        let turn = g.legend.as_ref().unwrap().last_turn.unwrap();
+        assert_eq!(turn.gems, gems(&[(Gem::Blue, 1), (Gem::Mythical, 1)]));
+        assert_eq!(turn.space, Some(0), "the Mythical (space 1) was his last gem");
+        assert_eq!(turn.domino, Some(space1_top));
+        assert_eq!(g.gem_areas[0], gems(&[(Gem::Green, 1), (Gem::Mythical, 1)]));
+    }
+
+    #[test]
+    fn no_coloured_gem_brings_two_mythicals_even_from_one_space() {
+        let mut areas = [Gems::default(); SPACES];
+        areas[0] = gems(&[(Gem::Green, 3)]);
+        areas[2] = gems(&[(Gem::Mythical, 2), (Gem::Purple, 1)]);
+        areas[4] = gems(&[(Gem::Mythical, 3)]);
+        let mut g = position(SoloMode::ALegend, [B, R], areas);
+        g.legend_turn();
+        let turn = g.legend.as_ref().unwrap().last_turn.unwrap();
+        assert_eq!(turn.gems, gems(&[(Gem::Mythical, 2)]));
+        assert_eq!(turn.space, Some(2));
+        assert_eq!(g.gem_areas[4], gems(&[(Gem::Mythical, 3)]));
+    }
+
+    #[test]
+    fn finding_nothing_takes_the_leftmost_domino_and_a_blind_gem() {
+        let mut areas = [Gems::default(); SPACES];
+        areas[0] = gems(&[(Gem::Green, 3)]);
+        areas[2] = gems(&[(Gem::Purple, 3)]);
+        areas[4] = gems(&[(Gem::Green, 3)]);
+        // Face-down spaces keep full gem areas (nothing to replenish there).
+        areas[1] = gems(&[(Gem::Blue, 3)]);
+        areas[3] = gems(&[(Gem::Red, 3)]);
+        let mut g = position(SoloMode::ALegend, [B, R], areas);
+        let space1_top = g.piles[0].top().unwrap();
+        let bag_before = g.bag.total();
+        g.legend_turn();
+        let turn = g.legend.as_ref().unwrap().last_turn.unwrap();
+        assert_eq!(turn.domino, Some(space1_top));
+        assert!(turn.drew.is_some());
+        assert_eq!(turn.gems.total(), 1);
+        assert_eq!(g.bag.total(), bag_before - 1);
+        assert_eq!(face_up_count(&g), 3);
+    }
+
+    #[test]
+    fn emptied_gem_areas_are_replenished_after_his_turn() {
+        let mut areas = [Gems::default(); SPACES];
+        areas[0] = gems(&[(Gem::Blue, 1)]);
+        areas[2] = gems(&[(Gem::Red, 1), (Gem::Green, 2)]);
+        areas[4] = gems(&[(Gem::Green, 3)]);
+        let mut g = position(SoloMode::ALegend, [B, R], areas);
+        g.legend_turn();
+        assert_eq!(g.gem_areas[0].total(), 3, "space 1 emptied and refilled with 3");
+        assert_eq!(g.gem_areas[2], gems(&[(Gem::Green, 2)]));
+    }
+
+    #[test]
+    fn the_legend_mode_draws_at_stage_start_with_seven_mythicals() {
+        for (mode, mythicals, draws) in [
+            (SoloMode::TheLegend, 7, true),
+            (SoloMode::TheLegend, 6, false),
+            (SoloMode::ALegend, 9, false),
+        ] {
+            let mut g = Game::setup(&Options::solo(mode), 3).unwrap();
+            g.bag.remove(Gem::Mythical, mythicals);
+            g.legend.as_mut().unwrap().gems = gems(&[(Gem::Mythical, mythicals)]);
+            g.legend_stage_start();
+            let l = g.legend.as_ref().unwrap();
+            assert_eq!(l.stage_draw.is_some(), draws, "{mode:?} {mythicals}");
+            assert_eq!(l.gems.total(), mythicals as u32 + u32::from(draws));
+        }
+    }
+}

@@ -4,6 +4,8 @@
 //! Read RULES.md at the repository root for the rules as implemented.
 #![forbid(unsafe_code)]
 
+pub mod allocation;
+mod constructed;
 pub mod dominoes;
 pub mod error;
 pub mod game;
@@ -17,6 +19,7 @@ pub mod scoring;
 mod turn;
 pub mod view;
 
+pub use constructed::SeatSetup;
 pub use error::IllegalMove;
 pub use game::{Game, Phase};
 pub use gems::{Gem, Gems};
