@@ -20,7 +20,10 @@ impl<M> RandomBot<M> {
 impl<G: Rules> Bot<G> for RandomBot<G::Move> {
     fn choose(&mut self, game: &G) -> G::Move {
         game.legal_moves(&mut self.moves);
-        assert!(!self.moves.is_empty(), "RandomBot asked to move with no legal move");
+        assert!(
+            !self.moves.is_empty(),
+            "RandomBot asked to move with no legal move"
+        );
         self.moves[self.rng.below(self.moves.len() as u32) as usize]
     }
 }
