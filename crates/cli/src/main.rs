@@ -1,1 +1,44 @@
-fn main() {}
+//! `pyramidion`: the command-line face of the platform.
+mod bench;
+mod bots;
+mod perft;
+mod replay;
+mod sim;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "pyramidion", version, about = "Pyramido family games: simulate, benchmark, verify")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play many seeded bot games and print per-seat statistics.
+    Sim(sim::SimArgs),
+    /// Print the engine speed figures, one per line as `name: value unit`.
+    Bench(bench::BenchArgs),
+    /// Count legal moves (and move sequences to a depth) after a record prefix.
+    Perft(perft::PerftArgs),
+    /// Re-play a game record, verifying every move, and print the final scores.
+    Replay(replay::ReplayArgs),
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Sim(args) => sim::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Replay(args) => replay::run(args),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

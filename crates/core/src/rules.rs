@@ -161,3 +161,24 @@ mod tests {
         assert_eq!(rank_by_keys(&[(5, 1), (5, 1), (4, 9)]), vec![0, 0, 2]);
     }
 }
+
+/// Counts the move sequences of length `depth` from `game` (chance outcomes are those of the
+/// state's own RNG and pile order, so the count is a property of the state).
+pub fn perft<G: Rules>(game: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| {
+            let mut next = game.clone();
+            next.play_unchecked(m);
+            perft(&next, depth - 1)
+        })
+        .sum()
+}

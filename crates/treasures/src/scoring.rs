@@ -9,16 +9,23 @@ use pyramidion_core::{Outcome, Seat};
 /// Activatable areas of a pyramid's top view: those showing at least one icon.
 pub fn scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid) -> StageScoring {
     let mut scoring = StageScoring::default();
-    for a in pyramid.top_view().areas() {
-        if a.icons > 0 {
-            scoring.areas.push(ScorableArea {
-                anchor: a.anchor,
-                colour: a.colour,
-                icons: a.icons,
-            });
-        }
-    }
+    pyramid.top_view().for_each_area_with_icons(|a| {
+        scoring.areas.push(ScorableArea {
+            anchor: a.anchor,
+            colour: a.colour,
+            icons: a.icons,
+        })
+    });
     scoring
+}
+
+/// Payments that `coloured` gems of an area's colour and `mythical` Mythicals can make: bit i
+/// stands for `Payment::ALL[i]` (1c 2m 3c 2c2m 1c4m 6m). Table lookups: this is on the path
+/// of every stage-end move.
+pub fn affordable_payments(coloured: u8, mythical: u8) -> u8 {
+    const BY_COLOURED: [u8; 4] = [0b10_0010, 0b11_0011, 0b11_1011, 0b11_1111];
+    const BY_MYTHICAL: [u8; 7] = [0b00_0101, 0b00_0101, 0b00_1111, 0b00_1111, 0b01_1111, 0b01_1111, 0b11_1111];
+    BY_COLOURED[coloured.min(3) as usize] & BY_MYTHICAL[mythical.min(6) as usize]
 }
 
 /// Points an activation earns: 1 per icon, 2 when doubled.
@@ -187,19 +194,18 @@ impl Game {
             Phase::Activate => {
                 let scoring = self.scoring.as_ref().expect("scoring phase");
                 let gems = self.players[self.current as usize].gems;
+                let affordable: [u8; 5] = std::array::from_fn(|c| {
+                    affordable_payments(gems.get(Gem::colour(c as u8)), gems.mythical())
+                });
                 for (i, area) in scoring.areas.iter().enumerate() {
                     if scoring.activated >> i & 1 == 1 {
                         continue;
                     }
-                    let coloured = gems.get(Gem::colour(area.colour));
-                    for payment in Payment::ALL {
-                        let (c, m) = payment.cost();
-                        if coloured >= c && gems.mythical() >= m {
-                            out.push(Move::Activate {
-                                area: area.anchor,
-                                payment,
-                            });
-                        }
+                    let mut payments = affordable[area.colour as usize];
+                    while payments != 0 {
+                        let payment = Payment::ALL[payments.trailing_zeros() as usize];
+                        payments &= payments - 1;
+                        out.push(Move::Activate { area: area.anchor, payment });
                     }
                 }
                 out.push(Move::Done);
@@ -215,5 +221,23 @@ impl Game {
 
     pub(crate) fn seat_to_move(&self) -> Option<Seat> {
         (self.phase != Phase::Over).then_some(Seat(self.current))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn affordable_payments_match_costs() {
+        for coloured in 0..6 {
+            for mythical in 0..10 {
+                let direct = Payment::ALL.iter().enumerate().fold(0u8, |mask, (i, p)| {
+                    let (c, m) = p.cost();
+                    mask | (u8::from(coloured >= c && mythical >= m) << i)
+                });
+                assert_eq!(affordable_payments(coloured, mythical), direct, "{coloured} {mythical}");
+            }
+        }
     }
 }

@@ -12,9 +12,8 @@ use pyramidion_treasures::{Game, Gem, Gems, Move, dominoes};
 pub fn stage_value(pyramid: &Pyramid, gems: Gems) -> u32 {
     let areas: Vec<ScorableArea> = pyramid
         .top_view()
-        .areas()
+        .areas_with_icons()
         .iter()
-        .filter(|a| a.icons > 0)
         .map(|a| ScorableArea { anchor: a.anchor, colour: a.colour, icons: a.icons })
         .collect();
     best_plan(&areas, u128::MAX, gems).points

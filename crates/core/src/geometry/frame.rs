@@ -67,20 +67,14 @@ impl StageGrid {
 
     /// Every free slot in both block orders: horizontal slots row-major, then vertical ones.
     pub fn legal(&self, occupied: u32, mut f: impl FnMut(Placement)) {
-        for y in 0..self.height {
-            for x in 0..self.width.saturating_sub(1) {
-                if occupied & (self.bit(x, y) | self.bit(x + 1, y)) == 0 {
-                    f(Placement::new(x, y, Dir::E));
-                    f(Placement::new(x + 1, y, Dir::W));
-                }
-            }
-        }
-        for y in 0..self.height.saturating_sub(1) {
-            for x in 0..self.width {
-                if occupied & (self.bit(x, y) | self.bit(x, y + 1)) == 0 {
-                    f(Placement::new(x, y, Dir::S));
-                    f(Placement::new(x, y + 1, Dir::N));
-                }
+        for slot in slots(self.width, self.height) {
+            if occupied & slot.mask == 0 {
+                f(Placement::new(slot.x, slot.y, slot.dir));
+                let (bx, by) = match slot.dir {
+                    Dir::E => (slot.x + 1, slot.y),
+                    _ => (slot.x, slot.y + 1),
+                };
+                f(Placement::new(bx, by, if slot.dir == Dir::E { Dir::W } else { Dir::N }));
             }
         }
     }
@@ -92,21 +86,47 @@ impl StageGrid {
     }
 
     pub fn has_slot(&self, occupied: u32) -> bool {
-        // Free cells with a free right or lower neighbour.
-        for y in 0..self.height {
-            for x in 0..self.width {
-                if occupied & self.bit(x, y) != 0 {
-                    continue;
+        slots(self.width, self.height).iter().any(|s| occupied & s.mask == 0)
+    }
+}
+
+/// A domino slot of a stage grid: block A at (x, y), B east or south.
+#[derive(Copy, Clone, Debug)]
+struct Slot {
+    x: u8,
+    y: u8,
+    dir: Dir,
+    mask: u32,
+}
+
+/// Slots of every grid shape a frame can have (stages 1–4 of 5×4 and 4×5), computed once.
+fn slots(width: u8, height: u8) -> &'static [Slot] {
+    static TABLES: std::sync::LazyLock<Vec<((u8, u8), Vec<Slot>)>> = std::sync::LazyLock::new(|| {
+        let mut tables = Vec::new();
+        for (w, h) in [(5u8, 4u8), (4, 5)] {
+            for stage in 0..STAGES {
+                let (w, h) = (w - stage, h - stage);
+                let bit = |x: u8, y: u8| 1u32 << (y * w + x);
+                let mut list = Vec::new();
+                for y in 0..h {
+                    for x in 0..w.saturating_sub(1) {
+                        list.push(Slot { x, y, dir: Dir::E, mask: bit(x, y) | bit(x + 1, y) });
+                    }
                 }
-                if (x + 1 < self.width && occupied & self.bit(x + 1, y) == 0)
-                    || (y + 1 < self.height && occupied & self.bit(x, y + 1) == 0)
-                {
-                    return true;
+                for y in 0..h.saturating_sub(1) {
+                    for x in 0..w {
+                        list.push(Slot { x, y, dir: Dir::S, mask: bit(x, y) | bit(x, y + 1) });
+                    }
                 }
+                tables.push(((w, h), list));
             }
         }
-        false
-    }
+        tables
+    });
+    TABLES
+        .iter()
+        .find(|(dims, _)| *dims == (width, height))
+        .map_or(&[], |(_, list)| list.as_slice())
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ pub const SE: Quadrants = 8;
 pub const QUADRANT_NAMES: [&str; 4] = ["nw", "ne", "sw", "se"];
 
 /// One half of a domino as it lies: a colour index (game-defined) and its icon quadrants.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Block {
     pub colour: u8,
     pub icons: Quadrants,

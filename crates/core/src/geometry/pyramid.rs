@@ -28,6 +28,9 @@ pub struct Pyramid {
     /// Occupancy of stages 2, 3, 4 (stage-local block bits).
     upper: [u32; 3],
     placed: ArrayVec<PlacedBlock, MAX_BLOCKS>,
+    /// The top view, kept up to date once the frame is fixed (stage 1 is rebuilt on demand
+    /// because its quadrant origin moves with the bounding box until the frame is forced).
+    view: TopView,
 }
 
 impl Pyramid {
@@ -106,6 +109,8 @@ impl Pyramid {
             self.canvas.place(p);
         } else if let Some((grid, _)) = self.upper_grid() {
             self.upper[self.stage as usize - 1] |= grid.bit(p.x, p.y) | grid.bit(bx, by);
+            self.view.cover(grid.quadrant_of(p.x, p.y), a);
+            self.view.cover(grid.quadrant_of(bx, by), b);
         }
         let stage = self.stage;
         self.placed.push(PlacedBlock {
@@ -125,6 +130,7 @@ impl Pyramid {
     /// Replaces the block at `index` of [`Pyramid::blocks`] (e.g. a resurfacing card).
     pub fn replace_block(&mut self, index: usize, block: Block) {
         self.placed[index].block = block;
+        self.view = self.build_top_view();
     }
 
     /// Moves on to the next stage. Leaving stage 1 fixes the frame, which stage 1 always
@@ -133,6 +139,7 @@ impl Pyramid {
         if self.stage == 0 {
             self.frame = self.canvas.frame();
             debug_assert!(self.frame.is_some(), "stage 1 ended without a forced frame");
+            self.view = self.build_top_view();
         }
         self.stage = (self.stage + 1).min(STAGES);
     }
@@ -140,13 +147,24 @@ impl Pyramid {
     /// The visible surface. Before the frame is fixed, quadrants are counted from the
     /// bounding box of stage 1, which always fits the 10×10 grid.
     pub fn top_view(&self) -> TopView {
+        if self.frame.is_some() {
+            self.view
+        } else {
+            self.build_top_view()
+        }
+    }
+
+    fn build_top_view(&self) -> TopView {
         let origin = match self.frame {
             Some(f) => (f.x, f.y),
             None => self.canvas.min(),
         };
+        // Blocks lie in stage order, and blocks of one stage never overlap: walking from the
+        // last one down, each block shows exactly the quadrants nothing above it covers.
         let mut view = TopView::default();
-        for pb in &self.placed {
-            view.cover(self.quadrant_of(pb, origin), pb.block);
+        let mut covered = 0u128;
+        for pb in self.placed.iter().rev() {
+            covered = view.show_under(covered, self.quadrant_of(pb, origin), pb.block);
         }
         view
     }
@@ -228,6 +246,31 @@ mod tests {
         // A greedy first-slot fill may leave gaps on stage 1, but never more than 20 dominoes.
         assert!(placed <= 20 && placed >= 14, "{placed}");
         assert_eq!(p.stage(), STAGES);
+    }
+
+    /// The incrementally kept view equals a rebuild from the blocks, on random pyramids.
+    #[test]
+    fn kept_top_view_matches_rebuild() {
+        let mut rng = crate::GameRng::from_seed(8);
+        for _ in 0..200 {
+            let mut p = Pyramid::default();
+            for _ in 0..STAGES {
+                loop {
+                    let mut moves = Vec::new();
+                    p.legal(|m| moves.push(m));
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.below(moves.len() as u32) as usize];
+                    let block = |rng: &mut crate::GameRng| Block { colour: rng.below(5) as u8, icons: rng.below(16) as u8 };
+                    let d = [block(&mut rng), block(&mut rng)];
+                    p.place(&m, d);
+                    assert_eq!(p.top_view(), p.build_top_view());
+                }
+                p.next_stage();
+                assert_eq!(p.top_view(), p.build_top_view());
+            }
+        }
     }
 
     #[test]

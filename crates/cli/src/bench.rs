@@ -1,0 +1,134 @@
+//! `pyramidion bench`: engine speed, single thread, one figure per line as `name: value unit`.
+//! Like shakmaty's benches, it first asserts the counts it is about to time.
+use anyhow::{Result, bail, ensure};
+use clap::Args;
+use pyramidion_ai::{Bot, RandomBot};
+use pyramidion_core::geometry::{Dir, Placement, Pyramid};
+use pyramidion_core::{GameKind, Rules, ToMove};
+use pyramidion_games::treasures::{self, Game as Treasures, Options, SoloMode};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[arg(long, default_value = "forgotten-treasures")]
+    pub game: GameKind,
+    /// Seconds spent on each figure.
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+}
+
+/// Runs `f` (which returns how many operations it did) until `budget` is spent; ops/second.
+fn rate(budget: Duration, mut f: impl FnMut() -> u64) -> f64 {
+    let start = Instant::now();
+    let mut ops = 0;
+    while start.elapsed() < budget {
+        ops += f();
+    }
+    ops as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Complete games (setup to final ranking), every decision by the uniform random bot.
+fn random_games_per_second<G: Rules>(options: &G::Options, budget: Duration) -> f64 {
+    let mut seed = 0;
+    let mut bot = RandomBot::<G::Move>::new(7);
+    rate(budget, || {
+        seed += 1;
+        let mut game = G::new(options, seed).expect("valid options");
+        while let ToMove::Seat(_) = game.to_move() {
+            let m = bot.choose(&game);
+            game.play(&m).expect("legal");
+        }
+        black_box(game.outcome());
+        1
+    })
+}
+
+/// Stage-1 pyramids at every fill level, and stage-end (pyramid, gems) pairs, from random games.
+fn sample_positions() -> (Vec<Pyramid>, Vec<(Pyramid, treasures::Gems)>) {
+    let mut stage_one = Vec::new();
+    let mut scoring = Vec::new();
+    let mut bot = RandomBot::<treasures::Move>::new(3);
+    for seed in 0..200 {
+        let mut game = Treasures::new(&Options::multiplayer(4), seed).expect("valid");
+        while let ToMove::Seat(s) = game.to_move() {
+            let p = game.player(s);
+            match game.phase() {
+                treasures::Phase::Place if p.pyramid().stage() == 0 => stage_one.push(p.pyramid().clone()),
+                treasures::Phase::Activate if game.scoring().is_some_and(|s| s.activations().is_empty()) => {
+                    scoring.push((p.pyramid().clone(), p.gems()))
+                }
+                _ => {}
+            }
+            let m = bot.choose(&game);
+            game.play(&m).expect("legal");
+        }
+    }
+    (stage_one, scoring)
+}
+
+fn placements(p: &Pyramid) -> u64 {
+    let mut n = 0;
+    p.legal(|_| n += 1);
+    n
+}
+
+fn check_counts() -> Result<()> {
+    let mut p = Pyramid::default();
+    ensure!(placements(&p) == 4, "empty stage 1 must have 4 moves");
+    p.place(&Placement::new(4, 4, Dir::E), [Default::default(); 2]);
+    ensure!(placements(&p) == 32, "one horizontal domino must leave 32 moves");
+    Ok(())
+}
+
+fn treasures_bench(budget: Duration) -> Result<()> {
+    check_counts()?;
+    println!(
+        "random 4-player games: {:.0} games/s",
+        random_games_per_second::<Treasures>(&Options::multiplayer(4), budget)
+    );
+    println!(
+        "random 2-player games: {:.0} games/s",
+        random_games_per_second::<Treasures>(&Options::multiplayer(2), budget)
+    );
+    println!(
+        "random solo games (Become THE Legend): {:.0} games/s",
+        random_games_per_second::<Treasures>(&Options::solo(SoloMode::TheLegend), budget)
+    );
+    let (stage_one, scoring) = sample_positions();
+    let expected: u64 = stage_one.iter().map(placements).sum();
+    let per_second = rate(budget, || {
+        let mut total = 0;
+        for p in &stage_one {
+            total += placements(black_box(p));
+        }
+        assert_eq!(total, expected);
+        stage_one.len() as u64
+    });
+    println!("stage-1 legal placement generation: {:.0} ns", 1e9 / per_second);
+    let per_second = rate(budget, || {
+        for (p, gems) in &scoring {
+            let areas = treasures::scoring::scorable_areas(black_box(p));
+            black_box(treasures::allocation::best_plan(areas.areas(), u128::MAX, *gems));
+        }
+        scoring.len() as u64
+    });
+    println!("stage scoring (top view, areas, exact gem allocation): {:.0} ns", 1e9 / per_second);
+    let per_second = rate(budget, || {
+        for (p, _) in &scoring {
+            black_box(black_box(p).top_view().areas());
+        }
+        scoring.len() as u64
+    });
+    println!("top-view areas: {:.0} ns", 1e9 / per_second);
+    Ok(())
+}
+
+pub fn run(args: BenchArgs) -> Result<()> {
+    ensure!(args.seconds > 0.0, "--seconds must be positive");
+    let budget = Duration::from_secs_f64(args.seconds);
+    match args.game {
+        GameKind::ForgottenTreasures => treasures_bench(budget),
+        other => bail!("game '{other}' is not available in this build"),
+    }
+}

@@ -1,0 +1,57 @@
+//! `pyramidion perft`: legal move counts at a position given by a record prefix.
+use crate::replay::read_record;
+use crate::sim::options_json;
+use anyhow::{Result, bail};
+use clap::Args;
+use pyramidion_core::record::Record;
+use pyramidion_core::rules::perft;
+use pyramidion_core::{GameKind, Rules, Seed};
+use pyramidion_games::dispatch;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Record whose prefix gives the position (default: a new game from the flags below).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    /// Play only this many moves of the record.
+    #[arg(long)]
+    pub moves: Option<usize>,
+    /// Count move sequences up to this depth.
+    #[arg(long, default_value_t = 1)]
+    pub depth: u32,
+    #[arg(long, default_value = "forgotten-treasures")]
+    pub game: GameKind,
+    #[arg(long, default_value_t = 2)]
+    pub players: u8,
+    #[arg(long)]
+    pub solo: Option<String>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: Seed,
+}
+
+pub fn run(args: PerftArgs) -> Result<()> {
+    let record = match &args.record {
+        Some(path) => read_record(path)?,
+        None => Record {
+            game: args.game,
+            options: options_json(args.players, args.solo.as_deref()),
+            seed: args.seed,
+            result: None,
+            moves: Vec::new(),
+            move_lines: Vec::new(),
+        },
+    };
+    dispatch!(record.game, G => {
+        let game: G = record.replay_prefix(args.moves)?;
+        let mut legal = Vec::new();
+        game.legal_moves(&mut legal);
+        println!("position: {} after {} moves, {:?} to move", record.game, game.ply(), game.to_move());
+        let shown: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+        println!("legal moves ({}): {}", legal.len(), shown.join(", "));
+        for depth in 1..=args.depth {
+            println!("perft {depth}: {}", perft(&game, depth));
+        }
+        Ok(())
+    }, _ => bail!("game '{}' is not available in this build", record.game))
+}

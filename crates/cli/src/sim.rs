@@ -1,0 +1,205 @@
+//! `pyramidion sim`: many seeded bot games, in parallel, with per-seat statistics.
+use crate::bots::{BotKind, bot_seed, parse_bots};
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use pyramidion_ai::{Bot, Greedy};
+use pyramidion_core::{GameKind, Rules, Seed, ToMove};
+use pyramidion_games::dispatch;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub struct SimArgs {
+    /// Game key: forgotten-treasures, pyramido, pyramids.
+    #[arg(long, default_value = "forgotten-treasures")]
+    pub game: GameKind,
+    /// Number of players (seats).
+    #[arg(long, default_value_t = 4)]
+    pub players: u8,
+    /// Solo mode against THE Legend (Forgotten Treasures): a-legend or the-legend.
+    #[arg(long)]
+    pub solo: Option<String>,
+    /// Bots per seat, comma separated (random, greedy); one name applies to every seat.
+    #[arg(long, default_value = "random")]
+    pub bots: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Seed of the first game; game i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: Seed,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Options of any game from the common command-line flags.
+pub fn options_json(players: u8, solo: Option<&str>) -> serde_json::Value {
+    match solo {
+        Some(mode) => serde_json::json!({ "players": 1, "solo": mode }),
+        None => serde_json::json!({ "players": players }),
+    }
+}
+
+#[derive(Default, Clone)]
+pub struct Stats {
+    pub games: u64,
+    pub plies: u64,
+    pub score_sum: Vec<i64>,
+    /// Rank 0, shared or not.
+    pub wins: Vec<u64>,
+    /// Rank 0 shared with another seat.
+    pub shared: Vec<u64>,
+    pub automa_sum: i64,
+    pub automa_wins: u64,
+}
+
+impl Stats {
+    fn merge(&mut self, other: &Stats) {
+        self.games += other.games;
+        self.plies += other.plies;
+        self.automa_sum += other.automa_sum;
+        self.automa_wins += other.automa_wins;
+        for (a, b) in self.score_sum.iter_mut().zip(&other.score_sum) {
+            *a += b;
+        }
+        for (a, b) in self.wins.iter_mut().zip(&other.wins) {
+            *a += b;
+        }
+        for (a, b) in self.shared.iter_mut().zip(&other.shared) {
+            *a += b;
+        }
+    }
+}
+
+/// Plays one game with the given bots; returns its plies and outcome.
+pub fn play_game<G: Rules>(options: &G::Options, seed: Seed, bots: &[BotKind]) -> Result<(u32, pyramidion_core::Outcome)>
+where
+    Greedy: Bot<G>,
+{
+    let mut game = G::new(options, seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut players: Vec<Box<dyn Bot<G>>> =
+        bots.iter().enumerate().map(|(i, b)| b.make::<G>(bot_seed(seed, i))).collect();
+    while let ToMove::Seat(s) = game.to_move() {
+        let m = players[s.index()].choose(&game);
+        game.play(&m).map_err(|e| anyhow::anyhow!("seed {seed}: bot move '{m}' refused: {e}"))?;
+    }
+    let outcome = game.outcome().context("finished game without outcome")?;
+    Ok((game.ply(), outcome))
+}
+
+fn run_batch<G: Rules>(options: &G::Options, bots: &[BotKind], args: &SimArgs, threads: usize) -> Result<(Stats, Duration)>
+where
+    Greedy: Bot<G>,
+{
+    let seats = bots.len();
+    let empty = Stats { score_sum: vec![0; seats], wins: vec![0; seats], shared: vec![0; seats], ..Default::default() };
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let start = Instant::now();
+    let show_progress = std::io::stderr().is_terminal();
+    let results: Vec<Result<Stats>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| -> Result<Stats> {
+                    let mut stats = empty.clone();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= args.games {
+                            return Ok(stats);
+                        }
+                        let (plies, outcome) = play_game::<G>(options, args.seed + i, bots)?;
+                        stats.games += 1;
+                        stats.plies += plies as u64;
+                        let winners = outcome.ranks.iter().filter(|&&r| r == 0).count();
+                        for (s, (&score, &rank)) in outcome.scores.iter().zip(&outcome.ranks).enumerate() {
+                            stats.score_sum[s] += score as i64;
+                            if rank == 0 {
+                                stats.wins[s] += 1;
+                                if winners > 1 {
+                                    stats.shared[s] += 1;
+                                }
+                            }
+                        }
+                        if let Some(a) = outcome.automa {
+                            stats.automa_sum += a as i64;
+                            stats.automa_wins += u64::from(outcome.ranks[0] != 0);
+                        }
+                        done.fetch_add(1, Ordering::Relaxed);
+                    }
+                })
+            })
+            .collect();
+        if show_progress {
+            while !workers.iter().all(|w| w.is_finished()) {
+                let n = done.load(Ordering::Relaxed);
+                let filled = (n * 30 / args.games.max(1)) as usize;
+                eprint!("\r[{}{}] {n}/{} games", "#".repeat(filled), " ".repeat(30 - filled), args.games);
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            eprintln!("\r[{}] {}/{} games", "#".repeat(30), args.games, args.games);
+        }
+        workers.into_iter().map(|w| w.join().expect("worker panicked")).collect()
+    });
+    let elapsed = start.elapsed();
+    let mut total = empty;
+    for r in results {
+        total.merge(&r?);
+    }
+    Ok((total, elapsed))
+}
+
+fn report(args: &SimArgs, bots: &[BotKind], stats: &Stats, elapsed: Duration, threads: usize) {
+    let n = stats.games.max(1) as f64;
+    println!(
+        "{}: {} games (seeds {}..={}), {} thread{}",
+        args.game,
+        stats.games,
+        args.seed,
+        args.seed + stats.games.saturating_sub(1),
+        threads,
+        if threads == 1 { "" } else { "s" }
+    );
+    if let Some(mode) = &args.solo {
+        println!("solo mode: {mode}");
+        println!("player ({}) mean score: {:.2}", bots[0].name(), stats.score_sum[0] as f64 / n);
+        println!("THE Legend mean score: {:.2}", stats.automa_sum as f64 / n);
+        println!("player win rate: {:.2}%", 100.0 * stats.wins[0] as f64 / n);
+    } else {
+        println!("{:<6}{:<8}{:>12}{:>11}{:>13}", "seat", "bot", "mean score", "win rate", "shared wins");
+        for (s, bot) in bots.iter().enumerate() {
+            println!(
+                "{:<6}{:<8}{:>12.2}{:>10.2}%{:>12.2}%",
+                s,
+                bot.name(),
+                stats.score_sum[s] as f64 / n,
+                100.0 * stats.wins[s] as f64 / n,
+                100.0 * stats.shared[s] as f64 / n
+            );
+        }
+    }
+    println!("mean game length: {:.1} moves", stats.plies as f64 / n);
+    println!("speed: {:.0} games/s ({:.2} s)", stats.games as f64 / elapsed.as_secs_f64(), elapsed.as_secs_f64());
+}
+
+pub fn run(args: SimArgs) -> Result<()> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let seats = if args.solo.is_some() { 1 } else { args.players as usize };
+    let bots = parse_bots(&args.bots, seats)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let options_value = options_json(args.players, args.solo.as_deref());
+    dispatch!(args.game, G => {
+        let options: <G as Rules>::Options = serde_json::from_value(options_value)
+            .with_context(|| format!("options for {}", args.game))?;
+        G::new(&options, args.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let (stats, elapsed) = run_batch::<G>(&options, &bots, &args, threads)?;
+        report(&args, &bots, &stats, elapsed, threads);
+        Ok(())
+    }, _ => bail!("game '{}' is not available in this build", args.game))
+}
