@@ -199,6 +199,8 @@ impl Pyramid {
     pub fn place_block(&mut self, x: u8, y: u8, block: Block) {
         if let Some((grid, _)) = self.upper_grid() {
             self.upper[self.stage as usize - 1] |= grid.bit(x, y);
+            // Keep the top view current (it is kept incrementally once the frame is fixed).
+            self.view.cover(grid.quadrant_of(x, y), block);
         }
         let stage = self.stage;
         self.placed.push(PlacedBlock { stage, x, y, block });
