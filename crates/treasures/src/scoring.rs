@@ -9,11 +9,11 @@ use pyramidion_core::{Outcome, Seat};
 /// Activatable areas of a pyramid's top view: those showing at least one icon.
 pub fn scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid) -> StageScoring {
     let mut scoring = StageScoring::default();
-    pyramid.top_view().for_each_area_with_icons(|a| {
+    pyramid.top_view().for_each_scoring_area(|colour, icons, anchor| {
         scoring.areas.push(ScorableArea {
-            anchor: a.anchor,
-            colour: a.colour,
-            icons: a.icons,
+            anchor,
+            colour,
+            icons,
         })
     });
     scoring

@@ -24,18 +24,31 @@ impl Block {
     }
 
     /// The same block turned a quarter clockwise `quarters` times.
+    #[inline]
     pub fn rotated(self, quarters: u8) -> Block {
-        let mut m = self.icons;
-        for _ in 0..quarters % 4 {
-            // nw→ne, ne→se, se→sw, sw→nw
-            m = ((m & NW) << 1) | ((m & NE) << 2) | ((m & SE) >> 1) | ((m & SW) >> 2);
-        }
         Block {
             colour: self.colour,
-            icons: m,
+            icons: ROTATIONS[(quarters % 4) as usize][(self.icons & 0xf) as usize],
         }
     }
 }
+
+/// Quadrant masks turned a quarter clockwise n times (nw→ne→se→sw→nw).
+const ROTATIONS: [[Quadrants; 16]; 4] = {
+    let mut table = [[0; 16]; 4];
+    let mut m = 0;
+    while m < 16 {
+        let mut r = m as u8;
+        let mut q = 0;
+        while q < 4 {
+            table[q][m] = r;
+            r = ((r & NW) << 1) | ((r & NE) << 2) | ((r & SE) >> 1) | ((r & SW) >> 2);
+            q += 1;
+        }
+        m += 1;
+    }
+    table
+};
 
 /// Parses quadrant lists such as `nw se` (space separated, empty for none).
 pub fn parse_quadrants(text: &str) -> Result<Quadrants, String> {

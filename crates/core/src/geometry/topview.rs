@@ -130,68 +130,33 @@ impl TopView {
         out
     }
 
-    /// Calls `f` for each area showing an icon, by colour then anchor. Found by labelling row
-    /// runs with a tiny union-find rather than flood filling: this runs at every stage end of
-    /// every simulated game.
+    /// Calls `f` for each area showing an icon, by colour then anchor.
     pub fn for_each_area_with_icons(&self, mut f: impl FnMut(Area)) {
-        const ROW: u32 = 0x3ff;
+        self.for_each_scoring_area(|colour, icons, anchor| {
+            let board = self.colours[colour as usize];
+            let cells = QUADRANT_GRID.component(1u128 << anchor, board);
+            f(Area { colour, icons, anchor, cells })
+        });
+    }
+
+    /// Calls `f(colour, icons, anchor)` for each area showing an icon, by colour then anchor.
+    /// Flood fills seeded only from icon quadrants, so icon-less regions cost nothing (this
+    /// runs at every stage end of every simulated game; measured faster than union-find or
+    /// row-run labelling on this grid).
+    pub fn for_each_scoring_area(&self, mut f: impl FnMut(u8, u8, u8)) {
+        let mut found: ArrayVec<(u8, u8), MAX_AREAS> = ArrayVec::new();
         for (colour, &board) in self.colours.iter().enumerate() {
-            if board & self.icons == 0 {
-                continue;
+            let mut seeds = board & self.icons;
+            found.clear();
+            while seeds != 0 {
+                let cells = QUADRANT_GRID.component(seeds & seeds.wrapping_neg(), board);
+                seeds &= !cells;
+                found.push((cells.trailing_zeros() as u8, (cells & self.icons).count_ones() as u8));
             }
-            // Runs of this colour (cells and union-find parent), at most 5 per row.
-            let mut cells: ArrayVec<u128, 50> = ArrayVec::new();
-            let mut parent = [0u8; 50];
-            let mut above = [(0u32, 0u8); 5];
-            let mut above_n = 0;
-            let mut remaining = board;
-            let mut row = 0;
-            while remaining != 0 {
-                let mut rest = remaining as u32 & ROW;
-                remaining >>= 10;
-                let mut here = [(0u32, 0u8); 5];
-                let mut here_n = 0;
-                while rest != 0 {
-                    // The run starting at the lowest set bit: adding that bit carries through it.
-                    let run = ((rest + (rest & rest.wrapping_neg())) ^ rest) & rest;
-                    rest &= !run;
-                    let label = cells.len() as u8;
-                    cells.push((run as u128) << (10 * row));
-                    parent[label as usize] = label;
-                    for &(over, other) in &above[..above_n] {
-                        if over & run != 0 {
-                            let (a, b) = (find(&mut parent, label), find(&mut parent, other));
-                            parent[a.max(b) as usize] = a.min(b);
-                        }
-                    }
-                    here[here_n] = (run, label);
-                    here_n += 1;
-                }
-                above = here;
-                above_n = here_n;
-                row += 1;
-            }
-            // Roots are their component's lowest label: gather members into them, in order,
-            // so each root is complete once its last member is passed.
-            for label in 1..cells.len() {
-                let root = find(&mut parent, label as u8) as usize;
-                if root != label {
-                    cells[root] |= cells[label];
-                }
-            }
-            for (label, &area) in cells.iter().enumerate() {
-                if parent[label] as usize != label {
-                    continue;
-                }
-                let icons = (area & self.icons).count_ones();
-                if icons > 0 {
-                    f(Area {
-                        colour: colour as u8,
-                        icons: icons as u8,
-                        anchor: area.trailing_zeros() as u8,
-                        cells: area,
-                    });
-                }
+            // Seeds come in icon order; anchors (lowest quadrant) may differ from it.
+            found.sort_unstable();
+            for &(anchor, icons) in &found {
+                f(colour as u8, icons, anchor);
             }
         }
     }
@@ -208,17 +173,6 @@ impl TopView {
             cells,
         })
     }
-}
-
-/// Union-find root with path halving.
-#[inline]
-fn find(parent: &mut [u8], mut x: u8) -> u8 {
-    while parent[x as usize] != x {
-        let grand = parent[parent[x as usize] as usize];
-        parent[x as usize] = grand;
-        x = grand;
-    }
-    x
 }
 
 mod u128_list {
