@@ -54,8 +54,12 @@ fn sample_positions() -> (Vec<Pyramid>, Vec<(Pyramid, treasures::Gems)>) {
         while let ToMove::Seat(s) = game.to_move() {
             let p = game.player(s);
             match game.phase() {
-                treasures::Phase::Place if p.pyramid().stage() == 0 => stage_one.push(p.pyramid().clone()),
-                treasures::Phase::Activate if game.scoring().is_some_and(|s| s.activations().is_empty()) => {
+                treasures::Phase::Place if p.pyramid().stage() == 0 => {
+                    stage_one.push(p.pyramid().clone())
+                }
+                treasures::Phase::Activate
+                    if game.scoring().is_some_and(|s| s.activations().is_empty()) =>
+                {
                     scoring.push((p.pyramid().clone(), p.gems()))
                 }
                 _ => {}
@@ -77,7 +81,10 @@ fn check_counts() -> Result<()> {
     let mut p = Pyramid::default();
     ensure!(placements(&p) == 4, "empty stage 1 must have 4 moves");
     p.place(&Placement::new(4, 4, Dir::E), [Default::default(); 2]);
-    ensure!(placements(&p) == 32, "one horizontal domino must leave 32 moves");
+    ensure!(
+        placements(&p) == 32,
+        "one horizontal domino must leave 32 moves"
+    );
     Ok(())
 }
 
@@ -105,15 +112,25 @@ fn treasures_bench(budget: Duration) -> Result<()> {
         assert_eq!(total, expected);
         stage_one.len() as u64
     });
-    println!("stage-1 legal placement generation: {:.0} ns", 1e9 / per_second);
+    println!(
+        "stage-1 legal placement generation: {:.0} ns",
+        1e9 / per_second
+    );
     let per_second = rate(budget, || {
         for (p, gems) in &scoring {
             let areas = treasures::scoring::scorable_areas(black_box(p));
-            black_box(treasures::allocation::best_plan(areas.areas(), u128::MAX, *gems));
+            black_box(treasures::allocation::best_plan(
+                areas.areas(),
+                u128::MAX,
+                *gems,
+            ));
         }
         scoring.len() as u64
     });
-    println!("stage scoring (top view, areas, exact gem allocation): {:.0} ns", 1e9 / per_second);
+    println!(
+        "stage scoring (top view, areas, exact gem allocation): {:.0} ns",
+        1e9 / per_second
+    );
     let per_second = rate(budget, || {
         for (p, _) in &scoring {
             black_box(black_box(p).top_view().areas());

@@ -47,5 +47,6 @@ pub fn parse_bots(list: &str, seats: usize) -> Result<Vec<BotKind>> {
 
 /// A seed per (game, seat) that does not collide across games.
 pub fn bot_seed(game_seed: Seed, seat: usize) -> Seed {
-    game_seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (seat as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03)
+    game_seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (seat as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03)
 }

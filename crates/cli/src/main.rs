@@ -8,7 +8,11 @@ mod sim;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "pyramidion", version, about = "Pyramido family games: simulate, benchmark, verify")]
+#[command(
+    name = "pyramidion",
+    version,
+    about = "Pyramido family games: simulate, benchmark, verify"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

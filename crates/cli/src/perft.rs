@@ -46,7 +46,11 @@ pub fn run(args: PerftArgs) -> Result<()> {
         let game: G = record.replay_prefix(args.moves)?;
         let mut legal = Vec::new();
         game.legal_moves(&mut legal);
-        println!("position: {} after {} moves, {:?} to move", record.game, game.ply(), game.to_move());
+        let to_move = match game.to_move() {
+            pyramidion_core::ToMove::Seat(s) => format!("{s} to move"),
+            pyramidion_core::ToMove::Over => "game over".to_string(),
+        };
+        println!("position: {} after {} moves, {to_move}", record.game, game.ply());
         let shown: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
         println!("legal moves ({}): {}", legal.len(), shown.join(", "));
         for depth in 1..=args.depth {

@@ -3,6 +3,7 @@ use crate::bots::{BotKind, bot_seed, parse_bots};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use pyramidion_ai::{Bot, Greedy};
+use pyramidion_core::record::Record;
 use pyramidion_core::{GameKind, Rules, Seed, ToMove};
 use pyramidion_games::dispatch;
 use std::io::IsTerminal;
@@ -32,6 +33,9 @@ pub struct SimArgs {
     /// Worker threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Write every game's record (text form) into this directory as `<game>-<seed>.txt`.
+    #[arg(long)]
+    pub records: Option<std::path::PathBuf>,
 }
 
 /// Options of any game from the common command-line flags.
@@ -73,28 +77,51 @@ impl Stats {
     }
 }
 
-/// Plays one game with the given bots; returns its plies and outcome.
-pub fn play_game<G: Rules>(options: &G::Options, seed: Seed, bots: &[BotKind]) -> Result<(u32, pyramidion_core::Outcome)>
+/// Plays one game with the given bots; returns its plies and outcome, and appends the moves
+/// to `record` when given.
+pub fn play_game<G: Rules>(
+    options: &G::Options,
+    seed: Seed,
+    bots: &[BotKind],
+    mut record: Option<&mut Record>,
+) -> Result<(u32, pyramidion_core::Outcome)>
 where
     Greedy: Bot<G>,
 {
     let mut game = G::new(options, seed).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut players: Vec<Box<dyn Bot<G>>> =
-        bots.iter().enumerate().map(|(i, b)| b.make::<G>(bot_seed(seed, i))).collect();
+    let mut players: Vec<Box<dyn Bot<G>>> = bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| b.make::<G>(bot_seed(seed, i)))
+        .collect();
     while let ToMove::Seat(s) = game.to_move() {
         let m = players[s.index()].choose(&game);
-        game.play(&m).map_err(|e| anyhow::anyhow!("seed {seed}: bot move '{m}' refused: {e}"))?;
+        game.play(&m)
+            .map_err(|e| anyhow::anyhow!("seed {seed}: bot move '{m}' refused: {e}"))?;
+        if let Some(r) = record.as_deref_mut() {
+            r.push(&m);
+        }
     }
     let outcome = game.outcome().context("finished game without outcome")?;
     Ok((game.ply(), outcome))
 }
 
-fn run_batch<G: Rules>(options: &G::Options, bots: &[BotKind], args: &SimArgs, threads: usize) -> Result<(Stats, Duration)>
+fn run_batch<G: Rules>(
+    options: &G::Options,
+    bots: &[BotKind],
+    args: &SimArgs,
+    threads: usize,
+) -> Result<(Stats, Duration)>
 where
     Greedy: Bot<G>,
 {
     let seats = bots.len();
-    let empty = Stats { score_sum: vec![0; seats], wins: vec![0; seats], shared: vec![0; seats], ..Default::default() };
+    let empty = Stats {
+        score_sum: vec![0; seats],
+        wins: vec![0; seats],
+        shared: vec![0; seats],
+        ..Default::default()
+    };
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let start = Instant::now();
@@ -109,11 +136,27 @@ where
                         if i >= args.games {
                             return Ok(stats);
                         }
-                        let (plies, outcome) = play_game::<G>(options, args.seed + i, bots)?;
+                        let seed = args.seed + i;
+                        let mut record = args
+                            .records
+                            .as_ref()
+                            .map(|_| Record::new(G::KIND, options, seed));
+                        let (plies, outcome) =
+                            play_game::<G>(options, seed, bots, record.as_mut())?;
+                        if let (Some(dir), Some(mut record)) = (&args.records, record) {
+                            record.result = Some(outcome.scores.clone());
+                            let path = dir.join(format!("{}-{seed}.txt", G::KIND));
+                            let bots: Vec<&str> = bots.iter().map(|b| b.name()).collect();
+                            let text = format!("# bots: {}\n{}", bots.join(","), record.to_text());
+                            std::fs::write(&path, text)
+                                .with_context(|| format!("cannot write {}", path.display()))?;
+                        }
                         stats.games += 1;
                         stats.plies += plies as u64;
                         let winners = outcome.ranks.iter().filter(|&&r| r == 0).count();
-                        for (s, (&score, &rank)) in outcome.scores.iter().zip(&outcome.ranks).enumerate() {
+                        for (s, (&score, &rank)) in
+                            outcome.scores.iter().zip(&outcome.ranks).enumerate()
+                        {
                             stats.score_sum[s] += score as i64;
                             if rank == 0 {
                                 stats.wins[s] += 1;
@@ -135,12 +178,20 @@ where
             while !workers.iter().all(|w| w.is_finished()) {
                 let n = done.load(Ordering::Relaxed);
                 let filled = (n * 30 / args.games.max(1)) as usize;
-                eprint!("\r[{}{}] {n}/{} games", "#".repeat(filled), " ".repeat(30 - filled), args.games);
+                eprint!(
+                    "\r[{}{}] {n}/{} games",
+                    "#".repeat(filled),
+                    " ".repeat(30 - filled),
+                    args.games
+                );
                 std::thread::sleep(Duration::from_millis(100));
             }
             eprintln!("\r[{}] {}/{} games", "#".repeat(30), args.games, args.games);
         }
-        workers.into_iter().map(|w| w.join().expect("worker panicked")).collect()
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("worker panicked"))
+            .collect()
     });
     let elapsed = start.elapsed();
     let mut total = empty;
@@ -163,11 +214,18 @@ fn report(args: &SimArgs, bots: &[BotKind], stats: &Stats, elapsed: Duration, th
     );
     if let Some(mode) = &args.solo {
         println!("solo mode: {mode}");
-        println!("player ({}) mean score: {:.2}", bots[0].name(), stats.score_sum[0] as f64 / n);
+        println!(
+            "player ({}) mean score: {:.2}",
+            bots[0].name(),
+            stats.score_sum[0] as f64 / n
+        );
         println!("THE Legend mean score: {:.2}", stats.automa_sum as f64 / n);
         println!("player win rate: {:.2}%", 100.0 * stats.wins[0] as f64 / n);
     } else {
-        println!("{:<6}{:<8}{:>12}{:>11}{:>13}", "seat", "bot", "mean score", "win rate", "shared wins");
+        println!(
+            "{:<6}{:<8}{:>12}{:>11}{:>13}",
+            "seat", "bot", "mean score", "win rate", "shared wins"
+        );
         for (s, bot) in bots.iter().enumerate() {
             println!(
                 "{:<6}{:<8}{:>12.2}{:>10.2}%{:>12.2}%",
@@ -180,19 +238,30 @@ fn report(args: &SimArgs, bots: &[BotKind], stats: &Stats, elapsed: Duration, th
         }
     }
     println!("mean game length: {:.1} moves", stats.plies as f64 / n);
-    println!("speed: {:.0} games/s ({:.2} s)", stats.games as f64 / elapsed.as_secs_f64(), elapsed.as_secs_f64());
+    println!(
+        "speed: {:.0} games/s ({:.2} s)",
+        stats.games as f64 / elapsed.as_secs_f64(),
+        elapsed.as_secs_f64()
+    );
 }
 
 pub fn run(args: SimArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    let seats = if args.solo.is_some() { 1 } else { args.players as usize };
+    let seats = if args.solo.is_some() {
+        1
+    } else {
+        args.players as usize
+    };
     let bots = parse_bots(&args.bots, seats)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    if let Some(dir) = &args.records {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     let options_value = options_json(args.players, args.solo.as_deref());
     dispatch!(args.game, G => {
         let options: <G as Rules>::Options = serde_json::from_value(options_value)

@@ -8,11 +8,20 @@ fn main() {
         let mut g = Game::new(&Options::multiplayer(4), seed).unwrap();
         while let ToMove::Seat(_) = g.to_move() {
             g.legal_moves(&mut v);
-            let e = calls.entry(format!("{:?}", g.phase())).or_insert((0u64, 0u64));
-            e.0 += 1; e.1 += v.len() as u64;
+            let e = calls
+                .entry(format!("{:?}", g.phase()))
+                .or_insert((0u64, 0u64));
+            e.0 += 1;
+            e.1 += v.len() as u64;
             let m = v[rng.below(v.len() as u32) as usize];
             g.play(&m).unwrap();
         }
     }
-    for (k, (c, n)) in calls { println!("{k}: {:.1} calls/game, {:.1} moves/call", c as f64 / 2000.0, n as f64 / c as f64); }
+    for (k, (c, n)) in calls {
+        println!(
+            "{k}: {:.1} calls/game, {:.1} moves/call",
+            c as f64 / 2000.0,
+            n as f64 / c as f64
+        );
+    }
 }

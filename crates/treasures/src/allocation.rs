@@ -119,7 +119,8 @@ pub fn best_plan(areas: &[ScorableArea], available: u128, gems: Gems) -> Plan {
             if given > 0 {
                 let coloured = coloured_left.min(given);
                 coloured_left -= coloured;
-                plan.activations.push((areas[idx[i]].anchor, Payment::from_units(given, coloured)));
+                plan.activations
+                    .push((areas[idx[i]].anchor, Payment::from_units(given, coloured)));
             }
             u -= given as usize;
         }
@@ -135,7 +136,11 @@ mod tests {
     use crate::scoring::activation_points;
 
     fn area(anchor: u8, colour: u8, icons: u8) -> ScorableArea {
-        ScorableArea { anchor, colour, icons }
+        ScorableArea {
+            anchor,
+            colour,
+            icons,
+        }
     }
 
     fn gems(list: &[(Gem, u8)]) -> Gems {
@@ -225,7 +230,11 @@ mod tests {
             ]);
             let plan = best_plan(&areas, u128::MAX, g);
             check_plan(&areas, g, &plan);
-            assert_eq!((plan.points, plan.spent), brute(&areas, g), "{areas:?} {g:?}");
+            assert_eq!(
+                (plan.points, plan.spent),
+                brute(&areas, g),
+                "{areas:?} {g:?}"
+            );
         }
     }
 

@@ -26,8 +26,14 @@ impl Game {
         legend_gems: Gems,
     ) -> Result<Game, SetupError> {
         let mut game = Game::setup(options, 0)?;
-        if seats.len() != game.players.len() || stage >= STAGES || stage_first as usize >= seats.len() {
-            return Err(SetupError::new("bad_position", "seats, stage or first player out of range"));
+        if seats.len() != game.players.len()
+            || stage >= STAGES
+            || stage_first as usize >= seats.len()
+        {
+            return Err(SetupError::new(
+                "bad_position",
+                "seats, stage or first player out of range",
+            ));
         }
         game.stage = stage;
         game.stage_first = stage_first;

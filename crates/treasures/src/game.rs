@@ -344,8 +344,14 @@ mod tests {
     #[test]
     fn setup_matches_the_rulebook() {
         let g = Game::setup(&Options::multiplayer(4), 1).unwrap();
-        assert_eq!(g.piles.iter().map(|p| p.len()).collect::<Vec<_>>(), vec![18; 5]);
-        assert_eq!(g.piles.iter().map(|p| p.face_up).collect::<Vec<_>>(), vec![true, false, true, false, true]);
+        assert_eq!(
+            g.piles.iter().map(|p| p.len()).collect::<Vec<_>>(),
+            vec![18; 5]
+        );
+        assert_eq!(
+            g.piles.iter().map(|p| p.face_up).collect::<Vec<_>>(),
+            vec![true, false, true, false, true]
+        );
         assert!(g.gem_areas.iter().all(|a| a.total() == 3));
         assert_eq!(g.bag.total(), 63 - 15);
         let solo = Game::setup(&Options::solo(SoloMode::ALegend), 1).unwrap();
@@ -360,7 +366,13 @@ mod tests {
         assert_eq!(code(Options::multiplayer(5)), "bad_player_count");
         assert_eq!(code(Options::multiplayer(0)), "bad_player_count");
         assert_eq!(code(Options::multiplayer(1)), "solo_mode_required");
-        assert_eq!(code(Options { players: 3, solo: Some(SoloMode::ALegend) }), "solo_mode_needs_one_player");
+        assert_eq!(
+            code(Options {
+                players: 3,
+                solo: Some(SoloMode::ALegend)
+            }),
+            "solo_mode_needs_one_player"
+        );
     }
 
     #[test]
@@ -401,7 +413,11 @@ mod tests {
         g.discard.add(Gem::Red, 2);
         g.gem_areas[1] = Gems::default();
         g.replenish(1);
-        assert_eq!(g.gem_areas[1].get(Gem::Red), 2, "discards went back to the bag first");
+        assert_eq!(
+            g.gem_areas[1].get(Gem::Red),
+            2,
+            "discards went back to the bag first"
+        );
         assert!(g.bag.is_empty() && g.discard.is_empty());
         assert_eq!(g.draw_gem(), None);
     }

@@ -185,9 +185,17 @@ mod tests {
         assert_eq!(turn.space, Some(2), "blue was his last gem, from space 3");
         assert_eq!(turn.domino, Some(space3_top));
         assert_eq!(*g.legend.as_ref().unwrap().pile.last().unwrap(), space3_top);
-        assert_eq!(face_up_count(&g), 3, "he flips the next domino of that space");
+        assert_eq!(
+            face_up_count(&g),
+            3,
+            "he flips the next domino of that space"
+        );
         assert_eq!(g.gem_areas[2], gems(&[(Gem::Mythical, 2)]));
-        assert_eq!(g.gem_areas[4], gems(&[(Gem::Orange, 3)]), "space 5 untouched");
+        assert_eq!(
+            g.gem_areas[4],
+            gems(&[(Gem::Orange, 3)]),
+            "space 5 untouched"
+        );
         assert_eq!(g.gem_areas[0].total(), 2);
     }
 
@@ -216,7 +224,11 @@ mod tests {
         g.legend_turn();
         let turn = g.legend.as_ref().unwrap().last_turn.unwrap();
         assert_eq!(turn.gems, gems(&[(Gem::Blue, 1), (Gem::Mythical, 1)]));
-        assert_eq!(turn.space, Some(0), "the Mythical (space 1) was his last gem");
+        assert_eq!(
+            turn.space,
+            Some(0),
+            "the Mythical (space 1) was his last gem"
+        );
         assert_eq!(turn.domino, Some(space1_top));
         assert_eq!(g.gem_areas[0], gems(&[(Gem::Green, 1), (Gem::Mythical, 1)]));
     }
@@ -264,7 +276,11 @@ mod tests {
         areas[4] = gems(&[(Gem::Green, 3)]);
         let mut g = position(SoloMode::ALegend, [B, R], areas);
         g.legend_turn();
-        assert_eq!(g.gem_areas[0].total(), 3, "space 1 emptied and refilled with 3");
+        assert_eq!(
+            g.gem_areas[0].total(),
+            3,
+            "space 1 emptied and refilled with 3"
+        );
         assert_eq!(g.gem_areas[2], gems(&[(Gem::Green, 2)]));
     }
 

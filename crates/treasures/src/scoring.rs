@@ -9,13 +9,15 @@ use pyramidion_core::{Outcome, Seat};
 /// Activatable areas of a pyramid's top view: those showing at least one icon.
 pub fn scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid) -> StageScoring {
     let mut scoring = StageScoring::default();
-    pyramid.top_view().for_each_scoring_area(|colour, icons, anchor| {
-        scoring.areas.push(ScorableArea {
-            anchor,
-            colour,
-            icons,
-        })
-    });
+    pyramid
+        .top_view()
+        .for_each_scoring_area(|colour, icons, anchor| {
+            scoring.areas.push(ScorableArea {
+                anchor,
+                colour,
+                icons,
+            })
+        });
     scoring
 }
 
@@ -24,7 +26,9 @@ pub fn scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid) -> StageScor
 /// of every stage-end move.
 pub fn affordable_payments(coloured: u8, mythical: u8) -> u8 {
     const BY_COLOURED: [u8; 4] = [0b10_0010, 0b11_0011, 0b11_1011, 0b11_1111];
-    const BY_MYTHICAL: [u8; 7] = [0b00_0101, 0b00_0101, 0b00_1111, 0b00_1111, 0b01_1111, 0b01_1111, 0b11_1111];
+    const BY_MYTHICAL: [u8; 7] = [
+        0b00_0101, 0b00_0101, 0b00_1111, 0b00_1111, 0b01_1111, 0b01_1111, 0b11_1111,
+    ];
     BY_COLOURED[coloured.min(3) as usize] & BY_MYTHICAL[mythical.min(6) as usize]
 }
 
@@ -205,7 +209,10 @@ impl Game {
                     while payments != 0 {
                         let payment = Payment::ALL[payments.trailing_zeros() as usize];
                         payments &= payments - 1;
-                        out.push(Move::Activate { area: area.anchor, payment });
+                        out.push(Move::Activate {
+                            area: area.anchor,
+                            payment,
+                        });
                     }
                 }
                 out.push(Move::Done);
@@ -236,7 +243,11 @@ mod tests {
                     let (c, m) = p.cost();
                     mask | (u8::from(coloured >= c && mythical >= m) << i)
                 });
-                assert_eq!(affordable_payments(coloured, mythical), direct, "{coloured} {mythical}");
+                assert_eq!(
+                    affordable_payments(coloured, mythical),
+                    direct,
+                    "{coloured} {mythical}"
+                );
             }
         }
     }

@@ -52,7 +52,11 @@ fn empty_upper_stages_offer_17_7_1_slots() {
     let mut seen = [0u32; 3];
     for seed in 0..300 {
         let players = 1 + (seed % 4) as u8;
-        let options = if players == 1 { Options::solo(pyramidion_treasures::SoloMode::ALegend) } else { Options::multiplayer(players) };
+        let options = if players == 1 {
+            Options::solo(pyramidion_treasures::SoloMode::ALegend)
+        } else {
+            Options::multiplayer(players)
+        };
         let mut g = Game::new(&options, seed).unwrap();
         let mut rng = GameRng::from_seed(seed);
         while let ToMove::Seat(s) = g.to_move() {
@@ -61,7 +65,12 @@ fn empty_upper_stages_offer_17_7_1_slots() {
                 let p = g.player(s).pyramid();
                 if p.stage() > 0 && p.dominoes_on_stage() == 0 {
                     let stage = p.stage() as usize;
-                    assert_eq!(moves.len(), [34, 14, 2][stage - 1], "seed {seed} stage {}", stage + 1);
+                    assert_eq!(
+                        moves.len(),
+                        [34, 14, 2][stage - 1],
+                        "seed {seed} stage {}",
+                        stage + 1
+                    );
                     seen[stage - 1] += 1;
                 }
             }
@@ -82,7 +91,10 @@ fn turn_moves_are_refused_with_their_codes() {
     refused(&mut g, "take 6 red", "no_such_space");
     refused(&mut g, "take 2 red", "space_face_down");
     let area = g.gem_areas()[0];
-    let missing = Gem::ALL.into_iter().find(|&gem| area.get(gem) == 0).unwrap();
+    let missing = Gem::ALL
+        .into_iter()
+        .find(|&gem| area.get(gem) == 0)
+        .unwrap();
     refused(&mut g, &format!("take 1 {missing}"), "gem_not_available");
     refused(&mut g, "take 1", "gem_required");
     let present = area.kinds().next().unwrap();
@@ -118,18 +130,59 @@ fn scoring_moves_are_refused_with_their_codes() {
     let mut gems = Gems::default();
     gems.add(Gem::Orange, 1);
     gems.add(Gem::Red, 6);
-    let seat = SeatSetup { pyramid, gems, ..Default::default() };
-    let mut g = Game::constructed_stage_end(&Options::multiplayer(2), 0, 0, vec![seat, SeatSetup::default()], Gems::default()).unwrap();
-    let orange = g.scoring().unwrap().areas().iter().find(|a| a.colour == 0).unwrap().anchor;
-    let blue = g.scoring().unwrap().areas().iter().find(|a| a.colour == 1).unwrap().anchor;
+    let seat = SeatSetup {
+        pyramid,
+        gems,
+        ..Default::default()
+    };
+    let mut g = Game::constructed_stage_end(
+        &Options::multiplayer(2),
+        0,
+        0,
+        vec![seat, SeatSetup::default()],
+        Gems::default(),
+    )
+    .unwrap();
+    let orange = g
+        .scoring()
+        .unwrap()
+        .areas()
+        .iter()
+        .find(|a| a.colour == 0)
+        .unwrap()
+        .anchor;
+    let blue = g
+        .scoring()
+        .unwrap()
+        .areas()
+        .iter()
+        .find(|a| a.colour == 1)
+        .unwrap()
+        .anchor;
     let name = pyramidion_core::geometry::topview::area_name;
     refused(&mut g, "activate j10 1c", "unknown_area");
-    refused(&mut g, &format!("activate {} 1c", name(blue)), "insufficient_gems");
-    refused(&mut g, &format!("activate {} 3c", name(orange)), "insufficient_gems");
-    refused(&mut g, &format!("activate {} 2m", name(orange)), "insufficient_gems");
+    refused(
+        &mut g,
+        &format!("activate {} 1c", name(blue)),
+        "insufficient_gems",
+    );
+    refused(
+        &mut g,
+        &format!("activate {} 3c", name(orange)),
+        "insufficient_gems",
+    );
+    refused(
+        &mut g,
+        &format!("activate {} 2m", name(orange)),
+        "insufficient_gems",
+    );
     refused(&mut g, "discard red", "wrong_phase");
     play(&mut g, &format!("activate {} 1c", name(orange)));
-    refused(&mut g, &format!("activate {} 1c", name(orange)), "area_already_activated");
+    refused(
+        &mut g,
+        &format!("activate {} 1c", name(orange)),
+        "area_already_activated",
+    );
     play(&mut g, "done");
     assert_eq!(g.player(Seat(0)).stage_scores()[0], 2);
     // 6 red gems left: discard down to 5.
@@ -148,7 +201,8 @@ fn moves_after_the_end_are_refused() {
     let mut rng = GameRng::from_seed(1);
     while let ToMove::Seat(_) = g.to_move() {
         let moves = legal(&g);
-        g.play(&moves[rng.below(moves.len() as u32) as usize]).unwrap();
+        g.play(&moves[rng.below(moves.len() as u32) as usize])
+            .unwrap();
     }
     refused(&mut g, "done", "game_over");
     refused(&mut g, "take 1 red", "game_over");

@@ -264,7 +264,10 @@ mod tests {
                         break;
                     }
                     let m = moves[rng.below(moves.len() as u32) as usize];
-                    let block = |rng: &mut crate::GameRng| Block { colour: rng.below(5) as u8, icons: rng.below(16) as u8 };
+                    let block = |rng: &mut crate::GameRng| Block {
+                        colour: rng.below(5) as u8,
+                        icons: rng.below(16) as u8,
+                    };
                     let d = [block(&mut rng), block(&mut rng)];
                     p.place(&m, d);
                     assert_eq!(p.top_view(), p.build_top_view());

@@ -135,7 +135,12 @@ impl TopView {
         self.for_each_scoring_area(|colour, icons, anchor| {
             let board = self.colours[colour as usize];
             let cells = QUADRANT_GRID.component(1u128 << anchor, board);
-            f(Area { colour, icons, anchor, cells })
+            f(Area {
+                colour,
+                icons,
+                anchor,
+                cells,
+            })
         });
     }
 
@@ -151,7 +156,10 @@ impl TopView {
             while seeds != 0 {
                 let cells = QUADRANT_GRID.component(seeds & seeds.wrapping_neg(), board);
                 seeds &= !cells;
-                found.push((cells.trailing_zeros() as u8, (cells & self.icons).count_ones() as u8));
+                found.push((
+                    cells.trailing_zeros() as u8,
+                    (cells & self.icons).count_ones() as u8,
+                ));
             }
             // Seeds come in icon order; anchors (lowest quadrant) may differ from it.
             found.sort_unstable();
@@ -256,7 +264,13 @@ mod tests {
             let blocks: Vec<(u32, Block)> = (0..40)
                 .map(|_| {
                     let nw = rng.below(9) + 10 * rng.below(9);
-                    (nw, Block { colour: rng.below(6) as u8, icons: rng.below(16) as u8 })
+                    (
+                        nw,
+                        Block {
+                            colour: rng.below(6) as u8,
+                            icons: rng.below(16) as u8,
+                        },
+                    )
                 })
                 .collect();
             let mut up = TopView::default();
