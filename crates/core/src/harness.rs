@@ -53,7 +53,7 @@ pub fn simulate<R: Simulate>(
     let fail = |ply: u32, what: String| format!("seed {seed}, ply {ply}: {what}");
     let mut game = R::new(options, seed).map_err(|e| fail(0, e.to_string()))?;
     let mut record = Record::new(R::KIND, options, seed);
-    let mut rng = GameRng::from_seed(seed ^ 0x5eed_0f_7e57);
+    let mut rng = GameRng::from_seed(seed ^ 0x005e_ed0f_7e57);
     let mut legal = Vec::new();
     let mut probes = Vec::new();
     loop {
