@@ -283,6 +283,33 @@ mod tests {
         assert_eq!(json.moves, r.moves);
     }
 
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any record with printable one-line moves survives both forms unchanged.
+        #[test]
+        fn both_forms_round_trip(
+            seed in any::<u64>(),
+            players in 1u8..6,
+            moves in proptest::collection::vec("[a-z0-9]{1,8}( [a-z0-9]{1,8}){0,2}", 0..40),
+            result in proptest::option::of(proptest::collection::vec(-50i32..200, 1..5)),
+        ) {
+            let mut r = Record::new(GameKind::Pyramids, &serde_json::json!({"players": players}), seed);
+            r.moves = moves;
+            r.result = result;
+            let text = Record::parse(&r.to_text()).unwrap();
+            prop_assert_eq!((&text.moves, text.seed, &text.result, &text.options), (&r.moves, r.seed, &r.result, &r.options));
+            let json = Record::parse(&r.to_json()).unwrap();
+            prop_assert_eq!((&json.moves, json.seed, &json.result), (&r.moves, r.seed, &r.result));
+        }
+
+        /// Garbage is refused with an error, never a panic.
+        #[test]
+        fn garbage_never_panics(text in "\\PC{0,200}") {
+            let _ = Record::parse(&text);
+        }
+    }
+
     #[test]
     fn syntax_errors_name_the_line() {
         let e = Record::parse("game: forgotten-treasures\nseed: x\n").unwrap_err();
