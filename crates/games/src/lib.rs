@@ -46,7 +46,10 @@ pub struct GameError {
 
 impl GameError {
     fn new(code: &'static str, message: impl Into<String>) -> Self {
-        GameError { code, message: message.into() }
+        GameError {
+            code,
+            message: message.into(),
+        }
     }
 }
 
@@ -71,11 +74,14 @@ macro_rules! each {
     };
 }
 
-fn parse_options<O: serde::de::DeserializeOwned + Default>(options: &Value) -> Result<O, GameError> {
+fn parse_options<O: serde::de::DeserializeOwned + Default>(
+    options: &Value,
+) -> Result<O, GameError> {
     if options.is_null() {
         return Ok(O::default());
     }
-    serde_json::from_value(options.clone()).map_err(|e| GameError::new("bad_options", e.to_string()))
+    serde_json::from_value(options.clone())
+        .map_err(|e| GameError::new("bad_options", e.to_string()))
 }
 
 impl AnyGame {
@@ -85,7 +91,10 @@ impl AnyGame {
             GameKind::ForgottenTreasures => Ok(AnyGame::ForgottenTreasures(
                 treasures::Game::new(&parse_options(options)?, seed).map_err(setup)?,
             )),
-            other => Err(GameError::new("unknown_game", format!("game '{other}' is not available yet"))),
+            other => Err(GameError::new(
+                "unknown_game",
+                format!("game '{other}' is not available yet"),
+            )),
         }
     }
 
@@ -93,8 +102,13 @@ impl AnyGame {
     pub fn from_record(record: &Record) -> Result<AnyGame, GameError> {
         let err = |e: pyramidion_core::record::RecordError| GameError::new(e.code(), e.to_string());
         match record.game {
-            GameKind::ForgottenTreasures => Ok(AnyGame::ForgottenTreasures(record.replay().map_err(err)?)),
-            other => Err(GameError::new("unknown_game", format!("game '{other}' is not available yet"))),
+            GameKind::ForgottenTreasures => {
+                Ok(AnyGame::ForgottenTreasures(record.replay().map_err(err)?))
+            }
+            other => Err(GameError::new(
+                "unknown_game",
+                format!("game '{other}' is not available yet"),
+            )),
         }
     }
 
@@ -148,16 +162,29 @@ mod tests {
     #[test]
     fn registry_and_errors() {
         assert!(registered().contains(&GameKind::ForgottenTreasures));
-        let mut g = AnyGame::new(GameKind::ForgottenTreasures, &serde_json::json!({"players": 3}), 1).unwrap();
+        let mut g = AnyGame::new(
+            GameKind::ForgottenTreasures,
+            &serde_json::json!({"players": 3}),
+            1,
+        )
+        .unwrap();
         assert_eq!(g.seats(), 3);
         assert_eq!(g.play_text("flip 2").unwrap_err().code, "wrong_phase");
         assert_eq!(g.play_text("jump").unwrap_err().code, "bad_move_syntax");
         let first = g.legal_moves()[0].clone();
         g.play_text(&first).unwrap();
         assert_eq!(g.ply(), 1);
-        let bad = AnyGame::new(GameKind::ForgottenTreasures, &serde_json::json!({"players": "x"}), 1);
+        let bad = AnyGame::new(
+            GameKind::ForgottenTreasures,
+            &serde_json::json!({"players": "x"}),
+            1,
+        );
         assert_eq!(bad.unwrap_err().code, "bad_options");
-        let bad = AnyGame::new(GameKind::ForgottenTreasures, &serde_json::json!({"players": 9}), 1);
+        let bad = AnyGame::new(
+            GameKind::ForgottenTreasures,
+            &serde_json::json!({"players": 9}),
+            1,
+        );
         assert_eq!(bad.unwrap_err().code, "bad_player_count");
     }
 }

@@ -14,7 +14,11 @@ pub fn stage_value(pyramid: &Pyramid, gems: Gems) -> u32 {
         .top_view()
         .areas_with_icons()
         .iter()
-        .map(|a| ScorableArea { anchor: a.anchor, colour: a.colour, icons: a.icons })
+        .map(|a| ScorableArea {
+            anchor: a.anchor,
+            colour: a.colour,
+            icons: a.icons,
+        })
         .collect();
     best_plan(&areas, u128::MAX, gems).points
 }
@@ -38,7 +42,11 @@ impl Greedy {
     /// Uniform among the moves of highest score.
     fn pick_best<M: Copy>(&mut self, scored: &[(M, i64)]) -> M {
         let top = scored.iter().map(|(_, s)| *s).max().expect("a move");
-        let best: Vec<M> = scored.iter().filter(|(_, s)| *s == top).map(|(m, _)| *m).collect();
+        let best: Vec<M> = scored
+            .iter()
+            .filter(|(_, s)| *s == top)
+            .map(|(m, _)| *m)
+            .collect();
         best[self.rng.below(best.len() as u32) as usize]
     }
 }
@@ -73,7 +81,8 @@ impl Bot<Game> for Greedy {
                             _ => gems,
                         })
                         .collect();
-                    let values = best_placements(player.pyramid(), dominoes::get(id).blocks, &inventories);
+                    let values =
+                        best_placements(player.pyramid(), dominoes::get(id).blocks, &inventories);
                     scored.extend(takes.into_iter().zip(values.into_iter().map(i64::from)));
                 }
                 self.pick_best(&scored)
@@ -83,7 +92,9 @@ impl Bot<Game> for Greedy {
                 let scored: Vec<(Move, i64)> = legal
                     .iter()
                     .map(|m| {
-                        let Move::Place(p) = m else { return (*m, i64::MIN) };
+                        let Move::Place(p) = m else {
+                            return (*m, i64::MIN);
+                        };
                         let mut after = player.pyramid().clone();
                         after.place(p, domino);
                         (*m, stage_value(&after, gems) as i64)
@@ -109,7 +120,8 @@ impl Bot<Game> for Greedy {
                 // Keep Mythicals (1 point each, pay for any colour); drop the colour with the
                 // fewest visible icons on the pyramid.
                 let top = player.pyramid().top_view();
-                let icons_of = |g: Gem| (top.colour_board(g.index() as u8) & top.icons()).count_ones();
+                let icons_of =
+                    |g: Gem| (top.colour_board(g.index() as u8) & top.icons()).count_ones();
                 let scored: Vec<(Move, i64)> = legal
                     .iter()
                     .map(|m| match m {
@@ -138,7 +150,11 @@ mod tests {
         let mut greedy = Greedy::new(seed);
         let mut random = RandomBot::new(seed);
         while let ToMove::Seat(s) = game.to_move() {
-            let m = if s.0 == 0 { greedy.choose(&game) } else { random.choose(&game) };
+            let m = if s.0 == 0 {
+                greedy.choose(&game)
+            } else {
+                random.choose(&game)
+            };
             game.play(&m).unwrap();
         }
         game.outcome().unwrap().scores
@@ -151,7 +167,10 @@ mod tests {
             let scores = play_out(s);
             scores[0] > scores[1]
         });
-        assert!(wins.count() >= 25, "greedy should win nearly every game against random");
+        assert!(
+            wins.count() >= 25,
+            "greedy should win nearly every game against random"
+        );
     }
 
     #[test]
@@ -161,9 +180,12 @@ mod tests {
             let mut game = Game::new(&Options::multiplayer(2), seed).unwrap();
             let mut bots = [Greedy::new(seed), Greedy::new(seed + 1)];
             while let ToMove::Seat(s) = game.to_move() {
-                if game.phase() == Phase::Activate && game.scoring().unwrap().activations().is_empty() {
+                if game.phase() == Phase::Activate
+                    && game.scoring().unwrap().activations().is_empty()
+                {
                     let player = game.player(s);
-                    let expected = best_plan(game.scoring().unwrap().areas(), u128::MAX, player.gems()).points;
+                    let expected =
+                        best_plan(game.scoring().unwrap().areas(), u128::MAX, player.gems()).points;
                     let stage = game.stage() as usize;
                     while game.phase() == Phase::Activate && game.current() == s {
                         let m = bots[s.index()].choose(&game);
