@@ -146,6 +146,14 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let budget = Duration::from_secs_f64(args.seconds);
     match args.game {
         GameKind::ForgottenTreasures => treasures_bench(budget),
+        GameKind::Pyramids => {
+            use pyramidion_games::pyramids::{Game, Options};
+            for players in [4, 2, 5] {
+                let rate = random_games_per_second::<Game>(&Options { players }, budget);
+                println!("random {players}-player games: {rate:.0} games/s");
+            }
+            Ok(())
+        }
         other => bail!("game '{other}' is not available in this build"),
     }
 }

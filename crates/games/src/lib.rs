@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub use pyramidion_core::GameKind;
+pub use pyramidion_pyramids as pyramids;
 pub use pyramidion_treasures as treasures;
 
 use pyramidion_core::record::Record;
@@ -20,6 +21,10 @@ macro_rules! dispatch {
         match $kind {
             $crate::GameKind::ForgottenTreasures => {
                 type $G = $crate::treasures::Game;
+                $body
+            }
+            $crate::GameKind::Pyramids => {
+                type $G = $crate::pyramids::Game;
                 $body
             }
             #[allow(unreachable_patterns)]
@@ -63,6 +68,7 @@ impl ErrorCode for GameError {
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyGame {
     ForgottenTreasures(treasures::Game),
+    Pyramids(pyramids::Game),
 }
 
 /// Applies `$body` to the concrete game inside an `AnyGame`.
@@ -70,6 +76,7 @@ macro_rules! each {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             AnyGame::ForgottenTreasures($g) => $body,
+            AnyGame::Pyramids($g) => $body,
         }
     };
 }
@@ -91,6 +98,9 @@ impl AnyGame {
             GameKind::ForgottenTreasures => Ok(AnyGame::ForgottenTreasures(
                 treasures::Game::new(&parse_options(options)?, seed).map_err(setup)?,
             )),
+            GameKind::Pyramids => Ok(AnyGame::Pyramids(
+                pyramids::Game::new(&parse_options(options)?, seed).map_err(setup)?,
+            )),
             other => Err(GameError::new(
                 "unknown_game",
                 format!("game '{other}' is not available yet"),
@@ -105,6 +115,7 @@ impl AnyGame {
             GameKind::ForgottenTreasures => {
                 Ok(AnyGame::ForgottenTreasures(record.replay().map_err(err)?))
             }
+            GameKind::Pyramids => Ok(AnyGame::Pyramids(record.replay().map_err(err)?)),
             other => Err(GameError::new(
                 "unknown_game",
                 format!("game '{other}' is not available yet"),
@@ -115,6 +126,7 @@ impl AnyGame {
     pub fn kind(&self) -> GameKind {
         match self {
             AnyGame::ForgottenTreasures(_) => GameKind::ForgottenTreasures,
+            AnyGame::Pyramids(_) => GameKind::Pyramids,
         }
     }
 

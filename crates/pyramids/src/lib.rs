@@ -1,1 +1,33 @@
+//! Pyramids (IELLO, 2017): the complete rules engine.
+//!
+//! Pure and deterministic: no clock, no I/O, no thread RNG. All randomness (the deck shuffle,
+//! the God tile set aside in round 1 of a 2-player game) comes from the [`GameRng`] owned by
+//! the state and seeded by [`Rules::new`]; a game is `(options, seed, moves)`.
+//!
+//! - [`cards`]: the 105 construction cards, read once from `data/cards.csv` (the project's
+//!   reconstruction, see [`cards::generate_csv`]).
+//! - [`necropolis`]: Pyramid geometry, Obelisk, Tomb and scoring.
+//! - [`moves`]: [`Move`] and its text grammar (`god 3`, `pair 2`, `pyramid 1 b2`, `obelisk 1`,
+//!   `tomb 2`, `done`, `discard 1`).
+//! - [`game`]: [`Game`], the round flow and the [`Rules`] implementation.
+//! - [`view`]: what a seat may see.
+//!
+//! RULES.md (repository root, section "Pyramids") states the rules as implemented and every interpretation.
+//!
+//! [`GameRng`]: pyramidion_core::GameRng
+//! [`Rules`]: pyramidion_core::Rules
+//! [`Rules::new`]: pyramidion_core::Rules::new
 #![forbid(unsafe_code)]
+
+pub mod cards;
+pub mod game;
+pub mod moves;
+pub mod necropolis;
+mod sim;
+pub mod view;
+
+pub use cards::{CardId, Colour, Glyph};
+pub use game::{Edifice, Game, IllegalMove, Options, Phase, ROUNDS};
+pub use moves::{God, Move};
+pub use necropolis::{Necropolis, Place, Score};
+pub use view::View;

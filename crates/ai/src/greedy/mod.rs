@@ -1,6 +1,8 @@
 //! Greedy bots: the best immediate gain, game by game (one file per game).
 use pyramidion_core::{GameRng, Seed};
 
+mod pyramido;
+mod pyramids;
 mod treasures;
 
 /// One greedy bot type; each game implements `Bot<ThatGame>` for it in its own module.

@@ -4,59 +4,144 @@
 //! the same decision where it has no value of its own (a `take` by the best placement of that
 //! domino, a placement by its best marker). The key, compared in order:
 //! 1. not eliminated;
-//! 2. not doomed: no more dead cells (free cells no domino can reach) than unused cards;
-//! 3. points: stage totals so far plus what the current stage would score now (marked areas
+//! 2. not doomed: no more forced holes (cells no completion of the stage can fill with
+//!    dominoes, see `min_holes`) than unused resurfacing cards;
+//! 3. fewer forced holes (each costs a card, and cards are the only insurance);
+//! 4. points: stage totals so far plus what the current stage would score now (marked areas
 //!    and the Mino bonus);
-//! 4. fewer dead cells;
 //! 5. more unused resurfacing cards (so a card is only spent for points).
 //!
 //! Equal keys are broken with `self.rng`; refilling the quarry is therefore a coin toss.
 use super::Greedy;
 use crate::Bot;
+use pyramidion_core::geometry::{Block, Placement, Pyramid};
 use pyramidion_core::{Rules, Seat, ToMove};
-use pyramidion_pyramido::{Game, Move, Status, Step, dead_cells};
+use pyramidion_pyramido::data::{COLOURS, dominoes};
+use pyramidion_pyramido::{Game, Move, Player, Status, Step, mark_options, min_holes, score_stage};
 
-type Key = (bool, bool, u16, i8, u8);
+type Key = (bool, bool, i8, u16, u8);
+
+/// The key of a pyramid with these markers, holes and cards, for a player with `total` points
+/// from completed stages.
+fn key_with(pyramid: &Pyramid, markers: &[Option<u8>; COLOURS], total: u16, holes: u8, cards: u8) -> Key {
+    let points = total + score_stage(pyramid, markers).total;
+    (true, holes <= cards, -(holes as i8), points, cards)
+}
+
+fn key_of(pyramid: &Pyramid, markers: &[Option<u8>; COLOURS], total: u16, cards: u8) -> Key {
+    // A full stage has no holes; holes only matter on the stage being built.
+    key_with(pyramid, markers, total, min_holes(pyramid) as u8, cards)
+}
 
 fn key(game: &Game, seat: Seat) -> Key {
     let player = game.player(seat);
     if player.status() == Status::Eliminated {
         return (false, false, 0, 0, 0);
     }
-    let cards = player.unused_cards() as u8;
-    // Dead cells only matter on the stage being built (a finished stage is covered).
-    let dead = if player.status() == Status::Building {
-        dead_cells(player.pyramid()) as u8
-    } else {
-        0
-    };
-    let points = player.total() + player.stage_value();
-    (true, dead <= cards, points, -(dead as i8), cards)
+    key_of(player.pyramid(), player.markers(), player.total(), player.unused_cards() as u8)
 }
 
-/// The best key reachable by the mover from `game` through the current decision chain.
-fn evaluate(game: &Game, seat: Seat, m: Move, buf: &mut Vec<Move>) -> Key {
-    let mut next = game.clone();
-    next.play_unchecked(&m);
-    let still_ours = next.to_move() == ToMove::Seat(seat);
-    match (m, next.step()) {
-        (Move::Take(_), Step::Place) if still_ours => best_of(&next, seat, buf),
-        (Move::Place(_), Step::Mark) if still_ours => best_of(&next, seat, buf),
-        _ => key(&next, seat),
+/// The mover's legal placements with the forced holes each leaves (which depend on the cells
+/// only, not on the domino: computed once per decision and per pair of cells).
+struct Placements {
+    list: Vec<Placement>,
+    holes: Vec<u8>,
+}
+
+impl Placements {
+    fn new(player: &Player) -> Placements {
+        let mut list = Vec::new();
+        player.pyramid().legal(|p| list.push(p));
+        let blank = [Block { colour: 0, icons: 0 }; 2];
+        let mut holes: Vec<u8> = Vec::with_capacity(list.len());
+        let mut last = None;
+        for p in &list {
+            let cells = {
+                let (bx, by) = p.second().expect("a legal placement");
+                let (a, b) = ((p.x, p.y), (bx, by));
+                (a.min(b), a.max(b))
+            };
+            let h = match last {
+                Some((c, h)) if c == cells => h,
+                _ => {
+                    let mut pyramid = player.pyramid().clone();
+                    pyramid.place(p, blank);
+                    min_holes(&pyramid) as u8
+                }
+            };
+            last = Some((cells, h));
+            holes.push(h);
+        }
+        Placements { list, holes }
+    }
+
+    fn holes_of(&self, p: &Placement) -> u8 {
+        let i = self.list.iter().position(|q| q == p).expect("a legal placement");
+        self.holes[i]
     }
 }
 
-fn best_of(game: &Game, seat: Seat, buf: &mut Vec<Move>) -> Key {
-    game.legal_moves(buf);
-    let moves = std::mem::take(buf);
-    let mut inner = Vec::new();
-    let best = moves
-        .iter()
-        .map(|&m| evaluate(game, seat, m, &mut inner))
+/// Placing `domino` at `p`, then the best marker choice (the engine's rule: one marker, on a
+/// block whose jewel colour's marker is free). Evaluated on a copy of the pyramid only: cloning
+/// the whole game for each of the ~100 placements of a `take` would cost most of the time.
+fn placement_key(player: &Player, domino: u8, p: &Placement, holes: u8) -> Key {
+    let mut pyramid = player.pyramid().clone();
+    pyramid.place(p, dominoes()[domino as usize].blocks);
+    let a = pyramid.blocks().len() - 2;
+    let new = [pyramid.blocks()[a].block, pyramid.blocks()[a + 1].block];
+    let options = mark_options(new, player.markers());
+    let cards = player.unused_cards() as u8;
+    (0..2)
+        .filter(|side| options == 0 || options >> side & 1 == 1)
+        .map(|side| {
+            let mut markers = *player.markers();
+            if options != 0 {
+                markers[new[side].colour as usize] = Some((a + side) as u8);
+            }
+            key_with(&pyramid, &markers, player.total(), holes, cards)
+        })
         .max()
-        .expect("a decision has a legal move");
-    *buf = moves;
-    best
+        .expect("one option at least")
+}
+
+/// Covering block `index` with a card side (marked when that colour's marker is free).
+fn resurface_key(player: &Player, index: usize, colour: u8, quadrant: u8) -> Key {
+    let mut pyramid = player.pyramid().clone();
+    pyramid.replace_block(index, Block { colour, icons: 1 << quadrant });
+    let mut markers = *player.markers();
+    if markers[colour as usize].is_none() {
+        markers[colour as usize] = Some(index as u8);
+    }
+    key_of(&pyramid, &markers, player.total(), player.unused_cards() as u8 - 1)
+}
+
+fn evaluate(game: &Game, seat: Seat, m: Move, placements: &Option<Placements>) -> Key {
+    let player = game.player(seat);
+    match m {
+        Move::Take(slot) => {
+            let domino = game.quarry()[slot as usize].expect("a legal take");
+            let all = placements.as_ref().expect("placements computed");
+            all.list
+                .iter()
+                .zip(&all.holes)
+                .map(|(p, &h)| placement_key(player, domino, p, h))
+                .max()
+                .expect("a placement")
+        }
+        Move::Place(p) => {
+            let holes = placements.as_ref().expect("placements computed").holes_of(&p);
+            placement_key(player, game.held().expect("a domino to place"), &p, holes)
+        }
+        Move::Resurface { side, colour, quadrant } => {
+            let index = game.new_blocks().expect("resurfacing the new domino") + side.index();
+            resurface_key(player, index, colour, quadrant)
+        }
+        _ => {
+            let mut next = game.clone();
+            next.play_unchecked(&m);
+            key(&next, seat)
+        }
+    }
 }
 
 impl Bot<Game> for Greedy {
@@ -70,11 +155,11 @@ impl Bot<Game> for Greedy {
         if moves.len() == 1 || game.step() == Step::Refill {
             return moves[self.rng.below(moves.len() as u32) as usize];
         }
-        let mut buf = Vec::new();
+        let placements = matches!(game.step(), Step::Take | Step::Place).then(|| Placements::new(game.player(seat)));
         let mut best: Vec<Move> = Vec::new();
         let mut best_key = None;
         for &m in &moves {
-            let k = evaluate(game, seat, m, &mut buf);
+            let k = evaluate(game, seat, m, &placements);
             if best_key.is_none_or(|b| k > b) {
                 best_key = Some(k);
                 best.clear();
@@ -103,7 +188,8 @@ mod tests {
             } else {
                 random.choose(&game)
             };
-            game.play(&m).unwrap_or_else(|e| panic!("seed {seed}: {m}: {e}"));
+            game.play(&m)
+                .unwrap_or_else(|e| panic!("seed {seed}: {m}: {e}"));
         }
         game
     }
@@ -134,7 +220,10 @@ mod tests {
             }
             scores += game.outcome().unwrap().scores.iter().sum::<i32>();
         }
-        assert!(complete >= 6, "{complete} of 12 greedy games went the distance");
+        assert!(
+            complete >= 6,
+            "{complete} of 12 greedy games went the distance"
+        );
         assert!(scores / 48 > 40, "mean score {}", scores / 48);
     }
 
@@ -150,7 +239,10 @@ mod tests {
     #[test]
     #[ignore]
     fn greedy_speed() {
-        let games: u64 = std::env::var("GREEDY_GAMES").ok().and_then(|g| g.parse().ok()).unwrap_or(1000);
+        let games: u64 = std::env::var("GREEDY_GAMES")
+            .ok()
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(1000);
         let start = std::time::Instant::now();
         let mut complete = 0;
         let mut total = 0i64;
@@ -158,7 +250,13 @@ mod tests {
             let players = 2 + (seed % 3) as u8;
             let game = play(&Options::players(players), seed, &[0, 1, 2, 3]);
             complete += game.players().iter().all(|p| p.scores().len() == 4) as u32;
-            total += game.outcome().unwrap().scores.iter().map(|&s| s as i64).sum::<i64>();
+            total += game
+                .outcome()
+                .unwrap()
+                .scores
+                .iter()
+                .map(|&s| s as i64)
+                .sum::<i64>();
         }
         let secs = start.elapsed().as_secs_f64();
         println!(

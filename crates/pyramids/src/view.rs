@@ -1,0 +1,203 @@
+//! What one seat (or a spectator) may see.
+//!
+//! Public: every Pyramid and Obelisk, Tomb sizes, hand sizes, God tiles (and the tile set
+//! aside), the quarry, the deck size, the discard pile (cards are discarded face up), public
+//! scores. Private: a seat's own hand and Tomb. Never shown: the deck order, the RNG. At the
+//! end every Tomb is revealed (and full scores shown); hands stay hidden.
+//!
+//! Every card in a view is a [`CardView`] whose id is under the key `"card"`.
+use crate::cards::{CardId, Glyph, card};
+use crate::game::{Game, Phase, ROUNDS};
+use crate::moves::{Allowed, God};
+use crate::necropolis::{PyramidScore, ROW_SIZES, Score};
+use pyramidion_core::{Outcome, Rules, Seat, ToMove};
+use serde::Serialize;
+
+/// A card as views show it: its id (always under the key `"card"`), its glyph, and its stones
+/// in the data file's syntax (`"red:0-3 blue:3-6"`: colour and x-interval on the card's
+/// 6-unit strip, left to right).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CardView {
+    pub card: CardId,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub glyph: Option<Glyph>,
+    pub stones: &'static str,
+}
+
+impl CardView {
+    pub fn new(id: CardId) -> CardView {
+        let c = card(id);
+        CardView {
+            card: id,
+            glyph: c.glyph,
+            stones: c.stones_text(),
+        }
+    }
+}
+
+fn cards(ids: &[CardId]) -> Vec<CardView> {
+    ids.iter().map(|&id| CardView::new(id)).collect()
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GodView {
+    pub god: God,
+    pub number: u8,
+    pub allows: Allowed,
+    pub owner: Option<Seat>,
+    /// Set aside this round (2 players).
+    pub set_aside: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairView {
+    /// 1-based, as in `pair N`.
+    pub number: u8,
+    /// `None` once taken.
+    pub cards: Option<Vec<CardView>>,
+    pub taken_by: Option<Seat>,
+}
+
+/// Points anyone can count during the game: Pyramid, Obelisk, and the glyphs in them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PublicScore {
+    pub pyramid: PyramidScore,
+    pub obelisk: u8,
+    pub glyphs: u8,
+    pub total: u16,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeatView {
+    pub seat: Seat,
+    pub god: Option<God>,
+    pub hand_size: u8,
+    /// Only for the seat itself.
+    pub hand: Option<Vec<CardView>>,
+    /// Rows bottom (`a`) to top (`d`), 4/3/2/1 entries; the bottom row's cards are packed to
+    /// the left (it floats until complete).
+    pub pyramid: Vec<Vec<Option<CardView>>>,
+    /// Bottom card first; each covers the top half of the previous one.
+    pub obelisk: Vec<CardView>,
+    pub tomb_size: u8,
+    /// Only for the seat itself, and for everyone at the end.
+    pub tomb: Option<Vec<CardView>>,
+    pub public_score: PublicScore,
+    /// Full score, at the end.
+    pub score: Option<Score>,
+}
+
+/// The building turn in progress.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TurnView {
+    pub seat: Seat,
+    pub god: God,
+    pub obelisk_built: bool,
+    pub tomb_built: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct View {
+    /// Whose view this is (`None`: a spectator).
+    pub seat: Option<Seat>,
+    pub players: u8,
+    /// 1-based.
+    pub round: u8,
+    pub rounds: u8,
+    pub first_player: Seat,
+    pub phase: Phase,
+    pub to_move: ToMove,
+    /// The tiles used at this table, in number order.
+    pub gods: Vec<GodView>,
+    pub quarry: Vec<PairView>,
+    pub deck_size: u8,
+    pub discard: Vec<CardView>,
+    pub tables: Vec<SeatView>,
+    pub turn: Option<TurnView>,
+    pub outcome: Option<Outcome>,
+}
+
+impl View {
+    pub(crate) fn new(game: &Game, viewer: Option<Seat>) -> View {
+        let over = game.phase() == Phase::Over;
+        let n = game.seats();
+        let gods = God::ALL[..game.gods_in_game() as usize]
+            .iter()
+            .map(|&god| GodView {
+                god,
+                number: god.number(),
+                allows: god.allows(n),
+                owner: game.god_owner(god),
+                set_aside: game.set_aside() == Some(god),
+            })
+            .collect();
+        let quarry = game
+            .quarry()
+            .enumerate()
+            .map(|(i, pair)| PairView {
+                number: i as u8 + 1,
+                cards: pair.map(|p| cards(&p)),
+                taken_by: game.pair_owner(i),
+            })
+            .collect();
+        let discard: Vec<CardId> = game.discarded().collect();
+        let tables = (0..n)
+            .map(|s| {
+                let seat = Seat(s);
+                let own = viewer == Some(seat);
+                let nec = game.necropolis(seat);
+                let pyramid = (0..4u8)
+                    .map(|row| {
+                        (0..ROW_SIZES[row as usize])
+                            .map(|i| nec.pyramid.card_at(row, i).map(CardView::new))
+                            .collect()
+                    })
+                    .collect();
+                let pyr = nec.pyramid.score();
+                let glyphs = nec.pyramid.glyph_points() + nec.obelisk.glyph_points();
+                let obelisk = nec.obelisk.score();
+                SeatView {
+                    seat,
+                    god: game.god_of(seat),
+                    hand_size: game.hand(seat).len() as u8,
+                    hand: own.then(|| cards(game.hand(seat))),
+                    pyramid,
+                    obelisk: cards(nec.obelisk.cards()),
+                    tomb_size: nec.tomb.len() as u8,
+                    tomb: (own || over).then(|| cards(nec.tomb.cards())),
+                    public_score: PublicScore {
+                        pyramid: pyr,
+                        obelisk,
+                        glyphs,
+                        total: pyr.total as u16 + obelisk as u16 + glyphs as u16,
+                    },
+                    score: over.then(|| game.score(seat)),
+                }
+            })
+            .collect();
+        let turn = game
+            .builder()
+            .map(|(seat, obelisk_built, tomb_built)| TurnView {
+                seat,
+                god: game.god_of(seat).expect("a builder has a god"),
+                obelisk_built,
+                tomb_built,
+            });
+        View {
+            seat: viewer,
+            players: n,
+            round: game.round(),
+            rounds: ROUNDS,
+            first_player: game.first_player(),
+            phase: game.phase(),
+            to_move: game.to_move(),
+            gods,
+            quarry,
+            deck_size: game.deck_len() as u8,
+            discard: cards(&discard),
+            tables,
+            turn,
+            outcome: game.outcome(),
+        }
+    }
+}

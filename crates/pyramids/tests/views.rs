@@ -1,0 +1,214 @@
+//! No view a seat can receive contains another seat's hand or tomb, or the deck; what a seat
+//! may see is there; determinisation keeps what the seat sees and resamples the rest.
+use pyramidion_core::{GameRng, Rules, Seat, ToMove};
+use pyramidion_pyramids::cards::CardId;
+use pyramidion_pyramids::{Game, Options, Phase};
+use std::collections::BTreeSet;
+
+/// Every id under a "card" key, found by walking the JSON (independently of the crate's own
+/// harness check, which scans the text).
+fn ids(value: &serde_json::Value, out: &mut Vec<u64>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                match (k.as_str(), v.as_u64()) {
+                    ("card", Some(id)) => out.push(id),
+                    _ => ids(v, out),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| ids(v, out)),
+        _ => {}
+    }
+}
+
+fn shown(game: &Game, seat: Option<Seat>) -> (serde_json::Value, BTreeSet<u64>) {
+    let json = serde_json::to_value(game.view(seat)).unwrap();
+    let mut out = Vec::new();
+    ids(&json, &mut out);
+    let set: BTreeSet<u64> = out.iter().copied().collect();
+    assert_eq!(set.len(), out.len(), "a card shown twice");
+    (json, set)
+}
+
+/// The cards `seat` must not see, computed from the state's accessors.
+fn hidden_from(game: &Game, seat: Option<Seat>) -> BTreeSet<u64> {
+    let mut all: BTreeSet<u64> = (0..105).collect();
+    let visible = |id: &CardId| u64::from(*id);
+    for id in game.quarry().flatten().flatten() {
+        all.remove(&visible(&id));
+    }
+    for id in game.discarded() {
+        all.remove(&u64::from(id));
+    }
+    for s in 0..game.seats() {
+        let nec = game.necropolis(Seat(s));
+        for id in nec
+            .pyramid
+            .cards()
+            .chain(nec.obelisk.cards().iter().copied())
+        {
+            all.remove(&u64::from(id));
+        }
+        if seat == Some(Seat(s)) || game.phase() == Phase::Over {
+            for id in nec.tomb.cards() {
+                all.remove(&u64::from(*id));
+            }
+        }
+        if seat == Some(Seat(s)) {
+            for id in game.hand(Seat(s)) {
+                all.remove(&u64::from(*id));
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn views_hide_hands_tombs_and_deck() {
+    let mut rng = GameRng::from_seed(21);
+    let mut moves = Vec::new();
+    for players in 2..=5u8 {
+        for seed in 0..4 {
+            let mut game = Game::new(&Options { players }, seed).unwrap();
+            loop {
+                for viewer in (0..players).map(|s| Some(Seat(s))).chain([None]) {
+                    let (json, shown) = shown(&game, viewer);
+                    let hidden = hidden_from(&game, viewer);
+                    assert!(
+                        shown.is_disjoint(&hidden),
+                        "{viewer:?} sees {:?}",
+                        shown.intersection(&hidden).collect::<Vec<_>>()
+                    );
+                    assert_eq!(
+                        shown.len() + hidden.len(),
+                        105,
+                        "everything visible is shown"
+                    );
+                    let text = json.to_string();
+                    assert!(
+                        !text.contains("\"deck\"")
+                            && !text.contains("\"rng\"")
+                            && !text.contains("\"seed\"")
+                    );
+                    for (s, table) in json["tables"].as_array().unwrap().iter().enumerate() {
+                        let own = viewer == Some(Seat(s as u8));
+                        assert_eq!(table["hand"].is_null(), !own);
+                        assert_eq!(table["tomb"].is_null(), !own && game.phase() != Phase::Over);
+                        assert_eq!(table["hand_size"], game.hand(Seat(s as u8)).len());
+                        assert_eq!(table["score"].is_null(), game.phase() != Phase::Over);
+                    }
+                }
+                let ToMove::Seat(_) = game.to_move() else {
+                    break;
+                };
+                game.legal_moves(&mut moves);
+                game.play(&moves[rng.below(moves.len() as u32) as usize])
+                    .unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn determinize_keeps_the_seat_view_and_resamples_the_rest() {
+    let mut rng = GameRng::from_seed(8);
+    let mut moves = Vec::new();
+    let mut changed_hands = 0;
+    let mut changed_tombs = 0;
+    let mut changed_decks = 0;
+    for players in 2..=5u8 {
+        let mut game = Game::new(&Options { players }, 40 + players as u64).unwrap();
+        while let ToMove::Seat(_) = game.to_move() {
+            for s in 0..players {
+                let me = Seat(s);
+                let det = game.determinize(me, &mut rng);
+                assert_eq!(
+                    serde_json::to_value(det.view(Some(me))).unwrap(),
+                    serde_json::to_value(game.view(Some(me))).unwrap()
+                );
+                assert_eq!(det.hand(me), game.hand(me));
+                assert_eq!(det.necropolis(me), game.necropolis(me));
+                for o in (0..players).map(Seat).filter(|&o| o != me) {
+                    assert_eq!(det.hand(o).len(), game.hand(o).len());
+                    assert_eq!(det.necropolis(o).tomb.len(), game.necropolis(o).tomb.len());
+                    assert_eq!(det.necropolis(o).pyramid, game.necropolis(o).pyramid);
+                    changed_hands += (det.hand(o) != game.hand(o)) as u32;
+                    changed_tombs += (det.necropolis(o).tomb != game.necropolis(o).tomb) as u32;
+                }
+                // Same legal moves for the seat to move when it is `me`.
+                if game.to_move() == ToMove::Seat(me) {
+                    let mut a = Vec::new();
+                    let mut b = Vec::new();
+                    game.legal_moves(&mut a);
+                    det.legal_moves(&mut b);
+                    assert_eq!(a, b);
+                }
+                // The future differs: play the same moves and compare the next quarry.
+                let mut x = game.clone();
+                let mut y = det.clone();
+                let round = x.round();
+                let mut r2 = GameRng::from_seed(1);
+                while x.round() == round && x.phase() != Phase::Over {
+                    x.legal_moves(&mut moves);
+                    let m = moves[r2.below(moves.len() as u32) as usize];
+                    if y.play(&m).is_err() {
+                        break;
+                    }
+                    x.play(&m).unwrap();
+                }
+                if x.round() != round && y.round() != round {
+                    let qx: Vec<_> = x.quarry().collect();
+                    let qy: Vec<_> = y.quarry().collect();
+                    changed_decks += (qx != qy) as u32;
+                }
+            }
+            game.legal_moves(&mut moves);
+            game.play(&moves[rng.below(moves.len() as u32) as usize])
+                .unwrap();
+        }
+        // At the end every tomb is public: determinising keeps them.
+        let det = game.determinize(Seat(0), &mut rng);
+        for o in 0..players {
+            assert_eq!(det.necropolis(Seat(o)).tomb, game.necropolis(Seat(o)).tomb);
+        }
+        assert_eq!(det.outcome(), game.outcome());
+    }
+    assert!(
+        changed_hands > 100 && changed_tombs > 50 && changed_decks > 50,
+        "{changed_hands} {changed_tombs} {changed_decks}"
+    );
+}
+
+#[test]
+fn own_hand_and_tomb_are_shown_to_their_owner() {
+    let mut rng = GameRng::from_seed(2);
+    let mut game = Game::new(&Options { players: 3 }, 9).unwrap();
+    let mut moves = Vec::new();
+    while game.round() < 6 {
+        game.legal_moves(&mut moves);
+        game.play(&moves[rng.below(moves.len() as u32) as usize])
+            .unwrap();
+    }
+    for s in 0..3 {
+        let view = game.view(Some(Seat(s)));
+        let table = &view.tables[s as usize];
+        let hand: Vec<CardId> = table
+            .hand
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|c| c.card)
+            .collect();
+        assert_eq!(hand, game.hand(Seat(s)));
+        let tomb: Vec<CardId> = table
+            .tomb
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|c| c.card)
+            .collect();
+        assert_eq!(tomb, game.necropolis(Seat(s)).tomb.cards());
+        assert_eq!(view.deck_size as usize, game.deck_len());
+    }
+}

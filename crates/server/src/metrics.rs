@@ -1,0 +1,57 @@
+//! Prometheus-style counters: games live, moves, move latency histogram.
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Upper bounds of the latency buckets, in milliseconds.
+const BUCKETS_MS: [f64; 10] = [0.5, 1.0, 2.5, 5.0, 10.0, 25.0, 50.0, 100.0, 250.0, 1000.0];
+
+#[derive(Default)]
+pub struct Metrics {
+    pub games_live: AtomicU64,
+    pub games_finished: AtomicU64,
+    pub moves: AtomicU64,
+    pub rejected_moves: AtomicU64,
+    pub connections: AtomicU64,
+    latency_buckets: [AtomicU64; BUCKETS_MS.len()],
+    latency_count: AtomicU64,
+    latency_sum_us: AtomicU64,
+}
+
+impl Metrics {
+    /// Time from receiving a move to having persisted and published it.
+    pub fn observe_move(&self, elapsed: Duration) {
+        let ms = elapsed.as_secs_f64() * 1000.0;
+        for (bucket, bound) in self.latency_buckets.iter().zip(BUCKETS_MS) {
+            if ms <= bound {
+                bucket.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        self.latency_count.fetch_add(1, Ordering::Relaxed);
+        self.latency_sum_us.fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
+        self.moves.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn render(&self) -> String {
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        let mut s = String::new();
+        let mut gauge = |name: &str, help: &str, kind: &str, v: u64| {
+            let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
+        };
+        gauge("pyramidion_games_live", "Games being played.", "gauge", get(&self.games_live));
+        gauge("pyramidion_games_finished_total", "Games finished since start.", "counter", get(&self.games_finished));
+        gauge("pyramidion_moves_total", "Moves accepted since start.", "counter", get(&self.moves));
+        gauge("pyramidion_moves_rejected_total", "Moves refused since start.", "counter", get(&self.rejected_moves));
+        gauge("pyramidion_connections", "Open WebSocket connections.", "gauge", get(&self.connections));
+        let _ = writeln!(s, "# HELP pyramidion_move_latency_seconds Receive to persisted and published.");
+        let _ = writeln!(s, "# TYPE pyramidion_move_latency_seconds histogram");
+        for (bucket, bound) in self.latency_buckets.iter().zip(BUCKETS_MS) {
+            let _ = writeln!(s, "pyramidion_move_latency_seconds_bucket{{le=\"{}\"}} {}", bound / 1000.0, get(bucket));
+        }
+        let count = get(&self.latency_count);
+        let _ = writeln!(s, "pyramidion_move_latency_seconds_bucket{{le=\"+Inf\"}} {count}");
+        let _ = writeln!(s, "pyramidion_move_latency_seconds_sum {}", get(&self.latency_sum_us) as f64 / 1e6);
+        let _ = writeln!(s, "pyramidion_move_latency_seconds_count {count}");
+        s
+    }
+}

@@ -1,0 +1,389 @@
+//! Durable storage behind one `sqlx::Any` code path: an embedded SQLite file by default, or
+//! PostgreSQL by URL. Only portable SQL (`$n` parameters, TEXT and BIGINT columns).
+//!
+//! A game is stored as its record: the `games` row (kind, options, seed) plus one `moves` row
+//! per accepted move, inserted and committed before the move is acknowledged or broadcast.
+use anyhow::{Context, Result};
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Executor, Row};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Migrations, in order. Applied once each, tracked in `schema_version`.
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        name TEXT UNIQUE,
+        password_hash TEXT,
+        guest BIGINT NOT NULL,
+        created_at BIGINT NOT NULL
+    );
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        created_at BIGINT NOT NULL
+    );
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        listed BIGINT NOT NULL,
+        invite TEXT NOT NULL,
+        move_seconds BIGINT NOT NULL,
+        created_by TEXT NOT NULL,
+        result TEXT,
+        created_at BIGINT NOT NULL,
+        finished_at BIGINT
+    );
+    CREATE TABLE seats (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seat BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        user_id TEXT,
+        bot_level TEXT,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE moves (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        ply BIGINT NOT NULL,
+        text TEXT NOT NULL,
+        by_bot BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    );
+    CREATE INDEX games_status ON games(status);
+    CREATE INDEX seats_user ON seats(user_id);",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone)]
+pub struct Store {
+    pub pool: AnyPool,
+    pub backend: Backend,
+}
+
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A stored seat: who sits there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatKind {
+    Open,
+    Invited,
+    Human(String),
+    Bot(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    pub id: String,
+    pub kind: String,
+    pub options: String,
+    pub seed: u64,
+    pub status: String,
+    pub listed: bool,
+    pub invite: String,
+    pub move_seconds: u32,
+    pub created_by: String,
+    pub result: Option<String>,
+    pub created_at: i64,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `url` and applies migrations.
+    pub async fn open(url: &str) -> Result<Store> {
+        install_default_drivers();
+        let backend = if url.starts_with("postgres") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        };
+        let options = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL: readers never block the writer; FULL: a commit survives power loss,
+                        // which "persist before acknowledging" relies on.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        conn.execute("PRAGMA busy_timeout = 5000").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
+                })
+            });
+        let pool = options
+            .connect(url)
+            .await
+            .with_context(|| format!("cannot open database {url}"))?;
+        let store = Store { pool, backend };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    async fn migrate(&self) -> Result<()> {
+        self.pool
+            .execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+            .await?;
+        let current: i64 = sqlx::query("SELECT COUNT(*) AS n FROM schema_version")
+            .fetch_one(&self.pool)
+            .await?
+            .try_get("n")?;
+        for (i, migration) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+            let mut tx = self.pool.begin().await?;
+            for statement in migration.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                sqlx::query(statement).execute(&mut *tx).await?;
+            }
+            sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
+                .bind(i as i64 + 1)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+        }
+        Ok(())
+    }
+
+    // ---- users and sessions -------------------------------------------------------------
+
+    pub async fn create_user(&self, id: &str, name: Option<&str>, password_hash: Option<&str>, guest: bool) -> Result<()> {
+        sqlx::query("INSERT INTO users (id, name, password_hash, guest, created_at) VALUES ($1, $2, $3, $4, $5)")
+            .bind(id)
+            .bind(name)
+            .bind(password_hash)
+            .bind(guest as i64)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Turns a guest into an account, keeping its id (and so its games). False if the name is
+    /// taken.
+    pub async fn upgrade_guest(&self, id: &str, name: &str, password_hash: &str) -> Result<bool> {
+        if self.user_by_name(name).await?.is_some() {
+            return Ok(false);
+        }
+        let done = sqlx::query("UPDATE users SET name = $1, password_hash = $2, guest = 0 WHERE id = $3 AND guest = 1")
+            .bind(name)
+            .bind(password_hash)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// (id, password hash, guest) of the user with that name.
+    pub async fn user_by_name(&self, name: &str) -> Result<Option<(String, Option<String>, bool)>> {
+        let row = sqlx::query("SELECT id, password_hash, guest FROM users WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get("id")?, r.try_get("password_hash")?, r.try_get::<i64, _>("guest")? == 1)),
+            None => None,
+        })
+    }
+
+    /// (name, guest) of a user.
+    pub async fn user(&self, id: &str) -> Result<Option<(Option<String>, bool)>> {
+        let row = sqlx::query("SELECT name, guest FROM users WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get("name")?, r.try_get::<i64, _>("guest")? == 1)),
+            None => None,
+        })
+    }
+
+    pub async fn create_session(&self, token_hash: &str, user_id: &str) -> Result<()> {
+        sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at) VALUES ($1, $2, $3)")
+            .bind(token_hash)
+            .bind(user_id)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn session_user(&self, token_hash: &str) -> Result<Option<String>> {
+        let row = sqlx::query("SELECT user_id FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get("user_id")?),
+            None => None,
+        })
+    }
+
+    pub async fn delete_session(&self, token_hash: &str) -> Result<()> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    // ---- games --------------------------------------------------------------------------
+
+    pub async fn create_game(&self, g: &GameRow, seats: &[SeatKind]) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds, created_by, result, created_at, finished_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, NULL)",
+        )
+        .bind(&g.id)
+        .bind(&g.kind)
+        .bind(&g.options)
+        .bind(g.seed as i64)
+        .bind(&g.status)
+        .bind(g.listed as i64)
+        .bind(&g.invite)
+        .bind(g.move_seconds as i64)
+        .bind(&g.created_by)
+        .bind(g.created_at)
+        .execute(&mut *tx)
+        .await?;
+        for (i, seat) in seats.iter().enumerate() {
+            insert_seat(&mut tx, &g.id, i, seat).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn set_seat(&self, game_id: &str, seat: usize, kind: &SeatKind) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM seats WHERE game_id = $1 AND seat = $2")
+            .bind(game_id)
+            .bind(seat as i64)
+            .execute(&mut *tx)
+            .await?;
+        insert_seat(&mut tx, game_id, seat, kind).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn set_status(&self, game_id: &str, status: &str, result: Option<&str>) -> Result<()> {
+        let finished = (status == "finished").then(now_ms);
+        sqlx::query("UPDATE games SET status = $1, result = $2, finished_at = $3 WHERE id = $4")
+            .bind(status)
+            .bind(result)
+            .bind(finished)
+            .bind(game_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>> {
+        let row = sqlx::query("SELECT * FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| game_row(&r)).transpose()
+    }
+
+    pub async fn games_with_status(&self, status: &str) -> Result<Vec<GameRow>> {
+        let rows = sqlx::query("SELECT * FROM games WHERE status = $1 ORDER BY created_at")
+            .bind(status)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(game_row).collect()
+    }
+
+    /// Games a user sits at, newest first.
+    pub async fn games_of_user(&self, user_id: &str) -> Result<Vec<GameRow>> {
+        let rows = sqlx::query(
+            "SELECT games.* FROM games JOIN seats ON seats.game_id = games.id
+             WHERE seats.user_id = $1 ORDER BY games.created_at DESC",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_row).collect()
+    }
+
+    pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatKind>> {
+        let rows = sqlx::query("SELECT kind, user_id, bot_level FROM seats WHERE game_id = $1 ORDER BY seat")
+            .bind(game_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let kind: String = r.try_get("kind")?;
+                Ok(match kind.as_str() {
+                    "human" => SeatKind::Human(r.try_get::<Option<String>, _>("user_id")?.unwrap_or_default()),
+                    "bot" => SeatKind::Bot(r.try_get::<Option<String>, _>("bot_level")?.unwrap_or_default()),
+                    "invited" => SeatKind::Invited,
+                    _ => SeatKind::Open,
+                })
+            })
+            .collect()
+    }
+
+    /// Appends one accepted move; committed when this returns.
+    pub async fn append_move(&self, game_id: &str, ply: u32, text: &str, by_bot: bool) -> Result<()> {
+        sqlx::query("INSERT INTO moves (game_id, ply, text, by_bot, created_at) VALUES ($1, $2, $3, $4, $5)")
+            .bind(game_id)
+            .bind(ply as i64)
+            .bind(text)
+            .bind(by_bot as i64)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn moves(&self, game_id: &str) -> Result<Vec<String>> {
+        let rows = sqlx::query("SELECT text FROM moves WHERE game_id = $1 ORDER BY ply")
+            .bind(game_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get("text")?)).collect()
+    }
+}
+
+async fn insert_seat(tx: &mut sqlx::Transaction<'_, sqlx::Any>, game_id: &str, seat: usize, kind: &SeatKind) -> Result<()> {
+    let (k, user, bot): (&str, Option<&str>, Option<&str>) = match kind {
+        SeatKind::Open => ("open", None, None),
+        SeatKind::Invited => ("invited", None, None),
+        SeatKind::Human(u) => ("human", Some(u), None),
+        SeatKind::Bot(level) => ("bot", None, Some(level)),
+    };
+    sqlx::query("INSERT INTO seats (game_id, seat, kind, user_id, bot_level) VALUES ($1, $2, $3, $4, $5)")
+        .bind(game_id)
+        .bind(seat as i64)
+        .bind(k)
+        .bind(user)
+        .bind(bot)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow> {
+    Ok(GameRow {
+        id: r.try_get("id")?,
+        kind: r.try_get("kind")?,
+        options: r.try_get("options")?,
+        seed: r.try_get::<i64, _>("seed")? as u64,
+        status: r.try_get("status")?,
+        listed: r.try_get::<i64, _>("listed")? == 1,
+        invite: r.try_get("invite")?,
+        move_seconds: r.try_get::<i64, _>("move_seconds")? as u32,
+        created_by: r.try_get("created_by")?,
+        result: r.try_get("result")?,
+        created_at: r.try_get("created_at")?,
+    })
+}

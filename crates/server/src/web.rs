@@ -1,0 +1,20 @@
+//! The browser client: files of `web/`, embedded in release builds, read from disk in debug.
+use axum::http::{StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use rust_embed::RustEmbed;
+
+#[derive(RustEmbed)]
+#[folder = "../../web"]
+struct Assets;
+
+pub async fn static_file(uri: Uri) -> Response {
+    let path = uri.path().trim_start_matches('/');
+    let path = if path.is_empty() { "index.html" } else { path };
+    match Assets::get(path) {
+        Some(file) => {
+            let mime = file.metadata.mimetype().to_string();
+            ([(header::CONTENT_TYPE, mime)], file.data.into_owned()).into_response()
+        }
+        None => crate::error::ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page").into_response(),
+    }
+}

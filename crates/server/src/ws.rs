@@ -1,0 +1,162 @@
+//! One WebSocket per client: it subscribes to games and sends moves; rooms answer.
+use crate::AppState;
+use crate::auth::Identity;
+use crate::error::ApiError;
+use crate::limits::{Bucket, Rate};
+use crate::protocol::{ClientMsg, ServerMsg};
+use crate::room::RoomCmd;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+use tokio::sync::mpsc;
+
+/// Largest message a client may send.
+pub const MAX_MESSAGE: usize = 16 * 1024;
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// The `Origin` of a browser's WebSocket must be this server (or a configured origin):
+/// another site cannot play with a visitor's cookies.
+fn origin_allowed(state: &AppState, headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
+        return true; // Not a browser: cookies are the client's own.
+    };
+    if state.config.allowed_origins.iter().any(|o| o == origin) {
+        return true;
+    }
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    origin == format!("http://{host}") || origin == format!("https://{host}")
+}
+
+pub async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+    if !origin_allowed(&state, &headers) {
+        return ApiError::new(StatusCode::FORBIDDEN, "forbidden_origin", "WebSocket from another origin").into_response();
+    }
+    let identity = match Identity::from_headers(&state, &headers).await {
+        Ok(i) => i,
+        Err(e) => return e.into_response(),
+    };
+    ws.max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| connection(state, identity, socket))
+}
+
+async fn connection(state: AppState, identity: Option<Identity>, socket: WebSocket) {
+    let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
+    state.metrics.connections.fetch_add(1, Ordering::Relaxed);
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut outbox) = mpsc::channel::<ServerMsg>(256);
+    let writer = tokio::spawn(async move {
+        while let Some(msg) = outbox.recv().await {
+            let text = serde_json::to_string(&msg).expect("messages serialise");
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                break;
+            }
+        }
+    });
+    if let Some(id) = &identity {
+        let _ = out
+            .send(ServerMsg::Hello { user: id.user_id.clone(), name: id.display_name(), guest: id.guest })
+            .await;
+    }
+    let mut bucket = Bucket::new(Rate { per_second: state.config.ws_messages_per_second, burst: state.config.ws_burst });
+    let mut subscribed: HashSet<String> = HashSet::new();
+    while let Some(Ok(message)) = stream.next().await {
+        let text = match message {
+            Message::Text(t) => t.to_string(),
+            Message::Binary(_) => {
+                let _ = out.send(ServerMsg::error("bad_request", "messages are JSON text", None)).await;
+                continue;
+            }
+            Message::Close(_) => break,
+            _ => continue,
+        };
+        if !bucket.allow() {
+            let _ = out.send(ServerMsg::error("rate_limited", "too many messages: slow down", None)).await;
+            continue;
+        }
+        let msg: ClientMsg = match serde_json::from_str(&text) {
+            Ok(m) => m,
+            Err(e) => {
+                let _ = out.send(ServerMsg::error("bad_request", format!("malformed message: {e}"), None)).await;
+                continue;
+            }
+        };
+        handle(&state, conn, identity.as_ref(), &out, &mut subscribed, msg).await;
+    }
+    for game in subscribed {
+        if let Ok(Some(room)) = state.rooms.get(&state, &game).await {
+            let _ = room.tx.send(RoomCmd::Unsubscribe { conn }).await;
+        }
+    }
+    drop(out);
+    let _ = writer.await;
+    state.metrics.connections.fetch_sub(1, Ordering::Relaxed);
+}
+
+async fn handle(
+    state: &AppState,
+    conn: u64,
+    identity: Option<&Identity>,
+    out: &mpsc::Sender<ServerMsg>,
+    subscribed: &mut HashSet<String>,
+    msg: ClientMsg,
+) {
+    let room = |game: String| async move {
+        match state.rooms.get(state, &game).await {
+            Ok(Some(room)) => Ok(room),
+            Ok(None) => Err(ServerMsg::error("not_found", "no started game with that id", Some(&game))),
+            Err(e) => {
+                tracing::error!(error = %e, "cannot open room");
+                Err(ServerMsg::error("internal", "cannot open that game", Some(&game)))
+            }
+        }
+    };
+    let result = match msg {
+        ClientMsg::Ping { id } => {
+            let _ = out.send(ServerMsg::Pong { id }).await;
+            Ok(())
+        }
+        ClientMsg::Subscribe { game, last_event } => match room(game.clone()).await {
+            Ok(r) => {
+                subscribed.insert(game);
+                let user = identity.map(|i| i.user_id.clone());
+                let _ = r.tx.send(RoomCmd::Subscribe { conn, user, out: out.clone(), last_event }).await;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        },
+        ClientMsg::Unsubscribe { game } => {
+            if subscribed.remove(&game)
+                && let Ok(r) = room(game).await
+            {
+                let _ = r.tx.send(RoomCmd::Unsubscribe { conn }).await;
+            }
+            Ok(())
+        }
+        ClientMsg::Move { game, state_id, text } => match identity {
+            None => Err(ServerMsg::error("unauthorized", "sign in (or get a guest identity) to play", Some(&game))),
+            Some(id) => match room(game.clone()).await {
+                Ok(r) => {
+                    if subscribed.insert(game) {
+                        let _ = r
+                            .tx
+                            .send(RoomCmd::Subscribe { conn, user: Some(id.user_id.clone()), out: out.clone(), last_event: None })
+                            .await;
+                    }
+                    let cmd = RoomCmd::Move { conn, user: id.user_id.clone(), state_id, text, received: Instant::now() };
+                    let _ = r.tx.send(cmd).await;
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+        },
+    };
+    if let Err(e) = result {
+        let _ = out.send(e).await;
+    }
+}
