@@ -1,7 +1,7 @@
 //! The 105 construction cards: colours, glyphs, stone geometry, and the data file.
 //!
 //! No public card list exists, so `data/cards.csv` is the project's reconstruction (see
-//! [`generate_csv`] for how it is built and `RULES-section.md` for the stated distribution).
+//! [`generate_csv`] for how it is built and RULES.md ("Pyramids") for the stated distribution).
 //! The file is read once, on first use, and everything else is derived from it: replace the
 //! file (same format) and the engine follows.
 //!
