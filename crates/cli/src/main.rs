@@ -3,6 +3,7 @@ mod bench;
 mod bots;
 mod perft;
 mod replay;
+mod serve;
 mod sim;
 
 use clap::{Parser, Subcommand};
@@ -20,6 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the game server (HTTP API, WebSocket play, the browser client).
+    Serve(serve::ServeArgs),
     /// Play many seeded bot games and print per-seat statistics.
     Sim(sim::SimArgs),
     /// Print the engine speed figures, one per line as `name: value unit`.
@@ -33,6 +36,7 @@ enum Command {
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Serve(args) => serve::run(args),
         Command::Sim(args) => sim::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),

@@ -45,8 +45,9 @@ impl Config {
             hash_cost: auth::HashCost::default(),
             http_per_second: 50.0,
             http_burst: 200.0,
-            ws_messages_per_second: 30.0,
-            ws_burst: 60.0,
+            // Far above any human (a move takes a click), low enough to stop a flood.
+            ws_messages_per_second: 200.0,
+            ws_burst: 400.0,
         }
     }
 }

@@ -1,0 +1,43 @@
+//! `pyramidion serve`: the game server, on an embedded SQLite database by default.
+use anyhow::{Context, Result};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080", env = "PYRAMIDION_BIND")]
+    pub bind: String,
+    /// Database URL: `postgres://…` for PostgreSQL; default: SQLite in the data directory.
+    #[arg(long, env = "PYRAMIDION_DATABASE")]
+    pub database: Option<String>,
+    /// Where the embedded SQLite database lives.
+    #[arg(long, default_value = "data", env = "PYRAMIDION_DATA")]
+    pub data_dir: PathBuf,
+    /// Extra allowed browser origins for WebSockets (e.g. behind a proxy), comma separated.
+    #[arg(long, value_delimiter = ',')]
+    pub allow_origin: Vec<String>,
+}
+
+pub fn run(args: ServeArgs) -> Result<()> {
+    tracing_subscriber::fmt().with_target(false).init();
+    let url = match args.database {
+        Some(url) => url,
+        None => {
+            std::fs::create_dir_all(&args.data_dir)
+                .with_context(|| format!("cannot create {}", args.data_dir.display()))?;
+            format!("sqlite://{}?mode=rwc", args.data_dir.join("pyramidion.db").display())
+        }
+    };
+    let mut config = pyramidion_server::Config::new(url);
+    config.allowed_origins = args.allow_origin;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&args.bind)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.bind))?;
+        let addr = listener.local_addr()?;
+        println!("Pyramidion is serving on http://{addr}");
+        pyramidion_server::serve(config, listener).await
+    })
+}

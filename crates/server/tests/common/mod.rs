@@ -1,0 +1,212 @@
+//! A real server on loopback for tests, and small HTTP / WebSocket clients.
+#![allow(dead_code)]
+pub mod scenarios;
+use futures_util::{SinkExt, StreamExt};
+use pyramidion_server::{AppState, Config, auth::HashCost, router};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+pub struct TestServer {
+    pub base: String,
+    pub addr: SocketAddr,
+    pub dir: std::path::PathBuf,
+}
+
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pyramidion-{name}-{}-{}", std::process::id(), rand_suffix()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn rand_suffix() -> u64 {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b).unwrap();
+    u64::from_le_bytes(b)
+}
+
+pub fn sqlite_url(dir: &std::path::Path) -> String {
+    format!("sqlite://{}?mode=rwc", dir.join("test.db").display())
+}
+
+/// Starts a server on a free loopback port with cheap password hashing.
+pub async fn start(url: String, tweak: impl FnOnce(&mut Config)) -> TestServer {
+    let mut config = Config::new(url);
+    config.hash_cost = HashCost { memory_kib: 64, iterations: 1 };
+    tweak(&mut config);
+    let state = AppState::new(config).await.expect("server starts");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    TestServer { base: format!("http://{addr}"), addr, dir: std::env::temp_dir() }
+}
+
+pub async fn start_sqlite(name: &str) -> TestServer {
+    let dir = temp_dir(name);
+    let mut s = start(sqlite_url(&dir), |_| {}).await;
+    s.dir = dir;
+    s
+}
+
+/// An HTTP client that keeps its session cookie.
+pub struct Client {
+    pub http: reqwest::Client,
+    pub base: String,
+    pub cookie: Option<String>,
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+    pub text: String,
+}
+
+impl Reply {
+    pub fn code(&self) -> &str {
+        self.body["error"]["code"].as_str().unwrap_or("")
+    }
+}
+
+impl Client {
+    pub fn new(server: &TestServer) -> Client {
+        Client { http: reqwest::Client::new(), base: server.base.clone(), cookie: None }
+    }
+
+    /// A client with a guest identity.
+    pub async fn guest(server: &TestServer) -> Client {
+        let mut c = Client::new(server);
+        let r = c.get("/api/me").await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        c
+    }
+
+    async fn send(&mut self, req: reqwest::RequestBuilder) -> Reply {
+        let req = match &self.cookie {
+            Some(c) => req.header("cookie", c.clone()),
+            None => req,
+        };
+        let resp = req.send().await.expect("request sent");
+        if let Some(set) = resp.headers().get("set-cookie") {
+            let pair = set.to_str().unwrap().split(';').next().unwrap().to_string();
+            self.cookie = if pair.ends_with('=') { None } else { Some(pair) };
+        }
+        let status = resp.status().as_u16();
+        let text = resp.text().await.unwrap();
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply { status, body, text }
+    }
+
+    pub async fn get(&mut self, path: &str) -> Reply {
+        let req = self.http.get(format!("{}{path}", self.base));
+        self.send(req).await
+    }
+
+    pub async fn post(&mut self, path: &str, body: Value) -> Reply {
+        let req = self.http.post(format!("{}{path}", self.base)).json(&body);
+        self.send(req).await
+    }
+
+    pub async fn post_raw(&mut self, path: &str, body: impl Into<reqwest::Body>, content_type: &str) -> Reply {
+        let req = self.http.post(format!("{}{path}", self.base)).header("content-type", content_type).body(body);
+        self.send(req).await
+    }
+
+    pub async fn create_table(&mut self, game: &str, options: Value, seats: Value) -> Reply {
+        self.post("/api/tables", json!({ "game": game, "options": options, "seats": seats })).await
+    }
+
+    pub async fn socket(&self) -> Socket {
+        let url = format!("{}/ws", self.base.replacen("http", "ws", 1));
+        let mut req = url.into_client_request().unwrap();
+        if let Some(c) = &self.cookie {
+            req.headers_mut().insert("cookie", c.parse().unwrap());
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(req).await.expect("websocket connects");
+        Socket { ws, log: Vec::new() }
+    }
+}
+
+pub struct Socket {
+    pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every message received, in order.
+    pub log: Vec<Value>,
+}
+
+impl Socket {
+    pub async fn send(&mut self, v: Value) {
+        self.ws.send(Message::Text(v.to_string().into())).await.unwrap();
+    }
+
+    pub async fn send_text(&mut self, t: &str) {
+        self.ws.send(Message::Text(t.to_string().into())).await.unwrap();
+    }
+
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
+                .await
+                .expect("a message within 20 s")
+                .expect("socket open")
+                .expect("no socket error");
+            if let Message::Text(t) = msg {
+                let v: Value = serde_json::from_str(&t).unwrap();
+                self.log.push(v.clone());
+                return v;
+            }
+        }
+    }
+
+    /// The next message of type `kind` (others are skipped but logged).
+    pub async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let v = self.next().await;
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+
+    /// The next `state` message of `game` at least at `state_id`; an error message fails.
+    pub async fn state_at_least(&mut self, game: &str, state_id: u64) -> Value {
+        loop {
+            let v = self.next().await;
+            assert_ne!(v["type"], "error", "unexpected error while waiting for state {state_id}: {v}");
+            if v["type"] == "state" && v["game"] == game && v["state_id"].as_u64().unwrap() >= state_id {
+                return v;
+            }
+        }
+    }
+
+    pub async fn subscribe(&mut self, game: &str, last_event: Option<u64>) -> Value {
+        self.send(json!({ "type": "subscribe", "game": game, "last_event": last_event })).await;
+        self.next_of("state").await
+    }
+
+    pub async fn play(&mut self, game: &str, state_id: u64, mv: &str) {
+        self.send(json!({ "type": "move", "game": game, "state_id": state_id, "move": mv })).await;
+    }
+
+    /// Plays a seeded choice among legal moves whenever it is our turn, until the
+    /// game is over; returns the final state.
+    pub async fn play_out(&mut self, game: &str, mut state: Value, seed: u64) -> Value {
+        let mut rng = seed;
+        loop {
+            if state["finished"] == true {
+                return state;
+            }
+            let legal = state["legal"].as_array().cloned().unwrap_or_default();
+            let id = state["state_id"].as_u64().unwrap();
+            if !legal.is_empty() {
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let m = legal[(rng >> 33) as usize % legal.len()].as_str().unwrap().to_string();
+                self.play(game, id, &m).await;
+            }
+            state = self.state_at_least(game, id + 1).await;
+        }
+    }
+}
