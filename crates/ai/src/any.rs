@@ -43,6 +43,7 @@ where
 pub fn choose_any(game: &AnyGame, level: BotLevel, seed: u64) -> String {
     match game {
         AnyGame::ForgottenTreasures(g) => pick(g, level, seed),
+        AnyGame::Pyramido(g) => pick(g.as_ref(), level, seed),
         AnyGame::Pyramids(g) => pick(g, level, seed),
     }
 }

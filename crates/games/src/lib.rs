@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub use pyramidion_core::GameKind;
+pub use pyramidion_pyramido as pyramido;
 pub use pyramidion_pyramids as pyramids;
 pub use pyramidion_treasures as treasures;
 
@@ -21,6 +22,10 @@ macro_rules! dispatch {
         match $kind {
             $crate::GameKind::ForgottenTreasures => {
                 type $G = $crate::treasures::Game;
+                $body
+            }
+            $crate::GameKind::Pyramido => {
+                type $G = $crate::pyramido::Game;
                 $body
             }
             $crate::GameKind::Pyramids => {
@@ -68,6 +73,7 @@ impl ErrorCode for GameError {
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyGame {
     ForgottenTreasures(treasures::Game),
+    Pyramido(Box<pyramido::Game>),
     Pyramids(pyramids::Game),
 }
 
@@ -76,6 +82,7 @@ macro_rules! each {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             AnyGame::ForgottenTreasures($g) => $body,
+            AnyGame::Pyramido($g) => $body,
             AnyGame::Pyramids($g) => $body,
         }
     };
@@ -98,12 +105,11 @@ impl AnyGame {
             GameKind::ForgottenTreasures => Ok(AnyGame::ForgottenTreasures(
                 treasures::Game::new(&parse_options(options)?, seed).map_err(setup)?,
             )),
+            GameKind::Pyramido => Ok(AnyGame::Pyramido(Box::new(
+                pyramido::Game::new(&parse_options(options)?, seed).map_err(setup)?,
+            ))),
             GameKind::Pyramids => Ok(AnyGame::Pyramids(
                 pyramids::Game::new(&parse_options(options)?, seed).map_err(setup)?,
-            )),
-            other => Err(GameError::new(
-                "unknown_game",
-                format!("game '{other}' is not available yet"),
             )),
         }
     }
@@ -115,17 +121,15 @@ impl AnyGame {
             GameKind::ForgottenTreasures => {
                 Ok(AnyGame::ForgottenTreasures(record.replay().map_err(err)?))
             }
+            GameKind::Pyramido => Ok(AnyGame::Pyramido(Box::new(record.replay().map_err(err)?))),
             GameKind::Pyramids => Ok(AnyGame::Pyramids(record.replay().map_err(err)?)),
-            other => Err(GameError::new(
-                "unknown_game",
-                format!("game '{other}' is not available yet"),
-            )),
         }
     }
 
     pub fn kind(&self) -> GameKind {
         match self {
             AnyGame::ForgottenTreasures(_) => GameKind::ForgottenTreasures,
+            AnyGame::Pyramido(_) => GameKind::Pyramido,
             AnyGame::Pyramids(_) => GameKind::Pyramids,
         }
     }

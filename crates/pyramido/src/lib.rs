@@ -1,1 +1,22 @@
+//! Pyramido (2023): the rules engine.
+//!
+//! Pure and deterministic: no clock, no I/O, no thread RNG; the only chance event is the setup
+//! shuffle, drawn from the seed with [`pyramidion_core::GameRng`]. Geometry (stage-1 canvas,
+//! upper stage grids, top view, areas) comes from `pyramidion_core::geometry`, shared with
+//! Pyramido: Forgotten Treasures. The rules as implemented, with each interpretation, are in
+//! RULES.md at the repository root (section "Pyramido (2023)").
 #![forbid(unsafe_code)]
+
+pub mod data;
+pub mod error;
+pub mod game;
+pub mod moves;
+pub mod score;
+pub mod sim;
+pub mod view;
+
+pub use error::IllegalMove;
+pub use game::{Game, Options, Player, Status, Step, free_cells, mark_options, min_holes};
+pub use moves::{Move, Side};
+pub use score::{MarkedArea, StageScore, next_first_player, score_stage};
+pub use view::View;

@@ -1,6 +1,7 @@
 //! Greedy bots: the best immediate gain, game by game (one file per game).
 use pyramidion_core::{GameRng, Seed};
 
+mod pyramido;
 mod pyramids;
 mod treasures;
 

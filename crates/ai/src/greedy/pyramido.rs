@@ -1,0 +1,305 @@
+//! Greedy Pyramido (2023): the move with the best immediate gain.
+//!
+//! A move is judged by the position it leads to for the mover, looking through the rest of
+//! the same decision where it has no value of its own (a `take` by the best placement of that
+//! domino, a placement by its best marker). The key, compared in order:
+//! 1. not eliminated;
+//! 2. not doomed: no more forced holes (cells no completion of the stage can fill with
+//!    dominoes, see `min_holes`) than unused resurfacing cards;
+//! 3. fewer forced holes (each costs a card, and cards are the only insurance);
+//! 4. points: stage totals so far plus what the current stage would score now (marked areas
+//!    and the Mino bonus);
+//! 5. more unused resurfacing cards (so a card is only spent for points).
+//!
+//! Equal keys are broken with `self.rng`; refilling the quarry is therefore a coin toss.
+use super::Greedy;
+use crate::Bot;
+use pyramidion_core::geometry::{Block, Placement, Pyramid};
+use pyramidion_core::{Rules, Seat, ToMove};
+use pyramidion_pyramido::data::{COLOURS, dominoes};
+use pyramidion_pyramido::{Game, Move, Player, Status, Step, mark_options, min_holes, score_stage};
+
+type Key = (bool, bool, i8, u16, u8);
+
+/// The key of a pyramid with these markers, holes and cards, for a player with `total` points
+/// from completed stages.
+fn key_with(
+    pyramid: &Pyramid,
+    markers: &[Option<u8>; COLOURS],
+    total: u16,
+    holes: u8,
+    cards: u8,
+) -> Key {
+    let points = total + score_stage(pyramid, markers).total;
+    (true, holes <= cards, -(holes as i8), points, cards)
+}
+
+fn key_of(pyramid: &Pyramid, markers: &[Option<u8>; COLOURS], total: u16, cards: u8) -> Key {
+    // A full stage has no holes; holes only matter on the stage being built.
+    key_with(pyramid, markers, total, min_holes(pyramid) as u8, cards)
+}
+
+fn key(game: &Game, seat: Seat) -> Key {
+    let player = game.player(seat);
+    if player.status() == Status::Eliminated {
+        return (false, false, 0, 0, 0);
+    }
+    key_of(
+        player.pyramid(),
+        player.markers(),
+        player.total(),
+        player.unused_cards() as u8,
+    )
+}
+
+/// The mover's legal placements with the forced holes each leaves (which depend on the cells
+/// only, not on the domino: computed once per decision and per pair of cells).
+struct Placements {
+    list: Vec<Placement>,
+    holes: Vec<u8>,
+}
+
+impl Placements {
+    fn new(player: &Player) -> Placements {
+        let mut list = Vec::new();
+        player.pyramid().legal(|p| list.push(p));
+        let blank = [Block {
+            colour: 0,
+            icons: 0,
+        }; 2];
+        let mut holes: Vec<u8> = Vec::with_capacity(list.len());
+        let mut last = None;
+        for p in &list {
+            let cells = {
+                let (bx, by) = p.second().expect("a legal placement");
+                let (a, b) = ((p.x, p.y), (bx, by));
+                (a.min(b), a.max(b))
+            };
+            let h = match last {
+                Some((c, h)) if c == cells => h,
+                _ => {
+                    let mut pyramid = player.pyramid().clone();
+                    pyramid.place(p, blank);
+                    min_holes(&pyramid) as u8
+                }
+            };
+            last = Some((cells, h));
+            holes.push(h);
+        }
+        Placements { list, holes }
+    }
+
+    fn holes_of(&self, p: &Placement) -> u8 {
+        let i = self
+            .list
+            .iter()
+            .position(|q| q == p)
+            .expect("a legal placement");
+        self.holes[i]
+    }
+}
+
+/// Placing `domino` at `p`, then the best marker choice (the engine's rule: one marker, on a
+/// block whose jewel colour's marker is free). Evaluated on a copy of the pyramid only: cloning
+/// the whole game for each of the ~100 placements of a `take` would cost most of the time.
+fn placement_key(player: &Player, domino: u8, p: &Placement, holes: u8) -> Key {
+    let mut pyramid = player.pyramid().clone();
+    pyramid.place(p, dominoes()[domino as usize].blocks);
+    let a = pyramid.blocks().len() - 2;
+    let new = [pyramid.blocks()[a].block, pyramid.blocks()[a + 1].block];
+    let options = mark_options(new, player.markers());
+    let cards = player.unused_cards() as u8;
+    (0..2)
+        .filter(|side| options == 0 || options >> side & 1 == 1)
+        .map(|side| {
+            let mut markers = *player.markers();
+            if options != 0 {
+                markers[new[side].colour as usize] = Some((a + side) as u8);
+            }
+            key_with(&pyramid, &markers, player.total(), holes, cards)
+        })
+        .max()
+        .expect("one option at least")
+}
+
+/// Covering block `index` with a card side (marked when that colour's marker is free).
+fn resurface_key(player: &Player, index: usize, colour: u8, quadrant: u8) -> Key {
+    let mut pyramid = player.pyramid().clone();
+    pyramid.replace_block(
+        index,
+        Block {
+            colour,
+            icons: 1 << quadrant,
+        },
+    );
+    let mut markers = *player.markers();
+    if markers[colour as usize].is_none() {
+        markers[colour as usize] = Some(index as u8);
+    }
+    key_of(
+        &pyramid,
+        &markers,
+        player.total(),
+        player.unused_cards() as u8 - 1,
+    )
+}
+
+fn evaluate(game: &Game, seat: Seat, m: Move, placements: &Option<Placements>) -> Key {
+    let player = game.player(seat);
+    match m {
+        Move::Take(slot) => {
+            let domino = game.quarry()[slot as usize].expect("a legal take");
+            let all = placements.as_ref().expect("placements computed");
+            all.list
+                .iter()
+                .zip(&all.holes)
+                .map(|(p, &h)| placement_key(player, domino, p, h))
+                .max()
+                .expect("a placement")
+        }
+        Move::Place(p) => {
+            let holes = placements
+                .as_ref()
+                .expect("placements computed")
+                .holes_of(&p);
+            placement_key(player, game.held().expect("a domino to place"), &p, holes)
+        }
+        Move::Resurface {
+            side,
+            colour,
+            quadrant,
+        } => {
+            let index = game.new_blocks().expect("resurfacing the new domino") + side.index();
+            resurface_key(player, index, colour, quadrant)
+        }
+        _ => {
+            let mut next = game.clone();
+            next.play_unchecked(&m);
+            key(&next, seat)
+        }
+    }
+}
+
+impl Bot<Game> for Greedy {
+    fn choose(&mut self, game: &Game) -> Move {
+        let ToMove::Seat(seat) = game.to_move() else {
+            panic!("Greedy asked to move in a finished game");
+        };
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        assert!(!moves.is_empty(), "Greedy asked to move with no legal move");
+        if moves.len() == 1 || game.step() == Step::Refill {
+            return moves[self.rng.below(moves.len() as u32) as usize];
+        }
+        let placements = matches!(game.step(), Step::Take | Step::Place)
+            .then(|| Placements::new(game.player(seat)));
+        let mut best: Vec<Move> = Vec::new();
+        let mut best_key = None;
+        for &m in &moves {
+            let k = evaluate(game, seat, m, &placements);
+            if best_key.is_none_or(|b| k > b) {
+                best_key = Some(k);
+                best.clear();
+            }
+            if best_key == Some(k) {
+                best.push(m);
+            }
+        }
+        best[self.rng.below(best.len() as u32) as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RandomBot;
+    use pyramidion_pyramido::Options;
+
+    fn play(options: &Options, seed: u64, greedy_seats: &[u8]) -> Game {
+        let mut game = Game::new(options, seed).unwrap();
+        let mut greedy = Greedy::new(seed);
+        let mut random = RandomBot::<Move>::new(seed);
+        while let ToMove::Seat(s) = game.to_move() {
+            let m = if greedy_seats.contains(&s.0) {
+                greedy.choose(&game)
+            } else {
+                random.choose(&game)
+            };
+            game.play(&m)
+                .unwrap_or_else(|e| panic!("seed {seed}: {m}: {e}"));
+        }
+        game
+    }
+
+    #[test]
+    fn greedy_plays_legal_moves_and_beats_random() {
+        let options = Options::players(2);
+        let mut wins = 0;
+        for seed in 0..40 {
+            let game = play(&options, seed, &[seed as u8 % 2]);
+            let outcome = game.outcome().unwrap();
+            if outcome.ranks[(seed % 2) as usize] == 0 {
+                wins += 1;
+            }
+        }
+        assert!(wins >= 36, "greedy won {wins} of 40");
+    }
+
+    #[test]
+    fn greedy_games_reach_the_end_and_score() {
+        let options = Options::players(4);
+        let mut complete = 0;
+        let mut scores = 0;
+        for seed in 0..12 {
+            let game = play(&options, seed, &[0, 1, 2, 3]);
+            if game.players().iter().all(|p| p.scores().len() == 4) {
+                complete += 1;
+            }
+            scores += game.outcome().unwrap().scores.iter().sum::<i32>();
+        }
+        assert!(
+            complete >= 6,
+            "{complete} of 12 greedy games went the distance"
+        );
+        assert!(scores / 48 > 40, "mean score {}", scores / 48);
+    }
+
+    #[test]
+    fn greedy_is_reproducible() {
+        let options = Options::players(3);
+        let a = play(&options, 5, &[0, 1, 2]);
+        let b = play(&options, 5, &[0, 1, 2]);
+        assert_eq!(a, b);
+    }
+
+    /// `cargo test --release -p pyramidion-ai greedy_speed -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn greedy_speed() {
+        let games: u64 = std::env::var("GREEDY_GAMES")
+            .ok()
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(1000);
+        let start = std::time::Instant::now();
+        let mut complete = 0;
+        let mut total = 0i64;
+        for seed in 0..games {
+            let players = 2 + (seed % 3) as u8;
+            let game = play(&Options::players(players), seed, &[0, 1, 2, 3]);
+            complete += game.players().iter().all(|p| p.scores().len() == 4) as u32;
+            total += game
+                .outcome()
+                .unwrap()
+                .scores
+                .iter()
+                .map(|&s| s as i64)
+                .sum::<i64>();
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{games} all-greedy games (2, 3, 4 players in turn) in {secs:.1} s ({:.0} games/s); {complete} complete; mean score {:.1}",
+            games as f64 / secs,
+            total as f64 / (games as f64 * 3.0)
+        );
+    }
+}

@@ -1,0 +1,240 @@
+//! What a seat (or a spectator) sees. Everything is public in Pyramido except the order of
+//! the dominoes below the pile tops, so every seat gets the same picture.
+use crate::data::{CARD_NAMES, COLOUR_NAMES, COLOURS, colour_name, dominoes};
+use crate::game::{Game, PILES, QUARRY_SLOTS, Status, Step};
+use crate::score::StageScore;
+use pyramidion_core::geometry::placement::format_cell;
+use pyramidion_core::geometry::{Block, FrameRect};
+use pyramidion_core::{Outcome, Rules, Seat, ToMove};
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BlockView {
+    pub colour: &'static str,
+    /// Jewel quadrants, e.g. `nw se` (empty: none).
+    pub jewels: &'static str,
+}
+
+impl From<Block> for BlockView {
+    fn from(b: Block) -> Self {
+        BlockView {
+            colour: colour_name(b.colour),
+            jewels: JEWELS[b.icons as usize & 15],
+        }
+    }
+}
+
+/// A tile face up: block A (west) and block B (east) in canonical orientation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DominoView {
+    pub id: u8,
+    pub a: BlockView,
+    pub b: BlockView,
+}
+
+impl DominoView {
+    pub fn new(id: u8) -> DominoView {
+        let [a, b] = dominoes()[id as usize].blocks;
+        DominoView {
+            id,
+            a: a.into(),
+            b: b.into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PileView {
+    pub size: usize,
+    pub top: Option<DominoView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlacedBlockView {
+    /// 1 to 4.
+    pub stage: u8,
+    /// Stage-local block coordinates (stage 1: on the 9×9 canvas; cell `a1` is (0, 0)).
+    pub x: u8,
+    pub y: u8,
+    pub colour: &'static str,
+    /// Jewel quadrants, e.g. `nw se` (empty: none).
+    pub jewels: &'static str,
+    /// The resurfacing card this block is, if it is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<&'static str>,
+    /// Carries a jewel marker (of its colour).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub marker: bool,
+}
+
+/// `format_quadrants` for every mask, without allocating.
+const JEWELS: [&str; 16] = [
+    "",
+    "nw",
+    "ne",
+    "nw ne",
+    "sw",
+    "nw sw",
+    "ne sw",
+    "nw ne sw",
+    "se",
+    "nw se",
+    "ne se",
+    "nw ne se",
+    "sw se",
+    "nw sw se",
+    "ne sw se",
+    "nw ne sw se",
+];
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerView {
+    pub seat: Seat,
+    pub status: Status,
+    /// The stage-1 frame once forced.
+    pub frame: Option<FrameRect>,
+    /// Blocks in placing order (the order the top view stacks them).
+    pub blocks: Vec<PlacedBlockView>,
+    pub dominoes: Vec<u8>,
+    pub markers_in_hand: Vec<&'static str>,
+    pub cards_in_hand: Vec<&'static str>,
+    /// Scores of the completed stages, with their marked areas and Mino bonus.
+    pub stage_scores: Vec<StageScore>,
+    /// What the current stage would score if it ended now.
+    pub stage_value: u16,
+    pub total: u16,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct View {
+    /// Whose view this is (`None`: a spectator).
+    pub seat: Option<Seat>,
+    pub players: u8,
+    /// 1 to 4.
+    pub stage: u8,
+    pub step: Step,
+    pub to_move: Option<Seat>,
+    pub first_player: Seat,
+    pub quarry: [Option<DominoView>; QUARRY_SLOTS],
+    pub piles: [PileView; PILES],
+    /// The domino taken, to place now.
+    pub held: Option<DominoView>,
+    /// The quarry slot (1–3) taken this turn, until refilled.
+    pub empty_slot: Option<u8>,
+    /// Indices (in the mover's `blocks`) of the new domino's blocks A and B while marking or
+    /// resurfacing.
+    pub new_blocks: Option<[usize; 2]>,
+    /// Holes the mover must still cover, the next first.
+    pub holes: Vec<String>,
+    pub seats: Vec<PlayerView>,
+    pub outcome: Option<Outcome>,
+}
+
+impl View {
+    pub(crate) fn new(game: &Game, seat: Option<Seat>) -> View {
+        let seats = game
+            .players()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let markers = p.markers();
+                let blocks = p
+                    .pyramid()
+                    .blocks()
+                    .iter()
+                    .enumerate()
+                    .map(|(index, pb)| PlacedBlockView {
+                        stage: pb.stage + 1,
+                        x: pb.x,
+                        y: pb.y,
+                        colour: colour_name(pb.block.colour),
+                        jewels: JEWELS[pb.block.icons as usize & 15],
+                        card: p
+                            .cards()
+                            .iter()
+                            .position(|c| *c == Some(index as u8))
+                            .map(|k| CARD_NAMES[k]),
+                        marker: markers.contains(&Some(index as u8)),
+                    })
+                    .collect();
+                PlayerView {
+                    seat: Seat(i as u8),
+                    status: p.status(),
+                    frame: p.pyramid().frame().or(p.pyramid().canvas().frame()),
+                    blocks,
+                    dominoes: p.dominoes().to_vec(),
+                    markers_in_hand: (0..COLOURS)
+                        .filter(|&c| markers[c].is_none())
+                        .map(|c| COLOUR_NAMES[c])
+                        .collect(),
+                    cards_in_hand: (0..CARD_NAMES.len())
+                        .filter(|&k| p.cards()[k].is_none())
+                        .map(|k| CARD_NAMES[k])
+                        .collect(),
+                    stage_scores: p.scores().to_vec(),
+                    stage_value: if p.status() == Status::Eliminated {
+                        0
+                    } else {
+                        p.stage_value()
+                    },
+                    total: p.total(),
+                }
+            })
+            .collect();
+        View {
+            seat,
+            players: game.seats(),
+            stage: game.stage() + 1,
+            step: game.step(),
+            to_move: match game.to_move() {
+                ToMove::Seat(s) => Some(s),
+                ToMove::Over => None,
+            },
+            first_player: game.first_player(),
+            quarry: game.quarry().map(|d| d.map(DominoView::new)),
+            piles: std::array::from_fn(|p| PileView {
+                size: game.pile_size(p),
+                top: game.pile_top(p).map(DominoView::new),
+            }),
+            held: game.held().map(DominoView::new),
+            empty_slot: game.empty_slot().map(|s| s + 1),
+            new_blocks: game.new_blocks().map(|a| [a, a + 1]),
+            holes: game
+                .holes()
+                .iter()
+                .map(|&(x, y)| format_cell(x, y))
+                .collect(),
+            seats,
+            outcome: game.outcome(),
+        }
+    }
+
+    /// Every domino id the view shows.
+    pub fn domino_ids(&self) -> Vec<u8> {
+        let mut ids: Vec<u8> = self.quarry.iter().flatten().map(|d| d.id).collect();
+        ids.extend(
+            self.piles
+                .iter()
+                .filter_map(|p| p.top.as_ref())
+                .map(|d| d.id),
+        );
+        ids.extend(self.held.iter().map(|d| d.id));
+        for s in &self.seats {
+            ids.extend(&s.dominoes);
+        }
+        ids
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pyramidion_core::geometry::placement::format_quadrants;
+
+    #[test]
+    fn jewel_table_matches_core_names() {
+        for (m, text) in JEWELS.iter().enumerate() {
+            assert_eq!(*text, format_quadrants(m as u8));
+        }
+    }
+}
