@@ -1,6 +1,7 @@
 //! `pyramidion`: the command-line face of the platform.
 mod bench;
 mod bots;
+mod loadtest;
 mod perft;
 mod replay;
 mod serve;
@@ -29,6 +30,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Count legal moves (and move sequences to a depth) after a record prefix.
     Perft(perft::PerftArgs),
+    /// Play N concurrent games against a running server (loopback only) and report latency.
+    Loadtest(loadtest::LoadtestArgs),
     /// Re-play a game record, verifying every move, and print the final scores.
     Replay(replay::ReplayArgs),
 }
@@ -41,6 +44,7 @@ fn main() -> std::process::ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Loadtest(args) => loadtest::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -17,6 +17,9 @@ pub struct ServeArgs {
     /// Extra allowed browser origins for WebSockets (e.g. behind a proxy), comma separated.
     #[arg(long, value_delimiter = ',')]
     pub allow_origin: Vec<String>,
+    /// HTTP requests per second allowed per client IP (burst: 4×).
+    #[arg(long, default_value_t = 50.0)]
+    pub http_rate: f64,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -31,6 +34,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
     };
     let mut config = pyramidion_server::Config::new(url);
     config.allowed_origins = args.allow_origin;
+    config.http_per_second = args.http_rate;
+    config.http_burst = args.http_rate * 4.0;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.bind)

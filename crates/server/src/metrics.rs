@@ -43,6 +43,7 @@ impl Metrics {
         gauge("pyramidion_moves_total", "Moves accepted since start.", "counter", get(&self.moves));
         gauge("pyramidion_moves_rejected_total", "Moves refused since start.", "counter", get(&self.rejected_moves));
         gauge("pyramidion_connections", "Open WebSocket connections.", "gauge", get(&self.connections));
+        gauge("process_resident_memory_bytes", "Resident memory of the server process.", "gauge", resident_bytes());
         let _ = writeln!(s, "# HELP pyramidion_move_latency_seconds Receive to persisted and published.");
         let _ = writeln!(s, "# TYPE pyramidion_move_latency_seconds histogram");
         for (bucket, bound) in self.latency_buckets.iter().zip(BUCKETS_MS) {
@@ -54,4 +55,12 @@ impl Metrics {
         let _ = writeln!(s, "pyramidion_move_latency_seconds_count {count}");
         s
     }
+}
+
+/// Resident set size from /proc (0 where there is no /proc).
+fn resident_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * 4096)
 }

@@ -66,7 +66,20 @@ pub enum Backend {
 pub struct Store {
     pub pool: AnyPool,
     pub backend: Backend,
+    /// Moves go through one writer task that commits them in groups (see [`Store::append_move`]).
+    writer: tokio::sync::mpsc::Sender<PendingMove>,
 }
+
+struct PendingMove {
+    game_id: String,
+    ply: u32,
+    text: String,
+    by_bot: bool,
+    done: tokio::sync::oneshot::Sender<Result<(), String>>,
+}
+
+/// Most moves committed by one transaction.
+const GROUP_COMMIT: usize = 512;
 
 pub fn now_ms() -> i64 {
     SystemTime::now()
@@ -126,8 +139,10 @@ impl Store {
             .connect(url)
             .await
             .with_context(|| format!("cannot open database {url}"))?;
-        let store = Store { pool, backend };
+        let (writer, queue) = tokio::sync::mpsc::channel(4 * GROUP_COMMIT);
+        let store = Store { pool: pool.clone(), backend, writer };
         store.migrate().await?;
+        tokio::spawn(write_moves(pool, queue));
         Ok(store)
     }
 
@@ -332,17 +347,17 @@ impl Store {
             .collect()
     }
 
-    /// Appends one accepted move; committed when this returns.
+    /// Appends one accepted move; it is committed when this returns. Moves of every game go
+    /// through one writer that commits whatever has queued up in a single transaction (group
+    /// commit): one disk flush serves many moves, and no move is acknowledged before its flush.
     pub async fn append_move(&self, game_id: &str, ply: u32, text: &str, by_bot: bool) -> Result<()> {
-        sqlx::query("INSERT INTO moves (game_id, ply, text, by_bot, created_at) VALUES ($1, $2, $3, $4, $5)")
-            .bind(game_id)
-            .bind(ply as i64)
-            .bind(text)
-            .bind(by_bot as i64)
-            .bind(now_ms())
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        let (done, committed) = tokio::sync::oneshot::channel();
+        let pending = PendingMove { game_id: game_id.to_string(), ply, text: text.to_string(), by_bot, done };
+        self.writer.send(pending).await.map_err(|_| anyhow::anyhow!("the move writer has stopped"))?;
+        committed
+            .await
+            .map_err(|_| anyhow::anyhow!("the move writer has stopped"))?
+            .map_err(|e| anyhow::anyhow!(e))
     }
 
     pub async fn moves(&self, game_id: &str) -> Result<Vec<String>> {
@@ -352,6 +367,33 @@ impl Store {
             .await?;
         rows.iter().map(|r| Ok(r.try_get("text")?)).collect()
     }
+}
+
+async fn write_moves(pool: AnyPool, mut queue: tokio::sync::mpsc::Receiver<PendingMove>) {
+    let mut batch = Vec::with_capacity(GROUP_COMMIT);
+    while queue.recv_many(&mut batch, GROUP_COMMIT).await > 0 {
+        let result = commit_moves(&pool, &batch).await.map_err(|e| e.to_string());
+        for pending in batch.drain(..) {
+            let _ = pending.done.send(result.clone());
+        }
+    }
+}
+
+async fn commit_moves(pool: &AnyPool, batch: &[PendingMove]) -> Result<()> {
+    let mut tx = pool.begin().await?;
+    let now = now_ms();
+    for m in batch {
+        sqlx::query("INSERT INTO moves (game_id, ply, text, by_bot, created_at) VALUES ($1, $2, $3, $4, $5)")
+            .bind(&m.game_id)
+            .bind(m.ply as i64)
+            .bind(&m.text)
+            .bind(m.by_bot as i64)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(())
 }
 
 async fn insert_seat(tx: &mut sqlx::Transaction<'_, sqlx::Any>, game_id: &str, seat: usize, kind: &SeatKind) -> Result<()> {

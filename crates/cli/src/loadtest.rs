@@ -1,0 +1,196 @@
+//! `pyramidion loadtest`: N concurrent games played through WebSockets against a running
+//! server, bounded in time; prints moves/s, errors and move round-trip latency percentiles.
+//! Each game is a solo game against THE Legend whose player moves uniformly at random, as
+//! fast as the server answers: every move is a full round trip (persist, then publish).
+use anyhow::{Context, Result, bail, ensure};
+use clap::Args;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tokio::sync::Mutex;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+#[derive(Args, Debug)]
+pub struct LoadtestArgs {
+    /// The server, e.g. http://127.0.0.1:8080 (loopback only).
+    #[arg(long)]
+    pub url: String,
+    /// Concurrent games.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// How long to play.
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
+}
+
+#[derive(Default)]
+struct Totals {
+    moves: AtomicU64,
+    errors: AtomicU64,
+    finished: AtomicU64,
+    latencies_us: Mutex<Vec<u64>>,
+}
+
+/// Only loopback addresses: this tool generates load and must never aim it elsewhere.
+fn check_loopback(url: &str) -> Result<()> {
+    let host = url
+        .trim_start_matches("http://")
+        .split(['/', ':'])
+        .next()
+        .unwrap_or("");
+    ensure!(
+        host == "localhost" || host.starts_with("127.") || host == "[::1]",
+        "loadtest only targets loopback (127.0.0.0/8, localhost, [::1]), not '{host}'"
+    );
+    Ok(())
+}
+
+async fn metric(http: &reqwest::Client, url: &str, name: &str) -> Result<f64> {
+    let text = http.get(format!("{url}/metrics")).send().await?.text().await?;
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")).and_then(|v| v.parse().ok()))
+        .with_context(|| format!("metric {name} missing"))
+}
+
+pub fn run(args: LoadtestArgs) -> Result<()> {
+    check_loopback(&args.url)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(load(args))
+}
+
+async fn load(args: LoadtestArgs) -> Result<()> {
+    let url = args.url.trim_end_matches('/').to_string();
+    let http = reqwest::Client::new();
+    let rss_before = metric(&http, &url, "process_resident_memory_bytes").await?;
+    let totals = Arc::new(Totals::default());
+    let deadline = Instant::now() + Duration::from_secs(args.seconds);
+    let peak_live = Arc::new(AtomicU64::new(0));
+    let peak_rss = Arc::new(AtomicU64::new(0));
+    // Sample the server while the games run.
+    let sampler = {
+        let (http, url, peak_live, peak_rss) = (http.clone(), url.clone(), peak_live.clone(), peak_rss.clone());
+        tokio::spawn(async move {
+            while Instant::now() < deadline {
+                if let (Ok(live), Ok(rss)) = (
+                    metric(&http, &url, "pyramidion_games_live").await,
+                    metric(&http, &url, "process_resident_memory_bytes").await,
+                ) && live as u64 >= peak_live.load(Ordering::Relaxed)
+                {
+                    peak_live.store(live as u64, Ordering::Relaxed);
+                    peak_rss.store(rss as u64, Ordering::Relaxed);
+                }
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+        })
+    };
+    let start = Instant::now();
+    let players: Vec<_> = (0..args.games)
+        .map(|i| {
+            let (http, url, totals) = (http.clone(), url.clone(), totals.clone());
+            tokio::spawn(async move {
+                if let Err(e) = player(i as u64, &http, &url, deadline, &totals).await {
+                    totals.errors.fetch_add(1, Ordering::Relaxed);
+                    eprintln!("game {i}: {e:#}");
+                }
+            })
+        })
+        .collect();
+    for p in players {
+        let _ = p.await;
+    }
+    let _ = sampler.await;
+    let elapsed = start.elapsed().as_secs_f64();
+    let mut lat = totals.latencies_us.lock().await.clone();
+    lat.sort_unstable();
+    let pct = |p: f64| lat.get(((lat.len() as f64 - 1.0) * p).round() as usize).map_or(0.0, |&us| us as f64 / 1000.0);
+    let moves = totals.moves.load(Ordering::Relaxed);
+    println!("concurrent games: {}", args.games);
+    println!("duration: {elapsed:.1} s");
+    println!("moves: {moves}");
+    println!("moves/s: {:.0}", moves as f64 / elapsed);
+    println!("games finished: {}", totals.finished.load(Ordering::Relaxed));
+    println!("errors: {}", totals.errors.load(Ordering::Relaxed));
+    println!("move round trip p50: {:.2} ms", pct(0.50));
+    println!("move round trip p99: {:.2} ms", pct(0.99));
+    println!("move round trip max: {:.2} ms", pct(1.0));
+    let live = peak_live.load(Ordering::Relaxed);
+    if live > 0 {
+        let per_game = (peak_rss.load(Ordering::Relaxed) as f64 - rss_before).max(0.0) / live as f64;
+        println!("server memory per live game: {:.1} KiB ({live} live games at the sample)", per_game / 1024.0);
+    }
+    Ok(())
+}
+
+/// One client: a guest identity, then solo games back to back until the deadline.
+async fn player(i: u64, http: &reqwest::Client, url: &str, deadline: Instant, totals: &Totals) -> Result<()> {
+    let me = http.get(format!("{url}/api/me")).send().await?;
+    let cookie = me
+        .headers()
+        .get("set-cookie")
+        .and_then(|c| c.to_str().ok())
+        .and_then(|c| c.split(';').next())
+        .context("no session cookie")?
+        .to_string();
+    let ws_url = format!("{}/ws", url.replacen("http", "ws", 1));
+    let mut req = ws_url.into_client_request()?;
+    req.headers_mut().insert("cookie", cookie.parse()?);
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await?;
+    let mut rng = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    while Instant::now() < deadline {
+        let table: Value = http
+            .post(format!("{url}/api/tables"))
+            .header("cookie", &cookie)
+            .json(&json!({"game": "forgotten-treasures", "options": {"players": 1, "solo": "the-legend"}, "seats": [{"type": "me"}]}))
+            .send()
+            .await?
+            .json()
+            .await?;
+        let Some(game) = table["id"].as_str().map(str::to_string) else { bail!("cannot create a table: {table}") };
+        ws.send(Message::Text(json!({"type": "subscribe", "game": game}).to_string().into())).await?;
+        let mut state = next_state(&mut ws, &game, 0).await?;
+        loop {
+            if state["finished"] == true {
+                totals.finished.fetch_add(1, Ordering::Relaxed);
+                ws.send(Message::Text(json!({"type": "unsubscribe", "game": game}).to_string().into())).await?;
+                break;
+            }
+            if Instant::now() >= deadline {
+                return Ok(());
+            }
+            let legal = state["legal"].as_array().context("no legal moves")?;
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let m = &legal[(rng % legal.len() as u64) as usize];
+            let id = state["state_id"].as_u64().context("no state id")?;
+            let sent = Instant::now();
+            ws.send(Message::Text(json!({"type": "move", "game": game, "state_id": id, "move": m}).to_string().into())).await?;
+            state = next_state(&mut ws, &game, id + 1).await?;
+            totals.latencies_us.lock().await.push(sent.elapsed().as_micros() as u64);
+            totals.moves.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    Ok(())
+}
+
+async fn next_state<S>(ws: &mut S, game: &str, at_least: u64) -> Result<Value>
+where
+    S: StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(30), ws.next())
+            .await
+            .context("no answer within 30 s")?
+            .context("connection closed")??;
+        let Message::Text(t) = msg else { continue };
+        let v: Value = serde_json::from_str(&t)?;
+        match v["type"].as_str() {
+            Some("error") => bail!("server error: {v}"),
+            Some("state") if v["game"] == game && v["state_id"].as_u64() >= Some(at_least) => return Ok(v),
+            _ => {}
+        }
+    }
+}
