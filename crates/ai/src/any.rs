@@ -42,8 +42,8 @@ where
 /// The move (as text) a bot of `level` plays in `game`, whose seat to move must be a seat.
 pub fn choose_any(game: &AnyGame, level: BotLevel, seed: u64) -> String {
     match game {
-        AnyGame::ForgottenTreasures(g) => pick(g, level, seed),
+        AnyGame::ForgottenTreasures(g) => pick(g.as_ref(), level, seed),
         AnyGame::Pyramido(g) => pick(g.as_ref(), level, seed),
-        AnyGame::Pyramids(g) => pick(g, level, seed),
+        AnyGame::Pyramids(g) => pick(g.as_ref(), level, seed),
     }
 }

@@ -49,15 +49,25 @@ fn check_loopback(url: &str) -> Result<()> {
 }
 
 async fn metric(http: &reqwest::Client, url: &str, name: &str) -> Result<f64> {
-    let text = http.get(format!("{url}/metrics")).send().await?.text().await?;
+    let text = http
+        .get(format!("{url}/metrics"))
+        .send()
+        .await?
+        .text()
+        .await?;
     text.lines()
-        .find_map(|l| l.strip_prefix(&format!("{name} ")).and_then(|v| v.parse().ok()))
+        .find_map(|l| {
+            l.strip_prefix(&format!("{name} "))
+                .and_then(|v| v.parse().ok())
+        })
         .with_context(|| format!("metric {name} missing"))
 }
 
 pub fn run(args: LoadtestArgs) -> Result<()> {
     check_loopback(&args.url)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     runtime.block_on(load(args))
 }
 
@@ -71,7 +81,12 @@ async fn load(args: LoadtestArgs) -> Result<()> {
     let peak_rss = Arc::new(AtomicU64::new(0));
     // Sample the server while the games run.
     let sampler = {
-        let (http, url, peak_live, peak_rss) = (http.clone(), url.clone(), peak_live.clone(), peak_rss.clone());
+        let (http, url, peak_live, peak_rss) = (
+            http.clone(),
+            url.clone(),
+            peak_live.clone(),
+            peak_rss.clone(),
+        );
         tokio::spawn(async move {
             while Instant::now() < deadline {
                 if let (Ok(live), Ok(rss)) = (
@@ -105,27 +120,43 @@ async fn load(args: LoadtestArgs) -> Result<()> {
     let elapsed = start.elapsed().as_secs_f64();
     let mut lat = totals.latencies_us.lock().await.clone();
     lat.sort_unstable();
-    let pct = |p: f64| lat.get(((lat.len() as f64 - 1.0) * p).round() as usize).map_or(0.0, |&us| us as f64 / 1000.0);
+    let pct = |p: f64| {
+        lat.get(((lat.len() as f64 - 1.0) * p).round() as usize)
+            .map_or(0.0, |&us| us as f64 / 1000.0)
+    };
     let moves = totals.moves.load(Ordering::Relaxed);
     println!("concurrent games: {}", args.games);
     println!("duration: {elapsed:.1} s");
     println!("moves: {moves}");
     println!("moves/s: {:.0}", moves as f64 / elapsed);
-    println!("games finished: {}", totals.finished.load(Ordering::Relaxed));
+    println!(
+        "games finished: {}",
+        totals.finished.load(Ordering::Relaxed)
+    );
     println!("errors: {}", totals.errors.load(Ordering::Relaxed));
     println!("move round trip p50: {:.2} ms", pct(0.50));
     println!("move round trip p99: {:.2} ms", pct(0.99));
     println!("move round trip max: {:.2} ms", pct(1.0));
     let live = peak_live.load(Ordering::Relaxed);
     if live > 0 {
-        let per_game = (peak_rss.load(Ordering::Relaxed) as f64 - rss_before).max(0.0) / live as f64;
-        println!("server memory per live game: {:.1} KiB ({live} live games at the sample)", per_game / 1024.0);
+        let per_game =
+            (peak_rss.load(Ordering::Relaxed) as f64 - rss_before).max(0.0) / live as f64;
+        println!(
+            "server memory per live game: {:.1} KiB ({live} live games at the sample)",
+            per_game / 1024.0
+        );
     }
     Ok(())
 }
 
 /// One client: a guest identity, then solo games back to back until the deadline.
-async fn player(i: u64, http: &reqwest::Client, url: &str, deadline: Instant, totals: &Totals) -> Result<()> {
+async fn player(
+    i: u64,
+    http: &reqwest::Client,
+    url: &str,
+    deadline: Instant,
+    totals: &Totals,
+) -> Result<()> {
     let me = http.get(format!("{url}/api/me")).send().await?;
     let cookie = me
         .headers()
@@ -148,13 +179,25 @@ async fn player(i: u64, http: &reqwest::Client, url: &str, deadline: Instant, to
             .await?
             .json()
             .await?;
-        let Some(game) = table["id"].as_str().map(str::to_string) else { bail!("cannot create a table: {table}") };
-        ws.send(Message::Text(json!({"type": "subscribe", "game": game}).to_string().into())).await?;
+        let Some(game) = table["id"].as_str().map(str::to_string) else {
+            bail!("cannot create a table: {table}")
+        };
+        ws.send(Message::Text(
+            json!({"type": "subscribe", "game": game})
+                .to_string()
+                .into(),
+        ))
+        .await?;
         let mut state = next_state(&mut ws, &game, 0).await?;
         loop {
             if state["finished"] == true {
                 totals.finished.fetch_add(1, Ordering::Relaxed);
-                ws.send(Message::Text(json!({"type": "unsubscribe", "game": game}).to_string().into())).await?;
+                ws.send(Message::Text(
+                    json!({"type": "unsubscribe", "game": game})
+                        .to_string()
+                        .into(),
+                ))
+                .await?;
                 break;
             }
             if Instant::now() >= deadline {
@@ -167,9 +210,18 @@ async fn player(i: u64, http: &reqwest::Client, url: &str, deadline: Instant, to
             let m = &legal[(rng % legal.len() as u64) as usize];
             let id = state["state_id"].as_u64().context("no state id")?;
             let sent = Instant::now();
-            ws.send(Message::Text(json!({"type": "move", "game": game, "state_id": id, "move": m}).to_string().into())).await?;
+            ws.send(Message::Text(
+                json!({"type": "move", "game": game, "state_id": id, "move": m})
+                    .to_string()
+                    .into(),
+            ))
+            .await?;
             state = next_state(&mut ws, &game, id + 1).await?;
-            totals.latencies_us.lock().await.push(sent.elapsed().as_micros() as u64);
+            totals
+                .latencies_us
+                .lock()
+                .await
+                .push(sent.elapsed().as_micros() as u64);
             totals.moves.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -189,7 +241,9 @@ where
         let v: Value = serde_json::from_str(&t)?;
         match v["type"].as_str() {
             Some("error") => bail!("server error: {v}"),
-            Some("state") if v["game"] == game && v["state_id"].as_u64() >= Some(at_least) => return Ok(v),
+            Some("state") if v["game"] == game && v["state_id"].as_u64() >= Some(at_least) => {
+                return Ok(v);
+            }
             _ => {}
         }
     }

@@ -18,7 +18,7 @@ pub fn read_record(path: &PathBuf) -> Result<Record> {
     } else {
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
     };
-    Ok(Record::parse(&text).with_context(|| format!("{}", path.display()))?)
+    Record::parse(&text).with_context(|| format!("{}", path.display()))
 }
 
 pub fn run(args: ReplayArgs) -> Result<()> {

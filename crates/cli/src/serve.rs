@@ -29,14 +29,19 @@ pub fn run(args: ServeArgs) -> Result<()> {
         None => {
             std::fs::create_dir_all(&args.data_dir)
                 .with_context(|| format!("cannot create {}", args.data_dir.display()))?;
-            format!("sqlite://{}?mode=rwc", args.data_dir.join("pyramidion.db").display())
+            format!(
+                "sqlite://{}?mode=rwc",
+                args.data_dir.join("pyramidion.db").display()
+            )
         }
     };
     let mut config = pyramidion_server::Config::new(url);
     config.allowed_origins = args.allow_origin;
     config.http_per_second = args.http_rate;
     config.http_burst = args.http_rate * 4.0;
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.bind)
             .await

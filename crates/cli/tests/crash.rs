@@ -17,15 +17,24 @@ fn start(dir: &std::path::Path) -> (Child, String) {
         .spawn()
         .expect("server starts");
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
     let base = line.trim().rsplit(' ').next().unwrap().to_string();
     assert!(base.starts_with("http://127.0.0.1:"), "{line}");
     (child, base)
 }
 
-async fn next_state(ws: &mut (impl StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin), at_least: u64) -> Value {
+async fn next_state(
+    ws: &mut (impl StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin),
+    at_least: u64,
+) -> Value {
     loop {
-        let msg = tokio::time::timeout(Duration::from_secs(20), ws.next()).await.unwrap().unwrap().unwrap();
+        let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
         if let Message::Text(t) = msg {
             let v: Value = serde_json::from_str(&t).unwrap();
             assert_ne!(v["type"], "error", "{v}");
@@ -43,7 +52,13 @@ async fn kill_9_loses_no_acknowledged_move() {
     let (mut server, base) = start(&dir);
     let http = reqwest::Client::new();
     let me = http.get(format!("{base}/api/me")).send().await.unwrap();
-    let cookie = me.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
+    let cookie = me.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
     let table: Value = http
         .post(format!("{base}/api/tables"))
         .header("cookie", &cookie)
@@ -56,49 +71,108 @@ async fn kill_9_loses_no_acknowledged_move() {
         .unwrap();
     let game = table["id"].as_str().unwrap().to_string();
     let connect = |base: String, cookie: String| async move {
-        let mut req = format!("{}/ws", base.replacen("http", "ws", 1)).into_client_request().unwrap();
+        let mut req = format!("{}/ws", base.replacen("http", "ws", 1))
+            .into_client_request()
+            .unwrap();
         req.headers_mut().insert("cookie", cookie.parse().unwrap());
         tokio_tungstenite::connect_async(req).await.unwrap().0
     };
     let mut ws = connect(base.clone(), cookie.clone()).await;
-    ws.send(Message::Text(json!({"type": "subscribe", "game": game}).to_string().into())).await.unwrap();
+    ws.send(Message::Text(
+        json!({"type": "subscribe", "game": game})
+            .to_string()
+            .into(),
+    ))
+    .await
+    .unwrap();
     let mut state = next_state(&mut ws, 0).await;
     let mut acknowledged = Vec::new();
     for _ in 0..30 {
         let id = state["state_id"].as_u64().unwrap();
         let m = state["legal"][0].as_str().unwrap().to_string();
-        ws.send(Message::Text(json!({"type": "move", "game": game, "state_id": id, "move": m}).to_string().into())).await.unwrap();
+        ws.send(Message::Text(
+            json!({"type": "move", "game": game, "state_id": id, "move": m})
+                .to_string()
+                .into(),
+        ))
+        .await
+        .unwrap();
         state = next_state(&mut ws, id + 1).await;
         acknowledged.push(m);
     }
     // One more move sent but not waited for: it may or may not have been committed.
     let id = state["state_id"].as_u64().unwrap();
     let m = state["legal"][0].as_str().unwrap().to_string();
-    ws.send(Message::Text(json!({"type": "move", "game": game, "state_id": id, "move": m}).to_string().into())).await.unwrap();
+    ws.send(Message::Text(
+        json!({"type": "move", "game": game, "state_id": id, "move": m})
+            .to_string()
+            .into(),
+    ))
+    .await
+    .unwrap();
     server.kill().unwrap(); // SIGKILL
     server.wait().unwrap();
 
     let (mut server, base) = start(&dir);
-    let record: Value = http.get(format!("{base}/api/games/{game}/record")).send().await.unwrap().json().await.unwrap();
+    let record: Value = http
+        .get(format!("{base}/api/games/{game}/record"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let moves: Vec<String> = serde_json::from_value(record["moves"].clone()).unwrap();
-    assert!(moves.len() >= acknowledged.len(), "{} moves stored, {} acknowledged", moves.len(), acknowledged.len());
+    assert!(
+        moves.len() >= acknowledged.len(),
+        "{} moves stored, {} acknowledged",
+        moves.len(),
+        acknowledged.len()
+    );
     assert_eq!(moves[..acknowledged.len()], acknowledged[..]);
     // The game was rebuilt from its record and plays on to its end.
     let mut ws = connect(base.clone(), cookie.clone()).await;
-    ws.send(Message::Text(json!({"type": "subscribe", "game": game}).to_string().into())).await.unwrap();
+    ws.send(Message::Text(
+        json!({"type": "subscribe", "game": game})
+            .to_string()
+            .into(),
+    ))
+    .await
+    .unwrap();
     let mut state = next_state(&mut ws, 0).await;
     assert_eq!(state["state_id"].as_u64().unwrap(), moves.len() as u64);
     while state["finished"] != true {
         let id = state["state_id"].as_u64().unwrap();
         let m = state["legal"][0].as_str().unwrap().to_string();
-        ws.send(Message::Text(json!({"type": "move", "game": game, "state_id": id, "move": m}).to_string().into())).await.unwrap();
+        ws.send(Message::Text(
+            json!({"type": "move", "game": game, "state_id": id, "move": m})
+                .to_string()
+                .into(),
+        ))
+        .await
+        .unwrap();
         state = next_state(&mut ws, id + 1).await;
     }
-    let text = http.get(format!("{base}/api/games/{game}/record?format=text")).send().await.unwrap().text().await.unwrap();
+    let text = http
+        .get(format!("{base}/api/games/{game}/record?format=text"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     let path = dir.join("record.txt");
     std::fs::write(&path, text).unwrap();
-    let replay = Command::new(env!("CARGO_BIN_EXE_pyramidion")).arg("replay").arg(&path).output().unwrap();
-    assert!(replay.status.success(), "{}", String::from_utf8_lossy(&replay.stderr));
+    let replay = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+        .arg("replay")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
     server.kill().unwrap();
     server.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);

@@ -72,9 +72,10 @@ impl ErrorCode for GameError {
 /// One live game of any kind.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyGame {
-    ForgottenTreasures(treasures::Game),
+    // Boxed: states are a few KiB and of different sizes.
+    ForgottenTreasures(Box<treasures::Game>),
     Pyramido(Box<pyramido::Game>),
-    Pyramids(pyramids::Game),
+    Pyramids(Box<pyramids::Game>),
 }
 
 /// Applies `$body` to the concrete game inside an `AnyGame`.
@@ -102,15 +103,15 @@ impl AnyGame {
     pub fn new(kind: GameKind, options: &Value, seed: Seed) -> Result<AnyGame, GameError> {
         let setup = |e: pyramidion_core::SetupError| GameError::new(e.code, e.message);
         match kind {
-            GameKind::ForgottenTreasures => Ok(AnyGame::ForgottenTreasures(
+            GameKind::ForgottenTreasures => Ok(AnyGame::ForgottenTreasures(Box::new(
                 treasures::Game::new(&parse_options(options)?, seed).map_err(setup)?,
-            )),
+            ))),
             GameKind::Pyramido => Ok(AnyGame::Pyramido(Box::new(
                 pyramido::Game::new(&parse_options(options)?, seed).map_err(setup)?,
             ))),
-            GameKind::Pyramids => Ok(AnyGame::Pyramids(
+            GameKind::Pyramids => Ok(AnyGame::Pyramids(Box::new(
                 pyramids::Game::new(&parse_options(options)?, seed).map_err(setup)?,
-            )),
+            ))),
         }
     }
 
@@ -118,11 +119,11 @@ impl AnyGame {
     pub fn from_record(record: &Record) -> Result<AnyGame, GameError> {
         let err = |e: pyramidion_core::record::RecordError| GameError::new(e.code(), e.to_string());
         match record.game {
-            GameKind::ForgottenTreasures => {
-                Ok(AnyGame::ForgottenTreasures(record.replay().map_err(err)?))
-            }
+            GameKind::ForgottenTreasures => Ok(AnyGame::ForgottenTreasures(Box::new(
+                record.replay().map_err(err)?,
+            ))),
             GameKind::Pyramido => Ok(AnyGame::Pyramido(Box::new(record.replay().map_err(err)?))),
-            GameKind::Pyramids => Ok(AnyGame::Pyramids(record.replay().map_err(err)?)),
+            GameKind::Pyramids => Ok(AnyGame::Pyramids(Box::new(record.replay().map_err(err)?))),
         }
     }
 

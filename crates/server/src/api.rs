@@ -1,7 +1,9 @@
 //! HTTP API: identity, lobby (tables), history and records. JSON in and out; every error is
 //! `{"error": {"code", "message"}}` with a stable code.
 use crate::AppState;
-use crate::auth::{Identity, clear_cookie, hash_password, random_hex, start_session, verify_password};
+use crate::auth::{
+    Identity, clear_cookie, hash_password, random_hex, start_session, verify_password,
+};
 use crate::error::{ApiError, ApiResult};
 use crate::store::{GameRow, SeatKind, now_ms};
 use axum::Json;
@@ -25,8 +27,14 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(v)) => Ok(ApiJson(v)),
-            Err(JsonRejection::BytesRejection(e)) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", "request body too large"))
+            Err(JsonRejection::BytesRejection(e))
+                if e.status() == StatusCode::PAYLOAD_TOO_LARGE =>
+            {
+                Err(ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "payload_too_large",
+                    "request body too large",
+                ))
             }
             Err(e) => Err(ApiError::bad_request(e.body_text())),
         }
@@ -49,8 +57,15 @@ pub async fn me(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<
     let user_id = random_hex(12);
     state.store.create_user(&user_id, None, None, true).await?;
     let cookie = start_session(&state, &user_id).await?;
-    let guest = Identity { user_id: user_id.clone(), name: None, guest: true };
-    Ok(with_cookie(cookie, identity_json(&user_id, &guest.display_name(), true)))
+    let guest = Identity {
+        user_id: user_id.clone(),
+        name: None,
+        guest: true,
+    };
+    Ok(with_cookie(
+        cookie,
+        identity_json(&user_id, &guest.display_name(), true),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -62,27 +77,47 @@ pub struct Credentials {
 
 fn check_credentials(c: &Credentials) -> ApiResult<()> {
     let name_ok = (3..=24).contains(&c.name.chars().count())
-        && c.name.chars().all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '-');
+        && c.name
+            .chars()
+            .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '-');
     if !name_ok {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "bad_name", "names have 3–24 letters, digits, _ or -"));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_name",
+            "names have 3–24 letters, digits, _ or -",
+        ));
     }
     if !(8..=128).contains(&c.password.chars().count()) {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "bad_password", "passwords have 8–128 characters"));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_password",
+            "passwords have 8–128 characters",
+        ));
     }
     Ok(())
 }
 
 /// Creates an account; a guest who registers keeps its identity and games.
-pub async fn register(State(state): State<AppState>, headers: HeaderMap, ApiJson(c): ApiJson<Credentials>) -> ApiResult<Response> {
+pub async fn register(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(c): ApiJson<Credentials>,
+) -> ApiResult<Response> {
     check_credentials(&c)?;
     let cost = state.config.hash_cost;
     let password = c.password.clone();
-    let hash = tokio::task::spawn_blocking(move || hash_password(&password, cost)).await.map_err(ApiError::internal)?;
+    let hash = tokio::task::spawn_blocking(move || hash_password(&password, cost))
+        .await
+        .map_err(ApiError::internal)?;
     let taken = || ApiError::conflict("name_taken", "that name is taken");
     if let Some(id) = Identity::from_headers(&state, &headers).await?
         && id.guest
     {
-        if !state.store.upgrade_guest(&id.user_id, &c.name, &hash).await? {
+        if !state
+            .store
+            .upgrade_guest(&id.user_id, &c.name, &hash)
+            .await?
+        {
             return Err(taken());
         }
         return Ok(Json(identity_json(&id.user_id, &c.name, false)).into_response());
@@ -91,18 +126,27 @@ pub async fn register(State(state): State<AppState>, headers: HeaderMap, ApiJson
         return Err(taken());
     }
     let user_id = random_hex(12);
-    state.store.create_user(&user_id, Some(&c.name), Some(&hash), false).await.map_err(|_| taken())?;
+    state
+        .store
+        .create_user(&user_id, Some(&c.name), Some(&hash), false)
+        .await
+        .map_err(|_| taken())?;
     let cookie = start_session(&state, &user_id).await?;
     Ok(with_cookie(cookie, identity_json(&user_id, &c.name, false)))
 }
 
-pub async fn login(State(state): State<AppState>, ApiJson(c): ApiJson<Credentials>) -> ApiResult<Response> {
+pub async fn login(
+    State(state): State<AppState>,
+    ApiJson(c): ApiJson<Credentials>,
+) -> ApiResult<Response> {
     let wrong = || ApiError::unauthorized("wrong name or password");
     let Some((user_id, Some(hash), false)) = state.store.user_by_name(&c.name).await? else {
         return Err(wrong());
     };
     let password = c.password.clone();
-    let ok = tokio::task::spawn_blocking(move || verify_password(&password, &hash)).await.map_err(ApiError::internal)?;
+    let ok = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
+        .await
+        .map_err(ApiError::internal)?;
     if !ok {
         return Err(wrong());
     }
@@ -112,7 +156,10 @@ pub async fn login(State(state): State<AppState>, ApiJson(c): ApiJson<Credential
 
 pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
     if let Some(token) = crate::auth::cookie_token(&headers) {
-        state.store.delete_session(&crate::auth::token_hash(&token)).await?;
+        state
+            .store
+            .delete_session(&crate::auth::token_hash(&token))
+            .await?;
     }
     Ok(with_cookie(clear_cookie(), json!({ "ok": true })))
 }
@@ -135,7 +182,9 @@ pub enum SeatSpec {
     Open,
     /// Kept for someone with the invite link.
     Invite,
-    Bot { level: String },
+    Bot {
+        level: String,
+    },
 }
 
 #[derive(Deserialize)]
@@ -163,7 +212,9 @@ fn table_json(row: &GameRow, seats: &[SeatKind], me: Option<&str>) -> Value {
             SeatKind::Open => json!({ "type": "open" }),
             SeatKind::Invited => json!({ "type": "invite" }),
             SeatKind::Bot(level) => json!({ "type": "bot", "level": level }),
-            SeatKind::Human(u) => json!({ "type": "human", "user": u, "me": Some(u.as_str()) == me }),
+            SeatKind::Human(u) => {
+                json!({ "type": "human", "user": u, "me": Some(u.as_str()) == me })
+            }
         })
         .collect();
     let mut v = json!({
@@ -184,14 +235,28 @@ fn table_json(row: &GameRow, seats: &[SeatKind], me: Option<&str>) -> Value {
     v
 }
 
-pub async fn create_table(State(state): State<AppState>, identity: Identity, ApiJson(t): ApiJson<NewTable>) -> ApiResult<Response> {
-    let kind: GameKind = t.game.parse().map_err(|e: pyramidion_core::kind::UnknownGame| ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string()))?;
+pub async fn create_table(
+    State(state): State<AppState>,
+    identity: Identity,
+    ApiJson(t): ApiJson<NewTable>,
+) -> ApiResult<Response> {
+    let kind: GameKind = t
+        .game
+        .parse()
+        .map_err(|e: pyramidion_core::kind::UnknownGame| {
+            ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string())
+        })?;
     let mut seed_bytes = [0u8; 8];
     getrandom::fill(&mut seed_bytes).map_err(ApiError::internal)?;
     let seed = u64::from_le_bytes(seed_bytes) >> 1; // stored as a signed 64-bit integer
-    let game = AnyGame::new(kind, &t.options, seed).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.code, e.message))?;
+    let game = AnyGame::new(kind, &t.options, seed)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.code, e.message))?;
     if t.seats.len() != game.seats() as usize {
-        return Err(ApiError::bad_request(format!("this game has {} seats, {} given", game.seats(), t.seats.len())));
+        return Err(ApiError::bad_request(format!(
+            "this game has {} seats, {} given",
+            game.seats(),
+            t.seats.len()
+        )));
     }
     if t.move_seconds > 3600 {
         return Err(ApiError::bad_request("move_seconds is at most 3600"));
@@ -209,9 +274,13 @@ pub async fn create_table(State(state): State<AppState>, identity: Identity, Api
         });
     }
     if !seats.iter().any(|s| matches!(s, SeatKind::Human(_))) {
-        return Err(ApiError::bad_request("the creator must sit at the table (a seat of type \"me\")"));
+        return Err(ApiError::bad_request(
+            "the creator must sit at the table (a seat of type \"me\")",
+        ));
     }
-    let full = !seats.iter().any(|s| matches!(s, SeatKind::Open | SeatKind::Invited));
+    let full = !seats
+        .iter()
+        .any(|s| matches!(s, SeatKind::Open | SeatKind::Invited));
     let row = GameRow {
         id: random_hex(8),
         kind: kind.key().to_string(),
@@ -230,7 +299,11 @@ pub async fn create_table(State(state): State<AppState>, identity: Identity, Api
         // Solo games and bot tables start at once.
         state.rooms.get(&state, &row.id).await?;
     }
-    Ok((StatusCode::CREATED, Json(table_json(&row, &seats, Some(&identity.user_id)))).into_response())
+    Ok((
+        StatusCode::CREATED,
+        Json(table_json(&row, &seats, Some(&identity.user_id))),
+    )
+        .into_response())
 }
 
 /// Open, listed tables waiting for players.
@@ -249,15 +322,27 @@ async fn load(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<SeatKind>)>
     if id.len() > 64 {
         return Err(ApiError::not_found("no such table"));
     }
-    let row = state.store.game(id).await?.ok_or_else(|| ApiError::not_found("no such table"))?;
+    let row = state
+        .store
+        .game(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("no such table"))?;
     let seats = state.store.seats(id).await?;
     Ok((row, seats))
 }
 
-pub async fn table(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+pub async fn table(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
     let me = Identity::from_headers(&state, &headers).await?;
     let (row, seats) = load(&state, &id).await?;
-    Ok(Json(table_json(&row, &seats, me.as_ref().map(|i| i.user_id.as_str()))))
+    Ok(Json(table_json(
+        &row,
+        &seats,
+        me.as_ref().map(|i| i.user_id.as_str()),
+    )))
 }
 
 #[derive(Deserialize, Default)]
@@ -277,23 +362,38 @@ pub async fn join(
     let request: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
         JoinRequest::default()
     } else {
-        serde_json::from_slice(&body).map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}")))?
+        serde_json::from_slice(&body)
+            .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}")))?
     };
     let _guard = state.lobby_lock.lock().await;
     let (row, mut seats) = load(&state, &id).await?;
     let invite = request.invite;
     let invited = invite.as_deref() == Some(row.invite.as_str());
     if invite.is_some() && !invited {
-        return Err(ApiError::new(StatusCode::FORBIDDEN, "bad_invite", "that invite link is not valid for this table"));
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "bad_invite",
+            "that invite link is not valid for this table",
+        ));
     }
     if row.status != "open" {
-        return Err(ApiError::conflict("table_started", "this table has already started"));
+        return Err(ApiError::conflict(
+            "table_started",
+            "this table has already started",
+        ));
     }
     if !row.listed && !invited {
         return Err(ApiError::not_found("no such table"));
     }
-    if seats.iter().any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id)) && !invited {
-        return Err(ApiError::conflict("already_seated", "you already sit at this table"));
+    if seats
+        .iter()
+        .any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id))
+        && !invited
+    {
+        return Err(ApiError::conflict(
+            "already_seated",
+            "you already sit at this table",
+        ));
     }
     let seat = seats
         .iter()
@@ -302,7 +402,9 @@ pub async fn join(
         .ok_or_else(|| ApiError::conflict("table_full", "no free seat at this table"))?;
     seats[seat] = SeatKind::Human(identity.user_id.clone());
     state.store.set_seat(&id, seat, &seats[seat]).await?;
-    let full = !seats.iter().any(|s| matches!(s, SeatKind::Open | SeatKind::Invited));
+    let full = !seats
+        .iter()
+        .any(|s| matches!(s, SeatKind::Open | SeatKind::Invited));
     let mut row = row;
     if full {
         state.store.set_status(&id, "live", None).await?;
@@ -312,14 +414,27 @@ pub async fn join(
     Ok(Json(table_json(&row, &seats, Some(&identity.user_id))))
 }
 
-pub async fn leave(State(state): State<AppState>, Path(id): Path<String>, identity: Identity) -> ApiResult<Json<Value>> {
+pub async fn leave(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    identity: Identity,
+) -> ApiResult<Json<Value>> {
     let _guard = state.lobby_lock.lock().await;
     let (row, mut seats) = load(&state, &id).await?;
     if row.status != "open" {
-        return Err(ApiError::conflict("table_started", "the game has started: it is played to the end"));
+        return Err(ApiError::conflict(
+            "table_started",
+            "the game has started: it is played to the end",
+        ));
     }
-    let Some(seat) = seats.iter().position(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id)) else {
-        return Err(ApiError::conflict("not_seated", "you do not sit at this table"));
+    let Some(seat) = seats
+        .iter()
+        .position(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id))
+    else {
+        return Err(ApiError::conflict(
+            "not_seated",
+            "you do not sit at this table",
+        ));
     };
     seats[seat] = SeatKind::Open;
     state.store.set_seat(&id, seat, &seats[seat]).await?;
@@ -346,15 +461,27 @@ pub struct RecordQuery {
 }
 
 /// A game's record. The seed is only given once the game is over.
-pub async fn record(State(state): State<AppState>, Path(id): Path<String>, Query(q): Query<RecordQuery>) -> ApiResult<Response> {
+pub async fn record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<RecordQuery>,
+) -> ApiResult<Response> {
     let (row, _) = load(&state, &id).await?;
     if row.status == "open" || row.status == "abandoned" {
-        return Err(ApiError::conflict("not_started", "this game has not started"));
+        return Err(ApiError::conflict(
+            "not_started",
+            "this game has not started",
+        ));
     }
     let moves = state.store.moves(&id).await?;
     let finished = row.status == "finished";
-    let result: Option<Value> = row.result.as_deref().and_then(|r| serde_json::from_str(r).ok());
-    let scores = result.as_ref().and_then(|r| serde_json::from_value::<Vec<i32>>(r["scores"].clone()).ok());
+    let result: Option<Value> = row
+        .result
+        .as_deref()
+        .and_then(|r| serde_json::from_str(r).ok());
+    let scores = result
+        .as_ref()
+        .and_then(|r| serde_json::from_value::<Vec<i32>>(r["scores"].clone()).ok());
     match q.format.as_deref() {
         Some("text") if finished => {
             let record = pyramidion_core::record::Record {
@@ -365,9 +492,16 @@ pub async fn record(State(state): State<AppState>, Path(id): Path<String>, Query
                 moves,
                 move_lines: Vec::new(),
             };
-            Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], record.to_text()).into_response())
+            Ok((
+                [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                record.to_text(),
+            )
+                .into_response())
         }
-        Some("text") => Err(ApiError::conflict("not_finished", "the text record (with its seed) is given once the game is over")),
+        Some("text") => Err(ApiError::conflict(
+            "not_finished",
+            "the text record (with its seed) is given once the game is over",
+        )),
         Some(other) if other != "json" => Err(ApiError::bad_request("format is json or text")),
         _ => {
             let mut v = json!({

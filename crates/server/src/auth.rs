@@ -1,7 +1,7 @@
 //! Accounts, guests and sessions. Passwords: argon2id. Sessions: a random token in an
 //! `HttpOnly; SameSite=Strict` cookie; only its hash is stored.
-use crate::error::{ApiError, ApiResult};
 use crate::AppState;
+use crate::error::{ApiError, ApiResult};
 use argon2::{Algorithm, Argon2, Params, Version};
 use axum::extract::FromRequestParts;
 use axum::http::HeaderMap;
@@ -20,7 +20,10 @@ pub struct HashCost {
 impl Default for HashCost {
     fn default() -> Self {
         // OWASP's argon2id minimum: 19 MiB, 2 passes.
-        HashCost { memory_kib: 19 * 1024, iterations: 2 }
+        HashCost {
+            memory_kib: 19 * 1024,
+            iterations: 2,
+        }
     }
 }
 
@@ -35,13 +38,19 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn unhex(s: &str) -> Option<Vec<u8>> {
-    (s.len() % 2 == 0)
-        .then(|| (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect())
+    s.len().is_multiple_of(2)
+        .then(|| {
+            (0..s.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+                .collect()
+        })
         .flatten()
 }
 
 fn argon(cost: HashCost) -> Argon2<'static> {
-    let params = Params::new(cost.memory_kib, cost.iterations, 1, Some(32)).expect("valid argon2 parameters");
+    let params = Params::new(cost.memory_kib, cost.iterations, 1, Some(32))
+        .expect("valid argon2 parameters");
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 }
 
@@ -53,22 +62,34 @@ pub fn hash_password(password: &str, cost: HashCost) -> String {
     argon(cost)
         .hash_password_into(password.as_bytes(), &salt, &mut out)
         .expect("argon2 hashes");
-    format!("argon2id${}${}${}${}", cost.memory_kib, cost.iterations, hex(&salt), hex(&out))
+    format!(
+        "argon2id${}${}${}${}",
+        cost.memory_kib,
+        cost.iterations,
+        hex(&salt),
+        hex(&out)
+    )
 }
 
 pub fn verify_password(password: &str, stored: &str) -> bool {
     let parts: Vec<&str> = stored.split('$').collect();
-    let [alg, m, t, salt, hash] = parts.as_slice() else { return false };
-    let (Ok(m), Ok(t), Some(salt), Some(hash)) = (m.parse(), t.parse(), unhex(salt), unhex(hash)) else {
+    let [alg, m, t, salt, hash] = parts.as_slice() else {
+        return false;
+    };
+    let (Ok(m), Ok(t), Some(salt), Some(hash)) = (m.parse(), t.parse(), unhex(salt), unhex(hash))
+    else {
         return false;
     };
     if *alg != "argon2id" || hash.len() != 32 {
         return false;
     }
     let mut out = [0u8; 32];
-    if argon(HashCost { memory_kib: m, iterations: t })
-        .hash_password_into(password.as_bytes(), &salt, &mut out)
-        .is_err()
+    if argon(HashCost {
+        memory_kib: m,
+        iterations: t,
+    })
+    .hash_password_into(password.as_bytes(), &salt, &mut out)
+    .is_err()
     {
         return false;
     }
@@ -109,32 +130,55 @@ pub struct Identity {
 }
 
 impl Identity {
-    pub async fn from_headers(state: &AppState, headers: &HeaderMap) -> ApiResult<Option<Identity>> {
-        let Some(token) = cookie_token(headers) else { return Ok(None) };
-        let Some(user_id) = state.store.session_user(&token_hash(&token)).await? else { return Ok(None) };
-        let Some((name, guest)) = state.store.user(&user_id).await? else { return Ok(None) };
-        Ok(Some(Identity { user_id, name, guest }))
+    pub async fn from_headers(
+        state: &AppState,
+        headers: &HeaderMap,
+    ) -> ApiResult<Option<Identity>> {
+        let Some(token) = cookie_token(headers) else {
+            return Ok(None);
+        };
+        let Some(user_id) = state.store.session_user(&token_hash(&token)).await? else {
+            return Ok(None);
+        };
+        let Some((name, guest)) = state.store.user(&user_id).await? else {
+            return Ok(None);
+        };
+        Ok(Some(Identity {
+            user_id,
+            name,
+            guest,
+        }))
     }
 
     pub fn display_name(&self) -> String {
-        self.name.clone().unwrap_or_else(|| format!("guest-{}", &self.user_id[..6]))
+        self.name
+            .clone()
+            .unwrap_or_else(|| format!("guest-{}", &self.user_id[..6]))
     }
 }
 
 impl FromRequestParts<AppState> for Identity {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         Identity::from_headers(state, &parts.headers)
             .await?
-            .ok_or_else(|| ApiError::unauthorized("sign in or visit /api/me for a guest identity first"))
+            .ok_or_else(|| {
+                ApiError::unauthorized("sign in or visit /api/me for a guest identity first")
+            })
     }
 }
 
 /// Creates a session for `user_id`; returns the cookie to set.
 pub async fn start_session(state: &AppState, user_id: &str) -> ApiResult<String> {
     let token = random_hex(32);
-    state.store.create_session(&token_hash(&token), user_id).await?;
+    state
+        .store
+        .create_session(&token_hash(&token), user_id)
+        .await?;
     Ok(session_cookie(&token))
 }
 
@@ -144,7 +188,10 @@ mod tests {
 
     #[test]
     fn passwords_verify_and_reject() {
-        let cost = HashCost { memory_kib: 64, iterations: 1 };
+        let cost = HashCost {
+            memory_kib: 64,
+            iterations: 1,
+        };
         let h = hash_password("hunter22", cost);
         assert!(verify_password("hunter22", &h));
         assert!(!verify_password("hunter23", &h));
@@ -156,8 +203,14 @@ mod tests {
     #[test]
     fn cookies_are_parsed_from_any_header_position() {
         let mut h = HeaderMap::new();
-        h.insert(axum::http::header::COOKIE, "a=1; pyr_session=abc; b=2".parse().unwrap());
+        h.insert(
+            axum::http::header::COOKIE,
+            "a=1; pyr_session=abc; b=2".parse().unwrap(),
+        );
         assert_eq!(cookie_token(&h).as_deref(), Some("abc"));
-        assert!(session_cookie("t").contains("HttpOnly") && session_cookie("t").contains("SameSite=Strict"));
+        assert!(
+            session_cookie("t").contains("HttpOnly")
+                && session_cookie("t").contains("SameSite=Strict")
+        );
     }
 }

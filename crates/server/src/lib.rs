@@ -67,7 +67,10 @@ impl AppState {
     /// Opens the database and resumes every unfinished game.
     pub async fn new(config: Config) -> anyhow::Result<AppState> {
         let store = store::Store::open(&config.database_url).await?;
-        let http_limit = limits::PerIp::new(limits::Rate { per_second: config.http_per_second, burst: config.http_burst });
+        let http_limit = limits::PerIp::new(limits::Rate {
+            per_second: config.http_per_second,
+            burst: config.http_burst,
+        });
         let state = AppState {
             config: Arc::new(config),
             store,
@@ -82,7 +85,12 @@ impl AppState {
     }
 }
 
-async fn rate_limit(State(state): State<AppState>, ConnectInfo(addr): ConnectInfo<SocketAddr>, req: Request, next: Next) -> Response {
+async fn rate_limit(
+    State(state): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    req: Request,
+    next: Next,
+) -> Response {
     if !state.http_limit.allow(addr.ip()) {
         return error::ApiError::rate_limited().into_response();
     }
@@ -92,7 +100,10 @@ async fn rate_limit(State(state): State<AppState>, ConnectInfo(addr): ConnectInf
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
-        .route("/metrics", get(|State(s): State<AppState>| async move { s.metrics.render() }))
+        .route(
+            "/metrics",
+            get(|State(s): State<AppState>| async move { s.metrics.render() }),
+        )
         .route("/api/me", get(api::me))
         .route("/api/me/games", get(api::my_games))
         .route("/api/register", post(api::register))

@@ -19,7 +19,11 @@ pub struct Bucket {
 
 impl Bucket {
     pub fn new(rate: Rate) -> Self {
-        Bucket { rate, tokens: rate.burst, last: Instant::now() }
+        Bucket {
+            rate,
+            tokens: rate.burst,
+            last: Instant::now(),
+        }
     }
 
     /// Takes one token if there is one.
@@ -45,7 +49,10 @@ pub struct PerIp {
 
 impl PerIp {
     pub fn new(rate: Rate) -> Self {
-        PerIp { rate, buckets: Mutex::new(HashMap::new()) }
+        PerIp {
+            rate,
+            buckets: Mutex::new(HashMap::new()),
+        }
     }
 
     pub fn allow(&self, ip: IpAddr) -> bool {
@@ -54,7 +61,10 @@ impl PerIp {
             let full = self.rate.burst;
             buckets.retain(|_, b| b.tokens < full);
         }
-        buckets.entry(ip).or_insert_with(|| Bucket::new(self.rate)).allow()
+        buckets
+            .entry(ip)
+            .or_insert_with(|| Bucket::new(self.rate))
+            .allow()
     }
 }
 
@@ -64,7 +74,10 @@ mod tests {
 
     #[test]
     fn burst_then_refuse() {
-        let mut b = Bucket::new(Rate { per_second: 0.0, burst: 3.0 });
+        let mut b = Bucket::new(Rate {
+            per_second: 0.0,
+            burst: 3.0,
+        });
         assert!(b.allow() && b.allow() && b.allow());
         assert!(!b.allow());
     }

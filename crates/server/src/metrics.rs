@@ -28,7 +28,8 @@ impl Metrics {
             }
         }
         self.latency_count.fetch_add(1, Ordering::Relaxed);
-        self.latency_sum_us.fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
+        self.latency_sum_us
+            .fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
         self.moves.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -38,20 +39,65 @@ impl Metrics {
         let mut gauge = |name: &str, help: &str, kind: &str, v: u64| {
             let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
         };
-        gauge("pyramidion_games_live", "Games being played.", "gauge", get(&self.games_live));
-        gauge("pyramidion_games_finished_total", "Games finished since start.", "counter", get(&self.games_finished));
-        gauge("pyramidion_moves_total", "Moves accepted since start.", "counter", get(&self.moves));
-        gauge("pyramidion_moves_rejected_total", "Moves refused since start.", "counter", get(&self.rejected_moves));
-        gauge("pyramidion_connections", "Open WebSocket connections.", "gauge", get(&self.connections));
-        gauge("process_resident_memory_bytes", "Resident memory of the server process.", "gauge", resident_bytes());
-        let _ = writeln!(s, "# HELP pyramidion_move_latency_seconds Receive to persisted and published.");
+        gauge(
+            "pyramidion_games_live",
+            "Games being played.",
+            "gauge",
+            get(&self.games_live),
+        );
+        gauge(
+            "pyramidion_games_finished_total",
+            "Games finished since start.",
+            "counter",
+            get(&self.games_finished),
+        );
+        gauge(
+            "pyramidion_moves_total",
+            "Moves accepted since start.",
+            "counter",
+            get(&self.moves),
+        );
+        gauge(
+            "pyramidion_moves_rejected_total",
+            "Moves refused since start.",
+            "counter",
+            get(&self.rejected_moves),
+        );
+        gauge(
+            "pyramidion_connections",
+            "Open WebSocket connections.",
+            "gauge",
+            get(&self.connections),
+        );
+        gauge(
+            "process_resident_memory_bytes",
+            "Resident memory of the server process.",
+            "gauge",
+            resident_bytes(),
+        );
+        let _ = writeln!(
+            s,
+            "# HELP pyramidion_move_latency_seconds Receive to persisted and published."
+        );
         let _ = writeln!(s, "# TYPE pyramidion_move_latency_seconds histogram");
         for (bucket, bound) in self.latency_buckets.iter().zip(BUCKETS_MS) {
-            let _ = writeln!(s, "pyramidion_move_latency_seconds_bucket{{le=\"{}\"}} {}", bound / 1000.0, get(bucket));
+            let _ = writeln!(
+                s,
+                "pyramidion_move_latency_seconds_bucket{{le=\"{}\"}} {}",
+                bound / 1000.0,
+                get(bucket)
+            );
         }
         let count = get(&self.latency_count);
-        let _ = writeln!(s, "pyramidion_move_latency_seconds_bucket{{le=\"+Inf\"}} {count}");
-        let _ = writeln!(s, "pyramidion_move_latency_seconds_sum {}", get(&self.latency_sum_us) as f64 / 1e6);
+        let _ = writeln!(
+            s,
+            "pyramidion_move_latency_seconds_bucket{{le=\"+Inf\"}} {count}"
+        );
+        let _ = writeln!(
+            s,
+            "pyramidion_move_latency_seconds_sum {}",
+            get(&self.latency_sum_us) as f64 / 1e6
+        );
         let _ = writeln!(s, "pyramidion_move_latency_seconds_count {count}");
         s
     }

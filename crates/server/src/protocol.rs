@@ -12,7 +12,9 @@ pub enum ClientMsg {
         #[serde(default)]
         last_event: Option<u64>,
     },
-    Unsubscribe { game: String },
+    Unsubscribe {
+        game: String,
+    },
     /// Play `move` (its text form) on the state numbered `state_id`.
     Move {
         game: String,

@@ -117,7 +117,9 @@ impl Room {
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
-        self.metrics.games_live.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.metrics
+            .games_live
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.schedule();
         loop {
             let deadline = self.deadline.map(|(_, at)| at);
@@ -129,12 +131,28 @@ impl Room {
                 }
             };
             match cmd {
-                RoomCmd::Subscribe { conn, user, out, last_event } => self.subscribe(conn, user, out, last_event),
+                RoomCmd::Subscribe {
+                    conn,
+                    user,
+                    out,
+                    last_event,
+                } => self.subscribe(conn, user, out, last_event),
                 RoomCmd::Unsubscribe { conn } => self.subscribers.retain(|s| s.conn != conn),
-                RoomCmd::Move { conn, user, state_id, text, received } => {
-                    self.human_move(conn, &user, state_id, &text, received).await
+                RoomCmd::Move {
+                    conn,
+                    user,
+                    state_id,
+                    text,
+                    received,
+                } => {
+                    self.human_move(conn, &user, state_id, &text, received)
+                        .await
                 }
-                RoomCmd::BotMove { state_id, text, timeout_seat } => {
+                RoomCmd::BotMove {
+                    state_id,
+                    text,
+                    timeout_seat,
+                } => {
                     if state_id == self.state_id() {
                         self.bot_asked = None;
                         if let Err(e) = self.apply(&text, true, Instant::now()).await {
@@ -149,14 +167,20 @@ impl Room {
                 break;
             }
         }
-        self.metrics.games_live.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        self.metrics
+            .games_live
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     fn subscribe(&mut self, conn: u64, user: Option<String>, out: Outbox, last_event: Option<u64>) {
         let seat = user.as_deref().and_then(|u| {
             let seats = self.seat_of(u);
             // A user holding several seats (hot seat) follows the one to move.
-            seats.iter().copied().find(|s| Some(*s) == self.to_move()).or(seats.first().copied())
+            seats
+                .iter()
+                .copied()
+                .find(|s| Some(*s) == self.to_move())
+                .or(seats.first().copied())
         });
         self.subscribers.retain(|s| s.conn != conn);
         let missed = match last_event {
@@ -170,7 +194,11 @@ impl Room {
 
     fn state_for(&self, seat: Option<u8>, missed: Vec<String>) -> ServerMsg {
         let to_move = self.to_move();
-        let legal = if seat.is_some() && seat == to_move { self.game.legal_moves() } else { Vec::new() };
+        let legal = if seat.is_some() && seat == to_move {
+            self.game.legal_moves()
+        } else {
+            Vec::new()
+        };
         ServerMsg::State {
             game: self.id.clone(),
             state_id: self.state_id(),
@@ -192,7 +220,14 @@ impl Room {
         }
     }
 
-    async fn human_move(&mut self, conn: u64, user: &str, state_id: u64, text: &str, received: Instant) {
+    async fn human_move(
+        &mut self,
+        conn: u64,
+        user: &str,
+        state_id: u64,
+        text: &str,
+        received: Instant,
+    ) {
         let (game_id, current) = (self.id.clone(), self.state_id());
         let error = move |code, message: String| ServerMsg::Error {
             code,
@@ -205,10 +240,19 @@ impl Room {
             return self.reply(conn, error("game_over", "the game is over".into()));
         };
         if !self.seat_of(user).contains(&to_move) {
-            return self.reply(conn, error("not_your_turn", format!("seat {to_move} is to move")));
+            return self.reply(
+                conn,
+                error("not_your_turn", format!("seat {to_move} is to move")),
+            );
         }
         if state_id != self.state_id() {
-            return self.reply(conn, error("stale_state", format!("the game is at state {}", self.state_id())));
+            return self.reply(
+                conn,
+                error(
+                    "stale_state",
+                    format!("the game is at state {}", self.state_id()),
+                ),
+            );
         }
         // A subscriber who holds the seat to move now views it (hot seat).
         if let Some(sub) = self.subscribers.iter_mut().find(|s| s.conn == conn) {
@@ -217,7 +261,9 @@ impl Room {
         match self.apply(text, false, received).await {
             Ok(()) => {}
             Err(ApplyError::Illegal(code, message)) => {
-                self.metrics.rejected_moves.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                self.metrics
+                    .rejected_moves
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 self.reply(
                     conn,
                     ServerMsg::Error {
@@ -231,15 +277,27 @@ impl Room {
             }
             Err(ApplyError::Storage(e)) => {
                 tracing::error!(game = %self.id, error = %e, "cannot persist a move");
-                self.reply(conn, error("internal", "the move could not be saved; it was not played".into()));
+                self.reply(
+                    conn,
+                    error(
+                        "internal",
+                        "the move could not be saved; it was not played".into(),
+                    ),
+                );
             }
         }
     }
 
     /// Plays `text` on a copy, persists it, then makes it the state and publishes it.
-    async fn apply(&mut self, text: &str, by_bot: bool, received: Instant) -> Result<(), ApplyError> {
+    async fn apply(
+        &mut self,
+        text: &str,
+        by_bot: bool,
+        received: Instant,
+    ) -> Result<(), ApplyError> {
         let mut next = self.game.clone();
-        next.play_text(text).map_err(|e| ApplyError::Illegal(e.code, e.message))?;
+        next.play_text(text)
+            .map_err(|e| ApplyError::Illegal(e.code, e.message))?;
         let ply = self.moves.len() as u32;
         self.store
             .append_move(&self.id, ply, text, by_bot)
@@ -249,10 +307,16 @@ impl Room {
         self.moves.push(text.to_string());
         if let Some(outcome) = self.game.outcome() {
             let result = serde_json::to_string(&outcome).unwrap_or_default();
-            if let Err(e) = self.store.set_status(&self.id, "finished", Some(&result)).await {
+            if let Err(e) = self
+                .store
+                .set_status(&self.id, "finished", Some(&result))
+                .await
+            {
                 tracing::error!(game = %self.id, error = %e, "cannot mark game finished");
             }
-            self.metrics.games_finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.metrics
+                .games_finished
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         self.publish();
         self.metrics.observe_move(received.elapsed());
@@ -293,7 +357,8 @@ impl Room {
                 self.ask_bot(level, None);
             }
             _ if self.move_seconds > 0 => {
-                let at = tokio::time::Instant::now() + Duration::from_secs(self.move_seconds as u64);
+                let at =
+                    tokio::time::Instant::now() + Duration::from_secs(self.move_seconds as u64);
                 self.deadline = Some((self.state_id(), at));
             }
             _ => {}
@@ -311,14 +376,24 @@ impl Room {
         let tx = self.me.clone();
         tokio::spawn(async move {
             // Bots think off the async runtime.
-            if let Ok(text) = tokio::task::spawn_blocking(move || choose_any(&game, level, seed)).await {
-                let _ = tx.send(RoomCmd::BotMove { state_id, text, timeout_seat }).await;
+            if let Ok(text) =
+                tokio::task::spawn_blocking(move || choose_any(&game, level, seed)).await
+            {
+                let _ = tx
+                    .send(RoomCmd::BotMove {
+                        state_id,
+                        text,
+                        timeout_seat,
+                    })
+                    .await;
             }
         });
     }
 
     fn on_timeout(&mut self) {
-        let Some((state_id, _)) = self.deadline.take() else { return };
+        let Some((state_id, _)) = self.deadline.take() else {
+            return;
+        };
         if state_id != self.state_id() {
             return;
         }

@@ -22,7 +22,9 @@ impl Rooms {
         {
             return Ok(Some(h.clone()));
         }
-        let Some(row) = state.store.game(id).await? else { return Ok(None) };
+        let Some(row) = state.store.game(id).await? else {
+            return Ok(None);
+        };
         if row.status == "open" {
             return Ok(None);
         }

@@ -9,8 +9,7 @@ use sqlx::{AnyPool, Executor, Row};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Migrations, in order. Applied once each, tracked in `schema_version`.
-const MIGRATIONS: &[&str] = &[
-    "CREATE TABLE users (
+const MIGRATIONS: &[&str] = &["CREATE TABLE users (
         id TEXT PRIMARY KEY,
         name TEXT UNIQUE,
         password_hash TEXT,
@@ -53,8 +52,7 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game_id, ply)
     );
     CREATE INDEX games_status ON games(status);
-    CREATE INDEX seats_user ON seats(user_id);",
-];
+    CREATE INDEX seats_user ON seats(user_id);"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -140,7 +138,11 @@ impl Store {
             .await
             .with_context(|| format!("cannot open database {url}"))?;
         let (writer, queue) = tokio::sync::mpsc::channel(4 * GROUP_COMMIT);
-        let store = Store { pool: pool.clone(), backend, writer };
+        let store = Store {
+            pool: pool.clone(),
+            backend,
+            writer,
+        };
         store.migrate().await?;
         tokio::spawn(write_moves(pool, queue));
         Ok(store)
@@ -156,7 +158,11 @@ impl Store {
             .try_get("n")?;
         for (i, migration) in MIGRATIONS.iter().enumerate().skip(current as usize) {
             let mut tx = self.pool.begin().await?;
-            for statement in migration.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+            for statement in migration
+                .split(';')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+            {
                 sqlx::query(statement).execute(&mut *tx).await?;
             }
             sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
@@ -170,7 +176,13 @@ impl Store {
 
     // ---- users and sessions -------------------------------------------------------------
 
-    pub async fn create_user(&self, id: &str, name: Option<&str>, password_hash: Option<&str>, guest: bool) -> Result<()> {
+    pub async fn create_user(
+        &self,
+        id: &str,
+        name: Option<&str>,
+        password_hash: Option<&str>,
+        guest: bool,
+    ) -> Result<()> {
         sqlx::query("INSERT INTO users (id, name, password_hash, guest, created_at) VALUES ($1, $2, $3, $4, $5)")
             .bind(id)
             .bind(name)
@@ -188,12 +200,14 @@ impl Store {
         if self.user_by_name(name).await?.is_some() {
             return Ok(false);
         }
-        let done = sqlx::query("UPDATE users SET name = $1, password_hash = $2, guest = 0 WHERE id = $3 AND guest = 1")
-            .bind(name)
-            .bind(password_hash)
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
+        let done = sqlx::query(
+            "UPDATE users SET name = $1, password_hash = $2, guest = 0 WHERE id = $3 AND guest = 1",
+        )
+        .bind(name)
+        .bind(password_hash)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -204,7 +218,11 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         Ok(match row {
-            Some(r) => Some((r.try_get("id")?, r.try_get("password_hash")?, r.try_get::<i64, _>("guest")? == 1)),
+            Some(r) => Some((
+                r.try_get("id")?,
+                r.try_get("password_hash")?,
+                r.try_get::<i64, _>("guest")? == 1,
+            )),
             None => None,
         })
     }
@@ -289,7 +307,12 @@ impl Store {
         Ok(())
     }
 
-    pub async fn set_status(&self, game_id: &str, status: &str, result: Option<&str>) -> Result<()> {
+    pub async fn set_status(
+        &self,
+        game_id: &str,
+        status: &str,
+        result: Option<&str>,
+    ) -> Result<()> {
         let finished = (status == "finished").then(now_ms);
         sqlx::query("UPDATE games SET status = $1, result = $2, finished_at = $3 WHERE id = $4")
             .bind(status)
@@ -330,16 +353,24 @@ impl Store {
     }
 
     pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatKind>> {
-        let rows = sqlx::query("SELECT kind, user_id, bot_level FROM seats WHERE game_id = $1 ORDER BY seat")
-            .bind(game_id)
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT kind, user_id, bot_level FROM seats WHERE game_id = $1 ORDER BY seat",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter()
             .map(|r| {
                 let kind: String = r.try_get("kind")?;
                 Ok(match kind.as_str() {
-                    "human" => SeatKind::Human(r.try_get::<Option<String>, _>("user_id")?.unwrap_or_default()),
-                    "bot" => SeatKind::Bot(r.try_get::<Option<String>, _>("bot_level")?.unwrap_or_default()),
+                    "human" => SeatKind::Human(
+                        r.try_get::<Option<String>, _>("user_id")?
+                            .unwrap_or_default(),
+                    ),
+                    "bot" => SeatKind::Bot(
+                        r.try_get::<Option<String>, _>("bot_level")?
+                            .unwrap_or_default(),
+                    ),
                     "invited" => SeatKind::Invited,
                     _ => SeatKind::Open,
                 })
@@ -350,10 +381,25 @@ impl Store {
     /// Appends one accepted move; it is committed when this returns. Moves of every game go
     /// through one writer that commits whatever has queued up in a single transaction (group
     /// commit): one disk flush serves many moves, and no move is acknowledged before its flush.
-    pub async fn append_move(&self, game_id: &str, ply: u32, text: &str, by_bot: bool) -> Result<()> {
+    pub async fn append_move(
+        &self,
+        game_id: &str,
+        ply: u32,
+        text: &str,
+        by_bot: bool,
+    ) -> Result<()> {
         let (done, committed) = tokio::sync::oneshot::channel();
-        let pending = PendingMove { game_id: game_id.to_string(), ply, text: text.to_string(), by_bot, done };
-        self.writer.send(pending).await.map_err(|_| anyhow::anyhow!("the move writer has stopped"))?;
+        let pending = PendingMove {
+            game_id: game_id.to_string(),
+            ply,
+            text: text.to_string(),
+            by_bot,
+            done,
+        };
+        self.writer
+            .send(pending)
+            .await
+            .map_err(|_| anyhow::anyhow!("the move writer has stopped"))?;
         committed
             .await
             .map_err(|_| anyhow::anyhow!("the move writer has stopped"))?
@@ -396,21 +442,28 @@ async fn commit_moves(pool: &AnyPool, batch: &[PendingMove]) -> Result<()> {
     Ok(())
 }
 
-async fn insert_seat(tx: &mut sqlx::Transaction<'_, sqlx::Any>, game_id: &str, seat: usize, kind: &SeatKind) -> Result<()> {
+async fn insert_seat(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game_id: &str,
+    seat: usize,
+    kind: &SeatKind,
+) -> Result<()> {
     let (k, user, bot): (&str, Option<&str>, Option<&str>) = match kind {
         SeatKind::Open => ("open", None, None),
         SeatKind::Invited => ("invited", None, None),
         SeatKind::Human(u) => ("human", Some(u), None),
         SeatKind::Bot(level) => ("bot", None, Some(level)),
     };
-    sqlx::query("INSERT INTO seats (game_id, seat, kind, user_id, bot_level) VALUES ($1, $2, $3, $4, $5)")
-        .bind(game_id)
-        .bind(seat as i64)
-        .bind(k)
-        .bind(user)
-        .bind(bot)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query(
+        "INSERT INTO seats (game_id, seat, kind, user_id, bot_level) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(game_id)
+    .bind(seat as i64)
+    .bind(k)
+    .bind(user)
+    .bind(bot)
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 

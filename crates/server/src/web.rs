@@ -15,6 +15,7 @@ pub async fn static_file(uri: Uri) -> Response {
             let mime = file.metadata.mimetype().to_string();
             ([(header::CONTENT_TYPE, mime)], file.data.into_owned()).into_response()
         }
-        None => crate::error::ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page").into_response(),
+        None => crate::error::ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page")
+            .into_response(),
     }
 }

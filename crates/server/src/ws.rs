@@ -5,8 +5,8 @@ use crate::error::ApiError;
 use crate::limits::{Bucket, Rate};
 use crate::protocol::{ClientMsg, ServerMsg};
 use crate::room::RoomCmd;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
@@ -28,13 +28,25 @@ fn origin_allowed(state: &AppState, headers: &HeaderMap) -> bool {
     if state.config.allowed_origins.iter().any(|o| o == origin) {
         return true;
     }
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
     origin == format!("http://{host}") || origin == format!("https://{host}")
 }
 
-pub async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+pub async fn upgrade(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
     if !origin_allowed(&state, &headers) {
-        return ApiError::new(StatusCode::FORBIDDEN, "forbidden_origin", "WebSocket from another origin").into_response();
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden_origin",
+            "WebSocket from another origin",
+        )
+        .into_response();
     }
     let identity = match Identity::from_headers(&state, &headers).await {
         Ok(i) => i,
@@ -60,29 +72,54 @@ async fn connection(state: AppState, identity: Option<Identity>, socket: WebSock
     });
     if let Some(id) = &identity {
         let _ = out
-            .send(ServerMsg::Hello { user: id.user_id.clone(), name: id.display_name(), guest: id.guest })
+            .send(ServerMsg::Hello {
+                user: id.user_id.clone(),
+                name: id.display_name(),
+                guest: id.guest,
+            })
             .await;
     }
-    let mut bucket = Bucket::new(Rate { per_second: state.config.ws_messages_per_second, burst: state.config.ws_burst });
+    let mut bucket = Bucket::new(Rate {
+        per_second: state.config.ws_messages_per_second,
+        burst: state.config.ws_burst,
+    });
     let mut subscribed: HashSet<String> = HashSet::new();
     while let Some(Ok(message)) = stream.next().await {
         let text = match message {
             Message::Text(t) => t.to_string(),
             Message::Binary(_) => {
-                let _ = out.send(ServerMsg::error("bad_request", "messages are JSON text", None)).await;
+                let _ = out
+                    .send(ServerMsg::error(
+                        "bad_request",
+                        "messages are JSON text",
+                        None,
+                    ))
+                    .await;
                 continue;
             }
             Message::Close(_) => break,
             _ => continue,
         };
         if !bucket.allow() {
-            let _ = out.send(ServerMsg::error("rate_limited", "too many messages: slow down", None)).await;
+            let _ = out
+                .send(ServerMsg::error(
+                    "rate_limited",
+                    "too many messages: slow down",
+                    None,
+                ))
+                .await;
             continue;
         }
         let msg: ClientMsg = match serde_json::from_str(&text) {
             Ok(m) => m,
             Err(e) => {
-                let _ = out.send(ServerMsg::error("bad_request", format!("malformed message: {e}"), None)).await;
+                let _ = out
+                    .send(ServerMsg::error(
+                        "bad_request",
+                        format!("malformed message: {e}"),
+                        None,
+                    ))
+                    .await;
                 continue;
             }
         };
@@ -109,10 +146,18 @@ async fn handle(
     let room = |game: String| async move {
         match state.rooms.get(state, &game).await {
             Ok(Some(room)) => Ok(room),
-            Ok(None) => Err(ServerMsg::error("not_found", "no started game with that id", Some(&game))),
+            Ok(None) => Err(ServerMsg::error(
+                "not_found",
+                "no started game with that id",
+                Some(&game),
+            )),
             Err(e) => {
                 tracing::error!(error = %e, "cannot open room");
-                Err(ServerMsg::error("internal", "cannot open that game", Some(&game)))
+                Err(ServerMsg::error(
+                    "internal",
+                    "cannot open that game",
+                    Some(&game),
+                ))
             }
         }
     };
@@ -125,7 +170,14 @@ async fn handle(
             Ok(r) => {
                 subscribed.insert(game);
                 let user = identity.map(|i| i.user_id.clone());
-                let _ = r.tx.send(RoomCmd::Subscribe { conn, user, out: out.clone(), last_event }).await;
+                let _ =
+                    r.tx.send(RoomCmd::Subscribe {
+                        conn,
+                        user,
+                        out: out.clone(),
+                        last_event,
+                    })
+                    .await;
                 Ok(())
             }
             Err(e) => Err(e),
@@ -138,17 +190,35 @@ async fn handle(
             }
             Ok(())
         }
-        ClientMsg::Move { game, state_id, text } => match identity {
-            None => Err(ServerMsg::error("unauthorized", "sign in (or get a guest identity) to play", Some(&game))),
+        ClientMsg::Move {
+            game,
+            state_id,
+            text,
+        } => match identity {
+            None => Err(ServerMsg::error(
+                "unauthorized",
+                "sign in (or get a guest identity) to play",
+                Some(&game),
+            )),
             Some(id) => match room(game.clone()).await {
                 Ok(r) => {
                     if subscribed.insert(game) {
-                        let _ = r
-                            .tx
-                            .send(RoomCmd::Subscribe { conn, user: Some(id.user_id.clone()), out: out.clone(), last_event: None })
+                        let _ =
+                            r.tx.send(RoomCmd::Subscribe {
+                                conn,
+                                user: Some(id.user_id.clone()),
+                                out: out.clone(),
+                                last_event: None,
+                            })
                             .await;
                     }
-                    let cmd = RoomCmd::Move { conn, user: id.user_id.clone(), state_id, text, received: Instant::now() };
+                    let cmd = RoomCmd::Move {
+                        conn,
+                        user: id.user_id.clone(),
+                        state_id,
+                        text,
+                        received: Instant::now(),
+                    };
                     let _ = r.tx.send(cmd).await;
                     Ok(())
                 }

@@ -10,14 +10,27 @@ async fn health_metrics_and_static_client() {
     let r = c.get("/healthz").await;
     assert_eq!((r.status, r.text.as_str()), (200, "ok"));
     let r = c.get("/metrics").await;
-    assert!(r.text.contains("pyramidion_games_live") && r.text.contains("pyramidion_move_latency_seconds_bucket"), "{}", r.text);
+    assert!(
+        r.text.contains("pyramidion_games_live")
+            && r.text.contains("pyramidion_move_latency_seconds_bucket"),
+        "{}",
+        r.text
+    );
     let r = c.get("/").await;
     assert_eq!(r.status, 200);
     assert!(r.text.contains("<html"));
     let r = c.get("/no/such/file.js").await;
     assert_eq!((r.status, r.code()), (404, "not_found"));
     let r = c.get("/api/games").await;
-    assert!(r.body["games"].as_array().unwrap().iter().any(|g| g["key"] == "forgotten-treasures"), "{}", r.text);
+    assert!(
+        r.body["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["key"] == "forgotten-treasures"),
+        "{}",
+        r.text
+    );
 }
 
 #[tokio::test]
@@ -30,35 +43,115 @@ async fn accounts_and_guests() {
 async fn bad_input_gets_documented_errors() {
     let s = start_sqlite("bad-input").await;
     let mut c = Client::guest(&s).await;
-    let r = c.post_raw("/api/register", "{not json", "application/json").await;
+    let r = c
+        .post_raw("/api/register", "{not json", "application/json")
+        .await;
     assert_eq!((r.status, r.code()), (400, "bad_request"), "{}", r.text);
-    let r = c.post("/api/register", json!({"name": 12, "password": "x"})).await;
+    let r = c
+        .post("/api/register", json!({"name": 12, "password": "x"}))
+        .await;
     assert_eq!((r.status, r.code()), (400, "bad_request"));
-    let r = c.post("/api/register", json!({"name": "ok_name", "password": "x", "extra": 1})).await;
+    let r = c
+        .post(
+            "/api/register",
+            json!({"name": "ok_name", "password": "x", "extra": 1}),
+        )
+        .await;
     assert_eq!((r.status, r.code()), (400, "bad_request"));
-    let r = c.post("/api/register", json!({"name": "a", "password": "long enough"})).await;
+    let r = c
+        .post(
+            "/api/register",
+            json!({"name": "a", "password": "long enough"}),
+        )
+        .await;
     assert_eq!((r.status, r.code()), (400, "bad_name"));
-    let r = c.post("/api/register", json!({"name": "abc", "password": "short"})).await;
+    let r = c
+        .post("/api/register", json!({"name": "abc", "password": "short"}))
+        .await;
     assert_eq!((r.status, r.code()), (400, "bad_password"));
-    let big = format!("{{\"name\": \"{}\", \"password\": \"x\"}}", "a".repeat(20_000));
+    let big = format!(
+        "{{\"name\": \"{}\", \"password\": \"x\"}}",
+        "a".repeat(20_000)
+    );
     let r = c.post_raw("/api/register", big, "application/json").await;
-    assert_eq!((r.status, r.code()), (413, "payload_too_large"), "{}", r.text);
-    let r = c.post_raw("/api/register", "name=x", "application/x-www-form-urlencoded").await;
+    assert_eq!(
+        (r.status, r.code()),
+        (413, "payload_too_large"),
+        "{}",
+        r.text
+    );
+    let r = c
+        .post_raw(
+            "/api/register",
+            "name=x",
+            "application/x-www-form-urlencoded",
+        )
+        .await;
     assert_eq!((r.status, r.code()), (400, "bad_request"));
     // Tables.
-    let r = c.create_table("chess", json!({}), json!([{"type": "me"}])).await;
+    let r = c
+        .create_table("chess", json!({}), json!([{"type": "me"}]))
+        .await;
     assert_eq!((r.status, r.code()), (400, "unknown_game"));
-    let r = c.create_table("forgotten-treasures", json!({"players": 9}), json!([{"type": "me"}])).await;
+    let r = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 9}),
+            json!([{"type": "me"}]),
+        )
+        .await;
     assert_eq!((r.status, r.code()), (400, "bad_player_count"));
-    let r = c.create_table("forgotten-treasures", json!({"players": "two"}), json!([{"type": "me"}])).await;
+    let r = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": "two"}),
+            json!([{"type": "me"}]),
+        )
+        .await;
     assert_eq!((r.status, r.code()), (400, "bad_options"));
-    let r = c.create_table("forgotten-treasures", json!({"players": 2}), json!([{"type": "me"}])).await;
-    assert_eq!((r.status, r.code()), (400, "bad_request"), "wrong seat count");
-    let r = c.create_table("forgotten-treasures", json!({"players": 2}), json!([{"type": "bot", "level": "genius"}, {"type": "me"}])).await;
-    assert_eq!((r.status, r.code()), (400, "bad_request"), "unknown bot level");
-    let r = c.create_table("forgotten-treasures", json!({"players": 2}), json!([{"type": "bot", "level": "random"}, {"type": "open"}])).await;
-    assert_eq!((r.status, r.code()), (400, "bad_request"), "creator must sit");
-    let r = c.create_table("forgotten-treasures", json!({"players": 2}), json!([{"type": "me"}, {"type": "wizard"}])).await;
+    let r = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2}),
+            json!([{"type": "me"}]),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.code()),
+        (400, "bad_request"),
+        "wrong seat count"
+    );
+    let r = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2}),
+            json!([{"type": "bot", "level": "genius"}, {"type": "me"}]),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.code()),
+        (400, "bad_request"),
+        "unknown bot level"
+    );
+    let r = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2}),
+            json!([{"type": "bot", "level": "random"}, {"type": "open"}]),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.code()),
+        (400, "bad_request"),
+        "creator must sit"
+    );
+    let r = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2}),
+            json!([{"type": "me"}, {"type": "wizard"}]),
+        )
+        .await;
     assert_eq!((r.status, r.code()), (400, "bad_request"));
     // Unknown ids.
     let r = c.get("/api/tables/does-not-exist").await;
@@ -71,7 +164,13 @@ async fn bad_input_gets_documented_errors() {
     assert_eq!(r.status, 404);
     // Not signed in.
     let mut anon = Client::new(&s);
-    let r = anon.create_table("forgotten-treasures", json!({"players": 2}), json!([{"type": "me"}, {"type": "open"}])).await;
+    let r = anon
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2}),
+            json!([{"type": "me"}, {"type": "open"}]),
+        )
+        .await;
     assert_eq!((r.status, r.code()), (401, "unauthorized"));
 }
 
@@ -82,7 +181,13 @@ async fn lobby_tables_invites_and_other_players_tables() {
     let mut bob = Client::guest(&s).await;
     let mut cat = Client::guest(&s).await;
     // A listed table with an open seat and an invited seat.
-    let t = ann.create_table("forgotten-treasures", json!({"players": 3}), json!([{"type": "me"}, {"type": "open"}, {"type": "invite"}])).await;
+    let t = ann
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 3}),
+            json!([{"type": "me"}, {"type": "open"}, {"type": "invite"}]),
+        )
+        .await;
     assert_eq!(t.status, 201, "{}", t.text);
     let id = t.body["id"].as_str().unwrap().to_string();
     let invite = t.body["invite"].as_str().unwrap().to_string();
@@ -90,7 +195,10 @@ async fn lobby_tables_invites_and_other_players_tables() {
     let list = bob.get("/api/tables").await;
     let listed = list.body["tables"].as_array().unwrap();
     assert!(listed.iter().any(|t| t["id"] == id.as_str()));
-    assert!(listed.iter().all(|t| t.get("invite").is_none()), "invite tokens are not listed");
+    assert!(
+        listed.iter().all(|t| t.get("invite").is_none()),
+        "invite tokens are not listed"
+    );
     // Other players' view of the table has no invite token.
     let seen = bob.get(&format!("/api/tables/{id}")).await;
     assert!(seen.body.get("invite").is_none());
@@ -102,34 +210,65 @@ async fn lobby_tables_invites_and_other_players_tables() {
     // Cat without the invite: no open seat left.
     let r = cat.post(&format!("/api/tables/{id}/join"), json!({})).await;
     assert_eq!((r.status, r.code()), (409, "table_full"));
-    let r = cat.post(&format!("/api/tables/{id}/join"), json!({"invite": "nope"})).await;
+    let r = cat
+        .post(&format!("/api/tables/{id}/join"), json!({"invite": "nope"}))
+        .await;
     assert_eq!((r.status, r.code()), (403, "bad_invite"));
-    let r = cat.post(&format!("/api/tables/{id}/leave"), json!({})).await;
+    let r = cat
+        .post(&format!("/api/tables/{id}/leave"), json!({}))
+        .await;
     assert_eq!((r.status, r.code()), (409, "not_seated"));
     // Bob leaves and comes back; Cat joins with the invite: the game starts.
-    let r = bob.post(&format!("/api/tables/{id}/leave"), json!({})).await;
+    let r = bob
+        .post(&format!("/api/tables/{id}/leave"), json!({}))
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
     let r = bob.post(&format!("/api/tables/{id}/join"), json!({})).await;
     assert_eq!(r.status, 200);
-    let r = cat.post(&format!("/api/tables/{id}/join"), json!({"invite": invite})).await;
+    let r = cat
+        .post(&format!("/api/tables/{id}/join"), json!({"invite": invite}))
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.body["status"], "live");
-    let r = bob.post(&format!("/api/tables/{id}/leave"), json!({})).await;
+    let r = bob
+        .post(&format!("/api/tables/{id}/leave"), json!({}))
+        .await;
     assert_eq!((r.status, r.code()), (409, "table_started"));
-    assert!(!bob.get("/api/tables").await.body["tables"].as_array().unwrap().iter().any(|t| t["id"] == id.as_str()));
+    assert!(
+        !bob.get("/api/tables").await.body["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == id.as_str())
+    );
     // The record of a live game has no seed.
     let r = bob.get(&format!("/api/games/{id}/record")).await;
     assert_eq!(r.status, 200);
     assert!(r.body.get("seed").is_none(), "{}", r.text);
-    let r = bob.get(&format!("/api/games/{id}/record?format=text")).await;
+    let r = bob
+        .get(&format!("/api/games/{id}/record?format=text"))
+        .await;
     assert_eq!((r.status, r.code()), (409, "not_finished"));
     // An unlisted table is invisible and only joinable by invite.
     let t = ann.create_table_unlisted().await;
     let hidden = t.body["id"].as_str().unwrap().to_string();
-    assert!(!cat.get("/api/tables").await.body["tables"].as_array().unwrap().iter().any(|t| t["id"] == hidden.as_str()));
-    let r = cat.post(&format!("/api/tables/{hidden}/join"), json!({})).await;
+    assert!(
+        !cat.get("/api/tables").await.body["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == hidden.as_str())
+    );
+    let r = cat
+        .post(&format!("/api/tables/{hidden}/join"), json!({}))
+        .await;
     assert_eq!((r.status, r.code()), (404, "not_found"));
-    let r = cat.post(&format!("/api/tables/{hidden}/join"), json!({"invite": t.body["invite"]})).await;
+    let r = cat
+        .post(
+            &format!("/api/tables/{hidden}/join"),
+            json!({"invite": t.body["invite"]}),
+        )
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
 }
 

@@ -11,7 +11,9 @@ async fn four_player_game_with_three_bots_to_the_end() {
     let s = start_sqlite("four").await;
     let mut c = Client::guest(&s).await;
     let seats = json!([{"type": "bot", "level": "greedy"}, {"type": "me"}, {"type": "bot", "level": "random"}, {"type": "bot", "level": "greedy"}]);
-    let t = c.create_table("forgotten-treasures", json!({"players": 4}), seats).await;
+    let t = c
+        .create_table("forgotten-treasures", json!({"players": 4}), seats)
+        .await;
     assert_eq!(t.body["status"], "live", "{}", t.text);
     let id = t.body["id"].as_str().unwrap().to_string();
     let mut ws = c.socket().await;
@@ -21,7 +23,12 @@ async fn four_player_game_with_three_bots_to_the_end() {
     assert_eq!(done["outcome"]["scores"].as_array().unwrap().len(), 4);
     // Every state this seat received has a state id one more than the one before (no gap,
     // no duplicate) from its subscription on.
-    let ids: Vec<u64> = ws.log.iter().filter(|m| m["type"] == "state").map(|m| m["state_id"].as_u64().unwrap()).collect();
+    let ids: Vec<u64> = ws
+        .log
+        .iter()
+        .filter(|m| m["type"] == "state")
+        .map(|m| m["state_id"].as_u64().unwrap())
+        .collect();
     assert!(ids.windows(2).all(|w| w[1] == w[0] + 1), "{ids:?}");
     let games = c.get("/api/me/games").await;
     assert_eq!(games.body["games"][0]["status"], "finished");
@@ -51,7 +58,10 @@ async fn leak_check(c: &mut Client, id: &str, log: &[Value], seat: Option<u8>) {
     for msg in log {
         let text = msg.to_string();
         assert!(!text.contains(&seed), "a message contains the seed: {text}");
-        assert!(!text.contains("\"rng\"") && !text.contains("\"bag\""), "{text}");
+        assert!(
+            !text.contains("\"rng\"") && !text.contains("\"bag\""),
+            "{text}"
+        );
         if msg["type"] != "state" {
             continue;
         }
@@ -60,9 +70,16 @@ async fn leak_check(c: &mut Client, id: &str, log: &[Value], seat: Option<u8>) {
         let hidden: Vec<u64> = at.hidden_dominoes().map(u64::from).collect();
         let mut ids = Vec::new();
         collect(&msg["view"], &mut ids);
-        assert!(ids.iter().all(|i| !hidden.contains(i)), "hidden domino shown at state {}", msg["state_id"]);
+        assert!(
+            ids.iter().all(|i| !hidden.contains(i)),
+            "hidden domino shown at state {}",
+            msg["state_id"]
+        );
         // The view is exactly the engine's view for that seat.
-        assert_eq!(msg["view"], serde_json::to_value(at.view(seat.map(Seat))).unwrap());
+        assert_eq!(
+            msg["view"],
+            serde_json::to_value(at.view(seat.map(Seat))).unwrap()
+        );
         checked += 1;
     }
     assert!(checked > 10);
@@ -92,27 +109,53 @@ async fn illegal_stale_and_out_of_turn_moves_are_refused_without_change() {
     let s = start_sqlite("refusals").await;
     let mut ann = Client::guest(&s).await;
     let mut bob = Client::guest(&s).await;
-    let t = ann.create_table("forgotten-treasures", json!({"players": 2}), json!([{"type": "me"}, {"type": "open"}])).await;
+    let t = ann
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2}),
+            json!([{"type": "me"}, {"type": "open"}]),
+        )
+        .await;
     let id = t.body["id"].as_str().unwrap().to_string();
-    assert_eq!(bob.post(&format!("/api/tables/{id}/join"), json!({})).await.status, 200);
+    assert_eq!(
+        bob.post(&format!("/api/tables/{id}/join"), json!({}))
+            .await
+            .status,
+        200
+    );
     let mut a = ann.socket().await;
     let mut b = bob.socket().await;
     let sa = a.subscribe(&id, None).await;
     let sb = b.subscribe(&id, None).await;
-    assert_eq!((sa["seat"].as_u64(), sb["seat"].as_u64()), (Some(0), Some(1)));
+    assert_eq!(
+        (sa["seat"].as_u64(), sb["seat"].as_u64()),
+        (Some(0), Some(1))
+    );
     assert_eq!(sa["to_move"], 0);
-    assert!(sb["legal"].as_array().unwrap().is_empty(), "no legal moves shown out of turn");
+    assert!(
+        sb["legal"].as_array().unwrap().is_empty(),
+        "no legal moves shown out of turn"
+    );
     // Out of turn.
     b.play(&id, 0, sa["legal"][0].as_str().unwrap()).await;
     let e = b.next_of("error").await;
-    assert_eq!((e["code"].as_str(), e["state_id"].as_u64()), (Some("not_your_turn"), Some(0)));
+    assert_eq!(
+        (e["code"].as_str(), e["state_id"].as_u64()),
+        (Some("not_your_turn"), Some(0))
+    );
     // Illegal (a placement during the take step), with the engine's reason.
     a.play(&id, 0, "place e5 E").await;
     let e = a.next_of("error").await;
-    assert_eq!((e["code"].as_str(), e["reason"].as_str()), (Some("illegal_move"), Some("wrong_phase")));
+    assert_eq!(
+        (e["code"].as_str(), e["reason"].as_str()),
+        (Some("illegal_move"), Some("wrong_phase"))
+    );
     a.play(&id, 0, "teleport").await;
     let e = a.next_of("error").await;
-    assert_eq!((e["code"].as_str(), e["reason"].as_str()), (Some("illegal_move"), Some("bad_move_syntax")));
+    assert_eq!(
+        (e["code"].as_str(), e["reason"].as_str()),
+        (Some("illegal_move"), Some("bad_move_syntax"))
+    );
     // Stale.
     a.play(&id, 5, sa["legal"][0].as_str().unwrap()).await;
     let e = a.next_of("error").await;
@@ -125,7 +168,10 @@ async fn illegal_stale_and_out_of_turn_moves_are_refused_without_change() {
     a.play(&id, 0, sa["legal"][0].as_str().unwrap()).await;
     let s1 = a.state_at_least(&id, 1).await;
     let s1b = b.state_at_least(&id, 1).await;
-    assert_eq!((s1["last_move"].clone(), s1b["last_move"].clone()), (sa["legal"][0].clone(), sa["legal"][0].clone()));
+    assert_eq!(
+        (s1["last_move"].clone(), s1b["last_move"].clone()),
+        (sa["legal"][0].clone(), sa["legal"][0].clone())
+    );
     // Malformed messages and unknown games.
     a.send_text("{\"type\": \"fly\"}").await;
     assert_eq!(a.next_of("error").await["code"], "bad_request");
@@ -144,13 +190,20 @@ async fn illegal_stale_and_out_of_turn_moves_are_refused_without_change() {
 async fn reconnect_resumes_from_the_last_event() {
     let s = start_sqlite("resume").await;
     let mut c = Client::guest(&s).await;
-    let t = c.create_table("forgotten-treasures", json!({"players": 1, "solo": "a-legend"}), json!([{"type": "me"}])).await;
+    let t = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 1, "solo": "a-legend"}),
+            json!([{"type": "me"}]),
+        )
+        .await;
     let id = t.body["id"].as_str().unwrap().to_string();
     let mut ws = c.socket().await;
     let mut state = ws.subscribe(&id, None).await;
     for _ in 0..3 {
         let id_now = state["state_id"].as_u64().unwrap();
-        ws.play(&id, id_now, state["legal"][0].as_str().unwrap()).await;
+        ws.play(&id, id_now, state["legal"][0].as_str().unwrap())
+            .await;
         state = ws.state_at_least(&id, id_now + 1).await;
     }
     let seen = state["state_id"].as_u64().unwrap();
@@ -180,12 +233,15 @@ async fn websocket_from_another_origin_is_refused() {
     let url = format!("ws://{}/ws", s.addr);
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let mut req = url.clone().into_client_request().unwrap();
-    req.headers_mut().insert("origin", "http://evil.example".parse().unwrap());
-    req.headers_mut().insert("cookie", c.cookie.clone().unwrap().parse().unwrap());
+    req.headers_mut()
+        .insert("origin", "http://evil.example".parse().unwrap());
+    req.headers_mut()
+        .insert("cookie", c.cookie.clone().unwrap().parse().unwrap());
     let err = tokio_tungstenite::connect_async(req).await.unwrap_err();
     assert!(err.to_string().contains("403"), "{err}");
     let mut ok = url.into_client_request().unwrap();
-    ok.headers_mut().insert("origin", format!("http://{}", s.addr).parse().unwrap());
+    ok.headers_mut()
+        .insert("origin", format!("http://{}", s.addr).parse().unwrap());
     assert!(tokio_tungstenite::connect_async(ok).await.is_ok());
 }
 
@@ -217,8 +273,19 @@ async fn websocket_rate_limit_and_oversized_messages() {
     let mut ws = c.socket().await;
     assert_eq!(ws.next().await["type"], "hello");
     ws.send_text(&"x".repeat(40_000)).await;
-    let closed = tokio::time::timeout(std::time::Duration::from_secs(5), futures_util::StreamExt::next(&mut ws.ws)).await.unwrap();
-    assert!(matches!(closed, None | Some(Err(_)) | Some(Ok(tokio_tungstenite::tungstenite::Message::Close(_)))), "{closed:?}");
+    let closed = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        futures_util::StreamExt::next(&mut ws.ws),
+    )
+    .await
+    .unwrap();
+    assert!(
+        matches!(
+            closed,
+            None | Some(Err(_)) | Some(Ok(tokio_tungstenite::tungstenite::Message::Close(_)))
+        ),
+        "{closed:?}"
+    );
 }
 
 #[tokio::test]
@@ -231,7 +298,14 @@ async fn a_clock_running_out_lets_a_bot_play_and_tells_everyone() {
     let mut ws = c.socket().await;
     ws.subscribe(&id, None).await;
     let notice = ws.next_of("notice").await;
-    assert_eq!((notice["kind"].as_str(), notice["seat"].as_u64()), (Some("timeout_bot_move"), Some(0)));
-    let state = ws.log.iter().find(|m| m["type"] == "state" && m["state_id"] == 1).expect("state 1 was sent");
+    assert_eq!(
+        (notice["kind"].as_str(), notice["seat"].as_u64()),
+        (Some("timeout_bot_move"), Some(0))
+    );
+    let state = ws
+        .log
+        .iter()
+        .find(|m| m["type"] == "state" && m["state_id"] == 1)
+        .expect("state 1 was sent");
     assert_eq!(state["last_move"], notice["move"]);
 }

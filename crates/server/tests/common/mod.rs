@@ -18,7 +18,11 @@ pub struct TestServer {
 }
 
 pub fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pyramidion-{name}-{}-{}", std::process::id(), rand_suffix()));
+    let dir = std::env::temp_dir().join(format!(
+        "pyramidion-{name}-{}-{}",
+        std::process::id(),
+        rand_suffix()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -36,14 +40,21 @@ pub fn sqlite_url(dir: &std::path::Path) -> String {
 /// Starts a server on a free loopback port with cheap password hashing.
 pub async fn start(url: String, tweak: impl FnOnce(&mut Config)) -> TestServer {
     let mut config = Config::new(url);
-    config.hash_cost = HashCost { memory_kib: 64, iterations: 1 };
+    config.hash_cost = HashCost {
+        memory_kib: 64,
+        iterations: 1,
+    };
     tweak(&mut config);
     let state = AppState::new(config).await.expect("server starts");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    TestServer { base: format!("http://{addr}"), addr, dir: std::env::temp_dir() }
+    TestServer {
+        base: format!("http://{addr}"),
+        addr,
+        dir: std::env::temp_dir(),
+    }
 }
 
 pub async fn start_sqlite(name: &str) -> TestServer {
@@ -74,7 +85,11 @@ impl Reply {
 
 impl Client {
     pub fn new(server: &TestServer) -> Client {
-        Client { http: reqwest::Client::new(), base: server.base.clone(), cookie: None }
+        Client {
+            http: reqwest::Client::new(),
+            base: server.base.clone(),
+            cookie: None,
+        }
     }
 
     /// A client with a guest identity.
@@ -93,7 +108,11 @@ impl Client {
         let resp = req.send().await.expect("request sent");
         if let Some(set) = resp.headers().get("set-cookie") {
             let pair = set.to_str().unwrap().split(';').next().unwrap().to_string();
-            self.cookie = if pair.ends_with('=') { None } else { Some(pair) };
+            self.cookie = if pair.ends_with('=') {
+                None
+            } else {
+                Some(pair)
+            };
         }
         let status = resp.status().as_u16();
         let text = resp.text().await.unwrap();
@@ -111,13 +130,26 @@ impl Client {
         self.send(req).await
     }
 
-    pub async fn post_raw(&mut self, path: &str, body: impl Into<reqwest::Body>, content_type: &str) -> Reply {
-        let req = self.http.post(format!("{}{path}", self.base)).header("content-type", content_type).body(body);
+    pub async fn post_raw(
+        &mut self,
+        path: &str,
+        body: impl Into<reqwest::Body>,
+        content_type: &str,
+    ) -> Reply {
+        let req = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("content-type", content_type)
+            .body(body);
         self.send(req).await
     }
 
     pub async fn create_table(&mut self, game: &str, options: Value, seats: Value) -> Reply {
-        self.post("/api/tables", json!({ "game": game, "options": options, "seats": seats })).await
+        self.post(
+            "/api/tables",
+            json!({ "game": game, "options": options, "seats": seats }),
+        )
+        .await
     }
 
     pub async fn socket(&self) -> Socket {
@@ -126,8 +158,13 @@ impl Client {
         if let Some(c) = &self.cookie {
             req.headers_mut().insert("cookie", c.parse().unwrap());
         }
-        let (ws, _) = tokio_tungstenite::connect_async(req).await.expect("websocket connects");
-        Socket { ws, log: Vec::new() }
+        let (ws, _) = tokio_tungstenite::connect_async(req)
+            .await
+            .expect("websocket connects");
+        Socket {
+            ws,
+            log: Vec::new(),
+        }
     }
 }
 
@@ -139,11 +176,17 @@ pub struct Socket {
 
 impl Socket {
     pub async fn send(&mut self, v: Value) {
-        self.ws.send(Message::Text(v.to_string().into())).await.unwrap();
+        self.ws
+            .send(Message::Text(v.to_string().into()))
+            .await
+            .unwrap();
     }
 
     pub async fn send_text(&mut self, t: &str) {
-        self.ws.send(Message::Text(t.to_string().into())).await.unwrap();
+        self.ws
+            .send(Message::Text(t.to_string().into()))
+            .await
+            .unwrap();
     }
 
     pub async fn next(&mut self) -> Value {
@@ -175,20 +218,28 @@ impl Socket {
     pub async fn state_at_least(&mut self, game: &str, state_id: u64) -> Value {
         loop {
             let v = self.next().await;
-            assert_ne!(v["type"], "error", "unexpected error while waiting for state {state_id}: {v}");
-            if v["type"] == "state" && v["game"] == game && v["state_id"].as_u64().unwrap() >= state_id {
+            assert_ne!(
+                v["type"], "error",
+                "unexpected error while waiting for state {state_id}: {v}"
+            );
+            if v["type"] == "state"
+                && v["game"] == game
+                && v["state_id"].as_u64().unwrap() >= state_id
+            {
                 return v;
             }
         }
     }
 
     pub async fn subscribe(&mut self, game: &str, last_event: Option<u64>) -> Value {
-        self.send(json!({ "type": "subscribe", "game": game, "last_event": last_event })).await;
+        self.send(json!({ "type": "subscribe", "game": game, "last_event": last_event }))
+            .await;
         self.next_of("state").await
     }
 
     pub async fn play(&mut self, game: &str, state_id: u64, mv: &str) {
-        self.send(json!({ "type": "move", "game": game, "state_id": state_id, "move": mv })).await;
+        self.send(json!({ "type": "move", "game": game, "state_id": state_id, "move": mv }))
+            .await;
     }
 
     /// Plays a seeded choice among legal moves whenever it is our turn, until the
@@ -202,8 +253,13 @@ impl Socket {
             let legal = state["legal"].as_array().cloned().unwrap_or_default();
             let id = state["state_id"].as_u64().unwrap();
             if !legal.is_empty() {
-                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                let m = legal[(rng >> 33) as usize % legal.len()].as_str().unwrap().to_string();
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let m = legal[(rng >> 33) as usize % legal.len()]
+                    .as_str()
+                    .unwrap()
+                    .to_string();
                 self.play(game, id, &m).await;
             }
             state = self.state_at_least(game, id + 1).await;

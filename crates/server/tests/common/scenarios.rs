@@ -8,10 +8,21 @@ pub async fn accounts(server: &TestServer) {
     assert_eq!(me.body["guest"], true);
     let guest_id = me.body["id"].as_str().unwrap().to_string();
     // The guest plays a solo game, then registers: same identity, the game is still theirs.
-    let t = guest.create_table("forgotten-treasures", json!({"players": 1, "solo": "a-legend"}), json!([{"type": "me"}])).await;
+    let t = guest
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 1, "solo": "a-legend"}),
+            json!([{"type": "me"}]),
+        )
+        .await;
     assert_eq!(t.status, 201, "{}", t.text);
     let name = format!("ann{}", &guest_id[..6]);
-    let r = guest.post("/api/register", json!({"name": name, "password": "correct horse"})).await;
+    let r = guest
+        .post(
+            "/api/register",
+            json!({"name": name, "password": "correct horse"}),
+        )
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.body["id"], guest_id.as_str());
     assert_eq!(r.body["guest"], false);
@@ -19,7 +30,12 @@ pub async fn accounts(server: &TestServer) {
     assert_eq!(games.body["games"].as_array().unwrap().len(), 1);
     // Name taken, for a new visitor too.
     let mut other = Client::guest(server).await;
-    let r = other.post("/api/register", json!({"name": name, "password": "another pass"})).await;
+    let r = other
+        .post(
+            "/api/register",
+            json!({"name": name, "password": "another pass"}),
+        )
+        .await;
     assert_eq!((r.status, r.code()), (409, "name_taken"));
     // Logout, then login again.
     let r = guest.post("/api/logout", json!({})).await;
@@ -27,18 +43,40 @@ pub async fn accounts(server: &TestServer) {
     assert!(guest.cookie.is_none());
     let r = guest.get("/api/me/games").await;
     assert_eq!((r.status, r.code()), (401, "unauthorized"));
-    let r = guest.post("/api/login", json!({"name": name, "password": "wrong password"})).await;
+    let r = guest
+        .post(
+            "/api/login",
+            json!({"name": name, "password": "wrong password"}),
+        )
+        .await;
     assert_eq!((r.status, r.code()), (401, "unauthorized"));
-    let r = guest.post("/api/login", json!({"name": name, "password": "correct horse"})).await;
+    let r = guest
+        .post(
+            "/api/login",
+            json!({"name": name, "password": "correct horse"}),
+        )
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.body["id"], guest_id.as_str());
-    assert_eq!(guest.get("/api/me/games").await.body["games"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        guest.get("/api/me/games").await.body["games"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 /// A solo game against THE Legend, played to the end over the socket; its record replays.
 pub async fn solo_game(server: &TestServer) {
     let mut c = Client::guest(server).await;
-    let t = c.create_table("forgotten-treasures", json!({"players": 1, "solo": "the-legend"}), json!([{"type": "me"}])).await;
+    let t = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 1, "solo": "the-legend"}),
+            json!([{"type": "me"}]),
+        )
+        .await;
     assert_eq!(t.status, 201, "{}", t.text);
     assert_eq!(t.body["status"], "live", "solo games start at once");
     let id = t.body["id"].as_str().unwrap().to_string();
@@ -53,5 +91,8 @@ pub async fn solo_game(server: &TestServer) {
     assert_eq!(r.status, 200, "{}", r.text);
     let record = pyramidion_core::record::Record::parse(&r.text).unwrap();
     let game = pyramidion_games::AnyGame::from_record(&record).unwrap();
-    assert_eq!(serde_json::to_value(game.outcome().unwrap()).unwrap(), *outcome);
+    assert_eq!(
+        serde_json::to_value(game.outcome().unwrap()).unwrap(),
+        *outcome
+    );
 }

@@ -1,0 +1,28 @@
+//! The storage scenarios against a real PostgreSQL (same code path as SQLite). `scripts/test`
+//! starts one and sets PYRAMIDION_TEST_POSTGRES; without it this test fails and says so.
+mod common;
+use common::*;
+
+#[tokio::test]
+async fn postgres_backend() {
+    let url = std::env::var("PYRAMIDION_TEST_POSTGRES").expect(
+        "PYRAMIDION_TEST_POSTGRES is not set: run the tests with scripts/test, which starts PostgreSQL, \
+         or point it at a database the tests may fill (postgres://user:pass@host/db)",
+    );
+    // A fresh schema: the scenarios create their own users and games.
+    {
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(&url)
+            .await
+            .expect("PostgreSQL reachable");
+        for stmt in ["DROP SCHEMA public CASCADE", "CREATE SCHEMA public"] {
+            sqlx::query(stmt).execute(&pool).await.unwrap();
+        }
+    }
+    let server = start(url.clone(), |_| {}).await;
+    scenarios::accounts(&server).await;
+    scenarios::solo_game(&server).await;
+    // A restart on the same database resumes from the stored records.
+    let again = start(url, |_| {}).await;
+    scenarios::solo_game(&again).await;
+}
