@@ -167,6 +167,11 @@ impl AnyGame {
         each!(self, g => serde_json::to_value(g.view(seat)).expect("views serialise"))
     }
 
+    /// The view already serialised (what the server sends: no intermediate `Value` tree).
+    pub fn view_json(&self, seat: Option<Seat>) -> Box<serde_json::value::RawValue> {
+        each!(self, g => serde_json::value::to_raw_value(&g.view(seat)).expect("views serialise"))
+    }
+
     pub fn outcome(&self) -> Option<Outcome> {
         each!(self, g => g.outcome())
     }

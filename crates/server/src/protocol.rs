@@ -1,7 +1,6 @@
 //! WebSocket messages, typed per direction (see docs/protocol.md).
 use pyramidion_core::Outcome;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -46,7 +45,7 @@ pub enum ServerMsg {
         to_move: Option<u8>,
         last_move: Option<String>,
         missed: Vec<String>,
-        view: Value,
+        view: Box<serde_json::value::RawValue>,
         /// Legal moves of `seat`, when it is its turn.
         legal: Vec<String>,
         finished: bool,

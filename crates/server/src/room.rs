@@ -207,7 +207,7 @@ impl Room {
             to_move,
             last_move: self.moves.last().cloned(),
             missed,
-            view: self.game.view(seat.map(Seat)),
+            view: self.game.view_json(seat.map(Seat)),
             legal,
             finished: to_move.is_none(),
             outcome: self.game.outcome(),
