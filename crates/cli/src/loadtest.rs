@@ -163,6 +163,7 @@ async fn player(
     http: &reqwest::Client,
     url: &str,
     deadline: Instant,
+    think: Duration,
     totals: &Totals,
 ) -> Result<()> {
     let me = http.get(format!("{url}/api/me")).send().await?;
