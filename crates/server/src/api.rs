@@ -295,6 +295,7 @@ pub async fn create_table(
         created_at: now_ms(),
     };
     state.store.create_game(&row, &seats).await?;
+    tracing::info!(game = %row.id, kind = %row.kind, status = %row.status, "table created");
     if full {
         // Solo games and bot tables start at once.
         state.rooms.get(&state, &row.id).await?;
@@ -408,6 +409,7 @@ pub async fn join(
     let mut row = row;
     if full {
         state.store.set_status(&id, "live", None).await?;
+        tracing::info!(game = %id, "table full: game started");
         row.status = "live".into();
         state.rooms.get(&state, &id).await?;
     }
