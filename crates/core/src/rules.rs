@@ -151,17 +151,6 @@ pub mod move_text {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ranks_share_ties() {
-        assert_eq!(rank_by_keys(&[78, 87, 90, 82]), vec![3, 1, 0, 2]);
-        assert_eq!(rank_by_keys(&[(5, 1), (5, 1), (4, 9)]), vec![0, 0, 2]);
-    }
-}
-
 /// Counts the move sequences of length `depth` from `game` (chance outcomes are those of the
 /// state's own RNG and pile order, so the count is a property of the state).
 pub fn perft<G: Rules>(game: &G, depth: u32) -> u64 {
@@ -181,4 +170,15 @@ pub fn perft<G: Rules>(game: &G, depth: u32) -> u64 {
             perft(&next, depth - 1)
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_share_ties() {
+        assert_eq!(rank_by_keys(&[78, 87, 90, 82]), vec![3, 1, 0, 2]);
+        assert_eq!(rank_by_keys(&[(5, 1), (5, 1), (4, 9)]), vec![0, 0, 2]);
+    }
 }

@@ -105,41 +105,43 @@ struct Slot {
     mask: u32,
 }
 
+/// The slots of one grid shape, keyed by (width, height).
+type SlotTable = Vec<((u8, u8), Vec<Slot>)>;
+
 /// Slots of every grid shape a frame can have (stages 1–4 of 5×4 and 4×5), computed once.
 fn slots(width: u8, height: u8) -> &'static [Slot] {
-    static TABLES: std::sync::LazyLock<Vec<((u8, u8), Vec<Slot>)>> =
-        std::sync::LazyLock::new(|| {
-            let mut tables = Vec::new();
-            for (w, h) in [(5u8, 4u8), (4, 5)] {
-                for stage in 0..STAGES {
-                    let (w, h) = (w - stage, h - stage);
-                    let bit = |x: u8, y: u8| 1u32 << (y * w + x);
-                    let mut list = Vec::new();
-                    for y in 0..h {
-                        for x in 0..w.saturating_sub(1) {
-                            list.push(Slot {
-                                x,
-                                y,
-                                dir: Dir::E,
-                                mask: bit(x, y) | bit(x + 1, y),
-                            });
-                        }
+    static TABLES: std::sync::LazyLock<SlotTable> = std::sync::LazyLock::new(|| {
+        let mut tables = Vec::new();
+        for (w, h) in [(5u8, 4u8), (4, 5)] {
+            for stage in 0..STAGES {
+                let (w, h) = (w - stage, h - stage);
+                let bit = |x: u8, y: u8| 1u32 << (y * w + x);
+                let mut list = Vec::new();
+                for y in 0..h {
+                    for x in 0..w.saturating_sub(1) {
+                        list.push(Slot {
+                            x,
+                            y,
+                            dir: Dir::E,
+                            mask: bit(x, y) | bit(x + 1, y),
+                        });
                     }
-                    for y in 0..h.saturating_sub(1) {
-                        for x in 0..w {
-                            list.push(Slot {
-                                x,
-                                y,
-                                dir: Dir::S,
-                                mask: bit(x, y) | bit(x, y + 1),
-                            });
-                        }
-                    }
-                    tables.push(((w, h), list));
                 }
+                for y in 0..h.saturating_sub(1) {
+                    for x in 0..w {
+                        list.push(Slot {
+                            x,
+                            y,
+                            dir: Dir::S,
+                            mask: bit(x, y) | bit(x, y + 1),
+                        });
+                    }
+                }
+                tables.push(((w, h), list));
             }
-            tables
-        });
+        }
+        tables
+    });
     TABLES
         .iter()
         .find(|(dims, _)| *dims == (width, height))
