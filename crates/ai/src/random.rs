@@ -2,7 +2,8 @@
 use crate::Bot;
 use pyramidion_core::{GameRng, Rules, Seed};
 
-/// `M` is the game's move type; the bot keeps one move buffer across calls.
+/// `M` is the game's move type; the bot keeps one move buffer across calls (for games that
+/// list their moves to pick one, see [`Rules::pick_legal_move`]).
 pub struct RandomBot<M> {
     rng: GameRng,
     moves: Vec<M>,
@@ -19,11 +20,8 @@ impl<M> RandomBot<M> {
 
 impl<G: Rules> Bot<G> for RandomBot<G::Move> {
     fn choose(&mut self, game: &G) -> G::Move {
-        game.legal_moves(&mut self.moves);
-        assert!(
-            !self.moves.is_empty(),
-            "RandomBot asked to move with no legal move"
-        );
-        self.moves[self.rng.below(self.moves.len() as u32) as usize]
+        let rng = &mut self.rng;
+        game.pick_legal_move(&mut self.moves, |n| rng.below(n as u32) as usize)
+            .expect("RandomBot asked to move with no legal move")
     }
 }

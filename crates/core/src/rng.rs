@@ -49,7 +49,9 @@ impl GameRng {
     }
 
     /// Index drawn with probability proportional to `counts[i]`; `None` when all are zero.
-    /// Used for "draw one gem from the bag": the bag has no order, only contents.
+    /// Used for "draw one gem from the bag": the bag has no order, only contents. Inlined so
+    /// that a fixed-size bag gets unrolled loops (gem draws run every turn).
+    #[inline]
     pub fn pick_weighted(&mut self, counts: &[u8]) -> Option<usize> {
         let total: u32 = counts.iter().map(|&c| c as u32).sum();
         if total == 0 {

@@ -85,6 +85,23 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     fn to_move(&self) -> ToMove;
     /// Every legal move of the seat to move, in a deterministic order. Clears `out` first.
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    /// One legal move chosen by its index: `pick(n)` gets the number of legal moves (n ≥ 1)
+    /// and returns an index below `n`; the move is the one at that index of
+    /// [`Rules::legal_moves`]. `None`, without calling `pick`, when there is no legal move.
+    ///
+    /// The default lists the moves into `scratch`. A game may override it to find the move
+    /// without listing the others: listing is most of the cost of a random playout.
+    fn pick_legal_move(
+        &self,
+        scratch: &mut Vec<Self::Move>,
+        pick: impl FnOnce(usize) -> usize,
+    ) -> Option<Self::Move> {
+        self.legal_moves(scratch);
+        if scratch.is_empty() {
+            return None;
+        }
+        Some(scratch[pick(scratch.len())])
+    }
     /// Checks the move and plays it. On error the state is unchanged.
     fn play(&mut self, m: &Self::Move) -> Result<(), Self::Error>;
     /// Plays a move known to be legal (from `legal_moves`), skipping the checks.

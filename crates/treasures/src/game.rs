@@ -1,6 +1,6 @@
 //! The state of a game and its setup.
 use crate::dominoes::{self, DOMINO_COUNT, DominoId};
-use crate::gems::{Gem, Gems};
+use crate::gems::{COLOURS, Gem, Gems};
 use crate::moves::Payment;
 use crate::options::{Options, SoloMode};
 use arrayvec::ArrayVec;
@@ -131,11 +131,60 @@ pub struct StageScoring {
     /// Gems placed on the pyramid so far (to the discard when the player is done).
     pub(crate) spent: Gems,
     pub(crate) points: u16,
+    /// Per colour, derived from `areas` (which come by colour) and `activated`: the index of
+    /// its first area, and how many of its areas are not activated yet. Kept because every
+    /// open area of a colour offers the same payments, so random playouts count and find
+    /// stage-end moves per colour instead of per area.
+    pub(crate) colour_starts: [u8; COLOURS],
+    pub(crate) open_by_colour: [u8; COLOURS],
 }
 
 impl StageScoring {
     pub fn areas(&self) -> &[ScorableArea] {
         &self.areas
+    }
+    /// `colour_starts` and `open_by_colour`, computed from the areas.
+    pub(crate) fn colour_index(&self) -> ([u8; COLOURS], [u8; COLOURS]) {
+        let mut counts = [0; COLOURS];
+        let mut open = [0; COLOURS];
+        for (i, area) in self.areas.iter().enumerate() {
+            counts[area.colour as usize] += 1;
+            open[area.colour as usize] += u8::from(self.activated >> i & 1 == 0);
+        }
+        // Areas come by colour: a colour starts after all areas of the colours before it.
+        let mut starts = [0; COLOURS];
+        for c in 1..COLOURS {
+            starts[c] = starts[c - 1] + counts[c - 1];
+        }
+        (starts, open)
+    }
+
+    /// The `rank`-th (from 0) area of `colour` not activated yet.
+    pub(crate) fn open_area(&self, colour: u8, rank: u32) -> &ScorableArea {
+        let start = self.colour_starts[colour as usize] as usize;
+        let mut activated = self.activated >> start;
+        let mut rank = rank;
+        for area in &self.areas[start..] {
+            if activated & 1 == 0 {
+                if rank == 0 {
+                    return area;
+                }
+                rank -= 1;
+            }
+            activated >>= 1;
+        }
+        unreachable!("colour {colour} has fewer open areas than {rank}")
+    }
+
+    /// The areas not activated yet, in order.
+    pub(crate) fn open_areas(&self) -> impl Iterator<Item = &ScorableArea> {
+        // Shift the mask along rather than testing bit i (a variable u128 shift) per area.
+        let mut activated = self.activated;
+        self.areas.iter().filter(move |_| {
+            let open = activated & 1 == 0;
+            activated >>= 1;
+            open
+        })
     }
     pub fn activations(&self) -> &[(u8, Payment)] {
         &self.activations
@@ -276,6 +325,7 @@ impl Game {
     }
 
     /// Takes the face-up domino of `space`, refilling the pile if it empties.
+    #[inline]
     pub(crate) fn take_domino(&mut self, space: usize) -> DominoId {
         let pile = &mut self.piles[space];
         let id = pile.dominoes.pop().expect("face-up top exists");

@@ -122,6 +122,20 @@ impl Gems {
         std::mem::take(self)
     }
 
+    /// The kinds present as a mask: bit `i` for `Gem::ALL[i]` (same order as [`Gems::kinds`]).
+    /// Move picking asks this of every gem area on every turn, so all six counts are tested at
+    /// once: adding 127 to a count sets its byte's high bit exactly when it is not zero (no
+    /// count comes near 128), and one multiply gathers those bits (bit 8i goes to bit 40 + i;
+    /// its terms never collide, so nothing carries).
+    #[inline]
+    pub fn kinds_mask(&self) -> u8 {
+        const GATHER: u64 = 1 << 40 | 1 << 33 | 1 << 26 | 1 << 19 | 1 << 12 | 1 << 5;
+        let [a, b, c, d, e, f] = self.0;
+        let counts = u64::from_le_bytes([a, b, c, d, e, f, 0, 0]);
+        let present = ((counts + 0x7f7f_7f7f_7f7f) & 0x8080_8080_8080) >> 7;
+        (present.wrapping_mul(GATHER) >> 40) as u8 & 0x3f
+    }
+
     pub fn kinds(&self) -> impl Iterator<Item = Gem> + '_ {
         Gem::ALL.into_iter().filter(|g| self.get(*g) > 0)
     }
@@ -132,5 +146,31 @@ impl std::ops::Add for Gems {
     fn add(mut self, rhs: Gems) -> Gems {
         self.add_all(&rhs);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_masks_match_the_kinds() {
+        let mut rng = pyramidion_core::GameRng::from_seed(6);
+        for _ in 0..2000 {
+            let mut g = Gems::default();
+            for gem in Gem::ALL {
+                if rng.below(2) == 1 {
+                    g.add(gem, rng.below(20) as u8);
+                }
+            }
+            let kinds: Vec<Gem> = g.kinds().collect();
+            let from_mask: Vec<Gem> = (0..GEM_KINDS)
+                .filter(|i| g.kinds_mask() >> i & 1 == 1)
+                .map(Gem::from_index)
+                .collect();
+            assert_eq!(from_mask, kinds, "{g:?}");
+        }
+        let full = Gems([GEMS_PER_COLOUR * 7, 63, 63, 63, 63, MYTHICAL_GEMS * 3]);
+        assert_eq!(full.kinds_mask(), 0x3f);
     }
 }

@@ -82,6 +82,9 @@ impl Game {
         }
         if let Some(s) = &self.scoring {
             gems.add_all(&s.spent);
+            if s.colour_index() != (s.colour_starts, s.open_by_colour) {
+                return Err("stage scoring: per-colour index out of date".into());
+            }
         }
         if gems != Gems::full_supply() {
             return Err(format!("gems not conserved: {gems:?}"));

@@ -14,6 +14,7 @@ mod hidden;
 mod legend;
 pub mod moves;
 pub mod options;
+mod pick;
 mod play;
 pub mod scoring;
 mod turn;

@@ -79,6 +79,20 @@ impl Rules for Game {
         }
     }
 
+    /// Counts the moves of the phase and finds the chosen one, without listing them.
+    fn pick_legal_move(
+        &self,
+        _scratch: &mut Vec<Move>,
+        pick: impl FnOnce(usize) -> usize,
+    ) -> Option<Move> {
+        let pick = |n: u32| pick(n as usize) as u32;
+        match self.phase {
+            Phase::Take | Phase::Flip | Phase::Place => self.pick_turn_move(pick),
+            Phase::Activate | Phase::Discard => self.pick_scoring_move(pick),
+            Phase::Over => None,
+        }
+    }
+
     fn play(&mut self, m: &Move) -> Result<(), IllegalMove> {
         self.check(m)?;
         self.apply(m);

@@ -1,14 +1,21 @@
 //! Stage end: activations, points, discards, the next stage's first player, final ranking.
 use crate::error::IllegalMove;
 use crate::game::{Game, INVENTORY_LIMIT, Phase, STAGES, ScorableArea, StageScoring};
-use crate::gems::Gem;
+use crate::gems::{COLOURS, Gem};
 use crate::moves::{Move, Payment};
+use crate::pick::{bit_count, nth_bit, pick_index};
 use pyramidion_core::rules::rank_by_keys;
 use pyramidion_core::{Outcome, Seat};
 
 /// Activatable areas of a pyramid's top view: those showing at least one icon.
 pub fn scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid) -> StageScoring {
     let mut scoring = StageScoring::default();
+    push_scorable_areas(pyramid, &mut scoring);
+    scoring
+}
+
+/// Appends the activatable areas of `pyramid` to `scoring` (which has none activated).
+fn push_scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid, scoring: &mut StageScoring) {
     pyramid
         .top_view()
         .for_each_scoring_area(|colour, icons, anchor| {
@@ -18,7 +25,7 @@ pub fn scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid) -> StageScor
                 icons,
             })
         });
-    scoring
+    (scoring.colour_starts, scoring.open_by_colour) = scoring.colour_index();
 }
 
 /// Payments that `coloured` gems of an area's colour and `mythical` Mythicals can make: bit i
@@ -44,7 +51,9 @@ impl Game {
     }
 
     fn begin_scoring(&mut self) {
-        self.scoring = Some(scorable_areas(&self.players[self.current as usize].pyramid));
+        // Filled in place rather than moved in: a stage scoring is several hundred bytes.
+        let scoring = self.scoring.insert(StageScoring::default());
+        push_scorable_areas(&self.players[self.current as usize].pyramid, scoring);
         self.phase = Phase::Activate;
     }
 
@@ -82,17 +91,20 @@ impl Game {
         scoring.spent.add(colour, c);
         scoring.spent.add(Gem::Mythical, m);
         scoring.activated |= 1 << i;
+        scoring.open_by_colour[area.colour as usize] -= 1;
         scoring.activations.push((anchor, payment));
         scoring.points += activation_points(area.icons, payment);
     }
 
     /// The player has placed their gems: score the stage, then discard down to 5 if needed.
     pub(crate) fn apply_done(&mut self) {
-        let scoring = self.scoring.take().expect("scoring phase");
+        let scoring = self.scoring.as_ref().expect("scoring phase");
+        let (points, spent) = (scoring.points, scoring.spent);
+        self.scoring = None;
         let stage = self.stage as usize;
         let player = &mut self.players[self.current as usize];
-        player.stage_scores[stage] = scoring.points + player.gems.mythical() as u16;
-        self.discard.add_all(&scoring.spent);
+        player.stage_scores[stage] = points + player.gems.mythical() as u16;
+        self.discard.add_all(&spent);
         if self.must_discard() {
             self.phase = Phase::Discard;
         } else {
@@ -193,18 +205,20 @@ impl Game {
         })
     }
 
+    /// Payments the player to move can afford, per area colour (see [`affordable_payments`]).
+    fn affordable_by_colour(&self) -> [u8; COLOURS] {
+        let gems = self.players[self.current as usize].gems;
+        std::array::from_fn(|c| {
+            affordable_payments(gems.get(Gem::colour(c as u8)), gems.mythical())
+        })
+    }
+
     pub(crate) fn scoring_moves(&self, out: &mut Vec<Move>) {
         match self.phase {
             Phase::Activate => {
                 let scoring = self.scoring.as_ref().expect("scoring phase");
-                let gems = self.players[self.current as usize].gems;
-                let affordable: [u8; 5] = std::array::from_fn(|c| {
-                    affordable_payments(gems.get(Gem::colour(c as u8)), gems.mythical())
-                });
-                for (i, area) in scoring.areas.iter().enumerate() {
-                    if scoring.activated >> i & 1 == 1 {
-                        continue;
-                    }
+                let affordable = self.affordable_by_colour();
+                for area in scoring.open_areas() {
                     let mut payments = affordable[area.colour as usize];
                     while payments != 0 {
                         let payment = Payment::ALL[payments.trailing_zeros() as usize];
@@ -223,6 +237,40 @@ impl Game {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The move of [`Game::scoring_moves`] at index `pick(n)`, `n` being how many it lists,
+    /// found without listing them (see [`pick_index`]).
+    pub(crate) fn pick_scoring_move(&self, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
+        match self.phase {
+            Phase::Activate => {
+                let scoring = self.scoring.as_ref().expect("scoring phase");
+                let affordable = self.affordable_by_colour();
+                // Every open area of a colour offers the same payments: count per colour.
+                let per_area = affordable.map(bit_count);
+                let per_colour: [u32; COLOURS] =
+                    std::array::from_fn(|c| per_area[c] * scoring.open_by_colour[c] as u32);
+                let mut n = pick_index(per_colour.iter().sum::<u32>() + 1, pick)?; // + `done`
+                for (c, &count) in per_colour.iter().enumerate() {
+                    if n < count {
+                        let area = scoring.open_area(c as u8, n / per_area[c]);
+                        let payment = nth_bit(affordable[c], n % per_area[c]);
+                        return Some(Move::Activate {
+                            area: area.anchor,
+                            payment: Payment::ALL[payment],
+                        });
+                    }
+                    n -= count;
+                }
+                Some(Move::Done)
+            }
+            Phase::Discard => {
+                let kinds = self.players[self.current as usize].gems.kinds_mask();
+                let n = pick_index(bit_count(kinds), pick)?;
+                Some(Move::Discard(Gem::ALL[nth_bit(kinds, n)]))
+            }
+            _ => None,
         }
     }
 

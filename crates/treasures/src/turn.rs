@@ -4,6 +4,7 @@ use crate::error::IllegalMove;
 use crate::game::{Game, Phase, SPACES};
 use crate::gems::Gem;
 use crate::moves::Move;
+use crate::pick::{bit_count, nth_bit, pick_index};
 use pyramidion_core::geometry::Placement;
 
 impl Game {
@@ -96,6 +97,58 @@ impl Game {
             return;
         }
         self.begin_stage_end();
+    }
+
+    /// The gem kinds that space `s` offers with its domino (`None` while its pile is face
+    /// down). Take moves: one per kind, or one without a gem when there is none.
+    fn take_kinds(&self, s: usize) -> Option<u8> {
+        self.piles[s]
+            .face_up_top()
+            .map(|_| self.gem_areas[s].kinds_mask())
+    }
+
+    /// The move of [`Game::turn_moves`] at index `pick(n)`, `n` being how many it lists, found
+    /// without listing them (see [`pick_index`]).
+    pub(crate) fn pick_turn_move(&self, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
+        match self.phase {
+            Phase::Take => self.pick_take(pick),
+            Phase::Flip => self.pick_flip(pick),
+            Phase::Place => self.pick_place(pick),
+            _ => None,
+        }
+    }
+
+    fn pick_take(&self, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
+        let kinds: [Option<u8>; SPACES] = std::array::from_fn(|s| self.take_kinds(s));
+        let counts = kinds.map(|k| k.map_or(0, |k| bit_count(k).max(1)));
+        let mut n = pick_index(counts.iter().sum(), pick)?;
+        let mut space = 0;
+        while n >= counts[space] {
+            n -= counts[space];
+            space += 1;
+        }
+        let kinds = kinds[space].expect("a face-up space");
+        Some(Move::Take {
+            space: space as u8,
+            gem: (kinds != 0).then(|| Gem::ALL[nth_bit(kinds, n)]),
+        })
+    }
+
+    fn pick_flip(&self, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
+        let flippable = (0..SPACES).fold(0u8, |mask, i| {
+            mask | u8::from(self.piles[i].flippable()) << i
+        });
+        let n = pick_index(bit_count(flippable), pick)?;
+        Some(Move::Flip {
+            pile: nth_bit(flippable, n) as u8,
+        })
+    }
+
+    fn pick_place(&self, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
+        self.players[self.current as usize]
+            .pyramid
+            .legal_pick(pick)
+            .map(Move::Place)
     }
 
     /// Legal moves of the turn phases.

@@ -208,3 +208,38 @@ fn moves_after_the_end_are_refused() {
     refused(&mut g, "take 1 red", "game_over");
     assert!(g.check_invariants().is_ok());
 }
+
+/// `pick_legal_move` (what random playouts use) finds exactly the move of `legal_moves` at
+/// the index it is given, and is told the number of legal moves, at every position of random
+/// games of every player count.
+#[test]
+fn picking_by_index_matches_the_move_list() {
+    let mut rng = GameRng::from_seed(17);
+    let mut scratch = Vec::new();
+    for seed in 0..400 {
+        let players = 1 + (seed % 4) as u8;
+        let options = if players == 1 {
+            Options::solo(pyramidion_treasures::SoloMode::TheLegend)
+        } else {
+            Options::multiplayer(players)
+        };
+        let mut g = Game::new(&options, seed).unwrap();
+        loop {
+            let moves = legal(&g);
+            for (i, &m) in moves.iter().enumerate() {
+                let picked = g.pick_legal_move(&mut scratch, |n| {
+                    assert_eq!(n, moves.len(), "seed {seed}, ply {}", g.ply());
+                    i
+                });
+                assert_eq!(picked, Some(m), "seed {seed}, ply {}, move {i}", g.ply());
+            }
+            let chosen = g.pick_legal_move(&mut scratch, |n| rng.below(n as u32) as usize);
+            let Some(m) = chosen else {
+                assert!(moves.is_empty());
+                break;
+            };
+            g.play(&m).unwrap();
+        }
+        assert!(matches!(g.to_move(), ToMove::Over));
+    }
+}

@@ -3,7 +3,7 @@
 //! The first domino always has its block A on the canvas centre (e5). Every block of a
 //! legal stage 1 lies within 4 blocks of it in each direction, so 9×9 is always enough.
 use super::grid::{Grid, bits};
-use super::placement::{Dir, Placement, PlacementError};
+use super::placement::{Dir, Placement, PlacementError, slot_placement};
 use serde::{Deserialize, Serialize};
 
 pub const CANVAS_SIZE: u8 = 9;
@@ -28,7 +28,82 @@ impl FrameRect {
     }
 }
 
-const WINDOWS: [(i32, i32); 2] = [(5, 4), (4, 5)];
+const N: usize = CANVAS_SIZE as usize;
+type Lines = [[u128; N]; N];
+
+/// `COLUMNS[lo][hi]`: the canvas columns `lo..=hi`; `ROWS[lo][hi]`: rows `lo..=hi` (empty when
+/// `lo > hi`).
+const COLUMNS: Lines = spans(1, CANVAS_SIZE as u32);
+const ROWS: Lines = spans(CANVAS_SIZE as u32, 1);
+
+/// Unions of canvas lines `lo..=hi`, where line `i` is the cells `i * step + j * across` for
+/// every `j` (columns: step 1, across 9; rows: step 9, across 1).
+const fn spans(step: u32, across: u32) -> Lines {
+    let mut table = [[0; N]; N];
+    let mut lo = 0;
+    while lo < N {
+        let mut hi = lo;
+        while hi < N {
+            let mut line = lo;
+            while line <= hi {
+                let mut j = 0;
+                while j < N {
+                    table[lo][hi] |= 1 << (line as u32 * step + j as u32 * across);
+                    j += 1;
+                }
+                line += 1;
+            }
+            hi += 1;
+        }
+        lo += 1;
+    }
+    table
+}
+
+/// Where a slot's anchor may lie along one axis so that the slot and the blocks fit a window:
+/// `[orientation][shape][lo][hi]` are the lines (from `lines`) allowed when the blocks span
+/// lines `lo..=hi`, for slot orientation 0 = horizontal, 1 = vertical and window shape
+/// 0 = 5 wide × 4 high, 1 = 4 × 5; empty when the blocks already exceed the window. The
+/// window fits exactly when it fits along both axes, so the anchors of a shape are its
+/// column lines × its row lines: two lookups per shape instead of range arithmetic, after
+/// every stage-1 placement.
+type WindowLines = [[Lines; 2]; 2];
+const WINDOW_COLUMNS: WindowLines = window_lines(&COLUMNS, [5, 4], [2, 1]);
+const WINDOW_ROWS: WindowLines = window_lines(&ROWS, [4, 5], [1, 2]);
+
+/// `window[shape]`: the window's extent along the axis; `slot[orientation]`: the slot's.
+const fn window_lines(lines: &Lines, window: [usize; 2], slot: [usize; 2]) -> WindowLines {
+    let mut table = [[[[0; N]; N]; 2]; 2];
+    let mut orientation = 0;
+    while orientation < 2 {
+        let mut shape = 0;
+        while shape < 2 {
+            let (w, d) = (window[shape], slot[orientation]);
+            let mut lo = 0;
+            while lo < N {
+                let mut hi = lo;
+                while hi < N && hi - lo < w {
+                    // Anchor lines: from the last that still reaches `hi` in a window to the
+                    // first that keeps `lo` in it (and the slot on the canvas).
+                    let first = (hi + 1).saturating_sub(w);
+                    let last = if lo + w - d < N - d {
+                        lo + w - d
+                    } else {
+                        N - d
+                    };
+                    if first <= last {
+                        table[orientation][shape][lo][hi] = lines[first][last];
+                    }
+                    hi += 1;
+                }
+                lo += 1;
+            }
+            shape += 1;
+        }
+        orientation += 1;
+    }
+    table
+}
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Canvas {
@@ -79,24 +154,14 @@ impl Canvas {
 
     /// Anchor cells (west block of a horizontal pair, north block of a vertical pair) whose
     /// domino together with the current blocks fits in some 5×4 or 4×5 window.
+    #[inline]
     fn window_anchors(&self, horizontal: bool) -> u128 {
-        let (dw, dh) = if horizontal { (2, 1) } else { (1, 2) };
-        let (x0, x1, y0, y1) = (
-            self.min_x as i32,
-            self.max_x as i32,
-            self.min_y as i32,
-            self.max_y as i32,
-        );
-        let mut anchors = 0;
-        for (w, h) in WINDOWS {
-            if x1 - x0 + 1 > w || y1 - y0 + 1 > h {
-                continue;
-            }
-            let xs = CANVAS_GRID.columns(x1 - w + 1, (x0 + w - dw).min(CANVAS_SIZE as i32 - dw));
-            let ys = CANVAS_GRID.rows(y1 - h + 1, (y0 + h - dh).min(CANVAS_SIZE as i32 - dh));
-            anchors |= xs & ys;
-        }
-        anchors
+        let o = usize::from(!horizontal);
+        let (x0, x1) = (self.min_x as usize, self.max_x as usize);
+        let (y0, y1) = (self.min_y as usize, self.max_y as usize);
+        (0..2).fold(0, |anchors, shape| {
+            anchors | WINDOW_COLUMNS[o][shape][x0][x1] & WINDOW_ROWS[o][shape][y0][y1]
+        })
     }
 
     /// Horizontal and vertical anchor bitboards of every legal slot.
@@ -108,7 +173,7 @@ impl Canvas {
         let g = &CANVAS_GRID;
         let empty = g.full & !self.occupied;
         let touching = g.neighbours(self.occupied) & empty;
-        let last_col = g.columns(CANVAS_SIZE as i32 - 1, CANVAS_SIZE as i32 - 1);
+        let last_col = COLUMNS[N - 1][N - 1];
         let horizontal = empty
             & (empty >> 1)
             & !last_col
@@ -145,6 +210,46 @@ impl Canvas {
         }
     }
 
+    /// The `n`-th placement [`Canvas::legal`] gives, without listing the others.
+    #[inline]
+    pub fn legal_nth(&self, n: u32) -> Option<Placement> {
+        self.nth_placement(n, self.anchors.0.count_ones())
+    }
+
+    /// The placement at index `pick(count)` of the `count` that [`Canvas::legal`] gives;
+    /// `None`, without calling `pick`, when there is none. (A random playout's choice,
+    /// counting the slots once.)
+    #[inline]
+    pub fn legal_pick(&self, pick: impl FnOnce(u32) -> u32) -> Option<Placement> {
+        if self.is_empty() {
+            return self.legal_nth(pick(Dir::ALL.len() as u32));
+        }
+        let (horizontal, vertical) = self.anchors;
+        let h = horizontal.count_ones();
+        let count = 2 * (h + vertical.count_ones());
+        (count > 0).then(|| self.nth_placement(pick(count), h))?
+    }
+
+    /// [`Canvas::legal_nth`], given the number of horizontal slots `h`.
+    fn nth_placement(&self, n: u32, h: u32) -> Option<Placement> {
+        if self.is_empty() {
+            let (x, y) = CANVAS_START;
+            return Dir::ALL
+                .get(n as usize)
+                .map(|&dir| Placement::new(x, y, dir));
+        }
+        let (horizontal, vertical) = self.anchors;
+        let slot = n / 2;
+        let i = if slot < h {
+            bits(horizontal).nth(slot as usize)?
+        } else {
+            bits(vertical).nth((slot - h) as usize)?
+        };
+        let size = CANVAS_SIZE as u32;
+        let (x, y) = ((i % size) as u8, (i / size) as u8);
+        Some(slot_placement(x, y, slot < h, n % 2 == 1))
+    }
+
     /// Number of free slots (pairs of cells), ignoring block order.
     pub fn slot_count(&self) -> u32 {
         if self.is_empty() {
@@ -171,6 +276,7 @@ impl Canvas {
         Ok([(p.x, p.y), second])
     }
 
+    #[inline]
     pub fn check(&self, p: &Placement) -> Result<(), PlacementError> {
         let cells = Self::cells(p)?;
         if self.is_empty() {
@@ -269,6 +375,42 @@ mod tests {
         n
     }
 
+    /// The window tables agree with the range arithmetic they replace, for every bounding box.
+    #[test]
+    fn window_tables_match_range_arithmetic() {
+        let n = CANVAS_SIZE as i32;
+        for (x0, x1, y0, y1) in (0..n).flat_map(|x0| {
+            (x0..n).flat_map(move |x1| {
+                (0..n).flat_map(move |y0| (y0..n).map(move |y1| (x0, x1, y0, y1)))
+            })
+        }) {
+            let c = Canvas {
+                occupied: 1,
+                min_x: x0 as u8,
+                max_x: x1 as u8,
+                min_y: y0 as u8,
+                max_y: y1 as u8,
+                anchors: (0, 0),
+            };
+            for (horizontal, (dw, dh)) in [(true, (2, 1)), (false, (1, 2))] {
+                let mut expected = 0;
+                for (w, h) in [(5, 4), (4, 5)] {
+                    if x1 - x0 + 1 > w || y1 - y0 + 1 > h {
+                        continue;
+                    }
+                    let xs = CANVAS_GRID.columns(x1 - w + 1, (x0 + w - dw).min(n - dw));
+                    let ys = CANVAS_GRID.rows(y1 - h + 1, (y0 + h - dh).min(n - dh));
+                    expected |= xs & ys;
+                }
+                assert_eq!(
+                    c.window_anchors(horizontal),
+                    expected,
+                    "{x0} {x1} {y0} {y1}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn empty_stage_one_has_four_moves() {
         assert_eq!(legal(&Canvas::default()).len(), 4);
@@ -299,6 +441,20 @@ mod tests {
                 }
                 if !c.is_empty() {
                     assert_eq!(moves.len(), brute_force(&c, &blocks));
+                }
+                let nth: Vec<_> = (0..moves.len() as u32 + 2)
+                    .map_while(|n| c.legal_nth(n))
+                    .collect();
+                assert_eq!(nth, moves);
+                for (i, &m) in moves.iter().enumerate() {
+                    let picked = c.legal_pick(|count| {
+                        assert_eq!(count as usize, moves.len());
+                        i as u32
+                    });
+                    assert_eq!(picked, Some(m));
+                }
+                if moves.is_empty() {
+                    assert_eq!(c.legal_pick(|_| unreachable!("no move to pick")), None);
                 }
                 let p = moves[rng.below(moves.len() as u32) as usize];
                 c.place(&p);

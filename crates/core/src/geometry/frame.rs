@@ -1,7 +1,7 @@
 //! Stages 2–4: fixed block grids inside the frame, each offset by half a block from the one
 //! below, so a block's corners sit on the centres of the blocks under it.
 use super::canvas::FrameRect;
-use super::placement::{Dir, Placement, PlacementError};
+use super::placement::{Dir, Placement, PlacementError, slot_placement};
 
 /// Number of stages of a pyramid.
 pub const STAGES: u8 = 4;
@@ -44,6 +44,13 @@ impl StageGrid {
         (2 * y as u32 + self.stage as u32) * 10 + 2 * x as u32 + self.stage as u32
     }
 
+    /// [`StageGrid::quadrant_of`] as (x, y) on the quadrant grid.
+    #[inline]
+    pub(crate) fn quadrant_xy(&self, x: u8, y: u8) -> (u32, u32) {
+        let s = self.stage as u32;
+        (2 * x as u32 + s, 2 * y as u32 + s)
+    }
+
     pub fn cells(&self, p: &Placement) -> Result<[(u8, u8); 2], PlacementError> {
         let second = p.second().ok_or(PlacementError::OffBoard)?;
         let inside = |(x, y): (u8, u8)| x < self.width && y < self.height;
@@ -65,87 +72,115 @@ impl StageGrid {
         Ok(())
     }
 
-    /// Every free slot in both block orders: horizontal slots row-major, then vertical ones.
-    pub fn legal(&self, occupied: u32, mut f: impl FnMut(Placement)) {
-        for slot in slots(self.width, self.height) {
-            if occupied & slot.mask == 0 {
-                f(Placement::new(slot.x, slot.y, slot.dir));
-                let (bx, by) = match slot.dir {
-                    Dir::E => (slot.x + 1, slot.y),
-                    _ => (slot.x, slot.y + 1),
-                };
-                f(Placement::new(
-                    bx,
-                    by,
-                    if slot.dir == Dir::E { Dir::W } else { Dir::N },
-                ));
+    /// Free-slot anchors (block A: the west one of a horizontal slot, the north one of a
+    /// vertical slot), as bitboards in the stage's bit order. Shifts instead of a slot list:
+    /// these run after every placement (the stuck test) and for every move list.
+    #[inline]
+    fn slot_anchors(&self, occupied: u32) -> (u32, u32) {
+        let free = self.full() & !occupied;
+        let last_column = FIRST_COLUMN[self.width as usize] << (self.width - 1);
+        let horizontal = free & (free >> 1) & !last_column;
+        let vertical = free & (free >> self.width);
+        (horizontal, vertical)
+    }
+
+    /// Calls `f(x, y)` for each anchor in `anchors`, row-major (bit order).
+    #[inline]
+    fn for_each_anchor(&self, anchors: u32, mut f: impl FnMut(u8, u8)) {
+        let row = (1u32 << self.width) - 1;
+        for y in 0..self.height {
+            let mut bits = anchors >> (y * self.width) & row;
+            while bits != 0 {
+                f(bits.trailing_zeros() as u8, y);
+                bits &= bits - 1;
             }
         }
+    }
+
+    /// Every free slot in both block orders: horizontal slots row-major, then vertical ones.
+    pub fn legal(&self, occupied: u32, mut f: impl FnMut(Placement)) {
+        let (horizontal, vertical) = self.slot_anchors(occupied);
+        self.for_each_anchor(horizontal, |x, y| {
+            f(Placement::new(x, y, Dir::E));
+            f(Placement::new(x + 1, y, Dir::W));
+        });
+        self.for_each_anchor(vertical, |x, y| {
+            f(Placement::new(x, y, Dir::S));
+            f(Placement::new(x, y + 1, Dir::N));
+        });
+    }
+
+    /// The `n`-th placement [`StageGrid::legal`] gives, without listing the others.
+    pub fn legal_nth(&self, occupied: u32, n: u32) -> Option<Placement> {
+        let anchors = self.slot_anchors(occupied);
+        self.nth_placement(anchors, anchors.0.count_ones(), n)
+    }
+
+    /// The placement at index `pick(count)` of the `count` that [`StageGrid::legal`] gives;
+    /// `None`, without calling `pick`, when there is none.
+    #[inline]
+    pub fn legal_pick(&self, occupied: u32, pick: impl FnOnce(u32) -> u32) -> Option<Placement> {
+        let anchors = self.slot_anchors(occupied);
+        let h = anchors.0.count_ones();
+        let count = 2 * (h + anchors.1.count_ones());
+        (count > 0).then(|| self.nth_placement(anchors, h, pick(count)))?
+    }
+
+    /// [`StageGrid::legal_nth`], given the slot anchors and the number `h` of horizontal ones.
+    fn nth_placement(
+        &self,
+        (horizontal, vertical): (u32, u32),
+        h: u32,
+        n: u32,
+    ) -> Option<Placement> {
+        let slot = n / 2;
+        let i = if slot < h {
+            nth_bit(horizontal, slot)?
+        } else {
+            nth_bit(vertical, slot - h)?
+        };
+        let w = self.width as u32;
+        Some(slot_placement(
+            (i % w) as u8,
+            (i / w) as u8,
+            slot < h,
+            n % 2 == 1,
+        ))
     }
 
     pub fn slot_count(&self, occupied: u32) -> u32 {
-        let mut n = 0;
-        self.legal(occupied, |_| n += 1);
-        n / 2
+        let (horizontal, vertical) = self.slot_anchors(occupied);
+        horizontal.count_ones() + vertical.count_ones()
     }
 
     pub fn has_slot(&self, occupied: u32) -> bool {
-        slots(self.width, self.height)
-            .iter()
-            .any(|s| occupied & s.mask == 0)
+        let (horizontal, vertical) = self.slot_anchors(occupied);
+        horizontal | vertical != 0
     }
 }
 
-/// A domino slot of a stage grid: block A at (x, y), B east or south.
-#[derive(Copy, Clone, Debug)]
-struct Slot {
-    x: u8,
-    y: u8,
-    dir: Dir,
-    mask: u32,
-}
-
-/// The slots of one grid shape, keyed by (width, height).
-type SlotTable = Vec<((u8, u8), Vec<Slot>)>;
-
-/// Slots of every grid shape a frame can have (stages 1–4 of 5×4 and 4×5), computed once.
-fn slots(width: u8, height: u8) -> &'static [Slot] {
-    static TABLES: std::sync::LazyLock<SlotTable> = std::sync::LazyLock::new(|| {
-        let mut tables = Vec::new();
-        for (w, h) in [(5u8, 4u8), (4, 5)] {
-            for stage in 0..STAGES {
-                let (w, h) = (w - stage, h - stage);
-                let bit = |x: u8, y: u8| 1u32 << (y * w + x);
-                let mut list = Vec::new();
-                for y in 0..h {
-                    for x in 0..w.saturating_sub(1) {
-                        list.push(Slot {
-                            x,
-                            y,
-                            dir: Dir::E,
-                            mask: bit(x, y) | bit(x + 1, y),
-                        });
-                    }
-                }
-                for y in 0..h.saturating_sub(1) {
-                    for x in 0..w {
-                        list.push(Slot {
-                            x,
-                            y,
-                            dir: Dir::S,
-                            mask: bit(x, y) | bit(x, y + 1),
-                        });
-                    }
-                }
-                tables.push(((w, h), list));
-            }
+/// Bits `0, w, 2w, …` (one per row of a stage of width `w`, up to 5 rows), by `w`.
+const FIRST_COLUMN: [u32; 6] = {
+    let mut table = [0; 6];
+    let mut w = 1;
+    while w < 6 {
+        let mut y = 0;
+        while y < 5 {
+            table[w] |= 1 << (y * w);
+            y += 1;
         }
-        tables
-    });
-    TABLES
-        .iter()
-        .find(|(dims, _)| *dims == (width, height))
-        .map_or(&[], |(_, list)| list.as_slice())
+        w += 1;
+    }
+    table
+};
+
+/// Index of the `k`-th (from 0) set bit of `bits`, lowest first.
+#[inline]
+fn nth_bit(mut bits: u32, k: u32) -> Option<u32> {
+    for _ in 0..k {
+        bits &= bits.wrapping_sub(1);
+    }
+    (bits != 0).then(|| bits.trailing_zeros())
 }
 
 #[cfg(test)]
@@ -196,6 +231,63 @@ mod tests {
         assert_eq!(s1.quadrant_of(4, 3), 68);
         assert_eq!(s2.quadrant_of(0, 0), 11);
         assert_eq!(s4.quadrant_of(1, 0), 3 * 10 + 5);
+    }
+
+    /// The slot table the bitboards replaced: the order `legal` must keep.
+    fn slot_list(g: &StageGrid, occupied: u32) -> Vec<Placement> {
+        let (w, h) = (g.width, g.height);
+        let free = |x: u8, y: u8| occupied >> (y * w + x) & 1 == 0;
+        let mut out = Vec::new();
+        for y in 0..h {
+            for x in 0..w.saturating_sub(1) {
+                if free(x, y) && free(x + 1, y) {
+                    out.push(Placement::new(x, y, Dir::E));
+                    out.push(Placement::new(x + 1, y, Dir::W));
+                }
+            }
+        }
+        for y in 0..h.saturating_sub(1) {
+            for x in 0..w {
+                if free(x, y) && free(x, y + 1) {
+                    out.push(Placement::new(x, y, Dir::S));
+                    out.push(Placement::new(x, y + 1, Dir::N));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn legal_and_nth_follow_the_slot_order_for_every_occupancy() {
+        for frame in [WIDE, TALL] {
+            for stage in 0..STAGES {
+                let g = StageGrid::new(frame, stage);
+                // Every occupancy of stages 2–4, a sample of stage 1's million.
+                for occ in (0..=g.full()).step_by(if stage == 0 { 97 } else { 1 }) {
+                    let expected = slot_list(&g, occ);
+                    let mut got = Vec::new();
+                    g.legal(occ, |p| got.push(p));
+                    assert_eq!(got, expected, "{stage} {occ:b}");
+                    let nth: Vec<_> = (0..expected.len() as u32 + 2)
+                        .map_while(|n| g.legal_nth(occ, n))
+                        .collect();
+                    assert_eq!(nth, expected, "{stage} {occ:b}");
+                    for (i, &p) in expected.iter().enumerate() {
+                        let picked = g.legal_pick(occ, |count| {
+                            assert_eq!(count as usize, expected.len());
+                            i as u32
+                        });
+                        assert_eq!(picked, Some(p));
+                    }
+                    if expected.is_empty() {
+                        assert_eq!(g.legal_pick(occ, |_| unreachable!("no slot")), None);
+                    }
+                    for p in &expected {
+                        assert_eq!(g.check(occ, p), Ok(()));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod frame;
 pub mod grid;
 pub mod placement;
 pub mod pyramid;
+mod quadboard;
 pub mod topview;
 
 pub use canvas::{CANVAS_SIZE, CANVAS_START, Canvas, FrameRect};

@@ -135,6 +135,19 @@ impl Placement {
     }
 }
 
+/// The placements of a free slot whose anchor (block A's cell) is (`x`, `y`), as stage move
+/// lists give them: horizontal slots `x y E` then `x+1 y W`, vertical ones `x y S` then
+/// `x y+1 N`; `second` picks the latter.
+#[inline]
+pub(crate) fn slot_placement(x: u8, y: u8, horizontal: bool, second: bool) -> Placement {
+    match (horizontal, second) {
+        (true, false) => Placement::new(x, y, Dir::E),
+        (true, true) => Placement::new(x + 1, y, Dir::W),
+        (false, false) => Placement::new(x, y, Dir::S),
+        (false, true) => Placement::new(x, y + 1, Dir::N),
+    }
+}
+
 impl fmt::Display for Placement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

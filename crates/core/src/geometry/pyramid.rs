@@ -28,8 +28,8 @@ pub struct Pyramid {
     /// Occupancy of stages 2, 3, 4 (stage-local block bits).
     upper: [u32; 3],
     placed: ArrayVec<PlacedBlock, MAX_BLOCKS>,
-    /// The top view, kept up to date once the frame is fixed (stage 1 is rebuilt on demand
-    /// because its quadrant origin moves with the bounding box until the frame is forced).
+    /// The top view, kept up to date once stage 1's frame is forced (before that it is rebuilt
+    /// on demand, because its quadrant origin moves with the bounding box).
     view: TopView,
 }
 
@@ -73,6 +73,37 @@ impl Pyramid {
         }
     }
 
+    /// Number of placements [`Pyramid::legal`] gives (each slot in both block orders).
+    #[inline]
+    pub fn legal_count(&self) -> u32 {
+        2 * self.slot_count()
+    }
+
+    /// The `n`-th placement [`Pyramid::legal`] gives, without listing the others (random
+    /// playouts pick one move among many).
+    #[inline]
+    pub fn legal_nth(&self, n: u32) -> Option<Placement> {
+        if self.stage == 0 {
+            self.canvas.legal_nth(n)
+        } else {
+            let (grid, occupied) = self.upper_grid()?;
+            grid.legal_nth(occupied, n)
+        }
+    }
+
+    /// The placement at index `pick(count)` of the `count` that [`Pyramid::legal`] gives;
+    /// `None`, without calling `pick`, when there is none (a random playout's choice).
+    #[inline]
+    pub fn legal_pick(&self, pick: impl FnOnce(u32) -> u32) -> Option<Placement> {
+        if self.stage == 0 {
+            self.canvas.legal_pick(pick)
+        } else {
+            let (grid, occupied) = self.upper_grid()?;
+            grid.legal_pick(occupied, pick)
+        }
+    }
+
+    #[inline]
     pub fn has_slot(&self) -> bool {
         if self.stage == 0 {
             self.canvas.has_slot()
@@ -91,6 +122,7 @@ impl Pyramid {
         }
     }
 
+    #[inline]
     pub fn check(&self, p: &Placement) -> Result<(), PlacementError> {
         if self.stage == 0 {
             self.canvas.check(p)
@@ -105,13 +137,6 @@ impl Pyramid {
     pub fn place(&mut self, p: &Placement, domino: [Block; 2]) {
         let [a, b] = p.orient(domino);
         let (bx, by) = p.second().expect("checked placement");
-        if self.stage == 0 {
-            self.canvas.place(p);
-        } else if let Some((grid, _)) = self.upper_grid() {
-            self.upper[self.stage as usize - 1] |= grid.bit(p.x, p.y) | grid.bit(bx, by);
-            self.view.cover(grid.quadrant_of(p.x, p.y), a);
-            self.view.cover(grid.quadrant_of(bx, by), b);
-        }
         let stage = self.stage;
         self.placed.push(PlacedBlock {
             stage,
@@ -125,6 +150,32 @@ impl Pyramid {
             y: by,
             block: b,
         });
+        if stage == 0 {
+            let was_forced = self.canvas.frame().is_some();
+            self.canvas.place(p);
+            if was_forced {
+                let (x0, y0) = self.canvas.min();
+                self.view.cover_domino_at(
+                    (2 * (p.x - x0) as u32, 2 * (p.y - y0) as u32, a),
+                    (2 * (bx - x0) as u32, 2 * (by - y0) as u32, b),
+                );
+            } else if self.canvas.frame().is_some() {
+                // The frame is forced from now on, and with it the view's origin. Only
+                // dominoes lie on the canvas yet, and they never overlap: put them down.
+                let (x0, y0) = self.canvas.min();
+                self.view = TopView::default();
+                for pb in &self.placed {
+                    debug_assert_eq!(pb.stage, 0);
+                    let (x, y) = (2 * (pb.x - x0) as u32, 2 * (pb.y - y0) as u32);
+                    self.view.put_at(x, y, pb.block);
+                }
+            }
+        } else if let Some((grid, _)) = self.upper_grid() {
+            self.upper[self.stage as usize - 1] |= grid.bit(p.x, p.y) | grid.bit(bx, by);
+            let (ax, ay) = grid.quadrant_xy(p.x, p.y);
+            let (bx, by) = grid.quadrant_xy(bx, by);
+            self.view.cover_domino_at((ax, ay, a), (bx, by, b));
+        }
     }
 
     /// Replaces the block at `index` of [`Pyramid::blocks`] (e.g. a resurfacing card).
@@ -139,7 +190,9 @@ impl Pyramid {
         if self.stage == 0 {
             self.frame = self.canvas.frame();
             debug_assert!(self.frame.is_some(), "stage 1 ended without a forced frame");
-            self.view = self.build_top_view();
+            if self.frame.is_none() {
+                self.view = self.build_top_view();
+            }
         }
         self.stage = (self.stage + 1).min(STAGES);
     }
@@ -147,11 +200,17 @@ impl Pyramid {
     /// The visible surface. Before the frame is fixed, quadrants are counted from the
     /// bounding box of stage 1, which always fits the 10×10 grid.
     pub fn top_view(&self) -> TopView {
-        if self.frame.is_some() {
+        if self.view_is_kept() {
             self.view
         } else {
             self.build_top_view()
         }
+    }
+
+    /// Whether `view` is current: from the moment stage 1's frame is forced, which fixes the
+    /// quadrant origin (stage ends then read the view twice: to score and to go on).
+    fn view_is_kept(&self) -> bool {
+        self.frame.is_some() || self.canvas.frame().is_some()
     }
 
     fn build_top_view(&self) -> TopView {
@@ -159,23 +218,29 @@ impl Pyramid {
             Some(f) => (f.x, f.y),
             None => self.canvas.min(),
         };
-        // Blocks lie in stage order, and blocks of one stage never overlap: walking from the
-        // last one down, each block shows exactly the quadrants nothing above it covers.
+        // Blocks lie in stage order: covering them in that order leaves each quadrant showing
+        // the last block put over it.
         let mut view = TopView::default();
-        let mut covered = 0u128;
-        for pb in self.placed.iter().rev() {
-            covered = view.show_under(covered, self.quadrant_of(pb, origin), pb.block);
+        for pb in &self.placed {
+            let (x, y) = self.quadrant_xy(pb, origin);
+            view.cover_at(x, y, pb.block);
         }
         view
     }
 
-    fn quadrant_of(&self, pb: &PlacedBlock, origin: (u8, u8)) -> u32 {
+    /// North-west quadrant of a placed block on the top-view grid, as (x, y).
+    fn quadrant_xy(&self, pb: &PlacedBlock, origin: (u8, u8)) -> (u32, u32) {
         if pb.stage == 0 {
-            2 * (pb.y - origin.1) as u32 * 10 + 2 * (pb.x - origin.0) as u32
+            (2 * (pb.x - origin.0) as u32, 2 * (pb.y - origin.1) as u32)
         } else {
             let frame = self.frame.expect("upper stages need a frame");
-            StageGrid::new(frame, pb.stage).quadrant_of(pb.x, pb.y)
+            StageGrid::new(frame, pb.stage).quadrant_xy(pb.x, pb.y)
         }
+    }
+
+    fn quadrant_of(&self, pb: &PlacedBlock, origin: (u8, u8)) -> u32 {
+        let (x, y) = self.quadrant_xy(pb, origin);
+        y * 10 + x
     }
 
     /// North-west quadrant, on the top-view grid, of each placed block (same order as
@@ -197,10 +262,15 @@ impl Pyramid {
     /// cells, so the cell stays free there for [`Pyramid::legal`] — harmless for a hole, which
     /// no domino can reach (no free neighbour inside the frame).
     pub fn place_block(&mut self, x: u8, y: u8, block: Block) {
+        // Keep the top view current (it is kept incrementally once the frame is forced).
         if let Some((grid, _)) = self.upper_grid() {
             self.upper[self.stage as usize - 1] |= grid.bit(x, y);
-            // Keep the top view current (it is kept incrementally once the frame is fixed).
-            self.view.cover(grid.quadrant_of(x, y), block);
+            let (qx, qy) = grid.quadrant_xy(x, y);
+            self.view.cover_at(qx, qy, block);
+        } else if self.stage == 0 && self.view_is_kept() {
+            let (x0, y0) = self.canvas.min();
+            self.view
+                .cover_at(2 * (x - x0) as u32, 2 * (y - y0) as u32, block);
         }
         let stage = self.stage;
         self.placed.push(PlacedBlock { stage, x, y, block });
@@ -271,6 +341,67 @@ mod tests {
                     let d = [block(&mut rng), block(&mut rng)];
                     p.place(&m, d);
                     assert_eq!(p.top_view(), p.build_top_view());
+                }
+                p.next_stage();
+                assert_eq!(p.top_view(), p.build_top_view());
+            }
+        }
+    }
+
+    /// `place_block` into the holes a random fill leaves keeps the view current too.
+    #[test]
+    fn kept_top_view_follows_single_blocks() {
+        let mut rng = crate::GameRng::from_seed(9);
+        for _ in 0..200 {
+            let mut p = Pyramid::default();
+            for stage in 0..STAGES {
+                loop {
+                    let mut moves = Vec::new();
+                    p.legal(|m| moves.push(m));
+                    let Some(&m) = moves.get(rng.below(moves.len().max(1) as u32) as usize) else {
+                        break;
+                    };
+                    p.place(
+                        &m,
+                        [
+                            Block {
+                                colour: 1,
+                                icons: 3,
+                            },
+                            Block {
+                                colour: 2,
+                                icons: 8,
+                            },
+                        ],
+                    );
+                }
+                let (w, h, x0, y0) = match (stage, p.canvas.frame(), p.frame) {
+                    (0, Some(f), _) => (f.width(), f.height(), f.x, f.y),
+                    (_, _, Some(f)) => {
+                        let g = StageGrid::new(f, stage);
+                        (g.width, g.height, 0, 0)
+                    }
+                    _ => unreachable!("stage 1 always ends with a forced frame"),
+                };
+                for y in y0..y0 + h {
+                    for x in x0..x0 + w {
+                        let free = if stage == 0 {
+                            p.canvas.occupied() >> (y as u32 * 9 + x as u32) & 1 == 0
+                        } else {
+                            p.upper[stage as usize - 1] >> (y * w + x) & 1 == 0
+                        };
+                        if free {
+                            p.place_block(
+                                x,
+                                y,
+                                Block {
+                                    colour: 3,
+                                    icons: 5,
+                                },
+                            );
+                            assert_eq!(p.top_view(), p.build_top_view());
+                        }
+                    }
                 }
                 p.next_stage();
                 assert_eq!(p.top_view(), p.build_top_view());

@@ -1,6 +1,7 @@
 //! The scoring surface: what is seen from above, on a 10×10 quadrant grid.
 use super::grid::Grid;
 use super::placement::{Block, format_cell, parse_cell};
+use super::quadboard::QuadBoard;
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
@@ -10,12 +11,51 @@ pub const MAX_COLOURS: usize = 6;
 /// A pyramid shows at most 80 quadrants, so it never has more areas than this.
 pub const MAX_AREAS: usize = 80;
 
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// What is seen from above: each visible quadrant's colour, and which visible quadrants show
+/// an icon. Stored as `QuadBoard`s (the flood-fill layout); every method speaks the public
+/// form, quadrant `y * 10 + x` of a `u128`, and so does serde.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "PlainTopView", into = "PlainTopView")]
 pub struct TopView {
+    colours: [QuadBoard; MAX_COLOURS],
+    icons: QuadBoard,
+}
+
+/// The serialised (and debug) form of a [`TopView`]: one public-form board per colour.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename = "TopView")]
+struct PlainTopView {
     #[serde(with = "u128_list")]
     colours: [u128; MAX_COLOURS],
     #[serde(with = "u128_text")]
     icons: u128,
+}
+
+impl From<PlainTopView> for TopView {
+    fn from(plain: PlainTopView) -> TopView {
+        TopView {
+            colours: plain.colours.map(QuadBoard::from_grid),
+            icons: QuadBoard::from_grid(plain.icons),
+        }
+    }
+}
+
+impl From<TopView> for PlainTopView {
+    fn from(view: TopView) -> PlainTopView {
+        PlainTopView {
+            colours: view.colours.map(QuadBoard::to_grid),
+            icons: view.icons.to_grid(),
+        }
+    }
+}
+
+impl std::fmt::Debug for TopView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TopView")
+            .field("colours", &self.colours.map(QuadBoard::to_grid))
+            .field("icons", &self.icons.to_grid())
+            .finish()
+    }
 }
 
 /// A 4-connected region of same-colour visible quadrants.
@@ -46,29 +86,64 @@ pub fn parse_area_name(text: &str) -> Result<u8, String> {
     Ok(y * 10 + x)
 }
 
-/// The icon quadrants of a block whose north-west quadrant is `nw`.
+/// The four quadrants of a block whose north-west quadrant is (`x`, `y`).
 #[inline]
-fn icon_bits(nw: u32, icons: u8) -> u128 {
-    let low = (icons & 0b11) as u128;
-    let high = (icons >> 2) as u128;
-    low << nw | high << (nw + 10)
+fn block_square(x: u32, y: u32) -> QuadBoard {
+    QuadBoard::square(x, y, 0b11, 0b11)
+}
+
+/// The icon quadrants of a block whose north-west quadrant is (`x`, `y`).
+#[inline]
+fn icon_square(x: u32, y: u32, icons: u8) -> QuadBoard {
+    QuadBoard::square(x, y, (icons & 0b11) as u64, (icons >> 2 & 0b11) as u64)
 }
 
 impl TopView {
     /// Puts `block` on the four quadrants whose north-west one is `nw`, hiding what was there.
     #[inline]
     pub fn cover(&mut self, nw: u32, block: Block) {
-        let mask = 0b11u128 << nw | 0b11u128 << (nw + 10);
+        self.cover_at(nw % 10, nw / 10, block);
+    }
+
+    /// [`TopView::cover`] with the north-west quadrant given as (`x`, `y`).
+    #[inline]
+    pub(crate) fn cover_at(&mut self, x: u32, y: u32, block: Block) {
+        let square = block_square(x, y);
         for c in &mut self.colours {
-            *c &= !mask;
+            *c = c.without(square);
         }
-        self.colours[block.colour as usize] |= mask;
-        let i = block.icons as u128;
-        let icons = (i & 1) << nw
-            | ((i >> 1) & 1) << (nw + 1)
-            | ((i >> 2) & 1) << (nw + 10)
-            | ((i >> 3) & 1) << (nw + 11);
-        self.icons = (self.icons & !mask) | icons;
+        let c = &mut self.colours[block.colour as usize];
+        *c = *c | square;
+        self.icons = self.icons.without(square) | icon_square(x, y, block.icons);
+    }
+
+    /// [`TopView::cover_at`] for both blocks of a domino (north-west quadrants `a.0`, `a.1` and
+    /// `b.0`, `b.1`): one pass over the colours instead of two.
+    #[inline]
+    pub(crate) fn cover_domino_at(&mut self, a: (u32, u32, Block), b: (u32, u32, Block)) {
+        let (square_a, square_b) = (block_square(a.0, a.1), block_square(b.0, b.1));
+        let both = square_a | square_b;
+        for c in &mut self.colours {
+            *c = c.without(both);
+        }
+        let c = &mut self.colours[a.2.colour as usize];
+        *c = *c | square_a;
+        let c = &mut self.colours[b.2.colour as usize];
+        *c = *c | square_b;
+        self.icons = self.icons.without(both)
+            | icon_square(a.0, a.1, a.2.icons)
+            | icon_square(b.0, b.1, b.2.icons);
+    }
+
+    /// [`TopView::cover_at`] on four quadrants nothing covers yet (stage-1 dominoes, which
+    /// never overlap): nothing to clear.
+    #[inline]
+    pub(crate) fn put_at(&mut self, x: u32, y: u32, block: Block) {
+        let square = block_square(x, y);
+        debug_assert!((self.filled_board() & square).is_empty());
+        let c = &mut self.colours[block.colour as usize];
+        *c = *c | square;
+        self.icons = self.icons | icon_square(x, y, block.icons);
     }
 
     /// Shows `block` (north-west quadrant `nw`) where `covered` does not hide it; returns the
@@ -77,47 +152,68 @@ impl TopView {
     pub fn show_under(&mut self, covered: u128, nw: u32, block: Block) -> u128 {
         let mask = 0b11u128 << nw | 0b11u128 << (nw + 10);
         let visible = mask & !covered;
-        self.colours[block.colour as usize] |= visible;
-        self.icons |= icon_bits(nw, block.icons) & visible;
+        let (x, y) = (nw % 10, nw / 10);
+        let shown = QuadBoard::square(
+            x,
+            y,
+            (visible >> nw) as u64 & 0b11,
+            (visible >> (nw + 10)) as u64 & 0b11,
+        );
+        let c = &mut self.colours[block.colour as usize];
+        *c = *c | shown;
+        self.icons = self.icons | (icon_square(x, y, block.icons) & shown);
         covered | mask
     }
 
     pub fn colour_board(&self, colour: u8) -> u128 {
-        self.colours[colour as usize]
+        self.colours[colour as usize].to_grid()
     }
 
     pub fn icons(&self) -> u128 {
-        self.icons
+        self.icons.to_grid()
+    }
+
+    fn filled_board(&self) -> QuadBoard {
+        self.colours.iter().fold(QuadBoard::EMPTY, |m, &c| m | c)
     }
 
     pub fn filled(&self) -> u128 {
-        self.colours.iter().fold(0, |m, c| m | c)
+        self.filled_board().to_grid()
     }
 
     /// Colour of a visible quadrant.
     pub fn colour_at(&self, q: u32) -> Option<u8> {
+        if q >= 100 {
+            return None;
+        }
         self.colours
             .iter()
-            .position(|c| c >> q & 1 == 1)
+            .position(|c| c.contains(q % 10, q / 10))
             .map(|c| c as u8)
+    }
+
+    fn area(&self, colour: u8, cells: QuadBoard) -> Area {
+        Area {
+            colour,
+            icons: (cells & self.icons).count() as u8,
+            anchor: cells.first_index() as u8,
+            cells: cells.to_grid(),
+        }
     }
 
     /// Every area, by colour then anchor.
     pub fn areas(&self) -> ArrayVec<Area, MAX_AREAS> {
         let mut out = ArrayVec::new();
         for (colour, &board) in self.colours.iter().enumerate() {
+            let mut found: ArrayVec<Area, MAX_AREAS> = ArrayVec::new();
             let mut rest = board;
-            while rest != 0 {
-                let seed = rest & rest.wrapping_neg();
-                let cells = QUADRANT_GRID.component(seed, rest);
-                rest &= !cells;
-                out.push(Area {
-                    colour: colour as u8,
-                    icons: (cells & self.icons).count_ones() as u8,
-                    anchor: cells.trailing_zeros() as u8,
-                    cells,
-                });
+            while !rest.is_empty() {
+                let cells = QuadBoard::component(rest.any_one(), board);
+                rest = rest.without(cells);
+                found.push(self.area(colour as u8, cells));
             }
+            found.sort_unstable_by_key(|a| a.anchor);
+            out.extend(found);
         }
         out
     }
@@ -132,15 +228,10 @@ impl TopView {
 
     /// Calls `f` for each area showing an icon, by colour then anchor.
     pub fn for_each_area_with_icons(&self, mut f: impl FnMut(Area)) {
-        self.for_each_scoring_area(|colour, icons, anchor| {
-            let board = self.colours[colour as usize];
-            let cells = QUADRANT_GRID.component(1u128 << anchor, board);
-            f(Area {
-                colour,
-                icons,
-                anchor,
-                cells,
-            })
+        self.for_each_scoring_area(|colour, _, anchor| {
+            let seed = QuadBoard::from_grid(1 << anchor);
+            let cells = QuadBoard::component(seed, self.colours[colour as usize]);
+            f(self.area(colour, cells))
         });
     }
 
@@ -152,17 +243,24 @@ impl TopView {
         let mut found: ArrayVec<(u8, u8), MAX_AREAS> = ArrayVec::new();
         for (colour, &board) in self.colours.iter().enumerate() {
             let mut seeds = board & self.icons;
-            found.clear();
-            while seeds != 0 {
-                let cells = QUADRANT_GRID.component(seeds & seeds.wrapping_neg(), board);
-                seeds &= !cells;
-                found.push((
-                    cells.trailing_zeros() as u8,
-                    (cells & self.icons).count_ones() as u8,
-                ));
+            if seeds.is_empty() {
+                continue;
             }
-            // Seeds come in icon order; anchors (lowest quadrant) may differ from it.
-            found.sort_unstable();
+            found.clear();
+            let mut sorted = true;
+            while !seeds.is_empty() {
+                let cells = QuadBoard::component(seeds.any_one(), board);
+                // The area's icons are the seeds it holds (seeds are the colour's icons).
+                let icons = (seeds & cells).count_sparse() as u8;
+                seeds = seeds.without(cells);
+                let anchor = cells.first_index() as u8;
+                sorted &= found.last().is_none_or(|&(last, _)| last < anchor);
+                found.push((anchor, icons));
+            }
+            // Seeds are taken in board order; anchors (lowest quadrant) may differ from it.
+            if !sorted {
+                found.sort_unstable();
+            }
             for &(anchor, icons) in &found {
                 f(colour as u8, icons, anchor);
             }
@@ -172,14 +270,9 @@ impl TopView {
     /// The area containing quadrant `q`, if it is covered.
     pub fn area_at(&self, q: u32) -> Option<Area> {
         let colour = self.colour_at(q)?;
-        let board = self.colours[colour as usize];
-        let cells = QUADRANT_GRID.component(1u128 << q, board);
-        Some(Area {
-            colour,
-            icons: (cells & self.icons).count_ones() as u8,
-            anchor: cells.trailing_zeros() as u8,
-            cells,
-        })
+        let seed = QuadBoard::from_grid(1 << q);
+        let cells = QuadBoard::component(seed, self.colours[colour as usize]);
+        Some(self.area(colour, cells))
     }
 }
 
