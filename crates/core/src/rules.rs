@@ -147,6 +147,24 @@ pub fn rank_by_keys<K: Ord>(keys: &[K]) -> Vec<u8> {
         .collect()
 }
 
+/// Implements `Serialize`/`Deserialize` for a move type through its text form
+/// (`Display`/`FromStr`), the one way moves travel in records, the server and views.
+#[macro_export]
+macro_rules! serde_as_move_text {
+    ($t:ty) => {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                $crate::rules::move_text::serialize(self, s)
+            }
+        }
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::rules::move_text::deserialize(d)
+            }
+        }
+    };
+}
+
 /// Serde helpers for moves that travel as their text form.
 pub mod move_text {
     use serde::{Deserialize, Deserializer, Serializer, de::Error};

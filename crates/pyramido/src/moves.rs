@@ -13,8 +13,7 @@
 use crate::data::{COLOURS, colour_name, parse_colour};
 use pyramidion_core::geometry::Placement;
 use pyramidion_core::geometry::placement::{QUADRANT_NAMES, format_cell, parse_cell};
-use pyramidion_core::rules::{MoveParseError, move_text};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use pyramidion_core::rules::MoveParseError;
 use std::fmt;
 use std::str::FromStr;
 
@@ -203,17 +202,7 @@ impl FromStr for Move {
     }
 }
 
-impl Serialize for Move {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        move_text::serialize(self, s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Move {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        move_text::deserialize(d)
-    }
-}
+pyramidion_core::serde_as_move_text!(Move);
 
 #[cfg(test)]
 mod tests {

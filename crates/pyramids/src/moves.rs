@@ -15,8 +15,8 @@
 //! `a0`–`a4`, `b1`–`b3`, `c1`–`c2`, `d1` (see [`crate::necropolis`]: `a0` extends the bottom
 //! row on the left, `a{k+1}` on the right). Words are separated by single spaces.
 use crate::necropolis::Place;
-use pyramidion_core::rules::{MoveParseError, move_text};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use pyramidion_core::rules::MoveParseError;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
@@ -197,17 +197,7 @@ impl FromStr for Move {
     }
 }
 
-impl Serialize for Move {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        move_text::serialize(self, s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Move {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        move_text::deserialize(d)
-    }
-}
+pyramidion_core::serde_as_move_text!(Move);
 
 #[cfg(test)]
 mod tests {

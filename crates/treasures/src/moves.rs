@@ -179,17 +179,7 @@ impl FromStr for Move {
     }
 }
 
-impl Serialize for Move {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        pyramidion_core::rules::move_text::serialize(self, s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Move {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        pyramidion_core::rules::move_text::deserialize(d)
-    }
-}
+pyramidion_core::serde_as_move_text!(Move);
 
 #[cfg(test)]
 mod tests {
