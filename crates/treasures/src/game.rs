@@ -54,6 +54,19 @@ pub struct Player {
     /// No slot left on the current stage (full, or gaps no domino fits).
     pub(crate) stage_complete: bool,
     pub(crate) last_placement: Option<(u8, Placement)>,
+    /// Every area activated at the stage ends so far, for the per-area breakdown the table
+    /// shows (as in the rulebook's examples). Empty until the first stage end, so cloning a
+    /// state for search costs nothing extra during stage 1.
+    pub(crate) scored_areas: Vec<ScoredArea>,
+}
+
+/// An area a player activated at a stage end.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ScoredArea {
+    /// 0–3.
+    pub stage: u8,
+    pub area: ScorableArea,
+    pub payment: Payment,
 }
 
 impl Player {
@@ -74,6 +87,9 @@ impl Player {
     }
     pub fn dominoes(&self) -> &[DominoId] {
         &self.dominoes
+    }
+    pub fn scored_areas(&self) -> &[ScoredArea] {
+        &self.scored_areas
     }
 }
 
@@ -98,6 +114,8 @@ pub struct Legend {
     pub(crate) last_turn: Option<LegendTurn>,
     /// Gem drawn at the start of the current stage ("Become THE Legend").
     pub(crate) stage_draw: Option<Gem>,
+    /// Per stage, the coloured gems and Mythicals he scored (for the breakdown).
+    pub(crate) scored_gems: [[u8; 2]; STAGES as usize],
 }
 
 impl Legend {
@@ -247,6 +265,7 @@ impl Game {
             stage_scores: [0; 4],
             last_turn: None,
             stage_draw: None,
+            scored_gems: [[0; 2]; STAGES as usize],
         });
         let mut piles: [Pile; SPACES] = Default::default();
         // Five roughly equal piles: sizes differ by at most one, larger ones on the left.

@@ -84,6 +84,7 @@ impl Game {
         legend.stage_scores[stage as usize] =
             legend_stage_points(stage, legend.gems.coloured(), legend.gems.mythical() as u32)
                 as u16;
+        legend.scored_gems[stage as usize] = [legend.gems.coloured() as u8, legend.gems.mythical()];
         for c in 0..5 {
             let gem = Gem::colour(c);
             let n = legend.gems.get(gem);

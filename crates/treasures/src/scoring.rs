@@ -1,6 +1,6 @@
 //! Stage end: activations, points, discards, the next stage's first player, final ranking.
 use crate::error::IllegalMove;
-use crate::game::{Game, INVENTORY_LIMIT, Phase, STAGES, ScorableArea, StageScoring};
+use crate::game::{Game, INVENTORY_LIMIT, Phase, STAGES, ScorableArea, ScoredArea, StageScoring};
 use crate::gems::{COLOURS, Gem};
 use crate::moves::{Move, Payment};
 use crate::pick::{bit_count, nth_bit, pick_index};
@@ -100,9 +100,18 @@ impl Game {
     pub(crate) fn apply_done(&mut self) {
         let scoring = self.scoring.as_ref().expect("scoring phase");
         let (points, spent) = (scoring.points, scoring.spent);
-        self.scoring = None;
         let stage = self.stage as usize;
         let player = &mut self.players[self.current as usize];
+        for &(anchor, payment) in &scoring.activations {
+            if let Some(&area) = scoring.areas.iter().find(|a| a.anchor == anchor) {
+                player.scored_areas.push(ScoredArea {
+                    stage: stage as u8,
+                    area,
+                    payment,
+                });
+            }
+        }
+        self.scoring = None;
         player.stage_scores[stage] = points + player.gems.mythical() as u16;
         self.discard.add_all(&spent);
         if self.must_discard() {

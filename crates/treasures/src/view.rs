@@ -3,11 +3,13 @@
 //! Hidden from everybody: face-down domino fronts (only the back of a face-down pile top is
 //! shown), the order of the piles below their tops, the bag (it has no order; only its size
 //! is shown, its contents follow from everything visible), the seed and the RNG.
+use crate::allocation::best_plan;
 use crate::dominoes::{self, BackBlock, DominoId};
 use crate::game::{Game, LegendTurn, Phase, SPACES};
 use crate::gems::Gems;
-use crate::moves::Payment;
+use crate::moves::{Move, Payment};
 use crate::options::{Options, SoloMode};
+use crate::scoring::activation_points;
 use pyramidion_core::geometry::topview::area_name;
 use pyramidion_core::geometry::{Block, FrameRect, Placement};
 use pyramidion_core::{Outcome, Seat};
@@ -92,6 +94,20 @@ pub struct PlayerView {
     pub dominoes: Vec<DominoId>,
     /// Stage (1–4) and placement of the last domino placed.
     pub last_placement: Option<(u8, Placement)>,
+    /// Every area activated at past stage ends (the per-area breakdown of the scoring pad);
+    /// a stage's score is these points plus 1 per Mythical kept.
+    pub scored_areas: Vec<ScoredAreaView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ScoredAreaView {
+    /// 1–4.
+    pub stage: u8,
+    pub name: String,
+    pub colour: u8,
+    pub icons: u8,
+    pub payment: Payment,
+    pub points: u16,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -110,6 +126,11 @@ pub struct ScoringView {
     pub spent: Gems,
     /// Points from activations so far (Mythicals left are added when done).
     pub points: u16,
+    /// The engine's exact best completion from here (most points, then fewest gems), as
+    /// `activate` moves, and the stage total it reaches with the Mythicals kept. Only in the
+    /// view of the seat being scored (its own pyramid and gems: nothing hidden).
+    pub best: Vec<String>,
+    pub best_total: u32,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -124,6 +145,8 @@ pub struct LegendView {
     pub total: u32,
     pub last_turn: Option<LegendTurn>,
     pub stage_draw: Option<crate::gems::Gem>,
+    /// Per finished stage: coloured gems and Mythicals he scored.
+    pub scored_gems: Vec<[u8; 2]>,
 }
 
 impl View {
@@ -174,11 +197,25 @@ impl View {
                     .collect(),
                 dominoes: p.dominoes.to_vec(),
                 last_placement: p.last_placement.map(|(s, pl)| (s + 1, pl)),
+                scored_areas: p
+                    .scored_areas
+                    .iter()
+                    .map(|s| ScoredAreaView {
+                        stage: s.stage + 1,
+                        name: area_name(s.area.anchor),
+                        colour: s.area.colour,
+                        icons: s.area.icons,
+                        payment: s.payment,
+                        points: activation_points(s.area.icons, s.payment),
+                    })
+                    .collect(),
             })
             .collect();
         let scoring = game.scoring.as_ref().map(|sc| {
-            let top = game.players[game.current as usize].pyramid.top_view();
-            View::scoring(game.current, sc, &top)
+            let player = &game.players[game.current as usize];
+            let top = player.pyramid.top_view();
+            let own = seat == Some(Seat(game.current));
+            View::scoring(game.current, sc, &top, own.then_some(player.gems))
         });
         let legend = game.legend.as_ref().map(|l| LegendView {
             mode: l.mode,
@@ -189,6 +226,9 @@ impl View {
             total: l.total(),
             last_turn: l.last_turn,
             stage_draw: l.stage_draw,
+            scored_gems: l.scored_gems
+                [..game.stage as usize + usize::from(game.phase == Phase::Over)]
+                .to_vec(),
         });
         View {
             game: "forgotten-treasures",
@@ -214,6 +254,7 @@ impl View {
         seat: u8,
         sc: &crate::game::StageScoring,
         top: &pyramidion_core::geometry::TopView,
+        gems: Option<Gems>,
     ) -> ScoringView {
         let areas = sc
             .areas()
@@ -233,11 +274,35 @@ impl View {
                 }
             })
             .collect();
+        let (best, best_total) = match gems {
+            Some(gems) => {
+                let open = sc
+                    .areas()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| {
+                        !sc.activations()
+                            .iter()
+                            .any(|(anchor, _)| *anchor == a.anchor)
+                    })
+                    .fold(0u128, |mask, (i, _)| mask | 1 << i);
+                let plan = best_plan(sc.areas(), open, gems);
+                let moves = plan
+                    .activations
+                    .iter()
+                    .map(|&(area, payment)| Move::Activate { area, payment }.to_string())
+                    .collect();
+                (moves, sc.points() as u32 + plan.points)
+            }
+            None => (Vec::new(), 0),
+        };
         ScoringView {
             seat: Seat(seat),
             areas,
             spent: sc.spent(),
             points: sc.points(),
+            best,
+            best_total,
         }
     }
 }

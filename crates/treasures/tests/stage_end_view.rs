@@ -1,0 +1,102 @@
+//! What the table shows at and after a stage end: the engine's best allocation offered to the
+//! seat being scored, and the per-area breakdown of every stage already scored.
+use pyramidion_core::{GameRng, Rules, Seat, ToMove};
+use pyramidion_treasures::game::Phase;
+use pyramidion_treasures::{Game, Move, Options, SoloMode, View};
+
+fn random_until_scoring(g: &mut Game, rng: &mut GameRng) {
+    let mut moves = Vec::new();
+    while g.phase() != Phase::Activate && g.phase() != Phase::Over {
+        g.legal_moves(&mut moves);
+        let m = moves[rng.below(moves.len() as u32) as usize];
+        g.play(&m).unwrap();
+    }
+}
+
+/// Plays `best` as offered and checks the stage total and breakdown it promised.
+#[test]
+fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
+    let mut checked = 0;
+    for seed in 0..40u64 {
+        let players = 1 + (seed % 4) as u8;
+        let options = Options {
+            players,
+            solo: (players == 1).then_some(SoloMode::TheLegend),
+        };
+        let mut g = Game::new(&options, seed).unwrap();
+        let mut rng = GameRng::from_seed(seed ^ 0x5eed);
+        loop {
+            random_until_scoring(&mut g, &mut rng);
+            if g.phase() == Phase::Over {
+                break;
+            }
+            let ToMove::Seat(seat) = g.to_move() else {
+                unreachable!("a scorer")
+            };
+            let stage = View::of(&g, Some(seat)).stage;
+            let scoring = View::of(&g, Some(seat)).scoring.expect("scoring view");
+            assert_eq!(scoring.seat, seat);
+            // Nobody else is told how this seat could score (only the scored seat asks).
+            let other = Seat((seat.0 + 1) % players);
+            if other != seat {
+                assert!(View::of(&g, Some(other)).scoring.unwrap().best.is_empty());
+            }
+            assert!(View::of(&g, None).scoring.unwrap().best.is_empty());
+            // Sometimes activate a legal area first: the offer must complete what is done.
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            if seed % 2 == 0 && matches!(moves[0], Move::Activate { .. }) {
+                g.play(&moves[0]).unwrap();
+            }
+            let offer = View::of(&g, Some(seat)).scoring.unwrap();
+            for text in &offer.best {
+                let m: Move = text.parse().unwrap();
+                g.play(&m)
+                    .unwrap_or_else(|e| panic!("seed {seed}: {text}: {e}"));
+            }
+            let activated = View::of(&g, Some(seat))
+                .scoring
+                .unwrap()
+                .areas
+                .iter()
+                .filter(|a| a.activation.is_some())
+                .count();
+            g.play(&Move::Done).unwrap();
+            let view = View::of(&g, Some(seat));
+            let me = &view.players[seat.0 as usize];
+            let score = me.stage_scores[stage as usize - 1];
+            assert_eq!(score as u32, offer.best_total, "seed {seed} stage {stage}");
+            let from_areas: Vec<_> = me
+                .scored_areas
+                .iter()
+                .filter(|a| a.stage == stage)
+                .collect();
+            assert_eq!(from_areas.len(), activated, "seed {seed}");
+            let area_points: u16 = from_areas.iter().map(|a| a.points).sum();
+            assert_eq!(
+                area_points + me.gems.mythical() as u16,
+                score,
+                "seed {seed}: areas plus Mythicals kept make the stage score"
+            );
+            checked += 1;
+            // Finish the remaining stage-end moves (other scorers, discards) at random.
+            while matches!(g.phase(), Phase::Discard) {
+                g.legal_moves(&mut moves);
+                g.play(&moves[rng.below(moves.len() as u32) as usize])
+                    .unwrap();
+            }
+        }
+        if let Some(legend) = View::of(&g, None).legend {
+            assert_eq!(legend.scored_gems.len(), 4);
+            for (s, [coloured, mythical]) in legend.scored_gems.iter().enumerate() {
+                let expected = pyramidion_treasures::legend_stage_points(
+                    s as u8,
+                    *coloured as u32,
+                    *mythical as u32,
+                );
+                assert_eq!(legend.stage_scores[s] as u32, expected, "seed {seed}");
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} stage ends checked");
+}
