@@ -205,18 +205,31 @@ fn yes() -> bool {
     true
 }
 
-fn table_json(row: &GameRow, seats: &[SeatKind], me: Option<&str>) -> Value {
-    let seats: Vec<Value> = seats
-        .iter()
-        .map(|s| match s {
+/// A table as clients see it, with the display name of every seated human.
+async fn table_json(
+    state: &AppState,
+    row: &GameRow,
+    seats: &[SeatKind],
+    me: Option<&str>,
+) -> ApiResult<Value> {
+    let mut out = Vec::with_capacity(seats.len());
+    for s in seats {
+        out.push(match s {
             SeatKind::Open => json!({ "type": "open" }),
             SeatKind::Invited => json!({ "type": "invite" }),
             SeatKind::Bot(level) => json!({ "type": "bot", "level": level }),
             SeatKind::Human(u) => {
-                json!({ "type": "human", "user": u, "me": Some(u.as_str()) == me })
+                let name = state.store.user(u).await?.and_then(|(name, _)| name);
+                json!({
+                    "type": "human",
+                    "user": u,
+                    "name": crate::auth::display_name(u, name.as_deref()),
+                    "me": Some(u.as_str()) == me,
+                })
             }
-        })
-        .collect();
+        });
+    }
+    let seats = out;
     let mut v = json!({
         "id": row.id,
         "game": row.kind,
@@ -232,7 +245,7 @@ fn table_json(row: &GameRow, seats: &[SeatKind], me: Option<&str>) -> Value {
     if me == Some(row.created_by.as_str()) {
         v["invite"] = json!(row.invite);
     }
-    v
+    Ok(v)
 }
 
 pub async fn create_table(
@@ -302,7 +315,7 @@ pub async fn create_table(
     }
     Ok((
         StatusCode::CREATED,
-        Json(table_json(&row, &seats, Some(&identity.user_id))),
+        Json(table_json(&state, &row, &seats, Some(&identity.user_id)).await?),
     )
         .into_response())
 }
@@ -313,7 +326,7 @@ pub async fn open_tables(State(state): State<AppState>) -> ApiResult<Json<Value>
     for row in state.store.games_with_status("open").await? {
         if row.listed {
             let seats = state.store.seats(&row.id).await?;
-            list.push(table_json(&row, &seats, None));
+            list.push(table_json(&state, &row, &seats, None).await?);
         }
     }
     Ok(Json(json!({ "tables": list })))
@@ -339,11 +352,15 @@ pub async fn table(
 ) -> ApiResult<Json<Value>> {
     let me = Identity::from_headers(&state, &headers).await?;
     let (row, seats) = load(&state, &id).await?;
-    Ok(Json(table_json(
-        &row,
-        &seats,
-        me.as_ref().map(|i| i.user_id.as_str()),
-    )))
+    Ok(Json(
+        table_json(
+            &state,
+            &row,
+            &seats,
+            me.as_ref().map(|i| i.user_id.as_str()),
+        )
+        .await?,
+    ))
 }
 
 #[derive(Deserialize, Default)]
@@ -413,7 +430,9 @@ pub async fn join(
         row.status = "live".into();
         state.rooms.get(&state, &id).await?;
     }
-    Ok(Json(table_json(&row, &seats, Some(&identity.user_id))))
+    Ok(Json(
+        table_json(&state, &row, &seats, Some(&identity.user_id)).await?,
+    ))
 }
 
 pub async fn leave(
@@ -443,7 +462,9 @@ pub async fn leave(
     if !seats.iter().any(|s| matches!(s, SeatKind::Human(_))) {
         state.store.set_status(&id, "abandoned", None).await?;
     }
-    Ok(Json(table_json(&row, &seats, Some(&identity.user_id))))
+    Ok(Json(
+        table_json(&state, &row, &seats, Some(&identity.user_id)).await?,
+    ))
 }
 
 /// The signed-in user's games, newest first.
@@ -451,7 +472,7 @@ pub async fn my_games(State(state): State<AppState>, identity: Identity) -> ApiR
     let mut list = Vec::new();
     for row in state.store.games_of_user(&identity.user_id).await? {
         let seats = state.store.seats(&row.id).await?;
-        list.push(table_json(&row, &seats, Some(&identity.user_id)));
+        list.push(table_json(&state, &row, &seats, Some(&identity.user_id)).await?);
     }
     Ok(Json(json!({ "games": list })))
 }

@@ -152,9 +152,15 @@ impl Identity {
     }
 
     pub fn display_name(&self) -> String {
-        self.name
-            .clone()
-            .unwrap_or_else(|| format!("guest-{}", &self.user_id[..6]))
+        display_name(&self.user_id, self.name.as_deref())
+    }
+}
+
+/// A user's name as shown to everyone: the account name, or `guest-` and the id's start.
+pub fn display_name(user_id: &str, name: Option<&str>) -> String {
+    match name {
+        Some(n) => n.to_string(),
+        None => format!("guest-{}", &user_id[..user_id.len().min(6)]),
     }
 }
 

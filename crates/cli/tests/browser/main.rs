@@ -1,0 +1,446 @@
+//! End-to-end tests of the browser client in real headless Chromium, against the real
+//! `pyramidion serve` binary: everything is done by clicking in the page, as a player would.
+//! Screenshots (1280 px and 375 px wide) are saved in `target/browser-artifacts/`.
+mod webdriver;
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use webdriver::{Driver, Session};
+
+/// Chromium is heavy on two cores: the browser tests take turns.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+const DESKTOP: (u32, u32) = (1280, 900);
+const PHONE: (u32, u32) = (375, 812);
+
+fn artifacts() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target dir")
+        .join("browser-artifacts")
+}
+
+struct Server {
+    child: Child,
+    base: String,
+    dir: PathBuf,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn serve(name: &str) -> Server {
+    let dir =
+        std::env::temp_dir().join(format!("pyramidion-browser-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+        .args([
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--http-rate",
+            "1000",
+            "--data-dir",
+        ])
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("server starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("server prints its address");
+    let base = line
+        .trim()
+        .rsplit(' ')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(base.starts_with("http://127.0.0.1:"), "{line}");
+    Server { child, base, dir }
+}
+
+fn catalog(lang: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../web/i18n/{lang}.json"));
+    serde_json::from_str(&std::fs::read_to_string(path).expect("catalog")).expect("catalog JSON")
+}
+
+fn fill(template: &Value, key: &str, value: &str) -> String {
+    template
+        .as_str()
+        .expect("catalog string")
+        .replace(&format!("{{{key}}}"), value)
+}
+
+/// The table's numbered state and phase, as the page shows them.
+async fn table_state(s: &Session) -> (i64, String) {
+    let v = s
+        .js(
+            "const t = document.querySelector('[data-testid=ft-table]');
+             return t ? [Number(t.dataset.stateId), t.dataset.phase] : [-1, ''];",
+            json!([]),
+        )
+        .await;
+    (
+        v[0].as_i64().unwrap_or(-1),
+        v[1].as_str().unwrap_or("").to_string(),
+    )
+}
+
+async fn wait_past(s: &Session, state: i64) {
+    s.wait_until(
+        "the next state",
+        "const t = document.querySelector('[data-testid=ft-table]');
+         return t && Number(t.dataset.stateId) > arguments[0] && !document.getElementById('app').classList.contains('pending');",
+        json!([state]),
+        20,
+    )
+    .await;
+}
+
+async fn is_my_turn(s: &Session) -> bool {
+    s.js(
+        "return !!document.querySelector('[data-testid=prompt].yours');",
+        json!([]),
+    )
+    .await
+    .as_bool()
+    .unwrap_or(false)
+}
+
+async fn exists(s: &Session, css: &str) -> bool {
+    !s.find_all(css).await.is_empty()
+}
+
+/// Places the domino in hand by clicking: rotate until some slot shows, pick a ghost (the
+/// `pick`-th, wrapping), check the preview (and take a screenshot of it when asked), confirm.
+async fn place(s: &Session, pick: usize, screenshot: Option<&str>) {
+    for _ in 0..4 {
+        if exists(s, "[data-testid=ghost]").await {
+            break;
+        }
+        s.click("[data-testid=rotate]").await;
+    }
+    assert!(
+        exists(s, "[data-testid=ghost]").await,
+        "no ghost placement in any orientation"
+    );
+    s.click_nth("[data-testid=ghost]", pick).await;
+    s.wait_for("[data-testid=ghost].selected .preview", 5).await;
+    if let Some(name) = screenshot {
+        s.screenshot(&artifacts(), name).await;
+    }
+    s.click("[data-testid=confirm-place]").await;
+}
+
+/// Plays the step the page asks for, by clicking; returns false once the game is over.
+/// At the first stage end, one area is activated by hand before the best allocation.
+async fn play_step(s: &Session, step: usize, by_hand: &mut bool) -> bool {
+    let (state, phase) = table_state(s).await;
+    match phase.as_str() {
+        "over" => return false,
+        "take" => s.click("[data-testid=take]").await,
+        "flip" => s.click("[data-testid=flip]").await,
+        "place" => place(s, step, None).await,
+        "discard" => s.click("[data-testid=discard]").await,
+        "activate" => {
+            let before = s.text("[data-testid=stage-points]").await;
+            if *by_hand {
+                let areas = s
+                    .find_all("[data-testid^=area-button-]:not([disabled])")
+                    .await;
+                for i in 0..areas.len() {
+                    s.click_nth("[data-testid^=area-button-]:not([disabled])", i)
+                        .await;
+                    if exists(s, "[data-testid=pay]").await {
+                        s.click("[data-testid=pay]").await;
+                        wait_past(s, state).await;
+                        let after = s.text("[data-testid=stage-points]").await;
+                        assert_ne!(before, after, "stage points update after an activation");
+                        *by_hand = false;
+                        return true;
+                    }
+                }
+            }
+            if exists(s, "[data-testid=best-allocation]:not([disabled])").await {
+                s.click("[data-testid=best-allocation]").await;
+                s.wait_until(
+                    "the best allocation to be played",
+                    "const b = document.querySelector('[data-testid=best-allocation]');
+                     return b && b.disabled && !document.getElementById('app').classList.contains('pending');",
+                    json!([]),
+                    30,
+                )
+                .await;
+            }
+            let (state, _) = table_state(s).await;
+            s.click("[data-testid=finish-scoring]").await;
+            wait_past(s, state).await;
+            return true;
+        }
+        other => panic!("unexpected phase '{other}'"),
+    }
+    wait_past(s, state).await;
+    true
+}
+
+async fn open_solo(s: &Session, base: &str) {
+    s.goto(&format!("{base}/")).await;
+    s.wait_for("[data-testid=connection][data-status=connected]", 15)
+        .await;
+    s.click("[data-testid=quick-the-legend]").await;
+    s.wait_for("[data-testid=ft-table]", 15).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_plays_a_whole_solo_game_against_the_legend_by_clicking() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let server = serve("solo");
+    let driver = Driver::start().await;
+    let s = driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_solo(&s, &server.base).await;
+    assert!(s.text("[data-testid=me]").await.contains("guest-"));
+    let dir = artifacts();
+    let mut by_hand = true;
+    let mut shots = [false; 3];
+    let mut steps = 0;
+    loop {
+        let (_, phase) = table_state(&s).await;
+        if phase == "place" && !shots[0] {
+            let (state, _) = table_state(&s).await;
+            place(&s, 0, Some("solo-placing-1280")).await;
+            wait_past(&s, state).await;
+            shots[0] = true;
+            continue;
+        }
+        if phase == "activate" && !shots[1] {
+            s.wait_for("[data-testid=scoring-panel]", 5).await;
+            s.screenshot(&dir, "solo-stage-end-1280").await;
+            shots[1] = true;
+        }
+        if !play_step(&s, steps, &mut by_hand).await {
+            break;
+        }
+        steps += 1;
+        assert!(steps < 400, "the game should end");
+    }
+    assert!(!by_hand, "an area was activated by hand at a stage end");
+    // The final ranking: the player and THE Legend, with scores and the record link.
+    s.wait_for("[data-testid=result]", 10).await;
+    let rows = s.find_all("[data-testid=ranking] tbody tr").await;
+    assert_eq!(rows.len(), 2);
+    let headline = s.text("[data-testid=result-headline]").await;
+    assert!(headline.contains("Legend"), "{headline}");
+    s.wait_for("[data-testid=breakdown-4]", 5).await;
+    s.screenshot(&dir, "solo-result-1280").await;
+    s.resize(PHONE.0, PHONE.1).await;
+    s.screenshot(&dir, "solo-result-375").await;
+    // The record the page links to is the finished game's, and says who won.
+    let record = s
+        .js(
+            "const a = document.querySelector('[data-testid=record-link]');
+             return fetch(a.href).then(async (r) => [r.status, await r.text()]);",
+            json!([]),
+        )
+        .await;
+    assert_eq!(record[0], 200, "{record}");
+    assert!(
+        record[1].as_str().unwrap_or("").contains("seed"),
+        "{record}"
+    );
+    s.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_browsers_join_one_table_by_invite_link_with_two_bots_and_each_plays_a_turn() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let server = serve("invite");
+    let driver = Driver::start().await;
+    let host = driver.session(DESKTOP.0, DESKTOP.1).await;
+    host.goto(&format!("{}/", server.base)).await;
+    host.wait_for("[data-testid=connection][data-status=connected]", 15)
+        .await;
+    host.click("[data-testid=new-game] option[value=forgotten-treasures]")
+        .await;
+    host.click("[data-testid=new-players] option[value='4']")
+        .await;
+    host.click("[data-testid=new-seat-1] option[value=invite]")
+        .await;
+    host.click("[data-testid='new-seat-2'] option[value='bot:greedy']")
+        .await;
+    host.click("[data-testid='new-seat-3'] option[value='bot:random']")
+        .await;
+    host.click("[data-testid=new-listed]").await; // unlisted: only the link lets people in
+    host.click("[data-testid=create-table]").await;
+    host.wait_for("[data-testid=invite-link]", 15).await;
+    let link = host
+        .js(
+            "return document.querySelector('[data-testid=invite-link]').value;",
+            json!([]),
+        )
+        .await;
+    let link = link.as_str().expect("an invite link").to_string();
+    assert!(link.contains("/#/join/"), "{link}");
+
+    let guest = driver.session(PHONE.0, PHONE.1).await;
+    guest.goto(&link).await;
+    guest.wait_for("[data-testid=ft-table]", 20).await;
+    host.wait_for("[data-testid=ft-table]", 20).await;
+
+    // Seat 1 (the host) plays a whole turn, then seat 2 (the invited player).
+    for (s, name) in [(&host, "host"), (&guest, "guest")] {
+        s.wait_until(
+            "my turn",
+            "return !!document.querySelector('[data-testid=prompt].yours');",
+            json!([]),
+            30,
+        )
+        .await;
+        for step in 0..3 {
+            assert!(is_my_turn(s).await, "{name}: still my turn at step {step}");
+            assert!(play_step(s, step, &mut false).await);
+        }
+    }
+    // Each sees the other's last domino highlighted on the other's pyramid.
+    host.wait_for("[data-seat='1'] [data-testid=last-placed]", 20)
+        .await;
+    guest
+        .wait_for("[data-seat='0'] [data-testid=last-placed]", 20)
+        .await;
+    // The bots play seats 3 and 4, and it comes back to the host.
+    host.wait_until(
+        "the host's second turn",
+        "return !!document.querySelector('[data-testid=prompt].yours');",
+        json!([]),
+        60,
+    )
+    .await;
+    let dir = artifacts();
+    host.screenshot(&dir, "invite-host-1280").await;
+    guest.screenshot(&dir, "invite-guest-375").await;
+    host.quit().await;
+    guest.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn switching_to_french_and_italian_changes_the_visible_texts() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let server = serve("i18n");
+    let driver = Driver::start().await;
+    let s = driver.session(DESKTOP.0, DESKTOP.1).await;
+    s.goto(&format!("{}/", server.base)).await;
+    s.wait_for("[data-testid=connection][data-status=connected]", 15)
+        .await;
+    let en = catalog("en");
+    assert_eq!(
+        s.text("[data-testid=quick-the-legend]").await,
+        en["quick.the-legend"]
+    );
+    for lang in ["fr", "it"] {
+        let cat = catalog(lang);
+        s.click(&format!("[data-testid=language] option[value={lang}]"))
+            .await;
+        s.wait_until(
+            "the lobby in the new language",
+            "return document.documentElement.lang === arguments[0] &&
+                    document.querySelector('[data-testid=quick-the-legend]')?.textContent === arguments[1];",
+            json!([lang, cat["quick.the-legend"]]),
+            10,
+        )
+        .await;
+        assert_ne!(cat["quick.the-legend"], en["quick.the-legend"]);
+        assert_eq!(
+            s.text("[data-testid=connection]").await,
+            cat["connection.connected"]
+        );
+    }
+    // In a game too: the table's texts follow the language, and the choice survives a reload.
+    s.click("[data-testid=quick-the-legend]").await;
+    s.wait_for("[data-testid=ft-table]", 15).await;
+    let it = catalog("it");
+    assert_eq!(
+        s.text("[data-testid=stage]").await,
+        fill(&it["table.stage"], "stage", "1")
+    );
+    assert_eq!(s.text("[data-testid=prompt]").await, it["prompt.take"]);
+    s.screenshot(&artifacts(), "italian-table-1280").await;
+    s.click("[data-testid=language] option[value=fr]").await;
+    let fr = catalog("fr");
+    s.wait_until(
+        "the table in French",
+        "return document.querySelector('[data-testid=prompt]')?.textContent === arguments[0];",
+        json!([fr["prompt.take"]]),
+        10,
+    )
+    .await;
+    s.refresh().await;
+    s.wait_for("[data-testid=ft-table]", 15).await;
+    assert_eq!(s.text("[data-testid=prompt]").await, fr["prompt.take"]);
+    s.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reload_mid_game_resumes_the_same_state() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let server = serve("reload");
+    let driver = Driver::start().await;
+    let s = driver.session(PHONE.0, PHONE.1).await;
+    open_solo(&s, &server.base).await;
+    // A turn and a half: take, flip, place, take (the domino is in hand now).
+    for step in 0..4 {
+        assert!(play_step(&s, step, &mut false).await);
+    }
+    let snapshot = "const q = (c) => document.querySelector(c);
+        return { state: q('[data-testid=ft-table]').dataset.stateId, phase: q('[data-testid=ft-table]').dataset.phase,
+                 blocks: document.querySelectorAll('[data-testid=my-pyramid] .block').length,
+                 hand: q('[data-testid=hand]')?.getAttribute('aria-label') ?? q('[data-testid=hand] svg')?.getAttribute('aria-label'),
+                 url: location.hash, total: q('[data-testid=total]').textContent };";
+    let before = s.js(snapshot, json!([])).await;
+    assert_eq!(before["phase"], "flip", "{before}");
+    assert_eq!(before["blocks"], 2, "{before}");
+    s.screenshot(&artifacts(), "reload-before-375").await;
+    s.refresh().await;
+    s.wait_for("[data-testid=ft-table]", 15).await;
+    let after = s.js(snapshot, json!([])).await;
+    assert_eq!(before, after);
+    s.screenshot(&artifacts(), "reload-after-375").await;
+    // And play goes on from there, this time with the keyboard only: Enter on a focused
+    // choice plays it; on a ghost placement, Enter picks it and Enter again confirms.
+    let enter = "\u{E007}";
+    let (state, _) = table_state(&s).await;
+    s.js(
+        "document.querySelector('[data-testid=flip]').focus();",
+        json!([]),
+    )
+    .await;
+    s.press(enter).await;
+    wait_past(&s, state).await;
+    assert_eq!(table_state(&s).await.1, "place");
+    let (state, _) = table_state(&s).await;
+    s.js(
+        "document.querySelector('[data-testid=ghost]').focus();",
+        json!([]),
+    )
+    .await;
+    s.press(enter).await;
+    s.wait_for("[data-testid=ghost].selected .preview", 5).await;
+    s.wait_until(
+        "the ghost to keep the focus",
+        "return document.activeElement?.dataset.testid === 'ghost';",
+        json!([]),
+        5,
+    )
+    .await;
+    s.press(enter).await;
+    wait_past(&s, state).await;
+    assert_eq!(table_state(&s).await.1, "take");
+    s.quit().await;
+}

@@ -1,0 +1,170 @@
+//! The browser client's message catalogs (web/i18n): every language has the same keys with
+//! the same placeholders, every key the client asks for exists, and every error code the
+//! server documents has a message.
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+const LANGUAGES: [&str; 3] = ["en", "fr", "it"];
+
+fn web() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web")
+}
+
+fn catalog(lang: &str) -> Map<String, Value> {
+    let path = web().join(format!("i18n/{lang}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    match serde_json::from_str(&text) {
+        Ok(Value::Object(map)) => map,
+        other => panic!("{lang}.json is not a flat JSON object: {other:?}"),
+    }
+}
+
+fn placeholders(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('{') {
+        let after = &rest[start + 1..];
+        match after.find('}') {
+            Some(end)
+                if after[..end]
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                out.insert(after[..end].to_string());
+                rest = &after[end + 1..];
+            }
+            _ => rest = after,
+        }
+    }
+    out
+}
+
+#[test]
+fn every_language_has_the_same_keys_and_placeholders() {
+    let en = catalog("en");
+    assert!(en.len() > 100, "the English catalog looks incomplete");
+    for lang in &LANGUAGES[1..] {
+        let other = catalog(lang);
+        let missing: Vec<_> = en.keys().filter(|k| !other.contains_key(*k)).collect();
+        let extra: Vec<_> = other.keys().filter(|k| !en.contains_key(*k)).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{lang}: missing {missing:?}, extra {extra:?}"
+        );
+        for (key, text) in &en {
+            let theirs = other[key]
+                .as_str()
+                .unwrap_or_else(|| panic!("{lang}: {key} is not a string"));
+            let ours = text
+                .as_str()
+                .unwrap_or_else(|| panic!("en: {key} is not a string"));
+            assert!(!theirs.trim().is_empty(), "{lang}: {key} is empty");
+            assert_eq!(
+                placeholders(ours),
+                placeholders(theirs),
+                "{lang}: placeholders of {key}"
+            );
+        }
+    }
+}
+
+/// Every `t('literal.key')` in the client's code names a message (or a plural family).
+#[test]
+fn every_key_the_client_uses_exists() {
+    let en = catalog("en");
+    let exists = |key: &str| en.contains_key(key) || en.contains_key(&format!("{key}.other"));
+    let mut files = vec![web().join("js")];
+    let mut checked = 0;
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let code = std::fs::read_to_string(&path).unwrap();
+        for (i, _) in code.match_indices("t('") {
+            let before = code[..i].chars().last();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+                continue; // another function whose name ends in t
+            }
+            let key: String = code[i + 3..].chars().take_while(|c| *c != '\'').collect();
+            assert!(exists(&key), "{}: no message '{key}'", path.display());
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 100,
+        "only {checked} keys found: the scan is broken"
+    );
+}
+
+/// Messages whose keys the client builds from data: every error code of docs/protocol.md,
+/// every game, bot level, colour, gem, payment, phase and direction.
+#[test]
+fn every_code_the_server_can_send_has_a_message() {
+    let en = catalog("en");
+    let protocol = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/protocol.md"),
+    )
+    .unwrap();
+    let table = protocol
+        .split("### Error codes")
+        .nth(1)
+        .expect("an error code table");
+    let mut codes = BTreeSet::new();
+    for line in table.lines().filter(|l| l.starts_with("| `")) {
+        let first = line.split('|').nth(1).unwrap_or("");
+        for code in first.split('`').skip(1).step_by(2) {
+            codes.insert(code.to_string());
+        }
+    }
+    assert!(codes.len() >= 20, "{codes:?}");
+    // The engines' setup codes a table can be refused with.
+    codes.extend(
+        [
+            "bad_player_count",
+            "solo_mode_required",
+            "solo_mode_needs_one_player",
+            "network",
+        ]
+        .map(String::from),
+    );
+    let mut keys: Vec<String> = codes.iter().map(|c| format!("error.{c}")).collect();
+    for kind in pyramidion_core::GameKind::ALL {
+        keys.push(format!("game.{}", kind.key()));
+    }
+    for family in [
+        ("bot.", &["random", "greedy"][..]),
+        ("solo.", &["a-legend", "the-legend"]),
+        ("quick.", &["a-legend", "the-legend"]),
+        ("colour.", &["orange", "blue", "purple", "green", "red"]),
+        (
+            "gem.",
+            &["orange", "blue", "purple", "green", "red", "mythical"],
+        ),
+        ("pay.", &["1c", "2m", "3c", "2c2m", "1c4m", "6m"]),
+        ("pay_short.", &["1c", "2m", "3c", "2c2m", "1c4m", "6m"]),
+        ("dir.", &["E", "S", "W", "N"]),
+        ("prompt.", &["take", "flip", "place", "activate", "discard"]),
+        (
+            "prompt.others_",
+            &["take", "flip", "place", "activate", "discard", "over"],
+        ),
+        ("status.", &["open", "live", "finished", "abandoned"]),
+        (
+            "seat.",
+            &["open", "invite", "waiting_open", "waiting_invite"],
+        ),
+        ("connection.", &["connecting", "connected", "reconnecting"]),
+        ("account.", &["login", "register"]),
+        ("notice.", &["timeout_bot_move"]),
+    ] {
+        let (prefix, names) = family;
+        keys.extend(names.iter().map(|n| format!("{prefix}{n}")));
+    }
+    let missing: Vec<_> = keys
+        .iter()
+        .filter(|k| !en.contains_key(k.as_str()))
+        .collect();
+    assert!(missing.is_empty(), "no message for {missing:?}");
+}

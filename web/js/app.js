@@ -1,0 +1,133 @@
+// The shell: identity, language, connection status, routes and error messages.
+import { api } from './api.js';
+import { h, mount } from './dom.js';
+import { LANGUAGES, initI18n, language, onLanguageChange, setLanguage, t, has } from './i18n.js';
+import { Socket } from './socket.js';
+import { renderLobby } from './lobby.js';
+import { renderWaiting } from './waiting.js';
+import { renderGame } from './game.js';
+import { renderAccount } from './account.js';
+
+export const app = {
+  me: null,
+  socket: null,
+  // Set by the current page; called when it is left (timers, subscriptions).
+  leave: null,
+  // Set by a page that can redraw itself in a new language without reloading.
+  rerender: null,
+};
+
+// A clear, translated message for every error code the server (or the network) can give.
+export function errorText(code, reason) {
+  if (code === 'illegal_move' && reason) {
+    const key = `reason.${reason}`;
+    return has(key) ? t('error.illegal_move_reason', { reason: t(key) }) : t('error.illegal_move');
+  }
+  const key = `error.${code}`;
+  return has(key) ? t(key) : t('error.unknown', { code });
+}
+
+export function toast(text, kind = 'error') {
+  const box = document.getElementById('toasts');
+  // The last message stays readable on the page (for tests and screen readers' history).
+  document.getElementById('app').dataset.lastToast = text;
+  const el = h(`div.toast.${kind}`, { 'data-testid': `toast-${kind}` }, text);
+  box.append(el);
+  setTimeout(() => el.remove(), kind === 'error' ? 6000 : 3500);
+}
+
+export function showError(err) {
+  document.getElementById('app').dataset.lastError = err.code || 'internal';
+  toast(errorText(err.code || 'internal', err.reason));
+}
+
+export async function refreshMe() {
+  app.me = await api('GET', '/api/me');
+  renderIdentity();
+  return app.me;
+}
+
+function renderIdentity() {
+  const me = app.me;
+  const el = document.getElementById('identity');
+  if (!me) return mount(el);
+  mount(
+    el,
+    h('span.who', { 'data-testid': 'me' }, me.guest ? t('identity.guest', { name: me.name }) : me.name),
+    me.guest
+      ? h('a.button.small', { href: '#/account', 'data-testid': 'sign-in' }, t('identity.sign_in'))
+      : h('button.small', { 'data-testid': 'sign-out', onclick: signOut }, t('identity.sign_out')),
+  );
+}
+
+async function signOut() {
+  try {
+    await api('POST', '/api/logout');
+  } catch (e) {
+    showError(e);
+  }
+  // A fresh guest identity, and a socket that carries it.
+  await refreshMe();
+  app.socket.reconnect();
+  location.hash = '#/';
+}
+
+function renderLanguagePicker() {
+  const select = document.getElementById('lang');
+  mount(select, LANGUAGES.map((l) => h('option', { value: l.code, selected: l.code === language() }, l.name)));
+  select.onchange = () => setLanguage(select.value);
+  document.getElementById('lang-label').textContent = t('shell.language');
+}
+
+function renderConnection(status) {
+  const el = document.getElementById('conn');
+  el.dataset.status = status;
+  el.textContent = t(`connection.${status}`);
+}
+
+function route() {
+  if (app.leave) {
+    app.leave();
+    app.leave = null;
+  }
+  app.rerender = null;
+  const root = document.getElementById('app');
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  document.title = 'Pyramidion';
+  switch (parts[0]) {
+    case 'table':
+      return renderWaiting(root, parts[1]);
+    case 'join':
+      return renderWaiting(root, parts[1], parts[2]);
+    case 'game':
+      return renderGame(root, parts[1]);
+    case 'account':
+      return renderAccount(root);
+    default:
+      return renderLobby(root);
+  }
+}
+
+async function boot() {
+  await initI18n();
+  renderLanguagePicker();
+  try {
+    await refreshMe();
+  } catch (e) {
+    showError(e);
+  }
+  app.socket = new Socket();
+  app.socket.onStatus(renderConnection);
+  onLanguageChange(() => {
+    renderLanguagePicker();
+    renderIdentity();
+    renderConnection(app.socket.status);
+    // The game page re-labels itself in place (no resubscription); others are rebuilt.
+    if (app.rerender) app.rerender();
+    else route();
+  });
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+boot();

@@ -1,0 +1,65 @@
+// Tiny DOM helpers: build elements declaratively, no framework and no build step.
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// h('button.primary', {onclick, 'data-move': m}, 'text', child…): tag with optional .classes.
+export function h(spec, attrs, ...children) {
+  return build(document.createElement(tagOf(spec)), spec, attrs, children);
+}
+
+// Same for SVG elements.
+export function s(spec, attrs, ...children) {
+  return build(document.createElementNS(SVG_NS, tagOf(spec)), spec, attrs, children);
+}
+
+function tagOf(spec) {
+  return spec.split('.')[0] || 'div';
+}
+
+function build(el, spec, attrs, children) {
+  const classes = spec.split('.').slice(1);
+  if (classes.length) el.setAttribute('class', classes.join(' '));
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') {
+      el.addEventListener(k.slice(2), v);
+    } else if (k === 'class') {
+      el.setAttribute('class', [el.getAttribute('class'), v].filter(Boolean).join(' '));
+    } else if (k === 'text') {
+      el.textContent = v;
+    } else {
+      el.setAttribute(k, v === true ? '' : String(v));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+// Replaces the children of `el`.
+export function mount(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+// Makes an element act as a button for mouse, finger and keyboard (Enter / Space).
+export function clickable(el, handler, label) {
+  el.setAttribute('tabindex', '0');
+  el.setAttribute('role', 'button');
+  if (label) el.setAttribute('aria-label', label);
+  el.addEventListener('click', handler);
+  el.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      handler(e);
+    }
+  });
+  return el;
+}

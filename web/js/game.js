@@ -1,0 +1,118 @@
+// The game page: follows one game over the socket and hands each state to the game's table.
+// The server is the authority: the page shows the view and offers the legal moves it is sent,
+// sends a move with the state id it saw, and waits for the next state.
+import { api } from './api.js';
+import { h, mount } from './dom.js';
+import { t } from './i18n.js';
+import { app, errorText, showError, toast } from './app.js';
+import { renderTreasures } from './treasures/table.js';
+import { renderGeneric } from './generic.js';
+
+const RENDERERS = { 'forgotten-treasures': renderTreasures };
+
+export async function renderGame(root, id) {
+  const socket = app.socket;
+  const page = {
+    id,
+    table: null,
+    state: null,
+    pending: false,
+    // Local choices that survive re-renders (selected slot, rotation, selected area…).
+    ui: {},
+    log: [],
+  };
+  mount(root, h('p.loading', {}, t('shell.loading')));
+  try {
+    page.table = await api('GET', `/api/tables/${id}`);
+  } catch (e) {
+    showError(e);
+    return mount(root, h('p.hint', {}, errorText(e.code)));
+  }
+  if (page.table.status === 'open') {
+    location.hash = `#/table/${id}`;
+    return;
+  }
+
+  const seatName = (seat) => {
+    const s = page.table.seats[seat];
+    if (!s) return t('seat.number', { n: seat + 1 });
+    if (s.type === 'human') return s.me ? t('seat.you') : s.name;
+    if (s.type === 'bot') return t('seat.bot_named', { n: seat + 1, level: t(`bot.${s.level}`) });
+    return t('seat.number', { n: seat + 1 });
+  };
+
+  const play = (move) => {
+    if (!page.state || page.pending || page.state.finished) return;
+    page.pending = true;
+    root.classList.add('pending');
+    socket.send({ type: 'move', game: id, state_id: page.state.state_id, move });
+  };
+
+  const draw = () => {
+    const st = page.state;
+    if (!st) return;
+    const render = RENDERERS[page.table.game] || renderGeneric;
+    const ctx = { id, table: page.table, state: st, view: st.view, seat: st.seat, legal: st.legal, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending };
+    try {
+      mount(root, render(ctx));
+    } catch (e) {
+      // A drawing bug must not look like a frozen game: say so, and keep the state.
+      console.error(e);
+      mount(root, h('p.hint', { 'data-testid': 'render-error' }, t('error.render'), ' ', String(e && e.stack ? e.stack.split('\n').slice(0, 3).join(' ') : e)));
+    }
+    root.classList.toggle('pending', page.pending);
+  };
+
+  const onMessage = (msg) => {
+    if (msg.game !== id) return;
+    if (msg.type === 'state') {
+      const previous = page.state;
+      if (previous && msg.event > previous.event + 1 && !msg.missed.length) {
+        // A gap in the numbering: ask for what was missed.
+        socket.resubscribe(id);
+      }
+      // The move list follows the numbered events; when it cannot (first load, a gap), it is
+      // read again from the game's record.
+      if (msg.missed.length && page.log.length + msg.missed.length === msg.event) page.log.push(...msg.missed);
+      else if (msg.last_move && page.log.length === msg.event - 1) page.log.push(msg.last_move);
+      else if (page.log.length !== msg.event) loadLog();
+      if (!previous || msg.state_id !== previous.state_id) page.ui.selected = null;
+      page.state = msg;
+      page.pending = false;
+      draw();
+    } else if (msg.type === 'error') {
+      page.pending = false;
+      root.classList.remove('pending');
+      toast(errorText(msg.code, msg.reason));
+      if (msg.code === 'stale_state') socket.resubscribe(id);
+      draw();
+    } else if (msg.type === 'notice') {
+      toast(t(`notice.${msg.kind}`, { seat: seatName(msg.seat), move: msg.move }), 'info');
+    }
+  };
+
+  const off = socket.onMessage(onMessage);
+  socket.subscribe(id);
+  let loadingLog = false;
+  function loadLog() {
+    if (loadingLog) return;
+    loadingLog = true;
+    api('GET', `/api/games/${id}/record`)
+      .then((record) => {
+        const known = page.state ? page.state.event : 0;
+        if (record && Array.isArray(record.moves) && record.moves.length >= known) {
+          page.log = record.moves.slice(0, known);
+          draw();
+        }
+      })
+      .catch(() => {})
+      .finally(() => {
+        loadingLog = false;
+      });
+  }
+  app.leave = () => {
+    off();
+    socket.unsubscribe(id);
+  };
+  app.rerender = draw;
+}

@@ -1,0 +1,103 @@
+// One WebSocket per page, reconnecting by itself. Subscriptions are remembered with the last
+// event seen, so after a reconnect each game resumes from where it was (`last_event`).
+export class Socket {
+  constructor() {
+    this.handlers = new Set();
+    this.statusHandlers = new Set();
+    this.subscriptions = new Map(); // game id -> last event seen (or null)
+    this.status = 'connecting';
+    this.retry = 0;
+    this.queue = [];
+    this.connect();
+  }
+
+  connect() {
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${proto}://${location.host}/ws`);
+    this.ws = ws;
+    this.setStatus(this.retry ? 'reconnecting' : 'connecting');
+    ws.onopen = () => {
+      this.retry = 0;
+      this.setStatus('connected');
+      for (const [game, last] of this.subscriptions) {
+        this.sendNow({ type: 'subscribe', game, last_event: last ?? undefined });
+      }
+      const pending = this.queue;
+      this.queue = [];
+      pending.forEach((m) => this.sendNow(m));
+    };
+    ws.onmessage = (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (msg.type === 'state' && this.subscriptions.has(msg.game)) {
+        this.subscriptions.set(msg.game, msg.event);
+      }
+      this.handlers.forEach((h) => h(msg));
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.retry += 1;
+      this.setStatus('reconnecting');
+      // Back off up to 10 s; a reconnect resumes every subscription.
+      const delay = Math.min(10000, 300 * 2 ** Math.min(this.retry, 6));
+      setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.statusHandlers.forEach((h) => h(status));
+  }
+
+  onMessage(h) {
+    this.handlers.add(h);
+    return () => this.handlers.delete(h);
+  }
+
+  onStatus(h) {
+    this.statusHandlers.add(h);
+    h(this.status);
+    return () => this.statusHandlers.delete(h);
+  }
+
+  sendNow(msg) {
+    this.ws.send(JSON.stringify(msg));
+  }
+
+  send(msg) {
+    if (this.ws.readyState === WebSocket.OPEN) this.sendNow(msg);
+    else this.queue.push(msg);
+  }
+
+  subscribe(game) {
+    this.subscriptions.set(game, null);
+    this.send({ type: 'subscribe', game });
+  }
+
+  // Asks again from the last event seen (after a gap in the numbering).
+  resubscribe(game) {
+    const last = this.subscriptions.get(game);
+    this.send({ type: 'subscribe', game, last_event: last ?? undefined });
+  }
+
+  unsubscribe(game) {
+    if (this.subscriptions.delete(game)) this.send({ type: 'unsubscribe', game });
+  }
+
+  // Forces a new connection now (the "reconnect" control, and tests of resume).
+  reconnect() {
+    const old = this.ws;
+    this.ws = null;
+    try {
+      old.close();
+    } catch {
+      /* already closed */
+    }
+    this.retry = 1;
+    this.connect();
+  }
+}

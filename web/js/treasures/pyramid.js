@@ -1,0 +1,176 @@
+// A player's pyramid in SVG, to scale: stage 1 on its canvas, later stages on the half-offset
+// lattice, painted bottom-up so what shows is the top surface scoring looks at. Optional
+// layers: ghost placements (the legal slots of the domino in hand), the areas of a stage end,
+// and the last domino placed.
+import { s, clickable } from '../dom.js';
+import { t } from '../i18n.js';
+import { DELTA, blockSvg, colourName, orient, patternDefs } from './pieces.js';
+
+// "place c4 E" -> {text, x, y, dir}
+export function parsePlacement(text) {
+  const m = /^place ([a-z])(\d+) ([ESWN])$/.exec(text);
+  if (!m) return null;
+  return { text, x: m[1].charCodeAt(0) - 97, y: Number(m[2]) - 1, dir: m[3] };
+}
+
+export function placementCells(p) {
+  const [dx, dy] = DELTA[p.dir];
+  return [
+    [p.x, p.y],
+    [p.x + dx, p.y + dy],
+  ];
+}
+
+// Top-left corner, in quadrant units, of block (x, y) of stage `stage` (1–4).
+function blockOrigin(player, stage, x, y) {
+  if (stage === 1) return [2 * x, 2 * y];
+  const f = player.frame;
+  return [2 * (f.x + x) + stage - 1, 2 * (f.y + y) + stage - 1];
+}
+
+// Top-left block of the scoring grid: the frame, or (while the engine has not fixed the frame
+// yet) the origin it used for the blocks' quadrant numbers, read back from a stage-1 block.
+function gridOrigin(player) {
+  if (player.frame) return [player.frame.x, player.frame.y];
+  const b = player.blocks.find((x) => x.stage === 1);
+  return b ? [b.x - (b.quadrant % 10) / 2, b.y - Math.floor(b.quadrant / 10) / 2] : [0, 0];
+}
+
+// A scoring-grid quadrant (10 wide) in the same units.
+function quadrantOrigin(origin, q) {
+  return [2 * origin[0] + (q % 10), 2 * origin[1] + Math.floor(q / 10)];
+}
+
+function frameSize(f) {
+  return f.wide ? [5, 4] : [4, 5];
+}
+
+// The outline of a set of quadrants: every side not shared with another quadrant of the set.
+function outline(cells) {
+  const set = new Set(cells.map(([x, y]) => `${x},${y}`));
+  let d = '';
+  for (const [x, y] of cells) {
+    if (!set.has(`${x},${y - 1}`)) d += `M${x} ${y}h1`;
+    if (!set.has(`${x},${y + 1}`)) d += `M${x} ${y + 1}h1`;
+    if (!set.has(`${x - 1},${y}`)) d += `M${x} ${y}v1`;
+    if (!set.has(`${x + 1},${y}`)) d += `M${x + 1} ${y}v1`;
+  }
+  return d;
+}
+
+export function pyramidSvg(player, opts = {}) {
+  const bounds = [];
+  const layers = s('g');
+  const svg = s('svg.pyramid', {
+    role: 'group',
+    'aria-label': opts.label || t('pyramid.label'),
+    'data-testid': opts.testid,
+  });
+  svg.append(patternDefs());
+
+  const f = player.frame;
+  if (f) {
+    const [w, h] = frameSize(f);
+    bounds.push([2 * f.x, 2 * f.y, 2 * w, 2 * h]);
+    layers.append(s('rect.frame', { x: 2 * f.x, y: 2 * f.y, width: 2 * w, height: 2 * h }));
+    // The grid of the stage being built, when it is above the first.
+    const stage = player.pyramid_stage;
+    if (stage >= 2 && stage <= 4) {
+      const [ox, oy] = blockOrigin(player, stage, 0, 0);
+      layers.append(s('rect.stage-grid', { x: ox, y: oy, width: 2 * (w - stage + 1), height: 2 * (h - stage + 1) }));
+    }
+  }
+
+  for (const b of player.blocks) {
+    const [x, y] = blockOrigin(player, b.stage, b.x, b.y);
+    bounds.push([x, y, 2, 2]);
+    const g = blockSvg(b.block, x, y, { class: `stage-${b.stage}` });
+    g.append(s('title', {}, t('pyramid.block', { stage: b.stage, colour: colourName(b.block.colour) })));
+    layers.append(g);
+  }
+
+  if (player.last_placement && opts.highlightLast !== false) {
+    const [stage, p] = player.last_placement;
+    const cells = placementCells(p).map(([x, y]) => blockOrigin(player, stage, x, y));
+    const minX = Math.min(cells[0][0], cells[1][0]);
+    const minY = Math.min(cells[0][1], cells[1][1]);
+    layers.append(
+      s('rect.last-placed', {
+        x: minX,
+        y: minY,
+        width: Math.abs(cells[0][0] - cells[1][0]) + 2,
+        height: Math.abs(cells[0][1] - cells[1][1]) + 2,
+        'data-testid': 'last-placed',
+      }),
+    );
+  }
+
+  const origin = gridOrigin(player);
+  for (const area of opts.areas || []) {
+    const cells = area.cells.map((q) => quadrantOrigin(origin, q));
+    const classes = ['area'];
+    if (area.activation) classes.push('activated');
+    if (opts.best && opts.best.has(area.name)) classes.push('best');
+    if (opts.selectedArea === area.name) classes.push('selected');
+    const g = s('g', { class: classes.join(' '), 'data-area': area.name, 'data-testid': `area-${area.name}` });
+    for (const [x, y] of cells) g.append(s('rect.area-cell', { x, y, width: 1, height: 1 }));
+    g.append(s('path.area-outline', { d: outline(cells) }));
+    const [lx, ly] = cells[0];
+    g.append(s('circle.area-badge', { cx: lx + 0.5, cy: ly + 0.5, r: 0.42 }));
+    g.append(s('text.area-count', { x: lx + 0.5, y: ly + 0.66, 'text-anchor': 'middle' }, `${area.icons}`));
+    const label = t('scoring.area_label', { name: area.name, colour: colourName(area.colour), count: area.icons });
+    g.append(s('title', {}, label));
+    if (opts.onArea) clickable(g, () => opts.onArea(area), label);
+    layers.append(g);
+  }
+
+  for (const ghost of opts.ghosts || []) {
+    const cells = placementCells(ghost).map(([x, y]) => blockOrigin(player, opts.stage, x, y));
+    cells.forEach(([x, y]) => bounds.push([x, y, 2, 2]));
+    const selected = opts.selected === ghost.text;
+    const g = s('g', { class: `ghost${selected ? ' selected' : ''}`, 'data-move': ghost.text, 'data-testid': 'ghost' });
+    if (selected && opts.hand) {
+      const blocks = orient(opts.hand, ghost.dir);
+      cells.forEach(([x, y], i) => g.append(blockSvg(blocks[i], x, y, { class: 'preview' })));
+    }
+    const minX = Math.min(cells[0][0], cells[1][0]);
+    const minY = Math.min(cells[0][1], cells[1][1]);
+    g.append(
+      s('rect.ghost-outline', {
+        x: minX + 0.08,
+        y: minY + 0.08,
+        width: Math.abs(cells[0][0] - cells[1][0]) + 1.84,
+        height: Math.abs(cells[0][1] - cells[1][1]) + 1.84,
+      }),
+    );
+    // Block A's end is marked, so both orders of one slot look different before choosing.
+    g.append(s('circle.ghost-anchor', { cx: cells[0][0] + 1, cy: cells[0][1] + 1, r: 0.22 }));
+    clickable(g, () => opts.onGhost(ghost), t('place.ghost_label', { move: ghost.text.slice(6) }));
+    layers.append(g);
+  }
+
+  // The view box: everything drawn, padded; an empty stage 1 shows the space around e5.
+  if (!bounds.length) bounds.push([6, 6, 6, 6]);
+  let x0 = Math.min(...bounds.map((b) => b[0]));
+  let y0 = Math.min(...bounds.map((b) => b[1]));
+  let x1 = Math.max(...bounds.map((b) => b[0] + b[2]));
+  let y1 = Math.max(...bounds.map((b) => b[1] + b[3]));
+  // Stage 1 before its frame is known: room for a whole 5×4 / 4×5 stage around the blocks.
+  const minW = f ? 0 : 12;
+  const minH = f ? 0 : 12;
+  if (x1 - x0 < minW) {
+    const c = (x0 + x1) / 2;
+    x0 = c - minW / 2;
+    x1 = c + minW / 2;
+  }
+  if (y1 - y0 < minH) {
+    const c = (y0 + y1) / 2;
+    y0 = c - minH / 2;
+    y1 = c + minH / 2;
+  }
+  const pad = 0.5;
+  svg.setAttribute('viewBox', `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`);
+  svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
+  svg.append(layers);
+  return svg;
+}

@@ -1,0 +1,281 @@
+// The Forgotten Treasures table: exploration area, the pyramid being built with its ghost
+// placements, stage-end scoring, every player's pyramid and score, THE Legend in solo, the
+// scoring pad and the end of the game.
+import { h, clickable } from '../dom.js';
+import { t } from '../i18n.js';
+import { DIRS, GEMS, backSvg, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
+import { parsePlacement, placementCells, pyramidSvg } from './pyramid.js';
+import { stageEndPanel, scoringPad } from './stage-end.js';
+import { resultPanel } from './result.js';
+import { moveText } from './moves.js';
+
+export function renderTreasures(ctx) {
+  const { view, state } = ctx;
+  const mine = state.seat !== null && state.seat !== undefined;
+  const focus = mine ? state.seat : (view.to_move ?? 0);
+  return h(
+    'div.ft-table',
+    { 'data-testid': 'ft-table', 'data-phase': view.phase, 'data-state-id': state.state_id },
+    statusBar(ctx),
+    view.outcome ? resultPanel(ctx) : null,
+    h(
+      'div.ft-main',
+      {},
+      exploration(ctx),
+      h('section.card.own', { 'aria-label': t('table.pyramid_of', { name: ctx.seatName(focus) }) }, ownArea(ctx, focus)),
+    ),
+    h(
+      'aside.ft-side',
+      {},
+      view.legend ? legendPanel(ctx) : null,
+      view.players.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)),
+      scoringPad(ctx),
+      moveLog(ctx),
+    ),
+  );
+}
+
+function myTurn(ctx) {
+  return ctx.state.seat !== null && ctx.view.to_move === ctx.state.seat && ctx.legal.length > 0;
+}
+
+function statusBar(ctx) {
+  const { view, state } = ctx;
+  let prompt;
+  if (view.phase === 'over') prompt = t('prompt.over');
+  else if (myTurn(ctx)) prompt = t(`prompt.${view.phase}`);
+  else if (view.to_move !== null) prompt = t(`prompt.others_${view.phase}`, { name: ctx.seatName(view.to_move) });
+  else prompt = '';
+  return h(
+    'div.ft-status',
+    {},
+    h('span.stage', { 'data-testid': 'stage' }, t('table.stage', { stage: view.stage })),
+    h('span.prompt', { 'data-testid': 'prompt', class: myTurn(ctx) ? 'yours' : '' }, prompt),
+    h('span.info', {}, t('table.bag', { count: view.bag_size })),
+    state.finished ? null : h('span.info', {}, t('table.state', { n: state.state_id })),
+  );
+}
+
+// "take 2 red" -> {space: 1, gem: 'red'}; "take 2" -> {space: 1, gem: null}
+function parseTake(m) {
+  const x = /^take (\d)(?: (\w+))?$/.exec(m);
+  return x ? { space: Number(x[1]) - 1, gem: x[2] || null, text: m } : null;
+}
+
+function exploration(ctx) {
+  const { view, legal, play } = ctx;
+  const takes = legal.map(parseTake).filter(Boolean);
+  const flips = new Set(legal.filter((m) => m.startsWith('flip ')).map((m) => Number(m.slice(5)) - 1));
+  const legendSpace = view.legend && view.legend.last_turn ? view.legend.last_turn.space : null;
+  return h(
+    'section.card.exploration',
+    { 'aria-label': t('table.exploration') },
+    h('h3', {}, t('table.exploration')),
+    h(
+      'div.spaces',
+      {},
+      view.spaces.map((space, i) => {
+        const bare = takes.find((m) => m.space === i && !m.gem);
+        let pile;
+        if (space.top.kind === 'face_up') {
+          pile = dominoSvg(space.top.domino.blocks, 76);
+          if (bare) pile = clickable(h('div.pick', { 'data-move': bare.text, 'data-testid': 'take' }, pile), () => play(bare.text), t('take.domino_only', { space: i + 1 }));
+        } else if (space.top.kind === 'face_down') {
+          pile = backSvg(space.top.back, 76);
+          if (flips.has(i)) {
+            const text = `flip ${i + 1}`;
+            pile = clickable(h('div.pick.flip', { 'data-move': text, 'data-testid': 'flip' }, pile, h('span.flip-label', {}, t('flip.action'))), () => play(text), t('flip.label', { space: i + 1 }));
+          }
+        } else {
+          pile = h('div.empty-pile', {}, t('table.empty_pile'));
+        }
+        const gems = GEMS.map((name, g) => {
+          const count = space.gems[g];
+          if (!count) return null;
+          const move = takes.find((m) => m.space === i && m.gem === name);
+          const label = t('take.gem', { count, gem: gemName(g), space: i + 1 });
+          const chip = h(`span.chip.g-${name}`, { title: label }, gemSvg(g), h('span.count', {}, `×${count}`));
+          return move
+            ? clickable(h('span.chip-button', { 'data-move': move.text, 'data-testid': 'take' }, chip), () => play(move.text), label)
+            : h('span', { 'aria-label': label }, chip);
+        });
+        return h(
+          'div.space',
+          { 'data-space': i + 1, class: legendSpace === i ? 'legend-took' : '' },
+          h('div.space-head', {}, h('span.space-number', {}, `${i + 1}`), h('span.pile-size', { title: t('table.pile_size', { count: space.pile_size }) }, t('table.pile_size', { count: space.pile_size }))),
+          pile,
+          h('div.gem-area', { 'aria-label': t('table.gem_area', { space: i + 1 }) }, gems),
+          legendSpace === i ? h('span.legend-mark', {}, t('legend.took_here')) : null,
+        );
+      }),
+    ),
+  );
+}
+
+function gemsInline(gems) {
+  return h(
+    'span.gems',
+    {},
+    GEMS.map((name, g) =>
+      gems[g] ? h(`span.chip.g-${name}`, { title: `${gems[g]} ${gemName(g)}`, 'aria-label': `${gems[g]} ${gemName(g)}` }, gemSvg(g, 16), h('span.count', {}, `${gems[g]}`)) : null,
+    ),
+    gems.every((n) => n === 0) ? h('span.hint', {}, t('table.no_gems')) : null,
+  );
+}
+
+function ownArea(ctx, focus) {
+  const { view, legal, ui, play } = ctx;
+  const player = view.players[focus];
+  const placing = myTurn(ctx) && view.phase === 'place';
+  const scoring = view.scoring && view.scoring.seat === focus ? view.scoring : null;
+  const parts = [h('h3', {}, ctx.state.seat === focus ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) }))];
+  parts.push(h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(player.gems)));
+
+  // The domino in hand (taken this turn), turned as the rotate control says.
+  if (view.hand && view.to_move === focus) {
+    ui.rot = ui.rot || 0;
+    // The domino turned as a whole, a quarter clockwise per step: E, S, W, N, as in `place`.
+    const turned = dominoSvg(view.hand.blocks, 76, dominoLabel(view.hand.blocks));
+    turned.style.transform = `rotate(${ui.rot * 90}deg)`;
+    parts.push(
+      h(
+        'div.hand',
+        { 'data-testid': 'hand' },
+        h('span.label', {}, t('table.hand')),
+        h('span.hand-box', { 'data-dir': DIRS[ui.rot] }, turned),
+        placing ? h('button', { 'data-testid': 'rotate', onclick: () => rotate(ctx), title: t('place.rotate_hint') }, `⟳ ${t('place.rotate')}`) : null,
+        placing && ui.selected ? h('button.primary', { 'data-testid': 'confirm-place', onclick: () => play(ui.selected) }, t('place.confirm')) : null,
+      ),
+    );
+  }
+
+  let ghosts = [];
+  if (placing) {
+    const all = legal.map(parsePlacement).filter(Boolean);
+    ghosts = all.filter((p) => p.dir === DIRS[ui.rot || 0]);
+    parts.push(h('p.hint', {}, t('place.hint', { count: ghosts.length })));
+  }
+  const best = scoring && ctx.state.seat === focus ? new Set(scoring.best.map((m) => m.split(' ')[1])) : null;
+  const svg = pyramidSvg(player, {
+    testid: 'my-pyramid',
+    label: t('table.pyramid_of', { name: ctx.seatName(focus) }),
+    ghosts,
+    stage: player.pyramid_stage,
+    hand: view.hand ? view.hand.blocks : null,
+    selected: ui.selected,
+    onGhost: (ghost) => {
+      if (ui.selected === ghost.text) play(ghost.text);
+      else {
+        ui.selected = ghost.text;
+        ctx.redraw();
+        focusGhost(ghost.text);
+      }
+    },
+    areas: scoring ? scoring.areas : null,
+    best: ui.showBest ? best : null,
+    selectedArea: ui.area,
+    onArea: scoring && myTurn(ctx) ? (area) => ((ui.area = area.name), ctx.redraw()) : null,
+  });
+  if (placing) {
+    svg.addEventListener('keydown', (e) => {
+      if (e.key === 'r' || e.key === 'R') {
+        e.preventDefault();
+        rotate(ctx);
+      }
+    });
+  }
+  parts.push(h('div.pyramid-box.big', {}, svg));
+  parts.push(scoreLine(ctx, player));
+  if (view.scoring || view.phase === 'discard') parts.push(stageEndPanel(ctx, focus));
+  return parts;
+}
+
+function focusGhost(text) {
+  requestAnimationFrame(() => {
+    const el = document.querySelector(`[data-testid="my-pyramid"] [data-move="${text}"]`);
+    if (el) el.focus();
+  });
+}
+
+// Turns the domino a quarter; a selected slot stays selected when the turned domino still
+// fits the same two cells.
+function rotate(ctx) {
+  const { ui, legal } = ctx;
+  const before = ui.selected ? parsePlacement(ui.selected) : null;
+  ui.rot = ((ui.rot || 0) + 1) % 4;
+  if (before) {
+    const cells = placementCells(before).map((c) => c.join(',')).sort().join(';');
+    const same = legal
+      .map(parsePlacement)
+      .filter(Boolean)
+      .find((p) => p.dir === DIRS[ui.rot] && placementCells(p).map((c) => c.join(',')).sort().join(';') === cells);
+    ui.selected = same ? same.text : null;
+  }
+  ctx.redraw();
+  if (ui.selected) focusGhost(ui.selected);
+}
+
+function scoreLine(ctx, player) {
+  return h(
+    'div.score-line',
+    {},
+    [0, 1, 2, 3].map((s) => h('span', { class: s + 1 === ctx.view.stage ? 'current' : '' }, `${t('table.stage_short', { stage: s + 1 })}: ${player.stage_scores[s]}`)),
+    h('strong', { 'data-testid': 'total' }, t('table.total', { total: player.total })),
+  );
+}
+
+function playerCard(ctx, p) {
+  const { view } = ctx;
+  const turn = view.to_move === p.seat;
+  return h(
+    'section.card.player',
+    { class: turn ? 'to-move' : '', 'data-seat': p.seat },
+    h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, p.stage_complete && view.phase !== 'over' ? h('span.hint', {}, ` · ${t('table.stage_complete')}`) : null),
+    h('div.inventory', {}, gemsInline(p.gems)),
+    h(
+      'div.pyramid-box',
+      {},
+      pyramidSvg(p, {
+        label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }),
+        areas: view.scoring && view.scoring.seat === p.seat ? view.scoring.areas : null,
+      }),
+    ),
+    scoreLine(ctx, p),
+  );
+}
+
+function legendPanel(ctx) {
+  const l = ctx.view.legend;
+  const top = l.pile[l.pile.length - 1];
+  const last = l.last_turn;
+  return h(
+    'section.card.legend',
+    { 'data-testid': 'legend' },
+    h('h3', {}, t(`solo.${l.mode}`)),
+    h('div.legend-pile', {}, top ? dominoSvg(top.blocks, 76) : null, h('span', {}, t('legend.pile', { count: l.pile.length }))),
+    h('p', {}, t('legend.wishes', { a: t(`colour.${GEMS[l.wishes[0]]}`), b: t(`colour.${GEMS[l.wishes[1]]}`) })),
+    h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(l.gems)),
+    last ? h('p.hint', { 'data-testid': 'legend-last' }, legendTurnText(last)) : null,
+    l.stage_draw ? h('p.hint', {}, t('legend.stage_draw', { gem: t(`gem.${l.stage_draw}`) })) : null,
+    h('div.score-line', {}, l.stage_scores.map((sc, s) => h('span', {}, `${t('table.stage_short', { stage: s + 1 })}: ${sc}`)), h('strong', {}, t('table.total', { total: l.total }))),
+  );
+}
+
+function legendTurnText(turn) {
+  const gems = GEMS.flatMap((name, g) => (turn.gems[g] ? [`${turn.gems[g]} × ${t(`gem.${name}`)}`] : []));
+  const took = turn.space !== null ? t('legend.took_domino', { space: turn.space + 1 }) : '';
+  const gemText = gems.length ? t('legend.took_gems', { gems: gems.join(', ') }) : '';
+  const drew = turn.drew ? t('legend.drew', { gem: t(`gem.${turn.drew}`) }) : '';
+  return [t('legend.last_turn'), gemText, took, drew].filter(Boolean).join(' ');
+}
+
+function moveLog(ctx) {
+  const recent = ctx.log.slice(-12);
+  const start = ctx.log.length - recent.length;
+  return h(
+    'section.card.log',
+    {},
+    h('h3', {}, t('table.moves', { count: ctx.log.length })),
+    h('ol.log', { start: start + 1 }, recent.map((m) => h('li', {}, moveText(m)))),
+  );
+}

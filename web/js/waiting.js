@@ -1,0 +1,109 @@
+// A table waiting for players: its seats, the invite link to share, join / leave. Joining by
+// invite link (#/join/{id}/{token}) takes the seat kept for the link. The page polls until the
+// table is full, then opens the game.
+import { api } from './api.js';
+import { h, mount } from './dom.js';
+import { t } from './i18n.js';
+import { app, showError, toast } from './app.js';
+import { tableLine } from './lobby.js';
+
+export async function renderWaiting(root, id, invite) {
+  let timer = null;
+  let stopped = false;
+  app.leave = () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+
+  const inviteLink = (token) => `${location.origin}/#/join/${id}/${token}`;
+
+  const draw = (table) => {
+    if (table.status === 'live' || table.status === 'finished') {
+      location.hash = `#/game/${id}`;
+      return;
+    }
+    const seated = table.seats.some((s) => s.me);
+    const free = table.seats.some((s) => s.type === 'open' || (s.type === 'invite' && invite));
+    const link = table.invite ? inviteLink(table.invite) : null;
+    mount(
+      root,
+      h(
+        'section.card.waiting',
+        { 'data-testid': 'waiting' },
+        h('h2', {}, t(`game.${table.game}`)),
+        h('p', {}, t(`status.${table.status}`)),
+        h(
+          'ol.seats',
+          {},
+          table.seats.map((s) =>
+            h(
+              'li',
+              { 'data-seat-type': s.type },
+              s.type === 'human' ? (s.me ? t('seat.you_named', { name: s.name }) : s.name) : s.type === 'bot' ? t(`bot.${s.level}`) : t(`seat.waiting_${s.type}`),
+            ),
+          ),
+        ),
+        link
+          ? h(
+              'div.invite',
+              {},
+              h('label', {}, t('waiting.invite_link'), h('input', { readonly: true, value: link, 'data-testid': 'invite-link', onfocus: (e) => e.target.select() })),
+              h(
+                'button',
+                {
+                  onclick: async () => {
+                    try {
+                      await navigator.clipboard.writeText(link);
+                      toast(t('waiting.copied'), 'info');
+                    } catch {
+                      toast(t('waiting.copy_failed'), 'info');
+                    }
+                  },
+                },
+                t('waiting.copy'),
+              ),
+            )
+          : null,
+        table.status === 'open' && !seated && free
+          ? h('button.primary', { 'data-testid': 'join', onclick: () => join() }, t('waiting.join'))
+          : null,
+        table.status === 'open' && seated ? h('button', { 'data-testid': 'leave', onclick: () => leave() }, t('waiting.leave')) : null,
+        table.status === 'open' && seated ? h('p.hint', {}, t('waiting.starts_when_full')) : null,
+        table.status === 'abandoned' ? h('a.button', { href: '#/' }, t('waiting.back')) : null,
+      ),
+    );
+    document.title = `${tableLine(table)} · Pyramidion`;
+  };
+
+  const poll = async () => {
+    try {
+      draw(await api('GET', `/api/tables/${id}`));
+    } catch (e) {
+      showError(e);
+      if (e.code === 'not_found') return mount(root, h('p.hint', {}, t('error.not_found')));
+    }
+    if (!stopped) timer = setTimeout(poll, 1500);
+  };
+
+  const join = async () => {
+    try {
+      draw(await api('POST', `/api/tables/${id}/join`, invite ? { invite } : undefined));
+    } catch (e) {
+      if (e.code !== 'already_seated') showError(e);
+    }
+  };
+
+  const leave = async () => {
+    try {
+      await api('POST', `/api/tables/${id}/leave`);
+      location.hash = '#/';
+    } catch (e) {
+      showError(e);
+    }
+  };
+
+  mount(root, h('p.loading', {}, t('shell.loading')));
+  // An invite link joins at once (the person followed it to play).
+  if (invite) await join();
+  poll();
+}
