@@ -8,12 +8,20 @@ import { GEMS, colourName, gemName, gemSvg } from './pieces.js';
 const LEGEND_COLOURED_VALUE = [1, 2, 3, 4];
 const LEGEND_MYTHICAL_VALUE = 2;
 
+// Views carry payments by their engine names (`C2M2`), moves by their text (`2c2m`).
+const PAYMENT_TEXT = { C1: '1c', M2: '2m', C3: '3c', C2M2: '2c2m', C1M4: '1c4m', M6: '6m' };
+
+function paymentCode(payment) {
+  return PAYMENT_TEXT[payment] || payment;
+}
+
 export function payPoints(icons, payment) {
-  return payment === '1c' || payment === '2m' ? icons : 2 * icons;
+  const code = paymentCode(payment);
+  return code === '1c' || code === '2m' ? icons : 2 * icons;
 }
 
 export function payText(payment, colour) {
-  return t(`pay.${payment}`, { colour: colourName(colour) });
+  return t(`pay.${paymentCode(payment)}`, { colour: colourName(colour) });
 }
 
 function mine(ctx) {

@@ -102,7 +102,7 @@ function exploration(ctx) {
         return h(
           'div.space',
           { 'data-space': i + 1, class: legendSpace === i ? 'legend-took' : '' },
-          h('div.space-head', {}, h('span.space-number', {}, `${i + 1}`), h('span.pile-size', { title: t('table.pile_size', { count: space.pile_size }) }, t('table.pile_size', { count: space.pile_size }))),
+          h('div.space-head', {}, h('span.space-number', {}, `${i + 1}`), h('span.pile-size', { title: t('table.pile_size', { count: space.pile_size }), 'aria-label': t('table.pile_size', { count: space.pile_size }) }, `▤ ${space.pile_size}`)),
           pile,
           h('div.gem-area', { 'aria-label': t('table.gem_area', { space: i + 1 }) }, gems),
           legendSpace === i ? h('span.legend-mark', {}, t('legend.took_here')) : null,
@@ -184,9 +184,10 @@ function ownArea(ctx, focus) {
       }
     });
   }
+  // At a stage end the choices come first, next to the pyramid whose areas they name.
+  if (view.scoring || view.phase === 'discard') parts.push(stageEndPanel(ctx, focus));
   parts.push(h('div.pyramid-box.big', {}, svg));
   parts.push(scoreLine(ctx, player));
-  if (view.scoring || view.phase === 'discard') parts.push(stageEndPanel(ctx, focus));
   return parts;
 }
 

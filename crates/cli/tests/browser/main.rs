@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use webdriver::{Driver, Session};
+use webdriver::{Driver, Session, free_port};
 
 /// Chromium is heavy on two cores: the browser tests take turns.
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -40,15 +40,13 @@ fn serve(name: &str) -> Server {
     let dir =
         std::env::temp_dir().join(format!("pyramidion-browser-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
+    start_server(dir, "127.0.0.1:0")
+}
+
+/// Starts `pyramidion serve` on `bind` with its database in `dir`.
+fn start_server(dir: PathBuf, bind: &str) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
-        .args([
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--http-rate",
-            "1000",
-            "--data-dir",
-        ])
+        .args(["serve", "--bind", bind, "--http-rate", "1000", "--data-dir"])
         .arg(&dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -223,6 +221,11 @@ async fn a_guest_plays_a_whole_solo_game_against_the_legend_by_clicking() {
         }
         if phase == "activate" && !shots[1] {
             s.wait_for("[data-testid=scoring-panel]", 5).await;
+            s.js(
+                "document.querySelector('[data-testid=scoring-panel]').scrollIntoView();",
+                json!([]),
+            )
+            .await;
             s.screenshot(&dir, "solo-stage-end-1280").await;
             shots[1] = true;
         }
@@ -442,5 +445,44 @@ async fn a_reload_mid_game_resumes_the_same_state() {
     s.press(enter).await;
     wait_past(&s, state).await;
     assert_eq!(table_state(&s).await.1, "take");
+    s.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_reconnects_by_itself_after_a_server_restart_and_resumes_the_game() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let port = free_port();
+    let dir =
+        std::env::temp_dir().join(format!("pyramidion-browser-restart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut server = start_server(dir.clone(), &format!("127.0.0.1:{port}"));
+    let driver = Driver::start().await;
+    let s = driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_solo(&s, &server.base).await;
+    for step in 0..2 {
+        assert!(play_step(&s, step, &mut false).await);
+    }
+    let snapshot = "const t = document.querySelector('[data-testid=ft-table]');
+        return [t.dataset.stateId, t.dataset.phase, document.querySelector('[data-testid=hand] svg').getAttribute('aria-label')];";
+    let before = s.js(snapshot, json!([])).await;
+    // The server dies (as with kill -9); the page says so and keeps trying.
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    s.wait_for("[data-testid=connection][data-status=reconnecting]", 15)
+        .await;
+    // A new server on the same port and database (dropped first, before `server` cleans up).
+    let _restarted = start_server(dir, &format!("127.0.0.1:{port}"));
+    s.wait_for("[data-testid=connection][data-status=connected]", 30)
+        .await;
+    s.wait_until(
+        "the same state after the reconnection",
+        "const t = document.querySelector('[data-testid=ft-table]');
+         return t && t.dataset.stateId === arguments[0] && !document.getElementById('app').classList.contains('pending');",
+        json!([before[0]]),
+        15,
+    )
+    .await;
+    assert_eq!(s.js(snapshot, json!([])).await, before);
+    assert!(play_step(&s, 0, &mut false).await, "play goes on");
     s.quit().await;
 }
