@@ -243,8 +243,11 @@ async fn a_guest_plays_a_whole_solo_game_against_the_legend_by_clicking() {
     let headline = s.text("[data-testid=result-headline]").await;
     assert!(headline.contains("Legend"), "{headline}");
     s.wait_for("[data-testid=breakdown-4]", 5).await;
+    let top = "window.scrollTo(0, 0);";
+    s.js(top, json!([])).await;
     s.screenshot(&dir, "solo-result-1280").await;
     s.resize(PHONE.0, PHONE.1).await;
+    s.js(top, json!([])).await;
     s.screenshot(&dir, "solo-result-375").await;
     // The record the page links to is the finished game's, and says who won.
     let record = s
