@@ -1,7 +1,7 @@
 //! Complete random games per second, single thread: every decision uniform among
 //! `legal_moves`, from setup to the final ranking.
 //!
-//! `cargo run --release -p pyramidion-pyramids --example speed [-- PLAYERS [SECONDS]]`
+//! `cargo run --release -p pyramidion-pyramids --example pyramids_speed [-- PLAYERS [SECONDS]]`
 use pyramidion_core::{GameRng, Rules, ToMove};
 use pyramidion_pyramids::{Game, Options};
 use std::time::{Duration, Instant};

@@ -1,5 +1,5 @@
 //! Complete random games per second, single thread: every decision is uniform among
-//! `legal_moves`. Run with `cargo run --release -p pyramidion-pyramido --example speed [games] [players]`.
+//! `legal_moves`. Run with `cargo run --release -p pyramidion-pyramido --example pyramido_speed [games] [players]`.
 //!
 //! Uniform players resurface almost every time they may (48 resurfacing moves against one
 //! `pass`), so they run out of cards early and most are eliminated at their first hole on
