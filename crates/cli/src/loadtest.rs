@@ -6,6 +6,7 @@ use anyhow::{Context, Result, bail, ensure};
 use clap::Args;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -24,8 +25,9 @@ pub struct LoadtestArgs {
     /// How long to play.
     #[arg(long, default_value_t = 10)]
     pub seconds: u64,
-    /// Pause before each move, like a player thinking (0: as fast as the server answers,
-    /// which measures saturation rather than latency at a given load).
+    /// Mean pause before each move, like a player thinking: drawn uniformly between half and
+    /// one and a half times this, so the games do not move in lockstep (0: as fast as the
+    /// server answers, which measures saturation rather than latency at a given load).
     #[arg(long, default_value_t = 0)]
     pub think_ms: u64,
 }
@@ -52,19 +54,76 @@ fn check_loopback(url: &str) -> Result<()> {
     Ok(())
 }
 
-async fn metric(http: &reqwest::Client, url: &str, name: &str) -> Result<f64> {
+/// Every unlabelled sample and histogram bucket of the server's /metrics, by name.
+async fn metrics(http: &reqwest::Client, url: &str) -> Result<HashMap<String, f64>> {
     let text = http
         .get(format!("{url}/metrics"))
         .send()
         .await?
         .text()
         .await?;
-    text.lines()
-        .find_map(|l| {
-            l.strip_prefix(&format!("{name} "))
-                .and_then(|v| v.parse().ok())
+    Ok(text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let (name, value) = l.rsplit_once(' ')?;
+            Some((name.to_string(), value.parse().ok()?))
         })
+        .collect())
+}
+
+async fn metric(http: &reqwest::Client, url: &str, name: &str) -> Result<f64> {
+    metrics(http, url)
+        .await?
+        .get(name)
+        .copied()
         .with_context(|| format!("metric {name} missing"))
+}
+
+/// The server's side of the run, from the difference of two /metrics snapshots: where a
+/// move's time went, and how many moves each disk flush carried.
+fn print_server_side(before: &HashMap<String, f64>, after: &HashMap<String, f64>) {
+    let delta = |name: &str| after.get(name).unwrap_or(&0.0) - before.get(name).unwrap_or(&0.0);
+    let mean_ms = |h: &str| {
+        let n = delta(&format!("{h}_count"));
+        if n > 0.0 {
+            1000.0 * delta(&format!("{h}_sum")) / n
+        } else {
+            0.0
+        }
+    };
+    // The smallest bucket bound holding 99 % of the run's observations.
+    let p99_bound = |h: &str| {
+        let n = delta(&format!("{h}_count"));
+        let mut bounds: Vec<(f64, f64)> = after
+            .keys()
+            .filter_map(|k| {
+                let le = k.strip_prefix(&format!("{h}_bucket{{le=\""))?;
+                let le: f64 = le.strip_suffix("\"}")?.parse().ok()?;
+                Some((le, delta(k)))
+            })
+            .collect();
+        bounds.sort_by(|a, b| a.0.total_cmp(&b.0));
+        bounds
+            .iter()
+            .find(|(_, c)| *c >= 0.99 * n)
+            .map_or(f64::INFINITY, |(le, _)| le * 1000.0)
+    };
+    let commits = delta("pyramidion_commit_seconds_count");
+    println!(
+        "server: move receive→published mean {:.2} ms, p99 ≤ {} ms; of which persist mean {:.2} ms",
+        mean_ms("pyramidion_move_latency_seconds"),
+        p99_bound("pyramidion_move_latency_seconds"),
+        mean_ms("pyramidion_move_persist_seconds"),
+    );
+    if commits > 0.0 {
+        println!(
+            "server: {commits} group commits, mean {:.2} ms, p99 ≤ {} ms, {:.1} moves per commit",
+            mean_ms("pyramidion_commit_seconds"),
+            p99_bound("pyramidion_commit_seconds"),
+            delta("pyramidion_committed_moves_total") / commits
+        );
+    }
 }
 
 pub fn run(args: LoadtestArgs) -> Result<()> {
@@ -78,7 +137,11 @@ pub fn run(args: LoadtestArgs) -> Result<()> {
 async fn load(args: LoadtestArgs) -> Result<()> {
     let url = args.url.trim_end_matches('/').to_string();
     let http = reqwest::Client::new();
-    let rss_before = metric(&http, &url, "process_resident_memory_bytes").await?;
+    // The idle server: its memory is the baseline that per-game memory is measured against.
+    let before = metrics(&http, &url).await?;
+    let rss_before = *before
+        .get("process_resident_memory_bytes")
+        .context("metric process_resident_memory_bytes missing")?;
     let totals = Arc::new(Totals::default());
     let deadline = Instant::now() + Duration::from_secs(args.seconds);
     let peak_live = Arc::new(AtomicU64::new(0));
@@ -145,13 +208,17 @@ async fn load(args: LoadtestArgs) -> Result<()> {
     println!("move round trip p50: {:.2} ms", pct(0.50));
     println!("move round trip p99: {:.2} ms", pct(0.99));
     println!("move round trip max: {:.2} ms", pct(1.0));
+    print_server_side(&before, &metrics(&http, &url).await?);
     let live = peak_live.load(Ordering::Relaxed);
     if live > 0 {
         let per_game =
             (peak_rss.load(Ordering::Relaxed) as f64 - rss_before).max(0.0) / live as f64;
         println!(
-            "server memory per live game: {:.1} KiB ({live} live games at the sample)",
-            per_game / 1024.0
+            "server memory per live game: {:.1} KiB ({live} live games at the sample, \
+             {:.1} MiB resident against {:.1} MiB idle; a game's player connection included)",
+            per_game / 1024.0,
+            peak_rss.load(Ordering::Relaxed) as f64 / 1048576.0,
+            rss_before / 1048576.0
         );
     }
     Ok(())
@@ -217,13 +284,13 @@ async fn player(
                 return Ok(());
             }
             let legal = state["legal"].as_array().context("no legal moves")?;
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let m = &legal[(rng % legal.len() as u64) as usize];
+            let m = &legal[(xorshift(&mut rng) % legal.len() as u64) as usize];
             let id = state["state_id"].as_u64().context("no state id")?;
             if !think.is_zero() {
-                tokio::time::sleep(think).await;
+                // Players who all waited exactly `think` would send their moves in one burst
+                // per period, all games having started together: a queue no real crowd makes.
+                let jitter = (xorshift(&mut rng) >> 11) as f64 / (1u64 << 53) as f64;
+                tokio::time::sleep(think.mul_f64(0.5 + jitter)).await;
             }
             let sent = Instant::now();
             ws.send(Message::Text(
@@ -242,6 +309,13 @@ async fn player(
         }
     }
     Ok(())
+}
+
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
 }
 
 #[derive(serde::Deserialize)]

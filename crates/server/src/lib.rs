@@ -12,6 +12,7 @@ pub mod room;
 pub mod rooms;
 pub mod store;
 pub mod web;
+pub mod writer;
 pub mod ws;
 
 use axum::Router;
@@ -66,7 +67,8 @@ pub struct AppState {
 impl AppState {
     /// Opens the database and resumes every unfinished game.
     pub async fn new(config: Config) -> anyhow::Result<AppState> {
-        let store = store::Store::open(&config.database_url).await?;
+        let metrics = Arc::<metrics::Metrics>::default();
+        let store = store::Store::open(&config.database_url, metrics.clone()).await?;
         let http_limit = limits::PerIp::new(limits::Rate {
             per_second: config.http_per_second,
             burst: config.http_burst,
@@ -75,7 +77,7 @@ impl AppState {
             config: Arc::new(config),
             store,
             rooms: Arc::default(),
-            metrics: Arc::default(),
+            metrics,
             http_limit: Arc::new(http_limit),
             lobby_lock: Arc::default(),
         };

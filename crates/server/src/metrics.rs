@@ -1,10 +1,48 @@
-//! Prometheus-style counters: games live, moves, move latency histogram.
+//! Prometheus-style counters: games live, moves, move latency histograms.
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Upper bounds of the latency buckets, in milliseconds.
 const BUCKETS_MS: [f64; 10] = [0.5, 1.0, 2.5, 5.0, 10.0, 25.0, 50.0, 100.0, 250.0, 1000.0];
+
+/// A cumulative latency histogram with fixed buckets.
+#[derive(Default)]
+pub struct Histogram {
+    buckets: [AtomicU64; BUCKETS_MS.len()],
+    count: AtomicU64,
+    sum_us: AtomicU64,
+}
+
+impl Histogram {
+    pub fn observe(&self, elapsed: Duration) {
+        let ms = elapsed.as_secs_f64() * 1000.0;
+        for (bucket, bound) in self.buckets.iter().zip(BUCKETS_MS) {
+            if ms <= bound {
+                bucket.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        self.count.fetch_add(1, Ordering::Relaxed);
+        self.sum_us
+            .fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
+    }
+
+    fn render(&self, s: &mut String, name: &str, help: &str) {
+        let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} histogram");
+        for (bucket, bound) in self.buckets.iter().zip(BUCKETS_MS) {
+            let _ = writeln!(
+                s,
+                "{name}_bucket{{le=\"{}\"}} {}",
+                bound / 1000.0,
+                bucket.load(Ordering::Relaxed)
+            );
+        }
+        let count = self.count.load(Ordering::Relaxed);
+        let _ = writeln!(s, "{name}_bucket{{le=\"+Inf\"}} {count}");
+        let sum = self.sum_us.load(Ordering::Relaxed) as f64 / 1e6;
+        let _ = writeln!(s, "{name}_sum {sum}\n{name}_count {count}");
+    }
+}
 
 #[derive(Default)]
 pub struct Metrics {
@@ -13,23 +51,20 @@ pub struct Metrics {
     pub moves: AtomicU64,
     pub rejected_moves: AtomicU64,
     pub connections: AtomicU64,
-    latency_buckets: [AtomicU64; BUCKETS_MS.len()],
-    latency_count: AtomicU64,
-    latency_sum_us: AtomicU64,
+    /// Receive → persisted and published, per accepted move.
+    pub move_latency: Histogram,
+    /// Handed to the writer → committed, per accepted move (a part of `move_latency`).
+    pub persist_latency: Histogram,
+    /// One group commit: begin → inserts → commit, disk flush included.
+    pub commit_latency: Histogram,
+    /// Moves written by group commits (÷ their count = moves per commit).
+    pub committed_moves: AtomicU64,
 }
 
 impl Metrics {
     /// Time from receiving a move to having persisted and published it.
     pub fn observe_move(&self, elapsed: Duration) {
-        let ms = elapsed.as_secs_f64() * 1000.0;
-        for (bucket, bound) in self.latency_buckets.iter().zip(BUCKETS_MS) {
-            if ms <= bound {
-                bucket.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-        self.latency_count.fetch_add(1, Ordering::Relaxed);
-        self.latency_sum_us
-            .fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
+        self.move_latency.observe(elapsed);
         self.moves.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -70,35 +105,32 @@ impl Metrics {
             get(&self.connections),
         );
         gauge(
+            "pyramidion_committed_moves_total",
+            "Moves written by group commits (divided by pyramidion_commit_seconds_count: moves per commit).",
+            "counter",
+            get(&self.committed_moves),
+        );
+        gauge(
             "process_resident_memory_bytes",
             "Resident memory of the server process.",
             "gauge",
             resident_bytes(),
         );
-        let _ = writeln!(
-            s,
-            "# HELP pyramidion_move_latency_seconds Receive to persisted and published."
+        self.move_latency.render(
+            &mut s,
+            "pyramidion_move_latency_seconds",
+            "Receive to persisted and published.",
         );
-        let _ = writeln!(s, "# TYPE pyramidion_move_latency_seconds histogram");
-        for (bucket, bound) in self.latency_buckets.iter().zip(BUCKETS_MS) {
-            let _ = writeln!(
-                s,
-                "pyramidion_move_latency_seconds_bucket{{le=\"{}\"}} {}",
-                bound / 1000.0,
-                get(bucket)
-            );
-        }
-        let count = get(&self.latency_count);
-        let _ = writeln!(
-            s,
-            "pyramidion_move_latency_seconds_bucket{{le=\"+Inf\"}} {count}"
+        self.persist_latency.render(
+            &mut s,
+            "pyramidion_move_persist_seconds",
+            "A move handed to the writer to its commit done.",
         );
-        let _ = writeln!(
-            s,
-            "pyramidion_move_latency_seconds_sum {}",
-            get(&self.latency_sum_us) as f64 / 1e6
+        self.commit_latency.render(
+            &mut s,
+            "pyramidion_commit_seconds",
+            "One group commit of moves, disk flush included.",
         );
-        let _ = writeln!(s, "pyramidion_move_latency_seconds_count {count}");
         s
     }
 }

@@ -299,21 +299,21 @@ impl Room {
         next.play_text(text)
             .map_err(|e| ApplyError::Illegal(e.code, e.message))?;
         let ply = self.moves.len() as u32;
+        // A game's last move and its result are committed together: a crash between two
+        // commits would otherwise leave a finished record marked live.
+        let outcome = next.outcome();
+        let result = outcome
+            .as_ref()
+            .map(|o| serde_json::to_string(o).unwrap_or_default());
+        let persisting = Instant::now();
         self.store
-            .append_move(&self.id, ply, text, by_bot)
+            .append_move(&self.id, ply, text, by_bot, result)
             .await
             .map_err(ApplyError::Storage)?;
+        self.metrics.persist_latency.observe(persisting.elapsed());
         self.game = next;
         self.moves.push(text.to_string());
-        if let Some(outcome) = self.game.outcome() {
-            let result = serde_json::to_string(&outcome).unwrap_or_default();
-            if let Err(e) = self
-                .store
-                .set_status(&self.id, "finished", Some(&result))
-                .await
-            {
-                tracing::error!(game = %self.id, error = %e, "cannot mark game finished");
-            }
+        if outcome.is_some() {
             self.metrics
                 .games_finished
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);

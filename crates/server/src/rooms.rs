@@ -1,60 +1,79 @@
 //! The registry of running rooms: one per game that someone follows or that is being played.
 use crate::AppState;
 use crate::room::{Room, RoomHandle};
+use crate::store::SeatKind;
 use anyhow::{Result, bail};
 use pyramidion_core::GameKind;
 use pyramidion_core::record::Record;
 use pyramidion_games::AnyGame;
 use std::collections::HashMap;
-use tokio::sync::Mutex;
+use std::sync::Mutex;
 
+/// Every WebSocket message that names a game looks its room up here, so the lock is only held
+/// for a map access: never across the database reads that rebuild a room.
 #[derive(Default)]
 pub struct Rooms {
     map: Mutex<HashMap<String, RoomHandle>>,
 }
 
+/// A game read back from the database, ready to become a room.
+struct Loaded {
+    game: AnyGame,
+    moves: Vec<String>,
+    seats: Vec<SeatKind>,
+    seed: u64,
+    move_seconds: u32,
+}
+
 impl Rooms {
     /// The room of a started game, rebuilding it from its record if it is not running.
     pub async fn get(&self, state: &AppState, id: &str) -> Result<Option<RoomHandle>> {
-        let mut map = self.map.lock().await;
-        if let Some(h) = map.get(id)
-            && !h.tx.is_closed()
-        {
-            return Ok(Some(h.clone()));
+        loop {
+            let seen = match self.lookup(id) {
+                Ok(running) => return Ok(Some(running)),
+                Err(ended) => ended,
+            };
+            let Some(loaded) = load(state, id).await? else {
+                return Ok(None);
+            };
+            let mut map = self.map.lock().expect("rooms lock");
+            let unchanged = match (map.get(id), &seen) {
+                (None, None) => true,
+                (Some(now), Some(then)) => now.tx.same_channel(&then.tx),
+                _ => false,
+            };
+            // Another request started (or a room ended) while the record was read: that
+            // record may be stale, so look again.
+            if !unchanged {
+                continue;
+            }
+            let handle = Room::spawn(
+                id.to_string(),
+                loaded.game,
+                loaded.moves,
+                loaded.seats,
+                loaded.seed,
+                loaded.move_seconds,
+                state.store.clone(),
+                state.metrics.clone(),
+            );
+            // Finished rooms end their task but stay in the map; drop them now and then so
+            // the map holds about the live games.
+            if map.len() >= 1024 && map.len().is_power_of_two() {
+                map.retain(|_, h| !h.tx.is_closed());
+            }
+            map.insert(id.to_string(), handle.clone());
+            return Ok(Some(handle));
         }
-        let Some(row) = state.store.game(id).await? else {
-            return Ok(None);
-        };
-        if row.status == "open" {
-            return Ok(None);
+    }
+
+    /// The running room, or the ended one (if any) the map still holds.
+    fn lookup(&self, id: &str) -> Result<RoomHandle, Option<RoomHandle>> {
+        let map = self.map.lock().expect("rooms lock");
+        match map.get(id) {
+            Some(h) if !h.tx.is_closed() => Ok(h.clone()),
+            ended => Err(ended.cloned()),
         }
-        let kind: GameKind = row.kind.parse()?;
-        let moves = state.store.moves(id).await?;
-        let record = Record {
-            game: kind,
-            options: serde_json::from_str(&row.options)?,
-            seed: row.seed,
-            result: None,
-            moves: moves.clone(),
-            move_lines: Vec::new(),
-        };
-        let game = match AnyGame::from_record(&record) {
-            Ok(g) => g,
-            Err(e) => bail!("game {id} does not replay from its record: {e}"),
-        };
-        let seats = state.store.seats(id).await?;
-        let handle = Room::spawn(
-            id.to_string(),
-            game,
-            moves,
-            seats,
-            row.seed,
-            row.move_seconds,
-            state.store.clone(),
-            state.metrics.clone(),
-        );
-        map.insert(id.to_string(), handle.clone());
-        Ok(Some(handle))
     }
 
     /// Starts every unfinished game after a restart, so bots and clocks resume at once.
@@ -67,4 +86,34 @@ impl Rooms {
         }
         Ok(live.len())
     }
+}
+
+async fn load(state: &AppState, id: &str) -> Result<Option<Loaded>> {
+    let Some(row) = state.store.game(id).await? else {
+        return Ok(None);
+    };
+    if row.status == "open" {
+        return Ok(None);
+    }
+    let kind: GameKind = row.kind.parse()?;
+    let moves = state.store.moves(id).await?;
+    let record = Record {
+        game: kind,
+        options: serde_json::from_str(&row.options)?,
+        seed: row.seed,
+        result: None,
+        moves: moves.clone(),
+        move_lines: Vec::new(),
+    };
+    let game = match AnyGame::from_record(&record) {
+        Ok(g) => g,
+        Err(e) => bail!("game {id} does not replay from its record: {e}"),
+    };
+    Ok(Some(Loaded {
+        game,
+        moves,
+        seats: state.store.seats(id).await?,
+        seed: row.seed,
+        move_seconds: row.move_seconds,
+    }))
 }

@@ -3,9 +3,13 @@
 //!
 //! A game is stored as its record: the `games` row (kind, options, seed) plus one `moves` row
 //! per accepted move, inserted and committed before the move is acknowledged or broadcast.
+//! Reads use a pool; every write goes through the one writer of `crate::writer`.
+use crate::metrics::Metrics;
+use crate::writer::Writer;
 use anyhow::{Context, Result};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{AnyPool, Executor, Row};
+use sqlx::{AnyConnection, AnyPool, Executor, Row};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Migrations, in order. Applied once each, tracked in `schema_version`.
@@ -62,22 +66,12 @@ pub enum Backend {
 
 #[derive(Clone)]
 pub struct Store {
+    /// Reads.
     pub pool: AnyPool,
     pub backend: Backend,
-    /// Moves go through one writer task that commits them in groups (see [`Store::append_move`]).
-    writer: tokio::sync::mpsc::Sender<PendingMove>,
+    /// Every write goes through this one writer, which commits them in groups.
+    writer: Writer,
 }
-
-struct PendingMove {
-    game_id: String,
-    ply: u32,
-    text: String,
-    by_bot: bool,
-    done: tokio::sync::oneshot::Sender<Result<(), String>>,
-}
-
-/// Most moves committed by one transaction.
-const GROUP_COMMIT: usize = 512;
 
 pub fn now_ms() -> i64 {
     SystemTime::now()
@@ -111,67 +105,45 @@ pub struct GameRow {
 
 impl Store {
     /// Opens (creating if needed) the database at `url` and applies migrations.
-    pub async fn open(url: &str) -> Result<Store> {
+    pub async fn open(url: &str, metrics: Arc<Metrics>) -> Result<Store> {
         install_default_drivers();
         let backend = if url.starts_with("postgres") {
             Backend::Postgres
         } else {
             Backend::Sqlite
         };
-        let options = AnyPoolOptions::new()
-            .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
-            .after_connect(move |conn, _| {
-                Box::pin(async move {
-                    if backend == Backend::Sqlite {
-                        // WAL: readers never block the writer; FULL: a commit survives power loss,
-                        // which "persist before acknowledging" relies on.
-                        conn.execute("PRAGMA journal_mode = WAL").await?;
-                        conn.execute("PRAGMA synchronous = FULL").await?;
-                        conn.execute("PRAGMA busy_timeout = 5000").await?;
-                        conn.execute("PRAGMA foreign_keys = ON").await?;
-                    }
-                    Ok(())
+        let options = |max| {
+            AnyPoolOptions::new()
+                .max_connections(max)
+                .after_connect(move |conn, _| {
+                    Box::pin(async move {
+                        if backend == Backend::Sqlite {
+                            // WAL: readers never block the writer; FULL: a commit survives
+                            // power loss, which "persist before acknowledging" relies on.
+                            conn.execute("PRAGMA journal_mode = WAL").await?;
+                            conn.execute("PRAGMA synchronous = FULL").await?;
+                            conn.execute("PRAGMA busy_timeout = 5000").await?;
+                            conn.execute("PRAGMA foreign_keys = ON").await?;
+                        }
+                        Ok(())
+                    })
                 })
-            });
-        let pool = options
-            .connect(url)
-            .await
-            .with_context(|| format!("cannot open database {url}"))?;
-        let (writer, queue) = tokio::sync::mpsc::channel(4 * GROUP_COMMIT);
-        let store = Store {
-            pool: pool.clone(),
-            backend,
-            writer,
         };
-        store.migrate().await?;
-        tokio::spawn(write_moves(pool, queue));
-        Ok(store)
-    }
-
-    async fn migrate(&self) -> Result<()> {
-        self.pool
-            .execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-            .await?;
-        let current: i64 = sqlx::query("SELECT COUNT(*) AS n FROM schema_version")
-            .fetch_one(&self.pool)
-            .await?
-            .try_get("n")?;
-        for (i, migration) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-            let mut tx = self.pool.begin().await?;
-            for statement in migration
-                .split(';')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-            {
-                sqlx::query(statement).execute(&mut *tx).await?;
-            }
-            sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
-                .bind(i as i64 + 1)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-        }
-        Ok(())
+        let open = |max| async move {
+            options(max)
+                .connect(url)
+                .await
+                .with_context(|| format!("cannot open database {url}"))
+        };
+        let pool = open(if backend == Backend::Sqlite { 8 } else { 16 }).await?;
+        // The writer's own connection: nothing else writes (migrations run before it starts).
+        let writes = open(1).await?;
+        migrate(&writes).await?;
+        Ok(Store {
+            pool,
+            backend,
+            writer: Writer::spawn(writes, metrics),
+        })
     }
 
     // ---- users and sessions -------------------------------------------------------------
@@ -183,32 +155,54 @@ impl Store {
         password_hash: Option<&str>,
         guest: bool,
     ) -> Result<()> {
-        sqlx::query("INSERT INTO users (id, name, password_hash, guest, created_at) VALUES ($1, $2, $3, $4, $5)")
-            .bind(id)
-            .bind(name)
-            .bind(password_hash)
-            .bind(guest as i64)
-            .bind(now_ms())
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        let (id, name, hash) = (
+            id.to_string(),
+            name.map(str::to_string),
+            password_hash.map(str::to_string),
+        );
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    sqlx::query("INSERT INTO users (id, name, password_hash, guest, created_at) VALUES ($1, $2, $3, $4, $5)")
+                        .bind(id)
+                        .bind(name)
+                        .bind(hash)
+                        .bind(guest as i64)
+                        .bind(now_ms())
+                        .execute(c)
+                        .await?;
+                    Ok(())
+                })
+            })
+            .await
     }
 
     /// Turns a guest into an account, keeping its id (and so its games). False if the name is
     /// taken.
     pub async fn upgrade_guest(&self, id: &str, name: &str, password_hash: &str) -> Result<bool> {
-        if self.user_by_name(name).await?.is_some() {
-            return Ok(false);
-        }
-        let done = sqlx::query(
-            "UPDATE users SET name = $1, password_hash = $2, guest = 0 WHERE id = $3 AND guest = 1",
-        )
-        .bind(name)
-        .bind(password_hash)
-        .bind(id)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        let (id, name, hash) = (id.to_string(), name.to_string(), password_hash.to_string());
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    let taken = sqlx::query("SELECT id FROM users WHERE name = $1")
+                        .bind(&name)
+                        .fetch_optional(&mut *c)
+                        .await?;
+                    if taken.is_some() {
+                        return Ok(false);
+                    }
+                    let done = sqlx::query(
+                        "UPDATE users SET name = $1, password_hash = $2, guest = 0 WHERE id = $3 AND guest = 1",
+                    )
+                    .bind(name)
+                    .bind(hash)
+                    .bind(id)
+                    .execute(c)
+                    .await?;
+                    Ok(done.rows_affected() == 1)
+                })
+            })
+            .await
     }
 
     /// (id, password hash, guest) of the user with that name.
@@ -240,13 +234,20 @@ impl Store {
     }
 
     pub async fn create_session(&self, token_hash: &str, user_id: &str) -> Result<()> {
-        sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at) VALUES ($1, $2, $3)")
-            .bind(token_hash)
-            .bind(user_id)
-            .bind(now_ms())
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        let (token_hash, user_id) = (token_hash.to_string(), user_id.to_string());
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at) VALUES ($1, $2, $3)")
+                        .bind(token_hash)
+                        .bind(user_id)
+                        .bind(now_ms())
+                        .execute(c)
+                        .await?;
+                    Ok(())
+                })
+            })
+            .await
     }
 
     pub async fn session_user(&self, token_hash: &str) -> Result<Option<String>> {
@@ -261,50 +262,66 @@ impl Store {
     }
 
     pub async fn delete_session(&self, token_hash: &str) -> Result<()> {
-        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
-            .bind(token_hash)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        let token_hash = token_hash.to_string();
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+                        .bind(token_hash)
+                        .execute(c)
+                        .await?;
+                    Ok(())
+                })
+            })
+            .await
     }
 
     // ---- games --------------------------------------------------------------------------
 
     pub async fn create_game(&self, g: &GameRow, seats: &[SeatKind]) -> Result<()> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds, created_by, result, created_at, finished_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, NULL)",
-        )
-        .bind(&g.id)
-        .bind(&g.kind)
-        .bind(&g.options)
-        .bind(g.seed as i64)
-        .bind(&g.status)
-        .bind(g.listed as i64)
-        .bind(&g.invite)
-        .bind(g.move_seconds as i64)
-        .bind(&g.created_by)
-        .bind(g.created_at)
-        .execute(&mut *tx)
-        .await?;
-        for (i, seat) in seats.iter().enumerate() {
-            insert_seat(&mut tx, &g.id, i, seat).await?;
-        }
-        tx.commit().await?;
-        Ok(())
+        let (g, seats) = (g.clone(), seats.to_vec());
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    sqlx::query(
+                        "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds, created_by, result, created_at, finished_at)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, NULL)",
+                    )
+                    .bind(&g.id)
+                    .bind(&g.kind)
+                    .bind(&g.options)
+                    .bind(g.seed as i64)
+                    .bind(&g.status)
+                    .bind(g.listed as i64)
+                    .bind(&g.invite)
+                    .bind(g.move_seconds as i64)
+                    .bind(&g.created_by)
+                    .bind(g.created_at)
+                    .execute(&mut *c)
+                    .await?;
+                    for (i, seat) in seats.iter().enumerate() {
+                        insert_seat(c, &g.id, i, seat).await?;
+                    }
+                    Ok(())
+                })
+            })
+            .await
     }
 
     pub async fn set_seat(&self, game_id: &str, seat: usize, kind: &SeatKind) -> Result<()> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM seats WHERE game_id = $1 AND seat = $2")
-            .bind(game_id)
-            .bind(seat as i64)
-            .execute(&mut *tx)
-            .await?;
-        insert_seat(&mut tx, game_id, seat, kind).await?;
-        tx.commit().await?;
-        Ok(())
+        let (game_id, kind) = (game_id.to_string(), kind.clone());
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    sqlx::query("DELETE FROM seats WHERE game_id = $1 AND seat = $2")
+                        .bind(&game_id)
+                        .bind(seat as i64)
+                        .execute(&mut *c)
+                        .await?;
+                    insert_seat(c, &game_id, seat, &kind).await
+                })
+            })
+            .await
     }
 
     pub async fn set_status(
@@ -314,14 +331,27 @@ impl Store {
         result: Option<&str>,
     ) -> Result<()> {
         let finished = (status == "finished").then(now_ms);
-        sqlx::query("UPDATE games SET status = $1, result = $2, finished_at = $3 WHERE id = $4")
-            .bind(status)
-            .bind(result)
-            .bind(finished)
-            .bind(game_id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        let (game_id, status, result) = (
+            game_id.to_string(),
+            status.to_string(),
+            result.map(str::to_string),
+        );
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    sqlx::query(
+                        "UPDATE games SET status = $1, result = $2, finished_at = $3 WHERE id = $4",
+                    )
+                    .bind(status)
+                    .bind(result)
+                    .bind(finished)
+                    .bind(game_id)
+                    .execute(c)
+                    .await?;
+                    Ok(())
+                })
+            })
+            .await
     }
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>> {
@@ -378,32 +408,21 @@ impl Store {
             .collect()
     }
 
-    /// Appends one accepted move; it is committed when this returns. Moves of every game go
-    /// through one writer that commits whatever has queued up in a single transaction (group
-    /// commit): one disk flush serves many moves, and no move is acknowledged before its flush.
+    /// Appends one accepted move (and, with `result`, marks the game finished); it is
+    /// committed when this returns. Moves of every game, and every other write, go through
+    /// one writer that commits whatever has queued up in a single transaction (group commit):
+    /// one disk flush serves many moves, and no move is acknowledged before its flush.
     pub async fn append_move(
         &self,
         game_id: &str,
         ply: u32,
         text: &str,
         by_bot: bool,
+        result: Option<String>,
     ) -> Result<()> {
-        let (done, committed) = tokio::sync::oneshot::channel();
-        let pending = PendingMove {
-            game_id: game_id.to_string(),
-            ply,
-            text: text.to_string(),
-            by_bot,
-            done,
-        };
         self.writer
-            .send(pending)
+            .append_move(game_id, ply, text, by_bot, result)
             .await
-            .map_err(|_| anyhow::anyhow!("the move writer has stopped"))?;
-        committed
-            .await
-            .map_err(|_| anyhow::anyhow!("the move writer has stopped"))?
-            .map_err(|e| anyhow::anyhow!(e))
     }
 
     pub async fn moves(&self, game_id: &str) -> Result<Vec<String>> {
@@ -415,35 +434,33 @@ impl Store {
     }
 }
 
-async fn write_moves(pool: AnyPool, mut queue: tokio::sync::mpsc::Receiver<PendingMove>) {
-    let mut batch = Vec::with_capacity(GROUP_COMMIT);
-    while queue.recv_many(&mut batch, GROUP_COMMIT).await > 0 {
-        let result = commit_moves(&pool, &batch).await.map_err(|e| e.to_string());
-        for pending in batch.drain(..) {
-            let _ = pending.done.send(result.clone());
+async fn migrate(pool: &AnyPool) -> Result<()> {
+    pool.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+        .await?;
+    let current: i64 = sqlx::query("SELECT COUNT(*) AS n FROM schema_version")
+        .fetch_one(pool)
+        .await?
+        .try_get("n")?;
+    for (i, migration) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        let mut tx = pool.begin().await?;
+        for statement in migration
+            .split(';')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            sqlx::query(statement).execute(&mut *tx).await?;
         }
-    }
-}
-
-async fn commit_moves(pool: &AnyPool, batch: &[PendingMove]) -> Result<()> {
-    let mut tx = pool.begin().await?;
-    let now = now_ms();
-    for m in batch {
-        sqlx::query("INSERT INTO moves (game_id, ply, text, by_bot, created_at) VALUES ($1, $2, $3, $4, $5)")
-            .bind(&m.game_id)
-            .bind(m.ply as i64)
-            .bind(&m.text)
-            .bind(m.by_bot as i64)
-            .bind(now)
+        sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
+            .bind(i as i64 + 1)
             .execute(&mut *tx)
             .await?;
+        tx.commit().await?;
     }
-    tx.commit().await?;
     Ok(())
 }
 
 async fn insert_seat(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    conn: &mut AnyConnection,
     game_id: &str,
     seat: usize,
     kind: &SeatKind,
@@ -462,7 +479,7 @@ async fn insert_seat(
     .bind(k)
     .bind(user)
     .bind(bot)
-    .execute(&mut **tx)
+    .execute(conn)
     .await?;
     Ok(())
 }

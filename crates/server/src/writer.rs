@@ -1,0 +1,326 @@
+//! The one database writer (group commit). Every write of the server — moves, and the few
+//! writes of the HTTP API (guests, sessions, tables, seats) — is queued here, and the writer
+//! commits whatever has queued up in a single transaction: one disk flush serves them all, and
+//! nobody hears of a write before its flush.
+//!
+//! Why one writer for everything: SQLite has one writer at a time. Writers on several
+//! connections wait in SQLite's busy handler, which sleeps 1, 2, 5, 10… ms between attempts;
+//! writers queued on one connection each pay a flush, and 500 clients creating their guest
+//! and table at once held the moves of the games already running for up to a second. Here an
+//! HTTP write costs a few statements in the next batch instead.
+use crate::metrics::Metrics;
+use anyhow::{Result, anyhow};
+use futures_util::future::BoxFuture;
+use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Connection};
+use std::sync::{Arc, LazyLock};
+use std::time::Instant;
+use tokio::sync::{mpsc, oneshot};
+
+/// Most writes committed by one transaction.
+const GROUP_COMMIT: usize = 512;
+
+/// Called once the batch holding a write is committed (or has failed).
+type Deliver = Box<dyn FnOnce(Result<(), String>) + Send>;
+/// An HTTP-side write: runs inside the batch's transaction (in its own savepoint) and returns
+/// what to deliver once the batch is committed.
+type Job = Box<dyn for<'c> FnOnce(&'c mut AnyConnection) -> BoxFuture<'c, Deliver> + Send>;
+
+enum Write {
+    Move(PendingMove),
+    Job(Job),
+}
+
+struct PendingMove {
+    game_id: String,
+    ply: u32,
+    text: String,
+    by_bot: bool,
+    /// The outcome, when this move ends the game: the status changes in the same commit.
+    result: Option<String>,
+    done: oneshot::Sender<Result<(), String>>,
+}
+
+#[derive(Clone)]
+pub struct Writer {
+    queue: mpsc::Sender<Write>,
+}
+
+impl Writer {
+    /// Starts the writer task on `pool` (which should hold one connection: nothing else
+    /// writes).
+    pub fn spawn(pool: AnyPool, metrics: Arc<Metrics>) -> Writer {
+        let (queue, rx) = mpsc::channel(4 * GROUP_COMMIT);
+        tokio::spawn(write(pool, rx, metrics));
+        Writer { queue }
+    }
+
+    /// Appends one accepted move (and, with `result`, marks the game finished); it is
+    /// committed when this returns.
+    pub async fn append_move(
+        &self,
+        game_id: &str,
+        ply: u32,
+        text: &str,
+        by_bot: bool,
+        result: Option<String>,
+    ) -> Result<()> {
+        let (done, committed) = oneshot::channel();
+        let pending = PendingMove {
+            game_id: game_id.to_string(),
+            ply,
+            text: text.to_string(),
+            by_bot,
+            result,
+            done,
+        };
+        self.send(Write::Move(pending)).await?;
+        committed
+            .await
+            .map_err(|_| anyhow!("the database writer has stopped"))?
+            .map_err(|e| anyhow!(e))
+    }
+
+    /// Runs `f` in the next batch, in a savepoint of its own (its failure undoes only its own
+    /// statements), and returns its answer once the batch is committed.
+    pub async fn run<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(&'c mut AnyConnection) -> BoxFuture<'c, Result<T>> + Send + 'static,
+    {
+        let (done, answer) = oneshot::channel::<Result<T>>();
+        let job: Job = Box::new(move |conn| {
+            Box::pin(async move {
+                let out = in_savepoint(conn, f).await;
+                Box::new(move |committed: Result<(), String>| {
+                    let _ = done.send(committed.map_err(|e| anyhow!(e)).and(out));
+                }) as Deliver
+            })
+        });
+        self.send(Write::Job(job)).await?;
+        answer
+            .await
+            .map_err(|_| anyhow!("the database writer has stopped"))?
+    }
+
+    async fn send(&self, write: Write) -> Result<()> {
+        self.queue
+            .send(write)
+            .await
+            .map_err(|_| anyhow!("the database writer has stopped"))
+    }
+}
+
+async fn in_savepoint<T, F>(conn: &mut AnyConnection, f: F) -> Result<T>
+where
+    F: for<'c> FnOnce(&'c mut AnyConnection) -> BoxFuture<'c, Result<T>>,
+{
+    let mut savepoint = conn.begin().await?;
+    match f(&mut savepoint).await {
+        Ok(v) => {
+            savepoint.commit().await?;
+            Ok(v)
+        }
+        Err(e) => {
+            savepoint.rollback().await?;
+            Err(e)
+        }
+    }
+}
+
+async fn write(pool: AnyPool, mut queue: mpsc::Receiver<Write>, metrics: Arc<Metrics>) {
+    let mut batch = Vec::with_capacity(GROUP_COMMIT);
+    while queue.recv_many(&mut batch, GROUP_COMMIT).await > 0 {
+        let started = Instant::now();
+        let mut moves = Vec::new();
+        let mut jobs = Vec::new();
+        for w in batch.drain(..) {
+            match w {
+                Write::Move(m) => moves.push(m),
+                Write::Job(j) => jobs.push(j),
+            }
+        }
+        let (result, delivers) = commit(&pool, &moves, jobs).await;
+        let result = result.map_err(|e| e.to_string());
+        metrics.commit_latency.observe(started.elapsed());
+        metrics
+            .committed_moves
+            .fetch_add(moves.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        for m in moves {
+            let _ = m.done.send(result.clone());
+        }
+        for deliver in delivers {
+            deliver(result.clone());
+        }
+    }
+}
+
+/// One transaction for the whole batch: the HTTP jobs, then the moves.
+async fn commit(
+    pool: &AnyPool,
+    moves: &[PendingMove],
+    jobs: Vec<Job>,
+) -> (Result<()>, Vec<Deliver>) {
+    let mut delivers = Vec::with_capacity(jobs.len());
+    let result = async {
+        let mut conn = pool.acquire().await?;
+        let mut tx = conn.begin().await?;
+        for job in jobs {
+            delivers.push(job(&mut tx).await);
+        }
+        insert_moves(&mut tx, moves).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+    .await;
+    (result, delivers)
+}
+
+/// Rows per multi-row INSERT: powers of two up to 64, so that a batch of any size takes a
+/// handful of statements (231 = 64+64+64+32+4+2+1) drawn from seven prepared ones.
+const INSERT_ROWS: [usize; 7] = [64, 32, 16, 8, 4, 2, 1];
+
+/// `INSERT INTO moves … VALUES (…), (…)` for `rows` rows.
+fn insert_moves_sql(rows: usize) -> &'static str {
+    static SQL: LazyLock<Vec<String>> = LazyLock::new(|| {
+        INSERT_ROWS
+            .iter()
+            .map(|&rows| {
+                let values: Vec<String> = (0..rows)
+                    .map(|r| {
+                        let p = 5 * r;
+                        format!(
+                            "(${}, ${}, ${}, ${}, ${})",
+                            p + 1,
+                            p + 2,
+                            p + 3,
+                            p + 4,
+                            p + 5
+                        )
+                    })
+                    .collect();
+                format!(
+                    "INSERT INTO moves (game_id, ply, text, by_bot, created_at) VALUES {}",
+                    values.join(", ")
+                )
+            })
+            .collect()
+    });
+    let i = INSERT_ROWS
+        .iter()
+        .position(|&r| r == rows)
+        .expect("a listed row count");
+    &SQL[i]
+}
+
+/// Each statement is a round trip to SQLite's worker thread, which a busy machine may be slow
+/// to schedule: moves go in as few multi-row statements as possible.
+async fn insert_moves(conn: &mut AnyConnection, moves: &[PendingMove]) -> Result<()> {
+    let now = crate::store::now_ms();
+    let mut rest = moves;
+    while !rest.is_empty() {
+        let rows = INSERT_ROWS
+            .into_iter()
+            .find(|&r| r <= rest.len())
+            .expect("1 divides everything");
+        let (chunk, tail) = rest.split_at(rows);
+        let mut insert = sqlx::query(AssertSqlSafe(insert_moves_sql(rows)));
+        for m in chunk {
+            insert = insert
+                .bind(&m.game_id)
+                .bind(m.ply as i64)
+                .bind(&m.text)
+                .bind(m.by_bot as i64)
+                .bind(now);
+        }
+        insert.execute(&mut *conn).await?;
+        rest = tail;
+    }
+    for m in moves {
+        if let Some(result) = &m.result {
+            sqlx::query(
+                "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
+            )
+            .bind(result)
+            .bind(now)
+            .bind(&m.game_id)
+            .execute(&mut *conn)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::Executor;
+    use sqlx::any::{AnyPoolOptions, install_default_drivers};
+
+    /// Writes queued together share a transaction, yet a failing one undoes only itself.
+    #[tokio::test]
+    async fn a_failed_write_spoils_nothing_else_in_its_batch() {
+        install_default_drivers();
+        let pool = AnyPoolOptions::new()
+            .max_connections(1)
+            .connect("sqlite::memory:")
+            .await
+            .unwrap();
+        pool.execute(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT, result TEXT, finished_at BIGINT);
+             CREATE TABLE moves (game_id TEXT, ply BIGINT, text TEXT, by_bot BIGINT, created_at BIGINT,
+                                 PRIMARY KEY (game_id, ply));
+             CREATE TABLE names (name TEXT PRIMARY KEY);
+             INSERT INTO games (id, status) VALUES ('g', 'live')",
+        )
+        .await
+        .unwrap();
+        let writer = Writer::spawn(pool.clone(), Arc::default());
+        let mut tasks = Vec::new();
+        for i in 0..100u32 {
+            let w = writer.clone();
+            tasks.push(tokio::spawn(async move {
+                if i % 2 == 0 {
+                    let result = (i == 98).then(|| "{}".to_string());
+                    w.append_move("g", i / 2, "m", false, result).await
+                } else {
+                    // Every name twice: one of each pair breaks the primary key.
+                    let name = format!("n{}", i / 4);
+                    w.run(move |c| {
+                        Box::pin(async move {
+                            sqlx::query("INSERT INTO names (name) VALUES ($1)")
+                                .bind(name)
+                                .execute(c)
+                                .await?;
+                            Ok(())
+                        })
+                    })
+                    .await
+                }
+            }));
+        }
+        let mut failed = 0;
+        for (i, t) in tasks.into_iter().enumerate() {
+            let r = t.await.unwrap();
+            if r.is_err() {
+                assert_eq!(i % 2, 1, "move {i} failed: {r:?}");
+                failed += 1;
+            }
+        }
+        assert_eq!(failed, 25);
+        let count = |sql: &'static str| {
+            let pool = pool.clone();
+            async move {
+                sqlx::query_scalar::<_, i64>(sql)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap()
+            }
+        };
+        assert_eq!(count("SELECT COUNT(*) FROM moves").await, 50);
+        assert_eq!(count("SELECT COUNT(*) FROM names").await, 25);
+        assert_eq!(
+            count("SELECT COUNT(*) FROM games WHERE status = 'finished'").await,
+            1
+        );
+    }
+}
