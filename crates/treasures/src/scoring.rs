@@ -94,6 +94,7 @@ impl Game {
     }
 
     /// [`Game::check_activate`], giving the index of the area in the stage scoring.
+    #[inline]
     pub(crate) fn checked_area_index(
         &self,
         anchor: u8,
@@ -118,6 +119,7 @@ impl Game {
     }
 
     /// [`Game::apply_activate`] of the area at index `i` of the stage scoring (checked).
+    #[inline]
     pub(crate) fn apply_activate_at(&mut self, i: usize, anchor: u8, payment: Payment) {
         let scoring = self.scoring.as_mut().expect("scoring phase");
         let area = scoring.areas[i];
@@ -164,6 +166,7 @@ impl Game {
             && self.players[self.current as usize].gems.total() > INVENTORY_LIMIT
     }
 
+    #[inline]
     pub(crate) fn check_discard(&self, gem: Gem) -> Result<(), IllegalMove> {
         if self.players[self.current as usize].gems.get(gem) == 0 {
             return Err(IllegalMove::GemNotInInventory);
@@ -171,6 +174,7 @@ impl Game {
         Ok(())
     }
 
+    #[inline]
     pub(crate) fn apply_discard(&mut self, gem: Gem) {
         self.players[self.current as usize].gems.remove(gem, 1);
         self.discard.add(gem, 1);

@@ -8,6 +8,7 @@ use crate::pick::{bit_count, nth_bit, pick_index};
 use pyramidion_core::geometry::Placement;
 
 impl Game {
+    #[inline]
     pub(crate) fn check_take(&self, space: u8, gem: Option<Gem>) -> Result<(), IllegalMove> {
         let s = space as usize;
         if s >= SPACES {
@@ -39,6 +40,7 @@ impl Game {
         };
     }
 
+    #[inline]
     pub(crate) fn check_flip(&self, pile: u8) -> Result<(), IllegalMove> {
         match self.piles.get(pile as usize) {
             None => Err(IllegalMove::NoSuchSpace),
@@ -47,12 +49,14 @@ impl Game {
         }
     }
 
+    #[inline]
     pub(crate) fn apply_flip(&mut self, pile: u8) {
         self.piles[pile as usize].face_up = true;
         self.refresh_space_moves(pile as usize);
         self.phase = Phase::Place;
     }
 
+    #[inline]
     pub(crate) fn check_place(&self, p: &Placement) -> Result<(), IllegalMove> {
         self.players[self.current as usize]
             .pyramid
