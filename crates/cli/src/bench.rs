@@ -90,18 +90,18 @@ fn check_counts() -> Result<()> {
 
 fn treasures_bench(budget: Duration) -> Result<()> {
     check_counts()?;
-    println!(
+    outln!(
         "random 4-player games: {:.0} games/s",
         random_games_per_second::<Treasures>(&Options::multiplayer(4), budget)
-    );
-    println!(
+    )?;
+    outln!(
         "random 2-player games: {:.0} games/s",
         random_games_per_second::<Treasures>(&Options::multiplayer(2), budget)
-    );
-    println!(
+    )?;
+    outln!(
         "random solo games (Become THE Legend): {:.0} games/s",
         random_games_per_second::<Treasures>(&Options::solo(SoloMode::TheLegend), budget)
-    );
+    )?;
     let (stage_one, scoring) = sample_positions();
     let expected: u64 = stage_one.iter().map(placements).sum();
     let per_second = rate(budget, || {
@@ -112,10 +112,10 @@ fn treasures_bench(budget: Duration) -> Result<()> {
         assert_eq!(total, expected);
         stage_one.len() as u64
     });
-    println!(
+    outln!(
         "stage-1 legal placement generation: {:.0} ns",
         1e9 / per_second
-    );
+    )?;
     let per_second = rate(budget, || {
         for (p, gems) in &scoring {
             let areas = treasures::scoring::scorable_areas(black_box(p));
@@ -127,17 +127,17 @@ fn treasures_bench(budget: Duration) -> Result<()> {
         }
         scoring.len() as u64
     });
-    println!(
+    outln!(
         "stage scoring (top view, areas, exact gem allocation): {:.0} ns",
         1e9 / per_second
-    );
+    )?;
     let per_second = rate(budget, || {
         for (p, _) in &scoring {
             black_box(black_box(p).top_view().areas());
         }
         scoring.len() as u64
     });
-    println!("top-view areas: {:.0} ns", 1e9 / per_second);
+    outln!("top-view areas: {:.0} ns", 1e9 / per_second)?;
     Ok(())
 }
 
@@ -150,7 +150,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             use pyramidion_games::pyramido::{Game, Options};
             for players in [4, 2, 3] {
                 let rate = random_games_per_second::<Game>(&Options { players }, budget);
-                println!("random {players}-player games: {rate:.0} games/s");
+                outln!("random {players}-player games: {rate:.0} games/s")?;
             }
             Ok(())
         }
@@ -158,7 +158,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             use pyramidion_games::pyramids::{Game, Options};
             for players in [4, 2, 5] {
                 let rate = random_games_per_second::<Game>(&Options { players }, budget);
-                println!("random {players}-player games: {rate:.0} games/s");
+                outln!("random {players}-player games: {rate:.0} games/s")?;
             }
             Ok(())
         }

@@ -1,4 +1,13 @@
 //! `pyramidion`: the command-line face of the platform.
+/// `println!` that hands back the write error instead of panicking, for `?`: a reader that
+/// closes the pipe early (`pyramidion bench | head -1`) then ends the command quietly.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)
+    }};
+}
+
 mod bench;
 mod bots;
 mod loadtest;
@@ -8,6 +17,15 @@ mod serve;
 mod sim;
 
 use clap::{Parser, Subcommand};
+
+/// Whether `e` comes from writing to a pipe whose reader has gone: not worth a message.
+fn is_closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
 
 #[derive(Parser)]
 #[command(
@@ -48,6 +66,7 @@ fn main() -> std::process::ExitCode {
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) if is_closed_pipe(&e) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             std::process::ExitCode::FAILURE

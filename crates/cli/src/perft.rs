@@ -50,11 +50,11 @@ pub fn run(args: PerftArgs) -> Result<()> {
             pyramidion_core::ToMove::Seat(s) => format!("{s} to move"),
             pyramidion_core::ToMove::Over => "game over".to_string(),
         };
-        println!("position: {} after {} moves, {to_move}", record.game, game.ply());
+        outln!("position: {} after {} moves, {to_move}", record.game, game.ply())?;
         let shown: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
-        println!("legal moves ({}): {}", legal.len(), shown.join(", "));
+        outln!("legal moves ({}): {}", legal.len(), shown.join(", "))?;
         for depth in 1..=args.depth {
-            println!("perft {depth}: {}", perft(&game, depth));
+            outln!("perft {depth}: {}", perft(&game, depth))?;
         }
         Ok(())
     }, _ => bail!("game '{}' is not available in this build", record.game))

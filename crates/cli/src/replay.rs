@@ -25,17 +25,17 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     let record = read_record(&args.file)?;
     dispatch!(record.game, G => {
         let game: G = record.replay().with_context(|| format!("{}", args.file.display()))?;
-        println!("{}: {} moves verified", record.game, record.moves.len());
+        outln!("{}: {} moves verified", record.game, record.moves.len())?;
         match game.outcome() {
             Some(o) => {
                 for (s, (score, rank)) in o.scores.iter().zip(&o.ranks).enumerate() {
-                    println!("seat {s}: {score} points, rank {}", rank + 1);
+                    outln!("seat {s}: {score} points, rank {}", rank + 1)?;
                 }
                 if let Some(a) = o.automa {
-                    println!("THE Legend: {a} points");
+                    outln!("THE Legend: {a} points")?;
                 }
             }
-            None => println!("game not finished: {:?} to move", game.to_move()),
+            None => outln!("game not finished: {:?} to move", game.to_move())?,
         }
         Ok(())
     }, _ => bail!("game '{}' is not available in this build", record.game))

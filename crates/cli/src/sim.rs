@@ -201,9 +201,15 @@ where
     Ok((total, elapsed))
 }
 
-fn report(args: &SimArgs, bots: &[BotKind], stats: &Stats, elapsed: Duration, threads: usize) {
+fn report(
+    args: &SimArgs,
+    bots: &[BotKind],
+    stats: &Stats,
+    elapsed: Duration,
+    threads: usize,
+) -> Result<()> {
     let n = stats.games.max(1) as f64;
-    println!(
+    outln!(
         "{}: {} games (seeds {}..={}), {} thread{}",
         args.game,
         stats.games,
@@ -211,38 +217,43 @@ fn report(args: &SimArgs, bots: &[BotKind], stats: &Stats, elapsed: Duration, th
         args.seed + stats.games.saturating_sub(1),
         threads,
         if threads == 1 { "" } else { "s" }
-    );
+    )?;
     if let Some(mode) = &args.solo {
-        println!("solo mode: {mode}");
-        println!(
+        outln!("solo mode: {mode}")?;
+        outln!(
             "player ({}) mean score: {:.2}",
             bots[0].name(),
             stats.score_sum[0] as f64 / n
-        );
-        println!("THE Legend mean score: {:.2}", stats.automa_sum as f64 / n);
-        println!("player win rate: {:.2}%", 100.0 * stats.wins[0] as f64 / n);
+        )?;
+        outln!("THE Legend mean score: {:.2}", stats.automa_sum as f64 / n)?;
+        outln!("player win rate: {:.2}%", 100.0 * stats.wins[0] as f64 / n)?;
     } else {
-        println!(
+        outln!(
             "{:<6}{:<8}{:>12}{:>11}{:>13}",
-            "seat", "bot", "mean score", "win rate", "shared wins"
-        );
+            "seat",
+            "bot",
+            "mean score",
+            "win rate",
+            "shared wins"
+        )?;
         for (s, bot) in bots.iter().enumerate() {
-            println!(
+            outln!(
                 "{:<6}{:<8}{:>12.2}{:>10.2}%{:>12.2}%",
                 s,
                 bot.name(),
                 stats.score_sum[s] as f64 / n,
                 100.0 * stats.wins[s] as f64 / n,
                 100.0 * stats.shared[s] as f64 / n
-            );
+            )?;
         }
     }
-    println!("mean game length: {:.1} moves", stats.plies as f64 / n);
-    println!(
+    outln!("mean game length: {:.1} moves", stats.plies as f64 / n)?;
+    outln!(
         "speed: {:.0} games/s ({:.2} s)",
         stats.games as f64 / elapsed.as_secs_f64(),
         elapsed.as_secs_f64()
-    );
+    )?;
+    Ok(())
 }
 
 pub fn run(args: SimArgs) -> Result<()> {
@@ -268,7 +279,6 @@ pub fn run(args: SimArgs) -> Result<()> {
             .with_context(|| format!("options for {}", args.game))?;
         G::new(&options, args.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
         let (stats, elapsed) = run_batch::<G>(&options, &bots, &args, threads)?;
-        report(&args, &bots, &stats, elapsed, threads);
-        Ok(())
+        report(&args, &bots, &stats, elapsed, threads)
     }, _ => bail!("game '{}' is not available in this build", args.game))
 }

@@ -1,9 +1,10 @@
 //! The state of a game and its setup.
 use crate::dominoes::{self, DOMINO_COUNT, DominoId};
-use crate::gems::{COLOURS, Gem, Gems};
+use crate::gems::{COLOURS, GEM_KINDS, Gem, Gems};
 use crate::moves::Payment;
 use crate::options::{Options, SoloMode};
 use arrayvec::ArrayVec;
+use pyramidion_core::geometry::topview::MAX_AREAS;
 use pyramidion_core::geometry::{Placement, Pyramid};
 use pyramidion_core::{GameRng, Seat, Seed, SetupError};
 use serde::{Deserialize, Serialize};
@@ -55,10 +56,20 @@ pub struct Player {
     pub(crate) stage_complete: bool,
     pub(crate) last_placement: Option<(u8, Placement)>,
     /// Every area activated at the stage ends so far, for the per-area breakdown the table
-    /// shows (as in the rulebook's examples). Empty until the first stage end, so cloning a
-    /// state for search costs nothing extra during stage 1.
-    pub(crate) scored_areas: Vec<ScoredArea>,
+    /// shows (as in the rulebook's examples). Fixed capacity rather than a `Vec`: random
+    /// playouts pushed to it at every stage end, and allocation showed in their profiles.
+    pub(crate) scored_areas: ArrayVec<ScoredArea, SCORED_AREAS_CAPACITY>,
 }
+
+/// A bound on the activations of one player over a game. Each costs at least one gem; a turn
+/// gains at most one gem and every stage end but the last discards down to
+/// [`INVENTORY_LIMIT`], so a stage reached by play ends with at most 5 + its dominoes gems
+/// (stages 2–4 hold 6, 3 and 1 dominoes). A constructed stage end (any gems) activates at
+/// most every area of its top view, and the stages after it are then reached by play.
+pub const SCORED_AREAS_CAPACITY: usize = MAX_AREAS
+    + (INVENTORY_LIMIT as usize + 6)
+    + (INVENTORY_LIMIT as usize + 3)
+    + (INVENTORY_LIMIT as usize + 1);
 
 /// An area a player activated at a stage end.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -177,21 +188,16 @@ impl StageScoring {
         (starts, open)
     }
 
-    /// The `rank`-th (from 0) area of `colour` not activated yet.
+    /// The `rank`-th (from 0) area of `colour` not activated yet; `colour` has more than
+    /// `rank` open areas.
     pub(crate) fn open_area(&self, colour: u8, rank: u32) -> &ScorableArea {
-        let start = self.colour_starts[colour as usize] as usize;
-        let mut activated = self.activated >> start;
-        let mut rank = rank;
-        for area in &self.areas[start..] {
-            if activated & 1 == 0 {
-                if rank == 0 {
-                    return area;
-                }
-                rank -= 1;
-            }
-            activated >>= 1;
+        let start = self.colour_starts[colour as usize] as u32;
+        // Bits from the colour's first area on; its open areas come first, in order.
+        let mut open = !self.activated >> start;
+        for _ in 0..rank {
+            open &= open - 1;
         }
-        unreachable!("colour {colour} has fewer open areas than {rank}")
+        &self.areas[(start + open.trailing_zeros()) as usize]
     }
 
     /// The areas not activated yet, in order.
@@ -250,13 +256,27 @@ pub struct Game {
     pub(crate) legend: Option<Legend>,
     pub(crate) scoring: Option<StageScoring>,
     pub(crate) hand: Option<DominoId>,
+    /// Per space, its take moves as a mask: bit `g` for each gem kind `g` in its gem area,
+    /// or [`TAKE_WITHOUT_GEM`] alone when the area is empty; 0 while the pile shows no
+    /// face-up domino. Derived from `piles` and `gem_areas`, and refreshed wherever a space's
+    /// gem area is replenished or its pile flipped (every change to either ends with one of
+    /// the two), so that random playouts find a take move without reading them all.
+    pub(crate) take_options: [u8; SPACES],
+    /// Bit `s`: pile `s` can be flipped ([`Pile::flippable`]). Derived and refreshed like
+    /// `take_options`, for the flip step and for knowing whether there is one.
+    pub(crate) flippable: u8,
 }
+
+/// The bit of [`Game::take_options`] for "take the domino without a gem".
+pub(crate) const TAKE_WITHOUT_GEM: u8 = 1 << GEM_KINDS;
 
 impl Game {
     pub fn setup(options: &Options, seed: Seed) -> Result<Game, SetupError> {
         options.validate()?;
         let mut rng = GameRng::from_seed(seed);
-        let mut ids: ArrayVec<DominoId, DOMINO_COUNT> = (0..DOMINO_COUNT as u8).collect();
+        let mut ids = ArrayVec::from(std::array::from_fn::<DominoId, DOMINO_COUNT, _>(|i| {
+            i as u8
+        }));
         rng.shuffle(&mut ids);
         let legend = options.solo.map(|mode| Legend {
             mode,
@@ -273,7 +293,9 @@ impl Game {
         let mut rest = &ids[..];
         for (i, pile) in piles.iter_mut().enumerate() {
             let n = base + usize::from(i < extra);
-            pile.dominoes.extend(rest[..n].iter().copied());
+            pile.dominoes
+                .try_extend_from_slice(&rest[..n])
+                .expect("piles start with at most 18 dominoes");
             rest = &rest[n..];
         }
         for i in [0, 2, 4] {
@@ -295,6 +317,8 @@ impl Game {
             legend,
             scoring: None,
             hand: None,
+            take_options: [0; SPACES],
+            flippable: 0,
         };
         for space in 0..SPACES {
             game.replenish(space);
@@ -303,6 +327,7 @@ impl Game {
     }
 
     /// Draws one gem from the bag; an empty bag first takes back the discards.
+    #[inline]
     pub(crate) fn draw_gem(&mut self) -> Option<Gem> {
         if self.bag.is_empty() {
             self.bag = self.discard.take_all();
@@ -313,17 +338,39 @@ impl Game {
         Some(gem)
     }
 
-    /// Fills an empty gem area with 3 gems (fewer if bag and discards run dry).
+    /// Fills an empty gem area with 3 gems (fewer if bag and discards run dry). Setup, a take
+    /// and THE Legend's turn end here for every space they changed, so this also refreshes
+    /// the space's moves (a flip refreshes its own).
     pub(crate) fn replenish(&mut self, space: usize) {
-        if !self.gem_areas[space].is_empty() {
-            return;
-        }
-        for _ in 0..3 {
-            match self.draw_gem() {
-                Some(g) => self.gem_areas[space].add(g, 1),
-                None => break,
+        if self.gem_areas[space].is_empty() {
+            for _ in 0..3 {
+                match self.draw_gem() {
+                    Some(g) => self.gem_areas[space].add(g, 1),
+                    None => break,
+                }
             }
         }
+        self.refresh_space_moves(space);
+    }
+
+    /// Recomputes [`Game::take_options`] and [`Game::flippable`] of `space` from its pile and
+    /// gem area.
+    #[inline]
+    pub(crate) fn refresh_space_moves(&mut self, space: usize) {
+        let bit = 1 << space;
+        self.flippable = if self.piles[space].flippable() {
+            self.flippable | bit
+        } else {
+            self.flippable & !bit
+        };
+        self.take_options[space] = if self.piles[space].face_up_top().is_none() {
+            0
+        } else {
+            match self.gem_areas[space].kinds_mask() {
+                0 => TAKE_WITHOUT_GEM,
+                kinds => kinds,
+            }
+        };
     }
 
     /// An emptied pile takes the bottom half of the largest other pile (leftmost on ties).

@@ -13,32 +13,32 @@ pub(crate) fn pick_index(count: u32, pick: impl FnOnce(u32) -> u32) -> Option<u3
     (count > 0).then(|| pick(count))
 }
 
-/// Set bits of a 6-bit mask (gem kinds, payments, piles).
+/// Set bits of a 7-bit mask (gem kinds, take options, payments, piles).
 #[inline]
 pub(crate) fn bit_count(mask: u8) -> u32 {
-    const COUNTS: [u8; 64] = {
-        let mut table = [0; 64];
+    const COUNTS: [u8; 128] = {
+        let mut table = [0; 128];
         let mut m = 1;
-        while m < 64 {
+        while m < 128 {
             table[m] = table[m >> 1] + (m & 1) as u8;
             m += 1;
         }
         table
     };
-    COUNTS[mask as usize & 63] as u32
+    COUNTS[mask as usize & 127] as u32
 }
 
-/// Index of the `n`-th (from 0) set bit of the 6-bit mask `bits`, lowest first; `bits` has
+/// Index of the `n`-th (from 0) set bit of the 7-bit mask `bits`, lowest first; `bits` has
 /// more than `n` set bits.
 #[inline]
 pub(crate) fn nth_bit(bits: u8, n: u32) -> usize {
     /// `SELECT[mask][n]`: the position of the `n`-th set bit of `mask` (0 when there is none).
-    const SELECT: [[u8; 6]; 64] = {
-        let mut table = [[0; 6]; 64];
+    const SELECT: [[u8; 7]; 128] = {
+        let mut table = [[0; 7]; 128];
         let mut mask = 0;
-        while mask < 64 {
+        while mask < 128 {
             let (mut bit, mut n) = (0, 0);
-            while bit < 6 {
+            while bit < 7 {
                 if mask >> bit & 1 == 1 {
                     table[mask][n] = bit as u8;
                     n += 1;
@@ -49,7 +49,7 @@ pub(crate) fn nth_bit(bits: u8, n: u32) -> usize {
         }
         table
     };
-    SELECT[bits as usize & 63][n as usize] as usize
+    SELECT[bits as usize & 127][n as usize] as usize
 }
 
 #[cfg(test)]
@@ -58,7 +58,7 @@ mod tests {
 
     #[test]
     fn tables_match_bit_loops() {
-        for mask in 0u8..64 {
+        for mask in 0u8..128 {
             assert_eq!(bit_count(mask), mask.count_ones());
             let mut bits = mask;
             for n in 0..mask.count_ones() {

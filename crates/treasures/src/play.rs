@@ -9,14 +9,6 @@ use pyramidion_core::{GameKind, GameRng, Outcome, Rules, Seat, Seed, SetupError,
 impl Game {
     /// Checks `m` against the current state without changing it.
     pub fn check(&self, m: &Move) -> Result<(), IllegalMove> {
-        let expected = match self.phase {
-            Phase::Over => return Err(IllegalMove::GameOver),
-            Phase::Take => "take",
-            Phase::Flip => "flip",
-            Phase::Place => "place",
-            Phase::Activate => "activate or done",
-            Phase::Discard => "discard",
-        };
         match (self.phase, m) {
             (Phase::Take, Move::Take { space, gem }) => self.check_take(*space, *gem),
             (Phase::Flip, Move::Flip { pile }) => self.check_flip(*pile),
@@ -26,8 +18,54 @@ impl Game {
             }
             (Phase::Activate, Move::Done) => Ok(()),
             (Phase::Discard, Move::Discard(g)) => self.check_discard(*g),
-            _ => Err(IllegalMove::WrongPhase { expected }),
+            _ => Err(self.phase_error()),
         }
+    }
+
+    /// Why a move of the wrong kind for the phase is refused.
+    #[cold]
+    fn phase_error(&self) -> IllegalMove {
+        let expected = match self.phase {
+            Phase::Over => return IllegalMove::GameOver,
+            Phase::Take => "take",
+            Phase::Flip => "flip",
+            Phase::Place => "place",
+            Phase::Activate => "activate or done",
+            Phase::Discard => "discard",
+        };
+        IllegalMove::WrongPhase { expected }
+    }
+
+    /// [`Game::check`] then [`Game::apply`], with one dispatch on the phase and move kind
+    /// instead of one in each (this runs for every move of every simulated game).
+    #[inline]
+    fn check_and_apply(&mut self, m: &Move) -> Result<(), IllegalMove> {
+        match (self.phase, *m) {
+            (Phase::Take, Move::Take { space, gem }) => {
+                self.check_take(space, gem)?;
+                self.apply_take(space, gem);
+            }
+            (Phase::Flip, Move::Flip { pile }) => {
+                self.check_flip(pile)?;
+                self.apply_flip(pile);
+            }
+            (Phase::Place, Move::Place(p)) => {
+                self.check_place(&p)?;
+                self.apply_place(&p);
+            }
+            (Phase::Activate, Move::Activate { area, payment }) => {
+                let i = self.checked_area_index(area, payment)?;
+                self.apply_activate_at(i, area, payment);
+            }
+            (Phase::Activate, Move::Done) => self.apply_done(),
+            (Phase::Discard, Move::Discard(g)) => {
+                self.check_discard(g)?;
+                self.apply_discard(g);
+            }
+            _ => return Err(self.phase_error()),
+        }
+        self.ply += 1;
+        Ok(())
     }
 
     fn apply(&mut self, m: &Move) {
@@ -80,6 +118,7 @@ impl Rules for Game {
     }
 
     /// Counts the moves of the phase and finds the chosen one, without listing them.
+    #[inline]
     fn pick_legal_move(
         &self,
         _scratch: &mut Vec<Move>,
@@ -93,10 +132,9 @@ impl Rules for Game {
         }
     }
 
+    #[inline]
     fn play(&mut self, m: &Move) -> Result<(), IllegalMove> {
-        self.check(m)?;
-        self.apply(m);
-        Ok(())
+        self.check_and_apply(m)
     }
 
     fn play_unchecked(&mut self, m: &Move) {

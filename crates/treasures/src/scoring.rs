@@ -14,18 +14,42 @@ pub fn scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid) -> StageScor
     scoring
 }
 
-/// Appends the activatable areas of `pyramid` to `scoring` (which has none activated).
+/// Fills the activatable areas of `pyramid` into `scoring` (which has none yet), by colour
+/// then anchor.
 fn push_scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid, scoring: &mut StageScoring) {
+    let mut counts = [0u8; COLOURS];
+    // Bit c: colour c's areas came out of anchor order (areas come by colour, so only an
+    // area after one of the same colour can be out of order).
+    let mut unsorted = 0u8;
+    let mut last = (u8::MAX, 0);
+    let areas = &mut scoring.areas;
     pyramid
         .top_view()
-        .for_each_scoring_area(|colour, icons, anchor| {
-            scoring.areas.push(ScorableArea {
+        .for_each_scoring_area_unordered(|colour, icons, anchor| {
+            if last.0 == colour && last.1 > anchor {
+                unsorted |= 1 << colour;
+            }
+            last = (colour, anchor);
+            counts[colour as usize] += 1;
+            areas.push(ScorableArea {
                 anchor,
                 colour,
                 icons,
-            })
+            });
         });
-    (scoring.colour_starts, scoring.open_by_colour) = scoring.colour_index();
+    // None is activated yet: every area of a colour is open.
+    let mut starts = [0; COLOURS];
+    for c in 1..COLOURS {
+        starts[c] = starts[c - 1] + counts[c - 1];
+    }
+    while unsorted != 0 {
+        let c = unsorted.trailing_zeros() as usize;
+        unsorted &= unsorted - 1;
+        let first = starts[c] as usize;
+        areas[first..first + counts[c] as usize].sort_unstable_by_key(|a| a.anchor);
+    }
+    scoring.colour_starts = starts;
+    scoring.open_by_colour = counts;
 }
 
 /// Payments that `coloured` gems of an area's colour and `mythical` Mythicals can make: bit i
@@ -66,6 +90,16 @@ impl Game {
     }
 
     pub(crate) fn check_activate(&self, anchor: u8, payment: Payment) -> Result<(), IllegalMove> {
+        self.checked_area_index(anchor, payment).map(|_| ())
+    }
+
+    /// [`Game::check_activate`], giving the index of the area in the stage scoring.
+    #[inline]
+    pub(crate) fn checked_area_index(
+        &self,
+        anchor: u8,
+        payment: Payment,
+    ) -> Result<usize, IllegalMove> {
         let scoring = self.scoring.as_ref().expect("scoring phase");
         let i = self.area_index(anchor).ok_or(IllegalMove::UnknownArea)?;
         if scoring.activated >> i & 1 == 1 {
@@ -76,11 +110,17 @@ impl Game {
         if gems.get(Gem::colour(scoring.areas[i].colour)) < c || gems.mythical() < m {
             return Err(IllegalMove::InsufficientGems);
         }
-        Ok(())
+        Ok(i)
     }
 
     pub(crate) fn apply_activate(&mut self, anchor: u8, payment: Payment) {
         let i = self.area_index(anchor).expect("checked area");
+        self.apply_activate_at(i, anchor, payment);
+    }
+
+    /// [`Game::apply_activate`] of the area at index `i` of the stage scoring (checked).
+    #[inline]
+    pub(crate) fn apply_activate_at(&mut self, i: usize, anchor: u8, payment: Payment) {
         let scoring = self.scoring.as_mut().expect("scoring phase");
         let area = scoring.areas[i];
         let (c, m) = payment.cost();
@@ -126,6 +166,7 @@ impl Game {
             && self.players[self.current as usize].gems.total() > INVENTORY_LIMIT
     }
 
+    #[inline]
     pub(crate) fn check_discard(&self, gem: Gem) -> Result<(), IllegalMove> {
         if self.players[self.current as usize].gems.get(gem) == 0 {
             return Err(IllegalMove::GemNotInInventory);
@@ -133,6 +174,7 @@ impl Game {
         Ok(())
     }
 
+    #[inline]
     pub(crate) fn apply_discard(&mut self, gem: Gem) {
         self.players[self.current as usize].gems.remove(gem, 1);
         self.discard.add(gem, 1);

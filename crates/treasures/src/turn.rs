@@ -8,6 +8,7 @@ use crate::pick::{bit_count, nth_bit, pick_index};
 use pyramidion_core::geometry::Placement;
 
 impl Game {
+    #[inline]
     pub(crate) fn check_take(&self, space: u8, gem: Option<Gem>) -> Result<(), IllegalMove> {
         let s = space as usize;
         if s >= SPACES {
@@ -32,13 +33,14 @@ impl Game {
             self.players[self.current as usize].gems.add(g, 1);
         }
         self.replenish(s);
-        self.phase = if self.piles.iter().any(|p| p.flippable()) {
+        self.phase = if self.flippable != 0 {
             Phase::Flip
         } else {
             Phase::Place
         };
     }
 
+    #[inline]
     pub(crate) fn check_flip(&self, pile: u8) -> Result<(), IllegalMove> {
         match self.piles.get(pile as usize) {
             None => Err(IllegalMove::NoSuchSpace),
@@ -47,11 +49,14 @@ impl Game {
         }
     }
 
+    #[inline]
     pub(crate) fn apply_flip(&mut self, pile: u8) {
         self.piles[pile as usize].face_up = true;
+        self.refresh_space_moves(pile as usize);
         self.phase = Phase::Place;
     }
 
+    #[inline]
     pub(crate) fn check_place(&self, p: &Placement) -> Result<(), IllegalMove> {
         self.players[self.current as usize]
             .pyramid
@@ -80,13 +85,15 @@ impl Game {
     /// stage when every stage is complete.
     pub(crate) fn next_turn(&mut self) {
         let n = self.players.len() as u8;
+        // A space offers take moves exactly when its pile shows a face-up domino.
+        let no_face_up = self.take_options == [0; SPACES];
         for step in 1..=n {
             let seat = (self.current + step) % n;
             let player = &mut self.players[seat as usize];
             if player.stage_complete {
                 continue;
             }
-            if self.piles.iter().all(|p| p.face_up_top().is_none()) {
+            if no_face_up {
                 // Cannot happen with 90 dominoes (at most 80 are ever taken, and every turn
                 // ends with a face-up domino); kept so the game always terminates.
                 player.stage_complete = true;
@@ -97,14 +104,6 @@ impl Game {
             return;
         }
         self.begin_stage_end();
-    }
-
-    /// The gem kinds that space `s` offers with its domino (`None` while its pile is face
-    /// down). Take moves: one per kind, or one without a gem when there is none.
-    fn take_kinds(&self, s: usize) -> Option<u8> {
-        self.piles[s]
-            .face_up_top()
-            .map(|_| self.gem_areas[s].kinds_mask())
     }
 
     /// The move of [`Game::turn_moves`] at index `pick(n)`, `n` being how many it lists, found
@@ -119,28 +118,24 @@ impl Game {
     }
 
     fn pick_take(&self, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
-        let kinds: [Option<u8>; SPACES] = std::array::from_fn(|s| self.take_kinds(s));
-        let counts = kinds.map(|k| k.map_or(0, |k| bit_count(k).max(1)));
+        let options = self.take_options;
+        let counts = options.map(bit_count);
         let mut n = pick_index(counts.iter().sum(), pick)?;
         let mut space = 0;
         while n >= counts[space] {
             n -= counts[space];
             space += 1;
         }
-        let kinds = kinds[space].expect("a face-up space");
         Some(Move::Take {
             space: space as u8,
-            gem: (kinds != 0).then(|| Gem::ALL[nth_bit(kinds, n)]),
+            gem: Gem::ALL.get(nth_bit(options[space], n)).copied(),
         })
     }
 
     fn pick_flip(&self, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
-        let flippable = (0..SPACES).fold(0u8, |mask, i| {
-            mask | u8::from(self.piles[i].flippable()) << i
-        });
-        let n = pick_index(bit_count(flippable), pick)?;
+        let n = pick_index(bit_count(self.flippable), pick)?;
         Some(Move::Flip {
-            pile: nth_bit(flippable, n) as u8,
+            pile: nth_bit(self.flippable, n) as u8,
         })
     }
 

@@ -138,24 +138,31 @@ impl Pyramid {
         let [a, b] = p.orient(domino);
         let (bx, by) = p.second().expect("checked placement");
         let stage = self.stage;
-        self.placed.push(PlacedBlock {
-            stage,
-            x: p.x,
-            y: p.y,
-            block: a,
-        });
-        self.placed.push(PlacedBlock {
-            stage,
-            x: bx,
-            y: by,
-            block: b,
-        });
+        // One capacity check for both blocks.
+        let blocks = [
+            PlacedBlock {
+                stage,
+                x: p.x,
+                y: p.y,
+                block: a,
+            },
+            PlacedBlock {
+                stage,
+                x: bx,
+                y: by,
+                block: b,
+            },
+        ];
+        self.placed
+            .try_extend_from_slice(&blocks)
+            .expect("a pyramid holds at most 40 blocks");
         if stage == 0 {
             let was_forced = self.canvas.frame().is_some();
             self.canvas.place(p);
             if was_forced {
+                // Stage-1 dominoes never overlap: nothing under them to hide.
                 let (x0, y0) = self.canvas.min();
-                self.view.cover_domino_at(
+                self.view.put_domino_at(
                     (2 * (p.x - x0) as u32, 2 * (p.y - y0) as u32, a),
                     (2 * (bx - x0) as u32, 2 * (by - y0) as u32, b),
                 );

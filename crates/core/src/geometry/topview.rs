@@ -146,6 +146,13 @@ impl TopView {
         self.icons = self.icons | icon_square(x, y, block.icons);
     }
 
+    /// [`TopView::put_at`] for both blocks of a domino (see [`TopView::cover_domino_at`]).
+    #[inline]
+    pub(crate) fn put_domino_at(&mut self, a: (u32, u32, Block), b: (u32, u32, Block)) {
+        self.put_at(a.0, a.1, a.2);
+        self.put_at(b.0, b.1, b.2);
+    }
+
     /// Shows `block` (north-west quadrant `nw`) where `covered` does not hide it; returns the
     /// new covered mask. Used to build a view from the top stage down.
     #[inline]
@@ -236,33 +243,42 @@ impl TopView {
     }
 
     /// Calls `f(colour, icons, anchor)` for each area showing an icon, by colour then anchor.
-    /// Flood fills seeded only from icon quadrants, so icon-less regions cost nothing (this
-    /// runs at every stage end of every simulated game; measured faster than union-find or
-    /// row-run labelling on this grid).
     pub fn for_each_scoring_area(&self, mut f: impl FnMut(u8, u8, u8)) {
         let mut found: ArrayVec<(u8, u8), MAX_AREAS> = ArrayVec::new();
-        for (colour, &board) in self.colours.iter().enumerate() {
-            let mut seeds = board & self.icons;
-            if seeds.is_empty() {
-                continue;
+        let mut colour_found = 0;
+        let mut flush = |colour: u8, found: &mut ArrayVec<(u8, u8), MAX_AREAS>| {
+            // Seeds are taken in board order; anchors (lowest quadrant) may differ from it.
+            found.sort_unstable();
+            for &(anchor, icons) in found.iter() {
+                f(colour, icons, anchor);
             }
             found.clear();
-            let mut sorted = true;
+        };
+        self.for_each_scoring_area_unordered(|colour, icons, anchor| {
+            if colour != colour_found && !found.is_empty() {
+                flush(colour_found, &mut found);
+            }
+            colour_found = colour;
+            found.push((anchor, icons));
+        });
+        flush(colour_found, &mut found);
+    }
+
+    /// [`TopView::for_each_scoring_area`] without ordering the areas of a colour by anchor:
+    /// by colour, each colour's areas in the order found. For callers that store the areas
+    /// anyway and can sort them in place (stage ends of every simulated game run this).
+    /// Flood fills seeded only from icon quadrants, so icon-less regions cost nothing
+    /// (measured faster than union-find or row-run labelling on this grid).
+    #[inline]
+    pub fn for_each_scoring_area_unordered(&self, mut f: impl FnMut(u8, u8, u8)) {
+        for (colour, &board) in self.colours.iter().enumerate() {
+            let mut seeds = board & self.icons;
             while !seeds.is_empty() {
                 let cells = QuadBoard::component(seeds.any_one(), board);
                 // The area's icons are the seeds it holds (seeds are the colour's icons).
                 let icons = (seeds & cells).count_sparse() as u8;
                 seeds = seeds.without(cells);
-                let anchor = cells.first_index() as u8;
-                sorted &= found.last().is_none_or(|&(last, _)| last < anchor);
-                found.push((anchor, icons));
-            }
-            // Seeds are taken in board order; anchors (lowest quadrant) may differ from it.
-            if !sorted {
-                found.sort_unstable();
-            }
-            for &(anchor, icons) in &found {
-                f(colour as u8, icons, anchor);
+                f(colour as u8, icons, cells.first_index() as u8);
             }
         }
     }
