@@ -36,11 +36,12 @@ impl Drop for Server {
     }
 }
 
-fn serve(name: &str) -> Server {
+/// A server with a fresh database, listening on `bind`.
+fn serve(name: &str, bind: &str) -> Server {
     let dir =
         std::env::temp_dir().join(format!("pyramidion-browser-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    start_server(dir, "127.0.0.1:0")
+    start_server(dir, bind)
 }
 
 /// Starts `pyramidion serve` on `bind` with its database in `dir`.
@@ -64,6 +65,33 @@ fn start_server(dir: PathBuf, bind: &str) -> Server {
         .to_string();
     assert!(base.starts_with("http://127.0.0.1:"), "{line}");
     Server { child, base, dir }
+}
+
+/// One test's world: its turn at the machine, a server of its own and a chromedriver.
+struct World {
+    server: Server,
+    driver: Driver,
+    _turn: tokio::sync::MutexGuard<'static, ()>,
+}
+
+async fn world(name: &str) -> World {
+    world_on(name, "127.0.0.1:0").await
+}
+
+async fn world_on(name: &str, bind: &str) -> World {
+    let turn = ONE_AT_A_TIME.lock().await;
+    World {
+        server: serve(name, bind),
+        driver: Driver::start().await,
+        _turn: turn,
+    }
+}
+
+/// Opens the lobby and waits for the socket to be up.
+async fn open_lobby(s: &Session, base: &str) {
+    s.goto(&format!("{base}/")).await;
+    s.wait_for("[data-testid=connection][data-status=connected]", 15)
+        .await;
 }
 
 fn catalog(lang: &str) -> Value {
@@ -191,20 +219,16 @@ async fn play_step(s: &Session, step: usize, by_hand: &mut bool) -> bool {
 }
 
 async fn open_solo(s: &Session, base: &str) {
-    s.goto(&format!("{base}/")).await;
-    s.wait_for("[data-testid=connection][data-status=connected]", 15)
-        .await;
+    open_lobby(s, base).await;
     s.click("[data-testid=quick-the-legend]").await;
     s.wait_for("[data-testid=ft-table]", 15).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_plays_a_whole_solo_game_against_the_legend_by_clicking() {
-    let _turn = ONE_AT_A_TIME.lock().await;
-    let server = serve("solo");
-    let driver = Driver::start().await;
-    let s = driver.session(DESKTOP.0, DESKTOP.1).await;
-    open_solo(&s, &server.base).await;
+    let w = world("solo").await;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_solo(&s, &w.server.base).await;
     assert!(s.text("[data-testid=me]").await.contains("guest-"));
     let dir = artifacts();
     let mut by_hand = true;
@@ -267,13 +291,9 @@ async fn a_guest_plays_a_whole_solo_game_against_the_legend_by_clicking() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_browsers_join_one_table_by_invite_link_with_two_bots_and_each_plays_a_turn() {
-    let _turn = ONE_AT_A_TIME.lock().await;
-    let server = serve("invite");
-    let driver = Driver::start().await;
-    let host = driver.session(DESKTOP.0, DESKTOP.1).await;
-    host.goto(&format!("{}/", server.base)).await;
-    host.wait_for("[data-testid=connection][data-status=connected]", 15)
-        .await;
+    let w = world("invite").await;
+    let host = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&host, &w.server.base).await;
     host.click("[data-testid=new-game] option[value=forgotten-treasures]")
         .await;
     host.click("[data-testid=new-players] option[value='4']")
@@ -296,7 +316,7 @@ async fn two_browsers_join_one_table_by_invite_link_with_two_bots_and_each_plays
     let link = link.as_str().expect("an invite link").to_string();
     assert!(link.contains("/#/join/"), "{link}");
 
-    let guest = driver.session(PHONE.0, PHONE.1).await;
+    let guest = w.driver.session(PHONE.0, PHONE.1).await;
     guest.goto(&link).await;
     guest.wait_for("[data-testid=ft-table]", 20).await;
     host.wait_for("[data-testid=ft-table]", 20).await;
@@ -338,13 +358,9 @@ async fn two_browsers_join_one_table_by_invite_link_with_two_bots_and_each_plays
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn switching_to_french_and_italian_changes_the_visible_texts() {
-    let _turn = ONE_AT_A_TIME.lock().await;
-    let server = serve("i18n");
-    let driver = Driver::start().await;
-    let s = driver.session(DESKTOP.0, DESKTOP.1).await;
-    s.goto(&format!("{}/", server.base)).await;
-    s.wait_for("[data-testid=connection][data-status=connected]", 15)
-        .await;
+    let w = world("i18n").await;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, &w.server.base).await;
     let en = catalog("en");
     assert_eq!(
         s.text("[data-testid=quick-the-legend]").await,
@@ -395,11 +411,9 @@ async fn switching_to_french_and_italian_changes_the_visible_texts() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reload_mid_game_resumes_the_same_state() {
-    let _turn = ONE_AT_A_TIME.lock().await;
-    let server = serve("reload");
-    let driver = Driver::start().await;
-    let s = driver.session(PHONE.0, PHONE.1).await;
-    open_solo(&s, &server.base).await;
+    let w = world("reload").await;
+    let s = w.driver.session(PHONE.0, PHONE.1).await;
+    open_solo(&s, &w.server.base).await;
     // A turn and a half: take, flip, place, take (the domino is in hand now).
     for step in 0..4 {
         assert!(play_step(&s, step, &mut false).await);
@@ -453,15 +467,10 @@ async fn a_reload_mid_game_resumes_the_same_state() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_reconnects_by_itself_after_a_server_restart_and_resumes_the_game() {
-    let _turn = ONE_AT_A_TIME.lock().await;
     let port = free_port();
-    let dir =
-        std::env::temp_dir().join(format!("pyramidion-browser-restart-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut server = start_server(dir.clone(), &format!("127.0.0.1:{port}"));
-    let driver = Driver::start().await;
-    let s = driver.session(DESKTOP.0, DESKTOP.1).await;
-    open_solo(&s, &server.base).await;
+    let mut w = world_on("restart", &format!("127.0.0.1:{port}")).await;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_solo(&s, &w.server.base).await;
     for step in 0..2 {
         assert!(play_step(&s, step, &mut false).await);
     }
@@ -469,12 +478,12 @@ async fn the_page_reconnects_by_itself_after_a_server_restart_and_resumes_the_ga
         return [t.dataset.stateId, t.dataset.phase, document.querySelector('[data-testid=hand] svg').getAttribute('aria-label')];";
     let before = s.js(snapshot, json!([])).await;
     // The server dies (as with kill -9); the page says so and keeps trying.
-    let _ = server.child.kill();
-    let _ = server.child.wait();
+    let _ = w.server.child.kill();
+    let _ = w.server.child.wait();
     s.wait_for("[data-testid=connection][data-status=reconnecting]", 15)
         .await;
-    // A new server on the same port and database (dropped first, before `server` cleans up).
-    let _restarted = start_server(dir, &format!("127.0.0.1:{port}"));
+    // A new server on the same port and database (dropped first, before `w` cleans up).
+    let _restarted = start_server(w.server.dir.clone(), &format!("127.0.0.1:{port}"));
     s.wait_for("[data-testid=connection][data-status=connected]", 30)
         .await;
     s.wait_until(

@@ -204,6 +204,15 @@ impl Session {
             .unwrap_or_default()
     }
 
+    /// What the page says (its last message, then its text), for failure reports.
+    async fn page_text(&self) -> Value {
+        self.js(
+            "return (document.getElementById('app')?.dataset.lastToast ?? '') + '\\n' + document.body.innerText.slice(0, 2000);",
+            json!([]),
+        )
+        .await
+    }
+
     /// Waits up to `secs` for an element matching `css`.
     pub async fn wait_for(&self, css: &str, secs: u64) -> Element {
         let start = Instant::now();
@@ -212,9 +221,7 @@ impl Session {
                 return e;
             }
             if start.elapsed() > Duration::from_secs(secs) {
-                let body = self
-                    .js("return (document.getElementById('app')?.dataset.lastToast ?? '') + '\\n' + document.body.innerText.slice(0, 2000);", json!([]))
-                    .await;
+                let body = self.page_text().await;
                 panic!("no element '{css}' after {secs} s; the page says:\n{body}");
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -230,9 +237,7 @@ impl Session {
                 return v;
             }
             if start.elapsed() > Duration::from_secs(secs) {
-                let body = self
-                    .js("return (document.getElementById('app')?.dataset.lastToast ?? '') + '\\n' + document.body.innerText.slice(0, 2000);", json!([]))
-                    .await;
+                let body = self.page_text().await;
                 panic!("timed out waiting for {what}; the page says:\n{body}");
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
