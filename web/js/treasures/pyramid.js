@@ -2,7 +2,7 @@
 // lattice, painted bottom-up so what shows is the top surface scoring looks at. Optional
 // layers: ghost placements (the legal slots of the domino in hand), the areas of a stage end,
 // and the last domino placed.
-import { s, clickable } from '../dom.js';
+import { h, s, clickable } from '../dom.js';
 import { t } from '../i18n.js';
 import { DELTA, blockSvg, colourName, orient, patternDefs } from './pieces.js';
 
@@ -59,6 +59,10 @@ function outline(cells) {
 }
 
 export function pyramidSvg(player, opts = {}) {
+  // Nothing to draw yet: say so instead of showing an empty board.
+  if (!player.blocks.length && !(opts.ghosts && opts.ghosts.length)) {
+    return h('p.hint.empty-pyramid', { 'data-testid': opts.testid }, t('pyramid.empty'));
+  }
   const bounds = [];
   const layers = s('g');
   const svg = s('svg.pyramid', {
