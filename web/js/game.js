@@ -52,7 +52,9 @@ export async function renderGame(root, id) {
     const st = page.state;
     if (!st) return;
     const render = RENDERERS[page.table.game] || renderGeneric;
-    const ctx = { id, table: page.table, state: st, view: st.view, seat: st.seat, legal: st.legal, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending };
+    // This page's seat is to move (the server only lists legal moves for the seat to move).
+    const myTurn = st.seat !== null && st.to_move === st.seat && st.legal.length > 0;
+    const ctx = { id, table: page.table, state: st, view: st.view, seat: st.seat, legal: st.legal, myTurn, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending };
     try {
       mount(root, render(ctx));
     } catch (e) {

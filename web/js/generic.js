@@ -10,7 +10,7 @@ export function renderGeneric(ctx) {
     'div.generic',
     {},
     h('h2', {}, t(`game.${ctx.table.game}`)),
-    h('p.prompt', { 'data-testid': 'prompt' }, state.finished ? t('result.title') : state.to_move === state.seat && legal.length ? t('prompt.your_turn') : t('prompt.waiting_for', { name: ctx.seatName(state.to_move ?? 0) })),
+    h('p.prompt', { 'data-testid': 'prompt' }, state.finished ? t('result.title') : ctx.myTurn ? t('prompt.your_turn') : t('prompt.waiting_for', { name: ctx.seatName(state.to_move ?? 0) })),
     players.length
       ? h('ul', {}, players.map((p, i) => h('li', {}, `${ctx.seatName(i)}: ${p.score ?? p.total ?? ''}`)))
       : null,

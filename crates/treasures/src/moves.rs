@@ -18,20 +18,27 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// How an activation is paid; `C` = gems of the area's colour, `M` = Mythical.
+/// How an activation is paid; `C` = gems of the area's colour, `M` = Mythical. Serialized as
+/// in move texts (`1c`, `2c2m`…), so views and moves name a payment the same way.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Payment {
     /// Single: 1 coloured gem.
+    #[serde(rename = "1c")]
     C1,
     /// Single: 2 Mythicals.
+    #[serde(rename = "2m")]
     M2,
     /// Doubled: 3 coloured.
+    #[serde(rename = "3c")]
     C3,
     /// Doubled: 2 coloured + 2 Mythicals.
+    #[serde(rename = "2c2m")]
     C2M2,
     /// Doubled: 1 coloured + 4 Mythicals.
+    #[serde(rename = "1c4m")]
     C1M4,
     /// Doubled: 6 Mythicals.
+    #[serde(rename = "6m")]
     M6,
 }
 
@@ -186,6 +193,16 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use pyramidion_core::geometry::Dir;
+
+    /// Views (JSON) and move texts name every payment alike.
+    #[test]
+    fn payments_serialize_as_their_move_text() {
+        for p in Payment::ALL {
+            let json = serde_json::to_string(&p).unwrap();
+            assert_eq!(json, format!("\"{}\"", p.name()));
+            assert_eq!(serde_json::from_str::<Payment>(&json).unwrap(), p);
+        }
+    }
 
     fn any_move() -> impl Strategy<Value = Move> {
         let gem = (0usize..6).prop_map(Gem::from_index);

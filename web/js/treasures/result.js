@@ -24,8 +24,9 @@ export function resultPanel(ctx) {
   }
   let headline;
   if (view.legend) {
+    // The engine ranks the player 0 only on strictly more points (THE Legend wins ties).
     const legend = outcome.automa;
-    const won = outcome.scores[0] > legend;
+    const won = outcome.ranks[0] === 0;
     headline = won ? t('result.solo_won', { score: outcome.scores[0], legend }) : t('result.solo_lost', { score: outcome.scores[0], legend });
     if (outcome.scores[0] === legend) notes.push(t('result.legend_wins_ties'));
   } else {
@@ -36,9 +37,9 @@ export function resultPanel(ctx) {
   }
   const ranking = rows.map((r) => ({ name: r.name, score: r.score, rank: r.rank + 1, gems: gemsLeft(r.p), best: bestStage(r.p) }));
   if (view.legend) {
-    const legendRank = outcome.scores[0] > outcome.automa ? 2 : 1;
+    // THE Legend takes whichever of the two places the player did not.
+    const legendRank = outcome.ranks[0] === 0 ? 2 : 1;
     ranking.push({ name: t(`solo.${view.legend.mode}`), score: outcome.automa, rank: legendRank, gems: null, best: Math.max(...view.legend.stage_scores) });
-    if (legendRank === 1) ranking[0].rank = 2;
     ranking.sort((a, b) => a.rank - b.rank);
   }
   return h(

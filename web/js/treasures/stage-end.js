@@ -8,31 +8,20 @@ import { GEMS, colourName, gemName, gemSvg } from './pieces.js';
 const LEGEND_COLOURED_VALUE = [1, 2, 3, 4];
 const LEGEND_MYTHICAL_VALUE = 2;
 
-// Views carry payments by their engine names (`C2M2`), moves by their text (`2c2m`).
-const PAYMENT_TEXT = { C1: '1c', M2: '2m', C3: '3c', C2M2: '2c2m', C1M4: '1c4m', M6: '6m' };
-
-function paymentCode(payment) {
-  return PAYMENT_TEXT[payment] || payment;
-}
-
+// Payments are named as in moves (`1c`, `2c2m`…), in views too.
 export function payPoints(icons, payment) {
-  const code = paymentCode(payment);
-  return code === '1c' || code === '2m' ? icons : 2 * icons;
+  return payment === '1c' || payment === '2m' ? icons : 2 * icons;
 }
 
 export function payText(payment, colour) {
-  return t(`pay.${paymentCode(payment)}`, { colour: colourName(colour) });
-}
-
-function mine(ctx) {
-  return ctx.state.seat !== null && ctx.view.to_move === ctx.state.seat && ctx.legal.length > 0;
+  return t(`pay.${payment}`, { colour: colourName(colour) });
 }
 
 export function stageEndPanel(ctx, focus) {
   const { view, legal, ui, play } = ctx;
   const player = view.players[focus];
   if (view.phase === 'discard') {
-    if (!mine(ctx) || view.to_move !== focus) {
+    if (!ctx.myTurn || view.to_move !== focus) {
       return h('div.stage-end', {}, h('p', {}, t('scoring.others_discard', { name: ctx.seatName(view.to_move) })));
     }
     const held = player.gems.reduce((a, b) => a + b, 0);
@@ -56,7 +45,7 @@ export function stageEndPanel(ctx, focus) {
   if (!sc) return null;
   const mythicalLeft = view.players[sc.seat].gems[5];
   const liveTotal = sc.points + mythicalLeft;
-  if (!mine(ctx) || sc.seat !== ctx.state.seat) {
+  if (!ctx.myTurn || sc.seat !== ctx.state.seat) {
     return h('div.stage-end', {}, h('p', {}, t('scoring.others_scoring', { name: ctx.seatName(sc.seat), points: liveTotal })));
   }
 

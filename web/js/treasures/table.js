@@ -35,22 +35,18 @@ export function renderTreasures(ctx) {
   );
 }
 
-function myTurn(ctx) {
-  return ctx.state.seat !== null && ctx.view.to_move === ctx.state.seat && ctx.legal.length > 0;
-}
-
 function statusBar(ctx) {
   const { view, state } = ctx;
   let prompt;
   if (view.phase === 'over') prompt = t('prompt.over');
-  else if (myTurn(ctx)) prompt = t(`prompt.${view.phase}`);
+  else if (ctx.myTurn) prompt = t(`prompt.${view.phase}`);
   else if (view.to_move !== null) prompt = t(`prompt.others_${view.phase}`, { name: ctx.seatName(view.to_move) });
   else prompt = '';
   return h(
     'div.ft-status',
     {},
     h('span.stage', { 'data-testid': 'stage' }, t('table.stage', { stage: view.stage })),
-    h('span.prompt', { 'data-testid': 'prompt', class: myTurn(ctx) ? 'yours' : '' }, prompt),
+    h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '' }, prompt),
     h('span.info', {}, t('table.bag', { count: view.bag_size })),
     state.finished ? null : h('span.info', {}, t('table.state', { n: state.state_id })),
   );
@@ -126,7 +122,7 @@ function gemsInline(gems) {
 function ownArea(ctx, focus) {
   const { view, legal, ui, play } = ctx;
   const player = view.players[focus];
-  const placing = myTurn(ctx) && view.phase === 'place';
+  const placing = ctx.myTurn && view.phase === 'place';
   const scoring = view.scoring && view.scoring.seat === focus ? view.scoring : null;
   const parts = [h('h3', {}, ctx.state.seat === focus ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) }))];
   parts.push(h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(player.gems)));
@@ -174,7 +170,7 @@ function ownArea(ctx, focus) {
     areas: scoring ? scoring.areas : null,
     best: ui.showBest ? best : null,
     selectedArea: ui.area,
-    onArea: scoring && myTurn(ctx) ? (area) => ((ui.area = area.name), ctx.redraw()) : null,
+    onArea: scoring && ctx.myTurn ? (area) => ((ui.area = area.name), ctx.redraw()) : null,
   });
   if (placing) {
     svg.addEventListener('keydown', (e) => {

@@ -267,6 +267,9 @@ async fn a_guest_plays_a_whole_solo_game_against_the_legend_by_clicking() {
     let headline = s.text("[data-testid=result-headline]").await;
     assert!(headline.contains("Legend"), "{headline}");
     s.wait_for("[data-testid=breakdown-4]", 5).await;
+    // Every stage's breakdown speaks words, not message keys or engine names.
+    let pad = s.text("[data-testid=scoring-pad]").await;
+    assert!(!pad.contains("pay.") && !pad.contains("scoring."), "{pad}");
     let top = "window.scrollTo(0, 0);";
     s.js(top, json!([])).await;
     s.screenshot(&dir, "solo-result-1280").await;
