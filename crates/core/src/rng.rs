@@ -57,14 +57,16 @@ impl GameRng {
         if total == 0 {
             return None;
         }
-        let mut r = self.below(total);
-        for (i, &c) in counts.iter().enumerate() {
-            if r < c as u32 {
-                return Some(i);
-            }
-            r -= c as u32;
+        let r = self.below(total);
+        // The index whose running total first exceeds `r`, counted without an early exit:
+        // `r` is random, so a loop leaving at it mispredicted on almost every draw.
+        let mut index = 0;
+        let mut running = 0;
+        for &c in &counts[..counts.len() - 1] {
+            running += c as u32;
+            index += usize::from(r >= running);
         }
-        unreachable!("r < total")
+        Some(index)
     }
 
     /// A fresh generator derived from this one (for determinisation of hidden state).

@@ -166,11 +166,26 @@ pub struct StageScoring {
     /// stage-end moves per colour instead of per area.
     pub(crate) colour_starts: [u8; COLOURS],
     pub(crate) open_by_colour: [u8; COLOURS],
+    /// `index_by_anchor[a >> 5][a & 31]`: the index in `areas` of the area whose anchor is
+    /// quadrant `a` (meaningless for other quadrants). Activations name areas by anchor;
+    /// searching the list for it mispredicted on every activation of every random playout.
+    /// (Rows of 32 because serde has arrays of at most 32 elements.)
+    pub(crate) index_by_anchor: [[u8; 32]; 4],
 }
 
 impl StageScoring {
     pub fn areas(&self) -> &[ScorableArea] {
         &self.areas
+    }
+    /// The index in [`StageScoring::areas`] of the area anchored at `anchor`, if any.
+    #[inline]
+    pub(crate) fn area_index(&self, anchor: u8) -> Option<usize> {
+        let row = self.index_by_anchor.get(anchor as usize >> 5)?;
+        let i = row[anchor as usize & 31] as usize;
+        self.areas
+            .get(i)
+            .is_some_and(|a| a.anchor == anchor)
+            .then_some(i)
     }
     /// `colour_starts` and `open_by_colour`, computed from the areas.
     pub(crate) fn colour_index(&self) -> ([u8; COLOURS], [u8; COLOURS]) {
@@ -194,7 +209,11 @@ impl StageScoring {
         let start = self.colour_starts[colour as usize] as u32;
         // Bits from the colour's first area on; its open areas come first, in order.
         let mut open = !self.activated >> start;
-        for _ in 0..rank {
+        // Ranks 0 and 1 (most picks) without a branch: a loop of a random 0 or 1 steps
+        // mispredicted its exit on half the picks.
+        let skip_first = open & (open - 1);
+        open = if rank >= 1 { skip_first } else { open };
+        for _ in 1..rank {
             open &= open - 1;
         }
         &self.areas[(start + open.trailing_zeros()) as usize]

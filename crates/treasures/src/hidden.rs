@@ -85,6 +85,9 @@ impl Game {
             if s.colour_index() != (s.colour_starts, s.open_by_colour) {
                 return Err("stage scoring: per-colour index out of date".into());
             }
+            if (0..s.areas.len()).any(|i| s.area_index(s.areas[i].anchor) != Some(i)) {
+                return Err("stage scoring: an area is not found by its anchor".into());
+            }
         }
         if gems != Gems::full_supply() {
             return Err(format!("gems not conserved: {gems:?}"));

@@ -37,8 +37,10 @@ impl Game {
     }
 
     /// [`Game::check`] then [`Game::apply`], with one dispatch on the phase and move kind
-    /// instead of one in each (this runs for every move of every simulated game).
-    #[inline]
+    /// instead of one in each (this runs for every move of every simulated game). Always
+    /// inlined: `play` is all it does, and callers in other crates (the bench, the bots' play
+    /// loops) otherwise paid a call per move.
+    #[inline(always)]
     fn check_and_apply(&mut self, m: &Move) -> Result<(), IllegalMove> {
         match (self.phase, *m) {
             (Phase::Take, Move::Take { space, gem }) => {

@@ -3,7 +3,7 @@ use crate::error::IllegalMove;
 use crate::game::{Game, INVENTORY_LIMIT, Phase, STAGES, ScorableArea, ScoredArea, StageScoring};
 use crate::gems::{COLOURS, Gem};
 use crate::moves::{Move, Payment};
-use crate::pick::{bit_count, nth_bit, pick_index};
+use crate::pick::{bit_count, locate, nth_bit, pick_index};
 use pyramidion_core::rules::rank_by_keys;
 use pyramidion_core::{Outcome, Seat};
 
@@ -23,6 +23,7 @@ fn push_scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid, scoring: &m
     let mut unsorted = 0u8;
     let mut last = (u8::MAX, 0);
     let areas = &mut scoring.areas;
+    let index_by_anchor = &mut scoring.index_by_anchor;
     pyramid
         .top_view()
         .for_each_scoring_area_unordered(|colour, icons, anchor| {
@@ -31,6 +32,7 @@ fn push_scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid, scoring: &m
             }
             last = (colour, anchor);
             counts[colour as usize] += 1;
+            index_by_anchor[anchor as usize >> 5][anchor as usize & 31] = areas.len() as u8;
             areas.push(ScorableArea {
                 anchor,
                 colour,
@@ -46,7 +48,12 @@ fn push_scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid, scoring: &m
         let c = unsorted.trailing_zeros() as usize;
         unsorted &= unsorted - 1;
         let first = starts[c] as usize;
-        areas[first..first + counts[c] as usize].sort_unstable_by_key(|a| a.anchor);
+        let colour_areas = first..first + counts[c] as usize;
+        areas[colour_areas.clone()].sort_unstable_by_key(|a| a.anchor);
+        for i in colour_areas {
+            let anchor = areas[i].anchor as usize;
+            index_by_anchor[anchor >> 5][anchor & 31] = i as u8;
+        }
     }
     scoring.colour_starts = starts;
     scoring.open_by_colour = counts;
@@ -82,11 +89,7 @@ impl Game {
     }
 
     fn area_index(&self, anchor: u8) -> Option<usize> {
-        self.scoring
-            .as_ref()?
-            .areas
-            .iter()
-            .position(|a| a.anchor == anchor)
+        self.scoring.as_ref()?.area_index(anchor)
     }
 
     pub(crate) fn check_activate(&self, anchor: u8, payment: Payment) -> Result<(), IllegalMove> {
@@ -107,7 +110,8 @@ impl Game {
         }
         let gems = self.players[self.current as usize].gems;
         let (c, m) = payment.cost();
-        if gems.get(Gem::colour(scoring.areas[i].colour)) < c || gems.mythical() < m {
+        // `|`, not `||`: one test, which legal moves always pass (a second mispredicted).
+        if (gems.get(Gem::colour(scoring.areas[i].colour)) < c) | (gems.mythical() < m) {
             return Err(IllegalMove::InsufficientGems);
         }
         Ok(i)
@@ -143,7 +147,7 @@ impl Game {
         let stage = self.stage as usize;
         let player = &mut self.players[self.current as usize];
         for &(anchor, payment) in &scoring.activations {
-            if let Some(&area) = scoring.areas.iter().find(|a| a.anchor == anchor) {
+            if let Some(area) = scoring.area_index(anchor).map(|i| scoring.areas[i]) {
                 player.scored_areas.push(ScoredArea {
                     stage: stage as u8,
                     area,
@@ -302,19 +306,20 @@ impl Game {
                 let per_area = affordable.map(bit_count);
                 let per_colour: [u32; COLOURS] =
                     std::array::from_fn(|c| per_area[c] * scoring.open_by_colour[c] as u32);
-                let mut n = pick_index(per_colour.iter().sum::<u32>() + 1, pick)?; // + `done`
-                for (c, &count) in per_colour.iter().enumerate() {
-                    if n < count {
-                        let area = scoring.open_area(c as u8, n / per_area[c]);
-                        let payment = nth_bit(affordable[c], n % per_area[c]);
-                        return Some(Move::Activate {
-                            area: area.anchor,
-                            payment: Payment::ALL[payment],
-                        });
-                    }
-                    n -= count;
+                // `done` comes last, as a group of one after the colours.
+                let mut groups = [1; COLOURS + 1];
+                groups[..COLOURS].copy_from_slice(&per_colour);
+                let n = pick_index(groups.iter().sum::<u32>(), pick)?;
+                let (c, n) = locate(&groups, n);
+                if c == COLOURS {
+                    return Some(Move::Done);
                 }
-                Some(Move::Done)
+                let area = scoring.open_area(c as u8, n / per_area[c]);
+                let payment = nth_bit(affordable[c], n % per_area[c]);
+                Some(Move::Activate {
+                    area: area.anchor,
+                    payment: Payment::ALL[payment],
+                })
             }
             Phase::Discard => {
                 let kinds = self.players[self.current as usize].gems.kinds_mask();

@@ -4,7 +4,7 @@ use crate::error::IllegalMove;
 use crate::game::{Game, Phase, SPACES};
 use crate::gems::Gem;
 use crate::moves::Move;
-use crate::pick::{bit_count, nth_bit, pick_index};
+use crate::pick::{bit_count, locate, nth_bit, pick_index};
 use pyramidion_core::geometry::Placement;
 
 impl Game {
@@ -120,12 +120,8 @@ impl Game {
     fn pick_take(&self, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
         let options = self.take_options;
         let counts = options.map(bit_count);
-        let mut n = pick_index(counts.iter().sum(), pick)?;
-        let mut space = 0;
-        while n >= counts[space] {
-            n -= counts[space];
-            space += 1;
-        }
+        let n = pick_index(counts.iter().sum(), pick)?;
+        let (space, n) = locate(&counts, n);
         Some(Move::Take {
             space: space as u8,
             gem: Gem::ALL.get(nth_bit(options[space], n)).copied(),

@@ -4,6 +4,7 @@
 //! legal stage 1 lies within 4 blocks of it in each direction, so 9×9 is always enough.
 use super::grid::{Grid, bits};
 use super::placement::{Dir, Placement, PlacementError, slot_placement};
+use super::select::select_u128;
 use serde::{Deserialize, Serialize};
 
 pub const CANVAS_SIZE: u8 = 9;
@@ -142,14 +143,14 @@ impl Canvas {
         }
         let w = self.max_x - self.min_x + 1;
         let h = self.max_y - self.min_y + 1;
-        match (w, h) {
-            (5, 4) | (4, 5) => Some(FrameRect {
-                x: self.min_x,
-                y: self.min_y,
-                wide: w == 5,
-            }),
-            _ => None,
-        }
+        // `&` and `|`, not `&&` and `||`: whether a random stage 1 is forced yet is a coin
+        // toss, and the branches mispredicted after every stage-1 placement.
+        let wide = (w == 5) & (h == 4);
+        ((w == 4) & (h == 5) | wide).then_some(FrameRect {
+            x: self.min_x,
+            y: self.min_y,
+            wide,
+        })
     }
 
     /// Anchor cells (west block of a horizontal pair, north block of a vertical pair) whose
@@ -240,14 +241,19 @@ impl Canvas {
         }
         let (horizontal, vertical) = self.anchors;
         let slot = n / 2;
-        let i = if slot < h {
-            bits(horizontal).nth(slot as usize)?
+        let is_horizontal = slot < h;
+        let (anchors, rank) = if is_horizontal {
+            (horizontal, slot)
         } else {
-            bits(vertical).nth((slot - h) as usize)?
+            (vertical, slot - h)
         };
+        if rank >= anchors.count_ones() {
+            return None;
+        }
+        let i = select_u128(anchors, rank);
         let size = CANVAS_SIZE as u32;
         let (x, y) = ((i % size) as u8, (i / size) as u8);
-        Some(slot_placement(x, y, slot < h, n % 2 == 1))
+        Some(slot_placement(x, y, is_horizontal, n % 2 == 1))
     }
 
     /// Number of free slots (pairs of cells), ignoring block order.

@@ -2,6 +2,7 @@
 //! below, so a block's corners sit on the centres of the blocks under it.
 use super::canvas::FrameRect;
 use super::placement::{Dir, Placement, PlacementError, slot_placement};
+use super::select::select_u64;
 
 /// Number of stages of a pyramid.
 pub const STAGES: u8 = 4;
@@ -134,16 +135,21 @@ impl StageGrid {
         n: u32,
     ) -> Option<Placement> {
         let slot = n / 2;
-        let i = if slot < h {
-            nth_bit(horizontal, slot)?
+        let is_horizontal = slot < h;
+        let (anchors, rank) = if is_horizontal {
+            (horizontal, slot)
         } else {
-            nth_bit(vertical, slot - h)?
+            (vertical, slot - h)
         };
+        if rank >= anchors.count_ones() {
+            return None;
+        }
+        let i = select_u64(anchors as u64, rank);
         let w = self.width as u32;
         Some(slot_placement(
             (i % w) as u8,
             (i / w) as u8,
-            slot < h,
+            is_horizontal,
             n % 2 == 1,
         ))
     }
@@ -173,15 +179,6 @@ const FIRST_COLUMN: [u32; 6] = {
     }
     table
 };
-
-/// Index of the `k`-th (from 0) set bit of `bits`, lowest first.
-#[inline]
-fn nth_bit(mut bits: u32, k: u32) -> Option<u32> {
-    for _ in 0..k {
-        bits &= bits.wrapping_sub(1);
-    }
-    (bits != 0).then(|| bits.trailing_zeros())
-}
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,7 @@ pub mod grid;
 pub mod placement;
 pub mod pyramid;
 mod quadboard;
+pub mod select;
 pub mod topview;
 
 pub use canvas::{CANVAS_SIZE, CANVAS_START, Canvas, FrameRect};

@@ -85,20 +85,6 @@ impl QuadBoard {
         self.rows[0].count_ones() + self.rows[1].count_ones()
     }
 
-    /// [`QuadBoard::count`] for boards of a few quadrants (an area's icons): one step per
-    /// quadrant beats a full population count, which this target has no instruction for.
-    #[inline]
-    pub(crate) fn count_sparse(self) -> u32 {
-        let mut n = 0;
-        for mut word in self.rows {
-            while word != 0 {
-                word &= word - 1;
-                n += 1;
-            }
-        }
-        n
-    }
-
     /// One of the quadrants (the lowest bit of the even rows if any, else of the odd rows);
     /// `self` must not be empty.
     #[inline]
@@ -115,14 +101,34 @@ impl QuadBoard {
         }
     }
 
+    /// The first quadrant in row-major order; `self` must not be empty.
+    #[inline]
+    pub(crate) fn first_one(self) -> QuadBoard {
+        let [even, odd] = self.rows;
+        // Each word holds its rows in order, so its lowest bit is its first quadrant; an empty
+        // word gives slot 64 / 11 = 5, past the last.
+        let (even_slot, odd_slot) = (
+            even.trailing_zeros() / STRIDE,
+            odd.trailing_zeros() / STRIDE,
+        );
+        // Row 2k (even slot k) comes before row 2k + 1 (odd slot k).
+        if even_slot <= odd_slot {
+            QuadBoard {
+                rows: [even & even.wrapping_neg(), 0],
+            }
+        } else {
+            QuadBoard {
+                rows: [0, odd & odd.wrapping_neg()],
+            }
+        }
+    }
+
     /// Public index (`y * 10 + x`) of the first quadrant in row-major order; `self` must not
     /// be empty.
     #[inline]
     pub(crate) fn first_index(self) -> u32 {
+        // An empty word gives bit 64, slot 5: an index past 100, which `min` never picks.
         let index = |word: u64, parity: u32| {
-            if word == 0 {
-                return u32::MAX;
-            }
             let bit = word.trailing_zeros();
             let slot = bit / STRIDE;
             (2 * slot + parity) * 10 + bit - slot * STRIDE
@@ -150,9 +156,14 @@ impl QuadBoard {
 
     /// The 4-connected component of `within` containing `seed` (a subset of `within`). A bit
     /// shifted into a guard or past the last row is dropped by `within`, whose guards are empty.
+    ///
+    /// Two steps come before the first test: most areas of a stage end are one or two blocks,
+    /// which two or three steps fill, and a loop testing after every step mispredicted its
+    /// exit on almost every area (measured: fewer mispredictions, more games per second,
+    /// for half a step more on average).
     #[inline]
     pub(crate) fn component(seed: QuadBoard, within: QuadBoard) -> QuadBoard {
-        let mut c = seed;
+        let mut c = seed.grow(within).grow(within);
         loop {
             let grown = c.grow(within);
             if grown == c {
@@ -202,10 +213,10 @@ mod tests {
             let b = QuadBoard::from_grid(g);
             assert_eq!(b.to_grid(), g);
             assert_eq!(b.count(), g.count_ones());
-            assert_eq!(b.count_sparse(), g.count_ones());
             if g != 0 {
                 assert_eq!(b.first_index(), g.trailing_zeros());
                 assert_eq!(b.any_one().count(), 1);
+                assert_eq!(b.first_one().to_grid(), 1 << g.trailing_zeros());
                 assert_eq!(b.any_one().to_grid() & g, b.any_one().to_grid());
             }
         }

@@ -269,17 +269,28 @@ impl TopView {
     /// anyway and can sort them in place (stage ends of every simulated game run this).
     /// Flood fills seeded only from icon quadrants, so icon-less regions cost nothing
     /// (measured faster than union-find or row-run labelling on this grid).
+    ///
+    /// One loop over every area of every colour, not one loop per colour: how many areas a
+    /// colour has is random, and each colour's loop mispredicted its exit.
     #[inline]
     pub fn for_each_scoring_area_unordered(&self, mut f: impl FnMut(u8, u8, u8)) {
-        for (colour, &board) in self.colours.iter().enumerate() {
-            let mut seeds = board & self.icons;
-            while !seeds.is_empty() {
-                let cells = QuadBoard::component(seeds.any_one(), board);
-                // The area's icons are the seeds it holds (seeds are the colour's icons).
-                let icons = (seeds & cells).count_sparse() as u8;
-                seeds = seeds.without(cells);
-                f(colour as u8, icons, cells.first_index() as u8);
-            }
+        let mut seeds = self.colours.map(|board| board & self.icons);
+        // Bit c: colour c has seeds left.
+        let mut pending = seeds
+            .iter()
+            .enumerate()
+            .fold(0u32, |m, (c, s)| m | u32::from(!s.is_empty()) << c);
+        while pending != 0 {
+            let colour = pending.trailing_zeros() as usize;
+            let board = self.colours[colour];
+            let colour_seeds = seeds[colour];
+            let cells = QuadBoard::component(colour_seeds.first_one(), board);
+            // The area's icons are the seeds it holds (seeds are the colour's icons).
+            let icons = (colour_seeds & cells).count() as u8;
+            let rest = colour_seeds.without(cells);
+            seeds[colour] = rest;
+            pending &= !(u32::from(rest.is_empty()) << colour);
+            f(colour as u8, icons, cells.first_index() as u8);
         }
     }
 
