@@ -155,25 +155,15 @@ impl Store {
         password_hash: Option<&str>,
         guest: bool,
     ) -> Result<()> {
-        let (id, name, hash) = (
-            id.to_string(),
-            name.map(str::to_string),
-            password_hash.map(str::to_string),
-        );
         self.writer
-            .run(move |c| {
-                Box::pin(async move {
-                    sqlx::query("INSERT INTO users (id, name, password_hash, guest, created_at) VALUES ($1, $2, $3, $4, $5)")
-                        .bind(id)
-                        .bind(name)
-                        .bind(hash)
-                        .bind(guest as i64)
-                        .bind(now_ms())
-                        .execute(c)
-                        .await?;
-                    Ok(())
-                })
-            })
+            .execute(
+                sqlx::query("INSERT INTO users (id, name, password_hash, guest, created_at) VALUES ($1, $2, $3, $4, $5)")
+                    .bind(id)
+                    .bind(name)
+                    .bind(password_hash)
+                    .bind(guest as i64)
+                    .bind(now_ms()),
+            )
             .await
     }
 
@@ -234,19 +224,15 @@ impl Store {
     }
 
     pub async fn create_session(&self, token_hash: &str, user_id: &str) -> Result<()> {
-        let (token_hash, user_id) = (token_hash.to_string(), user_id.to_string());
         self.writer
-            .run(move |c| {
-                Box::pin(async move {
-                    sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at) VALUES ($1, $2, $3)")
-                        .bind(token_hash)
-                        .bind(user_id)
-                        .bind(now_ms())
-                        .execute(c)
-                        .await?;
-                    Ok(())
-                })
-            })
+            .execute(
+                sqlx::query(
+                    "INSERT INTO sessions (token_hash, user_id, created_at) VALUES ($1, $2, $3)",
+                )
+                .bind(token_hash)
+                .bind(user_id)
+                .bind(now_ms()),
+            )
             .await
     }
 
@@ -262,17 +248,8 @@ impl Store {
     }
 
     pub async fn delete_session(&self, token_hash: &str) -> Result<()> {
-        let token_hash = token_hash.to_string();
         self.writer
-            .run(move |c| {
-                Box::pin(async move {
-                    sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
-                        .bind(token_hash)
-                        .execute(c)
-                        .await?;
-                    Ok(())
-                })
-            })
+            .execute(sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(token_hash))
             .await
     }
 
@@ -331,26 +308,16 @@ impl Store {
         result: Option<&str>,
     ) -> Result<()> {
         let finished = (status == "finished").then(now_ms);
-        let (game_id, status, result) = (
-            game_id.to_string(),
-            status.to_string(),
-            result.map(str::to_string),
-        );
         self.writer
-            .run(move |c| {
-                Box::pin(async move {
-                    sqlx::query(
-                        "UPDATE games SET status = $1, result = $2, finished_at = $3 WHERE id = $4",
-                    )
-                    .bind(status)
-                    .bind(result)
-                    .bind(finished)
-                    .bind(game_id)
-                    .execute(c)
-                    .await?;
-                    Ok(())
-                })
-            })
+            .execute(
+                sqlx::query(
+                    "UPDATE games SET status = $1, result = $2, finished_at = $3 WHERE id = $4",
+                )
+                .bind(status)
+                .bind(result)
+                .bind(finished)
+                .bind(game_id),
+            )
             .await
     }
 

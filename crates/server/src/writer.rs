@@ -16,6 +16,10 @@ use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 use tokio::sync::{mpsc, oneshot};
 
+/// A statement for [`Writer::execute`]: `sqlx::query(…)` with its values bound (they are
+/// copied in as they are bound, so the statement owns everything it needs).
+pub type Statement = sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments>;
+
 /// Most writes committed by one transaction.
 const GROUP_COMMIT: usize = 512;
 
@@ -100,6 +104,17 @@ impl Writer {
         answer
             .await
             .map_err(|_| anyhow!("the database writer has stopped"))?
+    }
+
+    /// [`Writer::run`] for one statement, values bound, whose result is not needed.
+    pub async fn execute(&self, statement: Statement) -> Result<()> {
+        self.run(move |c| {
+            Box::pin(async move {
+                statement.execute(c).await?;
+                Ok(())
+            })
+        })
+        .await
     }
 
     async fn send(&self, write: Write) -> Result<()> {
@@ -285,16 +300,8 @@ mod tests {
                 } else {
                     // Every name twice: one of each pair breaks the primary key.
                     let name = format!("n{}", i / 4);
-                    w.run(move |c| {
-                        Box::pin(async move {
-                            sqlx::query("INSERT INTO names (name) VALUES ($1)")
-                                .bind(name)
-                                .execute(c)
-                                .await?;
-                            Ok(())
-                        })
-                    })
-                    .await
+                    w.execute(sqlx::query("INSERT INTO names (name) VALUES ($1)").bind(name))
+                        .await
                 }
             }));
         }
