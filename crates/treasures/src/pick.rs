@@ -4,9 +4,8 @@
 //!
 //! The index is random, so finding its group must not branch on it: [`locate`] counts the
 //! groups before it without an early exit (a loop leaving at the group mispredicted on almost
-//! every pick; measured with cachegrind's branch simulation, and in games per second). The
-//! small tables date from the baseline x86-64 target, which had no population count; they
-//! cost about what `count_ones` does and also give the `n`-th bit.
+//! every pick; measured with cachegrind's branch simulation, and in games per second). Within
+//! a group, the move is the `n`-th set bit of a small mask (`select_u8`, a table lookup).
 
 /// `pick(count)`, the index of the chosen move, or `None` without calling `pick` when there is
 /// no move.
@@ -32,45 +31,6 @@ pub(crate) fn locate<const N: usize>(counts: &[u32; N], n: u32) -> (usize, u32) 
     (group, n - before)
 }
 
-/// Set bits of a 7-bit mask (gem kinds, take options, payments, piles).
-#[inline]
-pub(crate) fn bit_count(mask: u8) -> u32 {
-    const COUNTS: [u8; 128] = {
-        let mut table = [0; 128];
-        let mut m = 1;
-        while m < 128 {
-            table[m] = table[m >> 1] + (m & 1) as u8;
-            m += 1;
-        }
-        table
-    };
-    COUNTS[mask as usize & 127] as u32
-}
-
-/// Index of the `n`-th (from 0) set bit of the 7-bit mask `bits`, lowest first; `bits` has
-/// more than `n` set bits.
-#[inline]
-pub(crate) fn nth_bit(bits: u8, n: u32) -> usize {
-    /// `SELECT[mask][n]`: the position of the `n`-th set bit of `mask` (0 when there is none).
-    const SELECT: [[u8; 7]; 128] = {
-        let mut table = [[0; 7]; 128];
-        let mut mask = 0;
-        while mask < 128 {
-            let (mut bit, mut n) = (0, 0);
-            while bit < 7 {
-                if mask >> bit & 1 == 1 {
-                    table[mask][n] = bit as u8;
-                    n += 1;
-                }
-                bit += 1;
-            }
-            mask += 1;
-        }
-        table
-    };
-    SELECT[bits as usize & 127][n as usize] as usize
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,18 +46,6 @@ mod tests {
         }
         for (n, &want) in expected.iter().enumerate() {
             assert_eq!(locate(&counts, n as u32), want);
-        }
-    }
-
-    #[test]
-    fn tables_match_bit_loops() {
-        for mask in 0u8..128 {
-            assert_eq!(bit_count(mask), mask.count_ones());
-            let mut bits = mask;
-            for n in 0..mask.count_ones() {
-                assert_eq!(nth_bit(mask, n), bits.trailing_zeros() as usize);
-                bits &= bits - 1;
-            }
         }
     }
 }

@@ -3,7 +3,8 @@ use crate::error::IllegalMove;
 use crate::game::{Game, INVENTORY_LIMIT, Phase, STAGES, ScorableArea, ScoredArea, StageScoring};
 use crate::gems::{COLOURS, Gem};
 use crate::moves::{Move, Payment};
-use crate::pick::{bit_count, locate, nth_bit, pick_index};
+use crate::pick::{locate, pick_index};
+use pyramidion_core::geometry::select::select_u8;
 use pyramidion_core::rules::rank_by_keys;
 use pyramidion_core::{Outcome, Seat};
 
@@ -303,7 +304,7 @@ impl Game {
                 let scoring = self.scoring.as_ref().expect("scoring phase");
                 let affordable = self.affordable_by_colour();
                 // Every open area of a colour offers the same payments: count per colour.
-                let per_area = affordable.map(bit_count);
+                let per_area = affordable.map(u8::count_ones);
                 let per_colour: [u32; COLOURS] =
                     std::array::from_fn(|c| per_area[c] * scoring.open_by_colour[c] as u32);
                 // `done` comes last, as a group of one after the colours.
@@ -315,7 +316,7 @@ impl Game {
                     return Some(Move::Done);
                 }
                 let area = scoring.open_area(c as u8, n / per_area[c]);
-                let payment = nth_bit(affordable[c], n % per_area[c]);
+                let payment = select_u8(affordable[c], n % per_area[c]) as usize;
                 Some(Move::Activate {
                     area: area.anchor,
                     payment: Payment::ALL[payment],
@@ -323,8 +324,8 @@ impl Game {
             }
             Phase::Discard => {
                 let kinds = self.players[self.current as usize].gems.kinds_mask();
-                let n = pick_index(bit_count(kinds), pick)?;
-                Some(Move::Discard(Gem::ALL[nth_bit(kinds, n)]))
+                let n = pick_index(kinds.count_ones(), pick)?;
+                Some(Move::Discard(Gem::ALL[select_u8(kinds, n) as usize]))
             }
             _ => None,
         }

@@ -4,8 +4,9 @@ use crate::error::IllegalMove;
 use crate::game::{Game, Phase, SPACES};
 use crate::gems::Gem;
 use crate::moves::Move;
-use crate::pick::{bit_count, locate, nth_bit, pick_index};
+use crate::pick::{locate, pick_index};
 use pyramidion_core::geometry::Placement;
+use pyramidion_core::geometry::select::select_u8;
 
 impl Game {
     #[inline]
@@ -119,19 +120,19 @@ impl Game {
 
     fn pick_take(&self, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
         let options = self.take_options;
-        let counts = options.map(bit_count);
+        let counts = options.map(u8::count_ones);
         let n = pick_index(counts.iter().sum(), pick)?;
         let (space, n) = locate(&counts, n);
         Some(Move::Take {
             space: space as u8,
-            gem: Gem::ALL.get(nth_bit(options[space], n)).copied(),
+            gem: Gem::ALL.get(select_u8(options[space], n) as usize).copied(),
         })
     }
 
     fn pick_flip(&self, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
-        let n = pick_index(bit_count(self.flippable), pick)?;
+        let n = pick_index(self.flippable.count_ones(), pick)?;
         Some(Move::Flip {
-            pile: nth_bit(self.flippable, n) as u8,
+            pile: select_u8(self.flippable, n) as u8,
         })
     }
 

@@ -26,6 +26,14 @@ const IN_BYTE: [[u8; 8]; 256] = {
     table
 };
 
+/// Position of the `n`-th (from 0) set bit of `byte`, lowest first; `n` must be less than
+/// `byte.count_ones()`. A table lookup (random playouts pick gem kinds, piles and payments
+/// from such masks).
+#[inline]
+pub fn select_u8(byte: u8, n: u32) -> u32 {
+    IN_BYTE[byte as usize][n as usize & 7] as u32
+}
+
 /// Position of the `n`-th (from 0) set bit of `word`, lowest first; `n` must be less than
 /// `word.count_ones()`.
 #[inline]
@@ -41,8 +49,7 @@ pub fn select_u64(word: u64, n: u32) -> u32 {
     let before_bytes = (((n as u64 * ONES) | HIGHS) - running) & HIGHS;
     let byte = before_bytes.count_ones();
     let before = ((running << 8) >> (8 * byte)) as u32 & 0xff;
-    let in_byte = (word >> (8 * byte)) as usize & 0xff;
-    8 * byte + IN_BYTE[in_byte][(n - before) as usize & 7] as u32
+    8 * byte + select_u8((word >> (8 * byte)) as u8, n - before)
 }
 
 /// [`select_u64`] for a `u128`.
@@ -84,6 +91,11 @@ mod tests {
             let low = bits as u64;
             for n in 0..low.count_ones() {
                 assert_eq!(select_u64(low, n), by_loop(low as u128, n));
+            }
+        }
+        for byte in 0..=255u8 {
+            for n in 0..byte.count_ones() {
+                assert_eq!(select_u8(byte, n), by_loop(byte as u128, n));
             }
         }
         assert_eq!(select_u64(u64::MAX, 63), 63);
