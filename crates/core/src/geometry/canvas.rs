@@ -3,8 +3,7 @@
 //! The first domino always has its block A on the canvas centre (e5). Every block of a
 //! legal stage 1 lies within 4 blocks of it in each direction, so 9×9 is always enough.
 use super::grid::{Grid, bits};
-use super::placement::{Dir, Placement, PlacementError, slot_placement};
-use super::select::select_u128;
+use super::placement::{Dir, Placement, PlacementError, nth_slot_placement};
 use serde::{Deserialize, Serialize};
 
 pub const CANVAS_SIZE: u8 = 9;
@@ -239,21 +238,7 @@ impl Canvas {
                 .get(n as usize)
                 .map(|&dir| Placement::new(x, y, dir));
         }
-        let (horizontal, vertical) = self.anchors;
-        let slot = n / 2;
-        let is_horizontal = slot < h;
-        let (anchors, rank) = if is_horizontal {
-            (horizontal, slot)
-        } else {
-            (vertical, slot - h)
-        };
-        if rank >= anchors.count_ones() {
-            return None;
-        }
-        let i = select_u128(anchors, rank);
-        let size = CANVAS_SIZE as u32;
-        let (x, y) = ((i % size) as u8, (i / size) as u8);
-        Some(slot_placement(x, y, is_horizontal, n % 2 == 1))
+        nth_slot_placement(self.anchors, h, n, CANVAS_SIZE as u32)
     }
 
     /// Number of free slots (pairs of cells), ignoring block order.

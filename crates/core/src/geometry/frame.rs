@@ -1,8 +1,7 @@
 //! Stages 2–4: fixed block grids inside the frame, each offset by half a block from the one
 //! below, so a block's corners sit on the centres of the blocks under it.
 use super::canvas::FrameRect;
-use super::placement::{Dir, Placement, PlacementError, slot_placement};
-use super::select::select_u64;
+use super::placement::{Dir, Placement, PlacementError, nth_slot_placement};
 
 /// Number of stages of a pyramid.
 pub const STAGES: u8 = 4;
@@ -134,24 +133,12 @@ impl StageGrid {
         h: u32,
         n: u32,
     ) -> Option<Placement> {
-        let slot = n / 2;
-        let is_horizontal = slot < h;
-        let (anchors, rank) = if is_horizontal {
-            (horizontal, slot)
-        } else {
-            (vertical, slot - h)
-        };
-        if rank >= anchors.count_ones() {
-            return None;
-        }
-        let i = select_u64(anchors as u64, rank);
-        let w = self.width as u32;
-        Some(slot_placement(
-            (i % w) as u8,
-            (i / w) as u8,
-            is_horizontal,
-            n % 2 == 1,
-        ))
+        nth_slot_placement(
+            (horizontal as u128, vertical as u128),
+            h,
+            n,
+            self.width as u32,
+        )
     }
 
     pub fn slot_count(&self, occupied: u32) -> u32 {

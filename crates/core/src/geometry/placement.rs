@@ -1,4 +1,5 @@
 //! Dominoes, blocks, orientations and the text form of a placement.
+use super::select::select_u128;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -135,20 +136,38 @@ impl Placement {
     }
 }
 
-/// The placements of a free slot whose anchor (block A's cell) is (`x`, `y`), as stage move
-/// lists give them: horizontal slots `x y E` then `x+1 y W`, vertical ones `x y S` then
-/// `x y+1 N`; `second` picks the latter.
+/// The `n`-th placement of a stage's move list, given its slot anchors (block A's cell, on a
+/// board `width` cells wide) and the number `h` of horizontal ones. Lists give each horizontal
+/// slot as `x y E` then `x+1 y W`, then each vertical one as `x y S` then `x y+1 N`, by anchor
+/// index; `None` past the end. Shared by stage 1's canvas and the upper stages' grids.
 #[inline]
-pub(crate) fn slot_placement(x: u8, y: u8, horizontal: bool, second: bool) -> Placement {
-    // Arithmetic and a lookup rather than a `match`: random playouts pick both flags at
-    // random, and the branches mispredicted.
+pub(crate) fn nth_slot_placement(
+    (horizontal, vertical): (u128, u128),
+    h: u32,
+    n: u32,
+    width: u32,
+) -> Option<Placement> {
+    let slot = n / 2;
+    let is_horizontal = slot < h;
+    let (anchors, rank) = if is_horizontal {
+        (horizontal, slot)
+    } else {
+        (vertical, slot - h)
+    };
+    if rank >= anchors.count_ones() {
+        return None;
+    }
+    let i = select_u128(anchors, rank);
+    let (x, y) = ((i % width) as u8, (i / width) as u8);
+    // Arithmetic and a lookup rather than a `match`: random playouts pick the slot's
+    // orientation and block order at random, and the branches mispredicted.
     const DIRS: [Dir; 4] = [Dir::S, Dir::N, Dir::E, Dir::W];
-    let dir = DIRS[usize::from(horizontal) * 2 + usize::from(second)];
-    Placement::new(
-        x + u8::from(horizontal & second),
-        y + u8::from(!horizontal & second),
-        dir,
-    )
+    let second = n % 2 == 1;
+    Some(Placement::new(
+        x + u8::from(is_horizontal & second),
+        y + u8::from(!is_horizontal & second),
+        DIRS[usize::from(is_horizontal) * 2 + usize::from(second)],
+    ))
 }
 
 impl fmt::Display for Placement {
