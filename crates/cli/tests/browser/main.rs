@@ -6,8 +6,8 @@ mod webdriver;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use webdriver::{Driver, Session, free_port};
+use std::process::{Command, Stdio};
+use webdriver::{Driver, Session, Spawned, free_port};
 
 /// Chromium is heavy on two cores: the browser tests take turns.
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -23,17 +23,8 @@ fn artifacts() -> PathBuf {
 }
 
 struct Server {
-    child: Child,
+    process: Spawned,
     base: String,
-    dir: PathBuf,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
 }
 
 /// A server with a fresh database, listening on `bind`.
@@ -64,7 +55,10 @@ fn start_server(dir: PathBuf, bind: &str) -> Server {
         .unwrap_or_default()
         .to_string();
     assert!(base.starts_with("http://127.0.0.1:"), "{line}");
-    Server { child, base, dir }
+    Server {
+        process: Spawned { child, dir },
+        base,
+    }
 }
 
 /// One test's world: its turn at the machine, a server of its own and a chromedriver.
@@ -481,12 +475,12 @@ async fn the_page_reconnects_by_itself_after_a_server_restart_and_resumes_the_ga
         return [t.dataset.stateId, t.dataset.phase, document.querySelector('[data-testid=hand] svg').getAttribute('aria-label')];";
     let before = s.js(snapshot, json!([])).await;
     // The server dies (as with kill -9); the page says so and keeps trying.
-    let _ = w.server.child.kill();
-    let _ = w.server.child.wait();
+    let _ = w.server.process.child.kill();
+    let _ = w.server.process.child.wait();
     s.wait_for("[data-testid=connection][data-status=reconnecting]", 15)
         .await;
     // A new server on the same port and database (dropped first, before `w` cleans up).
-    let _restarted = start_server(w.server.dir.clone(), &format!("127.0.0.1:{port}"));
+    let _restarted = start_server(w.server.process.dir.clone(), &format!("127.0.0.1:{port}"));
     s.wait_for("[data-testid=connection][data-status=connected]", 30)
         .await;
     s.wait_until(

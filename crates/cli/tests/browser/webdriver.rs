@@ -31,20 +31,26 @@ pub fn free_port() -> u16 {
         .port()
 }
 
-/// A running chromedriver; dropped, it is killed.
-pub struct Driver {
-    process: Child,
-    url: String,
-    http: reqwest::Client,
-    profiles: PathBuf,
+/// A child process and its scratch directory: dropped, the process is killed and the
+/// directory removed, so a failing test leaves no browser or server behind.
+pub struct Spawned {
+    pub child: Child,
+    pub dir: PathBuf,
 }
 
-impl Drop for Driver {
+impl Drop for Spawned {
     fn drop(&mut self) {
-        let _ = self.process.kill();
-        let _ = self.process.wait();
-        let _ = std::fs::remove_dir_all(&self.profiles);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// A running chromedriver (its directory holds the browsers' profiles); dropped, it is killed.
+pub struct Driver {
+    process: Spawned,
+    url: String,
+    http: reqwest::Client,
 }
 
 impl Driver {
@@ -78,10 +84,12 @@ impl Driver {
         }
         let profiles = std::env::temp_dir().join(format!("pyramidion-chrome-{port}"));
         Driver {
-            process,
+            process: Spawned {
+                child: process,
+                dir: profiles,
+            },
             url,
             http,
-            profiles,
         }
     }
 
@@ -90,7 +98,8 @@ impl Driver {
         let chromium = binary("PYRAMIDION_CHROMIUM", "/usr/bin/chromium");
         static SESSIONS: AtomicUsize = AtomicUsize::new(0);
         let profile = self
-            .profiles
+            .process
+            .dir
             .join(SESSIONS.fetch_add(1, Ordering::Relaxed).to_string());
         let args = vec![
             "--headless=new".to_string(),
