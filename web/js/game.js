@@ -5,10 +5,23 @@ import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { app, errorText, showError, toast } from './app.js';
-import { renderTreasures } from './treasures/table.js';
 import { renderGeneric } from './generic.js';
 
-const RENDERERS = { 'forgotten-treasures': renderTreasures };
+// Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
+// exports `render(ctx)`. A game without a table folder is played from its legal moves.
+const tables = new Map();
+function loadTable(key) {
+  if (!tables.has(key)) {
+    tables.set(
+      key,
+      import(`./${key}/table.js`).then(
+        (m) => m.render,
+        () => renderGeneric,
+      ),
+    );
+  }
+  return tables.get(key);
+}
 
 export async function renderGame(root, id) {
   const socket = app.socket;
@@ -22,8 +35,10 @@ export async function renderGame(root, id) {
     log: [],
   };
   mount(root, h('p.loading', {}, t('shell.loading')));
+  let render = renderGeneric;
   try {
     page.table = await api('GET', `/api/tables/${id}`);
+    render = await loadTable(page.table.game);
   } catch (e) {
     showError(e);
     return mount(root, h('p.hint', {}, errorText(e.code)));
@@ -51,7 +66,6 @@ export async function renderGame(root, id) {
   const draw = () => {
     const st = page.state;
     if (!st) return;
-    const render = RENDERERS[page.table.game] || renderGeneric;
     // This page's seat is to move (the server only lists legal moves for the seat to move).
     const myTurn = st.seat !== null && st.to_move === st.seat && st.legal.length > 0;
     const ctx = { id, table: page.table, state: st, view: st.view, seat: st.seat, legal: st.legal, myTurn, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending };
@@ -78,6 +92,7 @@ export async function renderGame(root, id) {
       if (msg.missed.length && page.log.length + msg.missed.length === msg.event) page.log.push(...msg.missed);
       else if (msg.last_move && page.log.length === msg.event - 1) page.log.push(msg.last_move);
       else if (page.log.length !== msg.event) loadLog();
+      // Log entries are moves as this page may see them: {ply, seat, text, kind, fields…}.
       if (!previous || msg.state_id !== previous.state_id) page.ui.selected = null;
       page.state = msg;
       page.pending = false;
@@ -89,28 +104,17 @@ export async function renderGame(root, id) {
       if (msg.code === 'stale_state') socket.resubscribe(id);
       draw();
     } else if (msg.type === 'notice') {
-      toast(t(`notice.${msg.kind}`, { seat: seatName(msg.seat), move: msg.move }), 'info');
+      toast(t(`notice.${msg.kind}`, { seat: seatName(msg.seat), move: msg.move.text }), 'info');
     }
   };
 
   const off = socket.onMessage(onMessage);
   socket.subscribe(id);
-  let loadingLog = false;
+  // The whole move list, as this seat may see it: subscribing from event 0 sends every move
+  // as `missed`.
   function loadLog() {
-    if (loadingLog) return;
-    loadingLog = true;
-    api('GET', `/api/games/${id}/record`)
-      .then((record) => {
-        const known = page.state ? page.state.event : 0;
-        if (record && Array.isArray(record.moves) && record.moves.length >= known) {
-          page.log = record.moves.slice(0, known);
-          draw();
-        }
-      })
-      .catch(() => {})
-      .finally(() => {
-        loadingLog = false;
-      });
+    page.log = [];
+    socket.send({ type: 'subscribe', game: id, last_event: 0 });
   }
   app.leave = () => {
     off();

@@ -15,7 +15,7 @@ export function renderGeneric(ctx) {
       ? h('ul', {}, players.map((p, i) => h('li', {}, `${ctx.seatName(i)}: ${p.score ?? p.total ?? ''}`)))
       : null,
     legal.length
-      ? h('div.moves', {}, legal.map((m) => h('button', { 'data-move': m, onclick: () => play(m) }, m)))
+      ? h('div.moves', {}, legal.map((m) => h('button', { 'data-move': m.text, onclick: () => play(m.text) }, m.text)))
       : null,
     state.outcome
       ? h('ol.ranking', {}, state.outcome.scores.map((sc, i) => h('li', {}, t('result.line', { name: ctx.seatName(i), score: sc, rank: state.outcome.ranks[i] + 1 }))))

@@ -1,6 +1,6 @@
 //! Bots for any registered game, by level name (for the server and tools).
 use crate::{Bot, Greedy, RandomBot};
-use pyramidion_games::AnyGame;
+use pyramidion_games::{AnyGame, with_game};
 use std::str::FromStr;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -41,9 +41,5 @@ where
 
 /// The move (as text) a bot of `level` plays in `game`, whose seat to move must be a seat.
 pub fn choose_any(game: &AnyGame, level: BotLevel, seed: u64) -> String {
-    match game {
-        AnyGame::ForgottenTreasures(g) => pick(g.as_ref(), level, seed),
-        AnyGame::Pyramido(g) => pick(g.as_ref(), level, seed),
-        AnyGame::Pyramids(g) => pick(g.as_ref(), level, seed),
-    }
+    with_game!(game, g => pick(g.as_ref(), level, seed))
 }

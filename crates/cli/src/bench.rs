@@ -1,17 +1,18 @@
 //! `pyramidion bench`: engine speed, single thread, one figure per line as `name: value unit`.
 //! Like shakmaty's benches, it first asserts the counts it is about to time.
+use crate::game_args::{game_parser, options_json};
 use anyhow::{Result, ensure};
 use clap::Args;
 use pyramidion_ai::{Bot, RandomBot};
-use pyramidion_core::geometry::{Dir, Placement, Pyramid};
-use pyramidion_core::{GameKind, Rules, ToMove};
-use pyramidion_games::treasures::{self, Game as Treasures, Options, SoloMode};
+use pyramidion_core::{Rules, ToMove};
+use pyramidion_games::{GameKind, dispatch};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    #[arg(long, default_value = "forgotten-treasures")]
+    /// The game.
+    #[arg(long, value_parser = game_parser(), default_value_t = GameKind::ALL[0])]
     pub game: GameKind,
     /// Seconds spent on each figure, split into rounds.
     #[arg(long, default_value_t = 5.0)]
@@ -72,123 +73,32 @@ fn print_games(name: &str, rate: Rate) -> Result<()> {
     Ok(())
 }
 
-/// Stage-1 pyramids at every fill level, and stage-end (pyramid, gems) pairs, from random games.
-fn sample_positions() -> (Vec<Pyramid>, Vec<(Pyramid, treasures::Gems)>) {
-    let mut stage_one = Vec::new();
-    let mut scoring = Vec::new();
-    let mut bot = RandomBot::<treasures::Move>::new(3);
-    for seed in 0..200 {
-        let mut game = Treasures::new(&Options::multiplayer(4), seed).expect("valid");
-        while let ToMove::Seat(s) = game.to_move() {
-            let p = game.player(s);
-            match game.phase() {
-                treasures::Phase::Place if p.pyramid().stage() == 0 => {
-                    stage_one.push(p.pyramid().clone())
-                }
-                treasures::Phase::Activate
-                    if game.scoring().is_some_and(|s| s.activations().is_empty()) =>
-                {
-                    scoring.push((p.pyramid().clone(), p.gems()))
-                }
-                _ => {}
-            }
-            let m = bot.choose(&game);
-            game.play(&m).expect("legal");
-        }
-    }
-    (stage_one, scoring)
-}
-
-fn placements(p: &Pyramid) -> u64 {
-    let mut n = 0;
-    p.legal(|_| n += 1);
-    n
-}
-
-fn check_counts() -> Result<()> {
-    let mut p = Pyramid::default();
-    ensure!(placements(&p) == 4, "empty stage 1 must have 4 moves");
-    p.place(&Placement::new(4, 4, Dir::E), [Default::default(); 2]);
-    ensure!(
-        placements(&p) == 32,
-        "one horizontal domino must leave 32 moves"
-    );
-    Ok(())
-}
-
-fn treasures_bench(budget: Duration) -> Result<()> {
-    check_counts()?;
-    print_games(
-        "random 4-player games",
-        random_games_per_second::<Treasures>(&Options::multiplayer(4), budget),
-    )?;
-    print_games(
-        "random 2-player games",
-        random_games_per_second::<Treasures>(&Options::multiplayer(2), budget),
-    )?;
-    print_games(
-        "random solo games (Become THE Legend)",
-        random_games_per_second::<Treasures>(&Options::solo(SoloMode::TheLegend), budget),
-    )?;
-    let (stage_one, scoring) = sample_positions();
-    let expected: u64 = stage_one.iter().map(placements).sum();
-    let per_second = rate(budget, || {
-        let mut total = 0;
-        for p in &stage_one {
-            total += placements(black_box(p));
-        }
-        assert_eq!(total, expected);
-        stage_one.len() as u64
-    });
-    outln!(
-        "stage-1 legal placement generation: {:.0} ns",
-        1e9 / per_second.best
-    )?;
-    let per_second = rate(budget, || {
-        for (p, gems) in &scoring {
-            let areas = treasures::scoring::scorable_areas(black_box(p));
-            black_box(treasures::allocation::best_plan(
-                areas.areas(),
-                u128::MAX,
-                *gems,
-            ));
-        }
-        scoring.len() as u64
-    });
-    outln!(
-        "stage scoring (top view, areas, exact gem allocation): {:.0} ns",
-        1e9 / per_second.best
-    )?;
-    let per_second = rate(budget, || {
-        for (p, _) in &scoring {
-            black_box(black_box(p).top_view().areas());
-        }
-        scoring.len() as u64
-    });
-    outln!("top-view areas: {:.0} ns", 1e9 / per_second.best)?;
-    Ok(())
-}
-
 pub fn run(args: BenchArgs) -> Result<()> {
     ensure!(args.seconds > 0.0, "--seconds must be positive");
     let budget = Duration::from_secs_f64(args.seconds);
-    match args.game {
-        GameKind::ForgottenTreasures => treasures_bench(budget),
-        GameKind::Pyramido => {
-            use pyramidion_games::pyramido::{Game, Options};
-            for players in [4, 2, 3] {
-                let rate = random_games_per_second::<Game>(&Options { players }, budget);
-                print_games(&format!("random {players}-player games"), rate)?;
-            }
-            Ok(())
+    let d = args.game.descriptor();
+    dispatch!(args.game, G => {
+        // Random games at every table size, most players first.
+        for players in (d.seats.min..=d.seats.max).rev() {
+            let options: <G as Rules>::Options =
+                serde_json::from_value(options_json(args.game, players, &[])?)?;
+            let solo: Vec<String> = d
+                .options
+                .iter()
+                .filter(|o| !o.players.is_empty() && o.applies_to(players))
+                .map(|o| format!("{}={}", o.key, o.default))
+                .collect();
+            let name = if solo.is_empty() {
+                format!("random {players}-player games")
+            } else {
+                format!("random {players}-player games ({})", solo.join(", "))
+            };
+            print_games(&name, random_games_per_second::<G>(&options, budget))?;
         }
-        GameKind::Pyramids => {
-            use pyramidion_games::pyramids::{Game, Options};
-            for players in [4, 2, 5] {
-                let rate = random_games_per_second::<Game>(&Options { players }, budget);
-                print_games(&format!("random {players}-player games"), rate)?;
-            }
-            Ok(())
+        for mut case in G::bench_cases() {
+            let per_second = rate(budget, &mut case.run);
+            outln!("{}: {:.0} ns", case.name, 1e9 / per_second.best)?;
         }
-    }
+        Ok(())
+    })
 }

@@ -5,6 +5,7 @@
 use anyhow::{Context, Result, bail, ensure};
 use clap::Args;
 use futures_util::{SinkExt, StreamExt};
+use pyramidion_games::GameKind;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -250,11 +251,23 @@ async fn player(
     let (mut ws, _) =
         tokio_tungstenite::connect_async_with_config(req, Some(config), false).await?;
     let mut rng = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    // Solo tables (a seat of one, against the game's automa) of the first game that has them:
+    // every move is a human move that the server must persist and answer.
+    let solo = GameKind::ALL
+        .iter()
+        .copied()
+        .find(|k| k.descriptor().seats.min == 1)
+        .context("no registered game is played solo")?;
+    let spec = json!({
+        "game": solo.key(),
+        "options": crate::game_args::options_json(solo, 1, &[])?,
+        "seats": [{"type": "me"}],
+    });
     while Instant::now() < deadline {
         let table: Value = http
             .post(format!("{url}/api/tables"))
             .header("cookie", &cookie)
-            .json(&json!({"game": "forgotten-treasures", "options": {"players": 1, "solo": "the-legend"}, "seats": [{"type": "me"}]}))
+            .json(&spec)
             .send()
             .await?
             .json()
@@ -326,10 +339,16 @@ struct Brief {
     game: Option<String>,
     #[serde(default)]
     state_id: u64,
+    /// The legal moves' texts (their structured forms are not needed).
     #[serde(default)]
-    legal: Vec<String>,
+    legal: Vec<LegalText>,
     #[serde(default)]
     finished: bool,
+}
+
+#[derive(serde::Deserialize)]
+struct LegalText {
+    text: String,
 }
 
 async fn next_state<S>(ws: &mut S, game: &str, at_least: u64) -> Result<Value>
@@ -347,9 +366,8 @@ where
         match v.kind.as_str() {
             "error" => bail!("server error: {t}"),
             "state" if v.game.as_deref() == Some(game) && v.state_id >= at_least => {
-                return Ok(
-                    json!({"state_id": v.state_id, "legal": v.legal, "finished": v.finished}),
-                );
+                let legal: Vec<&str> = v.legal.iter().map(|m| m.text.as_str()).collect();
+                return Ok(json!({"state_id": v.state_id, "legal": legal, "finished": v.finished}));
             }
             _ => {}
         }

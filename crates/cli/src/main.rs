@@ -10,6 +10,7 @@ macro_rules! outln {
 
 mod bench;
 mod bots;
+mod game_args;
 mod loadtest;
 mod perft;
 mod replay;

@@ -1,12 +1,12 @@
 //! `pyramidion perft`: legal move counts at a position given by a record prefix.
+use crate::game_args::GameChoice;
 use crate::replay::read_record;
-use crate::sim::options_json;
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Args;
 use pyramidion_core::record::Record;
 use pyramidion_core::rules::perft;
-use pyramidion_core::{GameKind, Rules, Seed};
-use pyramidion_games::dispatch;
+use pyramidion_core::{Rules, Seed};
+use pyramidion_games::{GameKind, dispatch};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -20,12 +20,8 @@ pub struct PerftArgs {
     /// Count move sequences up to this depth.
     #[arg(long, default_value_t = 1)]
     pub depth: u32,
-    #[arg(long, default_value = "forgotten-treasures")]
-    pub game: GameKind,
-    #[arg(long, default_value_t = 2)]
-    pub players: u8,
-    #[arg(long)]
-    pub solo: Option<String>,
+    #[command(flatten)]
+    pub choice: GameChoice,
     #[arg(long, default_value_t = 1)]
     pub seed: Seed,
 }
@@ -34,15 +30,16 @@ pub fn run(args: PerftArgs) -> Result<()> {
     let record = match &args.record {
         Some(path) => read_record(path)?,
         None => Record {
-            game: args.game,
-            options: options_json(args.players, args.solo.as_deref()),
+            game: args.choice.game.key().to_string(),
+            options: args.choice.options_json()?,
             seed: args.seed,
             result: None,
             moves: Vec::new(),
             move_lines: Vec::new(),
         },
     };
-    dispatch!(record.game, G => {
+    let kind: GameKind = record.game.parse()?;
+    dispatch!(kind, G => {
         let game: G = record.replay_prefix(args.moves)?;
         let mut legal = Vec::new();
         game.legal_moves(&mut legal);
@@ -57,5 +54,5 @@ pub fn run(args: PerftArgs) -> Result<()> {
             outln!("perft {depth}: {}", perft(&game, depth))?;
         }
         Ok(())
-    }, _ => bail!("game '{}' is not available in this build", record.game))
+    })
 }

@@ -1,9 +1,9 @@
 //! `pyramidion replay FILE`: verify a record move by move and print the final result.
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Args;
 use pyramidion_core::Rules;
 use pyramidion_core::record::Record;
-use pyramidion_games::dispatch;
+use pyramidion_games::{GameKind, dispatch};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -23,7 +23,8 @@ pub fn read_record(path: &PathBuf) -> Result<Record> {
 
 pub fn run(args: ReplayArgs) -> Result<()> {
     let record = read_record(&args.file)?;
-    dispatch!(record.game, G => {
+    let kind: GameKind = record.game.parse()?;
+    dispatch!(kind, G => {
         let game: G = record.replay().with_context(|| format!("{}", args.file.display()))?;
         outln!("{}: {} moves verified", record.game, record.moves.len())?;
         match game.outcome() {
@@ -32,11 +33,11 @@ pub fn run(args: ReplayArgs) -> Result<()> {
                     outln!("seat {s}: {score} points, rank {}", rank + 1)?;
                 }
                 if let Some(a) = o.automa {
-                    outln!("THE Legend: {a} points")?;
+                    outln!("automa: {a} points")?;
                 }
             }
             None => outln!("game not finished: {:?} to move", game.to_move())?,
         }
         Ok(())
-    }, _ => bail!("game '{}' is not available in this build", record.game))
+    })
 }

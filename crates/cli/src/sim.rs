@@ -1,27 +1,23 @@
 //! `pyramidion sim`: many seeded bot games, in parallel, with per-seat statistics.
 use crate::bots::{BotKind, bot_seed, parse_bots};
+use crate::game_args::{GameChoice, check_bot_levels};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use pyramidion_ai::{Bot, Greedy};
 use pyramidion_core::record::Record;
-use pyramidion_core::{GameKind, Rules, Seed, ToMove};
+use pyramidion_core::{Rules, Seed, ToMove};
 use pyramidion_games::dispatch;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
+#[command(after_help = format!("Games:\n{}", crate::game_args::games_help()))]
 pub struct SimArgs {
-    /// Game key: forgotten-treasures, pyramido, pyramids.
-    #[arg(long, default_value = "forgotten-treasures")]
-    pub game: GameKind,
-    /// Number of players (seats).
-    #[arg(long, default_value_t = 4)]
-    pub players: u8,
-    /// Solo mode against THE Legend (Forgotten Treasures): a-legend or the-legend.
-    #[arg(long)]
-    pub solo: Option<String>,
-    /// Bots per seat, comma separated (random, greedy); one name applies to every seat.
+    #[command(flatten)]
+    pub choice: GameChoice,
+    /// Bots per seat, comma separated (a game's bot levels, listed below); one name applies
+    /// to every seat.
     #[arg(long, default_value = "random")]
     pub bots: String,
     /// Number of games.
@@ -36,14 +32,6 @@ pub struct SimArgs {
     /// Write every game's record (text form) into this directory as `<game>-<seed>.txt`.
     #[arg(long)]
     pub records: Option<std::path::PathBuf>,
-}
-
-/// Options of any game from the common command-line flags.
-pub fn options_json(players: u8, solo: Option<&str>) -> serde_json::Value {
-    match solo {
-        Some(mode) => serde_json::json!({ "players": 1, "solo": mode }),
-        None => serde_json::json!({ "players": players }),
-    }
 }
 
 #[derive(Default, Clone)]
@@ -140,12 +128,12 @@ where
                         let mut record = args
                             .records
                             .as_ref()
-                            .map(|_| Record::new(G::KIND, options, seed));
+                            .map(|_| Record::new(G::DESCRIPTOR.key, options, seed));
                         let (plies, outcome) =
                             play_game::<G>(options, seed, bots, record.as_mut())?;
                         if let (Some(dir), Some(mut record)) = (&args.records, record) {
                             record.result = Some(outcome.scores.clone());
-                            let path = dir.join(format!("{}-{seed}.txt", G::KIND));
+                            let path = dir.join(format!("{}-{seed}.txt", G::DESCRIPTOR.key));
                             let bots: Vec<&str> = bots.iter().map(|b| b.name()).collect();
                             let text = format!("# bots: {}\n{}", bots.join(","), record.to_text());
                             std::fs::write(&path, text)
@@ -211,21 +199,21 @@ fn report(
     let n = stats.games.max(1) as f64;
     outln!(
         "{}: {} games (seeds {}..={}), {} thread{}",
-        args.game,
+        args.choice.game,
         stats.games,
         args.seed,
         args.seed + stats.games.saturating_sub(1),
         threads,
         if threads == 1 { "" } else { "s" }
     )?;
-    if let Some(mode) = &args.solo {
+    if let Some(mode) = &args.choice.solo {
         outln!("solo mode: {mode}")?;
         outln!(
             "player ({}) mean score: {:.2}",
             bots[0].name(),
             stats.score_sum[0] as f64 / n
         )?;
-        outln!("THE Legend mean score: {:.2}", stats.automa_sum as f64 / n)?;
+        outln!("automa mean score: {:.2}", stats.automa_sum as f64 / n)?;
         outln!("player win rate: {:.2}%", 100.0 * stats.wins[0] as f64 / n)?;
     } else {
         outln!(
@@ -260,12 +248,10 @@ pub fn run(args: SimArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    let seats = if args.solo.is_some() {
-        1
-    } else {
-        args.players as usize
-    };
+    let seats = args.choice.players() as usize;
     let bots = parse_bots(&args.bots, seats)?;
+    let names: Vec<&str> = bots.iter().map(|b| b.name()).collect();
+    check_bot_levels(args.choice.game, &names)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -273,12 +259,12 @@ pub fn run(args: SimArgs) -> Result<()> {
     if let Some(dir) = &args.records {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let options_value = options_json(args.players, args.solo.as_deref());
-    dispatch!(args.game, G => {
+    let options_value = args.choice.options_json()?;
+    dispatch!(args.choice.game, G => {
         let options: <G as Rules>::Options = serde_json::from_value(options_value)
-            .with_context(|| format!("options for {}", args.game))?;
+            .with_context(|| format!("options for {}", args.choice.game))?;
         G::new(&options, args.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
         let (stats, elapsed) = run_batch::<G>(&options, &bots, &args, threads)?;
         report(&args, &bots, &stats, elapsed, threads)
-    }, _ => bail!("game '{}' is not available in this build", args.game))
+    })
 }

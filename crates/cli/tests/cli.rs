@@ -142,7 +142,7 @@ fn sim_solo_reports_the_legend() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("THE Legend mean score") && out.contains("player win rate"),
+        out.contains("automa mean score") && out.contains("player win rate"),
         "{out}"
     );
 }

@@ -89,7 +89,7 @@ async fn kill_9_loses_no_acknowledged_move() {
     let mut acknowledged = Vec::new();
     for _ in 0..30 {
         let id = state["state_id"].as_u64().unwrap();
-        let m = state["legal"][0].as_str().unwrap().to_string();
+        let m = state["legal"][0]["text"].as_str().unwrap().to_string();
         ws.send(Message::Text(
             json!({"type": "move", "game": game, "state_id": id, "move": m})
                 .to_string()
@@ -102,7 +102,7 @@ async fn kill_9_loses_no_acknowledged_move() {
     }
     // One more move sent but not waited for: it may or may not have been committed.
     let id = state["state_id"].as_u64().unwrap();
-    let m = state["legal"][0].as_str().unwrap().to_string();
+    let m = state["legal"][0]["text"].as_str().unwrap().to_string();
     ws.send(Message::Text(
         json!({"type": "move", "game": game, "state_id": id, "move": m})
             .to_string()
@@ -143,7 +143,7 @@ async fn kill_9_loses_no_acknowledged_move() {
     assert_eq!(state["state_id"].as_u64().unwrap(), moves.len() as u64);
     while state["finished"] != true {
         let id = state["state_id"].as_u64().unwrap();
-        let m = state["legal"][0].as_str().unwrap().to_string();
+        let m = state["legal"][0]["text"].as_str().unwrap().to_string();
         ws.send(Message::Text(
             json!({"type": "move", "game": game, "state_id": id, "move": m})
                 .to_string()

@@ -6,7 +6,7 @@
 //! hold; views hide what they must; determinising for a seat keeps that seat's view; and the
 //! record of the game replays to the identical final state.
 use crate::record::Record;
-use crate::rules::{Outcome, Rules, ToMove};
+use crate::rules::{ErrorCode, Outcome, Rules, ToMove};
 use crate::{GameRng, Seat, Seed};
 
 /// What a game adds to the harness.
@@ -52,7 +52,7 @@ pub fn simulate<R: Simulate>(
 ) -> Result<SimReport, String> {
     let fail = |ply: u32, what: String| format!("seed {seed}, ply {ply}: {what}");
     let mut game = R::new(options, seed).map_err(|e| fail(0, e.to_string()))?;
-    let mut record = Record::new(R::KIND, options, seed);
+    let mut record = Record::new(R::DESCRIPTOR.key, options, seed);
     let mut rng = GameRng::from_seed(seed ^ 0x005e_ed0f_7e57);
     let mut legal = Vec::new();
     let mut probes = Vec::new();
@@ -104,8 +104,16 @@ pub fn simulate<R: Simulate>(
                     continue;
                 }
                 let mut copy = game.clone();
-                if copy.play(m).is_ok() {
-                    return Err(fail(ply, format!("illegal move '{m}' was accepted")));
+                match copy.play(m) {
+                    Ok(()) => return Err(fail(ply, format!("illegal move '{m}' was accepted"))),
+                    // The UI translates codes the descriptor lists: none may be missing.
+                    Err(e) if !R::DESCRIPTOR.move_errors.contains(&e.code()) => {
+                        return Err(fail(
+                            ply,
+                            format!("error code '{}' is not in the descriptor", e.code()),
+                        ));
+                    }
+                    Err(_) => {}
                 }
                 if copy != game {
                     return Err(fail(ply, format!("refused move '{m}' changed the state")));
@@ -140,6 +148,17 @@ pub fn simulate<R: Simulate>(
     if outcome.scores.len() != game.seats() as usize || outcome.ranks.len() != game.seats() as usize
     {
         return Err(fail(ply, "outcome does not cover every seat".into()));
+    }
+    let key_names: Vec<&str> = outcome.keys.iter().map(|k| k.name).collect();
+    // Solo games rank on the score alone: the keys are the descriptor's or a prefix of them.
+    if !R::DESCRIPTOR.ranking.starts_with(&key_names)
+        || key_names.is_empty()
+        || outcome.decided_by.len() != outcome.ranks.len()
+    {
+        return Err(fail(
+            ply,
+            format!("ranking keys {key_names:?} differ from the descriptor's"),
+        ));
     }
     record.result = Some(outcome.scores.clone());
     let text = record.to_text();

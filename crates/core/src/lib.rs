@@ -5,15 +5,16 @@
 //! described by `(kind, options, seed, moves)` — see [`record`].
 #![forbid(unsafe_code)]
 
+pub mod bench;
+pub mod descriptor;
 pub mod geometry;
 pub mod harness;
-pub mod kind;
 pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod seat;
 
-pub use kind::GameKind;
+pub use descriptor::GameDescriptor;
 pub use rng::{GameRng, Seed};
-pub use rules::{ErrorCode, Outcome, Rules, SetupError, ToMove};
+pub use rules::{ErrorCode, Outcome, RankKey, Redacted, Rules, SetupError, ToMove};
 pub use seat::Seat;

@@ -1,5 +1,6 @@
 //! The contract every game implements (after shakmaty and OpenSpiel).
-use crate::{GameKind, GameRng, Seat, Seed};
+use crate::descriptor::GameDescriptor;
+use crate::{GameRng, Seat, Seed};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
@@ -49,9 +50,58 @@ pub struct Outcome {
     pub ranks: Vec<u8>,
     /// Score of the automa opponent in solo games (it ranks 0 when it wins).
     pub automa: Option<i32>,
+    /// What seats are compared on, in order (the score among them), larger first. Each key's
+    /// name is a stable, translatable code (`score`, `gems_left`, `best_stage`…).
+    pub keys: Vec<RankKey>,
+    /// Per seat, the key that set it apart from the seat ranked just above it (`shared`
+    /// when they are level on every key); `None` for the seat ranked first.
+    pub decided_by: Vec<Option<&'static str>>,
+}
+
+/// One comparison of the final ranking and each seat's value for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RankKey {
+    pub name: &'static str,
+    pub values: Vec<i32>,
+}
+
+impl RankKey {
+    pub fn new(name: &'static str, values: impl IntoIterator<Item = i32>) -> RankKey {
+        RankKey {
+            name,
+            values: values.into_iter().collect(),
+        }
+    }
 }
 
 impl Outcome {
+    /// Ranks seats on `keys`, compared in order, larger first; says which key decided each
+    /// seat's place. `scores` are the points shown (usually also one of the keys).
+    pub fn ranked(scores: Vec<i32>, keys: Vec<RankKey>) -> Outcome {
+        let seats = scores.len();
+        let key_of = |s: usize| keys.iter().map(|k| k.values[s]).collect::<Vec<i32>>();
+        let all: Vec<Vec<i32>> = (0..seats).map(key_of).collect();
+        let ranks = rank_by_keys(&all);
+        let mut order: Vec<usize> = (0..seats).collect();
+        order.sort_by_key(|&s| (ranks[s], s));
+        let mut decided_by = vec![None; seats];
+        for pair in order.windows(2) {
+            let (above, seat) = (pair[0], pair[1]);
+            decided_by[seat] = Some(
+                keys.iter()
+                    .find(|k| k.values[above] != k.values[seat])
+                    .map_or(SHARED, |k| k.name),
+            );
+        }
+        Outcome {
+            scores,
+            ranks,
+            automa: None,
+            keys,
+            decided_by,
+        }
+    }
+
     pub fn winners(&self) -> impl Iterator<Item = Seat> + '_ {
         self.ranks
             .iter()
@@ -60,6 +110,9 @@ impl Outcome {
             .map(|(i, _)| Seat(i as u8))
     }
 }
+
+/// [`Outcome::decided_by`] of a seat level on every key with the seat above it.
+pub const SHARED: &str = "shared";
 
 pub trait Rules: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     type Options: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
@@ -73,10 +126,14 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
         + DeserializeOwned
         + Send
         + Sync;
-    type View: Serialize + Debug;
+    type View: Serialize + Debug + PartialEq;
     type Error: std::error::Error + ErrorCode + Clone + PartialEq + Send + Sync + 'static;
+    /// The structured form of a move (a `kind` tag and named fields) that clients act on;
+    /// the record notation stays the move's text.
+    type Form: Serialize + Debug + PartialEq;
 
-    const KIND: GameKind;
+    /// Key, seats, options, bot levels, error codes and move kinds (see [`GameDescriptor`]).
+    const DESCRIPTOR: &'static GameDescriptor;
 
     fn new(options: &Self::Options, seed: Seed) -> Result<Self, SetupError>;
     fn options(&self) -> &Self::Options;
@@ -114,6 +171,28 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Self;
     /// Number of moves played since setup.
     fn ply(&self) -> u32;
+    /// Game-specific micro-benchmarks for `pyramidion bench` (random games are measured for
+    /// every game without this). They check the counts they are about to time.
+    fn bench_cases() -> Vec<crate::bench::BenchCase> {
+        Vec::new()
+    }
+    /// The structured form of `m`, a move of the seat to move in this state.
+    fn form(&self, m: &Self::Move) -> Self::Form;
+    /// How `m`, about to be played by the seat to move, may be shown to `viewer` (`None`: a
+    /// spectator) while the game is not over: `None` when it may be shown as it is. Games
+    /// whose moves name hidden cards override this so that no text or form reveals them.
+    fn redacted(&self, m: &Self::Move, viewer: Option<Seat>) -> Option<Redacted<Self::Form>> {
+        let _ = (m, viewer);
+        None
+    }
+}
+
+/// A move as a seat that may not see all of it is shown it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Redacted<F> {
+    /// The move's text with what is hidden replaced by `?` (never parsed back).
+    pub text: String,
+    pub form: F,
 }
 
 /// A move's text that does not parse.
@@ -210,6 +289,23 @@ pub fn perft<G: Rules>(game: &G, depth: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ranked_says_which_key_decided() {
+        let o = Outcome::ranked(
+            vec![10, 12, 10, 10],
+            vec![
+                RankKey::new("score", [10, 12, 10, 10]),
+                RankKey::new("gems_left", [3, 0, 3, 1]),
+                RankKey::new("best_stage", [5, 9, 5, 7]),
+            ],
+        );
+        assert_eq!(o.ranks, vec![1, 0, 1, 3]);
+        assert_eq!(
+            o.decided_by,
+            vec![Some("score"), None, Some(SHARED), Some("gems_left")]
+        );
+    }
 
     #[test]
     fn ranks_share_ties() {

@@ -1,13 +1,13 @@
 //! The game state and the [`Rules`] implementation.
 use crate::data::{CARDS, COLOURS, DOMINO_COUNT, card_of, dominoes};
 use crate::error::IllegalMove;
-use crate::moves::{Move, Side};
+use crate::moves::{Move, MoveForm, Side};
 use crate::score::{StageScore, next_first_player, score_stage};
 use crate::view::View;
 use arrayvec::ArrayVec;
+use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::geometry::{Block, CANVAS_SIZE, Pyramid, StageGrid};
-use pyramidion_core::rules::rank_by_keys;
-use pyramidion_core::{GameKind, GameRng, Outcome, Rules, Seat, Seed, SetupError, ToMove};
+use pyramidion_core::{GameRng, Outcome, RankKey, Rules, Seat, Seed, SetupError, ToMove};
 use serde::{Deserialize, Serialize};
 
 /// Blocks of each stage: 5×4, 4×3, 3×2, 2×1.
@@ -749,8 +749,13 @@ impl Rules for Game {
     type Move = Move;
     type View = View;
     type Error = IllegalMove;
+    type Form = MoveForm;
 
-    const KIND: GameKind = GameKind::Pyramido;
+    const DESCRIPTOR: &'static GameDescriptor = &crate::descriptor::DESCRIPTOR;
+
+    fn form(&self, m: &Move) -> MoveForm {
+        MoveForm::of(self, m)
+    }
 
     fn new(options: &Options, seed: Seed) -> Result<Self, SetupError> {
         let mut rng = GameRng::from_seed(seed);
@@ -882,22 +887,34 @@ impl Rules for Game {
         if self.step != Step::Over {
             return None;
         }
-        let keys: Vec<(bool, u16, u32, u16)> = self
-            .players
-            .iter()
-            .map(|p| {
-                if p.alive() {
-                    (true, p.total, p.unused_cards(), p.best_stage())
-                } else {
-                    (false, 0, 0, 0)
-                }
-            })
-            .collect();
-        Some(Outcome {
-            scores: self.players.iter().map(|p| p.total as i32).collect(),
-            ranks: rank_by_keys(&keys),
-            automa: None,
-        })
+        // An eliminated player ranks below every player still in the game, whatever the
+        // points (RULES.md); then points, unused resurfacing cards, best stage.
+        let alive = |p: &Player| p.alive();
+        let keys = vec![
+            RankKey::new("in_game", self.players.iter().map(|p| i32::from(alive(p)))),
+            RankKey::new(
+                "score",
+                self.players
+                    .iter()
+                    .map(|p| if alive(p) { p.total as i32 } else { 0 }),
+            ),
+            RankKey::new(
+                "unused_cards",
+                self.players
+                    .iter()
+                    .map(|p| if alive(p) { p.unused_cards() as i32 } else { 0 }),
+            ),
+            RankKey::new(
+                "best_stage",
+                self.players
+                    .iter()
+                    .map(|p| if alive(p) { p.best_stage() as i32 } else { 0 }),
+            ),
+        ];
+        Some(Outcome::ranked(
+            self.players.iter().map(|p| p.total as i32).collect(),
+            keys,
+        ))
     }
 
     fn determinize(&self, _seat: Seat, rng: &mut GameRng) -> Self {

@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod data;
+pub mod descriptor;
 pub mod error;
 pub mod game;
 pub mod moves;
@@ -17,6 +18,6 @@ pub mod view;
 
 pub use error::IllegalMove;
 pub use game::{Game, Options, Player, Status, Step, free_cells, mark_options, min_holes};
-pub use moves::{Move, Side};
+pub use moves::{Move, MoveForm, Side};
 pub use score::{MarkedArea, StageScore, next_first_player, score_stage};
 pub use view::View;

@@ -10,10 +10,12 @@
 //!                         between piles i and i+1)
 //! cover c2 blue nw        cover the hole c2 with the blue side of the brown/blue card
 //! ```
-use crate::data::{COLOURS, colour_name, parse_colour};
+use crate::data::{CARD_NAMES, COLOURS, card_of, colour_name, parse_colour};
+use crate::game::Game;
 use pyramidion_core::geometry::Placement;
 use pyramidion_core::geometry::placement::{QUADRANT_NAMES, format_cell, parse_cell};
 use pyramidion_core::rules::MoveParseError;
+use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
 
@@ -281,6 +283,113 @@ mod tests {
                 "bad_move_syntax",
                 "{bad}"
             );
+        }
+    }
+}
+
+/// The structured form of a move that clients act on (see [`crate::descriptor`]). Slots and
+/// piles are 0-based here; texts number them from 1. Cells are stage-local block coordinates.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MoveForm {
+    Take {
+        slot: u8,
+    },
+    /// Block A at (`x`, `y`), block B towards `dir`; `cells` are both blocks' cells, A first.
+    Place {
+        x: u8,
+        y: u8,
+        dir: pyramidion_core::geometry::Dir,
+        cells: [(u8, u8); 2],
+    },
+    /// `x`, `y`: the cell of the block that gets the marker.
+    Mark {
+        side: char,
+        x: u8,
+        y: u8,
+    },
+    Resurface {
+        side: char,
+        x: u8,
+        y: u8,
+        colour: &'static str,
+        card: &'static str,
+        quadrant: &'static str,
+    },
+    Pass,
+    /// Refill quarry slot `slot` (the empty one) from pile `pile`.
+    Refill {
+        pile: u8,
+        slot: Option<u8>,
+    },
+    Cover {
+        x: u8,
+        y: u8,
+        cell: String,
+        colour: &'static str,
+        card: &'static str,
+        quadrant: &'static str,
+    },
+}
+
+impl MoveForm {
+    /// The form of `m`, a move of the seat to move in `game`.
+    pub fn of(game: &Game, m: &Move) -> MoveForm {
+        let new_block = |side: Side| {
+            let player = game.player(game.current());
+            game.new_blocks()
+                .and_then(|first| player.pyramid().blocks().get(first + side.index()))
+                .map_or((0, 0), |b| (b.x, b.y))
+        };
+        match *m {
+            Move::Take(slot) => MoveForm::Take { slot },
+            Move::Place(p) => MoveForm::Place {
+                x: p.x,
+                y: p.y,
+                dir: p.dir,
+                cells: [(p.x, p.y), p.second().unwrap_or((p.x, p.y))],
+            },
+            Move::Mark(side) => {
+                let (x, y) = new_block(side);
+                MoveForm::Mark {
+                    side: side.letter(),
+                    x,
+                    y,
+                }
+            }
+            Move::Resurface {
+                side,
+                colour,
+                quadrant,
+            } => {
+                let (x, y) = new_block(side);
+                MoveForm::Resurface {
+                    side: side.letter(),
+                    x,
+                    y,
+                    colour: colour_name(colour),
+                    card: CARD_NAMES[card_of(colour) % CARD_NAMES.len()],
+                    quadrant: quadrant_name(quadrant),
+                }
+            }
+            Move::Pass => MoveForm::Pass,
+            Move::Refill(pile) => MoveForm::Refill {
+                pile,
+                slot: game.empty_slot(),
+            },
+            Move::Cover {
+                x,
+                y,
+                colour,
+                quadrant,
+            } => MoveForm::Cover {
+                x,
+                y,
+                cell: format_cell(x, y),
+                colour: colour_name(colour),
+                card: CARD_NAMES[card_of(colour) % CARD_NAMES.len()],
+                quadrant: quadrant_name(quadrant),
+            },
         }
     }
 }

@@ -23,7 +23,7 @@ const GAMES: [(&str, u8, u64, bool); 3] = [
 fn generate(players: u8, seed: u64, careful: bool) -> Record {
     let options = Options::players(players);
     let mut game = Game::new(&options, seed).unwrap();
-    let mut record = Record::new(Game::KIND, &options, seed);
+    let mut record = Record::new(Game::DESCRIPTOR.key, &options, seed);
     let mut rng = GameRng::from_seed(seed);
     let mut buf = Vec::new();
     while let ToMove::Seat(_) = game.to_move() {

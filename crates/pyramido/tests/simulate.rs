@@ -48,7 +48,7 @@ fn careful_games_keep_every_invariant() {
         let players = 2 + (seed % 3) as u8;
         let options = Options::players(players);
         let mut game = Game::new(&options, seed).unwrap();
-        let mut record = Record::new(Game::KIND, &options, seed);
+        let mut record = Record::new(Game::DESCRIPTOR.key, &options, seed);
         let mut rng = GameRng::from_seed(seed + 7);
         let mut buf = Vec::new();
         let mut stage = 0;

@@ -1,10 +1,10 @@
 //! The game state, its flow, and the [`Rules`] implementation.
 use crate::cards::{CARD_COUNT, CardId};
-use crate::moves::{Allowed, God, MAX_HAND, Move};
+use crate::moves::{Allowed, God, MAX_HAND, Move, MoveForm};
 use crate::necropolis::{NONE, Necropolis, Place, Score, Stack, score_all, score_of};
-use pyramidion_core::rules::rank_by_keys;
+use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::{
-    ErrorCode, GameKind, GameRng, Outcome, Rules, Seat, Seed, SetupError, ToMove,
+    ErrorCode, GameRng, Outcome, RankKey, Redacted, Rules, Seat, Seed, SetupError, ToMove,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -488,8 +488,27 @@ impl Rules for Game {
     type Move = Move;
     type View = crate::view::View;
     type Error = IllegalMove;
+    type Form = MoveForm;
 
-    const KIND: GameKind = GameKind::Pyramids;
+    const DESCRIPTOR: &'static GameDescriptor = &crate::descriptor::DESCRIPTOR;
+
+    fn form(&self, m: &Move) -> MoveForm {
+        match self.to_move() {
+            ToMove::Seat(seat) => MoveForm::of(m, self.hand(seat)),
+            ToMove::Over => MoveForm::of(m, &[]),
+        }
+    }
+
+    fn redacted(&self, m: &Move, viewer: Option<Seat>) -> Option<Redacted<MoveForm>> {
+        let mover = match self.to_move() {
+            ToMove::Seat(seat) => seat,
+            ToMove::Over => return None,
+        };
+        if viewer == Some(mover) {
+            return None;
+        }
+        MoveForm::redacted(m).map(|(text, form)| Redacted { text, form })
+    }
 
     fn new(options: &Options, seed: Seed) -> Result<Self, SetupError> {
         let n = options.players;
@@ -661,13 +680,10 @@ impl Rules for Game {
         if self.phase != Phase::Over {
             return None;
         }
+        // Ties are shared victories: no tie-break (rulebook, "End of the game").
         let scores: Vec<i32> = self.scores().iter().map(|s| s.total as i32).collect();
-        let ranks = rank_by_keys(&scores);
-        Some(Outcome {
-            scores,
-            ranks,
-            automa: None,
-        })
+        let keys = vec![RankKey::new("score", scores.iter().copied())];
+        Some(Outcome::ranked(scores, keys))
     }
 
     fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Self {

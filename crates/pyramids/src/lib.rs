@@ -20,6 +20,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cards;
+pub mod descriptor;
 pub mod game;
 pub mod moves;
 pub mod necropolis;
@@ -28,6 +29,6 @@ pub mod view;
 
 pub use cards::{CardId, Colour, Glyph};
 pub use game::{Edifice, Game, IllegalMove, Options, Phase, ROUNDS};
-pub use moves::{God, Move};
+pub use moves::{God, Move, MoveForm};
 pub use necropolis::{Necropolis, Place, Score};
 pub use view::View;

@@ -279,3 +279,95 @@ mod tests {
         }
     }
 }
+
+/// The structured form of a move that clients act on (see [`crate::descriptor`]). `hand` is
+/// the 0-based hand position and `card` the card it names; both are `None` in the redacted
+/// form other seats get of a move that hides its card (a card put in a Tomb or discarded).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MoveForm {
+    God {
+        god: God,
+        number: u8,
+    },
+    Pair {
+        pair: u8,
+    },
+    Pyramid {
+        hand: u8,
+        card: Option<crate::cards::CardId>,
+        place: String,
+        row: u8,
+        slot: u8,
+    },
+    Obelisk {
+        hand: u8,
+        card: Option<crate::cards::CardId>,
+    },
+    Tomb {
+        hand: Option<u8>,
+        card: Option<crate::cards::CardId>,
+    },
+    Done,
+    Discard {
+        hand: Option<u8>,
+        card: Option<crate::cards::CardId>,
+    },
+}
+
+impl MoveForm {
+    /// The form of `m` with the cards of `hand`, the hand of the seat that plays it.
+    pub fn of(m: &Move, hand: &[crate::cards::CardId]) -> MoveForm {
+        let card = |h: u8| hand.get(h as usize).copied();
+        match *m {
+            Move::God(god) => MoveForm::God {
+                god,
+                number: god.number(),
+            },
+            Move::Pair(pair) => MoveForm::Pair { pair },
+            Move::Pyramid(h, place) => MoveForm::Pyramid {
+                hand: h,
+                card: card(h),
+                place: place.to_string(),
+                row: place.row,
+                slot: place.slot,
+            },
+            Move::Obelisk(h) => MoveForm::Obelisk {
+                hand: h,
+                card: card(h),
+            },
+            Move::Tomb(h) => MoveForm::Tomb {
+                hand: Some(h),
+                card: card(h),
+            },
+            Move::Done => MoveForm::Done,
+            Move::Discard(h) => MoveForm::Discard {
+                hand: Some(h),
+                card: card(h),
+            },
+        }
+    }
+
+    /// What the other seats may be shown of `m` before the game ends: the hand position of
+    /// a card going to a Tomb or the discard would tell them which card it is (the order of
+    /// a hand follows from public moves), so it is replaced by `?`.
+    pub fn redacted(m: &Move) -> Option<(String, MoveForm)> {
+        match m {
+            Move::Tomb(_) => Some((
+                "tomb ?".to_string(),
+                MoveForm::Tomb {
+                    hand: None,
+                    card: None,
+                },
+            )),
+            Move::Discard(_) => Some((
+                "discard ?".to_string(),
+                MoveForm::Discard {
+                    hand: None,
+                    card: None,
+                },
+            )),
+            _ => None,
+        }
+    }
+}

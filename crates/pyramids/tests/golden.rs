@@ -20,7 +20,7 @@ const GOLDEN: [(&str, u8, u64); 3] = [
 fn random_record(players: u8, seed: u64) -> (Record, Game) {
     let options = Options { players };
     let mut game = Game::new(&options, seed).unwrap();
-    let mut record = Record::new(<Game as Rules>::KIND, &options, seed);
+    let mut record = Record::new(<Game as Rules>::DESCRIPTOR.key, &options, seed);
     let mut rng = GameRng::from_seed(seed ^ 0x9e37_79b9);
     let mut moves = Vec::new();
     while let ToMove::Seat(_) = game.to_move() {

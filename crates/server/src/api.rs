@@ -12,8 +12,8 @@ use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use pyramidion_ai::any::BotLevel;
-use pyramidion_core::GameKind;
 use pyramidion_games::AnyGame;
+use pyramidion_games::GameKind;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -164,13 +164,10 @@ pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiRes
     Ok(with_cookie(clear_cookie(), json!({ "ok": true })))
 }
 
-/// The games this server plays.
+/// The games this server plays: each game's descriptor (key, seats, options, bot levels,
+/// error codes, move kinds), in registry order.
 pub async fn games() -> Json<Value> {
-    let list: Vec<Value> = pyramidion_games::registered()
-        .into_iter()
-        .map(|k| json!({ "key": k.key() }))
-        .collect();
-    Json(json!({ "games": list, "bots": [BotLevel::Random.name(), BotLevel::Greedy.name()] }))
+    Json(json!({ "games": GameKind::descriptors() }))
 }
 
 #[derive(Deserialize)]
@@ -253,12 +250,9 @@ pub async fn create_table(
     identity: Identity,
     ApiJson(t): ApiJson<NewTable>,
 ) -> ApiResult<Response> {
-    let kind: GameKind = t
-        .game
-        .parse()
-        .map_err(|e: pyramidion_core::kind::UnknownGame| {
-            ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string())
-        })?;
+    let kind: GameKind = t.game.parse().map_err(|e: pyramidion_games::UnknownGame| {
+        ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string())
+    })?;
     let mut seed_bytes = [0u8; 8];
     getrandom::fill(&mut seed_bytes).map_err(ApiError::internal)?;
     let seed = u64::from_le_bytes(seed_bytes) >> 1; // stored as a signed 64-bit integer
@@ -281,7 +275,20 @@ pub async fn create_table(
             SeatSpec::Open => SeatKind::Open,
             SeatSpec::Invite => SeatKind::Invited,
             SeatSpec::Bot { level } => {
-                let level: BotLevel = level.parse().map_err(ApiError::bad_request)?;
+                let known = kind.descriptor().bot_level(&level).ok_or_else(|| {
+                    let names: Vec<&str> = kind
+                        .descriptor()
+                        .bot_levels
+                        .iter()
+                        .map(|l| l.name)
+                        .collect();
+                    ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        "unknown_bot_level",
+                        format!("unknown bot level '{level}' (levels: {})", names.join(", ")),
+                    )
+                })?;
+                let level: BotLevel = known.name.parse().map_err(ApiError::internal)?;
                 SeatKind::Bot(level.name().to_string())
             }
         });
@@ -496,8 +503,27 @@ pub async fn record(
             "this game has not started",
         ));
     }
-    let moves = state.store.moves(&id).await?;
+    let stored = state.store.moves(&id).await?;
     let finished = row.status == "finished";
+    let mut record = pyramidion_core::record::Record {
+        game: row.kind.clone(),
+        options: serde_json::from_str(&row.options).map_err(ApiError::internal)?,
+        seed: row.seed,
+        result: None,
+        moves: stored,
+        move_lines: Vec::new(),
+    };
+    // Until the game is over, the record is public: moves that hide a card are given as a
+    // spectator sees them.
+    let moves: Vec<String> = if finished {
+        record.moves.clone()
+    } else {
+        let (_, played) = crate::rooms::replay_played(&record).map_err(ApiError::internal)?;
+        played
+            .iter()
+            .map(|p| p.seen_by(None, false).text.clone())
+            .collect()
+    };
     let result: Option<Value> = row
         .result
         .as_deref()
@@ -507,14 +533,7 @@ pub async fn record(
         .and_then(|r| serde_json::from_value::<Vec<i32>>(r["scores"].clone()).ok());
     match q.format.as_deref() {
         Some("text") if finished => {
-            let record = pyramidion_core::record::Record {
-                game: row.kind.parse().map_err(ApiError::internal)?,
-                options: serde_json::from_str(&row.options).map_err(ApiError::internal)?,
-                seed: row.seed,
-                result: scores,
-                moves,
-                move_lines: Vec::new(),
-            };
+            record.result = scores;
             Ok((
                 [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
                 record.to_text(),

@@ -1,6 +1,17 @@
 //! WebSocket messages, typed per direction (see docs/protocol.md).
 use pyramidion_core::Outcome;
+use pyramidion_games::MoveInfo;
 use serde::{Deserialize, Serialize};
+
+/// A move played, as one connection may see it (other seats' hidden cards redacted until the
+/// game is over): its number (`ply`, from 0), who played it, its text and structured form.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeenMove {
+    pub ply: u32,
+    pub seat: u8,
+    #[serde(flatten)]
+    pub info: MoveInfo,
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -43,11 +54,12 @@ pub enum ServerMsg {
         event: u64,
         seat: Option<u8>,
         to_move: Option<u8>,
-        last_move: Option<String>,
-        missed: Vec<String>,
+        /// The last move, as this connection may see it.
+        last_move: Option<SeenMove>,
+        missed: Vec<SeenMove>,
         view: Box<serde_json::value::RawValue>,
-        /// Legal moves of `seat`, when it is its turn.
-        legal: Vec<String>,
+        /// Legal moves of `seat`, when it is its turn: record text and structured form.
+        legal: Vec<MoveInfo>,
         finished: bool,
         outcome: Option<Outcome>,
     },
@@ -57,7 +69,7 @@ pub enum ServerMsg {
         kind: &'static str,
         seat: u8,
         #[serde(rename = "move")]
-        text: String,
+        played: SeenMove,
     },
     Error {
         code: &'static str,

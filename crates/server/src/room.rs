@@ -1,11 +1,11 @@
 //! One task per live game (after lichess): it owns the game, takes commands in order, persists
 //! every accepted move before acknowledging or publishing it, and runs bots off the runtime.
 use crate::metrics::Metrics;
-use crate::protocol::ServerMsg;
+use crate::protocol::{SeenMove, ServerMsg};
 use crate::store::{SeatKind, Store};
 use pyramidion_ai::any::{BotLevel, choose_any};
 use pyramidion_core::{Seat, ToMove};
-use pyramidion_games::AnyGame;
+use pyramidion_games::{AnyGame, PlayedMove};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -46,7 +46,8 @@ struct Subscriber {
 pub struct Room {
     pub id: String,
     game: AnyGame,
-    moves: Vec<String>,
+    /// Every move played, as each viewer may see it; its length is the state id.
+    moves: Vec<PlayedMove>,
     seats: Vec<SeatKind>,
     seed: u64,
     move_seconds: u32,
@@ -70,7 +71,7 @@ impl Room {
     pub fn spawn(
         id: String,
         game: AnyGame,
-        moves: Vec<String>,
+        moves: Vec<PlayedMove>,
         seats: Vec<SeatKind>,
         seed: u64,
         move_seconds: u32,
@@ -158,7 +159,7 @@ impl Room {
                         if let Err(e) = self.apply(&text, true, Instant::now()).await {
                             tracing::error!(game = %self.id, error = %e, "bot move failed");
                         } else if let Some(seat) = timeout_seat {
-                            self.broadcast_notice(seat, &text);
+                            self.broadcast_notice(seat);
                         }
                     }
                 }
@@ -184,7 +185,9 @@ impl Room {
         });
         self.subscribers.retain(|s| s.conn != conn);
         let missed = match last_event {
-            Some(e) if (e as usize) <= self.moves.len() => self.moves[e as usize..].to_vec(),
+            Some(e) if (e as usize) <= self.moves.len() => (e as usize..self.moves.len())
+                .map(|ply| self.seen(ply, seat))
+                .collect(),
             _ => Vec::new(),
         };
         let msg = self.state_for(seat, missed);
@@ -192,7 +195,19 @@ impl Room {
         self.subscribers.push(Subscriber { conn, seat, out });
     }
 
-    fn state_for(&self, seat: Option<u8>, missed: Vec<String>) -> ServerMsg {
+    /// Move `ply` as the connection of `seat` may see it.
+    fn seen(&self, ply: usize, seat: Option<u8>) -> SeenMove {
+        let played = &self.moves[ply];
+        SeenMove {
+            ply: ply as u32,
+            seat: played.seat.0,
+            info: played
+                .seen_by(seat.map(Seat), self.to_move().is_none())
+                .clone(),
+        }
+    }
+
+    fn state_for(&self, seat: Option<u8>, missed: Vec<SeenMove>) -> ServerMsg {
         let to_move = self.to_move();
         let legal = if seat.is_some() && seat == to_move {
             self.game.legal_moves()
@@ -205,7 +220,11 @@ impl Room {
             event: self.state_id(),
             seat,
             to_move,
-            last_move: self.moves.last().cloned(),
+            last_move: self
+                .moves
+                .len()
+                .checked_sub(1)
+                .map(|ply| self.seen(ply, seat)),
             missed,
             view: self.game.view_json(seat.map(Seat)),
             legal,
@@ -296,8 +315,11 @@ impl Room {
         received: Instant,
     ) -> Result<(), ApplyError> {
         let mut next = self.game.clone();
-        next.play_text(text)
+        let played = next
+            .play_text(text)
             .map_err(|e| ApplyError::Illegal(e.code, e.message))?;
+        // What is stored is the engine's notation of the move, not what the client typed.
+        let text = played.full.text.as_str();
         let ply = self.moves.len() as u32;
         // A game's last move and its result are committed together: a crash between two
         // commits would otherwise leave a finished record marked live.
@@ -312,7 +334,7 @@ impl Room {
             .map_err(ApplyError::Storage)?;
         self.metrics.persist_latency.observe(persisting.elapsed());
         self.game = next;
-        self.moves.push(text.to_string());
+        self.moves.push(played);
         if outcome.is_some() {
             self.metrics
                 .games_finished
@@ -336,13 +358,17 @@ impl Room {
         self.subscribers.retain(|s| !gone.contains(&s.conn));
     }
 
-    fn broadcast_notice(&self, seat: u8, text: &str) {
+    /// Tells every subscriber that a bot played the last move for `seat`, whose time ran out.
+    fn broadcast_notice(&self, seat: u8) {
+        let Some(last) = self.moves.len().checked_sub(1) else {
+            return;
+        };
         for s in &self.subscribers {
             let _ = s.out.try_send(ServerMsg::Notice {
                 game: self.id.clone(),
                 kind: "timeout_bot_move",
                 seat,
-                text: text.to_string(),
+                played: self.seen(last, s.seat),
             });
         }
     }

@@ -3,7 +3,6 @@ use crate::AppState;
 use crate::room::{Room, RoomHandle};
 use crate::store::SeatKind;
 use anyhow::{Result, bail};
-use pyramidion_core::GameKind;
 use pyramidion_core::record::Record;
 use pyramidion_games::AnyGame;
 use std::collections::HashMap;
@@ -19,7 +18,7 @@ pub struct Rooms {
 /// A game read back from the database, ready to become a room.
 struct Loaded {
     game: AnyGame,
-    moves: Vec<String>,
+    moves: Vec<pyramidion_games::PlayedMove>,
     seats: Vec<SeatKind>,
     seed: u64,
     move_seconds: u32,
@@ -95,17 +94,15 @@ async fn load(state: &AppState, id: &str) -> Result<Option<Loaded>> {
     if row.status == "open" {
         return Ok(None);
     }
-    let kind: GameKind = row.kind.parse()?;
-    let moves = state.store.moves(id).await?;
     let record = Record {
-        game: kind,
+        game: row.kind.clone(),
         options: serde_json::from_str(&row.options)?,
         seed: row.seed,
         result: None,
-        moves: moves.clone(),
+        moves: state.store.moves(id).await?,
         move_lines: Vec::new(),
     };
-    let game = match AnyGame::from_record(&record) {
+    let (game, moves) = match replay_played(&record) {
         Ok(g) => g,
         Err(e) => bail!("game {id} does not replay from its record: {e}"),
     };
@@ -116,4 +113,16 @@ async fn load(state: &AppState, id: &str) -> Result<Option<Loaded>> {
         seed: row.seed,
         move_seconds: row.move_seconds,
     }))
+}
+
+/// Rebuilds a game from its record, keeping every move as each viewer may see it.
+pub fn replay_played(
+    record: &Record,
+) -> Result<(AnyGame, Vec<pyramidion_games::PlayedMove>), pyramidion_games::GameError> {
+    let mut game = AnyGame::from_record_prefix(record, Some(0))?;
+    let mut played = Vec::with_capacity(record.moves.len());
+    for text in &record.moves {
+        played.push(game.play_text(text)?);
+    }
+    Ok((game, played))
 }

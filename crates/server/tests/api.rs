@@ -130,7 +130,7 @@ async fn bad_input_gets_documented_errors() {
         .await;
     assert_eq!(
         (r.status, r.code()),
-        (400, "bad_request"),
+        (400, "unknown_bot_level"),
         "unknown bot level"
     );
     let r = c

@@ -130,13 +130,30 @@ fn every_code_the_server_can_send_has_a_message() {
         .map(String::from),
     );
     let mut keys: Vec<String> = codes.iter().map(|c| format!("error.{c}")).collect();
-    for kind in pyramidion_core::GameKind::ALL {
-        keys.push(format!("game.{}", kind.key()));
+    // Everything a game's descriptor names is shown to players: its name, every error code,
+    // every bot level and every option value.
+    for d in pyramidion_games::GameKind::descriptors() {
+        keys.push(format!("game.{}", d.key));
+        keys.extend(d.setup_errors.iter().map(|c| format!("error.{c}")));
+        keys.extend(d.move_errors.iter().map(|c| format!("reason.{c}")));
+        keys.extend(d.bot_levels.iter().map(|l| format!("bot.{}", l.name)));
+        keys.extend(
+            d.ranking
+                .iter()
+                .filter(|k| **k != "score")
+                .map(|k| format!("tie.{k}")),
+        );
+        keys.push("tie.shared".to_string());
+        if d.options.iter().any(|o| o.players == [1]) {
+            keys.push("tie.automa_wins_ties".to_string());
+        }
+        for o in d.options {
+            keys.push(format!("option.{}", o.key));
+            keys.extend(o.values.iter().map(|v| format!("{}.{v}", o.key)));
+        }
     }
     for family in [
-        ("bot.", &["random", "greedy"][..]),
-        ("solo.", &["a-legend", "the-legend"]),
-        ("quick.", &["a-legend", "the-legend"]),
+        ("quick.", &["a-legend", "the-legend"][..]),
         ("colour.", &["orange", "blue", "purple", "green", "red"]),
         (
             "gem.",

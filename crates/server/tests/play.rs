@@ -137,7 +137,8 @@ async fn illegal_stale_and_out_of_turn_moves_are_refused_without_change() {
         "no legal moves shown out of turn"
     );
     // Out of turn.
-    b.play(&id, 0, sa["legal"][0].as_str().unwrap()).await;
+    b.play(&id, 0, sa["legal"][0]["text"].as_str().unwrap())
+        .await;
     let e = b.next_of("error").await;
     assert_eq!(
         (e["code"].as_str(), e["state_id"].as_u64()),
@@ -157,7 +158,8 @@ async fn illegal_stale_and_out_of_turn_moves_are_refused_without_change() {
         (Some("illegal_move"), Some("bad_move_syntax"))
     );
     // Stale.
-    a.play(&id, 5, sa["legal"][0].as_str().unwrap()).await;
+    a.play(&id, 5, sa["legal"][0]["text"].as_str().unwrap())
+        .await;
     let e = a.next_of("error").await;
     assert_eq!(e["code"], "stale_state");
     // Nothing changed: a fresh subscription shows state 0 and the same view.
@@ -165,12 +167,17 @@ async fn illegal_stale_and_out_of_turn_moves_are_refused_without_change() {
     assert_eq!(again["state_id"], 0);
     assert_eq!(again["view"], sa["view"]);
     // A legal move goes through and both players see it.
-    a.play(&id, 0, sa["legal"][0].as_str().unwrap()).await;
+    a.play(&id, 0, sa["legal"][0]["text"].as_str().unwrap())
+        .await;
     let s1 = a.state_at_least(&id, 1).await;
     let s1b = b.state_at_least(&id, 1).await;
+    // Both see the move with its text and structured form, numbered and attributed.
+    let mut expected = sa["legal"][0].clone();
+    expected["ply"] = json!(0);
+    expected["seat"] = json!(0);
     assert_eq!(
         (s1["last_move"].clone(), s1b["last_move"].clone()),
-        (sa["legal"][0].clone(), sa["legal"][0].clone())
+        (expected.clone(), expected)
     );
     // Malformed messages and unknown games.
     a.send_text("{\"type\": \"fly\"}").await;
@@ -202,7 +209,7 @@ async fn reconnect_resumes_from_the_last_event() {
     let mut state = ws.subscribe(&id, None).await;
     for _ in 0..3 {
         let id_now = state["state_id"].as_u64().unwrap();
-        ws.play(&id, id_now, state["legal"][0].as_str().unwrap())
+        ws.play(&id, id_now, state["legal"][0]["text"].as_str().unwrap())
             .await;
         state = ws.state_at_least(&id, id_now + 1).await;
     }
@@ -214,7 +221,7 @@ async fn reconnect_resumes_from_the_last_event() {
     let mut played = Vec::new();
     for _ in 0..2 {
         let id_now = s2["state_id"].as_u64().unwrap();
-        let m = s2["legal"][0].as_str().unwrap().to_string();
+        let m = s2["legal"][0]["text"].as_str().unwrap().to_string();
         other.play(&id, id_now, &m).await;
         played.push(m);
         s2 = other.state_at_least(&id, id_now + 1).await;
@@ -222,7 +229,13 @@ async fn reconnect_resumes_from_the_last_event() {
     let mut back = c.socket().await;
     let resumed = back.subscribe(&id, Some(seen)).await;
     assert_eq!(resumed["state_id"].as_u64(), Some(seen + 2));
-    assert_eq!(resumed["missed"], json!(played));
+    let missed: Vec<&str> = resumed["missed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(missed, played);
     assert_eq!(resumed["view"], s2["view"]);
 }
 

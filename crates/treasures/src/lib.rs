@@ -5,7 +5,9 @@
 #![forbid(unsafe_code)]
 
 pub mod allocation;
+mod bench;
 mod constructed;
+pub mod descriptor;
 pub mod dominoes;
 pub mod error;
 pub mod game;
@@ -25,6 +27,6 @@ pub use error::IllegalMove;
 pub use game::{Game, Phase};
 pub use gems::{Gem, Gems};
 pub use legend::legend_stage_points;
-pub use moves::{Move, Payment};
+pub use moves::{Move, MoveForm, Payment};
 pub use options::{Options, SoloMode};
 pub use view::View;

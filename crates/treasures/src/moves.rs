@@ -188,6 +188,38 @@ impl FromStr for Move {
 
 pyramidion_core::serde_as_move_text!(Move);
 
+/// The structured form of a move that clients act on (see [`crate::descriptor`]). Spaces and
+/// piles are 0-based here; texts number them from 1.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MoveForm {
+    Take {
+        space: u8,
+        gem: Option<Gem>,
+    },
+    Flip {
+        pile: u8,
+    },
+    /// Block A at (`x`, `y`) on the stage being built, block B towards `dir`; `cells` are the
+    /// two blocks' cells, A first.
+    Place {
+        x: u8,
+        y: u8,
+        dir: pyramidion_core::geometry::Dir,
+        cells: [(u8, u8); 2],
+    },
+    /// `points`: what the activation adds to the stage score.
+    Activate {
+        area: String,
+        payment: Payment,
+        points: u16,
+    },
+    Done,
+    Discard {
+        gem: Gem,
+    },
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,10 +1,12 @@
 //! `Rules` for Forgotten Treasures: checking and playing moves.
 use crate::error::IllegalMove;
 use crate::game::{Game, Phase};
-use crate::moves::Move;
+use crate::moves::{Move, MoveForm};
 use crate::options::Options;
 use crate::view::View;
-use pyramidion_core::{GameKind, GameRng, Outcome, Rules, Seat, Seed, SetupError, ToMove};
+use pyramidion_core::descriptor::GameDescriptor;
+use pyramidion_core::geometry::topview::area_name;
+use pyramidion_core::{GameRng, Outcome, Rules, Seat, Seed, SetupError, ToMove};
 
 impl Game {
     /// Checks `m` against the current state without changing it.
@@ -88,8 +90,9 @@ impl Rules for Game {
     type Move = Move;
     type View = View;
     type Error = IllegalMove;
+    type Form = MoveForm;
 
-    const KIND: GameKind = GameKind::ForgottenTreasures;
+    const DESCRIPTOR: &'static GameDescriptor = &crate::descriptor::DESCRIPTOR;
 
     fn new(options: &Options, seed: Seed) -> Result<Self, SetupError> {
         Game::setup(options, seed)
@@ -158,5 +161,40 @@ impl Rules for Game {
 
     fn ply(&self) -> u32 {
         self.ply
+    }
+
+    fn bench_cases() -> Vec<pyramidion_core::bench::BenchCase> {
+        crate::bench::cases()
+    }
+
+    fn form(&self, m: &Move) -> MoveForm {
+        match *m {
+            Move::Take { space, gem } => MoveForm::Take { space, gem },
+            Move::Flip { pile } => MoveForm::Flip { pile },
+            Move::Place(p) => {
+                let second = p.second().unwrap_or((p.x, p.y));
+                MoveForm::Place {
+                    x: p.x,
+                    y: p.y,
+                    dir: p.dir,
+                    cells: [(p.x, p.y), second],
+                }
+            }
+            Move::Activate { area, payment } => {
+                let icons = self.scoring.as_ref().map_or(0, |sc| {
+                    sc.areas()
+                        .iter()
+                        .find(|a| a.anchor == area)
+                        .map_or(0, |a| a.icons)
+                });
+                MoveForm::Activate {
+                    area: area_name(area),
+                    payment,
+                    points: crate::scoring::activation_points(icons, payment),
+                }
+            }
+            Move::Done => MoveForm::Done,
+            Move::Discard(gem) => MoveForm::Discard { gem },
+        }
     }
 }

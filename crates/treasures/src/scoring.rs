@@ -5,8 +5,7 @@ use crate::gems::{COLOURS, Gem};
 use crate::moves::{Move, Payment};
 use crate::pick::{locate, pick_index};
 use pyramidion_core::geometry::select::select_u8;
-use pyramidion_core::rules::rank_by_keys;
-use pyramidion_core::{Outcome, Seat};
+use pyramidion_core::{Outcome, RankKey, Seat};
 
 /// Activatable areas of a pyramid's top view: those showing at least one icon.
 pub fn scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid) -> StageScoring {
@@ -236,29 +235,31 @@ impl Game {
         }
         let scores: Vec<i32> = self.players.iter().map(|p| p.total() as i32).collect();
         if let Some(legend) = &self.legend {
+            // THE Legend wins ties: the player must score strictly more.
             let automa = legend.total() as i32;
+            let won = scores[0] > automa;
             return Some(Outcome {
-                ranks: vec![u8::from(scores[0] <= automa)],
-                scores,
+                ranks: vec![u8::from(!won)],
                 automa: Some(automa),
+                keys: vec![RankKey::new("score", scores.iter().copied())],
+                decided_by: vec![(scores[0] == automa).then_some("automa_wins_ties")],
+                scores,
             });
         }
-        let keys: Vec<(u32, u32, u16)> = self
-            .players
-            .iter()
-            .map(|p| {
-                (
-                    p.total(),
-                    p.gems.total(),
-                    *p.stage_scores.iter().max().expect("4 stages"),
-                )
-            })
-            .collect();
-        Some(Outcome {
-            ranks: rank_by_keys(&keys),
-            scores,
-            automa: None,
-        })
+        let keys = vec![
+            RankKey::new("score", scores.iter().copied()),
+            RankKey::new(
+                "gems_left",
+                self.players.iter().map(|p| p.gems.total() as i32),
+            ),
+            RankKey::new(
+                "best_stage",
+                self.players
+                    .iter()
+                    .map(|p| *p.stage_scores.iter().max().expect("4 stages") as i32),
+            ),
+        ];
+        Some(Outcome::ranked(scores, keys))
     }
 
     /// Payments the player to move can afford, per area colour (see [`affordable_payments`]).

@@ -15,7 +15,7 @@ use pyramidion_core::geometry::{Block, FrameRect, Placement};
 use pyramidion_core::{Outcome, Seat};
 use serde::Serialize;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct View {
     pub game: &'static str,
     pub seat: Option<Seat>,
@@ -37,7 +37,7 @@ pub struct View {
     pub outcome: Option<Outcome>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DominoView {
     pub id: DominoId,
     /// Block A (west) and B (east) of the domino lying east-west.
@@ -53,7 +53,7 @@ impl DominoView {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PileTop {
     FaceUp { domino: DominoView },
@@ -61,14 +61,14 @@ pub enum PileTop {
     Empty,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SpaceView {
     pub pile_size: usize,
     pub top: PileTop,
     pub gems: Gems,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BlockView {
     /// 1–4.
     pub stage: u8,
@@ -80,7 +80,7 @@ pub struct BlockView {
     pub block: Block,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayerView {
     pub seat: Seat,
     pub gems: Gems,
@@ -92,14 +92,22 @@ pub struct PlayerView {
     pub frame: Option<FrameRect>,
     pub blocks: Vec<BlockView>,
     pub dominoes: Vec<DominoId>,
-    /// Stage (1–4) and placement of the last domino placed.
-    pub last_placement: Option<(u8, Placement)>,
+    /// The last domino placed.
+    pub last_placement: Option<LastPlacement>,
     /// Every area activated at past stage ends (the per-area breakdown of the scoring pad);
     /// a stage's score is these points plus 1 per Mythical kept.
     pub scored_areas: Vec<ScoredAreaView>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+/// Where a domino went: its stage (1–4), its placement, and the two cells it covers (A first).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LastPlacement {
+    pub stage: u8,
+    pub placement: Placement,
+    pub cells: [(u8, u8); 2],
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ScoredAreaView {
     /// 1–4.
     pub stage: u8,
@@ -110,16 +118,18 @@ pub struct ScoredAreaView {
     pub points: u16,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AreaView {
     pub name: String,
     pub colour: u8,
     pub icons: u8,
     pub cells: Vec<u32>,
     pub activation: Option<Payment>,
+    /// Points the activation added (when activated).
+    pub activation_points: Option<u16>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ScoringView {
     pub seat: Seat,
     pub areas: Vec<AreaView>,
@@ -129,11 +139,20 @@ pub struct ScoringView {
     /// The engine's exact best completion from here (most points, then fewest gems), as
     /// `activate` moves, and the stage total it reaches with the Mythicals kept. Only in the
     /// view of the seat being scored (its own pyramid and gems: nothing hidden).
-    pub best: Vec<String>,
+    pub best: Vec<BestActivation>,
     pub best_total: u32,
 }
 
-#[derive(Clone, Debug, Serialize)]
+/// One activation of the best allocation: its move text and what it names.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BestActivation {
+    pub text: String,
+    pub area: String,
+    pub payment: Payment,
+    pub points: u16,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LegendView {
     pub mode: SoloMode,
     /// His pile, bottom first; every domino in it was face up when he took it.
@@ -147,6 +166,19 @@ pub struct LegendView {
     pub stage_draw: Option<crate::gems::Gem>,
     /// Per finished stage: coloured gems and Mythicals he scored.
     pub scored_gems: Vec<[u8; 2]>,
+    /// Per finished stage, how those gems made his points (the scoring pad's breakdown).
+    pub scored: Vec<LegendStageScore>,
+}
+
+/// THE Legend's points at one stage end: each coloured gem is worth the stage number, each
+/// Mythical 2.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LegendStageScore {
+    pub coloured: u8,
+    pub coloured_value: u8,
+    pub mythical: u8,
+    pub mythical_value: u8,
+    pub points: u32,
 }
 
 impl View {
@@ -196,7 +228,11 @@ impl View {
                     })
                     .collect(),
                 dominoes: p.dominoes.to_vec(),
-                last_placement: p.last_placement.map(|(s, pl)| (s + 1, pl)),
+                last_placement: p.last_placement.map(|(s, pl)| LastPlacement {
+                    stage: s + 1,
+                    placement: pl,
+                    cells: [(pl.x, pl.y), pl.second().unwrap_or((pl.x, pl.y))],
+                }),
                 scored_areas: p
                     .scored_areas
                     .iter()
@@ -217,6 +253,7 @@ impl View {
             let own = seat == Some(Seat(game.current));
             View::scoring(game.current, sc, &top, own.then_some(player.gems))
         });
+        let scored_stages = game.stage as usize + usize::from(game.phase == Phase::Over);
         let legend = game.legend.as_ref().map(|l| LegendView {
             mode: l.mode,
             pile: l.pile.iter().map(|&id| DominoView::of(id)).collect(),
@@ -226,9 +263,21 @@ impl View {
             total: l.total(),
             last_turn: l.last_turn,
             stage_draw: l.stage_draw,
-            scored_gems: l.scored_gems
-                [..game.stage as usize + usize::from(game.phase == Phase::Over)]
-                .to_vec(),
+            scored_gems: l.scored_gems[..scored_stages].to_vec(),
+            scored: l.scored_gems[..scored_stages]
+                .iter()
+                .enumerate()
+                .map(|(stage, &[coloured, mythical])| {
+                    let one = |c, m| crate::legend_stage_points(stage as u8, c, m);
+                    LegendStageScore {
+                        coloured,
+                        coloured_value: one(1, 0) as u8,
+                        mythical,
+                        mythical_value: one(0, 1) as u8,
+                        points: one(coloured as u32, mythical as u32),
+                    }
+                })
+                .collect(),
         });
         View {
             game: "forgotten-treasures",
@@ -261,16 +310,18 @@ impl View {
             .iter()
             .map(|a| {
                 let cells = top.area_at(a.anchor as u32).map_or(0, |area| area.cells);
+                let activation = sc
+                    .activations()
+                    .iter()
+                    .find(|(anchor, _)| *anchor == a.anchor)
+                    .map(|(_, p)| *p);
                 AreaView {
                     name: area_name(a.anchor),
                     colour: a.colour,
                     icons: a.icons,
                     cells: pyramidion_core::geometry::grid::bits(cells).collect(),
-                    activation: sc
-                        .activations()
-                        .iter()
-                        .find(|(anchor, _)| *anchor == a.anchor)
-                        .map(|(_, p)| *p),
+                    activation,
+                    activation_points: activation.map(|p| activation_points(a.icons, p)),
                 }
             })
             .collect();
@@ -290,7 +341,16 @@ impl View {
                 let moves = plan
                     .activations
                     .iter()
-                    .map(|&(area, payment)| Move::Activate { area, payment }.to_string())
+                    .map(|&(area, payment)| BestActivation {
+                        text: Move::Activate { area, payment }.to_string(),
+                        area: area_name(area),
+                        payment,
+                        points: sc
+                            .areas()
+                            .iter()
+                            .find(|a| a.anchor == area)
+                            .map_or(0, |a| activation_points(a.icons, payment)),
+                    })
                     .collect();
                 (moves, sc.points() as u32 + plan.points)
             }

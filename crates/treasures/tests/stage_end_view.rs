@@ -49,7 +49,8 @@ fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
                 g.play(&moves[0]).unwrap();
             }
             let offer = View::of(&g, Some(seat)).scoring.unwrap();
-            for text in &offer.best {
+            for best in &offer.best {
+                let text = &best.text;
                 let m: Move = text.parse().unwrap();
                 g.play(&m)
                     .unwrap_or_else(|e| panic!("seed {seed}: {text}: {e}"));

@@ -256,7 +256,7 @@ impl Socket {
                 rng = rng
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
-                let m = legal[(rng >> 33) as usize % legal.len()]
+                let m = legal[(rng >> 33) as usize % legal.len()]["text"]
                     .as_str()
                     .unwrap()
                     .to_string();

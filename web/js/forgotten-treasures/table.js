@@ -4,12 +4,12 @@
 import { h, clickable } from '../dom.js';
 import { t } from '../i18n.js';
 import { DIRS, GEMS, backSvg, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
-import { parsePlacement, placementCells, pyramidSvg } from './pyramid.js';
+import { placements, pyramidSvg } from './pyramid.js';
 import { stageEndPanel, scoringPad } from './stage-end.js';
 import { resultPanel } from './result.js';
 import { moveText } from './moves.js';
 
-export function renderTreasures(ctx) {
+export function render(ctx) {
   const { view, state } = ctx;
   const mine = state.seat !== null && state.seat !== undefined;
   const focus = mine ? state.seat : (view.to_move ?? 0);
@@ -52,16 +52,10 @@ function statusBar(ctx) {
   );
 }
 
-// "take 2 red" -> {space: 1, gem: 'red'}; "take 2" -> {space: 1, gem: null}
-function parseTake(m) {
-  const x = /^take (\d)(?: (\w+))?$/.exec(m);
-  return x ? { space: Number(x[1]) - 1, gem: x[2] || null, text: m } : null;
-}
-
 function exploration(ctx) {
   const { view, legal, play } = ctx;
-  const takes = legal.map(parseTake).filter(Boolean);
-  const flips = new Set(legal.filter((m) => m.startsWith('flip ')).map((m) => Number(m.slice(5)) - 1));
+  const takes = legal.filter((m) => m.kind === 'take');
+  const flips = new Map(legal.filter((m) => m.kind === 'flip').map((m) => [m.pile, m.text]));
   const legendSpace = view.legend && view.legend.last_turn ? view.legend.last_turn.space : null;
   return h(
     'section.card.exploration',
@@ -79,7 +73,7 @@ function exploration(ctx) {
         } else if (space.top.kind === 'face_down') {
           pile = backSvg(space.top.back, 76);
           if (flips.has(i)) {
-            const text = `flip ${i + 1}`;
+            const text = flips.get(i);
             pile = clickable(h('div.pick.flip', { 'data-move': text, 'data-testid': 'flip' }, pile, h('span.flip-label', {}, t('flip.action'))), () => play(text), t('flip.label', { space: i + 1 }));
           }
         } else {
@@ -147,11 +141,11 @@ function ownArea(ctx, focus) {
 
   let ghosts = [];
   if (placing) {
-    const all = legal.map(parsePlacement).filter(Boolean);
+    const all = placements(legal);
     ghosts = all.filter((p) => p.dir === DIRS[ui.rot || 0]);
     parts.push(h('p.hint', {}, t('place.hint', { count: ghosts.length })));
   }
-  const best = scoring && ctx.state.seat === focus ? new Set(scoring.best.map((m) => m.split(' ')[1])) : null;
+  const best = scoring && ctx.state.seat === focus ? new Set(scoring.best.map((b) => b.area)) : null;
   const svg = pyramidSvg(player, {
     testid: 'my-pyramid',
     label: t('table.pyramid_of', { name: ctx.seatName(focus) }),
@@ -198,14 +192,12 @@ function focusGhost(text) {
 // fits the same two cells.
 function rotate(ctx) {
   const { ui, legal } = ctx;
-  const before = ui.selected ? parsePlacement(ui.selected) : null;
+  const all = placements(legal);
+  const before = ui.selected ? all.find((p) => p.text === ui.selected) : null;
   ui.rot = ((ui.rot || 0) + 1) % 4;
   if (before) {
-    const cells = placementCells(before).map((c) => c.join(',')).sort().join(';');
-    const same = legal
-      .map(parsePlacement)
-      .filter(Boolean)
-      .find((p) => p.dir === DIRS[ui.rot] && placementCells(p).map((c) => c.join(',')).sort().join(';') === cells);
+    const key = (p) => p.cells.map((c) => c.join(',')).sort().join(';');
+    const same = all.find((p) => p.dir === DIRS[ui.rot] && key(p) === key(before));
     ui.selected = same ? same.text : null;
   }
   ctx.redraw();

@@ -24,7 +24,6 @@ export function rotateIcons(mask, quarters) {
 }
 
 export const DIRS = ['E', 'S', 'W', 'N'];
-export const DELTA = { E: [1, 0], S: [0, 1], W: [-1, 0], N: [0, -1] };
 
 // A domino's two blocks as they lie in direction `dir` ([A, B]).
 export function orient(blocks, dir) {

@@ -4,21 +4,11 @@
 // and the last domino placed.
 import { h, s, clickable } from '../dom.js';
 import { t } from '../i18n.js';
-import { DELTA, blockSvg, colourName, orient, patternDefs } from './pieces.js';
+import { blockSvg, colourName, orient, patternDefs } from './pieces.js';
 
-// "place c4 E" -> {text, x, y, dir}
-export function parsePlacement(text) {
-  const m = /^place ([a-z])(\d+) ([ESWN])$/.exec(text);
-  if (!m) return null;
-  return { text, x: m[1].charCodeAt(0) - 97, y: Number(m[2]) - 1, dir: m[3] };
-}
-
-export function placementCells(p) {
-  const [dx, dy] = DELTA[p.dir];
-  return [
-    [p.x, p.y],
-    [p.x + dx, p.y + dy],
-  ];
+// The legal placements among the structured moves: {text, x, y, dir, cells: [[x, y], [x, y]]}.
+export function placements(legal) {
+  return legal.filter((m) => m.kind === 'place');
 }
 
 // Top-left corner, in quadrant units, of block (x, y) of stage `stage` (1–4).
@@ -94,8 +84,8 @@ export function pyramidSvg(player, opts = {}) {
   }
 
   if (player.last_placement && opts.highlightLast !== false) {
-    const [stage, p] = player.last_placement;
-    const cells = placementCells(p).map(([x, y]) => blockOrigin(player, stage, x, y));
+    const { stage } = player.last_placement;
+    const cells = player.last_placement.cells.map(([x, y]) => blockOrigin(player, stage, x, y));
     const minX = Math.min(cells[0][0], cells[1][0]);
     const minY = Math.min(cells[0][1], cells[1][1]);
     layers.append(
@@ -129,7 +119,7 @@ export function pyramidSvg(player, opts = {}) {
   }
 
   for (const ghost of opts.ghosts || []) {
-    const cells = placementCells(ghost).map(([x, y]) => blockOrigin(player, opts.stage, x, y));
+    const cells = ghost.cells.map(([x, y]) => blockOrigin(player, opts.stage, x, y));
     cells.forEach(([x, y]) => bounds.push([x, y, 2, 2]));
     const selected = opts.selected === ghost.text;
     const g = s('g', { class: `ghost${selected ? ' selected' : ''}`, 'data-move': ghost.text, 'data-testid': 'ghost' });

@@ -5,14 +5,6 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { GEMS, colourName, gemName, gemSvg } from './pieces.js';
 
-const LEGEND_COLOURED_VALUE = [1, 2, 3, 4];
-const LEGEND_MYTHICAL_VALUE = 2;
-
-// Payments are named as in moves (`1c`, `2c2m`…), in views too.
-export function payPoints(icons, payment) {
-  return payment === '1c' || payment === '2m' ? icons : 2 * icons;
-}
-
 export function payText(payment, colour) {
   return t(`pay.${payment}`, { colour: colourName(colour) });
 }
@@ -33,10 +25,10 @@ export function stageEndPanel(ctx, focus) {
         'div.moves',
         {},
         legal
-          .filter((m) => m.startsWith('discard '))
+          .filter((m) => m.kind === 'discard')
           .map((m) => {
-            const gem = GEMS.indexOf(m.slice(8));
-            return h('button.gem-button', { 'data-move': m, 'data-testid': 'discard', onclick: () => play(m) }, gemSvg(gem), ` ${gemName(gem)}`);
+            const gem = GEMS.indexOf(m.gem);
+            return h('button.gem-button', { 'data-move': m.text, 'data-testid': 'discard', onclick: () => play(m.text) }, gemSvg(gem), ` ${gemName(gem)}`);
           }),
       ),
     );
@@ -53,7 +45,7 @@ export function stageEndPanel(ctx, focus) {
   // has been accepted.
   if (ui.bestQueue && ui.bestQueue.length && !ctx.pending && ui.bestSentAt !== ctx.state.state_id) {
     const next = ui.bestQueue[0];
-    if (legal.includes(next)) {
+    if (legal.some((m) => m.text === next)) {
       ui.bestSentAt = ctx.state.state_id;
       ui.bestQueue.shift();
       setTimeout(() => play(next), 0);
@@ -63,7 +55,7 @@ export function stageEndPanel(ctx, focus) {
   }
 
   const area = sc.areas.find((a) => a.name === ui.area);
-  const payments = area ? legal.filter((m) => m.startsWith(`activate ${area.name} `)) : [];
+  const payments = area ? legal.filter((m) => m.kind === 'activate' && m.area === area.name) : [];
   const gain = sc.best_total - liveTotal;
   return h(
     'div.stage-end',
@@ -81,7 +73,7 @@ export function stageEndPanel(ctx, focus) {
             { 'data-testid': `area-button-${a.name}`, onclick: () => ((ui.area = a.name), ctx.redraw()), disabled: !!a.activation },
             t('scoring.area_label', { name: a.name, colour: colourName(a.colour), count: a.icons }),
           ),
-          a.activation ? h('span.paid', {}, ` ${payText(a.activation, a.colour)} → +${payPoints(a.icons, a.activation)}`) : null,
+          a.activation ? h('span.paid', {}, ` ${payText(a.activation, a.colour)} → +${a.activation_points}`) : null,
         ),
       ),
     ),
@@ -91,10 +83,7 @@ export function stageEndPanel(ctx, focus) {
           { 'data-testid': 'payments' },
           h('p', {}, t('scoring.choose_payment', { name: area.name })),
           payments.length
-            ? payments.map((m) => {
-                const code = m.split(' ')[2];
-                return h('button', { 'data-move': m, 'data-testid': 'pay', onclick: () => play(m) }, `${payText(code, area.colour)} → +${payPoints(area.icons, code)}`);
-              })
+            ? payments.map((m) => h('button', { 'data-move': m.text, 'data-testid': 'pay', onclick: () => play(m.text) }, `${payText(m.payment, area.colour)} → +${m.points}`))
             : h('p.hint', {}, t('scoring.cannot_pay')),
         )
       : h('p.hint', {}, t('scoring.pick_area')),
@@ -108,7 +97,7 @@ export function stageEndPanel(ctx, focus) {
           disabled: !sc.best.length,
           title: t('scoring.best_hint'),
           onclick: () => {
-            ui.bestQueue = [...sc.best];
+            ui.bestQueue = sc.best.map((b) => b.text);
             ui.showBest = false;
             ctx.redraw();
           },
@@ -152,12 +141,13 @@ function playerBreakdown(ctx, p, stage) {
 }
 
 function legendBreakdown(l, stage) {
-  const [coloured, mythical] = l.scored_gems[stage - 1] || [0, 0];
+  const sc = l.scored[stage - 1];
+  if (!sc) return null;
   return h(
     'div.breakdown',
     {},
     h('strong', {}, `${t(`solo.${l.mode}`)}: ${l.stage_scores[stage - 1]}`),
-    h('ul', {}, h('li', {}, t('scoring.legend_breakdown', { coloured, value: LEGEND_COLOURED_VALUE[stage - 1], mythical, mvalue: LEGEND_MYTHICAL_VALUE }))),
+    h('ul', {}, h('li', {}, t('scoring.legend_breakdown', { coloured: sc.coloured, value: sc.coloured_value, mythical: sc.mythical, mvalue: sc.mythical_value }))),
   );
 }
 

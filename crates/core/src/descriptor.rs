@@ -1,0 +1,96 @@
+//! What a game says about itself (after OpenSpiel's `GameType`): its key, seat range, options,
+//! the bot levels that play it, every error code it can answer and the kinds of move it has.
+//!
+//! Each game crate defines one `static DESCRIPTOR` in its `descriptor.rs`; the server serves
+//! them at `GET /api/games`, the lobby builds its table form from them and the CLI validates
+//! its flags against them. Nothing outside a game's crate repeats these facts.
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+pub struct GameDescriptor {
+    /// Stable key used in URLs, records and the CLI (`forgotten-treasures`).
+    pub key: &'static str,
+    /// The game's name in English (the browser translates through `game.<key>`).
+    pub name: &'static str,
+    /// Fewest and most seats (human or bot players; a solo automa is not a seat).
+    pub seats: SeatRange,
+    /// Options besides the player count, which is the `players` option of every game.
+    pub options: &'static [OptionDescriptor],
+    /// Bot levels that play this game, weakest first. The last one is the strongest.
+    pub bot_levels: &'static [BotLevel],
+    /// Every code a table's options can be refused with.
+    pub setup_errors: &'static [&'static str],
+    /// Every code a move can be refused with (syntax and illegal moves); the server sends
+    /// them as the `reason` of an `illegal_move` error.
+    pub move_errors: &'static [&'static str],
+    /// What final rankings compare, in order (the names of [`crate::Outcome::keys`]); a
+    /// solo game's automa wins ties (`automa_wins_ties`).
+    pub ranking: &'static [&'static str],
+    /// The kinds of move, with the fields of their structured form.
+    pub moves: &'static [MoveKind],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SeatRange {
+    pub min: u8,
+    pub max: u8,
+}
+
+impl SeatRange {
+    pub fn contains(self, seats: u8) -> bool {
+        (self.min..=self.max).contains(&seats)
+    }
+}
+
+/// An option of the game other than `players`, chosen from named values.
+#[derive(Debug, Serialize)]
+pub struct OptionDescriptor {
+    /// Its key in the options JSON (`solo`).
+    pub key: &'static str,
+    /// The values it accepts, as they appear in the options JSON.
+    pub values: &'static [&'static str],
+    /// The value a new table starts with.
+    pub default: &'static str,
+    /// The player counts for which the option applies (and is then required); empty: all.
+    pub players: &'static [u8],
+}
+
+impl OptionDescriptor {
+    pub fn applies_to(&self, players: u8) -> bool {
+        self.players.is_empty() || self.players.contains(&players)
+    }
+}
+
+/// A bot level: its name (as the lobby, the CLI and records name it) and its search budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BotLevel {
+    pub name: &'static str,
+    /// Search iterations per decision; 0 for the levels that do not search (random, greedy).
+    pub iterations: u32,
+    /// A typical think time per decision on one core, in milliseconds (measured with
+    /// `pyramidion arena`; shown to players so they know what to expect).
+    pub think_ms: u32,
+}
+
+/// One kind of move: its `kind` tag in the structured form, its fields, and an example of its
+/// record text.
+#[derive(Debug, Serialize)]
+pub struct MoveKind {
+    pub kind: &'static str,
+    pub fields: &'static [&'static str],
+    pub example: &'static str,
+}
+
+impl GameDescriptor {
+    pub fn bot_level(&self, name: &str) -> Option<&'static BotLevel> {
+        self.bot_levels.iter().find(|l| l.name == name)
+    }
+
+    pub fn option(&self, key: &str) -> Option<&'static OptionDescriptor> {
+        self.options.iter().find(|o| o.key == key)
+    }
+
+    pub fn move_kind(&self, kind: &str) -> Option<&'static MoveKind> {
+        self.moves.iter().find(|m| m.kind == kind)
+    }
+}
