@@ -1,11 +1,16 @@
 // The lobby: quick starts, a table builder (game, options, seats), open tables, my games.
+// Everything it knows of the games comes from their descriptors (`GET /api/games`): seat
+// ranges, options and their values, bot levels.
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { app, showError } from './app.js';
 
-// Player counts each game accepts (the server checks again; this only shapes the form).
-const PLAYERS = { 'forgotten-treasures': [1, 2, 3, 4], pyramido: [2, 3, 4], pyramids: [2, 3, 4, 5] };
+const range = (min, max) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
+// Options that apply at a table of `players` (an option listing no player counts always does).
+const optionsFor = (game, players) => game.options.filter((o) => !o.players.length || o.players.includes(players));
+// The level the quick start seats: greedy when the game has it, else its weakest.
+const quickLevel = (game) => (game.bot_levels.find((l) => l.name === 'greedy') || game.bot_levels[0]).name;
 const CLOCKS = [0, 30, 60, 120, 300];
 
 export async function createTable(spec) {
@@ -24,44 +29,61 @@ export function tableLine(table) {
   return `${t(`game.${table.game}`)} · ${seats}`;
 }
 
-function quickStarts() {
-  const solo = (mode) =>
-    h(
-      'button.primary.big',
-      {
-        'data-testid': `quick-${mode}`,
-        onclick: () =>
-          createTable({
-            game: 'forgotten-treasures',
-            options: { players: 1, solo: mode },
-            seats: [{ type: 'me' }],
-          }).catch(showError),
-      },
-      t(`quick.${mode}`),
+// One button per solo mode of every game played alone, then a table against bots of the
+// first game.
+function quickStarts(games) {
+  const buttons = [];
+  for (const game of games) {
+    if (game.seats.min !== 1) continue;
+    for (const o of optionsFor(game, 1)) {
+      for (const value of o.values) {
+        buttons.push(
+          h(
+            'button.primary.big',
+            {
+              'data-testid': `quick-${value}`,
+              onclick: () => createTable({ game: game.key, options: { players: 1, [o.key]: value }, seats: [{ type: 'me' }] }).catch(showError),
+            },
+            t(`quick.${value}`),
+          ),
+        );
+      }
+    }
+  }
+  const first = games[0];
+  if (first) {
+    const players = Math.min(3, first.seats.max);
+    const level = quickLevel(first);
+    buttons.push(
+      h(
+        'button.big',
+        {
+          'data-testid': 'quick-bots',
+          onclick: () =>
+            createTable({
+              game: first.key,
+              options: { players },
+              seats: [{ type: 'me' }, ...range(2, players).map(() => ({ type: 'bot', level }))],
+            }).catch(showError),
+        },
+        t('quick.bots'),
+      ),
     );
-  const bots = h(
-    'button.big',
-    {
-      'data-testid': 'quick-bots',
-      onclick: () =>
-        createTable({
-          game: 'forgotten-treasures',
-          options: { players: 3 },
-          seats: [{ type: 'me' }, { type: 'bot', level: 'greedy' }, { type: 'bot', level: 'greedy' }],
-        }).catch(showError),
-    },
-    t('quick.bots'),
-  );
-  return h('section.card.quick', {}, h('h2', {}, t('lobby.play_now')), h('div.row', {}, solo('the-legend'), solo('a-legend'), bots));
+  }
+  return h('section.card.quick', {}, h('h2', {}, t('lobby.play_now')), h('div.row', {}, buttons));
 }
 
-function builder(games, bots) {
-  const state = { game: games[0], players: 2, solo: 'the-legend', seats: [], listed: true, clock: 0 };
+function builder(games) {
+  const state = { game: games[0].key, players: 2, options: {}, seats: [], listed: true, clock: 0 };
   const box = h('section.card.builder');
-  const seatOptions = ['open', 'invite', ...bots.map((b) => `bot:${b}`)];
   const draw = () => {
-    const counts = PLAYERS[state.game] || [2, 3, 4];
+    const game = games.find((g) => g.key === state.game) || games[0];
+    const counts = range(game.seats.min, game.seats.max);
     if (!counts.includes(state.players)) state.players = counts.includes(2) ? 2 : counts[0];
+    const seatOptions = ['open', 'invite', ...game.bot_levels.map((l) => `bot:${l.name}`)];
+    state.seats = state.seats.map((v) => (seatOptions.includes(v) ? v : 'open'));
+    const applicable = optionsFor(game, state.players);
+    for (const o of applicable) if (!o.values.includes(state.options[o.key])) state.options[o.key] = o.default;
     while (state.seats.length < state.players - 1) state.seats.push('open');
     state.seats.length = state.players - 1;
     const select = (name, value, options, onchange, label) =>
@@ -78,11 +100,9 @@ function builder(games, bots) {
     mount(
       box,
       h('h2', {}, t('lobby.new_table')),
-      select('game', state.game, games.map((g) => [g, t(`game.${g}`)]), (v) => ((state.game = v), draw()), t('lobby.game')),
+      select('game', state.game, games.map((g) => [g.key, t(`game.${g.key}`)]), (v) => ((state.game = v), draw()), t('lobby.game')),
       select('players', state.players, counts.map((n) => [n, String(n)]), (v) => ((state.players = Number(v)), draw()), t('lobby.players')),
-      state.game === 'forgotten-treasures' && state.players === 1
-        ? select('solo', state.solo, ['the-legend', 'a-legend'].map((m) => [m, t(`solo.${m}`)]), (v) => (state.solo = v), t('lobby.solo_mode'))
-        : null,
+      applicable.map((o) => select(o.key, state.options[o.key], o.values.map((v) => [v, t(`${o.key}.${v}`)]), (v) => (state.options[o.key] = v), t(`option.${o.key}`))),
       state.players > 1
         ? h(
             'fieldset.seats',
@@ -116,7 +136,7 @@ function builder(games, bots) {
           'data-testid': 'create-table',
           onclick: () => {
             const options = { players: state.players };
-            if (state.game === 'forgotten-treasures' && state.players === 1) options.solo = state.solo;
+            for (const o of optionsFor(game, state.players)) options[o.key] = state.options[o.key];
             const seats = [{ type: 'me' }, ...state.seats.map((v) => (v.startsWith('bot:') ? { type: 'bot', level: v.slice(4) } : { type: v }))];
             createTable({ game: state.game, options, seats, listed: state.listed, move_seconds: state.clock }).catch(showError);
           },
@@ -161,15 +181,15 @@ export async function renderLobby(root) {
       api('GET', '/api/tables'),
       app.me ? api('GET', '/api/me/games') : Promise.resolve({ games: [] }),
     ]);
-    const games = catalog.games.map((g) => g.key);
+    const games = catalog.games;
     const waiting = open.tables.filter((tb) => !tb.seats.some((s) => s.me));
     mount(
       root,
       h(
         'div.lobby',
         {},
-        quickStarts(),
-        builder(games, catalog.bots),
+        quickStarts(games),
+        builder(games),
         tableList(t('lobby.open_tables'), waiting, 'open-tables', t('lobby.no_open_tables')),
         tableList(t('lobby.my_games'), mine.games.slice(0, 30), 'my-games', t('lobby.no_games')),
       ),

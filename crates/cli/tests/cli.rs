@@ -215,3 +215,53 @@ fn bench_prints_named_figures() {
     }
     assert!(out.lines().all(|l| l.contains(": ")), "{out}");
 }
+
+/// `sim --help` lists the games, their seat ranges, options and bot levels from their
+/// descriptors; the flags are checked against them.
+#[test]
+fn sim_help_and_validation_come_from_the_descriptors() {
+    use pyramidion_games::GameKind;
+    let o = pyramidion(&["sim", "--help"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let help = stdout(&o);
+    for kind in GameKind::ALL {
+        let d = kind.descriptor();
+        let line = format!("{}: {}–{} players", d.key, d.seats.min, d.seats.max);
+        assert!(help.contains(&line), "{line} missing from:\n{help}");
+        for level in d.bot_levels {
+            assert!(help.contains(level.name), "{}", level.name);
+        }
+        for o in d.options {
+            assert!(help.contains(&format!("{}={}", o.key, o.values.join("|"))));
+        }
+        let too_many = (d.seats.max + 1).to_string();
+        let o = pyramidion(&[
+            "sim",
+            "--game",
+            d.key,
+            "--players",
+            &too_many,
+            "--games",
+            "1",
+        ]);
+        assert!(!o.status.success());
+        let expected = format!(
+            "{} is for {} to {} players",
+            d.key, d.seats.min, d.seats.max
+        );
+        assert!(stderr(&o).contains(&expected), "{}", stderr(&o));
+        let o = pyramidion(&[
+            "sim",
+            "--game",
+            d.key,
+            "--bots",
+            "no-such-bot",
+            "--games",
+            "1",
+        ]);
+        assert!(stderr(&o).contains("unknown bot"), "{}", stderr(&o));
+    }
+    let o = pyramidion(&["sim", "--game", "chess"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("possible values"), "{}", stderr(&o));
+}

@@ -3,6 +3,7 @@
 //! Screenshots (1280 px and 375 px wide) are saved in `target/browser-artifacts/`.
 mod webdriver;
 
+use pyramidion_games::GameKind;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -493,5 +494,51 @@ async fn the_page_reconnects_by_itself_after_a_server_restart_and_resumes_the_ga
     .await;
     assert_eq!(s.js(snapshot, json!([])).await, before);
     assert!(play_step(&s, 0, &mut false).await, "play goes on");
+    s.quit().await;
+}
+
+/// The lobby's table builder offers what the games' descriptors say, and nothing else: every
+/// game, each game's seat range, its options for the chosen player count, its bot levels.
+#[tokio::test]
+async fn the_table_builder_is_built_from_the_game_descriptors() {
+    let w = world("builder").await;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, &w.server.base).await;
+    s.wait_for("[data-testid=new-game]", 15).await;
+    let values = |css: &str| {
+        let script = format!(
+            "return [...document.querySelectorAll('[data-testid={css}] option')].map(o => o.value);"
+        );
+        let s = &s;
+        async move { s.js(&script, json!([])).await }
+    };
+    let keys: Vec<&str> = GameKind::ALL.iter().map(|k| k.key()).collect();
+    assert_eq!(values("new-game").await, json!(keys));
+    for kind in GameKind::ALL {
+        let d = kind.descriptor();
+        s.click(&format!("[data-testid=new-game] option[value={}]", d.key))
+            .await;
+        let counts: Vec<String> = (d.seats.min..=d.seats.max).map(|n| n.to_string()).collect();
+        assert_eq!(values("new-players").await, json!(counts), "{}", d.key);
+        for players in d.seats.min..=d.seats.max {
+            s.click(&format!(
+                "[data-testid=new-players] option[value='{players}']"
+            ))
+            .await;
+            for o in d.options {
+                let shown = values(&format!("new-{}", o.key)).await;
+                if o.applies_to(players) {
+                    assert_eq!(shown, json!(o.values), "{} option {}", d.key, o.key);
+                } else {
+                    assert_eq!(shown, json!([]), "{} option {} at {players}", d.key, o.key);
+                }
+            }
+            if players > 1 {
+                let mut seats = vec!["open".to_string(), "invite".to_string()];
+                seats.extend(d.bot_levels.iter().map(|l| format!("bot:{}", l.name)));
+                assert_eq!(values("new-seat-1").await, json!(seats), "{}", d.key);
+            }
+        }
+    }
     s.quit().await;
 }
