@@ -16,7 +16,7 @@ fn check_game(kind: GameKind, players: u8, seed: u64) {
             .filter(|v| *v != Some(mover))
             .chain([None])
             .collect();
-        if game.ply() % 3 == 0 && legal.len() > 1 {
+        if game.ply().is_multiple_of(3) && legal.len() > 1 {
             let outcomes: Vec<_> = legal
                 .iter()
                 .map(|m| {
