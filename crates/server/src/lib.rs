@@ -26,7 +26,7 @@ use std::sync::Arc;
 /// Largest HTTP request body.
 pub const MAX_BODY: usize = 16 * 1024;
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Config {
     pub database_url: String,
     /// Browser origins allowed besides the server's own (e.g. a reverse proxy's).
@@ -36,6 +36,8 @@ pub struct Config {
     pub http_burst: f64,
     pub ws_messages_per_second: f64,
     pub ws_burst: f64,
+    /// How the database writer meets storage faults (its probe interval; a test seam).
+    pub writer: writer::WriterOptions,
 }
 
 impl Config {
@@ -49,6 +51,7 @@ impl Config {
             // Far above any human (a move takes a click), low enough to stop a flood.
             ws_messages_per_second: 200.0,
             ws_burst: 400.0,
+            writer: writer::WriterOptions::default(),
         }
     }
 }
@@ -68,7 +71,9 @@ impl AppState {
     /// Opens the database and resumes every unfinished game.
     pub async fn new(config: Config) -> anyhow::Result<AppState> {
         let metrics = Arc::<metrics::Metrics>::default();
-        let store = store::Store::open(&config.database_url, metrics.clone()).await?;
+        let store =
+            store::Store::open(&config.database_url, metrics.clone(), config.writer.clone())
+                .await?;
         let http_limit = limits::PerIp::new(limits::Rate {
             per_second: config.http_per_second,
             burst: config.http_burst,
@@ -87,6 +92,22 @@ impl AppState {
     }
 }
 
+/// `200 ok`, or `503` with the last storage error while writes fail (nothing is acknowledged
+/// then; the status turns back to ok as soon as a write succeeds again).
+async fn healthz(State(state): State<AppState>) -> Response {
+    match state.metrics.storage.degraded() {
+        None => "ok".into_response(),
+        Some(error) => (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            axum::Json(serde_json::json!({
+                "status": "degraded",
+                "error": { "code": "storage_failing", "message": error },
+            })),
+        )
+            .into_response(),
+    }
+}
+
 async fn rate_limit(
     State(state): State<AppState>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
@@ -101,7 +122,7 @@ async fn rate_limit(
 
 pub fn router(state: AppState) -> Router {
     Router::new()
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(healthz))
         .route(
             "/metrics",
             get(|State(s): State<AppState>| async move { s.metrics.render() }),

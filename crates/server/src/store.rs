@@ -5,7 +5,7 @@
 //! per accepted move, inserted and committed before the move is acknowledged or broadcast.
 //! Reads use a pool; every write goes through the one writer of `crate::writer`.
 use crate::metrics::Metrics;
-use crate::writer::Writer;
+use crate::writer::{Writer, WriterOptions};
 use anyhow::{Context, Result};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyConnection, AnyPool, Executor, Row};
@@ -105,7 +105,7 @@ pub struct GameRow {
 
 impl Store {
     /// Opens (creating if needed) the database at `url` and applies migrations.
-    pub async fn open(url: &str, metrics: Arc<Metrics>) -> Result<Store> {
+    pub async fn open(url: &str, metrics: Arc<Metrics>, writer: WriterOptions) -> Result<Store> {
         install_default_drivers();
         let backend = if url.starts_with("postgres") {
             Backend::Postgres
@@ -142,7 +142,7 @@ impl Store {
         Ok(Store {
             pool,
             backend,
-            writer: Writer::spawn(writes, metrics),
+            writer: Writer::spawn(writes, metrics, writer),
         })
     }
 
