@@ -2,7 +2,8 @@
 //! `{"error": {"code", "message"}}` with a stable code.
 use crate::AppState;
 use crate::auth::{
-    Identity, clear_cookie, hash_password, random_hex, start_session, verify_password,
+    Identity, clear_cookie, end_session, hash_password, over_https, random_hex, start_session,
+    verify_password,
 };
 use crate::error::{ApiError, ApiResult};
 use crate::store::{GameRow, SeatKind, now_ms};
@@ -25,8 +26,13 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(v)) => Ok(ApiJson(v)),
+        match Json::<Value>::from_request(req, state).await {
+            Ok(Json(v)) => {
+                refuse_nul(&v)?;
+                serde_json::from_value(v)
+                    .map(ApiJson)
+                    .map_err(|e| ApiError::bad_request(format!("invalid request body: {e}")))
+            }
             Err(JsonRejection::BytesRejection(e))
                 if e.status() == StatusCode::PAYLOAD_TOO_LARGE =>
             {
@@ -39,6 +45,31 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
             Err(e) => Err(ApiError::bad_request(e.body_text())),
         }
     }
+}
+
+/// No text field may hold a NUL character: PostgreSQL cannot store one, and no name, id or
+/// move needs it.
+fn refuse_nul(v: &Value) -> ApiResult<()> {
+    let bad = match v {
+        Value::String(s) => s.contains('\0'),
+        Value::Array(a) => return a.iter().try_for_each(refuse_nul),
+        Value::Object(o) => {
+            o.keys().any(|k| k.contains('\0')) || o.values().any(|v| refuse_nul(v).is_err())
+        }
+        _ => false,
+    };
+    if bad {
+        return Err(ApiError::bad_request(
+            "text fields may not contain NUL characters",
+        ));
+    }
+    Ok(())
+}
+
+/// Game and table ids are short and printable: anything else names nothing (and never reaches
+/// the database).
+pub fn plausible_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && !id.chars().any(char::is_control)
 }
 
 fn with_cookie(cookie: String, body: Value) -> Response {
@@ -56,7 +87,7 @@ pub async fn me(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<
     }
     let user_id = random_hex(12);
     state.store.create_user(&user_id, None, None, true).await?;
-    let cookie = start_session(&state, &user_id).await?;
+    let cookie = start_session(&state, &headers, &user_id).await?;
     let guest = Identity {
         user_id: user_id.clone(),
         name: None,
@@ -110,17 +141,31 @@ pub async fn register(
         .await
         .map_err(ApiError::internal)?;
     let taken = || ApiError::conflict("name_taken", "that name is taken");
+    // Only a unique violation means the name is taken; any other failure is the server's.
+    let refused = |e: anyhow::Error| {
+        if crate::store::is_unique_violation(&e) {
+            taken()
+        } else {
+            ApiError::internal(e)
+        }
+    };
     if let Some(id) = Identity::from_headers(&state, &headers).await?
         && id.guest
     {
         if !state
             .store
             .upgrade_guest(&id.user_id, &c.name, &hash)
-            .await?
+            .await
+            .map_err(refused)?
         {
             return Err(taken());
         }
-        return Ok(Json(identity_json(&id.user_id, &c.name, false)).into_response());
+        // Same identity, new privileges: a new session id.
+        let cookie = start_session(&state, &headers, &id.user_id).await?;
+        return Ok(with_cookie(
+            cookie,
+            identity_json(&id.user_id, &c.name, false),
+        ));
     }
     if state.store.user_by_name(&c.name).await?.is_some() {
         return Err(taken());
@@ -130,13 +175,14 @@ pub async fn register(
         .store
         .create_user(&user_id, Some(&c.name), Some(&hash), false)
         .await
-        .map_err(|_| taken())?;
-    let cookie = start_session(&state, &user_id).await?;
+        .map_err(refused)?;
+    let cookie = start_session(&state, &headers, &user_id).await?;
     Ok(with_cookie(cookie, identity_json(&user_id, &c.name, false)))
 }
 
 pub async fn login(
     State(state): State<AppState>,
+    headers: HeaderMap,
     ApiJson(c): ApiJson<Credentials>,
 ) -> ApiResult<Response> {
     let wrong = || ApiError::unauthorized("wrong name or password");
@@ -150,18 +196,16 @@ pub async fn login(
     if !ok {
         return Err(wrong());
     }
-    let cookie = start_session(&state, &user_id).await?;
+    let cookie = start_session(&state, &headers, &user_id).await?;
     Ok(with_cookie(cookie, identity_json(&user_id, &c.name, false)))
 }
 
 pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
-    if let Some(token) = crate::auth::cookie_token(&headers) {
-        state
-            .store
-            .delete_session(&crate::auth::token_hash(&token))
-            .await?;
-    }
-    Ok(with_cookie(clear_cookie(), json!({ "ok": true })))
+    end_session(&state, &headers).await?;
+    Ok(with_cookie(
+        clear_cookie(over_https(&state, &headers)),
+        json!({ "ok": true }),
+    ))
 }
 
 /// The games this server plays.
@@ -333,7 +377,7 @@ pub async fn open_tables(State(state): State<AppState>) -> ApiResult<Json<Value>
 }
 
 async fn load(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<SeatKind>)> {
-    if id.len() > 64 {
+    if !plausible_id(id) {
         return Err(ApiError::not_found("no such table"));
     }
     let row = state
@@ -380,7 +424,10 @@ pub async fn join(
     let request: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
         JoinRequest::default()
     } else {
-        serde_json::from_slice(&body)
+        let v: Value = serde_json::from_slice(&body)
+            .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}")))?;
+        refuse_nul(&v)?;
+        serde_json::from_value(v)
             .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}")))?
     };
     let _guard = state.lobby_lock.lock().await;
@@ -403,10 +450,10 @@ pub async fn join(
     if !row.listed && !invited {
         return Err(ApiError::not_found("no such table"));
     }
+    // One seat per joining user, invite or not: one invite link never fills every seat.
     if seats
         .iter()
         .any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id))
-        && !invited
     {
         return Err(ApiError::conflict(
             "already_seated",
@@ -459,8 +506,10 @@ pub async fn leave(
     };
     seats[seat] = SeatKind::Open;
     state.store.set_seat(&id, seat, &seats[seat]).await?;
+    let mut row = row;
     if !seats.iter().any(|s| matches!(s, SeatKind::Human(_))) {
         state.store.set_status(&id, "abandoned", None).await?;
+        row.status = "abandoned".into();
     }
     Ok(Json(
         table_json(&state, &row, &seats, Some(&identity.user_id)).await?,

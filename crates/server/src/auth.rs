@@ -102,12 +102,31 @@ pub fn token_hash(token: &str) -> String {
     hex(&Blake2b512::digest(token.as_bytes()))
 }
 
-pub fn session_cookie(token: &str) -> String {
-    format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000")
+/// `secure`: served over HTTPS, so the browser must never send the cookie over plain HTTP.
+pub fn session_cookie(token: &str, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000{secure}")
 }
 
-pub fn clear_cookie() -> String {
-    format!("{COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")
+pub fn clear_cookie(secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!("{COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0{secure}")
+}
+
+/// Whether the client reached the server over HTTPS: the `--secure-cookies` setting, or a
+/// reverse proxy's `X-Forwarded-Proto: https`.
+pub fn over_https(state: &AppState, headers: &HeaderMap) -> bool {
+    state.config.secure_cookies
+        || headers
+            .get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.split(',')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .eq_ignore_ascii_case("https")
+            })
 }
 
 pub fn cookie_token(headers: &HeaderMap) -> Option<String> {
@@ -179,14 +198,30 @@ impl FromRequestParts<AppState> for Identity {
     }
 }
 
-/// Creates a session for `user_id`; returns the cookie to set.
-pub async fn start_session(state: &AppState, user_id: &str) -> ApiResult<String> {
+/// Creates a session for `user_id` and ends the request's previous session, if any (a new
+/// identity or privilege level gets a new session id); returns the cookie to set.
+pub async fn start_session(
+    state: &AppState,
+    headers: &HeaderMap,
+    user_id: &str,
+) -> ApiResult<String> {
+    end_session(state, headers).await?;
     let token = random_hex(32);
     state
         .store
         .create_session(&token_hash(&token), user_id)
         .await?;
-    Ok(session_cookie(&token))
+    Ok(session_cookie(&token, over_https(state, headers)))
+}
+
+/// Deletes the request's session (if any) and closes the WebSockets opened with it.
+pub async fn end_session(state: &AppState, headers: &HeaderMap) -> ApiResult<()> {
+    if let Some(token) = cookie_token(headers) {
+        let hash = token_hash(&token);
+        state.store.delete_session(&hash).await?;
+        let _ = state.signed_out.send(hash);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -216,8 +251,10 @@ mod tests {
         );
         assert_eq!(cookie_token(&h).as_deref(), Some("abc"));
         assert!(
-            session_cookie("t").contains("HttpOnly")
-                && session_cookie("t").contains("SameSite=Strict")
+            session_cookie("t", false).contains("HttpOnly")
+                && session_cookie("t", false).contains("SameSite=Strict")
+                && !session_cookie("t", false).contains("Secure")
+                && session_cookie("t", true).ends_with("; Secure")
         );
     }
 }

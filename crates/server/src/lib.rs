@@ -7,6 +7,7 @@ pub mod auth;
 pub mod error;
 pub mod limits;
 pub mod metrics;
+pub mod moves;
 pub mod protocol;
 pub mod room;
 pub mod rooms;
@@ -36,6 +37,9 @@ pub struct Config {
     pub http_burst: f64,
     pub ws_messages_per_second: f64,
     pub ws_burst: f64,
+    /// Session cookies carry `Secure` (the server is reached over HTTPS, e.g. behind a TLS
+    /// proxy); without it, only requests with `X-Forwarded-Proto: https` get `Secure` cookies.
+    pub secure_cookies: bool,
     /// How the database writer meets storage faults (its probe interval; a test seam).
     pub writer: writer::WriterOptions,
 }
@@ -51,6 +55,7 @@ impl Config {
             // Far above any human (a move takes a click), low enough to stop a flood.
             ws_messages_per_second: 200.0,
             ws_burst: 400.0,
+            secure_cookies: false,
             writer: writer::WriterOptions::default(),
         }
     }
@@ -65,6 +70,8 @@ pub struct AppState {
     pub http_limit: Arc<limits::PerIp>,
     /// Serialises seat changes (join/leave), so two players never take the same seat.
     pub lobby_lock: Arc<tokio::sync::Mutex<()>>,
+    /// Hashes of the session tokens just ended: the WebSockets opened with them close.
+    pub signed_out: tokio::sync::broadcast::Sender<String>,
 }
 
 impl AppState {
@@ -85,6 +92,7 @@ impl AppState {
             metrics,
             http_limit: Arc::new(http_limit),
             lobby_lock: Arc::default(),
+            signed_out: tokio::sync::broadcast::channel(256).0,
         };
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
@@ -142,12 +150,44 @@ pub fn router(state: AppState) -> Router {
         .fallback(get(web::static_file))
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn(error::json_errors))
         .with_state(state)
+}
+
+/// Takes the data directory for this process: a second server on the same directory would
+/// write the same games from two places. The lock (an advisory lock on `pyramidion.lock`)
+/// lasts as long as the returned file is open, and is released by the OS when the process
+/// ends, however it ends.
+pub fn lock_data_dir(dir: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    use anyhow::Context;
+    let path = dir.join("pyramidion.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
+            "the data directory {} is in use by another Pyramidion server (it holds {}): \
+             two servers must not share one data directory",
+            dir.display(),
+            path.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("cannot lock {}", path.display()))
+        }
+    }
 }
 
 /// Serves until the process is stopped.
 pub async fn serve(config: Config, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
-    let state = AppState::new(config).await?;
+    serve_state(AppState::new(config).await?, listener).await
+}
+
+/// Serves an opened state (its storage is open and writable) until the process is stopped.
+pub async fn serve_state(state: AppState, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app).await?;
     Ok(())

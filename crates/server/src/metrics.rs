@@ -108,6 +108,8 @@ pub struct Metrics {
     pub commit_latency: Histogram,
     /// Moves written by group commits (÷ their count = moves per commit).
     pub committed_moves: AtomicU64,
+    /// Games rebuilt by replaying their record.
+    pub replays: AtomicU64,
 }
 
 impl Metrics {
@@ -158,6 +160,12 @@ impl Metrics {
             "Moves written by group commits (divided by pyramidion_commit_seconds_count: moves per commit).",
             "counter",
             get(&self.committed_moves),
+        );
+        gauge(
+            "pyramidion_replays_total",
+            "Games rebuilt from their stored record (finished ones are replayed once, then cached).",
+            "counter",
+            get(&self.replays),
         );
         gauge(
             "pyramidion_storage_errors_total",

@@ -258,7 +258,11 @@ impl Room {
         if let Some(sub) = self.subscribers.iter_mut().find(|s| s.conn == conn) {
             sub.seat = Some(to_move);
         }
-        match self.apply(text, false, received).await {
+        let text = match crate::moves::canonical(&self.game, text) {
+            Ok(text) => text,
+            Err(message) => return self.reply(conn, error("bad_request", message)),
+        };
+        match self.apply(&text, false, received).await {
             Ok(()) => {}
             Err(ApplyError::Illegal(code, message)) => {
                 self.metrics
@@ -332,7 +336,11 @@ impl Room {
                 gone.push(s.conn);
             }
         }
-        // A subscriber that cannot keep up is dropped; it resubscribes with its last event.
+        // A subscriber that cannot keep up is dropped, and told: it resubscribes with its
+        // last event.
+        for s in self.subscribers.iter().filter(|s| gone.contains(&s.conn)) {
+            crate::moves::tell_dropped(&s.out, &self.id, self.state_id());
+        }
         self.subscribers.retain(|s| !gone.contains(&s.conn));
     }
 

@@ -14,9 +14,16 @@ use std::sync::Mutex;
 #[derive(Default)]
 pub struct Rooms {
     map: Mutex<HashMap<String, RoomHandle>>,
+    /// Finished games already replayed: they never change, so a subscriber to one does not
+    /// cost a replay of its record each time.
+    finished: Mutex<HashMap<String, Loaded>>,
 }
 
+/// Most finished games kept replayed.
+const FINISHED_CACHE: usize = 256;
+
 /// A game read back from the database, ready to become a room.
+#[derive(Clone)]
 struct Loaded {
     game: AnyGame,
     moves: Vec<String>,
@@ -33,8 +40,24 @@ impl Rooms {
                 Ok(running) => return Ok(Some(running)),
                 Err(ended) => ended,
             };
-            let Some(loaded) = load(state, id).await? else {
-                return Ok(None);
+            let cached = self.finished_lock().get(id).cloned();
+            let loaded = match cached {
+                Some(loaded) => loaded,
+                None => {
+                    let Some((loaded, finished)) = load(state, id).await? else {
+                        return Ok(None);
+                    };
+                    if finished {
+                        let mut cache = self.finished_lock();
+                        if cache.len() >= FINISHED_CACHE {
+                            // Any one: the cache only saves replays, it is never needed.
+                            let old = cache.keys().next().cloned();
+                            old.map(|k| cache.remove(&k));
+                        }
+                        cache.insert(id.to_string(), loaded.clone());
+                    }
+                    loaded
+                }
             };
             let mut map = self.map.lock().expect("rooms lock");
             let unchanged = match (map.get(id), &seen) {
@@ -67,6 +90,10 @@ impl Rooms {
         }
     }
 
+    fn finished_lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Loaded>> {
+        self.finished.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// The running room, or the ended one (if any) the map still holds.
     fn lookup(&self, id: &str) -> Result<RoomHandle, Option<RoomHandle>> {
         let map = self.map.lock().expect("rooms lock");
@@ -88,13 +115,19 @@ impl Rooms {
     }
 }
 
-async fn load(state: &AppState, id: &str) -> Result<Option<Loaded>> {
+/// A started game rebuilt from its record, and whether it is finished. Tables that never
+/// started (open, or abandoned before the start) have no room.
+async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
     let Some(row) = state.store.game(id).await? else {
         return Ok(None);
     };
-    if row.status == "open" {
+    if row.status != "live" && row.status != "finished" {
         return Ok(None);
     }
+    state
+        .metrics
+        .replays
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let kind: GameKind = row.kind.parse()?;
     let moves = state.store.moves(id).await?;
     let record = Record {
@@ -109,11 +142,12 @@ async fn load(state: &AppState, id: &str) -> Result<Option<Loaded>> {
         Ok(g) => g,
         Err(e) => bail!("game {id} does not replay from its record: {e}"),
     };
-    Ok(Some(Loaded {
+    let loaded = Loaded {
         game,
         moves,
         seats: state.store.seats(id).await?,
         seed: row.seed,
         move_seconds: row.move_seconds,
-    }))
+    };
+    Ok(Some((loaded, row.status == "finished")))
 }

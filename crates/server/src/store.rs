@@ -8,7 +8,7 @@ use crate::metrics::Metrics;
 use crate::writer::{Writer, WriterOptions};
 use anyhow::{Context, Result};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{AnyConnection, AnyPool, Executor, Row};
+use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -73,6 +73,16 @@ pub struct Store {
     writer: Writer,
 }
 
+/// Whether `e` is the database refusing a duplicate of a unique value (and nothing else).
+pub fn is_unique_violation(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<sqlx::Error>()
+            .and_then(|e| e.as_database_error())
+            .is_some_and(|d| d.is_unique_violation())
+    })
+}
+
 pub fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -115,6 +125,8 @@ impl Store {
         let options = |max| {
             AnyPoolOptions::new()
                 .max_connections(max)
+                // A broken database fails fast instead of retrying for the default 30 s.
+                .acquire_timeout(std::time::Duration::from_secs(10))
                 .after_connect(move |conn, _| {
                     Box::pin(async move {
                         if backend == Backend::Sqlite {
@@ -135,10 +147,40 @@ impl Store {
                 .await
                 .with_context(|| format!("cannot open database {url}"))
         };
+        // One plain connection first: a database that cannot be opened (corrupt, unreadable,
+        // unreachable) is reported at once with its own error, not as a pool timeout.
+        {
+            let mut first = AnyConnection::connect(url)
+                .await
+                .with_context(|| format!("cannot open database {url}"))?;
+            if backend == Backend::Sqlite {
+                first
+                    .execute("PRAGMA journal_mode = WAL")
+                    .await
+                    .with_context(|| format!("cannot open database {url}"))?;
+            }
+            first
+                .execute("SELECT 1")
+                .await
+                .with_context(|| format!("cannot read database {url}"))?;
+            first.close().await?;
+        }
         let pool = open(if backend == Backend::Sqlite { 8 } else { 16 }).await?;
         // The writer's own connection: nothing else writes (migrations run before it starts).
         let writes = open(1).await?;
         migrate(&writes).await?;
+        // A read-only file or directory opens and reads fine: find out now, not at the first
+        // move, that nothing could be stored.
+        let mut probe = writes.begin().await?;
+        sqlx::query("UPDATE schema_version SET version = version")
+            .execute(&mut *probe)
+            .await
+            .and(Ok(()))
+            .context("the database is not writable")?;
+        probe
+            .commit()
+            .await
+            .context("the database is not writable")?;
         Ok(Store {
             pool,
             backend,

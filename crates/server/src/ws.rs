@@ -52,15 +52,35 @@ pub async fn upgrade(
         Ok(i) => i,
         Err(e) => return e.into_response(),
     };
+    // The session this socket plays with: when it ends (logout, or a new sign-in), the
+    // socket stops playing.
+    let session = identity
+        .as_ref()
+        .and_then(|_| crate::auth::cookie_token(&headers))
+        .map(|t| crate::auth::token_hash(&t));
     // Small read chunks: the default (128 KiB) is zeroed on every read, which dominated the
     // server's profile under load; client messages are tiny.
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .read_buffer_size(4 * 1024)
-        .on_upgrade(move |socket| connection(state, identity, socket))
+        .on_upgrade(move |socket| connection(state, identity, session, socket))
 }
 
-async fn connection(state: AppState, identity: Option<Identity>, socket: WebSocket) {
+/// Whether the socket's session still exists (it is checked before every move and
+/// subscription, which also covers sessions ended on another server instance).
+async fn signed_in(state: &AppState, session: Option<&str>) -> bool {
+    match session {
+        None => true,
+        Some(hash) => matches!(state.store.session_user(hash).await, Ok(Some(_))),
+    }
+}
+
+async fn connection(
+    state: AppState,
+    identity: Option<Identity>,
+    session: Option<String>,
+    socket: WebSocket,
+) {
     let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
@@ -87,7 +107,32 @@ async fn connection(state: AppState, identity: Option<Identity>, socket: WebSock
         burst: state.config.ws_burst,
     });
     let mut subscribed: HashSet<String> = HashSet::new();
-    while let Some(Ok(message)) = stream.next().await {
+    let mut signed_out = state.signed_out.subscribe();
+    let signed_out_msg = || {
+        ServerMsg::error(
+            "unauthorized",
+            "the session of this connection has ended: connect again",
+            None,
+        )
+    };
+    loop {
+        let message = tokio::select! {
+            m = stream.next() => match m {
+                Some(Ok(m)) => m,
+                _ => break,
+            },
+            ended = signed_out.recv() => {
+                let ended = match ended {
+                    Ok(hash) => session.as_ref() == Some(&hash),
+                    Err(_) => !signed_in(&state, session.as_deref()).await,
+                };
+                if ended {
+                    let _ = out.send(signed_out_msg()).await;
+                    break;
+                }
+                continue;
+            }
+        };
         let text = match message {
             Message::Text(t) => t.to_string(),
             Message::Binary(_) => {
@@ -126,6 +171,11 @@ async fn connection(state: AppState, identity: Option<Identity>, socket: WebSock
                 continue;
             }
         };
+        let plays = matches!(msg, ClientMsg::Move { .. } | ClientMsg::Subscribe { .. });
+        if plays && !signed_in(&state, session.as_deref()).await {
+            let _ = out.send(signed_out_msg()).await;
+            break;
+        }
         handle(&state, conn, identity.as_ref(), &out, &mut subscribed, msg).await;
     }
     for game in subscribed {
@@ -147,6 +197,13 @@ async fn handle(
     msg: ClientMsg,
 ) {
     let room = |game: String| async move {
+        if !crate::api::plausible_id(&game) {
+            return Err(ServerMsg::error(
+                "not_found",
+                "no started game with that id",
+                None,
+            ));
+        }
         match state.rooms.get(state, &game).await {
             Ok(Some(room)) => Ok(room),
             Ok(None) => Err(ServerMsg::error(

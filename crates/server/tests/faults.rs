@@ -3,24 +3,10 @@
 //! error, and the failure shows in `/healthz` and `/metrics` until a write succeeds again.
 mod common;
 use common::*;
-use pyramidion_server::writer::FaultInjector;
 use serde_json::{Value, json};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
-
-/// Fails the next `n` commits.
-#[derive(Default)]
-struct FailNext(AtomicU32);
-
-impl FaultInjector for FailNext {
-    fn fail_commit(&self) -> Option<String> {
-        self.0
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-            .ok()
-            .map(|_| "the test fails this commit".into())
-    }
-}
 
 /// What became of one move sent.
 enum Sent {

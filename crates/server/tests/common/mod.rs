@@ -11,6 +11,20 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+/// Fails the next `n` commits of the database writer.
+#[derive(Default)]
+pub struct FailNext(pub std::sync::atomic::AtomicU32);
+
+impl pyramidion_server::writer::FaultInjector for FailNext {
+    fn fail_commit(&self) -> Option<String> {
+        use std::sync::atomic::Ordering::SeqCst;
+        self.0
+            .fetch_update(SeqCst, SeqCst, |n| n.checked_sub(1))
+            .ok()
+            .map(|_| "the test fails this commit".into())
+    }
+}
+
 pub struct TestServer {
     pub base: String,
     pub addr: SocketAddr,

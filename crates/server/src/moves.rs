@@ -1,0 +1,64 @@
+//! What a room stores of a move: its canonical text (the engine's own form of it), never what
+//! the client typed, so that every stored record reads back and replays.
+use crate::protocol::ServerMsg;
+use crate::room::Outbox;
+use pyramidion_core::Seat;
+use pyramidion_games::AnyGame;
+use std::time::Duration;
+
+/// Longest move text a client may send, in bytes (every game's moves are far shorter).
+pub const MAX_MOVE_TEXT: usize = 128;
+
+/// The canonical text of `text` on `game`: the legal move it means, in the engine's form.
+/// A text that is no legal move is returned with its whitespace normalised (the rules then
+/// refuse it with their own reason). Err: the text is too long.
+pub fn canonical(game: &AnyGame, text: &str) -> Result<String, String> {
+    if text.len() > MAX_MOVE_TEXT {
+        return Err(format!("a move has at most {MAX_MOVE_TEXT} bytes"));
+    }
+    let normalised = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let legal = game.legal_moves();
+    if legal.contains(&normalised) {
+        return Ok(normalised);
+    }
+    let mut played = game.clone();
+    if played.play_text(&normalised).is_err() {
+        return Ok(normalised);
+    }
+    // Another spelling of a legal move (e.g. a number with a leading zero): the legal move
+    // whose result is the same for every seat and for spectators.
+    let same = |g: &AnyGame| {
+        g.legal_moves() == played.legal_moves()
+            && std::iter::once(None)
+                .chain((0..g.seats()).map(|s| Some(Seat(s))))
+                .all(|seat| g.view_json(seat).get() == played.view_json(seat).get())
+    };
+    Ok(legal
+        .into_iter()
+        .find(|m| {
+            let mut g = game.clone();
+            g.play_text(m).is_ok() && same(&g)
+        })
+        .unwrap_or(normalised))
+}
+
+/// How long a dropped subscriber's notice may wait for room in its queue.
+const NOTICE_WAIT: Duration = Duration::from_secs(30);
+
+/// Tells a subscriber that could not keep up (its queue was full) that it no longer follows
+/// `game`: it resubscribes with its last event. Sent once its queue has room again.
+pub fn tell_dropped(out: &Outbox, game: &str, state_id: u64) {
+    let (out, msg) = (
+        out.clone(),
+        ServerMsg::Error {
+            code: "lagging",
+            message: "you fell behind and no longer follow this game: subscribe again with your last event".into(),
+            game: Some(game.to_string()),
+            reason: None,
+            state_id: Some(state_id),
+        },
+    );
+    tokio::spawn(async move {
+        let _ = tokio::time::timeout(NOTICE_WAIT, out.send(msg)).await;
+    });
+}
