@@ -9,7 +9,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::store::{GameRow, SeatKind, now_ms};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use pyramidion_ai::any::BotLevel;
@@ -18,6 +18,7 @@ use pyramidion_games::AnyGame;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use std::net::SocketAddr;
 
 /// `Json` whose rejections are API errors (`bad_request`, `payload_too_large`).
 pub struct ApiJson<T>(pub T);
@@ -80,10 +81,47 @@ fn identity_json(id: &str, name: &str, guest: bool) -> Value {
     json!({ "id": id, "name": name, "guest": guest })
 }
 
+/// Runs a password hash off the runtime, at most `hash_concurrency` at once: each takes
+/// ~19 MiB and tens of milliseconds, so a burst of logins must queue, not run all at once. A
+/// request that waits longer than `hash_wait` is answered `503 unavailable`.
+async fn hashing<T: Send + 'static>(
+    state: &AppState,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> ApiResult<T> {
+    let wait = state.config.limits.hash_wait;
+    let permit = tokio::time::timeout(wait, state.hashing.clone().acquire_owned())
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "too many sign-ins at once: try again in a moment",
+            )
+        })?
+        .map_err(ApiError::internal)?;
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        f()
+    })
+    .await
+    .map_err(ApiError::internal)
+}
+
 /// Who am I? Creates a guest identity (and its session cookie) on the first visit.
-pub async fn me(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
+pub async fn me(
+    State(state): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
     if let Some(id) = Identity::from_headers(&state, &headers).await? {
         return Ok(Json(identity_json(&id.user_id, &id.display_name(), id.guest)).into_response());
+    }
+    if !state.guest_limit.allow(addr.ip()) {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_guests",
+            "too many new guests from this address: try again later, or sign in",
+        ));
     }
     let user_id = random_hex(12);
     state.store.create_user(&user_id, None, None, true).await?;
@@ -137,9 +175,7 @@ pub async fn register(
     check_credentials(&c)?;
     let cost = state.config.hash_cost;
     let password = c.password.clone();
-    let hash = tokio::task::spawn_blocking(move || hash_password(&password, cost))
-        .await
-        .map_err(ApiError::internal)?;
+    let hash = hashing(&state, move || hash_password(&password, cost)).await?;
     let taken = || ApiError::conflict("name_taken", "that name is taken");
     // Only a unique violation means the name is taken; any other failure is the server's.
     let refused = |e: anyhow::Error| {
@@ -190,9 +226,7 @@ pub async fn login(
         return Err(wrong());
     };
     let password = c.password.clone();
-    let ok = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
-        .await
-        .map_err(ApiError::internal)?;
+    let ok = hashing(&state, move || verify_password(&password, &hash)).await?;
     if !ok {
         return Err(wrong());
     }
@@ -303,6 +337,16 @@ pub async fn create_table(
         .map_err(|e: pyramidion_core::kind::UnknownGame| {
             ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string())
         })?;
+    if identity.guest {
+        let limit = state.config.limits.tables_per_guest;
+        if state.store.active_tables_of(&identity.user_id).await? >= limit as i64 {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_tables",
+                format!("a guest has at most {limit} open or live tables: finish one, or sign in"),
+            ));
+        }
+    }
     let mut seed_bytes = [0u8; 8];
     getrandom::fill(&mut seed_bytes).map_err(ApiError::internal)?;
     let seed = u64::from_le_bytes(seed_bytes) >> 1; // stored as a signed 64-bit integer
@@ -365,15 +409,45 @@ pub async fn create_table(
 }
 
 /// Open, listed tables waiting for players.
-pub async fn open_tables(State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    let mut list = Vec::new();
-    for row in state.store.games_with_status("open").await? {
-        if row.listed {
-            let seats = state.store.seats(&row.id).await?;
-            list.push(table_json(&state, &row, &seats, None).await?);
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Page {
+    #[serde(default)]
+    limit: Option<usize>,
+    /// The `next` of the previous page.
+    #[serde(default)]
+    after: Option<String>,
+}
+
+/// Open, listed tables waiting for players, oldest first, one page at a time: `next` (when
+/// there may be more) is the `after` of the next page.
+pub async fn open_tables(
+    State(state): State<AppState>,
+    Query(page): Query<Page>,
+) -> ApiResult<Json<Value>> {
+    let default = state.config.limits.lobby_page.max(1);
+    let limit = page.limit.unwrap_or(default).clamp(1, 4 * default);
+    let after = match page.after.as_deref() {
+        None => None,
+        Some(cursor) => {
+            let bad = || ApiError::bad_request("`after` is the `next` of a previous page");
+            let (at, id) = cursor.split_once('-').ok_or_else(bad)?;
+            if !plausible_id(id) {
+                return Err(bad());
+            }
+            Some((at.parse::<i64>().map_err(|_| bad())?, id.to_string()))
         }
+    };
+    let rows = state.store.open_tables_page(limit, after).await?;
+    let next = (rows.len() == limit)
+        .then(|| rows.last().map(|r| format!("{}-{}", r.created_at, r.id)))
+        .flatten();
+    let mut list = Vec::with_capacity(rows.len());
+    for row in rows {
+        let seats = state.store.seats(&row.id).await?;
+        list.push(table_json(&state, &row, &seats, None).await?);
     }
-    Ok(Json(json!({ "tables": list })))
+    Ok(Json(json!({ "tables": list, "next": next })))
 }
 
 async fn load(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<SeatKind>)> {

@@ -103,9 +103,11 @@ pub fn token_hash(token: &str) -> String {
 }
 
 /// `secure`: served over HTTPS, so the browser must never send the cookie over plain HTTP.
-pub fn session_cookie(token: &str, secure: bool) -> String {
+pub fn session_cookie(token: &str, max_age_seconds: u64, secure: bool) -> String {
     let secure = if secure { "; Secure" } else { "" };
-    format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000{secure}")
+    format!(
+        "{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age_seconds}{secure}"
+    )
 }
 
 pub fn clear_cookie(secure: bool) -> String {
@@ -157,7 +159,11 @@ impl Identity {
         let Some(token) = cookie_token(headers) else {
             return Ok(None);
         };
-        let Some(user_id) = state.store.session_user(&token_hash(&token)).await? else {
+        let Some(user_id) = state
+            .store
+            .session_user(&token_hash(&token), session_cutoff(state))
+            .await?
+        else {
             return Ok(None);
         };
         let Some((name, guest)) = state.store.user(&user_id).await? else {
@@ -198,6 +204,11 @@ impl FromRequestParts<AppState> for Identity {
     }
 }
 
+/// Sessions started at or before this time (ms) have expired.
+pub fn session_cutoff(state: &AppState) -> i64 {
+    crate::store::now_ms() - state.config.limits.session_ttl.as_millis() as i64
+}
+
 /// Creates a session for `user_id` and ends the request's previous session, if any (a new
 /// identity or privilege level gets a new session id); returns the cookie to set.
 pub async fn start_session(
@@ -211,7 +222,11 @@ pub async fn start_session(
         .store
         .create_session(&token_hash(&token), user_id)
         .await?;
-    Ok(session_cookie(&token, over_https(state, headers)))
+    Ok(session_cookie(
+        &token,
+        state.config.limits.session_ttl.as_secs(),
+        over_https(state, headers),
+    ))
 }
 
 /// Deletes the request's session (if any) and closes the WebSockets opened with it.
@@ -251,10 +266,11 @@ mod tests {
         );
         assert_eq!(cookie_token(&h).as_deref(), Some("abc"));
         assert!(
-            session_cookie("t", false).contains("HttpOnly")
-                && session_cookie("t", false).contains("SameSite=Strict")
-                && !session_cookie("t", false).contains("Secure")
-                && session_cookie("t", true).ends_with("; Secure")
+            session_cookie("t", 60, false).contains("HttpOnly")
+                && session_cookie("t", 60, false).contains("SameSite=Strict")
+                && session_cookie("t", 60, false).contains("Max-Age=60")
+                && !session_cookie("t", 60, false).contains("Secure")
+                && session_cookie("t", 60, true).ends_with("; Secure")
         );
     }
 }

@@ -1,7 +1,7 @@
 //! What a room stores of a move: its canonical text (the engine's own form of it), never what
 //! the client typed, so that every stored record reads back and replays.
 use crate::protocol::ServerMsg;
-use crate::room::Outbox;
+use crate::room::{Outbox, RoomCmd};
 use pyramidion_core::Seat;
 use pyramidion_games::AnyGame;
 use std::time::Duration;
@@ -47,7 +47,7 @@ const NOTICE_WAIT: Duration = Duration::from_secs(30);
 
 /// Tells a subscriber that could not keep up (its queue was full) that it no longer follows
 /// `game`: it resubscribes with its last event. Sent once its queue has room again.
-pub fn tell_dropped(out: &Outbox, game: &str, state_id: u64) {
+pub fn tell_dropped(out: &Outbox, game: &str, state_id: Option<u64>) {
     let (out, msg) = (
         out.clone(),
         ServerMsg::Error {
@@ -55,10 +55,23 @@ pub fn tell_dropped(out: &Outbox, game: &str, state_id: u64) {
             message: "you fell behind and no longer follow this game: subscribe again with your last event".into(),
             game: Some(game.to_string()),
             reason: None,
-            state_id: Some(state_id),
+            state_id,
         },
     );
     tokio::spawn(async move {
         let _ = tokio::time::timeout(NOTICE_WAIT, out.send(msg)).await;
     });
+}
+
+/// An untouched room leaves memory: its channel is closed (so new commands find it ended and
+/// rebuild it from storage), and a subscription that was already queued is told to subscribe
+/// again, as a lagging subscriber would be.
+pub fn evict(game: &str, rx: &mut tokio::sync::mpsc::Receiver<RoomCmd>) {
+    rx.close();
+    while let Ok(cmd) = rx.try_recv() {
+        if let RoomCmd::Subscribe { out, .. } = cmd {
+            tell_dropped(&out, game, None);
+        }
+    }
+    tracing::debug!(game, "untouched room dropped from memory");
 }

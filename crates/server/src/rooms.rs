@@ -79,6 +79,7 @@ impl Rooms {
                 loaded.move_seconds,
                 state.store.clone(),
                 state.metrics.clone(),
+                state.config.limits.room_idle,
             );
             // Finished rooms end their task but stay in the map; drop them now and then so
             // the map holds about the live games.
@@ -92,6 +93,16 @@ impl Rooms {
 
     fn finished_lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Loaded>> {
         self.finished.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The room of `id` if it is running (never rebuilds one).
+    pub fn running(&self, id: &str) -> Option<RoomHandle> {
+        self.lookup(id).ok()
+    }
+
+    /// Rooms in memory, running or ended but not yet dropped from the map.
+    pub fn in_memory(&self) -> usize {
+        self.map.lock().expect("rooms lock").len()
     }
 
     /// The running room, or the ended one (if any) the map still holds.

@@ -278,11 +278,18 @@ impl Store {
             .await
     }
 
-    pub async fn session_user(&self, token_hash: &str) -> Result<Option<String>> {
-        let row = sqlx::query("SELECT user_id FROM sessions WHERE token_hash = $1")
-            .bind(token_hash)
-            .fetch_optional(&self.pool)
-            .await?;
+    /// The user of a session started after `started_after` (ms; older ones have expired).
+    pub async fn session_user(
+        &self,
+        token_hash: &str,
+        started_after: i64,
+    ) -> Result<Option<String>> {
+        let row =
+            sqlx::query("SELECT user_id FROM sessions WHERE token_hash = $1 AND created_at > $2")
+                .bind(token_hash)
+                .bind(started_after)
+                .fetch_optional(&self.pool)
+                .await?;
         Ok(match row {
             Some(r) => Some(r.try_get("user_id")?),
             None => None,
@@ -295,7 +302,67 @@ impl Store {
             .await
     }
 
+    /// Deletes the sessions started before `expired_before` (ms), then the guests left with
+    /// no session who sit at no open or live table. Returns how many of each.
+    pub async fn sweep(&self, expired_before: i64) -> Result<(u64, u64)> {
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    let sessions = sqlx::query("DELETE FROM sessions WHERE created_at <= $1")
+                        .bind(expired_before)
+                        .execute(&mut *c)
+                        .await?
+                        .rows_affected();
+                    let guests = sqlx::query(
+                        "DELETE FROM users WHERE guest = 1 AND created_at <= $1
+                           AND NOT EXISTS (SELECT 1 FROM sessions WHERE sessions.user_id = users.id)
+                           AND NOT EXISTS (SELECT 1 FROM seats JOIN games ON games.id = seats.game_id
+                                           WHERE seats.user_id = users.id
+                                             AND games.status IN ('open', 'live'))",
+                    )
+                    .bind(expired_before)
+                    .execute(&mut *c)
+                    .await?
+                    .rows_affected();
+                    Ok((sessions, guests))
+                })
+            })
+            .await
+    }
+
     // ---- games --------------------------------------------------------------------------
+
+    /// Open or live tables created by `user_id`.
+    pub async fn active_tables_of(&self, user_id: &str) -> Result<i64> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM games WHERE created_by = $1 AND status IN ('open', 'live')",
+        )
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(n)
+    }
+
+    /// Up to `limit` open listed tables, oldest first, after the table (`created_at`, `id`)
+    /// of `after` if given.
+    pub async fn open_tables_page(
+        &self,
+        limit: usize,
+        after: Option<(i64, String)>,
+    ) -> Result<Vec<GameRow>> {
+        let (at, id) = after.unwrap_or((i64::MIN, String::new()));
+        let rows = sqlx::query(
+            "SELECT * FROM games WHERE status = 'open' AND listed = 1
+               AND (created_at > $1 OR (created_at = $1 AND id > $2))
+             ORDER BY created_at, id LIMIT $3",
+        )
+        .bind(at)
+        .bind(id)
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_row).collect()
+    }
 
     pub async fn create_game(&self, g: &GameRow, seats: &[SeatKind]) -> Result<()> {
         let (g, seats) = (g.clone(), seats.to_vec());

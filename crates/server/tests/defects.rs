@@ -86,7 +86,18 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
     store.create_game(&row, &seats).await.unwrap();
     let game = pyramidion_games::AnyGame::new("forgotten-treasures".parse().unwrap(), &options, 7)
         .unwrap();
-    let room = Room::spawn("g".into(), game, Vec::new(), seats, 7, 0, store, metrics);
+    let idle = Duration::from_secs(3600);
+    let room = Room::spawn(
+        "g".into(),
+        game,
+        Vec::new(),
+        seats,
+        7,
+        0,
+        store,
+        metrics,
+        idle,
+    );
     // A spectator whose queue holds one message, which it does not read yet.
     let (slow, mut slow_rx) = mpsc::channel(1);
     let (player, mut player_rx) = mpsc::channel(64);

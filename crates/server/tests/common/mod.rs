@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 pub mod scenarios;
 use futures_util::{SinkExt, StreamExt};
-use pyramidion_server::{AppState, Config, auth::HashCost, router};
+use pyramidion_server::{AppState, Config, auth::HashCost, serve_state};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -29,6 +29,8 @@ pub struct TestServer {
     pub base: String,
     pub addr: SocketAddr,
     pub dir: std::path::PathBuf,
+    /// The server's state, for tests that look inside (limiters, sweeps).
+    pub state: AppState,
 }
 
 pub fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -62,12 +64,13 @@ pub async fn start(url: String, tweak: impl FnOnce(&mut Config)) -> TestServer {
     let state = AppState::new(config).await.expect("server starts");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let serving = state.clone();
+    tokio::spawn(async move { serve_state(serving, listener).await.unwrap() });
     TestServer {
         base: format!("http://{addr}"),
         addr,
         dir: std::env::temp_dir(),
+        state,
     }
 }
 
