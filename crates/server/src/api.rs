@@ -34,18 +34,33 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
                     .map(ApiJson)
                     .map_err(|e| ApiError::bad_request(format!("invalid request body: {e}")))
             }
-            Err(JsonRejection::BytesRejection(e))
-                if e.status() == StatusCode::PAYLOAD_TOO_LARGE =>
-            {
-                Err(ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "payload_too_large",
-                    "request body too large",
-                ))
-            }
+            Err(JsonRejection::BytesRejection(e)) => Err(body_error(e)),
             Err(e) => Err(ApiError::bad_request(e.body_text())),
         }
     }
+}
+
+/// A body that could not be read: too large (`413`), too slow (`408`), or broken (`400`).
+pub fn body_error(e: axum::extract::rejection::BytesRejection) -> ApiError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            "request body too large",
+        );
+    }
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+    while let Some(c) = cause {
+        if c.is::<tower_http::timeout::TimeoutError>() {
+            return ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "request_timeout",
+                "the request body did not arrive in time",
+            );
+        }
+        cause = c.source();
+    }
+    ApiError::bad_request(e.body_text())
 }
 
 /// No text field may hold a NUL character: PostgreSQL cannot store one, and no name, id or
@@ -492,8 +507,9 @@ pub async fn join(
     State(state): State<AppState>,
     Path(id): Path<String>,
     identity: Identity,
-    body: axum::body::Bytes,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> ApiResult<Json<Value>> {
+    let body = body.map_err(body_error)?;
     // The body is optional: `{"invite": "…"}` to use an invite link.
     let request: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
         JoinRequest::default()
