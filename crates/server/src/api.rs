@@ -2,8 +2,8 @@
 //! `{"error": {"code", "message"}}` with a stable code.
 use crate::AppState;
 use crate::auth::{
-    Identity, clear_cookie, end_session, hash_password, over_https, random_hex, start_session,
-    verify_password,
+    Identity, clear_cookie, end_session, hash_password, needs_rehash, over_https, random_hex,
+    start_session, verify_password,
 };
 use crate::error::{ApiError, ApiResult};
 use crate::store::{GameRow, SeatKind, now_ms};
@@ -241,9 +241,19 @@ pub async fn login(
         return Err(wrong());
     };
     let password = c.password.clone();
-    let ok = hashing(&state, move || verify_password(&password, &hash)).await?;
+    let cost = state.config.hash_cost;
+    let (ok, rehashed) = hashing(&state, move || {
+        let ok = verify_password(&password, &hash);
+        // A hash in the format of earlier versions becomes a PHC string.
+        let rehashed = (ok && needs_rehash(&hash)).then(|| hash_password(&password, cost));
+        (ok, rehashed)
+    })
+    .await?;
     if !ok {
         return Err(wrong());
+    }
+    if let Some(phc) = rehashed {
+        state.store.set_password_hash(&user_id, &phc).await?;
     }
     let cookie = start_session(&state, &headers, &user_id).await?;
     Ok(with_cookie(cookie, identity_json(&user_id, &c.name, false)))

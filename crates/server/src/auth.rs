@@ -2,6 +2,8 @@
 //! `HttpOnly; SameSite=Strict` cookie; only its hash is stored.
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Algorithm, Argon2, Params, Version};
 use axum::extract::FromRequestParts;
 use axum::http::HeaderMap;
@@ -55,24 +57,37 @@ fn argon(cost: HashCost) -> Argon2<'static> {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 }
 
-/// `argon2id$<memory>$<iterations>$<salt hex>$<hash hex>`.
+/// A standard PHC string (`$argon2id$v=19$m=…,t=…,p=1$<salt>$<hash>`), through the argon2
+/// crate's own password-hash API (random salt included).
 pub fn hash_password(password: &str, cost: HashCost) -> String {
-    let mut salt = [0u8; 16];
-    getrandom::fill(&mut salt).expect("the OS random source works");
-    let mut out = [0u8; 32];
     argon(cost)
-        .hash_password_into(password.as_bytes(), &salt, &mut out)
-        .expect("argon2 hashes");
-    format!(
-        "argon2id${}${}${}${}",
-        cost.memory_kib,
-        cost.iterations,
-        hex(&salt),
-        hex(&out)
-    )
+        .hash_password(password.as_bytes())
+        .expect("argon2 hashes")
+        .to_string()
 }
 
+/// Checks a password against a stored hash: a PHC string, or the format this server stored
+/// before (`argon2id$<memory>$<iterations>$<salt hex>$<hash hex>`), which still verifies.
 pub fn verify_password(password: &str, stored: &str) -> bool {
+    if stored.starts_with('$') {
+        // The parameters come from the PHC string, not from the `Argon2` instance.
+        return PasswordHash::new(stored).is_ok_and(|parsed| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        });
+    }
+    verify_legacy(password, stored)
+}
+
+/// Whether a stored hash should be replaced by a PHC string (at the next sign-in, when the
+/// password is at hand).
+pub fn needs_rehash(stored: &str) -> bool {
+    !stored.starts_with("$argon2id$")
+}
+
+/// The hash format of earlier versions (kept so that their accounts can still sign in).
+fn verify_legacy(password: &str, stored: &str) -> bool {
     let parts: Vec<&str> = stored.split('$').collect();
     let [alg, m, t, salt, hash] = parts.as_slice() else {
         return false;
@@ -242,6 +257,39 @@ pub async fn end_session(state: &AppState, headers: &HeaderMap) -> ApiResult<()>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// How earlier versions stored hashes.
+    fn legacy_hash(password: &str, cost: HashCost) -> String {
+        let salt = [7u8; 16];
+        let mut out = [0u8; 32];
+        argon(cost)
+            .hash_password_into(password.as_bytes(), &salt, &mut out)
+            .unwrap();
+        format!(
+            "argon2id${}${}${}${}",
+            cost.memory_kib,
+            cost.iterations,
+            hex(&salt),
+            hex(&out)
+        )
+    }
+
+    #[test]
+    fn hashes_are_phc_strings_and_old_hashes_still_verify() {
+        let cost = HashCost {
+            memory_kib: 64,
+            iterations: 1,
+        };
+        let h = hash_password("hunter22", cost);
+        assert!(h.starts_with("$argon2id$v=19$m=64,t=1,p=1$"), "{h}");
+        assert!(PasswordHash::new(&h).is_ok());
+        assert!(!needs_rehash(&h));
+        let old = legacy_hash("hunter22", cost);
+        assert!(verify_password("hunter22", &old));
+        assert!(!verify_password("hunter23", &old));
+        assert!(needs_rehash(&old));
+        assert!(!verify_password("hunter22", "$argon2id$v=19$garbage"));
+    }
 
     #[test]
     fn passwords_verify_and_reject() {

@@ -237,6 +237,16 @@ impl Store {
             .await
     }
 
+    pub async fn set_password_hash(&self, user_id: &str, password_hash: &str) -> Result<()> {
+        self.writer
+            .execute(
+                sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+                    .bind(password_hash)
+                    .bind(user_id),
+            )
+            .await
+    }
+
     /// (id, password hash, guest) of the user with that name.
     pub async fn user_by_name(&self, name: &str) -> Result<Option<(String, Option<String>, bool)>> {
         let row = sqlx::query("SELECT id, password_hash, guest FROM users WHERE name = $1")

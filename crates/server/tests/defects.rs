@@ -429,3 +429,81 @@ async fn a_finished_game_is_replayed_once() {
     }
     assert_eq!(metric(&mut c, "pyramidion_replays_total").await, before + 1);
 }
+
+/// Point 5: hashes are PHC strings; an account stored with the earlier format still signs in,
+/// and its hash becomes a PHC string then.
+#[tokio::test]
+async fn old_password_hashes_still_sign_in_and_become_phc_strings() {
+    use argon2::{Algorithm, Argon2, Params, Version};
+    let s = start_sqlite("phc").await;
+    let (salt, mut out) = ([9u8; 16], [0u8; 32]);
+    Argon2::new(
+        Algorithm::Argon2id,
+        Version::V0x13,
+        Params::new(64, 1, 1, Some(32)).unwrap(),
+    )
+    .hash_password_into(b"old password", &salt, &mut out)
+    .unwrap();
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    let legacy = format!("argon2id$64$1${}${}", hex(&salt), hex(&out));
+    s.state
+        .store
+        .create_user("olduser0001", Some("oldtimer"), Some(&legacy), false)
+        .await
+        .unwrap();
+    let stored = |s: &TestServer| {
+        let store = s.state.store.clone();
+        async move {
+            store
+                .user_by_name("oldtimer")
+                .await
+                .unwrap()
+                .unwrap()
+                .1
+                .unwrap()
+        }
+    };
+    let mut c = Client::new(&s);
+    let r = c
+        .post(
+            "/api/login",
+            json!({"name": "oldtimer", "password": "wrong password"}),
+        )
+        .await;
+    assert_eq!(r.status, 401);
+    assert_eq!(stored(&s).await, legacy, "unchanged after a wrong password");
+    let r = c
+        .post(
+            "/api/login",
+            json!({"name": "oldtimer", "password": "old password"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let phc = stored(&s).await;
+    assert!(phc.starts_with("$argon2id$v=19$"), "{phc}");
+    let r = Client::new(&s)
+        .post(
+            "/api/login",
+            json!({"name": "oldtimer", "password": "old password"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // New accounts get PHC strings.
+    let r = Client::new(&s)
+        .post(
+            "/api/register",
+            json!({"name": "newtimer", "password": "new password"}),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    let new = s
+        .state
+        .store
+        .user_by_name("newtimer")
+        .await
+        .unwrap()
+        .unwrap()
+        .1
+        .unwrap();
+    assert!(new.starts_with("$argon2id$v=19$m=64,t=1,p=1$"), "{new}");
+}
