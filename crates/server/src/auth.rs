@@ -8,6 +8,7 @@ use argon2::{Algorithm, Argon2, Params, Version};
 use axum::extract::FromRequestParts;
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
+use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use blake2::{Blake2b512, Digest};
 
 pub const COOKIE: &str = "pyr_session";
@@ -117,17 +118,23 @@ pub fn token_hash(token: &str) -> String {
     hex(&Blake2b512::digest(token.as_bytes()))
 }
 
-/// `secure`: served over HTTPS, so the browser must never send the cookie over plain HTTP.
+/// The session cookie (built by `axum-extra`'s cookie type): `HttpOnly; SameSite=Strict`, and
+/// `Secure` when served over HTTPS.
 pub fn session_cookie(token: &str, max_age_seconds: u64, secure: bool) -> String {
-    let secure = if secure { "; Secure" } else { "" };
-    format!(
-        "{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age_seconds}{secure}"
-    )
+    let age = cookie::time::Duration::seconds(max_age_seconds.min(i64::MAX as u64) as i64);
+    Cookie::build((COOKIE, token.to_string()))
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .path("/")
+        .max_age(age)
+        .secure(secure)
+        .build()
+        .to_string()
 }
 
+/// A cookie that ends the session in the browser.
 pub fn clear_cookie(secure: bool) -> String {
-    let secure = if secure { "; Secure" } else { "" };
-    format!("{COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0{secure}")
+    session_cookie("", 0, secure)
 }
 
 /// Whether the client reached the server over HTTPS: the `--secure-cookies` setting, or a
@@ -147,14 +154,9 @@ pub fn over_https(state: &AppState, headers: &HeaderMap) -> bool {
 }
 
 pub fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(axum::http::header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == COOKIE)
-        .map(|(_, v)| v.to_string())
+    CookieJar::from_headers(headers)
+        .get(COOKIE)
+        .map(|c| c.value().to_string())
         .filter(|v| !v.is_empty() && v.len() <= 128)
 }
 
@@ -318,7 +320,7 @@ mod tests {
                 && session_cookie("t", 60, false).contains("SameSite=Strict")
                 && session_cookie("t", 60, false).contains("Max-Age=60")
                 && !session_cookie("t", 60, false).contains("Secure")
-                && session_cookie("t", 60, true).ends_with("; Secure")
+                && session_cookie("t", 60, true).contains("; Secure")
         );
     }
 }
