@@ -12,51 +12,9 @@ use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Migrations, in order. Applied once each, tracked in `schema_version`.
-const MIGRATIONS: &[&str] = &["CREATE TABLE users (
-        id TEXT PRIMARY KEY,
-        name TEXT UNIQUE,
-        password_hash TEXT,
-        guest BIGINT NOT NULL,
-        created_at BIGINT NOT NULL
-    );
-    CREATE TABLE sessions (
-        token_hash TEXT PRIMARY KEY,
-        user_id TEXT NOT NULL REFERENCES users(id),
-        created_at BIGINT NOT NULL
-    );
-    CREATE TABLE games (
-        id TEXT PRIMARY KEY,
-        kind TEXT NOT NULL,
-        options TEXT NOT NULL,
-        seed BIGINT NOT NULL,
-        status TEXT NOT NULL,
-        listed BIGINT NOT NULL,
-        invite TEXT NOT NULL,
-        move_seconds BIGINT NOT NULL,
-        created_by TEXT NOT NULL,
-        result TEXT,
-        created_at BIGINT NOT NULL,
-        finished_at BIGINT
-    );
-    CREATE TABLE seats (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        seat BIGINT NOT NULL,
-        kind TEXT NOT NULL,
-        user_id TEXT,
-        bot_level TEXT,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE TABLE moves (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        ply BIGINT NOT NULL,
-        text TEXT NOT NULL,
-        by_bot BIGINT NOT NULL,
-        created_at BIGINT NOT NULL,
-        PRIMARY KEY (game_id, ply)
-    );
-    CREATE INDEX games_status ON games(status);
-    CREATE INDEX seats_user ON seats(user_id);"];
+/// Migrations: `crates/server/migrations/*.sql`, embedded at build time and applied in order
+/// once each (tracked by sqlx in `_sqlx_migrations`).
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -172,7 +130,8 @@ impl Store {
         // A read-only file or directory opens and reads fine: find out now, not at the first
         // move, that nothing could be stored.
         let mut probe = writes.begin().await?;
-        sqlx::query("UPDATE schema_version SET version = version")
+        sqlx::query("UPDATE probe SET at = $1 WHERE id = 1")
+            .bind(now_ms())
             .execute(&mut *probe)
             .await
             .and(Ok(()))
@@ -521,27 +480,10 @@ impl Store {
 }
 
 async fn migrate(pool: &AnyPool) -> Result<()> {
-    pool.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-        .await?;
-    let current: i64 = sqlx::query("SELECT COUNT(*) AS n FROM schema_version")
-        .fetch_one(pool)
-        .await?
-        .try_get("n")?;
-    for (i, migration) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        let mut tx = pool.begin().await?;
-        for statement in migration
-            .split(';')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-        {
-            sqlx::query(statement).execute(&mut *tx).await?;
-        }
-        sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
-            .bind(i as i64 + 1)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-    }
+    MIGRATOR
+        .run(pool)
+        .await
+        .context("cannot apply the database migrations")?;
     Ok(())
 }
 

@@ -248,7 +248,8 @@ async fn write(
 async fn probe(pool: &AnyPool, metrics: &Metrics, options: &WriterOptions) {
     let touch: Job = Box::new(|conn| {
         Box::pin(async move {
-            let r = sqlx::query("UPDATE schema_version SET version = version")
+            let r = sqlx::query("UPDATE probe SET at = $1 WHERE id = 1")
+                .bind(crate::store::now_ms())
                 .execute(&mut *conn)
                 .await
                 .map(|_| ())
