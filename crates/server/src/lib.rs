@@ -59,7 +59,8 @@ pub struct Limits {
     pub max_connections: usize,
     /// Open connections per client address; more are closed at once.
     pub connections_per_ip: usize,
-    /// Time for a request's headers to arrive (also an idle keep-alive connection's limit).
+    /// Time for a request's headers to arrive (also the first byte of a new connection, and
+    /// the next request on a keep-alive one).
     pub header_timeout: Duration,
     /// Time for a request's body to arrive (`408 request_timeout`).
     pub body_timeout: Duration,

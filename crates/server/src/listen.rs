@@ -81,6 +81,13 @@ pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> anyhow
         let header_timeout = limits.header_timeout;
         tokio::spawn(async move {
             let _held = (permit, slot);
+            // hyper's header timeout starts with the first byte: a client that connects and
+            // sends nothing is given the same time.
+            let mut first = [0u8; 1];
+            match tokio::time::timeout(header_timeout, stream.peek(&mut first)).await {
+                Ok(Ok(n)) if n > 0 => {}
+                _ => return,
+            }
             let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
                 req.extensions_mut().insert(ConnectInfo::<SocketAddr>(addr));
                 app.clone().oneshot(req)

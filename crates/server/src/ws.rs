@@ -12,12 +12,14 @@ use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
 /// Largest message a client may send.
 pub const MAX_MESSAGE: usize = 16 * 1024;
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+/// How often a socket that plays checks that its session still exists.
+const SESSION_RECHECK: Duration = Duration::from_secs(10);
 
 /// The `Origin` of a browser's WebSocket must be this server (or a configured origin):
 /// another site cannot play with a visitor's cookies.
@@ -151,6 +153,7 @@ async fn connection(
     });
     let mut subscribed: HashSet<String> = HashSet::new();
     let mut signed_out = state.signed_out.subscribe();
+    let mut checked = Instant::now();
     let signed_out_msg = || {
         ServerMsg::error(
             "unauthorized",
@@ -220,10 +223,15 @@ async fn connection(
                 continue;
             }
         };
+        // A logout on this server closes the socket at once (above); one on another
+        // instance, or an expiry, is noticed here, within SESSION_RECHECK.
         let plays = matches!(msg, ClientMsg::Move { .. } | ClientMsg::Subscribe { .. });
-        if plays && !signed_in(&state, session.as_deref()).await {
-            let _ = out.send(signed_out_msg()).await;
-            break;
+        if plays && checked.elapsed() >= SESSION_RECHECK {
+            if !signed_in(&state, session.as_deref()).await {
+                let _ = out.send(signed_out_msg()).await;
+                break;
+            }
+            checked = Instant::now();
         }
         handle(&state, conn, identity.as_ref(), &out, &mut subscribed, msg).await;
     }

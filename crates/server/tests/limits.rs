@@ -161,6 +161,12 @@ async fn slow_headers_and_bodies_time_out() {
         .await
         .unwrap();
     let _ = until_closed(&mut c).await;
+    // A connection that never sends anything, and one idle after a request: closed too.
+    let mut silent = TcpStream::connect(s.addr).await.unwrap();
+    let _ = until_closed(&mut silent).await;
+    let mut kept = TcpStream::connect(s.addr).await.unwrap();
+    kept.write_all(HEALTH.as_bytes()).await.unwrap();
+    assert!(until_closed(&mut kept).await.contains("200 OK"));
     // A body that never ends: 408 in the documented shape.
     let mut c = TcpStream::connect(s.addr).await.unwrap();
     c.write_all(
