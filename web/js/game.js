@@ -101,7 +101,7 @@ export async function renderGame(root, id) {
       page.pending = false;
       root.classList.remove('pending');
       toast(errorText(msg.code, msg.reason));
-      if (msg.code === 'stale_state') socket.resubscribe(id);
+      if (msg.code === 'stale_state' || msg.code === 'lagging') socket.resubscribe(id);
       draw();
     } else if (msg.type === 'notice') {
       toast(t(`notice.${msg.kind}`, { seat: seatName(msg.seat), move: msg.move.text }), 'info');

@@ -20,34 +20,119 @@ pub struct ServeArgs {
     /// HTTP requests per second allowed per client IP (burst: 4×).
     #[arg(long, default_value_t = 50.0)]
     pub http_rate: f64,
+    /// Password hashes computed at once (default: the number of cores).
+    #[arg(long, env = "PYRAMIDION_HASH_CONCURRENCY")]
+    pub hash_concurrency: Option<usize>,
+    /// Seconds a sign-in waits for a hashing slot before `503 unavailable`.
+    #[arg(long, default_value_t = 5, env = "PYRAMIDION_HASH_WAIT")]
+    pub hash_wait: u64,
+    /// Open connections in all; more wait to be accepted.
+    #[arg(long, default_value_t = 4096, env = "PYRAMIDION_MAX_CONNECTIONS")]
+    pub max_connections: usize,
+    /// Open connections per client address; more are closed at once.
+    #[arg(long, default_value_t = 128, env = "PYRAMIDION_CONNECTIONS_PER_IP")]
+    pub connections_per_ip: usize,
+    /// Seconds for a request's headers to arrive.
+    #[arg(long, default_value_t = 10, env = "PYRAMIDION_HEADER_TIMEOUT")]
+    pub header_timeout: u64,
+    /// Seconds for a request's body to arrive.
+    #[arg(long, default_value_t = 10, env = "PYRAMIDION_BODY_TIMEOUT")]
+    pub body_timeout: u64,
+    /// Seconds between pings on a WebSocket.
+    #[arg(long, default_value_t = 20, env = "PYRAMIDION_WS_PING")]
+    pub ws_ping: u64,
+    /// Seconds without any frame (a pong included) after which a WebSocket is closed.
+    #[arg(long, default_value_t = 60, env = "PYRAMIDION_WS_IDLE_TIMEOUT")]
+    pub ws_idle_timeout: u64,
+    /// Messages queued for one WebSocket.
+    #[arg(long, default_value_t = 256, env = "PYRAMIDION_WS_QUEUE")]
+    pub ws_queue: usize,
+    /// Seconds a WebSocket may take to accept one message before it is closed.
+    #[arg(long, default_value_t = 10, env = "PYRAMIDION_WS_SEND_TIMEOUT")]
+    pub ws_send_timeout: u64,
+    /// New guests per client address per hour.
+    #[arg(long, default_value_t = 30, env = "PYRAMIDION_GUESTS_PER_IP")]
+    pub guests_per_ip: u32,
+    /// Open or live tables a guest may have created.
+    #[arg(long, default_value_t = 5, env = "PYRAMIDION_TABLES_PER_GUEST")]
+    pub tables_per_guest: usize,
+    /// Days a session lasts.
+    #[arg(long, default_value_t = 30, env = "PYRAMIDION_SESSION_DAYS")]
+    pub session_days: u64,
+    /// Seconds between sweeps (expired sessions and guests, idle rate-limiter entries).
+    #[arg(long, default_value_t = 300, env = "PYRAMIDION_SWEEP_EVERY")]
+    pub sweep_every: u64,
+    /// Tables per page of the lobby list.
+    #[arg(long, default_value_t = 50, env = "PYRAMIDION_LOBBY_PAGE")]
+    pub lobby_page: usize,
+    /// Seconds an untouched game stays in memory.
+    #[arg(long, default_value_t = 600, env = "PYRAMIDION_ROOM_IDLE")]
+    pub room_idle: u64,
+    /// Session cookies get `Secure` (set when clients reach the server over HTTPS; behind a
+    /// proxy that sends `X-Forwarded-Proto: https` this is automatic).
+    #[arg(long, env = "PYRAMIDION_SECURE_COOKIES")]
+    pub secure_cookies: bool,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
-    tracing_subscriber::fmt().with_target(false).init();
+    // Logs on stderr: stdout carries the one "serving" line that scripts and tests read.
+    tracing_subscriber::fmt()
+        .with_target(false)
+        .with_writer(std::io::stderr)
+        .init();
+    // Held until the process ends: a second server on this data directory refuses to start.
+    let mut _lock = None;
     let url = match args.database {
         Some(url) => url,
         None => {
             std::fs::create_dir_all(&args.data_dir)
                 .with_context(|| format!("cannot create {}", args.data_dir.display()))?;
+            _lock = Some(pyramidion_server::lock_data_dir(&args.data_dir)?);
             format!(
                 "sqlite://{}?mode=rwc",
                 args.data_dir.join("pyramidion.db").display()
             )
         }
     };
-    let mut config = pyramidion_server::Config::new(url);
+    let mut config = pyramidion_server::Config::new(url.clone());
     config.allowed_origins = args.allow_origin;
     config.http_per_second = args.http_rate;
     config.http_burst = args.http_rate * 4.0;
+    config.secure_cookies = args.secure_cookies;
+    let secs = std::time::Duration::from_secs;
+    let limits = &mut config.limits;
+    if let Some(n) = args.hash_concurrency {
+        limits.hash_concurrency = n;
+    }
+    limits.hash_wait = secs(args.hash_wait);
+    limits.max_connections = args.max_connections;
+    limits.connections_per_ip = args.connections_per_ip;
+    limits.header_timeout = secs(args.header_timeout);
+    limits.body_timeout = secs(args.body_timeout);
+    limits.ws_ping_every = secs(args.ws_ping);
+    limits.ws_idle_timeout = secs(args.ws_idle_timeout);
+    limits.ws_queue = args.ws_queue;
+    limits.ws_send_timeout = secs(args.ws_send_timeout);
+    limits.guests_per_ip_per_hour = args.guests_per_ip;
+    limits.tables_per_guest = args.tables_per_guest;
+    limits.session_ttl = secs(args.session_days * 24 * 3600);
+    limits.sweep_every = secs(args.sweep_every.max(1));
+    limits.lobby_page = args.lobby_page;
+    limits.room_idle = secs(args.room_idle);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async move {
+        // Storage first: a missing, read-only or corrupt database ends the process at once,
+        // before the port is taken or "serving" is said.
+        let state = pyramidion_server::AppState::new(config)
+            .await
+            .with_context(|| format!("cannot open the storage at {url}"))?;
         let listener = tokio::net::TcpListener::bind(&args.bind)
             .await
             .with_context(|| format!("cannot listen on {}", args.bind))?;
         let addr = listener.local_addr()?;
         println!("Pyramidion is serving on http://{addr}");
-        pyramidion_server::serve(config, listener).await
+        pyramidion_server::serve_state(state, listener).await
     })
 }

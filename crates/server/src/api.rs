@@ -2,13 +2,14 @@
 //! `{"error": {"code", "message"}}` with a stable code.
 use crate::AppState;
 use crate::auth::{
-    Identity, clear_cookie, hash_password, random_hex, start_session, verify_password,
+    Identity, clear_cookie, end_session, hash_password, needs_rehash, over_https, random_hex,
+    start_session, verify_password,
 };
 use crate::error::{ApiError, ApiResult};
 use crate::store::{GameRow, SeatKind, now_ms};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use pyramidion_ai::any::BotLevel;
@@ -17,6 +18,7 @@ use pyramidion_games::GameKind;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use std::net::SocketAddr;
 
 /// `Json` whose rejections are API errors (`bad_request`, `payload_too_large`).
 pub struct ApiJson<T>(pub T);
@@ -25,20 +27,65 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(v)) => Ok(ApiJson(v)),
-            Err(JsonRejection::BytesRejection(e))
-                if e.status() == StatusCode::PAYLOAD_TOO_LARGE =>
-            {
-                Err(ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "payload_too_large",
-                    "request body too large",
-                ))
+        match Json::<Value>::from_request(req, state).await {
+            Ok(Json(v)) => {
+                refuse_nul(&v)?;
+                serde_json::from_value(v)
+                    .map(ApiJson)
+                    .map_err(|e| ApiError::bad_request(format!("invalid request body: {e}")))
             }
+            Err(JsonRejection::BytesRejection(e)) => Err(body_error(e)),
             Err(e) => Err(ApiError::bad_request(e.body_text())),
         }
     }
+}
+
+/// A body that could not be read: too large (`413`), too slow (`408`), or broken (`400`).
+pub fn body_error(e: axum::extract::rejection::BytesRejection) -> ApiError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            "request body too large",
+        );
+    }
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+    while let Some(c) = cause {
+        if c.is::<tower_http::timeout::TimeoutError>() {
+            return ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "request_timeout",
+                "the request body did not arrive in time",
+            );
+        }
+        cause = c.source();
+    }
+    ApiError::bad_request(e.body_text())
+}
+
+/// No text field may hold a NUL character: PostgreSQL cannot store one, and no name, id or
+/// move needs it.
+fn refuse_nul(v: &Value) -> ApiResult<()> {
+    let bad = match v {
+        Value::String(s) => s.contains('\0'),
+        Value::Array(a) => return a.iter().try_for_each(refuse_nul),
+        Value::Object(o) => {
+            o.keys().any(|k| k.contains('\0')) || o.values().any(|v| refuse_nul(v).is_err())
+        }
+        _ => false,
+    };
+    if bad {
+        return Err(ApiError::bad_request(
+            "text fields may not contain NUL characters",
+        ));
+    }
+    Ok(())
+}
+
+/// Game and table ids are short and printable: anything else names nothing (and never reaches
+/// the database).
+pub fn plausible_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && !id.chars().any(char::is_control)
 }
 
 fn with_cookie(cookie: String, body: Value) -> Response {
@@ -49,14 +96,51 @@ fn identity_json(id: &str, name: &str, guest: bool) -> Value {
     json!({ "id": id, "name": name, "guest": guest })
 }
 
+/// Runs a password hash off the runtime, at most `hash_concurrency` at once: each takes
+/// ~19 MiB and tens of milliseconds, so a burst of logins must queue, not run all at once. A
+/// request that waits longer than `hash_wait` is answered `503 unavailable`.
+async fn hashing<T: Send + 'static>(
+    state: &AppState,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> ApiResult<T> {
+    let wait = state.config.limits.hash_wait;
+    let permit = tokio::time::timeout(wait, state.hashing.clone().acquire_owned())
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "too many sign-ins at once: try again in a moment",
+            )
+        })?
+        .map_err(ApiError::internal)?;
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        f()
+    })
+    .await
+    .map_err(ApiError::internal)
+}
+
 /// Who am I? Creates a guest identity (and its session cookie) on the first visit.
-pub async fn me(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
+pub async fn me(
+    State(state): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
     if let Some(id) = Identity::from_headers(&state, &headers).await? {
         return Ok(Json(identity_json(&id.user_id, &id.display_name(), id.guest)).into_response());
     }
+    if !state.guest_limit.allow(addr.ip()) {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_guests",
+            "too many new guests from this address: try again later, or sign in",
+        ));
+    }
     let user_id = random_hex(12);
     state.store.create_user(&user_id, None, None, true).await?;
-    let cookie = start_session(&state, &user_id).await?;
+    let cookie = start_session(&state, &headers, &user_id).await?;
     let guest = Identity {
         user_id: user_id.clone(),
         name: None,
@@ -106,21 +190,33 @@ pub async fn register(
     check_credentials(&c)?;
     let cost = state.config.hash_cost;
     let password = c.password.clone();
-    let hash = tokio::task::spawn_blocking(move || hash_password(&password, cost))
-        .await
-        .map_err(ApiError::internal)?;
+    let hash = hashing(&state, move || hash_password(&password, cost)).await?;
     let taken = || ApiError::conflict("name_taken", "that name is taken");
+    // Only a unique violation means the name is taken; any other failure is the server's.
+    let refused = |e: anyhow::Error| {
+        if crate::store::is_unique_violation(&e) {
+            taken()
+        } else {
+            ApiError::internal(e)
+        }
+    };
     if let Some(id) = Identity::from_headers(&state, &headers).await?
         && id.guest
     {
         if !state
             .store
             .upgrade_guest(&id.user_id, &c.name, &hash)
-            .await?
+            .await
+            .map_err(refused)?
         {
             return Err(taken());
         }
-        return Ok(Json(identity_json(&id.user_id, &c.name, false)).into_response());
+        // Same identity, new privileges: a new session id.
+        let cookie = start_session(&state, &headers, &id.user_id).await?;
+        return Ok(with_cookie(
+            cookie,
+            identity_json(&id.user_id, &c.name, false),
+        ));
     }
     if state.store.user_by_name(&c.name).await?.is_some() {
         return Err(taken());
@@ -130,13 +226,14 @@ pub async fn register(
         .store
         .create_user(&user_id, Some(&c.name), Some(&hash), false)
         .await
-        .map_err(|_| taken())?;
-    let cookie = start_session(&state, &user_id).await?;
+        .map_err(refused)?;
+    let cookie = start_session(&state, &headers, &user_id).await?;
     Ok(with_cookie(cookie, identity_json(&user_id, &c.name, false)))
 }
 
 pub async fn login(
     State(state): State<AppState>,
+    headers: HeaderMap,
     ApiJson(c): ApiJson<Credentials>,
 ) -> ApiResult<Response> {
     let wrong = || ApiError::unauthorized("wrong name or password");
@@ -144,24 +241,30 @@ pub async fn login(
         return Err(wrong());
     };
     let password = c.password.clone();
-    let ok = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
-        .await
-        .map_err(ApiError::internal)?;
+    let cost = state.config.hash_cost;
+    let (ok, rehashed) = hashing(&state, move || {
+        let ok = verify_password(&password, &hash);
+        // A hash in the format of earlier versions becomes a PHC string.
+        let rehashed = (ok && needs_rehash(&hash)).then(|| hash_password(&password, cost));
+        (ok, rehashed)
+    })
+    .await?;
     if !ok {
         return Err(wrong());
     }
-    let cookie = start_session(&state, &user_id).await?;
+    if let Some(phc) = rehashed {
+        state.store.set_password_hash(&user_id, &phc).await?;
+    }
+    let cookie = start_session(&state, &headers, &user_id).await?;
     Ok(with_cookie(cookie, identity_json(&user_id, &c.name, false)))
 }
 
 pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
-    if let Some(token) = crate::auth::cookie_token(&headers) {
-        state
-            .store
-            .delete_session(&crate::auth::token_hash(&token))
-            .await?;
-    }
-    Ok(with_cookie(clear_cookie(), json!({ "ok": true })))
+    end_session(&state, &headers).await?;
+    Ok(with_cookie(
+        clear_cookie(over_https(&state, &headers)),
+        json!({ "ok": true }),
+    ))
 }
 
 /// The games this server plays: each game's descriptor (key, seats, options, bot levels,
@@ -253,6 +356,16 @@ pub async fn create_table(
     let kind: GameKind = t.game.parse().map_err(|e: pyramidion_games::UnknownGame| {
         ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string())
     })?;
+    if identity.guest {
+        let limit = state.config.limits.tables_per_guest;
+        if state.store.active_tables_of(&identity.user_id).await? >= limit as i64 {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_tables",
+                format!("a guest has at most {limit} open or live tables: finish one, or sign in"),
+            ));
+        }
+    }
     let mut seed_bytes = [0u8; 8];
     getrandom::fill(&mut seed_bytes).map_err(ApiError::internal)?;
     let seed = u64::from_le_bytes(seed_bytes) >> 1; // stored as a signed 64-bit integer
@@ -328,19 +441,49 @@ pub async fn create_table(
 }
 
 /// Open, listed tables waiting for players.
-pub async fn open_tables(State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    let mut list = Vec::new();
-    for row in state.store.games_with_status("open").await? {
-        if row.listed {
-            let seats = state.store.seats(&row.id).await?;
-            list.push(table_json(&state, &row, &seats, None).await?);
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Page {
+    #[serde(default)]
+    limit: Option<usize>,
+    /// The `next` of the previous page.
+    #[serde(default)]
+    after: Option<String>,
+}
+
+/// Open, listed tables waiting for players, oldest first, one page at a time: `next` (when
+/// there may be more) is the `after` of the next page.
+pub async fn open_tables(
+    State(state): State<AppState>,
+    Query(page): Query<Page>,
+) -> ApiResult<Json<Value>> {
+    let default = state.config.limits.lobby_page.max(1);
+    let limit = page.limit.unwrap_or(default).clamp(1, 4 * default);
+    let after = match page.after.as_deref() {
+        None => None,
+        Some(cursor) => {
+            let bad = || ApiError::bad_request("`after` is the `next` of a previous page");
+            let (at, id) = cursor.split_once('-').ok_or_else(bad)?;
+            if !plausible_id(id) {
+                return Err(bad());
+            }
+            Some((at.parse::<i64>().map_err(|_| bad())?, id.to_string()))
         }
+    };
+    let rows = state.store.open_tables_page(limit, after).await?;
+    let next = (rows.len() == limit)
+        .then(|| rows.last().map(|r| format!("{}-{}", r.created_at, r.id)))
+        .flatten();
+    let mut list = Vec::with_capacity(rows.len());
+    for row in rows {
+        let seats = state.store.seats(&row.id).await?;
+        list.push(table_json(&state, &row, &seats, None).await?);
     }
-    Ok(Json(json!({ "tables": list })))
+    Ok(Json(json!({ "tables": list, "next": next })))
 }
 
 async fn load(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<SeatKind>)> {
-    if id.len() > 64 {
+    if !plausible_id(id) {
         return Err(ApiError::not_found("no such table"));
     }
     let row = state
@@ -381,13 +524,17 @@ pub async fn join(
     State(state): State<AppState>,
     Path(id): Path<String>,
     identity: Identity,
-    body: axum::body::Bytes,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> ApiResult<Json<Value>> {
+    let body = body.map_err(body_error)?;
     // The body is optional: `{"invite": "…"}` to use an invite link.
     let request: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
         JoinRequest::default()
     } else {
-        serde_json::from_slice(&body)
+        let v: Value = serde_json::from_slice(&body)
+            .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}")))?;
+        refuse_nul(&v)?;
+        serde_json::from_value(v)
             .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}")))?
     };
     let _guard = state.lobby_lock.lock().await;
@@ -410,10 +557,10 @@ pub async fn join(
     if !row.listed && !invited {
         return Err(ApiError::not_found("no such table"));
     }
+    // One seat per joining user, invite or not: one invite link never fills every seat.
     if seats
         .iter()
         .any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id))
-        && !invited
     {
         return Err(ApiError::conflict(
             "already_seated",
@@ -466,8 +613,10 @@ pub async fn leave(
     };
     seats[seat] = SeatKind::Open;
     state.store.set_seat(&id, seat, &seats[seat]).await?;
+    let mut row = row;
     if !seats.iter().any(|s| matches!(s, SeatKind::Human(_))) {
         state.store.set_status(&id, "abandoned", None).await?;
+        row.status = "abandoned".into();
     }
     Ok(Json(
         table_json(&state, &row, &seats, Some(&identity.user_id)).await?,

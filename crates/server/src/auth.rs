@@ -2,10 +2,13 @@
 //! `HttpOnly; SameSite=Strict` cookie; only its hash is stored.
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Algorithm, Argon2, Params, Version};
 use axum::extract::FromRequestParts;
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
+use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use blake2::{Blake2b512, Digest};
 
 pub const COOKIE: &str = "pyr_session";
@@ -55,24 +58,37 @@ fn argon(cost: HashCost) -> Argon2<'static> {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 }
 
-/// `argon2id$<memory>$<iterations>$<salt hex>$<hash hex>`.
+/// A standard PHC string (`$argon2id$v=19$m=…,t=…,p=1$<salt>$<hash>`), through the argon2
+/// crate's own password-hash API (random salt included).
 pub fn hash_password(password: &str, cost: HashCost) -> String {
-    let mut salt = [0u8; 16];
-    getrandom::fill(&mut salt).expect("the OS random source works");
-    let mut out = [0u8; 32];
     argon(cost)
-        .hash_password_into(password.as_bytes(), &salt, &mut out)
-        .expect("argon2 hashes");
-    format!(
-        "argon2id${}${}${}${}",
-        cost.memory_kib,
-        cost.iterations,
-        hex(&salt),
-        hex(&out)
-    )
+        .hash_password(password.as_bytes())
+        .expect("argon2 hashes")
+        .to_string()
 }
 
+/// Checks a password against a stored hash: a PHC string, or the format this server stored
+/// before (`argon2id$<memory>$<iterations>$<salt hex>$<hash hex>`), which still verifies.
 pub fn verify_password(password: &str, stored: &str) -> bool {
+    if stored.starts_with('$') {
+        // The parameters come from the PHC string, not from the `Argon2` instance.
+        return PasswordHash::new(stored).is_ok_and(|parsed| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        });
+    }
+    verify_legacy(password, stored)
+}
+
+/// Whether a stored hash should be replaced by a PHC string (at the next sign-in, when the
+/// password is at hand).
+pub fn needs_rehash(stored: &str) -> bool {
+    !stored.starts_with("$argon2id$")
+}
+
+/// The hash format of earlier versions (kept so that their accounts can still sign in).
+fn verify_legacy(password: &str, stored: &str) -> bool {
     let parts: Vec<&str> = stored.split('$').collect();
     let [alg, m, t, salt, hash] = parts.as_slice() else {
         return false;
@@ -102,23 +118,45 @@ pub fn token_hash(token: &str) -> String {
     hex(&Blake2b512::digest(token.as_bytes()))
 }
 
-pub fn session_cookie(token: &str) -> String {
-    format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000")
+/// The session cookie (built by `axum-extra`'s cookie type): `HttpOnly; SameSite=Strict`, and
+/// `Secure` when served over HTTPS.
+pub fn session_cookie(token: &str, max_age_seconds: u64, secure: bool) -> String {
+    let age = cookie::time::Duration::seconds(max_age_seconds.min(i64::MAX as u64) as i64);
+    Cookie::build((COOKIE, token.to_string()))
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .path("/")
+        .max_age(age)
+        .secure(secure)
+        .build()
+        .to_string()
 }
 
-pub fn clear_cookie() -> String {
-    format!("{COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")
+/// A cookie that ends the session in the browser.
+pub fn clear_cookie(secure: bool) -> String {
+    session_cookie("", 0, secure)
+}
+
+/// Whether the client reached the server over HTTPS: the `--secure-cookies` setting, or a
+/// reverse proxy's `X-Forwarded-Proto: https`.
+pub fn over_https(state: &AppState, headers: &HeaderMap) -> bool {
+    state.config.secure_cookies
+        || headers
+            .get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.split(',')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .eq_ignore_ascii_case("https")
+            })
 }
 
 pub fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(axum::http::header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == COOKIE)
-        .map(|(_, v)| v.to_string())
+    CookieJar::from_headers(headers)
+        .get(COOKIE)
+        .map(|c| c.value().to_string())
         .filter(|v| !v.is_empty() && v.len() <= 128)
 }
 
@@ -138,7 +176,11 @@ impl Identity {
         let Some(token) = cookie_token(headers) else {
             return Ok(None);
         };
-        let Some(user_id) = state.store.session_user(&token_hash(&token)).await? else {
+        let Some(user_id) = state
+            .store
+            .session_user(&token_hash(&token), session_cutoff(state))
+            .await?
+        else {
             return Ok(None);
         };
         let Some((name, guest)) = state.store.user(&user_id).await? else {
@@ -179,19 +221,77 @@ impl FromRequestParts<AppState> for Identity {
     }
 }
 
-/// Creates a session for `user_id`; returns the cookie to set.
-pub async fn start_session(state: &AppState, user_id: &str) -> ApiResult<String> {
+/// Sessions started at or before this time (ms) have expired.
+pub fn session_cutoff(state: &AppState) -> i64 {
+    crate::store::now_ms() - state.config.limits.session_ttl.as_millis() as i64
+}
+
+/// Creates a session for `user_id` and ends the request's previous session, if any (a new
+/// identity or privilege level gets a new session id); returns the cookie to set.
+pub async fn start_session(
+    state: &AppState,
+    headers: &HeaderMap,
+    user_id: &str,
+) -> ApiResult<String> {
+    end_session(state, headers).await?;
     let token = random_hex(32);
     state
         .store
         .create_session(&token_hash(&token), user_id)
         .await?;
-    Ok(session_cookie(&token))
+    Ok(session_cookie(
+        &token,
+        state.config.limits.session_ttl.as_secs(),
+        over_https(state, headers),
+    ))
+}
+
+/// Deletes the request's session (if any) and closes the WebSockets opened with it.
+pub async fn end_session(state: &AppState, headers: &HeaderMap) -> ApiResult<()> {
+    if let Some(token) = cookie_token(headers) {
+        let hash = token_hash(&token);
+        state.store.delete_session(&hash).await?;
+        let _ = state.signed_out.send(hash);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// How earlier versions stored hashes.
+    fn legacy_hash(password: &str, cost: HashCost) -> String {
+        let salt = [7u8; 16];
+        let mut out = [0u8; 32];
+        argon(cost)
+            .hash_password_into(password.as_bytes(), &salt, &mut out)
+            .unwrap();
+        format!(
+            "argon2id${}${}${}${}",
+            cost.memory_kib,
+            cost.iterations,
+            hex(&salt),
+            hex(&out)
+        )
+    }
+
+    #[test]
+    fn hashes_are_phc_strings_and_old_hashes_still_verify() {
+        let cost = HashCost {
+            memory_kib: 64,
+            iterations: 1,
+        };
+        let h = hash_password("hunter22", cost);
+        assert!(h.starts_with("$argon2id$v=19$m=64,t=1,p=1$"), "{h}");
+        assert!(PasswordHash::new(&h).is_ok());
+        assert!(!needs_rehash(&h));
+        let old = legacy_hash("hunter22", cost);
+        assert!(verify_password("hunter22", &old));
+        assert!(!verify_password("hunter23", &old));
+        assert!(needs_rehash(&old));
+        assert!(!verify_password("hunter22", "$argon2id$v=19$garbage"));
+    }
 
     #[test]
     fn passwords_verify_and_reject() {
@@ -216,8 +316,11 @@ mod tests {
         );
         assert_eq!(cookie_token(&h).as_deref(), Some("abc"));
         assert!(
-            session_cookie("t").contains("HttpOnly")
-                && session_cookie("t").contains("SameSite=Strict")
+            session_cookie("t", 60, false).contains("HttpOnly")
+                && session_cookie("t", 60, false).contains("SameSite=Strict")
+                && session_cookie("t", 60, false).contains("Max-Age=60")
+                && !session_cookie("t", 60, false).contains("Secure")
+                && session_cookie("t", 60, true).contains("; Secure")
         );
     }
 }

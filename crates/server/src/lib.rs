@@ -6,7 +6,9 @@ pub mod api;
 pub mod auth;
 pub mod error;
 pub mod limits;
+pub mod listen;
 pub mod metrics;
+pub mod moves;
 pub mod protocol;
 pub mod room;
 pub mod rooms;
@@ -22,11 +24,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Largest HTTP request body.
 pub const MAX_BODY: usize = 16 * 1024;
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Config {
     pub database_url: String,
     /// Browser origins allowed besides the server's own (e.g. a reverse proxy's).
@@ -36,6 +39,79 @@ pub struct Config {
     pub http_burst: f64,
     pub ws_messages_per_second: f64,
     pub ws_burst: f64,
+    /// Session cookies carry `Secure` (the server is reached over HTTPS, e.g. behind a TLS
+    /// proxy); without it, only requests with `X-Forwarded-Proto: https` get `Secure` cookies.
+    pub secure_cookies: bool,
+    /// How the database writer meets storage faults (its probe interval; a test seam).
+    pub writer: writer::WriterOptions,
+    pub limits: Limits,
+}
+
+/// Bounds on what clients may hold, start or make the server do; every one is documented with
+/// its default in the README ("Limits") and settable with a `pyramidion serve` flag.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Password hashes (register, login) computed at once.
+    pub hash_concurrency: usize,
+    /// How long a password check waits for its turn before `503 unavailable`.
+    pub hash_wait: Duration,
+    /// Open connections (HTTP and WebSocket); more wait to be accepted.
+    pub max_connections: usize,
+    /// Open connections per client address; more are closed at once.
+    pub connections_per_ip: usize,
+    /// Time for a request's headers to arrive (also the first byte of a new connection, and
+    /// the next request on a keep-alive one).
+    pub header_timeout: Duration,
+    /// Time for a request's body to arrive (`408 request_timeout`).
+    pub body_timeout: Duration,
+    /// A WebSocket is pinged this often…
+    pub ws_ping_every: Duration,
+    /// …and closed when nothing (not even a pong) arrived for this long.
+    pub ws_idle_timeout: Duration,
+    /// Messages queued for one WebSocket; a subscriber whose queue is full is dropped from
+    /// its games (and told so).
+    pub ws_queue: usize,
+    /// A WebSocket that does not take a message within this time (it does not read) is closed.
+    pub ws_send_timeout: Duration,
+    /// New guests per client address per hour (also the burst).
+    pub guests_per_ip_per_hour: u32,
+    /// Open or live tables one guest may have created.
+    pub tables_per_guest: usize,
+    /// A session ends this long after it started; a guest with no session left, sitting at no
+    /// open or live table, is deleted by the sweep.
+    pub session_ttl: Duration,
+    /// How often expired sessions and guests are deleted and the rate limiters forget idle
+    /// addresses.
+    pub sweep_every: Duration,
+    /// Tables per page of the lobby list (at most 4× this with `?limit=`).
+    pub lobby_page: usize,
+    /// A room (a started game in memory) that nobody follows and that waits for nobody's
+    /// clock or bot is dropped after this long untouched; it is rebuilt from storage when
+    /// needed again.
+    pub room_idle: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            hash_concurrency: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            hash_wait: Duration::from_secs(5),
+            max_connections: 4096,
+            connections_per_ip: 128,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            ws_ping_every: Duration::from_secs(20),
+            ws_idle_timeout: Duration::from_secs(60),
+            ws_queue: 256,
+            ws_send_timeout: Duration::from_secs(10),
+            guests_per_ip_per_hour: 30,
+            tables_per_guest: 5,
+            session_ttl: Duration::from_secs(30 * 24 * 3600),
+            sweep_every: Duration::from_secs(300),
+            lobby_page: 50,
+            room_idle: Duration::from_secs(600),
+        }
+    }
 }
 
 impl Config {
@@ -49,6 +125,9 @@ impl Config {
             // Far above any human (a move takes a click), low enough to stop a flood.
             ws_messages_per_second: 200.0,
             ws_burst: 400.0,
+            secure_cookies: false,
+            writer: writer::WriterOptions::default(),
+            limits: Limits::default(),
         }
     }
 }
@@ -60,30 +139,87 @@ pub struct AppState {
     pub rooms: Arc<rooms::Rooms>,
     pub metrics: Arc<metrics::Metrics>,
     pub http_limit: Arc<limits::PerIp>,
+    /// New guests per client address.
+    pub guest_limit: Arc<limits::PerIp>,
+    /// Password hashes computed at once (argon2 takes ~19 MiB and tens of ms each).
+    pub hashing: Arc<tokio::sync::Semaphore>,
     /// Serialises seat changes (join/leave), so two players never take the same seat.
     pub lobby_lock: Arc<tokio::sync::Mutex<()>>,
+    /// Hashes of the session tokens just ended: the WebSockets opened with them close.
+    pub signed_out: tokio::sync::broadcast::Sender<String>,
 }
 
 impl AppState {
     /// Opens the database and resumes every unfinished game.
     pub async fn new(config: Config) -> anyhow::Result<AppState> {
         let metrics = Arc::<metrics::Metrics>::default();
-        let store = store::Store::open(&config.database_url, metrics.clone()).await?;
+        let store =
+            store::Store::open(&config.database_url, metrics.clone(), config.writer.clone())
+                .await?;
         let http_limit = limits::PerIp::new(limits::Rate {
             per_second: config.http_per_second,
             burst: config.http_burst,
         });
+        let guests = config.limits.guests_per_ip_per_hour as f64;
+        let guest_limit = limits::PerIp::new(limits::Rate {
+            per_second: guests / 3600.0,
+            burst: guests,
+        });
+        let hashing = tokio::sync::Semaphore::new(config.limits.hash_concurrency.max(1));
         let state = AppState {
             config: Arc::new(config),
             store,
             rooms: Arc::default(),
             metrics,
             http_limit: Arc::new(http_limit),
+            guest_limit: Arc::new(guest_limit),
+            hashing: Arc::new(hashing),
             lobby_lock: Arc::default(),
+            signed_out: tokio::sync::broadcast::channel(256).0,
         };
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
+        let sweeper = state.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(sweeper.config.limits.sweep_every);
+            every.tick().await;
+            loop {
+                every.tick().await;
+                sweeper.sweep(store::now_ms()).await;
+            }
+        });
         Ok(state)
+    }
+
+    /// Deletes expired sessions and guests (as of `now`, in ms) and lets the rate limiters
+    /// forget idle addresses. Run every `sweep_every`.
+    pub async fn sweep(&self, now: i64) {
+        let ttl = self.config.limits.session_ttl.as_millis() as i64;
+        match self.store.sweep(now - ttl).await {
+            Ok((sessions, guests)) if sessions + guests > 0 => {
+                tracing::info!(sessions, guests, "expired sessions and guests deleted")
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "sweep failed"),
+        }
+        self.http_limit.sweep();
+        self.guest_limit.sweep();
+    }
+}
+
+/// `200 ok`, or `503` with the last storage error while writes fail (nothing is acknowledged
+/// then; the status turns back to ok as soon as a write succeeds again).
+async fn healthz(State(state): State<AppState>) -> Response {
+    match state.metrics.storage.degraded() {
+        None => "ok".into_response(),
+        Some(error) => (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            axum::Json(serde_json::json!({
+                "status": "degraded",
+                "error": { "code": "storage_failing", "message": error },
+            })),
+        )
+            .into_response(),
     }
 }
 
@@ -101,7 +237,7 @@ async fn rate_limit(
 
 pub fn router(state: AppState) -> Router {
     Router::new()
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(healthz))
         .route(
             "/metrics",
             get(|State(s): State<AppState>| async move { s.metrics.render() }),
@@ -121,13 +257,46 @@ pub fn router(state: AppState) -> Router {
         .fallback(get(web::static_file))
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+            state.config.limits.body_timeout,
+        ))
+        .layer(middleware::from_fn(error::json_errors))
         .with_state(state)
+}
+
+/// Takes the data directory for this process: a second server on the same directory would
+/// write the same games from two places. The lock (an advisory lock on `pyramidion.lock`)
+/// lasts as long as the returned file is open, and is released by the OS when the process
+/// ends, however it ends.
+pub fn lock_data_dir(dir: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    use anyhow::Context;
+    let path = dir.join("pyramidion.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
+            "the data directory {} is in use by another Pyramidion server (it holds {}): \
+             two servers must not share one data directory",
+            dir.display(),
+            path.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("cannot lock {}", path.display()))
+        }
+    }
 }
 
 /// Serves until the process is stopped.
 pub async fn serve(config: Config, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
-    let state = AppState::new(config).await?;
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app).await?;
-    Ok(())
+    serve_state(AppState::new(config).await?, listener).await
+}
+
+/// Serves an opened state (its storage is open and writable) until the process is stopped.
+pub async fn serve_state(state: AppState, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
+    listen::serve(state, listener).await
 }

@@ -1,70 +1,77 @@
-//! Token-bucket rate limits, per connection and per client IP.
-use std::collections::HashMap;
+//! Rate limits (through `governor`): per client IP for HTTP requests and for new guests, per
+//! connection for WebSocket messages. Keyed limiters forget an address once its bucket is full
+//! again ([`PerIp::sweep`], run by the server's periodic sweep), so their memory stays bounded
+//! by the addresses seen recently.
+use governor::clock::DefaultClock;
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::state::{InMemoryState, NotKeyed};
+use governor::{Quota, RateLimiter};
 use std::net::IpAddr;
-use std::sync::Mutex;
-use std::time::Instant;
+use std::num::NonZeroU32;
+use std::time::Duration;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Rate {
+    /// Tokens added per second.
     pub per_second: f64,
+    /// Most tokens held (the allowed burst).
     pub burst: f64,
 }
 
-#[derive(Debug)]
-pub struct Bucket {
-    rate: Rate,
-    tokens: f64,
-    last: Instant,
+impl Rate {
+    fn quota(self) -> Quota {
+        let burst = NonZeroU32::new(self.burst.max(1.0) as u32).unwrap_or(NonZeroU32::MIN);
+        let period = if self.per_second > 0.0 {
+            Duration::from_secs_f64(1.0 / self.per_second)
+        } else {
+            // Never refills (within a century).
+            Duration::from_secs(100 * 365 * 24 * 3600)
+        };
+        Quota::with_period(period)
+            .expect("a positive period")
+            .allow_burst(burst)
+    }
 }
+
+/// One token bucket (a connection's).
+pub struct Bucket(RateLimiter<NotKeyed, InMemoryState, DefaultClock>);
 
 impl Bucket {
     pub fn new(rate: Rate) -> Self {
-        Bucket {
-            rate,
-            tokens: rate.burst,
-            last: Instant::now(),
-        }
+        Bucket(RateLimiter::direct(rate.quota()))
     }
 
     /// Takes one token if there is one.
     pub fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let refill = now.duration_since(self.last).as_secs_f64() * self.rate.per_second;
-        self.tokens = (self.tokens + refill).min(self.rate.burst);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
+        self.0.check().is_ok()
     }
 }
 
-/// One bucket per IP; old buckets are dropped when the map grows.
-pub struct PerIp {
-    rate: Rate,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
-}
+/// One bucket per IP.
+pub struct PerIp(RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock>);
 
 impl PerIp {
     pub fn new(rate: Rate) -> Self {
-        PerIp {
-            rate,
-            buckets: Mutex::new(HashMap::new()),
-        }
+        PerIp(RateLimiter::keyed(rate.quota()))
     }
 
     pub fn allow(&self, ip: IpAddr) -> bool {
-        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if buckets.len() > 100_000 {
-            let full = self.rate.burst;
-            buckets.retain(|_, b| b.tokens < full);
-        }
-        buckets
-            .entry(ip)
-            .or_insert_with(|| Bucket::new(self.rate))
-            .allow()
+        self.0.check_key(&ip).is_ok()
+    }
+
+    /// Forgets the addresses whose bucket is full again (they are as if never seen).
+    pub fn sweep(&self) {
+        self.0.retain_recent();
+        self.0.shrink_to_fit();
+    }
+
+    /// Addresses remembered.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 
@@ -80,5 +87,29 @@ mod tests {
         });
         assert!(b.allow() && b.allow() && b.allow());
         assert!(!b.allow());
+    }
+
+    #[test]
+    fn per_ip_buckets_are_separate_and_forgotten_when_full_again() {
+        let limits = PerIp::new(Rate {
+            per_second: 0.0,
+            burst: 2.0,
+        });
+        let (a, b) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        assert!(limits.allow(a) && limits.allow(a) && !limits.allow(a));
+        assert!(limits.allow(b));
+        assert_eq!(limits.len(), 2);
+        // Never refilled: remembered.
+        limits.sweep();
+        assert_eq!(limits.len(), 2);
+        // A fast refill: both buckets are full again at once, and forgotten.
+        let fast = PerIp::new(Rate {
+            per_second: 1e9,
+            burst: 1.0,
+        });
+        assert!(fast.allow(a) && fast.allow(b));
+        std::thread::sleep(Duration::from_millis(1));
+        fast.sweep();
+        assert!(fast.is_empty());
     }
 }

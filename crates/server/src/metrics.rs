@@ -1,6 +1,7 @@
 //! Prometheus-style counters: games live, moves, move latency histograms.
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Upper bounds of the latency buckets, in milliseconds.
@@ -44,8 +45,56 @@ impl Histogram {
     }
 }
 
+/// Whether the last write reached the disk: set by the writer after every batch (and probe).
+/// While degraded, `/healthz` answers 503 with the last error.
+#[derive(Default)]
+pub struct StorageHealth {
+    degraded: AtomicBool,
+    errors: AtomicU64,
+    last_error: Mutex<Option<String>>,
+}
+
+impl StorageHealth {
+    /// A batch (or a probe) failed: nothing in it was acknowledged.
+    pub fn failed(&self, error: &str) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        *self.last_error.lock().unwrap_or_else(|e| e.into_inner()) = Some(error.to_string());
+        if !self.degraded.swap(true, Ordering::Relaxed) {
+            tracing::error!(
+                error,
+                "storage failed: writes are refused until it recovers"
+            );
+        } else {
+            tracing::warn!(error, "storage still failing");
+        }
+    }
+
+    /// A write reached the disk.
+    pub fn succeeded(&self) {
+        if self.degraded.swap(false, Ordering::Relaxed) {
+            tracing::info!("storage recovered: writes are durable again");
+        }
+    }
+
+    /// The last error, while the storage is failing.
+    pub fn degraded(&self) -> Option<String> {
+        if !self.degraded.load(Ordering::Relaxed) {
+            return None;
+        }
+        let last = self.last_error.lock().unwrap_or_else(|e| e.into_inner());
+        Some(last.clone().unwrap_or_default())
+    }
+
+    /// Failed batches and probes since start.
+    pub fn errors(&self) -> u64 {
+        self.errors.load(Ordering::Relaxed)
+    }
+}
+
 #[derive(Default)]
 pub struct Metrics {
+    /// Storage failures and whether the storage is failing now.
+    pub storage: StorageHealth,
     pub games_live: AtomicU64,
     pub games_finished: AtomicU64,
     pub moves: AtomicU64,
@@ -59,6 +108,8 @@ pub struct Metrics {
     pub commit_latency: Histogram,
     /// Moves written by group commits (÷ their count = moves per commit).
     pub committed_moves: AtomicU64,
+    /// Games rebuilt by replaying their record.
+    pub replays: AtomicU64,
 }
 
 impl Metrics {
@@ -109,6 +160,24 @@ impl Metrics {
             "Moves written by group commits (divided by pyramidion_commit_seconds_count: moves per commit).",
             "counter",
             get(&self.committed_moves),
+        );
+        gauge(
+            "pyramidion_replays_total",
+            "Games rebuilt from their stored record (finished ones are replayed once, then cached).",
+            "counter",
+            get(&self.replays),
+        );
+        gauge(
+            "pyramidion_storage_errors_total",
+            "Failed group commits (and recovery probes) since start: nothing in them was acknowledged.",
+            "counter",
+            self.storage.errors(),
+        );
+        gauge(
+            "pyramidion_storage_degraded",
+            "1 while the last write failed (until a write succeeds again), else 0.",
+            "gauge",
+            self.storage.degraded().is_some() as u64,
         );
         gauge(
             "process_resident_memory_bytes",

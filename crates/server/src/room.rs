@@ -58,6 +58,8 @@ pub struct Room {
     /// The state a bot is thinking about, so it is asked once per state.
     bot_asked: Option<u64>,
     deadline: Option<(u64, tokio::time::Instant)>,
+    /// Dropped from memory after this long untouched (see `Limits::room_idle`).
+    idle_after: Duration,
 }
 
 #[derive(Clone)]
@@ -77,6 +79,7 @@ impl Room {
         move_seconds: u32,
         store: Store,
         metrics: Arc<Metrics>,
+        idle_after: Duration,
     ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(1024);
         let room = Room {
@@ -92,6 +95,7 @@ impl Room {
             me: tx.clone(),
             bot_asked: None,
             deadline: None,
+            idle_after,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -124,11 +128,20 @@ impl Room {
         self.schedule();
         loop {
             let deadline = self.deadline.map(|(_, at)| at);
+            // Nobody follows it and it waits for no clock or bot: it may leave memory.
+            let idle = (self.subscribers.is_empty()
+                && self.deadline.is_none()
+                && self.bot_asked.is_none())
+            .then(|| tokio::time::Instant::now() + self.idle_after);
             let cmd = tokio::select! {
                 cmd = rx.recv() => match cmd { Some(c) => c, None => break },
                 _ = sleep_until_opt(deadline) => {
                     self.on_timeout();
                     continue;
+                }
+                _ = sleep_until_opt(idle) => {
+                    crate::moves::evict(&self.id, &mut rx);
+                    break;
                 }
             };
             match cmd {
@@ -277,6 +290,9 @@ impl Room {
         if let Some(sub) = self.subscribers.iter_mut().find(|s| s.conn == conn) {
             sub.seat = Some(to_move);
         }
+        if let Err(message) = crate::moves::check_length(text) {
+            return self.reply(conn, error("bad_request", message));
+        }
         match self.apply(text, false, received).await {
             Ok(()) => {}
             Err(ApplyError::Illegal(code, message)) => {
@@ -354,7 +370,11 @@ impl Room {
                 gone.push(s.conn);
             }
         }
-        // A subscriber that cannot keep up is dropped; it resubscribes with its last event.
+        // A subscriber that cannot keep up is dropped, and told: it resubscribes with its
+        // last event.
+        for s in self.subscribers.iter().filter(|s| gone.contains(&s.conn)) {
+            crate::moves::tell_dropped(&s.out, &self.id, Some(self.state_id()));
+        }
         self.subscribers.retain(|s| !gone.contains(&s.conn));
     }
 

@@ -13,9 +13,16 @@ use std::sync::Mutex;
 #[derive(Default)]
 pub struct Rooms {
     map: Mutex<HashMap<String, RoomHandle>>,
+    /// Finished games already replayed: they never change, so a subscriber to one does not
+    /// cost a replay of its record each time.
+    finished: Mutex<HashMap<String, Loaded>>,
 }
 
+/// Most finished games kept replayed.
+const FINISHED_CACHE: usize = 256;
+
 /// A game read back from the database, ready to become a room.
+#[derive(Clone)]
 struct Loaded {
     game: AnyGame,
     moves: Vec<pyramidion_games::PlayedMove>,
@@ -32,8 +39,24 @@ impl Rooms {
                 Ok(running) => return Ok(Some(running)),
                 Err(ended) => ended,
             };
-            let Some(loaded) = load(state, id).await? else {
-                return Ok(None);
+            let cached = self.finished_lock().get(id).cloned();
+            let loaded = match cached {
+                Some(loaded) => loaded,
+                None => {
+                    let Some((loaded, finished)) = load(state, id).await? else {
+                        return Ok(None);
+                    };
+                    if finished {
+                        let mut cache = self.finished_lock();
+                        if cache.len() >= FINISHED_CACHE {
+                            // Any one: the cache only saves replays, it is never needed.
+                            let old = cache.keys().next().cloned();
+                            old.map(|k| cache.remove(&k));
+                        }
+                        cache.insert(id.to_string(), loaded.clone());
+                    }
+                    loaded
+                }
             };
             let mut map = self.map.lock().expect("rooms lock");
             let unchanged = match (map.get(id), &seen) {
@@ -55,6 +78,7 @@ impl Rooms {
                 loaded.move_seconds,
                 state.store.clone(),
                 state.metrics.clone(),
+                state.config.limits.room_idle,
             );
             // Finished rooms end their task but stay in the map; drop them now and then so
             // the map holds about the live games.
@@ -64,6 +88,20 @@ impl Rooms {
             map.insert(id.to_string(), handle.clone());
             return Ok(Some(handle));
         }
+    }
+
+    fn finished_lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Loaded>> {
+        self.finished.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The room of `id` if it is running (never rebuilds one).
+    pub fn running(&self, id: &str) -> Option<RoomHandle> {
+        self.lookup(id).ok()
+    }
+
+    /// Rooms in memory, running or ended but not yet dropped from the map.
+    pub fn in_memory(&self) -> usize {
+        self.map.lock().expect("rooms lock").len()
     }
 
     /// The running room, or the ended one (if any) the map still holds.
@@ -87,13 +125,19 @@ impl Rooms {
     }
 }
 
-async fn load(state: &AppState, id: &str) -> Result<Option<Loaded>> {
+/// A started game rebuilt from its record, and whether it is finished. Tables that never
+/// started (open, or abandoned before the start) have no room.
+async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
     let Some(row) = state.store.game(id).await? else {
         return Ok(None);
     };
-    if row.status == "open" {
+    if row.status != "live" && row.status != "finished" {
         return Ok(None);
     }
+    state
+        .metrics
+        .replays
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let record = Record {
         game: row.kind.clone(),
         options: serde_json::from_str(&row.options)?,
@@ -106,13 +150,14 @@ async fn load(state: &AppState, id: &str) -> Result<Option<Loaded>> {
         Ok(g) => g,
         Err(e) => bail!("game {id} does not replay from its record: {e}"),
     };
-    Ok(Some(Loaded {
+    let loaded = Loaded {
         game,
         moves,
         seats: state.store.seats(id).await?,
         seed: row.seed,
         move_seconds: row.move_seconds,
-    }))
+    };
+    Ok(Some((loaded, row.status == "finished")))
 }
 
 /// Rebuilds a game from its record, keeping every move as each viewer may see it.

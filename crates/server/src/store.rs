@@ -5,58 +5,16 @@
 //! per accepted move, inserted and committed before the move is acknowledged or broadcast.
 //! Reads use a pool; every write goes through the one writer of `crate::writer`.
 use crate::metrics::Metrics;
-use crate::writer::Writer;
+use crate::writer::{Writer, WriterOptions};
 use anyhow::{Context, Result};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{AnyConnection, AnyPool, Executor, Row};
+use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Migrations, in order. Applied once each, tracked in `schema_version`.
-const MIGRATIONS: &[&str] = &["CREATE TABLE users (
-        id TEXT PRIMARY KEY,
-        name TEXT UNIQUE,
-        password_hash TEXT,
-        guest BIGINT NOT NULL,
-        created_at BIGINT NOT NULL
-    );
-    CREATE TABLE sessions (
-        token_hash TEXT PRIMARY KEY,
-        user_id TEXT NOT NULL REFERENCES users(id),
-        created_at BIGINT NOT NULL
-    );
-    CREATE TABLE games (
-        id TEXT PRIMARY KEY,
-        kind TEXT NOT NULL,
-        options TEXT NOT NULL,
-        seed BIGINT NOT NULL,
-        status TEXT NOT NULL,
-        listed BIGINT NOT NULL,
-        invite TEXT NOT NULL,
-        move_seconds BIGINT NOT NULL,
-        created_by TEXT NOT NULL,
-        result TEXT,
-        created_at BIGINT NOT NULL,
-        finished_at BIGINT
-    );
-    CREATE TABLE seats (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        seat BIGINT NOT NULL,
-        kind TEXT NOT NULL,
-        user_id TEXT,
-        bot_level TEXT,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE TABLE moves (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        ply BIGINT NOT NULL,
-        text TEXT NOT NULL,
-        by_bot BIGINT NOT NULL,
-        created_at BIGINT NOT NULL,
-        PRIMARY KEY (game_id, ply)
-    );
-    CREATE INDEX games_status ON games(status);
-    CREATE INDEX seats_user ON seats(user_id);"];
+/// Migrations: `crates/server/migrations/*.sql`, embedded at build time and applied in order
+/// once each (tracked by sqlx in `_sqlx_migrations`).
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -71,6 +29,16 @@ pub struct Store {
     pub backend: Backend,
     /// Every write goes through this one writer, which commits them in groups.
     writer: Writer,
+}
+
+/// Whether `e` is the database refusing a duplicate of a unique value (and nothing else).
+pub fn is_unique_violation(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<sqlx::Error>()
+            .and_then(|e| e.as_database_error())
+            .is_some_and(|d| d.is_unique_violation())
+    })
 }
 
 pub fn now_ms() -> i64 {
@@ -105,7 +73,7 @@ pub struct GameRow {
 
 impl Store {
     /// Opens (creating if needed) the database at `url` and applies migrations.
-    pub async fn open(url: &str, metrics: Arc<Metrics>) -> Result<Store> {
+    pub async fn open(url: &str, metrics: Arc<Metrics>, writer: WriterOptions) -> Result<Store> {
         install_default_drivers();
         let backend = if url.starts_with("postgres") {
             Backend::Postgres
@@ -115,6 +83,8 @@ impl Store {
         let options = |max| {
             AnyPoolOptions::new()
                 .max_connections(max)
+                // A broken database fails fast instead of retrying for the default 30 s.
+                .acquire_timeout(std::time::Duration::from_secs(10))
                 .after_connect(move |conn, _| {
                     Box::pin(async move {
                         if backend == Backend::Sqlite {
@@ -135,14 +105,45 @@ impl Store {
                 .await
                 .with_context(|| format!("cannot open database {url}"))
         };
+        // One plain connection first: a database that cannot be opened (corrupt, unreadable,
+        // unreachable) is reported at once with its own error, not as a pool timeout.
+        {
+            let mut first = AnyConnection::connect(url)
+                .await
+                .with_context(|| format!("cannot open database {url}"))?;
+            if backend == Backend::Sqlite {
+                first
+                    .execute("PRAGMA journal_mode = WAL")
+                    .await
+                    .with_context(|| format!("cannot open database {url}"))?;
+            }
+            first
+                .execute("SELECT 1")
+                .await
+                .with_context(|| format!("cannot read database {url}"))?;
+            first.close().await?;
+        }
         let pool = open(if backend == Backend::Sqlite { 8 } else { 16 }).await?;
         // The writer's own connection: nothing else writes (migrations run before it starts).
         let writes = open(1).await?;
         migrate(&writes).await?;
+        // A read-only file or directory opens and reads fine: find out now, not at the first
+        // move, that nothing could be stored.
+        let mut probe = writes.begin().await?;
+        sqlx::query("UPDATE probe SET at = $1 WHERE id = 1")
+            .bind(now_ms())
+            .execute(&mut *probe)
+            .await
+            .and(Ok(()))
+            .context("the database is not writable")?;
+        probe
+            .commit()
+            .await
+            .context("the database is not writable")?;
         Ok(Store {
             pool,
             backend,
-            writer: Writer::spawn(writes, metrics),
+            writer: Writer::spawn(writes, metrics, writer),
         })
     }
 
@@ -195,6 +196,16 @@ impl Store {
             .await
     }
 
+    pub async fn set_password_hash(&self, user_id: &str, password_hash: &str) -> Result<()> {
+        self.writer
+            .execute(
+                sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+                    .bind(password_hash)
+                    .bind(user_id),
+            )
+            .await
+    }
+
     /// (id, password hash, guest) of the user with that name.
     pub async fn user_by_name(&self, name: &str) -> Result<Option<(String, Option<String>, bool)>> {
         let row = sqlx::query("SELECT id, password_hash, guest FROM users WHERE name = $1")
@@ -236,11 +247,18 @@ impl Store {
             .await
     }
 
-    pub async fn session_user(&self, token_hash: &str) -> Result<Option<String>> {
-        let row = sqlx::query("SELECT user_id FROM sessions WHERE token_hash = $1")
-            .bind(token_hash)
-            .fetch_optional(&self.pool)
-            .await?;
+    /// The user of a session started after `started_after` (ms; older ones have expired).
+    pub async fn session_user(
+        &self,
+        token_hash: &str,
+        started_after: i64,
+    ) -> Result<Option<String>> {
+        let row =
+            sqlx::query("SELECT user_id FROM sessions WHERE token_hash = $1 AND created_at > $2")
+                .bind(token_hash)
+                .bind(started_after)
+                .fetch_optional(&self.pool)
+                .await?;
         Ok(match row {
             Some(r) => Some(r.try_get("user_id")?),
             None => None,
@@ -253,7 +271,67 @@ impl Store {
             .await
     }
 
+    /// Deletes the sessions started before `expired_before` (ms), then the guests left with
+    /// no session who sit at no open or live table. Returns how many of each.
+    pub async fn sweep(&self, expired_before: i64) -> Result<(u64, u64)> {
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    let sessions = sqlx::query("DELETE FROM sessions WHERE created_at <= $1")
+                        .bind(expired_before)
+                        .execute(&mut *c)
+                        .await?
+                        .rows_affected();
+                    let guests = sqlx::query(
+                        "DELETE FROM users WHERE guest = 1 AND created_at <= $1
+                           AND NOT EXISTS (SELECT 1 FROM sessions WHERE sessions.user_id = users.id)
+                           AND NOT EXISTS (SELECT 1 FROM seats JOIN games ON games.id = seats.game_id
+                                           WHERE seats.user_id = users.id
+                                             AND games.status IN ('open', 'live'))",
+                    )
+                    .bind(expired_before)
+                    .execute(&mut *c)
+                    .await?
+                    .rows_affected();
+                    Ok((sessions, guests))
+                })
+            })
+            .await
+    }
+
     // ---- games --------------------------------------------------------------------------
+
+    /// Open or live tables created by `user_id`.
+    pub async fn active_tables_of(&self, user_id: &str) -> Result<i64> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM games WHERE created_by = $1 AND status IN ('open', 'live')",
+        )
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(n)
+    }
+
+    /// Up to `limit` open listed tables, oldest first, after the table (`created_at`, `id`)
+    /// of `after` if given.
+    pub async fn open_tables_page(
+        &self,
+        limit: usize,
+        after: Option<(i64, String)>,
+    ) -> Result<Vec<GameRow>> {
+        let (at, id) = after.unwrap_or((i64::MIN, String::new()));
+        let rows = sqlx::query(
+            "SELECT * FROM games WHERE status = 'open' AND listed = 1
+               AND (created_at > $1 OR (created_at = $1 AND id > $2))
+             ORDER BY created_at, id LIMIT $3",
+        )
+        .bind(at)
+        .bind(id)
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_row).collect()
+    }
 
     pub async fn create_game(&self, g: &GameRow, seats: &[SeatKind]) -> Result<()> {
         let (g, seats) = (g.clone(), seats.to_vec());
@@ -402,27 +480,10 @@ impl Store {
 }
 
 async fn migrate(pool: &AnyPool) -> Result<()> {
-    pool.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-        .await?;
-    let current: i64 = sqlx::query("SELECT COUNT(*) AS n FROM schema_version")
-        .fetch_one(pool)
-        .await?
-        .try_get("n")?;
-    for (i, migration) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        let mut tx = pool.begin().await?;
-        for statement in migration
-            .split(';')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-        {
-            sqlx::query(statement).execute(&mut *tx).await?;
-        }
-        sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
-            .bind(i as i64 + 1)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-    }
+    MIGRATOR
+        .run(pool)
+        .await
+        .context("cannot apply the database migrations")?;
     Ok(())
 }
 

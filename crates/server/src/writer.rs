@@ -8,12 +8,19 @@
 //! writers queued on one connection each pay a flush, and 500 clients creating their guest
 //! and table at once held the moves of the games already running for up to a second. Here an
 //! HTTP write costs a few statements in the next batch instead.
+//!
+//! After a storage error (a full disk, a failing device, a lost PostgreSQL connection) the
+//! batch's connection is closed, never reused: SQLite may already have rolled the transaction
+//! back, and a connection that believes a transaction is still open would turn every later
+//! "commit" into a savepoint release inside a transaction that never commits. The next batch
+//! opens a fresh connection; while the storage fails, a probe write is retried every
+//! `probe_every`, so the health turns back to ok by itself once the fault goes away.
 use crate::metrics::Metrics;
 use anyhow::{Result, anyhow};
 use futures_util::future::BoxFuture;
 use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Connection};
 use std::sync::{Arc, LazyLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
 /// A statement for [`Writer::execute`]: `sqlx::query(…)` with its values bound (they are
@@ -23,11 +30,20 @@ pub type Statement = sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArgume
 /// Most writes committed by one transaction.
 const GROUP_COMMIT: usize = 512;
 
+/// A test seam: lets a test make commits fail deterministically. Asked once per group commit
+/// (and per recovery probe) just before `COMMIT`; `Some(reason)` makes the writer roll back
+/// and treat the batch exactly as a failed commit.
+pub trait FaultInjector: Send + Sync {
+    fn fail_commit(&self) -> Option<String>;
+}
+
 /// Called once the batch holding a write is committed (or has failed).
 type Deliver = Box<dyn FnOnce(Result<(), String>) + Send>;
 /// An HTTP-side write: runs inside the batch's transaction (in its own savepoint) and returns
-/// what to deliver once the batch is committed.
-type Job = Box<dyn for<'c> FnOnce(&'c mut AnyConnection) -> BoxFuture<'c, Deliver> + Send>;
+/// what to deliver once the batch is committed, and an error if the transaction itself broke
+/// (its savepoint could not be released or rolled back).
+type Job =
+    Box<dyn for<'c> FnOnce(&'c mut AnyConnection) -> BoxFuture<'c, (Deliver, Result<()>)> + Send>;
 
 enum Write {
     Move(PendingMove),
@@ -49,12 +65,30 @@ pub struct Writer {
     queue: mpsc::Sender<Write>,
 }
 
+/// How the writer meets storage faults.
+#[derive(Clone)]
+pub struct WriterOptions {
+    /// While the storage fails, a probe write is tried this often (and the health turns back
+    /// to ok when one succeeds).
+    pub probe_every: Duration,
+    pub faults: Option<Arc<dyn FaultInjector>>,
+}
+
+impl Default for WriterOptions {
+    fn default() -> Self {
+        WriterOptions {
+            probe_every: Duration::from_secs(2),
+            faults: None,
+        }
+    }
+}
+
 impl Writer {
     /// Starts the writer task on `pool` (which should hold one connection: nothing else
     /// writes).
-    pub fn spawn(pool: AnyPool, metrics: Arc<Metrics>) -> Writer {
+    pub fn spawn(pool: AnyPool, metrics: Arc<Metrics>, options: WriterOptions) -> Writer {
         let (queue, rx) = mpsc::channel(4 * GROUP_COMMIT);
-        tokio::spawn(write(pool, rx, metrics));
+        tokio::spawn(write(pool, rx, metrics, options));
         Writer { queue }
     }
 
@@ -94,10 +128,14 @@ impl Writer {
         let (done, answer) = oneshot::channel::<Result<T>>();
         let job: Job = Box::new(move |conn| {
             Box::pin(async move {
-                let out = in_savepoint(conn, f).await;
-                Box::new(move |committed: Result<(), String>| {
+                let (out, broken) = match in_savepoint(conn, f).await {
+                    Ok(out) => (out, Ok(())),
+                    Err(broken) => (Err(anyhow!("{broken}")), Err(broken)),
+                };
+                let deliver = Box::new(move |committed: Result<(), String>| {
                     let _ = done.send(committed.map_err(|e| anyhow!(e)).and(out));
-                }) as Deliver
+                }) as Deliver;
+                (deliver, broken)
             })
         });
         self.send(Write::Job(job)).await?;
@@ -125,7 +163,10 @@ impl Writer {
     }
 }
 
-async fn in_savepoint<T, F>(conn: &mut AnyConnection, f: F) -> Result<T>
+/// Runs `f` in a savepoint. The outer error means the transaction itself is broken (the
+/// savepoint could not be opened, released or rolled back: e.g. SQLite rolled the whole
+/// transaction back on a full disk), the inner one is `f`'s own failure, undone.
+async fn in_savepoint<T, F>(conn: &mut AnyConnection, f: F) -> Result<Result<T>>
 where
     F: for<'c> FnOnce(&'c mut AnyConnection) -> BoxFuture<'c, Result<T>>,
 {
@@ -133,18 +174,37 @@ where
     match f(&mut savepoint).await {
         Ok(v) => {
             savepoint.commit().await?;
-            Ok(v)
+            Ok(Ok(v))
         }
         Err(e) => {
             savepoint.rollback().await?;
-            Err(e)
+            Ok(Err(e))
         }
     }
 }
 
-async fn write(pool: AnyPool, mut queue: mpsc::Receiver<Write>, metrics: Arc<Metrics>) {
+async fn write(
+    pool: AnyPool,
+    mut queue: mpsc::Receiver<Write>,
+    metrics: Arc<Metrics>,
+    options: WriterOptions,
+) {
     let mut batch = Vec::with_capacity(GROUP_COMMIT);
-    while queue.recv_many(&mut batch, GROUP_COMMIT).await > 0 {
+    loop {
+        let received = if metrics.storage.degraded().is_some() {
+            tokio::select! {
+                n = queue.recv_many(&mut batch, GROUP_COMMIT) => n,
+                _ = tokio::time::sleep(options.probe_every) => {
+                    probe(&pool, &metrics, &options).await;
+                    continue;
+                }
+            }
+        } else {
+            queue.recv_many(&mut batch, GROUP_COMMIT).await
+        };
+        if received == 0 {
+            break;
+        }
         let started = Instant::now();
         let mut moves = Vec::new();
         let mut jobs = Vec::new();
@@ -154,40 +214,90 @@ async fn write(pool: AnyPool, mut queue: mpsc::Receiver<Write>, metrics: Arc<Met
                 Write::Job(j) => jobs.push(j),
             }
         }
-        let (result, delivers) = commit(&pool, &moves, jobs).await;
-        let result = result.map_err(|e| e.to_string());
-        metrics.commit_latency.observe(started.elapsed());
+        let (result, delivers, move_errors) = commit(&pool, &moves, jobs, &options).await;
+        let result = result.map_err(|e| format!("{e:#}"));
+        match &result {
+            Ok(()) => {
+                metrics.storage.succeeded();
+                metrics.commit_latency.observe(started.elapsed());
+            }
+            Err(e) => metrics.storage.failed(e),
+        }
+        let mut committed = 0;
+        for (m, own) in moves.into_iter().zip(move_errors) {
+            let r = match (&result, own) {
+                (Err(e), _) => Err(e.clone()),
+                (Ok(()), Some(e)) => Err(e),
+                (Ok(()), None) => {
+                    committed += 1;
+                    Ok(())
+                }
+            };
+            let _ = m.done.send(r);
+        }
         metrics
             .committed_moves
-            .fetch_add(moves.len() as u64, std::sync::atomic::Ordering::Relaxed);
-        for m in moves {
-            let _ = m.done.send(result.clone());
-        }
+            .fetch_add(committed, std::sync::atomic::Ordering::Relaxed);
         for deliver in delivers {
             deliver(result.clone());
         }
     }
 }
 
-/// One transaction for the whole batch: the HTTP jobs, then the moves.
+/// While the storage fails and nothing is queued: one small real write, to notice recovery.
+async fn probe(pool: &AnyPool, metrics: &Metrics, options: &WriterOptions) {
+    let touch: Job = Box::new(|conn| {
+        Box::pin(async move {
+            let r = sqlx::query("UPDATE probe SET at = $1 WHERE id = 1")
+                .bind(crate::store::now_ms())
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+                .map_err(anyhow::Error::from);
+            (Box::new(|_| {}) as Deliver, r)
+        })
+    });
+    match commit(pool, &[], vec![touch], options).await.0 {
+        Ok(()) => metrics.storage.succeeded(),
+        Err(e) => metrics.storage.failed(&format!("{e:#}")),
+    }
+}
+
+/// One transaction for the whole batch: the HTTP jobs, then the moves. Returns the batch's
+/// result, what to deliver to each job, and each move's own error (a move that the database
+/// refuses fails alone: the others of its batch are still committed).
 async fn commit(
     pool: &AnyPool,
     moves: &[PendingMove],
     jobs: Vec<Job>,
-) -> (Result<()>, Vec<Deliver>) {
+    options: &WriterOptions,
+) -> (Result<()>, Vec<Deliver>, Vec<Option<String>>) {
     let mut delivers = Vec::with_capacity(jobs.len());
+    let mut move_errors = vec![None; moves.len()];
+    let mut conn = match pool.acquire().await {
+        Ok(c) => c,
+        Err(e) => return (Err(e.into()), delivers, move_errors),
+    };
     let result = async {
-        let mut conn = pool.acquire().await?;
         let mut tx = conn.begin().await?;
         for job in jobs {
-            delivers.push(job(&mut tx).await);
+            let (deliver, broken) = job(&mut tx).await;
+            delivers.push(deliver);
+            broken?;
         }
-        insert_moves(&mut tx, moves).await?;
+        move_errors = insert_moves(&mut tx, moves).await?;
+        if let Some(reason) = options.faults.as_ref().and_then(|f| f.fail_commit()) {
+            return Err(anyhow!("injected fault: {reason}"));
+        }
         tx.commit().await?;
         Ok(())
     }
     .await;
-    (result, delivers)
+    if result.is_err() {
+        // Never reuse a connection whose transaction state is unknown.
+        conn.close_on_drop();
+    }
+    (result, delivers, move_errors)
 }
 
 /// Rows per multi-row INSERT: powers of two up to 64, so that a batch of any size takes a
@@ -227,9 +337,52 @@ fn insert_moves_sql(rows: usize) -> &'static str {
     &SQL[i]
 }
 
+/// Inserts `moves` in as few statements as possible, in a savepoint; if the database refuses
+/// that, each move is inserted in a savepoint of its own, so that only the refused ones fail.
+/// The outer error means the transaction is broken; the vector holds each move's own error.
+async fn insert_moves(
+    conn: &mut AnyConnection,
+    moves: &[PendingMove],
+) -> Result<Vec<Option<String>>> {
+    if moves.is_empty() {
+        return Ok(Vec::new());
+    }
+    let all = insert_in_savepoint(conn, moves).await?;
+    let Err(e) = all else {
+        return Ok(vec![None; moves.len()]);
+    };
+    tracing::warn!(error = %e, moves = moves.len(), "a batch of moves was refused: inserting them one by one");
+    let mut errors = Vec::with_capacity(moves.len());
+    for m in moves {
+        let one = insert_in_savepoint(conn, std::slice::from_ref(m)).await?;
+        errors.push(one.err().map(|e| {
+            tracing::error!(game = %m.game_id, ply = m.ply, error = %e, "a move was refused by the database");
+            format!("{e:#}")
+        }));
+    }
+    Ok(errors)
+}
+
+async fn insert_in_savepoint(
+    conn: &mut AnyConnection,
+    moves: &[PendingMove],
+) -> Result<Result<()>> {
+    let mut savepoint = conn.begin().await?;
+    match insert_rows(&mut savepoint, moves).await {
+        Ok(()) => {
+            savepoint.commit().await?;
+            Ok(Ok(()))
+        }
+        Err(e) => {
+            savepoint.rollback().await?;
+            Ok(Err(e))
+        }
+    }
+}
+
 /// Each statement is a round trip to SQLite's worker thread, which a busy machine may be slow
 /// to schedule: moves go in as few multi-row statements as possible.
-async fn insert_moves(conn: &mut AnyConnection, moves: &[PendingMove]) -> Result<()> {
+async fn insert_rows(conn: &mut AnyConnection, moves: &[PendingMove]) -> Result<()> {
     let now = crate::store::now_ms();
     let mut rest = moves;
     while !rest.is_empty() {
@@ -289,7 +442,7 @@ mod tests {
         )
         .await
         .unwrap();
-        let writer = Writer::spawn(pool.clone(), Arc::default());
+        let writer = Writer::spawn(pool.clone(), Arc::default(), WriterOptions::default());
         let mut tasks = Vec::new();
         for i in 0..100u32 {
             let w = writer.clone();
@@ -329,5 +482,42 @@ mod tests {
             count("SELECT COUNT(*) FROM games WHERE status = 'finished'").await,
             1
         );
+    }
+
+    /// Moves committed together: the ones the database refuses fail alone.
+    #[tokio::test]
+    async fn a_refused_move_fails_alone() {
+        install_default_drivers();
+        let pool = AnyPoolOptions::new()
+            .max_connections(1)
+            .connect("sqlite::memory:")
+            .await
+            .unwrap();
+        pool.execute(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT, result TEXT, finished_at BIGINT);
+             CREATE TABLE moves (game_id TEXT, ply BIGINT, text TEXT, by_bot BIGINT, created_at BIGINT,
+                                 PRIMARY KEY (game_id, ply));",
+        )
+        .await
+        .unwrap();
+        let writer = Writer::spawn(pool.clone(), Arc::default(), WriterOptions::default());
+        // 100 moves, and 10 of their plies a second time: the writer is only polled once
+        // they are all queued, so they share a batch.
+        let tasks: Vec<_> = (0..110u32)
+            .map(|i| {
+                let w = writer.clone();
+                tokio::spawn(async move { w.append_move("g", i % 100, "m", false, None).await })
+            })
+            .collect();
+        let mut failed = 0;
+        for t in tasks {
+            failed += t.await.unwrap().is_err() as u32;
+        }
+        assert_eq!(failed, 10);
+        let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(stored, 100);
     }
 }

@@ -4,7 +4,7 @@ use crate::auth::Identity;
 use crate::error::ApiError;
 use crate::limits::{Bucket, Rate};
 use crate::protocol::{ClientMsg, ServerMsg};
-use crate::room::RoomCmd;
+use crate::room::{RoomCmd, RoomHandle};
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -12,12 +12,14 @@ use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
-use tokio::sync::mpsc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot};
 
 /// Largest message a client may send.
 pub const MAX_MESSAGE: usize = 16 * 1024;
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+/// How often a socket that plays checks that its session still exists.
+const SESSION_RECHECK: Duration = Duration::from_secs(10);
 
 /// The `Origin` of a browser's WebSocket must be this server (or a configured origin):
 /// another site cannot play with a visitor's cookies.
@@ -52,24 +54,87 @@ pub async fn upgrade(
         Ok(i) => i,
         Err(e) => return e.into_response(),
     };
+    // The session this socket plays with: when it ends (logout, or a new sign-in), the
+    // socket stops playing.
+    let session = identity
+        .as_ref()
+        .and_then(|_| crate::auth::cookie_token(&headers))
+        .map(|t| crate::auth::token_hash(&t));
     // Small read chunks: the default (128 KiB) is zeroed on every read, which dominated the
     // server's profile under load; client messages are tiny.
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .read_buffer_size(4 * 1024)
-        .on_upgrade(move |socket| connection(state, identity, socket))
+        .on_upgrade(move |socket| connection(state, identity, session, socket))
 }
 
-async fn connection(state: AppState, identity: Option<Identity>, socket: WebSocket) {
+/// Whether the socket's session still exists (it is checked before every move and
+/// subscription, which also covers sessions ended on another server instance).
+async fn signed_in(state: &AppState, session: Option<&str>) -> bool {
+    match session {
+        None => true,
+        Some(hash) => matches!(
+            state
+                .store
+                .session_user(hash, crate::auth::session_cutoff(state))
+                .await,
+            Ok(Some(_))
+        ),
+    }
+}
+
+async fn connection(
+    state: AppState,
+    identity: Option<Identity>,
+    session: Option<String>,
+    socket: WebSocket,
+) {
     let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
-    let (out, mut outbox) = mpsc::channel::<ServerMsg>(256);
+    let limits = state.config.limits.clone();
+    let (out, mut outbox) = mpsc::channel::<ServerMsg>(limits.ws_queue.max(1));
+    // The writer: messages from the queue, and a ping now and then. A socket that does not
+    // take a message within `ws_send_timeout` (its client does not read) is closed.
+    let (alive, mut writer_gone) = oneshot::channel::<()>();
+    let (close, mut closing) = oneshot::channel::<()>();
     let writer = tokio::spawn(async move {
-        while let Some(msg) = outbox.recv().await {
-            let text = serde_json::to_string(&msg).expect("messages serialise");
-            if sink.send(Message::Text(text.into())).await.is_err() {
-                break;
+        let _alive = alive;
+        let mut send = async |m: Message| {
+            tokio::time::timeout(limits.ws_send_timeout, sink.send(m))
+                .await
+                .is_ok_and(|sent| sent.is_ok())
+        };
+        let text = |m: ServerMsg| {
+            Message::Text(
+                serde_json::to_string(&m)
+                    .expect("messages serialise")
+                    .into(),
+            )
+        };
+        let mut ping = tokio::time::interval(limits.ws_ping_every);
+        ping.tick().await;
+        loop {
+            let message = tokio::select! {
+                m = outbox.recv() => match m {
+                    Some(m) => text(m),
+                    None => break,
+                },
+                _ = ping.tick() => Message::Ping(Default::default()),
+                _ = &mut closing => {
+                    // The reader is done: flush what is queued, then say goodbye.
+                    while let Ok(m) = outbox.try_recv() {
+                        if !send(text(m)).await {
+                            return;
+                        }
+                    }
+                    let _ = send(Message::Close(None)).await;
+                    return;
+                }
+            };
+            if !send(message).await {
+                tracing::debug!("closing a WebSocket that does not take its messages");
+                return;
             }
         }
     });
@@ -87,7 +152,39 @@ async fn connection(state: AppState, identity: Option<Identity>, socket: WebSock
         burst: state.config.ws_burst,
     });
     let mut subscribed: HashSet<String> = HashSet::new();
-    while let Some(Ok(message)) = stream.next().await {
+    let mut signed_out = state.signed_out.subscribe();
+    let mut checked = Instant::now();
+    let signed_out_msg = || {
+        ServerMsg::error(
+            "unauthorized",
+            "the session of this connection has ended: connect again",
+            None,
+        )
+    };
+    loop {
+        let message = tokio::select! {
+            // Anything (a pong too) counts as a sign of life.
+            m = tokio::time::timeout(limits.ws_idle_timeout, stream.next()) => match m {
+                Ok(Some(Ok(m))) => m,
+                Ok(_) => break,
+                Err(_) => {
+                    tracing::debug!("closing an idle WebSocket");
+                    break;
+                }
+            },
+            _ = &mut writer_gone => break,
+            ended = signed_out.recv() => {
+                let ended = match ended {
+                    Ok(hash) => session.as_ref() == Some(&hash),
+                    Err(_) => !signed_in(&state, session.as_deref()).await,
+                };
+                if ended {
+                    let _ = out.send(signed_out_msg()).await;
+                    break;
+                }
+                continue;
+            }
+        };
         let text = match message {
             Message::Text(t) => t.to_string(),
             Message::Binary(_) => {
@@ -126,16 +223,67 @@ async fn connection(state: AppState, identity: Option<Identity>, socket: WebSock
                 continue;
             }
         };
+        // A logout on this server closes the socket at once (above); one on another
+        // instance, or an expiry, is noticed here, within SESSION_RECHECK.
+        let plays = matches!(msg, ClientMsg::Move { .. } | ClientMsg::Subscribe { .. });
+        if plays && checked.elapsed() >= SESSION_RECHECK {
+            if !signed_in(&state, session.as_deref()).await {
+                let _ = out.send(signed_out_msg()).await;
+                break;
+            }
+            checked = Instant::now();
+        }
         handle(&state, conn, identity.as_ref(), &out, &mut subscribed, msg).await;
     }
     for game in subscribed {
-        if let Ok(Some(room)) = state.rooms.get(&state, &game).await {
+        if let Some(room) = state.rooms.running(&game) {
             let _ = room.tx.send(RoomCmd::Unsubscribe { conn }).await;
         }
     }
     drop(out);
+    let _ = close.send(());
     let _ = writer.await;
     state.metrics.connections.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// The room of a started game (rebuilt from storage if it is not in memory).
+async fn room_of(state: &AppState, game: &str) -> Result<RoomHandle, ServerMsg> {
+    let not_found = || ServerMsg::error("not_found", "no started game with that id", None);
+    if !crate::api::plausible_id(game) {
+        return Err(not_found());
+    }
+    match state.rooms.get(state, game).await {
+        Ok(Some(room)) => Ok(room),
+        Ok(None) => Err(ServerMsg::error(
+            "not_found",
+            "no started game with that id",
+            Some(game),
+        )),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot open room");
+            Err(ServerMsg::error(
+                "internal",
+                "cannot open that game",
+                Some(game),
+            ))
+        }
+    }
+}
+
+/// Hands `cmd` to the game's room. A room that ended just now (finished, or dropped from
+/// memory) is rebuilt and asked again.
+async fn to_room(state: &AppState, game: &str, mut cmd: RoomCmd) -> Result<(), ServerMsg> {
+    for _ in 0..3 {
+        match room_of(state, game).await?.tx.send(cmd).await {
+            Ok(()) => return Ok(()),
+            Err(mpsc::error::SendError(back)) => cmd = back,
+        }
+    }
+    Err(ServerMsg::error(
+        "internal",
+        "cannot open that game",
+        Some(game),
+    ))
 }
 
 async fn handle(
@@ -146,48 +294,27 @@ async fn handle(
     subscribed: &mut HashSet<String>,
     msg: ClientMsg,
 ) {
-    let room = |game: String| async move {
-        match state.rooms.get(state, &game).await {
-            Ok(Some(room)) => Ok(room),
-            Ok(None) => Err(ServerMsg::error(
-                "not_found",
-                "no started game with that id",
-                Some(&game),
-            )),
-            Err(e) => {
-                tracing::error!(error = %e, "cannot open room");
-                Err(ServerMsg::error(
-                    "internal",
-                    "cannot open that game",
-                    Some(&game),
-                ))
-            }
-        }
-    };
     let result = match msg {
         ClientMsg::Ping { id } => {
             let _ = out.send(ServerMsg::Pong { id }).await;
             Ok(())
         }
-        ClientMsg::Subscribe { game, last_event } => match room(game.clone()).await {
-            Ok(r) => {
+        ClientMsg::Subscribe { game, last_event } => {
+            let cmd = RoomCmd::Subscribe {
+                conn,
+                user: identity.map(|i| i.user_id.clone()),
+                out: out.clone(),
+                last_event,
+            };
+            let sent = to_room(state, &game, cmd).await;
+            if sent.is_ok() {
                 subscribed.insert(game);
-                let user = identity.map(|i| i.user_id.clone());
-                let _ =
-                    r.tx.send(RoomCmd::Subscribe {
-                        conn,
-                        user,
-                        out: out.clone(),
-                        last_event,
-                    })
-                    .await;
-                Ok(())
             }
-            Err(e) => Err(e),
-        },
+            sent
+        }
         ClientMsg::Unsubscribe { game } => {
             if subscribed.remove(&game)
-                && let Ok(r) = room(game).await
+                && let Some(r) = state.rooms.running(&game)
             {
                 let _ = r.tx.send(RoomCmd::Unsubscribe { conn }).await;
             }
@@ -203,18 +330,21 @@ async fn handle(
                 "sign in (or get a guest identity) to play",
                 Some(&game),
             )),
-            Some(id) => match room(game.clone()).await {
-                Ok(r) => {
-                    if subscribed.insert(game) {
-                        let _ =
-                            r.tx.send(RoomCmd::Subscribe {
-                                conn,
-                                user: Some(id.user_id.clone()),
-                                out: out.clone(),
-                                last_event: None,
-                            })
-                            .await;
+            Some(id) => {
+                let mut sent = Ok(());
+                if !subscribed.contains(&game) {
+                    let cmd = RoomCmd::Subscribe {
+                        conn,
+                        user: Some(id.user_id.clone()),
+                        out: out.clone(),
+                        last_event: None,
+                    };
+                    sent = to_room(state, &game, cmd).await;
+                    if sent.is_ok() {
+                        subscribed.insert(game.clone());
                     }
+                }
+                if sent.is_ok() {
                     let cmd = RoomCmd::Move {
                         conn,
                         user: id.user_id.clone(),
@@ -222,11 +352,10 @@ async fn handle(
                         text,
                         received: Instant::now(),
                     };
-                    let _ = r.tx.send(cmd).await;
-                    Ok(())
+                    sent = to_room(state, &game, cmd).await;
                 }
-                Err(e) => Err(e),
-            },
+                sent
+            }
         },
     };
     if let Err(e) = result {

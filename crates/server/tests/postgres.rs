@@ -22,6 +22,7 @@ async fn postgres_backend() {
     let server = start(url.clone(), |_| {}).await;
     scenarios::accounts(&server).await;
     scenarios::solo_game(&server).await;
+    scenarios::nul_bytes(&server).await;
     // A restart on the same database resumes from the stored records.
     let again = start(url, |_| {}).await;
     scenarios::solo_game(&again).await;

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 pub mod scenarios;
 use futures_util::{SinkExt, StreamExt};
-use pyramidion_server::{AppState, Config, auth::HashCost, router};
+use pyramidion_server::{AppState, Config, auth::HashCost, serve_state};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -11,10 +11,26 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+/// Fails the next `n` commits of the database writer.
+#[derive(Default)]
+pub struct FailNext(pub std::sync::atomic::AtomicU32);
+
+impl pyramidion_server::writer::FaultInjector for FailNext {
+    fn fail_commit(&self) -> Option<String> {
+        use std::sync::atomic::Ordering::SeqCst;
+        self.0
+            .fetch_update(SeqCst, SeqCst, |n| n.checked_sub(1))
+            .ok()
+            .map(|_| "the test fails this commit".into())
+    }
+}
+
 pub struct TestServer {
     pub base: String,
     pub addr: SocketAddr,
     pub dir: std::path::PathBuf,
+    /// The server's state, for tests that look inside (limiters, sweeps).
+    pub state: AppState,
 }
 
 pub fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -48,12 +64,13 @@ pub async fn start(url: String, tweak: impl FnOnce(&mut Config)) -> TestServer {
     let state = AppState::new(config).await.expect("server starts");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let serving = state.clone();
+    tokio::spawn(async move { serve_state(serving, listener).await.unwrap() });
     TestServer {
         base: format!("http://{addr}"),
         addr,
         dir: std::env::temp_dir(),
+        state,
     }
 }
 

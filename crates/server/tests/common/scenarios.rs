@@ -96,3 +96,89 @@ pub async fn solo_game(server: &TestServer) {
         *outcome
     );
 }
+
+/// NUL characters anywhere in a request are bad input (a `400`, or "no such thing" for ids),
+/// never a database error.
+pub async fn nul_bytes(server: &TestServer) {
+    let mut c = Client::guest(server).await;
+    let r = c
+        .post(
+            "/api/register",
+            json!({"name": "nul\u{0}name", "password": "long enough"}),
+        )
+        .await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    let r = c
+        .post(
+            "/api/register",
+            json!({"name": "nulpass", "password": "long\u{0}enough"}),
+        )
+        .await;
+    assert_eq!((r.status, r.code()), (400, "bad_request"), "{}", r.text);
+    let r = c
+        .post(
+            "/api/login",
+            json!({"name": "nul\u{0}", "password": "long enough"}),
+        )
+        .await;
+    assert_eq!((r.status, r.code()), (400, "bad_request"), "{}", r.text);
+    let r = c
+        .create_table(
+            "forgotten-treasures\u{0}",
+            json!({"players": 2}),
+            json!([{"type": "me"}, {"type": "open"}]),
+        )
+        .await;
+    assert_eq!((r.status, r.code()), (400, "bad_request"), "{}", r.text);
+    let r = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2, "x\u{0}": "\u{0}"}),
+            json!([{"type": "me"}, {"type": "bot", "level": "greedy\u{0}"}]),
+        )
+        .await;
+    assert_eq!((r.status, r.code()), (400, "bad_request"), "{}", r.text);
+    let t = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2}),
+            json!([{"type": "me"}, {"type": "invite"}]),
+        )
+        .await;
+    let id = t.body["id"].as_str().unwrap().to_string();
+    let r = c
+        .post(
+            &format!("/api/tables/{id}/join"),
+            json!({"invite": "a\u{0}b"}),
+        )
+        .await;
+    assert_eq!((r.status, r.code()), (400, "bad_request"), "{}", r.text);
+    for path in [
+        "/api/tables/a%00b",
+        "/api/tables/a%00b/join",
+        "/api/games/a%00b/record",
+    ] {
+        let r = if path.ends_with("join") {
+            c.post(path, json!({})).await
+        } else {
+            c.get(path).await
+        };
+        assert_eq!(
+            (r.status, r.code()),
+            (404, "not_found"),
+            "{path}: {}",
+            r.text
+        );
+    }
+    let mut ws = c.socket().await;
+    ws.send(json!({"type": "subscribe", "game": "a\u{0}b"}))
+        .await;
+    assert_eq!(ws.next_of("error").await["code"], "not_found");
+    ws.send(json!({"type": "move", "game": id, "state_id": 0, "move": "take\u{0}"}))
+        .await;
+    let e = ws.next_of("error").await;
+    assert!(
+        e["code"] == "not_found" || e["code"] == "illegal_move",
+        "{e}"
+    );
+}

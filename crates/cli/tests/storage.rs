@@ -1,0 +1,122 @@
+//! `pyramidion serve` and its data directory: a second server on the same directory, a corrupt
+//! database and a read-only directory each end the process at once with a clear error, before
+//! it says "serving".
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+fn data_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pyramidion-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn serve_args(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_pyramidion"));
+    c.args(["serve", "--bind", "127.0.0.1:0", "--data-dir"])
+        .arg(dir);
+    c
+}
+
+/// A server that runs until dropped.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start(dir: &Path) -> Running {
+    let mut child = serve_args(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("serving on http://"), "{line}");
+    Running(child)
+}
+
+/// Runs a server that must refuse to start.
+fn refused(mut command: Command) -> (String, String) {
+    let o: Output = command.output().unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    );
+    assert!(!o.status.success(), "started: {out} {err}");
+    assert!(!out.contains("serving"), "said serving: {out}");
+    (out, err)
+}
+
+#[test]
+fn a_second_server_on_one_data_directory_refuses() {
+    let dir = data_dir("two-servers");
+    let first = start(&dir);
+    let (_, err) = refused(serve_args(&dir));
+    assert!(
+        err.contains("is in use by another Pyramidion server"),
+        "{err}"
+    );
+    // Once the first is gone, the directory is free again.
+    drop(first);
+    drop(start(&dir));
+}
+
+#[test]
+fn a_corrupt_database_ends_the_server_at_once() {
+    let dir = data_dir("corrupt");
+    std::fs::write(dir.join("pyramidion.db"), vec![b'x'; 8192]).unwrap();
+    let (_, err) = refused(serve_args(&dir));
+    assert!(err.contains("file is not a database"), "{err}");
+    assert!(err.contains("cannot open the storage"), "{err}");
+}
+
+/// Unmounts the test's tmpfs, also when the test fails.
+struct Mounted(PathBuf);
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_read_only_data_directory_ends_the_server_at_once() {
+    let dir = data_dir("read-only");
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=8m", "tmpfs"])
+        .arg(&dir)
+        .status();
+    assert!(
+        matches!(mounted, Ok(s) if s.success()),
+        "this test mounts a tmpfs and makes it read-only: run it as root on a machine that \
+         allows `mount -t tmpfs` ({mounted:?})"
+    );
+    let _unmount = Mounted(dir.clone());
+    drop(start(&dir)); // creates the database
+    let ro = Command::new("mount")
+        .args(["-o", "remount,ro"])
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(ro.success());
+    let (_, err) = refused(serve_args(&dir));
+    assert!(err.contains("Read-only file system"), "{err}");
+    // Without the data directory's lock file, the database itself is found read-only.
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pyramidion"));
+    command
+        .args(["serve", "--bind", "127.0.0.1:0", "--database"])
+        .arg(format!(
+            "sqlite://{}?mode=rwc",
+            dir.join("pyramidion.db").display()
+        ));
+    let (_, err) = refused(command);
+    assert!(err.contains("cannot open the storage"), "{err}");
+}

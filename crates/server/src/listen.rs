@@ -1,0 +1,106 @@
+//! The accept loop: hyper's HTTP/1 server with a header read timeout, a cap on open
+//! connections (more wait in the kernel's backlog until one closes) and a cap per client
+//! address (more are closed at once). Each request carries `ConnectInfo<SocketAddr>`.
+use crate::AppState;
+use axum::extract::ConnectInfo;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto::Builder;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use tokio::sync::Semaphore;
+use tower::ServiceExt;
+
+/// Open connections per client address. An address is forgotten when its last one closes.
+#[derive(Default)]
+pub struct PerIpConnections(Mutex<HashMap<IpAddr, usize>>);
+
+/// One open connection of an address; counted until dropped.
+pub struct ConnectionSlot {
+    table: Arc<PerIpConnections>,
+    ip: IpAddr,
+}
+
+impl PerIpConnections {
+    /// A slot for one more connection of `ip`, unless it already holds `cap`.
+    pub fn take(self: &Arc<Self>, ip: IpAddr, cap: usize) -> Option<ConnectionSlot> {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let n = map.entry(ip).or_insert(0);
+        if *n >= cap {
+            return None;
+        }
+        *n += 1;
+        Some(ConnectionSlot {
+            table: self.clone(),
+            ip,
+        })
+    }
+
+    /// Addresses with an open connection.
+    pub fn addresses(&self) -> usize {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        let mut map = self.table.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = map.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.ip);
+            }
+        }
+    }
+}
+
+pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
+    let limits = state.config.limits.clone();
+    let app = crate::router(state);
+    let open = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let per_ip = Arc::<PerIpConnections>::default();
+    loop {
+        let permit = open.clone().acquire_owned().await?;
+        let (stream, addr) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // Out of file descriptors, or the connection was reset before accept: wait a
+                // little instead of spinning.
+                tracing::warn!(error = %e, "accept failed");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Some(slot) = per_ip.take(addr.ip(), limits.connections_per_ip) else {
+            tracing::debug!(ip = %addr.ip(), "connection refused: too many from this address");
+            continue; // dropping the stream closes it
+        };
+        let _ = stream.set_nodelay(true);
+        let app = app.clone();
+        let header_timeout = limits.header_timeout;
+        tokio::spawn(async move {
+            let _held = (permit, slot);
+            // hyper's header timeout starts with the first byte: a client that connects and
+            // sends nothing is given the same time.
+            let mut first = [0u8; 1];
+            match tokio::time::timeout(header_timeout, stream.peek(&mut first)).await {
+                Ok(Ok(n)) if n > 0 => {}
+                _ => return,
+            }
+            let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+                req.extensions_mut().insert(ConnectInfo::<SocketAddr>(addr));
+                app.clone().oneshot(req)
+            });
+            let mut builder = Builder::new(TokioExecutor::new());
+            builder
+                .http1()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout);
+            let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
+            if let Err(e) = conn.await {
+                tracing::trace!(error = %e, "connection ended");
+            }
+        });
+    }
+}

@@ -1,0 +1,285 @@
+//! Storage that fails, then recovers: every acknowledged move survives a restart (the data
+//! directory is reopened and every game replayed), every refused one was answered with an
+//! error, and the failure shows in `/healthz` and `/metrics` until a write succeeds again.
+mod common;
+use common::*;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// What became of one move sent.
+enum Sent {
+    Acked(Value),
+    Refused,
+}
+
+/// Sends the first legal move of `state` and waits for its answer: the next state, or an
+/// error.
+async fn send_move(ws: &mut Socket, game: &str, state: &Value) -> (String, Sent) {
+    let id = state["state_id"].as_u64().unwrap();
+    let mv = state["legal"][0]["text"]
+        .as_str()
+        .expect("a legal move")
+        .to_string();
+    ws.play(game, id, &mv).await;
+    loop {
+        let v = ws.next().await;
+        if v["type"] == "error" {
+            assert_eq!(v["code"], "internal", "{v}");
+            assert_eq!(v["state_id"], id, "{v}");
+            return (mv, Sent::Refused);
+        }
+        if v["type"] == "state" && v["game"] == game && v["state_id"].as_u64() > Some(id) {
+            assert_eq!(v["state_id"], id + 1, "{v}");
+            assert_eq!(v["last_move"]["text"], mv.as_str());
+            return (mv, Sent::Acked(v));
+        }
+    }
+}
+
+async fn solo_table(c: &mut Client) -> String {
+    let t = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 1, "solo": "the-legend"}),
+            json!([{"type": "me"}]),
+        )
+        .await;
+    assert_eq!(t.status, 201, "{}", t.text);
+    t.body["id"].as_str().unwrap().to_string()
+}
+
+/// Reopens the database in a second server: the game replays from its record, and its
+/// moves are exactly the acknowledged ones.
+async fn assert_survives_restart(
+    url: String,
+    cookie: Option<String>,
+    game: &str,
+    acked: &[String],
+) {
+    let again = start(url, |_| {}).await;
+    let mut c = Client::new(&again);
+    c.cookie = cookie;
+    let mut ws = c.socket().await;
+    let state = ws.subscribe(game, Some(0)).await;
+    assert_eq!(state["state_id"], acked.len() as u64, "{state}");
+    let stored: Vec<String> = state["missed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(stored, acked, "the stored moves are the acknowledged ones");
+}
+
+async fn metric(c: &mut Client, name: &str) -> u64 {
+    let text = c.get("/metrics").await.text;
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("no {name} in /metrics"))
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn failing_commits_acknowledge_nothing_and_the_writer_recovers() {
+    let faults = Arc::new(FailNext::default());
+    let dir = temp_dir("faults");
+    let url = sqlite_url(&dir);
+    let injector = faults.clone();
+    let s = start(url.clone(), move |c| {
+        c.writer.faults = Some(injector);
+        // No probe: each failure below is met by a move, one commit each.
+        c.writer.probe_every = Duration::from_secs(3600);
+    })
+    .await;
+    let mut c = Client::guest(&s).await;
+    let game = solo_table(&mut c).await;
+    let mut ws = c.socket().await;
+    let mut state = ws.subscribe(&game, None).await;
+    let mut acked = Vec::new();
+    let (mut refused, mut acked_after_refusal) = (0, 0);
+    for round in 0..13 {
+        // Every fourth move meets three failing commits.
+        if round % 4 == 1 {
+            faults.0.store(3, Ordering::SeqCst);
+        }
+        let (mv, sent) = send_move(&mut ws, &game, &state).await;
+        match sent {
+            Sent::Acked(next) => {
+                acked.push(mv);
+                if refused > 0 {
+                    acked_after_refusal += 1;
+                }
+                assert_eq!(c.get("/healthz").await.text, "ok");
+                state = next;
+            }
+            Sent::Refused => {
+                refused += 1;
+                let h = c.get("/healthz").await;
+                assert_eq!(h.status, 503, "{}", h.text);
+                assert_eq!(h.body["status"], "degraded");
+                assert!(
+                    h.body["error"]["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("the test fails this commit"),
+                    "{}",
+                    h.text
+                );
+                assert_eq!(metric(&mut c, "pyramidion_storage_degraded").await, 1);
+            }
+        }
+    }
+    assert_eq!(refused, 9, "three rounds of three refusals");
+    assert_eq!(acked_after_refusal, 3);
+    assert_eq!(metric(&mut c, "pyramidion_storage_errors_total").await, 9);
+    assert_eq!(metric(&mut c, "pyramidion_storage_degraded").await, 0);
+    // An HTTP write in a failing commit is refused too, and nothing of it is stored.
+    faults.0.store(1, Ordering::SeqCst);
+    let t = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 1, "solo": "the-legend"}),
+            json!([{"type": "me"}]),
+        )
+        .await;
+    assert_eq!((t.status, t.code()), (500, "internal"), "{}", t.text);
+    let mine = c.get("/api/me/games").await;
+    assert_eq!(
+        mine.body["games"].as_array().unwrap().len(),
+        1,
+        "{}",
+        mine.text
+    );
+    assert_survives_restart(url, c.cookie.clone(), &game, &acked).await;
+}
+
+#[tokio::test]
+async fn the_probe_notices_recovery_without_traffic() {
+    let faults = Arc::new(FailNext::default());
+    let injector = faults.clone();
+    let dir = temp_dir("probe");
+    let s = start(sqlite_url(&dir), move |c| {
+        c.writer.faults = Some(injector);
+        c.writer.probe_every = Duration::from_millis(20);
+    })
+    .await;
+    let mut c = Client::guest(&s).await;
+    let game = solo_table(&mut c).await;
+    let mut ws = c.socket().await;
+    let state = ws.subscribe(&game, None).await;
+    faults.0.store(3, Ordering::SeqCst);
+    let (_, sent) = send_move(&mut ws, &game, &state).await;
+    assert!(matches!(sent, Sent::Refused));
+    // Nothing else is sent: the probes use up the two other failures, then succeed.
+    let mut waited = 0;
+    while c.get("/healthz").await.status != 200 {
+        waited += 1;
+        assert!(waited < 2000, "the storage never turned healthy again");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(faults.0.load(Ordering::SeqCst), 0);
+    assert_eq!(metric(&mut c, "pyramidion_storage_errors_total").await, 3);
+    let (_, sent) = send_move(&mut ws, &game, &state).await;
+    assert!(matches!(sent, Sent::Acked(_)));
+}
+
+/// Unmounts the test's tmpfs, also when the test fails.
+struct Mounted(std::path::PathBuf);
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+/// A real full disk: a 4 MiB tmpfs, filled up while a game is played, then freed.
+#[tokio::test]
+async fn a_full_disk_refuses_moves_then_recovers() {
+    let dir = temp_dir("full-disk");
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=4m", "tmpfs"])
+        .arg(&dir)
+        .status();
+    assert!(
+        matches!(mounted, Ok(s) if s.success()),
+        "this test mounts a small tmpfs to fill the disk: run it as root on a machine that \
+         allows `mount -t tmpfs` ({mounted:?})"
+    );
+    let _unmount = Mounted(dir.clone());
+    let url = sqlite_url(&dir);
+    let s = start(url.clone(), |c| {
+        c.writer.probe_every = Duration::from_secs(3600);
+    })
+    .await;
+    let mut c = Client::guest(&s).await;
+    let game = solo_table(&mut c).await;
+    let mut ws = c.socket().await;
+    let mut state = ws.subscribe(&game, None).await;
+    let mut acked = Vec::new();
+    for _ in 0..3 {
+        let (mv, sent) = send_move(&mut ws, &game, &state).await;
+        let Sent::Acked(next) = sent else {
+            panic!("refused before the disk is full")
+        };
+        acked.push(mv);
+        state = next;
+    }
+    // Fill the disk.
+    let filler = dir.join("filler");
+    {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&filler).unwrap();
+        let chunk = vec![0u8; 4096];
+        while f.write_all(&chunk).is_ok() {}
+        let _ = f.sync_all();
+    }
+    let mut refused = 0;
+    for _ in 0..400 {
+        if state["finished"] == true {
+            break;
+        }
+        let (mv, sent) = send_move(&mut ws, &game, &state).await;
+        match sent {
+            Sent::Acked(next) => {
+                acked.push(mv);
+                state = next;
+            }
+            Sent::Refused => {
+                refused += 1;
+                if refused == 3 {
+                    break;
+                }
+            }
+        }
+    }
+    assert_eq!(refused, 3, "a full disk should refuse moves");
+    let h = c.get("/healthz").await;
+    assert_eq!(
+        (h.status, &h.body["status"]),
+        (503, &json!("degraded")),
+        "{}",
+        h.text
+    );
+    std::fs::remove_file(&filler).unwrap();
+    // Space is back: the same move is accepted, and the next ones.
+    for _ in 0..5 {
+        let (mv, sent) = send_move(&mut ws, &game, &state).await;
+        let Sent::Acked(next) = sent else {
+            panic!(
+                "still refused after the disk was freed: {}",
+                c.get("/healthz").await.text
+            )
+        };
+        acked.push(mv);
+        state = next;
+    }
+    assert_eq!(c.get("/healthz").await.text, "ok");
+    assert!(metric(&mut c, "pyramidion_storage_errors_total").await >= 3);
+    assert_survives_restart(url, c.cookie.clone(), &game, &acked).await;
+}
