@@ -5,9 +5,11 @@
 pub mod any;
 pub mod greedy;
 pub mod random;
+pub mod search;
 
 pub use greedy::Greedy;
 pub use random::RandomBot;
+pub use search::{Search, SearchConfig};
 
 use pyramidion_core::Rules;
 

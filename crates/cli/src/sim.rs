@@ -1,7 +1,8 @@
 //! `pyramidion sim`: many seeded bot games, in parallel, with per-seat statistics.
-use crate::bots::{BotKind, bot_seed, parse_bots};
+use crate::bots::{bot_seed, parse_bots};
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use pyramidion_ai::any::BotLevel;
 use pyramidion_ai::{Bot, Greedy};
 use pyramidion_core::record::Record;
 use pyramidion_core::{GameKind, Rules, Seed, ToMove};
@@ -21,7 +22,8 @@ pub struct SimArgs {
     /// Solo mode against THE Legend (Forgotten Treasures): a-legend or the-legend.
     #[arg(long)]
     pub solo: Option<String>,
-    /// Bots per seat, comma separated (random, greedy); one name applies to every seat.
+    /// Bots per seat, comma separated: random, greedy, easy, medium, hard, max or search:N
+    /// (iterations per decision); one name applies to every seat.
     #[arg(long, default_value = "random")]
     pub bots: String,
     /// Number of games.
@@ -82,7 +84,7 @@ impl Stats {
 pub fn play_game<G: Rules>(
     options: &G::Options,
     seed: Seed,
-    bots: &[BotKind],
+    bots: &[BotLevel],
     mut record: Option<&mut Record>,
 ) -> Result<(u32, pyramidion_core::Outcome)>
 where
@@ -108,7 +110,7 @@ where
 
 fn run_batch<G: Rules>(
     options: &G::Options,
-    bots: &[BotKind],
+    bots: &[BotLevel],
     args: &SimArgs,
     threads: usize,
 ) -> Result<(Stats, Duration)>
@@ -146,7 +148,8 @@ where
                         if let (Some(dir), Some(mut record)) = (&args.records, record) {
                             record.result = Some(outcome.scores.clone());
                             let path = dir.join(format!("{}-{seed}.txt", G::KIND));
-                            let bots: Vec<&str> = bots.iter().map(|b| b.name()).collect();
+                            let bots: Vec<String> =
+                                bots.iter().map(|b| b.name().into_owned()).collect();
                             let text = format!("# bots: {}\n{}", bots.join(","), record.to_text());
                             std::fs::write(&path, text)
                                 .with_context(|| format!("cannot write {}", path.display()))?;
@@ -203,7 +206,7 @@ where
 
 fn report(
     args: &SimArgs,
-    bots: &[BotKind],
+    bots: &[BotLevel],
     stats: &Stats,
     elapsed: Duration,
     threads: usize,

@@ -11,7 +11,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use pyramidion_ai::any::BotLevel;
+use pyramidion_ai::any::{BotLevel, UnknownLevel};
 use pyramidion_core::GameKind;
 use pyramidion_games::AnyGame;
 use serde::Deserialize;
@@ -170,7 +170,7 @@ pub async fn games() -> Json<Value> {
         .into_iter()
         .map(|k| json!({ "key": k.key() }))
         .collect();
-    Json(json!({ "games": list, "bots": [BotLevel::Random.name(), BotLevel::Greedy.name()] }))
+    Json(json!({ "games": list, "bots": BotLevel::names() }))
 }
 
 #[derive(Deserialize)]
@@ -281,7 +281,9 @@ pub async fn create_table(
             SeatSpec::Open => SeatKind::Open,
             SeatSpec::Invite => SeatKind::Invited,
             SeatSpec::Bot { level } => {
-                let level: BotLevel = level.parse().map_err(ApiError::bad_request)?;
+                let level: BotLevel = level
+                    .parse()
+                    .map_err(|e: UnknownLevel| ApiError::bad_request(e.to_string()))?;
                 SeatKind::Bot(level.name().to_string())
             }
         });
