@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod any;
+pub mod arena;
 pub mod greedy;
 pub mod random;
 pub mod search;

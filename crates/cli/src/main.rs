@@ -8,6 +8,7 @@ macro_rules! outln {
     }};
 }
 
+mod arena;
 mod bench;
 mod bots;
 mod loadtest;
@@ -44,6 +45,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Play many seeded bot games and print per-seat statistics.
     Sim(sim::SimArgs),
+    /// Two bots play seeded paired games: score, win rate, Elo with 95% intervals, SPRT.
+    Arena(arena::ArenaArgs),
     /// Print the engine speed figures, one per line as `name: value unit`.
     Bench(bench::BenchArgs),
     /// Count legal moves (and move sequences to a depth) after a record prefix.
@@ -59,6 +62,7 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Sim(args) => sim::run(args),
+        Command::Arena(args) => arena::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
