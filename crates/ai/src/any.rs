@@ -29,8 +29,11 @@ pub struct Level {
     pub strength: Strength,
 }
 
-/// The ladder, weakest first. `max` stays within 1 s per move on one core of the 2-core
-/// build machine for every game and player count (README, "Bots", for the measures).
+/// The ladder, weakest first. Budgets are per game because an iteration costs a greedy
+/// playout to the end of the game: about 4 ms in 2-player Forgotten Treasures, 1 ms in
+/// Pyramido, 0.1 ms in Pyramids (release build, one core of the 2-core build machine). `max`
+/// is sized for 1 s per move in 2-player games; see the README, "Bots", for the measures
+/// (more players make longer playouts and slower moves).
 pub const LADDER: &[Level] = &[
     Level {
         name: "random",
@@ -42,19 +45,19 @@ pub const LADDER: &[Level] = &[
     },
     Level {
         name: "easy",
-        strength: Strength::Search([50, 50, 50]),
+        strength: Strength::Search([20, 50, 100]),
     },
     Level {
         name: "medium",
-        strength: Strength::Search([200, 200, 200]),
+        strength: Strength::Search([60, 150, 400]),
     },
     Level {
         name: "hard",
-        strength: Strength::Search([800, 800, 800]),
+        strength: Strength::Search([120, 400, 1500]),
     },
     Level {
         name: "max",
-        strength: Strength::Search([2000, 2000, 2000]),
+        strength: Strength::Search([200, 1000, 5000]),
     },
 ];
 
