@@ -227,6 +227,39 @@ where
             .collect()
     }
 
+    /// Mean final points (and mean reward) of the seat to move if it plays `mv`, over
+    /// `samples` futures: each a determinisation from that seat's information followed by a
+    /// guided playout. The futures are drawn from `seed` alone, so two moves evaluated with
+    /// the same seed meet the same hidden piles, hands and draws (common random numbers).
+    pub fn evaluate_move(&mut self, game: &G, mv: G::Move, samples: u32, seed: Seed) -> (f64, f64) {
+        let ToMove::Seat(seat) = game.to_move() else {
+            return (0.0, 0.0);
+        };
+        let saved = (self.rng.clone(), self.greedy.rng.clone());
+        let mut futures = GameRng::from_seed(seed);
+        let (mut points, mut reward) = (0.0, 0.0);
+        for _ in 0..samples.max(1) {
+            let mut state = game.determinize(seat, &mut futures);
+            self.rng = futures.fork();
+            self.greedy.rng = futures.fork();
+            state.play_unchecked(&mv);
+            while let ToMove::Seat(_) = state.to_move() {
+                let m = self.playout_move(&state);
+                state.play_unchecked(&m);
+            }
+            let outcome = state.outcome().expect("a finished game has an outcome");
+            points += outcome.scores[seat.index()] as f64;
+            reward += rewards(
+                &outcome,
+                self.config.margin_weight,
+                self.config.margin_scale,
+            )[seat.index().min(MAX_SEATS - 1)];
+        }
+        (self.rng, self.greedy.rng) = saved;
+        let n = samples.max(1) as f64;
+        (points / n, reward / n)
+    }
+
     fn iterate(&mut self, root: &G, seat: Seat, tree: &mut Vec<Node<G::Move>>) {
         let mut state = root.determinize(seat, &mut self.rng);
         self.path.clear();

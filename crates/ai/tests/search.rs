@@ -177,3 +177,18 @@ fn search_beats_greedy() {
         "search won {wins} of 20 Pyramids games against greedy"
     );
 }
+
+#[test]
+fn move_evaluation_is_reproducible_and_leaves_the_search_unchanged() {
+    let game = treasures::Game::new(&treasures::Options::multiplayer(2), 5).unwrap();
+    let mut legal = Vec::new();
+    game.legal_moves(&mut legal);
+    let mut search = Search::<treasures::Game>::new(tiny(10), 1);
+    let a = search.evaluate_move(&game, legal[0], 6, 42);
+    let b = search.evaluate_move(&game, legal[0], 6, 42);
+    assert_eq!(a, b);
+    assert!(a.0 > 0.0 && (0.0..=1.0).contains(&a.1));
+    // Evaluating does not move the search's own generator.
+    let mut fresh = Search::<treasures::Game>::new(tiny(10), 1);
+    assert_eq!(search.choose(&game), fresh.choose(&game));
+}

@@ -8,6 +8,7 @@ macro_rules! outln {
     }};
 }
 
+mod analyse;
 mod arena;
 mod bench;
 mod bots;
@@ -47,6 +48,8 @@ enum Command {
     Sim(sim::SimArgs),
     /// Two bots play seeded paired games: score, win rate, Elo with 95% intervals, SPRT.
     Arena(arena::ArenaArgs),
+    /// Expected final points of every decision of a record against the search's best move.
+    Analyse(analyse::AnalyseArgs),
     /// Print the engine speed figures, one per line as `name: value unit`.
     Bench(bench::BenchArgs),
     /// Count legal moves (and move sequences to a depth) after a record prefix.
@@ -63,6 +66,7 @@ fn main() -> std::process::ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Sim(args) => sim::run(args),
         Command::Arena(args) => arena::run(args),
+        Command::Analyse(args) => analyse::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),

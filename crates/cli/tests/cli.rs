@@ -295,3 +295,51 @@ fn arena_sprt_stops_and_unknown_levels_are_refused() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("unknown bot level"), "{}", stderr(&o));
 }
+
+#[test]
+fn analyse_reports_every_decision_and_writes_json() {
+    let dir = std::env::temp_dir().join(format!("pyramidion-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("records");
+    let o = pyramidion(&[
+        "sim",
+        "--game",
+        "pyramids",
+        "--players",
+        "2",
+        "--bots",
+        "random,greedy",
+        "--games",
+        "1",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let record = records.join("pyramids-1.txt");
+    let json = dir.join("analysis.json");
+    let o = pyramidion(&[
+        "analyse",
+        record.to_str().unwrap(),
+        "--iterations",
+        "8",
+        "--samples",
+        "4",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("seat 0:") && out.contains("points lost"),
+        "{out}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let decisions = report["decisions"].as_array().unwrap();
+    assert!(!decisions.is_empty());
+    for d in decisions {
+        assert!(d["lost"].as_f64().unwrap() >= 0.0);
+        assert!(d["best_points"].as_f64().unwrap() >= d["played_points"].as_f64().unwrap());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
