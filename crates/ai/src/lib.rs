@@ -3,11 +3,14 @@
 #![forbid(unsafe_code)]
 
 pub mod any;
+pub mod arena;
 pub mod greedy;
 pub mod random;
+pub mod search;
 
 pub use greedy::Greedy;
 pub use random::RandomBot;
+pub use search::{Search, SearchConfig};
 
 use pyramidion_core::Rules;
 

@@ -1,42 +1,14 @@
-//! Bot names on the command line.
+//! Bot levels on the command line: ladder names (`random`, `greedy`, `easy`, `medium`, `hard`,
+//! `max`) or search budgets (`search:5000`), as in `pyramidion_ai::any`.
 use anyhow::{Result, bail};
-use pyramidion_ai::{Bot, Greedy, RandomBot};
-use pyramidion_core::{Rules, Seed};
+use pyramidion_ai::any::BotLevel;
+use pyramidion_core::Seed;
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum BotKind {
-    Random,
-    Greedy,
-}
-
-impl BotKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            BotKind::Random => "random",
-            BotKind::Greedy => "greedy",
-        }
-    }
-
-    pub fn make<G: Rules>(self, seed: Seed) -> Box<dyn Bot<G>>
-    where
-        Greedy: Bot<G>,
-    {
-        match self {
-            BotKind::Random => Box::new(RandomBot::<G::Move>::new(seed)),
-            BotKind::Greedy => Box::new(Greedy::new(seed)),
-        }
-    }
-}
-
-/// `greedy,random` for `seats` seats; a single name applies to every seat.
-pub fn parse_bots(list: &str, seats: usize) -> Result<Vec<BotKind>> {
+/// `greedy,max` for `seats` seats; a single name applies to every seat.
+pub fn parse_bots(list: &str, seats: usize) -> Result<Vec<BotLevel>> {
     let kinds = list
         .split(',')
-        .map(|name| match name.trim() {
-            "random" => Ok(BotKind::Random),
-            "greedy" => Ok(BotKind::Greedy),
-            other => bail!("unknown bot '{other}' (random, greedy)"),
-        })
+        .map(|name| Ok(name.trim().parse::<BotLevel>()?))
         .collect::<Result<Vec<_>>>()?;
     match kinds.len() {
         1 => Ok(vec![kinds[0]; seats]),

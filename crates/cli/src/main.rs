@@ -8,6 +8,8 @@ macro_rules! outln {
     }};
 }
 
+mod analyse;
+mod arena;
 mod bench;
 mod bots;
 mod game_args;
@@ -45,6 +47,10 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Play many seeded bot games and print per-seat statistics.
     Sim(sim::SimArgs),
+    /// Two bots play seeded paired games: score, win rate, Elo with 95% intervals, SPRT.
+    Arena(arena::ArenaArgs),
+    /// Expected final points of every decision of a record against the search's best move.
+    Analyse(analyse::AnalyseArgs),
     /// Print the engine speed figures, one per line as `name: value unit`.
     Bench(bench::BenchArgs),
     /// Count legal moves (and move sequences to a depth) after a record prefix.
@@ -60,6 +66,8 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Sim(args) => sim::run(args),
+        Command::Arena(args) => arena::run(args),
+        Command::Analyse(args) => analyse::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),

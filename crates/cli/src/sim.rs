@@ -1,8 +1,9 @@
 //! `pyramidion sim`: many seeded bot games, in parallel, with per-seat statistics.
-use crate::bots::{BotKind, bot_seed, parse_bots};
-use crate::game_args::{GameChoice, check_bot_levels};
+use crate::bots::{bot_seed, parse_bots};
+use crate::game_args::GameChoice;
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use pyramidion_ai::any::BotLevel;
 use pyramidion_ai::{Bot, Greedy};
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, Seed, ToMove};
@@ -16,8 +17,8 @@ use std::time::{Duration, Instant};
 pub struct SimArgs {
     #[command(flatten)]
     pub choice: GameChoice,
-    /// Bots per seat, comma separated (a game's bot levels, listed below); one name applies
-    /// to every seat.
+    /// Bots per seat, comma separated: a game's bot levels (listed below) or search:N
+    /// (iterations per decision); one name applies to every seat.
     #[arg(long, default_value = "random")]
     pub bots: String,
     /// Number of games.
@@ -70,7 +71,7 @@ impl Stats {
 pub fn play_game<G: Rules>(
     options: &G::Options,
     seed: Seed,
-    bots: &[BotKind],
+    bots: &[BotLevel],
     mut record: Option<&mut Record>,
 ) -> Result<(u32, pyramidion_core::Outcome)>
 where
@@ -96,7 +97,7 @@ where
 
 fn run_batch<G: Rules>(
     options: &G::Options,
-    bots: &[BotKind],
+    bots: &[BotLevel],
     args: &SimArgs,
     threads: usize,
 ) -> Result<(Stats, Duration)>
@@ -134,7 +135,8 @@ where
                         if let (Some(dir), Some(mut record)) = (&args.records, record) {
                             record.result = Some(outcome.scores.clone());
                             let path = dir.join(format!("{}-{seed}.txt", G::DESCRIPTOR.key));
-                            let bots: Vec<&str> = bots.iter().map(|b| b.name()).collect();
+                            let bots: Vec<String> =
+                                bots.iter().map(|b| b.name().into_owned()).collect();
                             let text = format!("# bots: {}\n{}", bots.join(","), record.to_text());
                             std::fs::write(&path, text)
                                 .with_context(|| format!("cannot write {}", path.display()))?;
@@ -191,7 +193,7 @@ where
 
 fn report(
     args: &SimArgs,
-    bots: &[BotKind],
+    bots: &[BotLevel],
     stats: &Stats,
     elapsed: Duration,
     threads: usize,
@@ -250,8 +252,14 @@ pub fn run(args: SimArgs) -> Result<()> {
     }
     let seats = args.choice.players() as usize;
     let bots = parse_bots(&args.bots, seats)?;
-    let names: Vec<&str> = bots.iter().map(|b| b.name()).collect();
-    check_bot_levels(args.choice.game, &names)?;
+    // Ladder levels must be the game's (its descriptor); `search:N` specs fit any game.
+    let names: Vec<String> = bots.iter().map(|b| b.name().into_owned()).collect();
+    let ladder: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !n.starts_with("search:"))
+        .collect();
+    crate::game_args::check_bot_levels(args.choice.game, &ladder)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

@@ -152,7 +152,7 @@ fn sim_rejects_bad_arguments_clearly() {
     let o = pyramidion(&["sim", "--bots", "clever", "--games", "1"]);
     assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("unknown bot 'clever'"),
+        stderr(&o).contains("unknown bot level 'clever'"),
         "{}",
         stderr(&o)
     );
@@ -264,4 +264,132 @@ fn sim_help_and_validation_come_from_the_descriptors() {
     let o = pyramidion(&["sim", "--game", "chess"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("possible values"), "{}", stderr(&o));
+}
+
+#[test]
+fn arena_plays_paired_games_and_writes_json() {
+    let dir = std::env::temp_dir().join(format!("pyramidion-arena-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("arena.json");
+    let o = pyramidion(&[
+        "arena",
+        "--game",
+        "pyramids",
+        "--players",
+        "2",
+        "--bots",
+        "search:8,greedy",
+        "--pairs",
+        "3",
+        "--threads",
+        "2",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("3 pairs, 6 games"), "{out}");
+    assert!(out.contains("search:8 over greedy"), "{out}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["games"], 6);
+    assert_eq!(report["bots"][0]["bot"], "search:8");
+    assert_eq!(report["bots"][1]["bot"], "greedy");
+    let score = report["a_over_b"]["score"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&score));
+    // Same seeds, one thread: the same games.
+    let again = pyramidion(&[
+        "arena",
+        "--game",
+        "pyramids",
+        "--bots",
+        "search:8,greedy",
+        "--pairs",
+        "3",
+        "--threads",
+        "1",
+    ]);
+    let first_line = |s: &str| s.lines().nth(3).unwrap_or_default().to_string();
+    assert_eq!(first_line(&stdout(&again)), first_line(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn arena_sprt_stops_and_unknown_levels_are_refused() {
+    let o = pyramidion(&[
+        "arena",
+        "--game",
+        "pyramids",
+        "--bots",
+        "greedy,random",
+        "--pairs",
+        "200",
+        "--sprt",
+        "0,100,0.05,0.05",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("H1 accepted"), "{out}");
+    assert!(
+        !out.contains(": 200 pairs"),
+        "the SPRT should stop early: {out}"
+    );
+    let o = pyramidion(&["arena", "--bots", "greedy,grandmaster", "--pairs", "1"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("unknown bot level 'grandmaster'"),
+        "{}",
+        stderr(&o)
+    );
+    let o = pyramidion(&["sim", "--bots", "grandmaster", "--games", "1"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("unknown bot level"), "{}", stderr(&o));
+}
+
+#[test]
+fn analyse_reports_every_decision_and_writes_json() {
+    let dir = std::env::temp_dir().join(format!("pyramidion-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("records");
+    let o = pyramidion(&[
+        "sim",
+        "--game",
+        "pyramids",
+        "--players",
+        "2",
+        "--bots",
+        "random,greedy",
+        "--games",
+        "1",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let record = records.join("pyramids-1.txt");
+    let json = dir.join("analysis.json");
+    let o = pyramidion(&[
+        "analyse",
+        record.to_str().unwrap(),
+        "--iterations",
+        "8",
+        "--samples",
+        "4",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("seat 0:") && out.contains("points lost"),
+        "{out}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let decisions = report["decisions"].as_array().unwrap();
+    assert!(!decisions.is_empty());
+    for d in decisions {
+        assert!(d["lost"].as_f64().unwrap() >= 0.0);
+        assert!(d["best_points"].as_f64().unwrap() >= d["played_points"].as_f64().unwrap());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -67,8 +67,9 @@ pub struct BotLevel {
     pub name: &'static str,
     /// Search iterations per decision; 0 for the levels that do not search (random, greedy).
     pub iterations: u32,
-    /// A typical think time per decision on one core, in milliseconds (measured with
-    /// `pyramidion arena`; shown to players so they know what to expect).
+    /// A typical think time per decision in a 2-player game on one core, in milliseconds:
+    /// the iterations times the measured cost of one (README, "Bots"); shown to players so
+    /// they know what to expect.
     pub think_ms: u32,
 }
 

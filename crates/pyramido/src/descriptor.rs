@@ -17,6 +17,26 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
             iterations: 0,
             think_ms: 0,
         },
+        BotLevel {
+            name: "easy",
+            iterations: 50,
+            think_ms: 50,
+        },
+        BotLevel {
+            name: "medium",
+            iterations: 150,
+            think_ms: 150,
+        },
+        BotLevel {
+            name: "hard",
+            iterations: 400,
+            think_ms: 400,
+        },
+        BotLevel {
+            name: "max",
+            iterations: 1000,
+            think_ms: 1000,
+        },
     ],
     setup_errors: &["bad_options", "bad_player_count", "bad_deck"],
     move_errors: &[

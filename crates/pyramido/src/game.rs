@@ -922,6 +922,8 @@ impl Rules for Game {
         // Hidden are the dominoes below the pile tops; reshuffle them among those places. No
         // chance event follows setup, so the state holds no generator to reseed.
         let mut hidden: ArrayVec<u8, PILE_CAPACITY> = self.hidden().collect();
+        // Sorted first, so that the sample depends on what is hidden, not on its true order.
+        hidden.sort_unstable();
         rng.shuffle(&mut hidden);
         let mut copy = self.clone();
         let mut next = hidden.into_iter();

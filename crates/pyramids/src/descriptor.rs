@@ -17,6 +17,26 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
             iterations: 0,
             think_ms: 0,
         },
+        BotLevel {
+            name: "easy",
+            iterations: 100,
+            think_ms: 10,
+        },
+        BotLevel {
+            name: "medium",
+            iterations: 400,
+            think_ms: 40,
+        },
+        BotLevel {
+            name: "hard",
+            iterations: 1500,
+            think_ms: 150,
+        },
+        BotLevel {
+            name: "max",
+            iterations: 5000,
+            think_ms: 500,
+        },
     ],
     setup_errors: &["bad_options", "bad_player_count"],
     move_errors: &[

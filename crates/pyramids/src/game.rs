@@ -703,6 +703,8 @@ impl Rules for Game {
                 take(self.necropolis[s].tomb.cards());
             }
         }
+        // Sorted first, so that the sample depends on what is hidden, not on its true order.
+        pool[..k].sort_unstable();
         rng.shuffle(&mut pool[..k]);
         let mut cards = pool[..k].iter().copied();
         for slot in &mut g.deck[self.deck_pos as usize..] {

@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod bot_pool;
 pub mod error;
 pub mod limits;
 pub mod listen;

@@ -3,7 +3,7 @@
 use crate::metrics::Metrics;
 use crate::protocol::{SeenMove, ServerMsg};
 use crate::store::{SeatKind, Store};
-use pyramidion_ai::any::{BotLevel, choose_any};
+use pyramidion_ai::any::BotLevel;
 use pyramidion_core::{Seat, ToMove};
 use pyramidion_games::{AnyGame, PlayedMove};
 use std::sync::Arc;
@@ -421,10 +421,9 @@ impl Room {
         let seed = self.seed ^ state_id.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let tx = self.me.clone();
         tokio::spawn(async move {
-            // Bots think off the async runtime.
-            if let Ok(text) =
-                tokio::task::spawn_blocking(move || choose_any(&game, level, seed)).await
-            {
+            // Bots think on the bounded bot pool, off the async runtime; a bot that panics
+            // is logged there and a fallback move comes back instead.
+            if let Some(text) = crate::bot_pool::global().choose(game, level, seed).await {
                 let _ = tx
                     .send(RoomCmd::BotMove {
                         state_id,

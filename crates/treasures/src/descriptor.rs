@@ -24,6 +24,26 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
             iterations: 0,
             think_ms: 0,
         },
+        BotLevel {
+            name: "easy",
+            iterations: 20,
+            think_ms: 80,
+        },
+        BotLevel {
+            name: "medium",
+            iterations: 60,
+            think_ms: 240,
+        },
+        BotLevel {
+            name: "hard",
+            iterations: 120,
+            think_ms: 480,
+        },
+        BotLevel {
+            name: "max",
+            iterations: 200,
+            think_ms: 800,
+        },
     ],
     setup_errors: &[
         "bad_options",

@@ -25,6 +25,8 @@ impl Game {
     pub fn resample_hidden(&self, rng: &mut GameRng) -> Game {
         let mut game = self.clone();
         let mut pool: Vec<DominoId> = self.hidden_dominoes().collect();
+        // Sorted first, so that the sample depends on what is hidden, not on its true order.
+        pool.sort_unstable();
         rng.shuffle(&mut pool);
         // Face-down tops first: each needs a domino with the same back.
         for pile in game.piles.iter_mut() {

@@ -1,0 +1,388 @@
+//! Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and
+//! Whitehouse 2012) over the rules trait, for every game.
+//!
+//! The bot never looks at what its seat cannot see: every iteration starts from
+//! `game.determinize(seat, rng)`, a state resampled from its seat's information (shared
+//! hidden piles and future bag draws in both Pyramido games, other players' hands and tombs
+//! in Pyramids). One tree is shared by all those samples; its nodes are keyed by the moves
+//! that lead to them, so a node stands for every state reached by the same move sequence
+//! (an information set of the observer, merged across chance outcomes and hidden cards).
+//! Selection is UCB1 with availability counts: a child's exploration term uses how often it
+//! was *legal* when its parent was visited, not how often the parent was visited, because
+//! in another sample the same move may not exist.
+//!
+//! Simulations are guided: each move of a playout is the greedy bot's choice, except with a
+//! small probability a uniform random move (epsilon-greedy), so playouts look like real games
+//! and still explore. Everything is seeded: the same (seed, budget, calls) give the same
+//! moves, with no clock anywhere, so bot games stay records.
+use crate::{Bot, Greedy};
+use pyramidion_core::{GameRng, Outcome, Rules, Seat, Seed, ToMove};
+
+/// How playouts (simulations) choose their moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Playout {
+    /// Uniform among the legal moves (cheapest; the bench's "uniform" figure).
+    Uniform,
+    /// The greedy bot, except a uniform random move with probability `random_per_mille`/1000.
+    Greedy { random_per_mille: u32 },
+}
+
+/// Knobs of the search. Budgets are iterations, never time, so results are reproducible.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Iterations (determinize, select, expand, simulate, back up) per decision.
+    pub iterations: u32,
+    /// UCB1 exploration constant (rewards are in 0..=1).
+    pub exploration: f64,
+    pub playout: Playout,
+    /// Share of the reward given by the score margin (the rest by the rank); see [`rewards`].
+    pub margin_weight: f64,
+    /// Points of margin over the best opponent that make half of the margin reward.
+    pub margin_scale: f64,
+    /// Progressive widening: a node visited v times considers 1 + widening·√v moves.
+    pub widening: f64,
+}
+
+impl SearchConfig {
+    pub fn with_iterations(iterations: u32) -> Self {
+        SearchConfig {
+            iterations,
+            ..SearchConfig::default()
+        }
+    }
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            iterations: 1000,
+            exploration: 0.7,
+            playout: Playout::Greedy {
+                random_per_mille: 100,
+            },
+            margin_weight: 0.5,
+            margin_scale: 10.0,
+            widening: 1.0,
+        }
+    }
+}
+
+/// Most seats any game has (Pyramids: 2 to 5 players).
+const MAX_SEATS: usize = 8;
+
+/// Reward in `0..=1` of every seat for a finished game.
+///
+/// A blend of two signals, both seen from each seat against its opponents (the other seats
+/// and, in solo Forgotten Treasures, THE Legend's `automa` score):
+/// - rank: the share of opponents this seat finished ahead of (ties count half), the quantity
+///   a player wants to maximise in a multiplayer game;
+/// - margin: `0.5 + 0.5·tanh((score − best opponent score) / scale)`, smooth in the points.
+///
+/// Why not the rank alone: when the playout policy almost always loses (greedy beats
+/// THE Legend in 2% of games), nearly every simulation returns 0 and the search learns
+/// nothing; the margin still says which moves lose by less, and it rewards winning by more,
+/// which the issue asks for in 2-player games. Why not the margin alone: the margin of the
+/// best opponent is what decides a win, and a move that gains points while giving away a
+/// win must lose. An even blend won most in our trials (see the README, "Bots").
+pub fn rewards(outcome: &Outcome, margin_weight: f64, margin_scale: f64) -> [f64; MAX_SEATS] {
+    let mut out = [0.0; MAX_SEATS];
+    let n = outcome.scores.len();
+    for (s, slot) in out.iter_mut().enumerate().take(n) {
+        let (score, rank) = (outcome.scores[s], outcome.ranks[s]);
+        let mut ahead = 0.0;
+        let mut opponents = 0.0;
+        let mut best_other = i32::MIN;
+        for o in (0..n).filter(|&o| o != s) {
+            opponents += 1.0;
+            ahead += match outcome.ranks[o].cmp(&rank) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Less => 0.0,
+            };
+            best_other = best_other.max(outcome.scores[o]);
+        }
+        if let Some(automa) = outcome.automa {
+            // The automa wins unless the seat ranks first (its tie-breaks are in the ranks).
+            opponents += 1.0;
+            ahead += if rank == 0 { 1.0 } else { 0.0 };
+            best_other = best_other.max(automa);
+        }
+        if opponents == 0.0 {
+            *slot = 0.5 + 0.5 * (score as f64 / margin_scale).tanh();
+            continue;
+        }
+        let rank_part = ahead / opponents;
+        let margin = (score - best_other) as f64 / margin_scale;
+        let margin_part = 0.5 + 0.5 * margin.tanh();
+        *slot = (1.0 - margin_weight) * rank_part + margin_weight * margin_part;
+    }
+    out
+}
+
+/// One node of the tree: the move that leads to it from its parent, and its statistics seen
+/// by the seat that played that move.
+struct Node<M> {
+    mv: Option<M>,
+    mover: u8,
+    children: Vec<u32>,
+    visits: u32,
+    /// Visits of the parent in which this move was legal.
+    avail: u32,
+    /// Sum of the mover's rewards.
+    reward: f64,
+    /// Sum of the mover's final scores (for analysis: expected final points).
+    points: f64,
+}
+
+impl<M> Node<M> {
+    fn new(mv: Option<M>, mover: u8) -> Self {
+        Node {
+            mv,
+            mover,
+            children: Vec::new(),
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+            points: 0.0,
+        }
+    }
+}
+
+/// What the search found for one move at the root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveStats<M> {
+    pub mv: M,
+    pub visits: u32,
+    /// Mean reward (0..=1) of the seat to move after this move.
+    pub mean_reward: f64,
+    /// Mean final score of the seat to move after this move.
+    pub mean_points: f64,
+}
+
+/// The search bot. `choose` runs `config.iterations` iterations from the seat to move's
+/// information and plays the most visited move.
+pub struct Search<G: Rules> {
+    pub config: SearchConfig,
+    rng: GameRng,
+    greedy: Greedy,
+    legal: Vec<G::Move>,
+    untried: Vec<G::Move>,
+    scratch: Vec<G::Move>,
+    path: Vec<u32>,
+}
+
+impl<G: Rules> Search<G>
+where
+    Greedy: Bot<G>,
+{
+    pub fn new(config: SearchConfig, seed: Seed) -> Self {
+        let mut rng = GameRng::from_seed(seed);
+        let greedy = Greedy { rng: rng.fork() };
+        Search {
+            config,
+            rng,
+            greedy,
+            legal: Vec::new(),
+            untried: Vec::new(),
+            scratch: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+
+    /// Runs the search for the seat to move and returns every root move's statistics, in
+    /// the order of `legal_moves`. Empty when the game is over.
+    pub fn analyse(&mut self, game: &G) -> Vec<MoveStats<G::Move>> {
+        let ToMove::Seat(seat) = game.to_move() else {
+            return Vec::new();
+        };
+        let mut tree = vec![Node::new(None, seat.0)];
+        for _ in 0..self.config.iterations.max(1) {
+            self.iterate(game, seat, &mut tree);
+        }
+        let mut root_moves = Vec::new();
+        game.legal_moves(&mut root_moves);
+        root_moves
+            .iter()
+            .map(|&m| {
+                let child = tree[0]
+                    .children
+                    .iter()
+                    .map(|&c| &tree[c as usize])
+                    .find(|n| n.mv == Some(m));
+                match child {
+                    Some(n) if n.visits > 0 => MoveStats {
+                        mv: m,
+                        visits: n.visits,
+                        mean_reward: n.reward / n.visits as f64,
+                        mean_points: n.points / n.visits as f64,
+                    },
+                    _ => MoveStats {
+                        mv: m,
+                        visits: 0,
+                        mean_reward: 0.0,
+                        mean_points: f64::NAN,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// Mean final points (and mean reward) of the seat to move if it plays `mv`, over
+    /// `samples` futures: each a determinisation from that seat's information followed by a
+    /// guided playout. The futures are drawn from `seed` alone, so two moves evaluated with
+    /// the same seed meet the same hidden piles, hands and draws (common random numbers).
+    pub fn evaluate_move(&mut self, game: &G, mv: G::Move, samples: u32, seed: Seed) -> (f64, f64) {
+        let ToMove::Seat(seat) = game.to_move() else {
+            return (0.0, 0.0);
+        };
+        let saved = (self.rng.clone(), self.greedy.rng.clone());
+        let mut futures = GameRng::from_seed(seed);
+        let (mut points, mut reward) = (0.0, 0.0);
+        for _ in 0..samples.max(1) {
+            let mut state = game.determinize(seat, &mut futures);
+            self.rng = futures.fork();
+            self.greedy.rng = futures.fork();
+            state.play_unchecked(&mv);
+            while let ToMove::Seat(_) = state.to_move() {
+                let m = self.playout_move(&state);
+                state.play_unchecked(&m);
+            }
+            let outcome = state.outcome().expect("a finished game has an outcome");
+            points += outcome.scores[seat.index()] as f64;
+            reward += rewards(
+                &outcome,
+                self.config.margin_weight,
+                self.config.margin_scale,
+            )[seat.index().min(MAX_SEATS - 1)];
+        }
+        (self.rng, self.greedy.rng) = saved;
+        let n = samples.max(1) as f64;
+        (points / n, reward / n)
+    }
+
+    fn iterate(&mut self, root: &G, seat: Seat, tree: &mut Vec<Node<G::Move>>) {
+        let mut state = root.determinize(seat, &mut self.rng);
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0usize;
+        // Selection and expansion.
+        while let ToMove::Seat(mover) = state.to_move() {
+            state.legal_moves(&mut self.legal);
+            self.untried.clear();
+            for &m in &self.legal {
+                if !tree[node]
+                    .children
+                    .iter()
+                    .any(|&c| tree[c as usize].mv == Some(m))
+                {
+                    self.untried.push(m);
+                }
+            }
+            // Every child legal in this sample was available, whichever is picked.
+            let mut best = None;
+            let mut best_value = f64::NEG_INFINITY;
+            let mut available = 0u32;
+            for i in 0..tree[node].children.len() {
+                let c = tree[node].children[i] as usize;
+                let mv = tree[c].mv.expect("children have moves");
+                if !self.legal.contains(&mv) {
+                    continue;
+                }
+                available += 1;
+                tree[c].avail += 1;
+                let n = &tree[c];
+                let visits = n.visits.max(1) as f64;
+                let value = n.reward / visits
+                    + self.config.exploration * ((n.avail as f64).ln() / visits).sqrt();
+                if value > best_value {
+                    best_value = value;
+                    best = Some(c);
+                }
+            }
+            // Progressive widening: a node visited v times may have 1 + widening·√v children,
+            // the first being the playout policy's choice, so that a wide node (50 placements)
+            // spends its few visits on likely moves rather than on one visit each.
+            let allowed = 1 + (self.config.widening * (tree[node].visits as f64).sqrt()) as u32;
+            if !self.untried.is_empty() && (available < allowed || best.is_none()) {
+                let policy = self.policy_move(&state);
+                let m = if self.untried.contains(&policy) {
+                    policy
+                } else {
+                    self.untried[self.rng.below(self.untried.len() as u32) as usize]
+                };
+                let child = tree.len();
+                let mut new = Node::new(Some(m), mover.0);
+                new.avail = 1;
+                tree.push(new);
+                tree[node].children.push(child as u32);
+                state.play_unchecked(&m);
+                self.path.push(child as u32);
+                break;
+            }
+            let c = best.expect("a legal move has a child");
+            state.play_unchecked(&tree[c].mv.expect("children have moves"));
+            self.path.push(c as u32);
+            node = c;
+        }
+        // Simulation.
+        while let ToMove::Seat(_) = state.to_move() {
+            let m = self.playout_move(&state);
+            state.play_unchecked(&m);
+        }
+        let outcome = state.outcome().expect("a finished game has an outcome");
+        let rewards = rewards(
+            &outcome,
+            self.config.margin_weight,
+            self.config.margin_scale,
+        );
+        // Back-propagation: each node is scored for the seat that played its move.
+        for &n in &self.path {
+            let n = &mut tree[n as usize];
+            n.visits += 1;
+            let mover = n.mover as usize;
+            n.reward += rewards[mover.min(MAX_SEATS - 1)];
+            n.points += outcome.scores.get(mover).copied().unwrap_or(0) as f64;
+        }
+    }
+
+    /// The guiding policy's move (greedy, whatever the playout setting).
+    fn policy_move(&mut self, state: &G) -> G::Move {
+        self.greedy.choose(state)
+    }
+
+    fn playout_move(&mut self, state: &G) -> G::Move {
+        let random = match self.config.playout {
+            Playout::Uniform => true,
+            Playout::Greedy { random_per_mille } => self.rng.below(1000) < random_per_mille,
+        };
+        if random {
+            let rng = &mut self.rng;
+            state
+                .pick_legal_move(&mut self.scratch, |n| rng.below(n as u32) as usize)
+                .expect("a seat to move has a legal move")
+        } else {
+            self.greedy.choose(state)
+        }
+    }
+}
+
+impl<G: Rules> Bot<G> for Search<G>
+where
+    Greedy: Bot<G>,
+{
+    fn choose(&mut self, game: &G) -> G::Move {
+        game.legal_moves(&mut self.legal);
+        if self.legal.len() == 1 {
+            return self.legal[0];
+        }
+        let stats = self.analyse(game);
+        // Most visited; ties by mean reward, then the first in move order.
+        let mut best = &stats[0];
+        for s in &stats[1..] {
+            if (s.visits, s.mean_reward) > (best.visits, best.mean_reward) {
+                best = s;
+            }
+        }
+        best.mv
+    }
+}

@@ -1,0 +1,435 @@
+//! `pyramidion arena`: two bots play seeded paired games; score, win rate and Elo difference
+//! with 95% intervals, optionally an SPRT that stops the match once it is decided.
+//!
+//! Pair `i` uses seed `seed + i` and is played once per seat: in game `r` of the pair the
+//! first bot sits at seat `r` and the second bot fills every other seat, so both bots see the
+//! same deals from every seat. Results are taken in pair order (never completion order), so a
+//! run is reproducible whatever the thread count, SPRT stop included.
+use crate::bots::{bot_seed, parse_bots};
+use crate::game_args::{game_parser, options_json};
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use pyramidion_ai::any::BotLevel;
+use pyramidion_ai::arena::{EloEstimate, Sprt, SprtDecision, elo_estimate, game_score};
+use pyramidion_ai::{Bot, Greedy};
+use pyramidion_core::{Rules, Seed, ToMove};
+use pyramidion_games::{GameKind, dispatch};
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub struct ArenaArgs {
+    /// The game (a registered key, listed by `--help`).
+    #[arg(long, value_parser = game_parser(), default_value_t = GameKind::ALL[0])]
+    pub game: GameKind,
+    /// Number of players (seats): the first bot takes one seat, the second every other.
+    #[arg(long, default_value_t = 2)]
+    pub players: u8,
+    /// The two bots, `A,B` (level names or search:N): A is the bot under test.
+    #[arg(long)]
+    pub bots: String,
+    /// Number of pairs (games are pairs × players). With --sprt: the most pairs to play.
+    #[arg(long, default_value_t = 100)]
+    pub pairs: u64,
+    /// Seed of the first pair; pair i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: Seed,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Also write the result as JSON into this file.
+    #[arg(long)]
+    pub json: Option<std::path::PathBuf>,
+    /// Sequential test `elo0,elo1,alpha,beta` (e.g. 0,50,0.05,0.05): stop when decided.
+    #[arg(long)]
+    pub sprt: Option<String>,
+}
+
+/// One finished pair.
+#[derive(Clone, Debug, Default)]
+struct PairResult {
+    /// Mean score of bot A over the pair's games.
+    score: f64,
+    games: u32,
+    /// Games where A ranked first (shared or not), and where a B seat did.
+    a_wins: u32,
+    b_wins: u32,
+    a_points: i64,
+    b_points: i64,
+    b_seats: u32,
+    /// Decisions and thinking time of each bot.
+    a_moves: u64,
+    a_time: Duration,
+    b_moves: u64,
+    b_time: Duration,
+}
+
+fn play_pair<G: Rules>(options: &G::Options, seed: Seed, bots: [BotLevel; 2]) -> Result<PairResult>
+where
+    Greedy: Bot<G>,
+{
+    let mut result = PairResult::default();
+    let seats = G::new(options, seed)
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .seats() as usize;
+    for a_seat in 0..seats {
+        let mut game = G::new(options, seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut players: Vec<Box<dyn Bot<G>>> = (0..seats)
+            .map(|s| {
+                let level = if s == a_seat { bots[0] } else { bots[1] };
+                level.make::<G>(bot_seed(seed, s))
+            })
+            .collect();
+        while let ToMove::Seat(s) = game.to_move() {
+            let start = Instant::now();
+            let m = players[s.index()].choose(&game);
+            let spent = start.elapsed();
+            if s.index() == a_seat {
+                result.a_moves += 1;
+                result.a_time += spent;
+            } else {
+                result.b_moves += 1;
+                result.b_time += spent;
+            }
+            game.play(&m)
+                .map_err(|e| anyhow::anyhow!("seed {seed}: bot move '{m}' refused: {e}"))?;
+        }
+        let outcome = game.outcome().context("finished game without outcome")?;
+        result.games += 1;
+        result.score += game_score(&outcome.ranks, a_seat);
+        result.a_wins += u32::from(outcome.ranks[a_seat] == 0);
+        result.b_wins += u32::from((0..seats).any(|s| s != a_seat && outcome.ranks[s] == 0));
+        for (s, &points) in outcome.scores.iter().enumerate() {
+            if s == a_seat {
+                result.a_points += points as i64;
+            } else {
+                result.b_points += points as i64;
+                result.b_seats += 1;
+            }
+        }
+    }
+    result.score /= result.games as f64;
+    Ok(result)
+}
+
+#[derive(Serialize)]
+struct BotReport {
+    bot: String,
+    games: u32,
+    /// Share of games it ranked first in (shared or not), with a 95% interval.
+    win_rate: f64,
+    win_rate_low: f64,
+    win_rate_high: f64,
+    mean_points: f64,
+    /// Mean thinking time per decision, in milliseconds.
+    ms_per_move: f64,
+}
+
+#[derive(Serialize)]
+struct Report {
+    game: GameKind,
+    players: u8,
+    seed: Seed,
+    pairs: usize,
+    games: u32,
+    /// A's mean score (win 1, tie ½, loss 0) and its Elo difference over B, 95% intervals.
+    a_over_b: EloEstimate,
+    bots: [BotReport; 2],
+    sprt: Option<SprtReport>,
+}
+
+#[derive(Serialize)]
+struct SprtReport {
+    #[serde(flatten)]
+    test: Sprt,
+    llr: f64,
+    lower_bound: f64,
+    upper_bound: f64,
+    decision: SprtDecision,
+}
+
+/// Wilson score interval (95%) of `k` successes in `n`.
+fn wilson(k: u32, n: u32) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let (k, n, z) = (k as f64, n as f64, pyramidion_ai::arena::Z95);
+    let p = k / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    (centre - half, centre + half)
+}
+
+fn run_match<G: Rules>(
+    options: &G::Options,
+    args: &ArenaArgs,
+    bots: [BotLevel; 2],
+    sprt: Option<Sprt>,
+    threads: usize,
+) -> Result<Vec<PairResult>>
+where
+    Greedy: Bot<G>,
+{
+    let slots: Mutex<Vec<Option<PairResult>>> = Mutex::new(vec![None; args.pairs as usize]);
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let progress = std::io::stderr().is_terminal();
+    // The decided prefix: pairs 0..decided_at, when the SPRT stops.
+    let mut decided_at = None;
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= args.pairs {
+                        return;
+                    }
+                    match play_pair::<G>(options, args.seed + i, bots) {
+                        Ok(r) => slots.lock().expect("no poisoned lock")[i as usize] = Some(r),
+                        Err(e) => {
+                            *failure.lock().expect("no poisoned lock") = Some(e);
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+        let mut checked = 0usize;
+        loop {
+            let finished =
+                done.load(Ordering::Relaxed) >= args.pairs || stop.load(Ordering::Relaxed);
+            if let Some(sprt) = sprt {
+                // Only the completed prefix counts, so the stop is the same whatever the
+                // threads.
+                let slots = slots.lock().expect("no poisoned lock");
+                let prefix = slots.iter().take_while(|s| s.is_some()).count();
+                let scores: Vec<f64> = slots[..prefix]
+                    .iter()
+                    .map(|s| s.as_ref().expect("prefix").score)
+                    .collect();
+                for n in checked.max(2)..=prefix {
+                    if sprt.decide(&scores[..n]) != SprtDecision::Continue {
+                        decided_at = Some(n);
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                }
+                checked = prefix.max(checked);
+            }
+            if progress {
+                let n = done.load(Ordering::Relaxed).min(args.pairs);
+                let filled = (n * 30 / args.pairs.max(1)) as usize;
+                eprint!(
+                    "\r[{}{}] {n}/{} pairs",
+                    "#".repeat(filled),
+                    " ".repeat(30 - filled),
+                    args.pairs
+                );
+            }
+            if finished || decided_at.is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        if progress {
+            eprintln!();
+        }
+    });
+    if let Some(e) = failure.into_inner().expect("no poisoned lock") {
+        return Err(e);
+    }
+    let slots = slots.into_inner().expect("no poisoned lock");
+    let prefix = slots.iter().take_while(|s| s.is_some()).count();
+    let take = decided_at.unwrap_or(prefix);
+    Ok(slots
+        .into_iter()
+        .take(take)
+        .map(|s| s.expect("prefix"))
+        .collect())
+}
+
+fn report(
+    args: &ArenaArgs,
+    bots: [BotLevel; 2],
+    sprt: Option<Sprt>,
+    pairs: &[PairResult],
+) -> Report {
+    let scores: Vec<f64> = pairs.iter().map(|p| p.score).collect();
+    let games: u32 = pairs.iter().map(|p| p.games).sum();
+    let sum = |f: fn(&PairResult) -> u64| pairs.iter().map(f).sum::<u64>();
+    let a_wins = sum(|p| p.a_wins as u64) as u32;
+    let b_wins = sum(|p| p.b_wins as u64) as u32;
+    let a_ms = pairs
+        .iter()
+        .map(|p| p.a_time)
+        .sum::<Duration>()
+        .as_secs_f64()
+        * 1000.0;
+    let b_ms = pairs
+        .iter()
+        .map(|p| p.b_time)
+        .sum::<Duration>()
+        .as_secs_f64()
+        * 1000.0;
+    let b_seats = sum(|p| p.b_seats as u64).max(1) as f64;
+    let (aw_low, aw_high) = wilson(a_wins, games);
+    let (bw_low, bw_high) = wilson(b_wins, games);
+    let g = games.max(1) as f64;
+    Report {
+        game: args.game,
+        players: args.players,
+        seed: args.seed,
+        pairs: pairs.len(),
+        games,
+        a_over_b: elo_estimate(&scores),
+        bots: [
+            BotReport {
+                bot: bots[0].name().into_owned(),
+                games,
+                win_rate: a_wins as f64 / g,
+                win_rate_low: aw_low,
+                win_rate_high: aw_high,
+                mean_points: pairs.iter().map(|p| p.a_points).sum::<i64>() as f64 / g,
+                ms_per_move: a_ms / sum(|p| p.a_moves).max(1) as f64,
+            },
+            BotReport {
+                bot: bots[1].name().into_owned(),
+                games,
+                win_rate: b_wins as f64 / g,
+                win_rate_low: bw_low,
+                win_rate_high: bw_high,
+                mean_points: pairs.iter().map(|p| p.b_points).sum::<i64>() as f64 / b_seats,
+                ms_per_move: b_ms / sum(|p| p.b_moves).max(1) as f64,
+            },
+        ],
+        sprt: sprt.map(|test| {
+            let (lower_bound, upper_bound) = test.bounds();
+            SprtReport {
+                test,
+                llr: test.llr(&scores),
+                lower_bound,
+                upper_bound,
+                decision: test.decide(&scores),
+            }
+        }),
+    }
+}
+
+fn print(r: &Report) -> Result<()> {
+    outln!(
+        "{} {} players: {} pairs, {} games (seeds {}..={})",
+        r.game,
+        r.players,
+        r.pairs,
+        r.games,
+        r.seed,
+        r.seed + (r.pairs as u64).saturating_sub(1)
+    )?;
+    outln!(
+        "{:<14}{:>10}{:>20}{:>13}{:>13}",
+        "bot",
+        "win rate",
+        "95% interval",
+        "mean points",
+        "ms/move"
+    )?;
+    for b in &r.bots {
+        outln!(
+            "{:<14}{:>9.1}%{:>11.1}–{:<7.1}{:>13.1}{:>13.2}",
+            b.bot,
+            100.0 * b.win_rate,
+            100.0 * b.win_rate_low,
+            100.0 * b.win_rate_high,
+            b.mean_points,
+            b.ms_per_move
+        )?;
+    }
+    let e = &r.a_over_b;
+    outln!(
+        "{} over {}: score {:.3} ({:.3}–{:.3}), Elo {:+.0} ({:+.0} to {:+.0}), 95%",
+        r.bots[0].bot,
+        r.bots[1].bot,
+        e.score,
+        e.score_low,
+        e.score_high,
+        e.elo,
+        e.elo_low,
+        e.elo_high
+    )?;
+    if let Some(s) = &r.sprt {
+        outln!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} in ({:.2}, {:.2}): {}",
+            s.test.elo0,
+            s.test.elo1,
+            s.test.alpha,
+            s.test.beta,
+            s.llr,
+            s.lower_bound,
+            s.upper_bound,
+            match s.decision {
+                SprtDecision::AcceptH1 => "H1 accepted (the change is better)",
+                SprtDecision::AcceptH0 => "H0 accepted (the change is rejected)",
+                SprtDecision::Continue => "undecided",
+            }
+        )?;
+    }
+    Ok(())
+}
+
+pub fn run(args: ArenaArgs) -> Result<()> {
+    if args.pairs == 0 {
+        bail!("--pairs must be at least 1");
+    }
+    if args.players < 2 {
+        bail!("an arena needs at least 2 players (use `sim --solo` against an automa)");
+    }
+    let list = parse_bots(&args.bots, 2)?;
+    if args.bots.split(',').count() != 2 {
+        bail!("--bots takes exactly two bots, A,B");
+    }
+    let bots = [list[0], list[1]];
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let options_value = options_json(args.game, args.players, &[])?;
+    let pairs = dispatch!(args.game, G => {
+        let options: <G as Rules>::Options = serde_json::from_value(options_value)
+            .with_context(|| format!("options for {}", args.game))?;
+        G::new(&options, args.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+        run_match::<G>(&options, &args, bots, sprt, threads)?
+    });
+    let report = report(&args, bots, sprt, &pairs);
+    print(&report)?;
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report)?;
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_known_values() {
+        let (low, high) = wilson(50, 100);
+        assert!((low - 0.4038).abs() < 1e-3 && (high - 0.5962).abs() < 1e-3);
+        let (low, high) = wilson(100, 100);
+        assert!(low > 0.96 && (high - 1.0).abs() < 1e-9);
+    }
+}
