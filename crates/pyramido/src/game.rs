@@ -6,8 +6,8 @@ use crate::score::{StageScore, next_first_player, score_stage};
 use crate::view::View;
 use arrayvec::ArrayVec;
 use pyramidion_core::descriptor::GameDescriptor;
-use pyramidion_core::geometry::{Block, CANVAS_SIZE, Pyramid, StageGrid};
 use pyramidion_core::{GameRng, Outcome, RankKey, Rules, Seat, Seed, SetupError, ToMove};
+use pyramidion_pyramid::{Block, CANVAS_SIZE, Pyramid, StageGrid};
 use serde::{Deserialize, Serialize};
 
 /// Blocks of each stage: 5×4, 4×3, 3×2, 2×1.
@@ -332,7 +332,7 @@ impl Game {
         self.turn.marked |= 1 << side;
     }
 
-    fn place(&mut self, p: &pyramidion_core::geometry::Placement) {
+    fn place(&mut self, p: &pyramidion_pyramid::Placement) {
         let domino = self.turn.domino;
         let player = &mut self.players[self.current as usize];
         self.turn.first_block = player.pyramid.blocks().len() as u8;

@@ -3,9 +3,9 @@ use crate::dominoes::{self, DOMINO_COUNT, DominoId};
 use crate::game::{Game, Phase, SPACES};
 use crate::gems::{Gem, Gems};
 use crate::moves::{Move, Payment};
-use pyramidion_core::geometry::{Dir, Placement};
 use pyramidion_core::harness::Simulate;
 use pyramidion_core::{GameRng, Rules, Seat};
+use pyramidion_pyramid::{Dir, Placement};
 
 impl Game {
     /// Dominoes whose front nobody has seen: everything in the piles except face-up tops.
