@@ -7,7 +7,6 @@
 
 pub mod bench;
 pub mod descriptor;
-pub mod harness;
 pub mod record;
 pub mod rng;
 pub mod rules;

@@ -303,6 +303,7 @@ impl Game {
         &mut self.players[self.current as usize]
     }
 
+    #[cfg(feature = "testkit")]
     pub(crate) fn pile_contents(&self, pile: usize) -> &[u8] {
         &self.piles[pile]
     }

@@ -13,6 +13,7 @@ pub mod error;
 pub mod game;
 pub mod moves;
 pub mod score;
+#[cfg(feature = "testkit")]
 pub mod sim;
 pub mod view;
 

@@ -24,6 +24,7 @@ pub mod descriptor;
 pub mod game;
 pub mod moves;
 pub mod necropolis;
+#[cfg(feature = "testkit")]
 mod sim;
 pub mod view;
 

@@ -187,6 +187,7 @@ impl StageScoring {
             .then_some(i)
     }
     /// `colour_starts` and `open_by_colour`, computed from the areas.
+    #[cfg(feature = "testkit")]
     pub(crate) fn colour_index(&self) -> ([u8; COLOURS], [u8; COLOURS]) {
         let mut counts = [0; COLOURS];
         let mut open = [0; COLOURS];
