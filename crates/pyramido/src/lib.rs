@@ -9,12 +9,17 @@
 
 pub mod data;
 pub mod descriptor;
+mod determinize;
 pub mod error;
 pub mod game;
+mod holes;
 pub mod moves;
+mod options;
+mod play;
 pub mod score;
 #[cfg(feature = "testkit")]
 pub mod sim;
+mod state;
 pub mod view;
 
 pub use error::IllegalMove;
