@@ -7,8 +7,6 @@
 
 pub mod bench;
 pub mod descriptor;
-pub mod geometry;
-pub mod harness;
 pub mod record;
 pub mod rng;
 pub mod rules;

@@ -1,6 +1,6 @@
 //! Components: colours, the 90 real dominoes (from `data/dominoes.csv`), resurfacing cards.
-use pyramidion_core::geometry::placement::{format_quadrants, parse_quadrants};
-use pyramidion_core::geometry::{Block, Quadrants};
+use pyramidion_pyramid::placement::{format_quadrants, parse_quadrants};
+use pyramidion_pyramid::{Block, Quadrants};
 use std::sync::OnceLock;
 
 /// Colour indices, in the order of the rulebook's distribution table.

@@ -2,8 +2,8 @@
 use crate::data::colour_name;
 use crate::moves::Side;
 use pyramidion_core::ErrorCode;
-use pyramidion_core::geometry::PlacementError;
-use pyramidion_core::geometry::placement::format_cell;
+use pyramidion_pyramid::PlacementError;
+use pyramidion_pyramid::placement::format_cell;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalMove {

@@ -2,18 +2,24 @@
 //!
 //! Pure and deterministic: no clock, no I/O, no thread RNG; the only chance event is the setup
 //! shuffle, drawn from the seed with [`pyramidion_core::GameRng`]. Geometry (stage-1 canvas,
-//! upper stage grids, top view, areas) comes from `pyramidion_core::geometry`, shared with
+//! upper stage grids, top view, areas) comes from `pyramidion_pyramid`, shared with
 //! Pyramido: Forgotten Treasures. The rules as implemented, with each interpretation, are in
 //! RULES.md at the repository root (section "Pyramido (2023)").
 #![forbid(unsafe_code)]
 
 pub mod data;
 pub mod descriptor;
+mod determinize;
 pub mod error;
 pub mod game;
+mod holes;
 pub mod moves;
+mod options;
+mod play;
 pub mod score;
+#[cfg(feature = "testkit")]
 pub mod sim;
+mod state;
 pub mod view;
 
 pub use error::IllegalMove;

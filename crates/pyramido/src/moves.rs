@@ -12,9 +12,9 @@
 //! ```
 use crate::data::{CARD_NAMES, COLOURS, card_of, colour_name, parse_colour};
 use crate::game::Game;
-use pyramidion_core::geometry::Placement;
-use pyramidion_core::geometry::placement::{QUADRANT_NAMES, format_cell, parse_cell};
 use pyramidion_core::rules::MoveParseError;
+use pyramidion_pyramid::Placement;
+use pyramidion_pyramid::placement::{QUADRANT_NAMES, format_cell, parse_cell};
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
@@ -209,7 +209,7 @@ pyramidion_core::serde_as_move_text!(Move);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pyramidion_core::geometry::Dir;
+    use pyramidion_pyramid::Dir;
 
     #[test]
     fn text_round_trips() {
@@ -299,7 +299,7 @@ pub enum MoveForm {
     Place {
         x: u8,
         y: u8,
-        dir: pyramidion_core::geometry::Dir,
+        dir: pyramidion_pyramid::Dir,
         cells: [(u8, u8); 2],
     },
     /// `x`, `y`: the cell of the block that gets the marker.

@@ -1,8 +1,8 @@
 //! Stage scoring on the top view: marked areas, the Mino bonus, the next first player.
 use crate::data::{COLOURS, colour_name};
 use arrayvec::ArrayVec;
-use pyramidion_core::geometry::Pyramid;
-use pyramidion_core::geometry::pyramid::MAX_BLOCKS;
+use pyramidion_pyramid::Pyramid;
+use pyramidion_pyramid::pyramid::MAX_BLOCKS;
 use serde::{Serialize, Serializer};
 
 /// One marked area at a stage's end.

@@ -2,9 +2,9 @@
 use crate::data::{CARDS, COLOURS, DOMINO_COUNT, card_of};
 use crate::game::{Game, MAX_DOMINOES_PER_PLAYER, PILES, QUARRY_SLOTS, STAGE_BLOCKS, Status, Step};
 use crate::moves::{Move, Side};
-use pyramidion_core::geometry::{Dir, Placement};
-use pyramidion_core::harness::Simulate;
 use pyramidion_core::{GameRng, Rules, Seat};
+use pyramidion_pyramid::{Dir, Placement};
+use pyramidion_testkit::Simulate;
 
 /// Turns per player (10 + 6 + 3 + 1), each at most take, place, mark, resurface, refill,
 /// plus one cover per resurfacing card.

@@ -3,9 +3,9 @@
 use crate::data::{CARD_NAMES, COLOUR_NAMES, COLOURS, colour_name, dominoes};
 use crate::game::{Game, PILES, QUARRY_SLOTS, Status, Step};
 use crate::score::StageScore;
-use pyramidion_core::geometry::placement::format_cell;
-use pyramidion_core::geometry::{Block, FrameRect};
 use pyramidion_core::{Outcome, Rules, Seat, ToMove};
+use pyramidion_pyramid::placement::format_cell;
+use pyramidion_pyramid::{Block, FrameRect};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -229,7 +229,7 @@ impl View {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pyramidion_core::geometry::placement::format_quadrants;
+    use pyramidion_pyramid::placement::format_quadrants;
 
     #[test]
     fn jewel_table_matches_core_names() {

@@ -8,7 +8,7 @@
 //! resurfacing card on a blank block is needed), stage 2 6+5+4+4 + 4 = 23 with jewels left
 //! unmarked, stage 3 7+6+6+5 + 5 = 29 (four marked areas from three dominoes: one card marked),
 //! stage 4 7 + 7 = 14, or 8 + 7 + 7 = 22 with one resurfacing card.
-use pyramidion_core::geometry::{Block, Placement, Pyramid};
+use pyramidion_pyramid::{Block, Placement, Pyramid};
 use pyramidion_pyramido::data::{COLOURS, dominoes, parse_colour};
 use pyramidion_pyramido::{StageScore, mark_options, score_stage};
 

@@ -3,8 +3,8 @@
 mod common;
 
 use common::{careful_move, safe_move};
-use pyramidion_core::geometry::{Dir, Placement, StageGrid};
 use pyramidion_core::{ErrorCode, GameRng, Rules, Seat, ToMove};
+use pyramidion_pyramid::{Dir, Placement, StageGrid};
 use pyramidion_pyramido::data::{BLUE, BROWN, DOMINO_COUNT, GREEN, RED, dominoes};
 use pyramidion_pyramido::{Game, IllegalMove, Move, Options, Side, Status, Step};
 
@@ -507,7 +507,7 @@ fn every_illegal_move_kind_has_its_code() {
 
 #[test]
 fn error_codes_are_distinct() {
-    use pyramidion_core::geometry::PlacementError;
+    use pyramidion_pyramid::PlacementError;
     let errors = [
         IllegalMove::GameOver,
         IllegalMove::WrongStep { expected: "x" },

@@ -3,10 +3,10 @@
 mod common;
 
 use common::careful_move;
-use pyramidion_core::harness::{SimConfig, Simulate, simulate_many};
 use pyramidion_core::record::Record;
 use pyramidion_core::{GameRng, Rules, Seat, ToMove};
 use pyramidion_pyramido::{Game, Options, Status};
+use pyramidion_testkit::{SimConfig, Simulate, simulate_many};
 
 /// Views and determinisation are checked every 41 plies (and at the end) in the bulk runs:
 /// building and serialising them dominates the cost. A smaller run checks them every 7.

@@ -21,10 +21,16 @@
 
 pub mod cards;
 pub mod descriptor;
+mod determinize;
+mod error;
 pub mod game;
 pub mod moves;
 pub mod necropolis;
+mod options;
+mod play;
+#[cfg(feature = "testkit")]
 mod sim;
+mod state;
 pub mod view;
 
 pub use cards::{CardId, Colour, Glyph};

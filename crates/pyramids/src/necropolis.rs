@@ -353,6 +353,7 @@ impl Pyramid {
     }
 
     /// Recomputes the bit boards from the cards (for invariant checks).
+    #[cfg(feature = "testkit")]
     pub(crate) fn rebuilt(&self) -> Pyramid {
         let mut p = Pyramid::new();
         for row in 0..4u8 {

@@ -1,37 +1,13 @@
-//! What Pyramids adds to the shared random-simulation harness.
-use crate::cards::{CARD_COUNT, CardId};
+//! What Pyramids adds to the shared random-simulation harness (`pyramidion-testkit`). Built
+//! only with the `testkit` feature, which only this crate's tests enable.
+use crate::cards::CARD_COUNT;
 use crate::game::{Game, Phase, ROUNDS};
 use crate::moves::{God, MAX_HAND, MAX_PAIRS, Move};
 use crate::necropolis::{NONE, Place};
-use pyramidion_core::harness::Simulate;
 use pyramidion_core::{GameRng, Rules, Seat};
+use pyramidion_testkit::Simulate;
 
 impl Game {
-    /// The cards `viewer` may see now (each exactly once in its view).
-    pub fn visible_cards(&self, viewer: Option<Seat>) -> Vec<CardId> {
-        let mut out: Vec<CardId> = self
-            .quarry
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|&c| c != NONE)
-            .collect();
-        out.extend(self.discarded());
-        for s in 0..self.n as usize {
-            let nec = &self.necropolis[s];
-            out.extend(nec.pyramid.cards());
-            out.extend(nec.obelisk.cards());
-            if viewer == Some(Seat(s as u8)) || self.phase == Phase::Over {
-                out.extend(nec.tomb.cards());
-            }
-            if viewer == Some(Seat(s as u8)) {
-                out.extend(self.hands[s].as_slice());
-            }
-        }
-        out.sort_unstable();
-        out
-    }
-
     /// Whether `seat` has placed its Pyramid card this round.
     fn has_built(&self, seat: usize) -> bool {
         match self.phase {

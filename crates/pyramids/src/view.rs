@@ -201,3 +201,30 @@ impl View {
         }
     }
 }
+
+impl Game {
+    /// The cards `viewer` may see now (each exactly once in its view).
+    pub fn visible_cards(&self, viewer: Option<Seat>) -> Vec<CardId> {
+        let mut out: Vec<CardId> = self
+            .quarry
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&c| c != crate::necropolis::NONE)
+            .collect();
+        out.extend(self.discarded());
+        for s in 0..self.n as usize {
+            let nec = &self.necropolis[s];
+            out.extend(nec.pyramid.cards());
+            out.extend(nec.obelisk.cards());
+            if viewer == Some(Seat(s as u8)) || self.phase == Phase::Over {
+                out.extend(nec.tomb.cards());
+            }
+            if viewer == Some(Seat(s as u8)) {
+                out.extend(self.hands[s].as_slice());
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+}

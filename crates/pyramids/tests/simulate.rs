@@ -4,8 +4,8 @@
 //! The bulk checks views and determinisation every 41 plies and probes illegal moves every 13
 //! (both prime, so the checks fall on every kind of decision over the games); the dense runs
 //! use the harness defaults (7 and 5) and every ply.
-use pyramidion_core::harness::{SimConfig, simulate, simulate_many};
 use pyramidion_pyramids::{Game, Options};
+use pyramidion_testkit::{SimConfig, simulate, simulate_many};
 
 const BULK: SimConfig = SimConfig {
     view_every: 41,

@@ -1,8 +1,8 @@
 //! `cargo bench -p pyramidion-treasures`: the engine figures of `pyramidion bench`, with
 //! divan's statistics. Each bench asserts what it times (after shakmaty's benches).
 use divan::{Bencher, black_box};
-use pyramidion_core::geometry::{Dir, Placement, Pyramid};
 use pyramidion_core::{GameRng, Rules, ToMove};
+use pyramidion_pyramid::{Dir, Placement, Pyramid};
 use pyramidion_treasures::allocation::best_plan;
 use pyramidion_treasures::scoring::scorable_areas;
 use pyramidion_treasures::{Game, Options, SoloMode};

@@ -4,8 +4,8 @@ use crate::game::{Game, Phase};
 use crate::gems::Gems;
 use crate::options::Options;
 use pyramidion_core::bench::BenchCase;
-use pyramidion_core::geometry::{Dir, Placement, Pyramid};
 use pyramidion_core::{GameRng, Rules, ToMove};
+use pyramidion_pyramid::{Dir, Placement, Pyramid};
 use std::hint::black_box;
 
 /// Stage-1 pyramids at every fill level, and stage-end (pyramid, gems) pairs, from random games.

@@ -3,7 +3,7 @@ use crate::game::{Game, Phase, STAGES};
 use crate::gems::Gems;
 use crate::options::Options;
 use pyramidion_core::SetupError;
-use pyramidion_core::geometry::Pyramid;
+use pyramidion_pyramid::Pyramid;
 
 /// One player's part of a constructed position.
 #[derive(Clone, Debug, Default)]

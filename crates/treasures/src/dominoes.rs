@@ -4,8 +4,8 @@
 //! A test proves every constraint and that the generator reproduces the file.
 use crate::gems::COLOURS;
 use pyramidion_core::GameRng;
-use pyramidion_core::geometry::Block;
-use pyramidion_core::geometry::placement::{format_quadrants, parse_quadrants};
+use pyramidion_pyramid::Block;
+use pyramidion_pyramid::placement::{format_quadrants, parse_quadrants};
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 

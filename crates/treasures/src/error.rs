@@ -1,5 +1,5 @@
 use pyramidion_core::ErrorCode;
-use pyramidion_core::geometry::PlacementError;
+use pyramidion_pyramid::PlacementError;
 
 /// Why a move is refused. The state is unchanged whenever one is returned.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]

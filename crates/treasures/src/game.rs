@@ -4,9 +4,9 @@ use crate::gems::{COLOURS, GEM_KINDS, Gem, Gems};
 use crate::moves::Payment;
 use crate::options::{Options, SoloMode};
 use arrayvec::ArrayVec;
-use pyramidion_core::geometry::topview::MAX_AREAS;
-use pyramidion_core::geometry::{Placement, Pyramid};
 use pyramidion_core::{GameRng, Seat, Seed, SetupError};
+use pyramidion_pyramid::topview::MAX_AREAS;
+use pyramidion_pyramid::{Placement, Pyramid};
 use serde::{Deserialize, Serialize};
 
 pub const SPACES: usize = 5;
@@ -152,11 +152,10 @@ pub struct ScorableArea {
 /// Stage-end scoring of the player to move.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct StageScoring {
-    pub(crate) areas: ArrayVec<ScorableArea, { pyramidion_core::geometry::topview::MAX_AREAS }>,
+    pub(crate) areas: ArrayVec<ScorableArea, { pyramidion_pyramid::topview::MAX_AREAS }>,
     /// Bit i: `areas[i]` is activated.
     pub(crate) activated: u128,
-    pub(crate) activations:
-        ArrayVec<(u8, Payment), { pyramidion_core::geometry::topview::MAX_AREAS }>,
+    pub(crate) activations: ArrayVec<(u8, Payment), { pyramidion_pyramid::topview::MAX_AREAS }>,
     /// Gems placed on the pyramid so far (to the discard when the player is done).
     pub(crate) spent: Gems,
     pub(crate) points: u16,
@@ -188,6 +187,7 @@ impl StageScoring {
             .then_some(i)
     }
     /// `colour_starts` and `open_by_colour`, computed from the areas.
+    #[cfg(feature = "testkit")]
     pub(crate) fn colour_index(&self) -> ([u8; COLOURS], [u8; COLOURS]) {
         let mut counts = [0; COLOURS];
         let mut open = [0; COLOURS];

@@ -19,6 +19,8 @@ pub mod options;
 mod pick;
 mod play;
 pub mod scoring;
+#[cfg(feature = "testkit")]
+mod sim;
 mod turn;
 pub mod view;
 

@@ -11,9 +11,9 @@
 //!
 //! Spaces and piles are numbered 1–5 from the left, as in the rulebook.
 use crate::gems::Gem;
-use pyramidion_core::geometry::Placement;
-use pyramidion_core::geometry::topview::{area_name, parse_area_name};
 use pyramidion_core::rules::MoveParseError;
+use pyramidion_pyramid::Placement;
+use pyramidion_pyramid::topview::{area_name, parse_area_name};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -205,7 +205,7 @@ pub enum MoveForm {
     Place {
         x: u8,
         y: u8,
-        dir: pyramidion_core::geometry::Dir,
+        dir: pyramidion_pyramid::Dir,
         cells: [(u8, u8); 2],
     },
     /// `points`: what the activation adds to the stage score.
@@ -224,7 +224,7 @@ pub enum MoveForm {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use pyramidion_core::geometry::Dir;
+    use pyramidion_pyramid::Dir;
 
     /// Views (JSON) and move texts name every payment alike.
     #[test]

@@ -5,8 +5,8 @@ use crate::moves::{Move, MoveForm};
 use crate::options::Options;
 use crate::view::View;
 use pyramidion_core::descriptor::GameDescriptor;
-use pyramidion_core::geometry::topview::area_name;
 use pyramidion_core::{GameRng, Outcome, Rules, Seat, Seed, SetupError, ToMove};
+use pyramidion_pyramid::topview::area_name;
 
 impl Game {
     /// Checks `m` against the current state without changing it.

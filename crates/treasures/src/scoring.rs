@@ -4,11 +4,11 @@ use crate::game::{Game, INVENTORY_LIMIT, Phase, STAGES, ScorableArea, ScoredArea
 use crate::gems::{COLOURS, Gem};
 use crate::moves::{Move, Payment};
 use crate::pick::{locate, pick_index};
-use pyramidion_core::geometry::select::select_u8;
 use pyramidion_core::{Outcome, RankKey, Seat};
+use pyramidion_pyramid::select::select_u8;
 
 /// Activatable areas of a pyramid's top view: those showing at least one icon.
-pub fn scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid) -> StageScoring {
+pub fn scorable_areas(pyramid: &pyramidion_pyramid::Pyramid) -> StageScoring {
     let mut scoring = StageScoring::default();
     push_scorable_areas(pyramid, &mut scoring);
     scoring
@@ -16,7 +16,7 @@ pub fn scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid) -> StageScor
 
 /// Fills the activatable areas of `pyramid` into `scoring` (which has none yet), by colour
 /// then anchor.
-fn push_scorable_areas(pyramid: &pyramidion_core::geometry::Pyramid, scoring: &mut StageScoring) {
+fn push_scorable_areas(pyramid: &pyramidion_pyramid::Pyramid, scoring: &mut StageScoring) {
     let mut counts = [0u8; COLOURS];
     // Bit c: colour c's areas came out of anchor order (areas come by colour, so only an
     // area after one of the same colour can be out of order).

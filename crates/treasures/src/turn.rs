@@ -5,8 +5,8 @@ use crate::game::{Game, Phase, SPACES};
 use crate::gems::Gem;
 use crate::moves::Move;
 use crate::pick::{locate, pick_index};
-use pyramidion_core::geometry::Placement;
-use pyramidion_core::geometry::select::select_u8;
+use pyramidion_pyramid::Placement;
+use pyramidion_pyramid::select::select_u8;
 
 impl Game {
     #[inline]

@@ -10,9 +10,9 @@ use crate::gems::Gems;
 use crate::moves::{Move, Payment};
 use crate::options::{Options, SoloMode};
 use crate::scoring::activation_points;
-use pyramidion_core::geometry::topview::area_name;
-use pyramidion_core::geometry::{Block, FrameRect, Placement};
 use pyramidion_core::{Outcome, Seat};
+use pyramidion_pyramid::topview::area_name;
+use pyramidion_pyramid::{Block, FrameRect, Placement};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -302,7 +302,7 @@ impl View {
     fn scoring(
         seat: u8,
         sc: &crate::game::StageScoring,
-        top: &pyramidion_core::geometry::TopView,
+        top: &pyramidion_pyramid::TopView,
         gems: Option<Gems>,
     ) -> ScoringView {
         let areas = sc
@@ -319,7 +319,7 @@ impl View {
                     name: area_name(a.anchor),
                     colour: a.colour,
                     icons: a.icons,
-                    cells: pyramidion_core::geometry::grid::bits(cells).collect(),
+                    cells: pyramidion_pyramid::grid::bits(cells).collect(),
                     activation,
                     activation_points: activation.map(|p| activation_points(a.icons, p)),
                 }

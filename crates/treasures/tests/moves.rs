@@ -1,6 +1,6 @@
 //! Placement counts and every illegal move kind (refused with its own code, state unchanged).
-use pyramidion_core::harness::Simulate;
 use pyramidion_core::{ErrorCode, GameRng, Rules, Seat, ToMove};
+use pyramidion_testkit::Simulate;
 use pyramidion_treasures::game::Phase;
 use pyramidion_treasures::{Game, Gem, Gems, Move, Options, Payment, SeatSetup};
 
@@ -124,8 +124,8 @@ fn turn_moves_are_refused_with_their_codes() {
 
 #[test]
 fn scoring_moves_are_refused_with_their_codes() {
-    let mut pyramid = pyramidion_core::geometry::Pyramid::default();
-    let block = |colour, icons| pyramidion_core::geometry::Block { colour, icons };
+    let mut pyramid = pyramidion_pyramid::Pyramid::default();
+    let block = |colour, icons| pyramidion_pyramid::Block { colour, icons };
     pyramid.place(&"e5 E".parse().unwrap(), [block(0, 0b11), block(1, 0b1)]);
     let mut gems = Gems::default();
     gems.add(Gem::Orange, 1);
@@ -159,7 +159,7 @@ fn scoring_moves_are_refused_with_their_codes() {
         .find(|a| a.colour == 1)
         .unwrap()
         .anchor;
-    let name = pyramidion_core::geometry::topview::area_name;
+    let name = pyramidion_pyramid::topview::area_name;
     refused(&mut g, "activate j10 1c", "unknown_area");
     refused(
         &mut g,

@@ -3,8 +3,8 @@
 //! The rulebook's pictures are not available as data, so each stage example is rebuilt as a
 //! pyramid with the same activated areas (icon counts) and the same gem payments; areas that
 //! span stages are built across stages on purpose.
-use pyramidion_core::geometry::{Block, Dir, Placement, Pyramid};
 use pyramidion_core::{Rules, Seat, ToMove};
+use pyramidion_pyramid::{Block, Dir, Placement, Pyramid};
 use pyramidion_treasures::game::Phase;
 use pyramidion_treasures::{Game, Gem, Gems, Move, Options, Payment, SeatSetup, SoloMode};
 

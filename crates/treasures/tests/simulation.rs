@@ -1,7 +1,7 @@
 //! The shared random-simulation harness over ≥ 10,000 seeded games: every player count and
 //! both solo modes. Each game checks legality, refusals, invariants, views, determinisation
-//! and record replay (see `pyramidion_core::harness`).
-use pyramidion_core::harness::{SimConfig, simulate_many};
+//! and record replay (see `pyramidion_testkit`).
+use pyramidion_testkit::{SimConfig, simulate_many};
 use pyramidion_treasures::{Game, Options, SoloMode};
 
 fn run(options: Options, first_seed: u64, games: u64) {

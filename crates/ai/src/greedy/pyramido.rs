@@ -14,8 +14,8 @@
 //! Equal keys are broken with `self.rng`; refilling the quarry is therefore a coin toss.
 use super::Greedy;
 use crate::Bot;
-use pyramidion_core::geometry::{Block, Placement, Pyramid};
 use pyramidion_core::{Rules, Seat, ToMove};
+use pyramidion_pyramid::{Block, Placement, Pyramid};
 use pyramidion_pyramido::data::{COLOURS, dominoes};
 use pyramidion_pyramido::{Game, Move, Player, Status, Step, mark_options, min_holes, score_stage};
 

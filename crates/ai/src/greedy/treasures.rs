@@ -3,7 +3,7 @@
 use super::Greedy;
 use crate::Bot;
 use pyramidion_core::Rules;
-use pyramidion_core::geometry::{Block, Pyramid};
+use pyramidion_pyramid::{Block, Pyramid};
 use pyramidion_treasures::allocation::best_plan;
 use pyramidion_treasures::game::{Phase, ScorableArea};
 use pyramidion_treasures::{Game, Gem, Gems, Move, dominoes};

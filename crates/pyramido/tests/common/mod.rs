@@ -3,8 +3,8 @@
 //! only one time in ten. Uniform random players almost always get stuck on stage 1 without cards (and
 //! so are eliminated); careful ones reach stages 2–4, where the other rules live.
 #![allow(dead_code)]
-use pyramidion_core::geometry::{CANVAS_SIZE, Pyramid};
 use pyramidion_core::{GameRng, Rules};
+use pyramidion_pyramid::{CANVAS_SIZE, Pyramid};
 use pyramidion_pyramido::data::dominoes;
 use pyramidion_pyramido::{Game, Move, Step, free_cells};
 

@@ -421,7 +421,7 @@ mod tests {
 
     #[test]
     fn legal_matches_brute_force_on_random_fills() {
-        let mut rng = crate::GameRng::from_seed(11);
+        let mut rng = pyramidion_core::GameRng::from_seed(11);
         for _ in 0..300 {
             let mut c = Canvas::default();
             let mut blocks = Vec::new();

@@ -197,17 +197,17 @@ impl std::ops::BitAnd for QuadBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::topview::QUADRANT_GRID;
+    use crate::topview::QUADRANT_GRID;
 
     /// A random quadrant set, each quadrant in with probability 1/4.
-    fn random_grid(rng: &mut crate::GameRng) -> u128 {
+    fn random_grid(rng: &mut pyramidion_core::GameRng) -> u128 {
         let mut raw = || (rng.next_u64() as u128) << 64 | rng.next_u64() as u128;
         raw() & raw() & QUADRANT_GRID.full
     }
 
     #[test]
     fn grid_round_trip_and_indices() {
-        let mut rng = crate::GameRng::from_seed(21);
+        let mut rng = pyramidion_core::GameRng::from_seed(21);
         for _ in 0..1000 {
             let g = random_grid(&mut rng);
             let b = QuadBoard::from_grid(g);
@@ -230,7 +230,7 @@ mod tests {
     /// Flood fills agree with the plain `u128` grid's, including across the edges.
     #[test]
     fn components_match_the_plain_grid() {
-        let mut rng = crate::GameRng::from_seed(22);
+        let mut rng = pyramidion_core::GameRng::from_seed(22);
         for _ in 0..2000 {
             let within = random_grid(&mut rng) | random_grid(&mut rng);
             if within == 0 {

@@ -287,7 +287,7 @@ impl Pyramid {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::placement::Dir;
+    use crate::placement::Dir;
 
     fn d(a: u8, b: u8) -> [Block; 2] {
         [
@@ -330,7 +330,7 @@ mod tests {
     /// The incrementally kept view equals a rebuild from the blocks, on random pyramids.
     #[test]
     fn kept_top_view_matches_rebuild() {
-        let mut rng = crate::GameRng::from_seed(8);
+        let mut rng = pyramidion_core::GameRng::from_seed(8);
         for _ in 0..200 {
             let mut p = Pyramid::default();
             for _ in 0..STAGES {
@@ -341,7 +341,7 @@ mod tests {
                         break;
                     }
                     let m = moves[rng.below(moves.len() as u32) as usize];
-                    let block = |rng: &mut crate::GameRng| Block {
+                    let block = |rng: &mut pyramidion_core::GameRng| Block {
                         colour: rng.below(5) as u8,
                         icons: rng.below(16) as u8,
                     };
@@ -358,7 +358,7 @@ mod tests {
     /// `place_block` into the holes a random fill leaves keeps the view current too.
     #[test]
     fn kept_top_view_follows_single_blocks() {
-        let mut rng = crate::GameRng::from_seed(9);
+        let mut rng = pyramidion_core::GameRng::from_seed(9);
         for _ in 0..200 {
             let mut p = Pyramid::default();
             for stage in 0..STAGES {

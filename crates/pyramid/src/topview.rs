@@ -340,7 +340,7 @@ mod u128_text {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::placement::{NE, NW, SE};
+    use crate::placement::{NE, NW, SE};
 
     #[test]
     fn covering_hides_icons_underneath() {
@@ -379,7 +379,7 @@ mod tests {
     /// icon-seeded areas are exactly the areas with icons.
     #[test]
     fn top_down_build_and_icon_areas_agree_with_plain_ones() {
-        let mut rng = crate::GameRng::from_seed(4);
+        let mut rng = pyramidion_core::GameRng::from_seed(4);
         for _ in 0..500 {
             let blocks: Vec<(u32, Block)> = (0..40)
                 .map(|_| {

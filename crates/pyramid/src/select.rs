@@ -76,7 +76,7 @@ mod tests {
 
     #[test]
     fn select_matches_clearing_bits() {
-        let mut rng = crate::GameRng::from_seed(31);
+        let mut rng = pyramidion_core::GameRng::from_seed(31);
         for round in 0..5000 {
             let raw = (rng.next_u64() as u128) << 64 | rng.next_u64() as u128;
             // Dense, sparse and very sparse boards.

@@ -1,0 +1,53 @@
+//! Determinisation for one seat: the cards it cannot see (the deck, the other hands and,
+//! before the end, the other tombs) reshuffled among their places, and a fresh generator.
+use crate::cards::CARD_COUNT;
+use crate::state::{Game, Phase};
+use pyramidion_core::{GameRng, Seat};
+
+impl Game {
+    /// [`pyramidion_core::Rules::determinize`] for `seat`.
+    pub(crate) fn determinized(&self, seat: Seat, rng: &mut GameRng) -> Game {
+        let mut g = self.clone();
+        let me = seat.index();
+        let tombs_hidden = self.phase != Phase::Over;
+        let mut pool = [0u8; CARD_COUNT];
+        let mut k = 0;
+        let mut take = |cards: &[u8]| {
+            pool[k..k + cards.len()].copy_from_slice(cards);
+            k += cards.len();
+        };
+        take(&self.deck[self.deck_pos as usize..]);
+        for s in (0..self.n as usize).filter(|&s| s != me) {
+            take(self.hands[s].as_slice());
+            if tombs_hidden {
+                take(self.necropolis[s].tomb.cards());
+            }
+        }
+        // Sorted first, so that the sample depends on what is hidden, not on its true order.
+        pool[..k].sort_unstable();
+        rng.shuffle(&mut pool[..k]);
+        let mut cards = pool[..k].iter().copied();
+        for slot in &mut g.deck[self.deck_pos as usize..] {
+            *slot = cards.next().expect("pool covers the deck");
+        }
+        for s in (0..self.n as usize).filter(|&s| s != me) {
+            let hand_len = g.hands[s].len();
+            g.hands[s].clear();
+            for _ in 0..hand_len {
+                g.hands[s].push(cards.next().expect("pool covers the hands"));
+            }
+            if tombs_hidden {
+                let tomb_len = g.necropolis[s].tomb.len();
+                g.necropolis[s].tomb.clear();
+                for _ in 0..tomb_len {
+                    g.necropolis[s]
+                        .tomb
+                        .push(cards.next().expect("pool covers the tombs"));
+                }
+            }
+        }
+        debug_assert!(cards.next().is_none());
+        g.rng = rng.fork();
+        g
+    }
+}
