@@ -213,3 +213,17 @@ pub fn simulate_many<R: Simulate>(
     }
     Ok(plies)
 }
+
+/// How many of a bulk run's `full` games this test run plays. Plain `cargo test` (the first
+/// tier, which must stay a few minutes on a fresh clone) plays a tenth of them, never fewer
+/// than 50; `scripts/test` (the second tier) sets `PYRAMIDION_FULL_SIMULATION=1` and plays all.
+/// Either way the count is printed, so no run is smaller than it says.
+pub fn tier_games(full: u64) -> u64 {
+    let games = if std::env::var_os("PYRAMIDION_FULL_SIMULATION").is_some() {
+        full
+    } else {
+        (full / 10).max(50).min(full)
+    };
+    eprintln!("simulating {games} of {full} games (PYRAMIDION_FULL_SIMULATION plays all)");
+    games
+}

@@ -1,7 +1,7 @@
-//! The shared random-simulation harness over ≥ 10,000 seeded games: every player count and
-//! both solo modes. Each game checks legality, refusals, invariants, views, determinisation
+//! The shared random-simulation harness over ≥ 10,000 seeded games (`scripts/test`; plain
+//! `cargo test` plays a tenth): every player count and both solo modes. Each game checks legality, refusals, invariants, views, determinisation
 //! and record replay (see `pyramidion_testkit`).
-use pyramidion_testkit::{SimConfig, simulate_many};
+use pyramidion_testkit::{SimConfig, simulate_many, tier_games};
 use pyramidion_treasures::{Game, Options, SoloMode};
 
 fn run(options: Options, first_seed: u64, games: u64) {
@@ -9,6 +9,7 @@ fn run(options: Options, first_seed: u64, games: u64) {
         view_every: 11,
         probe_every: 5,
     };
+    let games = tier_games(games);
     if let Err(e) = simulate_many::<Game>(&options, first_seed, games, config) {
         panic!("{options:?}: {e}");
     }
