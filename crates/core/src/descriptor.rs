@@ -73,6 +73,29 @@ pub struct BotLevel {
     pub think_ms: u32,
 }
 
+/// The names of the search levels of [`ladder`], weakest first.
+pub const SEARCH_LEVELS: [&str; 4] = ["easy", "medium", "hard", "max"];
+
+/// The platform's ladder for a game: `random`, `greedy`, then the search levels with this
+/// game's iterations per decision and the think time they take.
+pub const fn ladder(iterations: [u32; 4], think_ms: [u32; 4]) -> [BotLevel; 6] {
+    const fn level(name: &'static str, iterations: u32, think_ms: u32) -> BotLevel {
+        BotLevel {
+            name,
+            iterations,
+            think_ms,
+        }
+    }
+    [
+        level("random", 0, 0),
+        level("greedy", 0, 0),
+        level(SEARCH_LEVELS[0], iterations[0], think_ms[0]),
+        level(SEARCH_LEVELS[1], iterations[1], think_ms[1]),
+        level(SEARCH_LEVELS[2], iterations[2], think_ms[2]),
+        level(SEARCH_LEVELS[3], iterations[3], think_ms[3]),
+    ]
+}
+
 /// One kind of move: its `kind` tag in the structured form, its fields, and an example of its
 /// record text.
 #[derive(Debug, Serialize)]

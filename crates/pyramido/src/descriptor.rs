@@ -1,43 +1,13 @@
 //! What Pyramido says about itself to the server, the CLI and the browser.
-use pyramidion_core::descriptor::{BotLevel, GameDescriptor, MoveKind, SeatRange};
+use pyramidion_core::descriptor::{GameDescriptor, MoveKind, SeatRange, ladder};
 
 pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     key: "pyramido",
     name: "Pyramido",
     seats: SeatRange { min: 2, max: 4 },
     options: &[],
-    bot_levels: &[
-        BotLevel {
-            name: "random",
-            iterations: 0,
-            think_ms: 0,
-        },
-        BotLevel {
-            name: "greedy",
-            iterations: 0,
-            think_ms: 0,
-        },
-        BotLevel {
-            name: "easy",
-            iterations: 50,
-            think_ms: 50,
-        },
-        BotLevel {
-            name: "medium",
-            iterations: 150,
-            think_ms: 150,
-        },
-        BotLevel {
-            name: "hard",
-            iterations: 400,
-            think_ms: 400,
-        },
-        BotLevel {
-            name: "max",
-            iterations: 1000,
-            think_ms: 1000,
-        },
-    ],
+    // Search budgets sized to the measured cost of an iteration in this game (README, "Bots").
+    bot_levels: &ladder([50, 150, 400, 1000], [50, 150, 400, 1000]),
     setup_errors: &["bad_options", "bad_player_count", "bad_deck"],
     move_errors: &[
         "bad_move_syntax",

@@ -1,43 +1,13 @@
 //! What Pyramids says about itself to the server, the CLI and the browser.
-use pyramidion_core::descriptor::{BotLevel, GameDescriptor, MoveKind, SeatRange};
+use pyramidion_core::descriptor::{GameDescriptor, MoveKind, SeatRange, ladder};
 
 pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     key: "pyramids",
     name: "Pyramids",
     seats: SeatRange { min: 2, max: 5 },
     options: &[],
-    bot_levels: &[
-        BotLevel {
-            name: "random",
-            iterations: 0,
-            think_ms: 0,
-        },
-        BotLevel {
-            name: "greedy",
-            iterations: 0,
-            think_ms: 0,
-        },
-        BotLevel {
-            name: "easy",
-            iterations: 100,
-            think_ms: 10,
-        },
-        BotLevel {
-            name: "medium",
-            iterations: 400,
-            think_ms: 40,
-        },
-        BotLevel {
-            name: "hard",
-            iterations: 1500,
-            think_ms: 150,
-        },
-        BotLevel {
-            name: "max",
-            iterations: 5000,
-            think_ms: 500,
-        },
-    ],
+    // Search budgets sized to the measured cost of an iteration in this game (README, "Bots").
+    bot_levels: &ladder([100, 400, 1500, 5000], [10, 40, 150, 500]),
     setup_errors: &["bad_options", "bad_player_count"],
     move_errors: &[
         "bad_move_syntax",

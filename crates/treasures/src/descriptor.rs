@@ -1,7 +1,5 @@
 //! What Forgotten Treasures says about itself to the server, the CLI and the browser.
-use pyramidion_core::descriptor::{
-    BotLevel, GameDescriptor, MoveKind, OptionDescriptor, SeatRange,
-};
+use pyramidion_core::descriptor::{GameDescriptor, MoveKind, OptionDescriptor, SeatRange, ladder};
 
 pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     key: "forgotten-treasures",
@@ -13,38 +11,8 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         default: "the-legend",
         players: &[1],
     }],
-    bot_levels: &[
-        BotLevel {
-            name: "random",
-            iterations: 0,
-            think_ms: 0,
-        },
-        BotLevel {
-            name: "greedy",
-            iterations: 0,
-            think_ms: 0,
-        },
-        BotLevel {
-            name: "easy",
-            iterations: 20,
-            think_ms: 80,
-        },
-        BotLevel {
-            name: "medium",
-            iterations: 60,
-            think_ms: 240,
-        },
-        BotLevel {
-            name: "hard",
-            iterations: 120,
-            think_ms: 480,
-        },
-        BotLevel {
-            name: "max",
-            iterations: 200,
-            think_ms: 800,
-        },
-    ],
+    // Search budgets sized to the measured cost of an iteration in this game (README, "Bots").
+    bot_levels: &ladder([20, 60, 120, 200], [80, 240, 480, 800]),
     setup_errors: &[
         "bad_options",
         "bad_player_count",
