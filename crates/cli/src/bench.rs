@@ -2,7 +2,8 @@
 //! Like shakmaty's benches, it first asserts the counts it is about to time.
 use anyhow::{Result, ensure};
 use clap::Args;
-use pyramidion_ai::{Bot, RandomBot};
+use pyramidion_ai::search::{Playout, Search, SearchConfig};
+use pyramidion_ai::{Bot, Greedy, RandomBot};
 use pyramidion_core::geometry::{Dir, Placement, Pyramid};
 use pyramidion_core::{GameKind, Rules, ToMove};
 use pyramidion_games::treasures::{self, Game as Treasures, Options, SoloMode};
@@ -63,6 +64,48 @@ fn random_games_per_second<G: Rules>(options: &G::Options, budget: Duration) -> 
         black_box(game.outcome());
         1
     })
+}
+
+/// Search iterations per second from the first position of 2-player games (new seed each
+/// search), with uniform or greedy-guided playouts.
+fn search_iterations<G: Rules>(options: &G::Options, playout: Playout, budget: Duration) -> Rate
+where
+    Greedy: Bot<G>,
+{
+    const ITERATIONS: u32 = 100;
+    let mut seed = 0;
+    rate(budget, || {
+        seed += 1;
+        let game = G::new(options, seed).expect("valid options");
+        let config = SearchConfig {
+            iterations: ITERATIONS,
+            playout,
+            ..SearchConfig::default()
+        };
+        black_box(Search::<G>::new(config, seed).analyse(&game));
+        ITERATIONS as u64
+    })
+}
+
+/// Prints the search speed figures of 2-player games.
+fn print_search<G: Rules>(options: &G::Options, budget: Duration) -> Result<()>
+where
+    Greedy: Bot<G>,
+{
+    let uniform = search_iterations::<G>(options, Playout::Uniform, budget);
+    outln!(
+        "search, 2-player, uniform playouts: {:.0} iterations/s",
+        uniform.best
+    )?;
+    let guided = Playout::Greedy {
+        random_per_mille: 100,
+    };
+    let guided = search_iterations::<G>(options, guided, budget);
+    outln!(
+        "search, 2-player, greedy playouts: {:.0} iterations/s",
+        guided.best
+    )?;
+    Ok(())
 }
 
 /// Prints a games-per-second figure: the best round, then the median round.
@@ -173,14 +216,17 @@ pub fn run(args: BenchArgs) -> Result<()> {
     ensure!(args.seconds > 0.0, "--seconds must be positive");
     let budget = Duration::from_secs_f64(args.seconds);
     match args.game {
-        GameKind::ForgottenTreasures => treasures_bench(budget),
+        GameKind::ForgottenTreasures => {
+            treasures_bench(budget)?;
+            print_search::<Treasures>(&Options::multiplayer(2), budget)
+        }
         GameKind::Pyramido => {
             use pyramidion_games::pyramido::{Game, Options};
             for players in [4, 2, 3] {
                 let rate = random_games_per_second::<Game>(&Options { players }, budget);
                 print_games(&format!("random {players}-player games"), rate)?;
             }
-            Ok(())
+            print_search::<Game>(&Options { players: 2 }, budget)
         }
         GameKind::Pyramids => {
             use pyramidion_games::pyramids::{Game, Options};
@@ -188,7 +234,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 let rate = random_games_per_second::<Game>(&Options { players }, budget);
                 print_games(&format!("random {players}-player games"), rate)?;
             }
-            Ok(())
+            print_search::<Game>(&Options { players: 2 }, budget)
         }
     }
 }
