@@ -34,6 +34,17 @@ pub fn mean_interval(samples: &[f64]) -> (f64, f64) {
     (mean, Z95 * (var / n).sqrt())
 }
 
+/// Wilson score interval (95%) of `k` successes in `n` trials; (0, 0) when `n` is 0.
+pub fn wilson(k: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let (p, z) = (k / n, Z95);
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// Elo difference of a match with its 95% interval, from the pair scores (each the mean of
 /// the games of one pair).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -48,7 +59,12 @@ pub struct EloEstimate {
 
 pub fn elo_estimate(pair_scores: &[f64]) -> EloEstimate {
     let (score, half) = mean_interval(pair_scores);
-    let (low, high) = ((score - half).max(0.0), (score + half).min(1.0));
+    let (mut low, mut high) = ((score - half).max(0.0), (score + half).min(1.0));
+    // A one-sided match (every pair won) has no spread: the normal interval collapses to a
+    // point. The Wilson interval of the score as a proportion over the pairs stays honest.
+    let (w_low, w_high) = wilson(score * pair_scores.len() as f64, pair_scores.len() as f64);
+    low = low.min(w_low);
+    high = high.max(w_high);
     EloEstimate {
         score,
         score_low: low,
@@ -217,6 +233,17 @@ mod tests {
         assert_eq!(sprt.decide(&even[..4]), SprtDecision::Continue);
         assert!(Sprt::parse("10,0,0.05,0.05").is_err());
         assert!(Sprt::parse("0,10,0.05").is_err());
+    }
+
+    #[test]
+    fn a_one_sided_match_keeps_an_interval() {
+        let e = elo_estimate(&[1.0; 20]);
+        assert_eq!(e.score, 1.0);
+        // Wilson, 20 of 20: 0.839..1.
+        assert!(close(e.score_low, 0.8389, 1e-3), "{e:?}");
+        assert!(e.elo_low > 280.0 && e.elo_low < 300.0, "{e:?}");
+        let (low, high) = wilson(50.0, 100.0);
+        assert!(close(low, 0.4038, 1e-3) && close(high, 0.5962, 1e-3));
     }
 
     #[test]

@@ -151,16 +151,8 @@ struct SprtReport {
     decision: SprtDecision,
 }
 
-/// Wilson score interval (95%) of `k` successes in `n`.
 fn wilson(k: u32, n: u32) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 0.0);
-    }
-    let (k, n, z) = (k as f64, n as f64, pyramidion_ai::arena::Z95);
-    let p = k / n;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    (centre - half, centre + half)
+    pyramidion_ai::arena::wilson(k as f64, n as f64)
 }
 
 fn run_match<G: Rules>(
@@ -351,16 +343,26 @@ fn print(r: &Report) -> Result<()> {
         )?;
     }
     let e = &r.a_over_b;
+    // A score of 0 or 1 has an infinite Elo difference.
+    let elo = |x: f64, s: f64| {
+        if s >= 1.0 {
+            "+inf".to_string()
+        } else if s <= 0.0 {
+            "-inf".to_string()
+        } else {
+            format!("{x:+.0}")
+        }
+    };
     outln!(
-        "{} over {}: score {:.3} ({:.3}–{:.3}), Elo {:+.0} ({:+.0} to {:+.0}), 95%",
+        "{} over {}: score {:.3} ({:.3}–{:.3}), Elo {} ({} to {}), 95%",
         r.bots[0].bot,
         r.bots[1].bot,
         e.score,
         e.score_low,
         e.score_high,
-        e.elo,
-        e.elo_low,
-        e.elo_high
+        elo(e.elo, e.score),
+        elo(e.elo_low, e.score_low),
+        elo(e.elo_high, e.score_high)
     )?;
     if let Some(s) = &r.sprt {
         outln!(

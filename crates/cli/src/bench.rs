@@ -3,7 +3,8 @@
 use crate::game_args::{game_parser, options_json};
 use anyhow::{Result, ensure};
 use clap::Args;
-use pyramidion_ai::{Bot, RandomBot};
+use pyramidion_ai::search::{Playout, Search, SearchConfig};
+use pyramidion_ai::{Bot, Greedy, RandomBot};
 use pyramidion_core::{Rules, ToMove};
 use pyramidion_games::{GameKind, dispatch};
 use std::hint::black_box;
@@ -66,6 +67,48 @@ fn random_games_per_second<G: Rules>(options: &G::Options, budget: Duration) -> 
     })
 }
 
+/// Search iterations per second from the first position of 2-player games (new seed each
+/// search), with uniform or greedy-guided playouts.
+fn search_iterations<G: Rules>(options: &G::Options, playout: Playout, budget: Duration) -> Rate
+where
+    Greedy: Bot<G>,
+{
+    const ITERATIONS: u32 = 100;
+    let mut seed = 0;
+    rate(budget, || {
+        seed += 1;
+        let game = G::new(options, seed).expect("valid options");
+        let config = SearchConfig {
+            iterations: ITERATIONS,
+            playout,
+            ..SearchConfig::default()
+        };
+        black_box(Search::<G>::new(config, seed).analyse(&game));
+        ITERATIONS as u64
+    })
+}
+
+/// Prints the search speed figures of 2-player games.
+fn print_search<G: Rules>(options: &G::Options, budget: Duration) -> Result<()>
+where
+    Greedy: Bot<G>,
+{
+    let uniform = search_iterations::<G>(options, Playout::Uniform, budget);
+    outln!(
+        "search, 2-player, uniform playouts: {:.0} iterations/s",
+        uniform.best
+    )?;
+    let guided = Playout::Greedy {
+        random_per_mille: 100,
+    };
+    let guided = search_iterations::<G>(options, guided, budget);
+    outln!(
+        "search, 2-player, greedy playouts: {:.0} iterations/s",
+        guided.best
+    )?;
+    Ok(())
+}
+
 /// Prints a games-per-second figure: the best round, then the median round.
 fn print_games(name: &str, rate: Rate) -> Result<()> {
     outln!("{name}: {:.0} games/s", rate.best)?;
@@ -95,6 +138,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
             };
             print_games(&name, random_games_per_second::<G>(&options, budget))?;
         }
+        // Search speed at a 2-player table (or the fewest seats the game has).
+        let players = d.seats.min.max(2).min(d.seats.max);
+        let options: <G as Rules>::Options =
+            serde_json::from_value(options_json(args.game, players, &[])?)?;
+        print_search::<G>(&options, budget)?;
         for mut case in G::bench_cases() {
             let per_second = rate(budget, &mut case.run);
             outln!("{}: {:.0} ns", case.name, 1e9 / per_second.best)?;
