@@ -399,7 +399,12 @@ impl Room {
         let Some(seat) = self.to_move() else { return };
         match &self.seats[seat as usize] {
             SeatKind::Bot(level) => {
-                let level = level.parse().unwrap_or(BotLevel::Greedy);
+                // Levels are checked when a table is created; one that no longer parses
+                // (renamed since) is said in the log, and greedy plays rather than stall.
+                let level = level.parse().unwrap_or_else(|e| {
+                    tracing::error!(game = %self.id, error = %e, "unknown bot level, greedy plays");
+                    BotLevel::Greedy
+                });
                 self.ask_bot(level, None);
             }
             _ if self.move_seconds > 0 => {
