@@ -68,8 +68,9 @@ pub struct BotLevel {
     /// Search iterations per decision; 0 for the levels that do not search (random, greedy).
     pub iterations: u32,
     /// A typical think time per decision in a 2-player game on one core, in milliseconds:
-    /// the iterations times the measured cost of one (README, "Bots"); shown to players so
-    /// they know what to expect.
+    /// `max`'s per-move time measured by `pyramidion arena` on a quiet machine (README,
+    /// "Bots"), scaled by iterations for the lower levels; shown so players know what to
+    /// expect.
     pub think_ms: u32,
 }
 

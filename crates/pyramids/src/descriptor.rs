@@ -7,7 +7,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     seats: SeatRange { min: 2, max: 5 },
     options: &[],
     // Search budgets sized to the measured cost of an iteration in this game (README, "Bots").
-    bot_levels: &ladder([100, 400, 1500, 5000], [10, 40, 150, 500]),
+    bot_levels: &ladder([100, 400, 1500, 5000], [8, 30, 114, 380]),
     setup_errors: &["bad_options", "bad_player_count"],
     move_errors: &[
         "bad_move_syntax",

@@ -12,7 +12,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         players: &[1],
     }],
     // Search budgets sized to the measured cost of an iteration in this game (README, "Bots").
-    bot_levels: &ladder([20, 60, 120, 200], [80, 240, 480, 800]),
+    bot_levels: &ladder([20, 60, 120, 200], [47, 141, 282, 470]),
     setup_errors: &[
         "bad_options",
         "bad_player_count",
