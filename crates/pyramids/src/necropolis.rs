@@ -551,21 +551,22 @@ pub struct Score {
     pub total: u16,
 }
 
-/// Tomb points of `seat`: 5 per colour where its stones strictly exceed every other tomb's.
-pub fn tomb_points(tombs: &[[u8; 5]], seat: usize) -> u8 {
+/// The colours (blue, white, red, green, yellow) in which the tomb of `seat` holds strictly
+/// more stones than every other tomb: a tie for the most stones wins nothing.
+pub fn tomb_majorities(tombs: &[[u8; 5]], seat: usize) -> [bool; 5] {
     let own = tombs[seat];
-    let mut points = 0;
-    for c in 0..5 {
-        if own[c] > 0
+    std::array::from_fn(|c| {
+        own[c] > 0
             && tombs
                 .iter()
                 .enumerate()
                 .all(|(s, t)| s == seat || t[c] < own[c])
-        {
-            points += TOMB_MAJORITY_POINTS;
-        }
-    }
-    points
+    })
+}
+
+/// Tomb points of `seat`: 5 per colour where its stones strictly exceed every other tomb's.
+pub fn tomb_points(tombs: &[[u8; 5]], seat: usize) -> u8 {
+    TOMB_MAJORITY_POINTS * tomb_majorities(tombs, seat).iter().filter(|&&w| w).count() as u8
 }
 
 /// The full score of `seat` among `necropolises` (every player's, for the tomb majorities).
