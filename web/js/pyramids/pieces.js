@@ -96,7 +96,13 @@ const cardY = (row) => 3 - row;
 // ({text, row, slot}); `preview` = the hand card to show in the selected ghost.
 export function pyramidSvg(rows, opts = {}) {
   const u = opts.unit || 12;
-  const W = 36 * u;
+  // The drawing spans the full pyramid's footprint, and one card more on the left while a
+  // ghost shows there (`a0`) or on the right of an incomplete bottom row.
+  const ghostXs = (opts.ghosts || []).map((g) => cardX(g.row, g.slot - 1));
+  const bottom = rows[0].filter(Boolean).length;
+  const X0 = Math.min(6, ...ghostXs);
+  const X1 = Math.max(30, cardX(0, bottom), ...ghostXs.map((x) => x + 6));
+  const W = (X1 - X0) * u;
   const H = 5 * u;
   const children = [];
   for (let row = 0; row < 4; row++) {
@@ -105,7 +111,7 @@ export function pyramidSvg(rows, opts = {}) {
     });
     for (const g of (opts.ghosts || []).filter((m) => m.row === row)) {
       // `a0` goes left of the row; `a{k}` (k ≥ 1) and the upper rows' slots are 1-based.
-      const i = row === 0 ? g.slot - 1 : g.slot - 1;
+      const i = g.slot - 1;
       const x = cardX(row, i) * u;
       const y = cardY(row) * u;
       const selected = opts.selected === g.text;
@@ -128,8 +134,8 @@ export function pyramidSvg(rows, opts = {}) {
   }
   return s(
     'svg.py-pyramid',
-    { viewBox: `0 0 ${W} ${H}`, width: '100%', role: 'img', 'aria-label': opts.label || '', 'data-testid': opts.testid || null, preserveAspectRatio: 'xMidYMax meet' },
-    s('line', { x1: 0, y1: H - 0.5, x2: W, y2: H - 0.5, stroke: '#b39b6a' }),
+    { viewBox: `${X0 * u} 0 ${W} ${H}`, width: '100%', role: 'img', 'aria-label': opts.label || '', 'data-testid': opts.testid || null, preserveAspectRatio: 'xMidYMax meet' },
+    s('line', { x1: X0 * u, y1: H - 0.5, x2: X1 * u, y2: H - 0.5, stroke: '#b39b6a' }),
     children,
   );
 }

@@ -606,14 +606,14 @@ async fn py_step(s: &Session, step: usize, shots: &mut [bool; 2]) -> bool {
                     >= 2
             {
                 s.js(
-                    "document.querySelector('[data-testid=my-pyramid]').scrollIntoView();",
+                    "document.querySelector('[data-testid=hand]').scrollIntoView();",
                     json!([]),
                 )
                 .await;
                 s.screenshot(&dir, "pyramids-building-1280").await;
                 s.resize(PHONE.0, PHONE.1).await;
                 s.js(
-                    "document.querySelector('[data-testid=my-pyramid]').scrollIntoView();",
+                    "document.querySelector('[data-testid=hand]').scrollIntoView();",
                     json!([]),
                 )
                 .await;
