@@ -8,6 +8,8 @@ use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::Relaxed;
 use webdriver::{Driver, Session, Spawned, free_port};
 
 /// Chromium is heavy on two cores: the browser tests take turns.
@@ -559,14 +561,28 @@ async fn py_state(s: &Session) -> (i64, String) {
 }
 
 async fn py_wait_past(s: &Session, state: i64) {
-    s.wait_until(
-        "the next Pyramids state",
-        "const t = document.querySelector('[data-testid=py-table]');
-         return t && Number(t.dataset.stateId) > arguments[0] && !document.getElementById('app').classList.contains('pending');",
-        json!([state]),
-        30,
-    )
-    .await;
+    for _ in 0..300 {
+        let v = s
+            .js(
+                "const t = document.querySelector('[data-testid=py-table]');
+                 const app = document.getElementById('app');
+                 return [!!t && Number(t.dataset.stateId) > arguments[0] && !app.classList.contains('pending'),
+                         app.dataset.lastToast || '', t ? t.dataset.phase : ''];",
+                json!([state]),
+            )
+            .await;
+        if v[0] == json!(true) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let v = s
+        .js(
+            "return [document.getElementById('app').dataset.lastToast || '', document.activeElement?.outerHTML?.slice(0, 200) || ''];",
+            json!([]),
+        )
+        .await;
+    panic!("no Pyramids state after {state}: last message {v}");
 }
 
 /// Waits for this page's turn (or the end), then plays it by clicking; false once over.
@@ -595,7 +611,26 @@ async fn py_step(s: &Session, step: usize, shots: &mut [bool; 2]) -> bool {
             }
             s.click_nth("[data-testid=god]", step).await
         }
+        "choose_pair" if PAIRS.fetch_add(1, Relaxed) % 2 == 1 => {
+            key_activate(s, "[data-testid=pair]").await;
+            BY_KEYBOARD.fetch_add(1, Relaxed);
+        }
         "choose_pair" => s.click_nth("[data-testid=pair]", step).await,
+        "build_pyramid" if PYRAMIDS.fetch_add(1, Relaxed) % 2 == 1 => {
+            // Keyboard only: Enter on a ghost shows the preview and keeps the focus there;
+            // Enter again places the card.
+            key_activate(s, "[data-testid=ghost]").await;
+            s.wait_until(
+                "the focused ghost to show its preview",
+                "const g = document.querySelector('[data-testid=ghost].selected');
+                 return !!g && !!g.querySelector('.preview') && document.activeElement === g;",
+                json!([]),
+                5,
+            )
+            .await;
+            s.press("\u{E007}").await;
+            BY_KEYBOARD.fetch_add(1, Relaxed);
+        }
         "build_pyramid" => {
             s.click_nth("[data-testid=ghost]", step).await;
             s.wait_for("[data-testid=ghost].selected .preview", 5).await;
@@ -637,6 +672,22 @@ async fn py_step(s: &Session, step: usize, shots: &mut [bool; 2]) -> bool {
     }
     py_wait_past(s, state).await;
     true
+}
+
+/// Pyramids turns played with the keyboard only (every other pair and Pyramid card).
+static BY_KEYBOARD: AtomicUsize = AtomicUsize::new(0);
+static PAIRS: AtomicUsize = AtomicUsize::new(0);
+static PYRAMIDS: AtomicUsize = AtomicUsize::new(0);
+
+/// Focuses the first element matching `css` and presses Enter on it.
+async fn key_activate(s: &Session, css: &str) {
+    s.wait_for(css, 15).await;
+    s.js(
+        "document.querySelector(arguments[0]).focus(); return document.activeElement === document.querySelector(arguments[0]);",
+        json!([css]),
+    )
+    .await;
+    s.press("\u{E007}").await;
 }
 
 /// Records, in the page, every message a second socket of the same browser receives for
@@ -716,6 +767,10 @@ async fn pyramids_a_person_plays_three_players_against_two_bots_and_a_spectator_
         "screenshots of the God choice and building"
     );
     assert!(spectator_checks > 3);
+    assert!(
+        BY_KEYBOARD.load(Relaxed) >= 4,
+        "some pairs and Pyramid cards were chosen with the keyboard"
+    );
 
     // The scoring breakdown: one row per player, with every edifice.
     s.wait_for("[data-testid=breakdown]", 15).await;
