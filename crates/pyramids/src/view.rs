@@ -10,7 +10,7 @@ use crate::cards::Colour;
 use crate::cards::{CardId, Glyph, card};
 use crate::game::{Game, Phase, ROUNDS};
 use crate::moves::{Allowed, God};
-use crate::necropolis::{PyramidScore, ROW_SIZES, Score, tomb_majorities};
+use crate::necropolis::{PyramidScore, ROW_SIZES, Score, tomb_majorities, tomb_ties};
 use pyramidion_core::{Outcome, Rules, Seat, ToMove};
 use serde::Serialize;
 
@@ -100,6 +100,8 @@ pub struct ScoreDetail {
     /// Colours in which this Tomb holds strictly more stones than every other one (5 points
     /// each; a tie for the most wins nothing).
     pub tomb_majorities: Vec<Colour>,
+    /// Colours in which this Tomb ties another for the most stones (no points).
+    pub tomb_ties: Vec<Colour>,
     /// Glyph points in the Pyramid, the Obelisk and the Tomb.
     pub glyphs: EdificePoints,
 }
@@ -202,11 +204,16 @@ impl View {
                     score: over.then(|| game.score(seat)),
                     detail: over.then(|| {
                         let won = tomb_majorities(&tombs, s as usize);
+                        let tied = tomb_ties(&tombs, s as usize);
                         ScoreDetail {
                             tomb_stones: tombs[s as usize],
                             tomb_majorities: Colour::ALL
                                 .into_iter()
                                 .filter(|c| won[c.index()])
+                                .collect(),
+                            tomb_ties: Colour::ALL
+                                .into_iter()
+                                .filter(|c| tied[c.index()])
                                 .collect(),
                             glyphs: EdificePoints {
                                 pyramid: nec.pyramid.glyph_points(),

@@ -109,6 +109,27 @@ fn views_hide_hands_tombs_and_deck() {
                                 + g["obelisk"].as_u64().unwrap()
                                 + g["tomb"].as_u64().unwrap();
                             assert_eq!(score["glyphs"], glyphs);
+                            // A tie for the most stones is named, and scores nothing.
+                            for tie in detail["tomb_ties"].as_array().unwrap() {
+                                assert!(!majorities.contains(tie));
+                                let names = ["blue", "white", "red", "green", "yellow"];
+                                let c = names.iter().position(|n| tie == n).unwrap();
+                                let own = detail["tomb_stones"][c].as_u64().unwrap();
+                                let tables = json["tables"].as_array().unwrap();
+                                let most = tables
+                                    .iter()
+                                    .map(|t| t["detail"]["tomb_stones"][c].as_u64().unwrap())
+                                    .max()
+                                    .unwrap();
+                                assert_eq!(own, most);
+                                let level = tables
+                                    .iter()
+                                    .filter(|t| {
+                                        t["detail"]["tomb_stones"][c].as_u64().unwrap() == own
+                                    })
+                                    .count();
+                                assert!(level >= 2);
+                            }
                             // A majority is strict: nobody else has as many stones of it.
                             let names = ["blue", "white", "red", "green", "yellow"];
                             for m in majorities {

@@ -49,6 +49,7 @@ export function resultPanel(ctx) {
             const tomb = d.tomb_majorities.length
               ? h('span', {}, `${sc.tomb} (`, d.tomb_majorities.map((c) => stoneChip(c, 14)), ` ${d.tomb_majorities.map(colourName).join(', ')})`)
               : h('span', {}, `${sc.tomb}`);
+            const ties = d.tomb_ties.length ? h('div.tomb-ties', { 'data-testid': 'tomb-ties' }, d.tomb_ties.map((c) => stoneChip(c, 12)), ' ', t('py.score.tomb_tied', { colours: d.tomb_ties.map(colourName).join(', ') })) : null;
             return h(
               'tr',
               { 'data-seat': p.seat, 'data-testid': 'breakdown-row' },
@@ -59,7 +60,7 @@ export function resultPanel(ctx) {
               cell(sc.pyramid.bonus),
               h('td', {}, h('strong', {}, `${sc.pyramid.total}`)),
               h('td', { title: COLOURS.map((c, i) => `${colourName(c)} ${p.obelisk_stages[i]}`).join(', ') }, `${sc.obelisk}`),
-              h('td', { title: COLOURS.map((c, i) => `${colourName(c)} ${d.tomb_stones[i]}`).join(', ') }, tomb),
+              h('td', { title: COLOURS.map((c, i) => `${colourName(c)} ${d.tomb_stones[i]}`).join(', ') }, tomb, ties),
               h('td', { title: t('py.score.glyph_split', d.glyphs) }, `${sc.glyphs}`),
               h('td', {}, h('strong', {}, `${sc.total}`)),
             );

@@ -659,7 +659,7 @@ async fn py_step(s: &Session, step: usize, shots: &mut [bool; 2]) -> bool {
             s.click("[data-testid=confirm-pyramid]").await
         }
         "build_more" => {
-            if step % 3 == 0 && exists(s, "[data-testid=obelisk]").await {
+            if step.is_multiple_of(3) && exists(s, "[data-testid=obelisk]").await {
                 s.click("[data-testid=obelisk]").await
             } else if step % 3 == 1 && exists(s, "[data-testid=tomb]").await {
                 s.click("[data-testid=tomb]").await
@@ -747,7 +747,7 @@ async fn pyramids_a_person_plays_three_players_against_two_bots_and_a_spectator_
         step += 1;
         assert!(step < 200, "the game should end");
         // The spectator's page shows no hand and no Tomb card while the game goes on.
-        if step % 5 == 0 {
+        if step.is_multiple_of(5) {
             let shown = spectator
                 .js(
                     "const t = document.querySelector('[data-testid=py-table]');
