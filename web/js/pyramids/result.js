@@ -14,7 +14,8 @@ export function resultPanel(ctx) {
   if (winners.length > 1) headline = t('result.shared_win', { names: winners.map((r) => r.name).join(', ') });
   else headline = winners[0].p.seat === state.seat ? t('result.you_win') : t('result.winner', { name: winners[0].name });
   const notes = rows.filter((r) => outcome.decided_by && outcome.decided_by[r.p.seat] && outcome.decided_by[r.p.seat] !== 'score').map((r) => `${r.name}: ${t(`tie.${outcome.decided_by[r.p.seat]}`)}`);
-  const cell = (v) => h('td', {}, `${v}`);
+  // Each cell names its column too: on a phone the rows become cards (see table.css).
+  const cell = (v, label) => h('td', { 'data-label': label }, `${v}`);
   const head = [
     t('result.rank'),
     t('result.player'),
@@ -53,16 +54,16 @@ export function resultPanel(ctx) {
             return h(
               'tr',
               { 'data-seat': p.seat, 'data-testid': 'breakdown-row' },
-              cell(rank + 1),
+              cell(rank + 1, t('result.rank')),
               h('th', { scope: 'row' }, name),
-              COLOURS.map((c, i) => cell(sc.pyramid.groups[i])),
-              cell(sc.pyramid.longest),
-              cell(sc.pyramid.bonus),
-              h('td', {}, h('strong', {}, `${sc.pyramid.total}`)),
-              h('td', { title: COLOURS.map((c, i) => `${colourName(c)} ${p.obelisk_stages[i]}`).join(', ') }, `${sc.obelisk}`),
-              h('td', { title: COLOURS.map((c, i) => `${colourName(c)} ${d.tomb_stones[i]}`).join(', ') }, tomb, ties),
-              h('td', { title: t('py.score.glyph_split', d.glyphs) }, `${sc.glyphs}`),
-              h('td', {}, h('strong', {}, `${sc.total}`)),
+              COLOURS.map((c, i) => cell(sc.pyramid.groups[i], t('py.score.group', { colour: colourName(c) }))),
+              cell(sc.pyramid.longest, t('py.score.longest')),
+              cell(sc.pyramid.bonus, t('py.score.bonus')),
+              h('td', { 'data-label': t('py.score.pyramid') }, h('strong', {}, `${sc.pyramid.total}`)),
+              h('td', { 'data-label': t('py.score.obelisk'), title: COLOURS.map((c, i) => `${colourName(c)} ${p.obelisk_stages[i]}`).join(', ') }, `${sc.obelisk}`),
+              h('td', { 'data-label': t('py.score.tomb'), title: COLOURS.map((c, i) => `${colourName(c)} ${d.tomb_stones[i]}`).join(', ') }, h('div', {}, tomb, ties)),
+              h('td', { 'data-label': t('py.score.glyphs'), title: t('py.score.glyph_split', d.glyphs) }, `${sc.glyphs}`),
+              h('td', { 'data-label': t('pad.total') }, h('strong', {}, `${sc.total}`)),
             );
           }),
         ),
