@@ -560,8 +560,21 @@ async fn py_state(s: &Session) -> (i64, String) {
     )
 }
 
-async fn py_wait_past(s: &Session, state: i64) {
-    for _ in 0..300 {
+/// Waits for the state after `state`. When nothing happened after a few seconds and `again`
+/// still shows, clicks it again, as a person would (the page sometimes redraws during the
+/// click, which then reaches no button: see the report of issue 16).
+async fn py_wait_past(s: &Session, state: i64, again: Option<&str>) {
+    for i in 0..300 {
+        if let Some(css) = again
+            && (i == 40 || i == 120)
+            && exists(s, css).await
+        {
+            eprintln!(
+                "pyramids: no new state after {state} in {} s: clicking {css} again",
+                i / 10
+            );
+            s.click(css).await;
+        }
         let v = s
             .js(
                 "const t = document.querySelector('[data-testid=py-table]');
@@ -599,6 +612,7 @@ async fn py_step(s: &Session, step: usize, shots: &mut [bool; 2]) -> bool {
     .await;
     let (state, phase) = py_state(s).await;
     let dir = artifacts();
+    let mut again: Option<&str> = None;
     match phase.as_str() {
         "over" => return false,
         "choose_god" => {
@@ -609,13 +623,17 @@ async fn py_step(s: &Session, step: usize, shots: &mut [bool; 2]) -> bool {
                 s.resize(DESKTOP.0, DESKTOP.1).await;
                 shots[0] = true;
             }
-            s.click_nth("[data-testid=god]", step).await
+            s.click_nth("[data-testid=god]", step).await;
+            again = Some("[data-testid=god]");
         }
         "choose_pair" if PAIRS.fetch_add(1, Relaxed) % 2 == 1 => {
             key_activate(s, "[data-testid=pair]").await;
             BY_KEYBOARD.fetch_add(1, Relaxed);
         }
-        "choose_pair" => s.click_nth("[data-testid=pair]", step).await,
+        "choose_pair" => {
+            s.click_nth("[data-testid=pair]", step).await;
+            again = Some("[data-testid=pair]");
+        }
         "build_pyramid" if PYRAMIDS.fetch_add(1, Relaxed) % 2 == 1 => {
             // Keyboard only: Enter on a ghost shows the preview and keeps the focus there;
             // Enter again places the card.
@@ -656,21 +674,28 @@ async fn py_step(s: &Session, step: usize, shots: &mut [bool; 2]) -> bool {
                 s.resize(DESKTOP.0, DESKTOP.1).await;
                 shots[1] = true;
             }
-            s.click("[data-testid=confirm-pyramid]").await
+            s.click("[data-testid=confirm-pyramid]").await;
+            again = Some("[data-testid=confirm-pyramid]");
         }
         "build_more" => {
             if step.is_multiple_of(3) && exists(s, "[data-testid=obelisk]").await {
-                s.click("[data-testid=obelisk]").await
+                s.click("[data-testid=obelisk]").await;
+                again = Some("[data-testid=obelisk]");
             } else if step % 3 == 1 && exists(s, "[data-testid=tomb]").await {
-                s.click("[data-testid=tomb]").await
+                s.click("[data-testid=tomb]").await;
+                again = Some("[data-testid=tomb]");
             } else {
-                s.click("[data-testid=done]").await
+                s.click("[data-testid=done]").await;
+                again = Some("[data-testid=done]");
             }
         }
-        "discard" => s.click_nth("[data-testid=discard]", step).await,
+        "discard" => {
+            s.click_nth("[data-testid=discard]", step).await;
+            again = Some("[data-testid=discard]");
+        }
         other => panic!("unexpected Pyramids phase '{other}'"),
     }
-    py_wait_past(s, state).await;
+    py_wait_past(s, state, again).await;
     true
 }
 
