@@ -551,21 +551,36 @@ pub struct Score {
     pub total: u16,
 }
 
-/// Tomb points of `seat`: 5 per colour where its stones strictly exceed every other tomb's.
-pub fn tomb_points(tombs: &[[u8; 5]], seat: usize) -> u8 {
+/// The colours (blue, white, red, green, yellow) in which the tomb of `seat` holds strictly
+/// more stones than every other tomb: a tie for the most stones wins nothing.
+pub fn tomb_majorities(tombs: &[[u8; 5]], seat: usize) -> [bool; 5] {
     let own = tombs[seat];
-    let mut points = 0;
-    for c in 0..5 {
-        if own[c] > 0
+    std::array::from_fn(|c| {
+        own[c] > 0
             && tombs
                 .iter()
                 .enumerate()
                 .all(|(s, t)| s == seat || t[c] < own[c])
-        {
-            points += TOMB_MAJORITY_POINTS;
-        }
-    }
-    points
+    })
+}
+
+/// The colours in which the tomb of `seat` shares the most stones with another tomb: a tie,
+/// which scores nothing.
+pub fn tomb_ties(tombs: &[[u8; 5]], seat: usize) -> [bool; 5] {
+    let own = tombs[seat];
+    std::array::from_fn(|c| {
+        let others = tombs
+            .iter()
+            .enumerate()
+            .filter(|&(s, _)| s != seat)
+            .map(|(_, t)| t[c]);
+        own[c] > 0 && others.clone().all(|n| n <= own[c]) && others.into_iter().any(|n| n == own[c])
+    })
+}
+
+/// Tomb points of `seat`: 5 per colour where its stones strictly exceed every other tomb's.
+pub fn tomb_points(tombs: &[[u8; 5]], seat: usize) -> u8 {
+    TOMB_MAJORITY_POINTS * tomb_majorities(tombs, seat).iter().filter(|&&w| w).count() as u8
 }
 
 /// The full score of `seat` among `necropolises` (every player's, for the tomb majorities).
@@ -598,6 +613,26 @@ pub fn score_all(necropolises: &[Necropolis]) -> Vec<Score> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tomb_majorities_are_strict_and_ties_score_nothing() {
+        // Blue: seat 0 alone has the most; red: seats 0 and 1 tie; green: nobody has any.
+        let tombs = [[3, 0, 2, 0, 0], [1, 0, 2, 0, 1], [0, 0, 1, 0, 0]];
+        assert_eq!(
+            tomb_majorities(&tombs, 0),
+            [true, false, false, false, false]
+        );
+        assert_eq!(tomb_ties(&tombs, 0), [false, false, true, false, false]);
+        assert_eq!(tomb_ties(&tombs, 1), [false, false, true, false, false]);
+        assert_eq!(
+            tomb_majorities(&tombs, 1),
+            [false, false, false, false, true]
+        );
+        assert_eq!(tomb_points(&tombs, 0), 5);
+        assert_eq!(tomb_points(&tombs, 1), 5);
+        assert_eq!(tomb_points(&tombs, 2), 0);
+        assert_eq!(tomb_ties(&tombs, 2), [false; 5]);
+    }
     use crate::cards::cards;
 
     fn two_stone(a: Colour, b: Colour) -> CardId {

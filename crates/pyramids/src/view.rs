@@ -6,10 +6,11 @@
 //! end every Tomb is revealed (and full scores shown); hands stay hidden.
 //!
 //! Every card in a view is a [`CardView`] whose id is under the key `"card"`.
+use crate::cards::Colour;
 use crate::cards::{CardId, Glyph, card};
 use crate::game::{Game, Phase, ROUNDS};
 use crate::moves::{Allowed, God};
-use crate::necropolis::{PyramidScore, ROW_SIZES, Score};
+use crate::necropolis::{PyramidScore, ROW_SIZES, Score, tomb_majorities, tomb_ties};
 use pyramidion_core::{Outcome, Rules, Seat, ToMove};
 use serde::Serialize;
 
@@ -83,8 +84,33 @@ pub struct SeatView {
     /// Only for the seat itself, and for everyone at the end.
     pub tomb: Option<Vec<CardView>>,
     pub public_score: PublicScore,
+    /// Obelisk cards showing each colour (blue, white, red, green, yellow): its columns.
+    pub obelisk_stages: [u8; 5],
     /// Full score, at the end.
     pub score: Option<Score>,
+    /// How the Tomb and the glyphs scored, at the end.
+    pub detail: Option<ScoreDetail>,
+}
+
+/// The parts of a final score a player cannot read off the public edifices.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScoreDetail {
+    /// Tomb stones per colour (blue, white, red, green, yellow).
+    pub tomb_stones: [u8; 5],
+    /// Colours in which this Tomb holds strictly more stones than every other one (5 points
+    /// each; a tie for the most wins nothing).
+    pub tomb_majorities: Vec<Colour>,
+    /// Colours in which this Tomb ties another for the most stones (no points).
+    pub tomb_ties: Vec<Colour>,
+    /// Glyph points in the Pyramid, the Obelisk and the Tomb.
+    pub glyphs: EdificePoints,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct EdificePoints {
+    pub pyramid: u8,
+    pub obelisk: u8,
+    pub tomb: u8,
 }
 
 /// The building turn in progress.
@@ -141,6 +167,9 @@ impl View {
             })
             .collect();
         let discard: Vec<CardId> = game.discarded().collect();
+        let tombs: Vec<[u8; 5]> = (0..n)
+            .map(|s| game.necropolis(Seat(s)).tomb.stones())
+            .collect();
         let tables = (0..n)
             .map(|s| {
                 let seat = Seat(s);
@@ -171,7 +200,28 @@ impl View {
                         glyphs,
                         total: pyr.total as u16 + obelisk as u16 + glyphs as u16,
                     },
+                    obelisk_stages: Colour::ALL.map(|c| nec.obelisk.stages_with(c)),
                     score: over.then(|| game.score(seat)),
+                    detail: over.then(|| {
+                        let won = tomb_majorities(&tombs, s as usize);
+                        let tied = tomb_ties(&tombs, s as usize);
+                        ScoreDetail {
+                            tomb_stones: tombs[s as usize],
+                            tomb_majorities: Colour::ALL
+                                .into_iter()
+                                .filter(|c| won[c.index()])
+                                .collect(),
+                            tomb_ties: Colour::ALL
+                                .into_iter()
+                                .filter(|c| tied[c.index()])
+                                .collect(),
+                            glyphs: EdificePoints {
+                                pyramid: nec.pyramid.glyph_points(),
+                                obelisk: nec.obelisk.glyph_points(),
+                                tomb: nec.tomb.glyph_points(),
+                            },
+                        }
+                    }),
                 }
             })
             .collect();

@@ -97,6 +97,54 @@ fn views_hide_hands_tombs_and_deck() {
                         assert_eq!(table["tomb"].is_null(), !own && game.phase() != Phase::Over);
                         assert_eq!(table["hand_size"], game.hand(Seat(s as u8)).len());
                         assert_eq!(table["score"].is_null(), game.phase() != Phase::Over);
+                        assert_eq!(table["detail"].is_null(), game.phase() != Phase::Over);
+                        assert_eq!(table["obelisk_stages"].as_array().unwrap().len(), 5);
+                        if game.phase() == Phase::Over {
+                            // The breakdown adds up to the score it explains.
+                            let (score, detail) = (&table["score"], &table["detail"]);
+                            let majorities = detail["tomb_majorities"].as_array().unwrap();
+                            assert_eq!(score["tomb"], 5 * majorities.len() as u64);
+                            let g = &detail["glyphs"];
+                            let glyphs = g["pyramid"].as_u64().unwrap()
+                                + g["obelisk"].as_u64().unwrap()
+                                + g["tomb"].as_u64().unwrap();
+                            assert_eq!(score["glyphs"], glyphs);
+                            // A tie for the most stones is named, and scores nothing.
+                            for tie in detail["tomb_ties"].as_array().unwrap() {
+                                assert!(!majorities.contains(tie));
+                                let names = ["blue", "white", "red", "green", "yellow"];
+                                let c = names.iter().position(|n| tie == n).unwrap();
+                                let own = detail["tomb_stones"][c].as_u64().unwrap();
+                                let tables = json["tables"].as_array().unwrap();
+                                let most = tables
+                                    .iter()
+                                    .map(|t| t["detail"]["tomb_stones"][c].as_u64().unwrap())
+                                    .max()
+                                    .unwrap();
+                                assert_eq!(own, most);
+                                let level = tables
+                                    .iter()
+                                    .filter(|t| {
+                                        t["detail"]["tomb_stones"][c].as_u64().unwrap() == own
+                                    })
+                                    .count();
+                                assert!(level >= 2);
+                            }
+                            // A majority is strict: nobody else has as many stones of it.
+                            let names = ["blue", "white", "red", "green", "yellow"];
+                            for m in majorities {
+                                let c = names.iter().position(|n| m == n).unwrap();
+                                let own = detail["tomb_stones"][c].as_u64().unwrap();
+                                for other in json["tables"].as_array().unwrap() {
+                                    if other["seat"] != table["seat"] {
+                                        assert!(
+                                            other["detail"]["tomb_stones"][c].as_u64().unwrap()
+                                                < own
+                                        );
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
                 let ToMove::Seat(_) = game.to_move() else {

@@ -1,0 +1,83 @@
+// End of the game: every player's score edifice by edifice, as the engine counted it (the view's
+// `score` and `detail`), the ranking with shared places, and the record.
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { COLOURS, colourName, stoneChip } from './pieces.js';
+
+export function resultPanel(ctx) {
+  const { view, state } = ctx;
+  const outcome = view.outcome || state.outcome;
+  const rows = view.tables.map((p) => ({ p, name: ctx.seatName(p.seat), rank: outcome.ranks[p.seat], total: outcome.scores[p.seat] }));
+  rows.sort((a, b) => a.rank - b.rank || a.p.seat - b.p.seat);
+  const winners = rows.filter((r) => r.rank === 0);
+  let headline;
+  if (winners.length > 1) headline = t('result.shared_win', { names: winners.map((r) => r.name).join(', ') });
+  else headline = winners[0].p.seat === state.seat ? t('result.you_win') : t('result.winner', { name: winners[0].name });
+  const notes = rows.filter((r) => outcome.decided_by && outcome.decided_by[r.p.seat] && outcome.decided_by[r.p.seat] !== 'score').map((r) => `${r.name}: ${t(`tie.${outcome.decided_by[r.p.seat]}`)}`);
+  // Each cell names its column too: on a phone the rows become cards (see table.css).
+  const cell = (v, label) => h('td', { 'data-label': label }, `${v}`);
+  const head = [
+    t('result.rank'),
+    t('result.player'),
+    ...COLOURS.map((c) => h('span.head-chip', { title: t('py.score.group', { colour: colourName(c) }) }, stoneChip(c, 16))),
+    t('py.score.longest'),
+    t('py.score.bonus'),
+    t('py.score.pyramid'),
+    t('py.score.obelisk'),
+    t('py.score.tomb'),
+    t('py.score.glyphs'),
+    t('pad.total'),
+  ];
+  return h(
+    'section.card.result',
+    { 'data-testid': 'result' },
+    h('h2', {}, t('result.title')),
+    h('p.headline', { 'data-testid': 'result-headline' }, headline),
+    h(
+      'div.py-breakdown-wrap',
+      {},
+      h(
+        'table.py-breakdown',
+        { 'data-testid': 'breakdown' },
+        h('caption', {}, t('py.score.caption')),
+        h('thead', {}, h('tr', {}, head.map((x) => h('th', { scope: 'col' }, x)))),
+        h(
+          'tbody',
+          {},
+          rows.map(({ p, name, rank }) => {
+            const sc = p.score;
+            const d = p.detail;
+            const tomb = d.tomb_majorities.length
+              ? h('span', {}, `${sc.tomb} (`, d.tomb_majorities.map((c) => stoneChip(c, 14)), ` ${d.tomb_majorities.map(colourName).join(', ')})`)
+              : h('span', {}, `${sc.tomb}`);
+            const ties = d.tomb_ties.length ? h('div.tomb-ties', { 'data-testid': 'tomb-ties' }, d.tomb_ties.map((c) => stoneChip(c, 12)), ' ', t('py.score.tomb_tied', { colours: d.tomb_ties.map(colourName).join(', ') })) : null;
+            return h(
+              'tr',
+              { 'data-seat': p.seat, 'data-testid': 'breakdown-row' },
+              cell(rank + 1, t('result.rank')),
+              h('th', { scope: 'row' }, name),
+              COLOURS.map((c, i) => cell(sc.pyramid.groups[i], t('py.score.group', { colour: colourName(c) }))),
+              cell(sc.pyramid.longest, t('py.score.longest')),
+              cell(sc.pyramid.bonus, t('py.score.bonus')),
+              h('td', { 'data-label': t('py.score.pyramid') }, h('strong', {}, `${sc.pyramid.total}`)),
+              h('td', { 'data-label': t('py.score.obelisk'), title: COLOURS.map((c, i) => `${colourName(c)} ${p.obelisk_stages[i]}`).join(', ') }, `${sc.obelisk}`),
+              h('td', { 'data-label': t('py.score.tomb'), title: COLOURS.map((c, i) => `${colourName(c)} ${d.tomb_stones[i]}`).join(', ') }, h('div', {}, tomb, ties)),
+              h('td', { 'data-label': t('py.score.glyphs'), title: t('py.score.glyph_split', d.glyphs) }, `${sc.glyphs}`),
+              h('td', { 'data-label': t('pad.total') }, h('strong', {}, `${sc.total}`)),
+            );
+          }),
+        ),
+      ),
+    ),
+    h(
+      'ul.py-tomb-details',
+      { 'data-testid': 'tomb-details' },
+      rows.map(({ p, name }) =>
+        h('li', {}, t('py.score.tomb_stones', { name }), ' ', COLOURS.map((c, i) => h('span.tomb-stone', {}, stoneChip(c, 14), `${p.detail.tomb_stones[i]}`)), ' · ', t('py.score.glyph_split', p.detail.glyphs)),
+      ),
+    ),
+    h('p.hint', {}, t('py.score.rules')),
+    notes.length ? h('ul.tie-notes', { 'data-testid': 'tie-notes' }, notes.map((n) => h('li', {}, n))) : null,
+    h('p', {}, h('a', { href: `/api/games/${ctx.id}/record?format=text`, target: '_blank', rel: 'noopener', 'data-testid': 'record-link' }, t('result.record')), ' · ', h('a', { href: '#/' }, t('result.back'))),
+  );
+}

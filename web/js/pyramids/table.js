@@ -1,0 +1,237 @@
+// The Pyramids table: round flow and God tiles, the quarry, your hand and the building of the
+// chosen pair (ghost places on the Pyramid, Obelisk, Tomb), every player's necropolis, the
+// move log and the final scoring. It acts only on the structured legal moves and the view.
+import { h, clickable } from '../dom.js';
+import { t } from '../i18n.js';
+import { COLOURS, cardLabel, cardSvg, colourName, pyramidSvg, stoneChip } from './pieces.js';
+import { moveText } from './moves.js';
+import { resultPanel } from './result.js';
+
+// The table's styles live next to it (loaded once).
+if (!document.querySelector('link[data-pyramids-css]')) {
+  document.head.append(h('link', { rel: 'stylesheet', href: new URL('./table.css', import.meta.url).href, 'data-pyramids-css': '' }));
+}
+
+export function render(ctx) {
+  const { view, state } = ctx;
+  const me = state.seat !== null && state.seat !== undefined ? state.seat : null;
+  return h(
+    'div.py-table',
+    { 'data-testid': 'py-table', 'data-phase': view.phase, 'data-state-id': state.state_id },
+    statusBar(ctx),
+    view.outcome ? resultPanel(ctx) : null,
+    h(
+      'div.py-main',
+      {},
+      h('div.py-col', {}, godsPanel(ctx), quarryPanel(ctx), me !== null ? handPanel(ctx, me) : null, me !== null ? necropolis(ctx, view.tables[me], true) : null),
+      h('aside.py-col.py-side', {}, view.tables.filter((p) => p.seat !== me).map((p) => necropolis(ctx, p, false)), moveLog(ctx)),
+    ),
+  );
+}
+
+function statusBar(ctx) {
+  const { view } = ctx;
+  let prompt = '';
+  if (view.phase === 'over') prompt = t('prompt.over');
+  else if (ctx.myTurn) prompt = t(`py.prompt.${view.phase}`);
+  else if (ctx.state.to_move !== null && ctx.state.to_move !== undefined) prompt = t(`py.prompt.others_${view.phase}`, { name: ctx.seatName(ctx.state.to_move) });
+  return h(
+    'div.py-status',
+    {},
+    h('span.round', { 'data-testid': 'round' }, t('py.round', { round: view.round, rounds: view.rounds })),
+    h('span.info', { 'data-testid': 'first-player' }, t('py.first_player', { name: ctx.seatName(view.first_player) })),
+    h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '', role: 'status' }, prompt),
+    h('span.info', {}, t('py.deck', { count: view.deck_size })),
+  );
+}
+
+function allowsText(a) {
+  if (!a.tomb && !a.obelisk) return t('py.allows.pyramid_only');
+  if (a.one_of) return t('py.allows.one_of');
+  if (a.tomb && a.obelisk) return t('py.allows.both');
+  return a.tomb ? t('py.allows.tomb') : t('py.allows.obelisk');
+}
+
+function godsPanel(ctx) {
+  const { view, legal, play } = ctx;
+  const moves = new Map(legal.filter((m) => m.kind === 'god').map((m) => [m.number, m]));
+  // The picking order this round: the owners of the tiles, by tile number.
+  const order = view.gods.filter((g) => g.owner !== null && g.owner !== undefined).map((g) => ctx.seatName(g.owner));
+  return h(
+    'section.card.py-gods',
+    { 'aria-label': t('py.gods') },
+    h('h3', {}, t('py.gods')),
+    h(
+      'div.py-god-list',
+      {},
+      view.gods.map((g) => {
+        const move = moves.get(g.number);
+        const owner = g.owner !== null && g.owner !== undefined ? ctx.seatName(g.owner) : null;
+        const tile = h(
+          'div.py-god',
+          { class: [move ? 'available' : '', g.set_aside ? 'set-aside' : '', owner ? 'taken' : ''].join(' '), 'data-god': g.god },
+          h('strong', {}, `${g.number} · ${t(`py.god.${g.god}`)}`),
+          h('span.allows', {}, allowsText(g.allows)),
+          g.set_aside ? h('span.note', { 'data-testid': 'set-aside' }, t('py.set_aside')) : null,
+          owner ? h('span.note', {}, t('py.chosen_by', { name: owner })) : null,
+        );
+        if (!move) return tile;
+        tile.setAttribute('data-testid', 'god');
+        tile.setAttribute('data-move', move.text);
+        return clickable(tile, () => play(move.text), t('py.take_god', { god: t(`py.god.${g.god}`), number: g.number }));
+      }),
+    ),
+    order.length ? h('p.hint', { 'data-testid': 'god-order' }, t('py.order', { names: order.join(' → ') })) : null,
+  );
+}
+
+function quarryPanel(ctx) {
+  const { view, legal, play } = ctx;
+  const moves = new Map(legal.filter((m) => m.kind === 'pair').map((m) => [m.pair, m]));
+  return h(
+    'section.card.py-quarry',
+    { 'aria-label': t('py.quarry') },
+    h('h3', {}, t('py.quarry')),
+    h(
+      'div.py-pairs',
+      {},
+      view.quarry.map((p) => {
+        const move = moves.get(p.number - 1);
+        const body = h(
+          'div.py-pair',
+          { class: move ? 'available' : '', 'data-pair': p.number },
+          h('span.pair-number', {}, t('py.pair', { number: p.number })),
+          p.cards ? h('div.pair-cards', {}, p.cards.map((c) => cardSvg(c, 12))) : h('span.hint', {}, t('py.taken_by', { name: ctx.seatName(p.taken_by) })),
+        );
+        if (!move) return body;
+        body.setAttribute('data-testid', 'pair');
+        body.setAttribute('data-move', move.text);
+        return clickable(body, () => play(move.text), t('py.take_pair', { number: p.number, cards: p.cards.map(cardLabel).join('; ') }));
+      }),
+    ),
+  );
+}
+
+function handPanel(ctx, me) {
+  const { view, legal, ui, play } = ctx;
+  const mine = view.tables[me];
+  const hand = mine.hand || [];
+  const byHand = (kind) => new Map(legal.filter((m) => m.kind === kind).map((m) => [m.hand, m]));
+  const obelisk = byHand('obelisk');
+  const tomb = byHand('tomb');
+  const discard = byHand('discard');
+  const pyramid = legal.filter((m) => m.kind === 'pyramid');
+  const done = legal.find((m) => m.kind === 'done');
+  if (pyramid.length && !pyramid.some((m) => m.hand === ui.hand)) ui.hand = pyramid[0].hand;
+  const cards = hand.map((c, i) => {
+    const buttons = [];
+    if (pyramid.some((m) => m.hand === i)) {
+      buttons.push(h('button', { 'data-testid': 'choose-card', class: ui.hand === i ? 'chosen' : '', 'aria-pressed': ui.hand === i ? 'true' : 'false', onclick: () => ((ui.hand = i), (ui.selected = null), ctx.redraw()) }, t('py.for_pyramid')));
+    }
+    if (obelisk.has(i)) buttons.push(h('button', { 'data-testid': 'obelisk', 'data-move': obelisk.get(i).text, onclick: () => play(obelisk.get(i).text) }, t('py.to_obelisk')));
+    if (tomb.has(i)) buttons.push(h('button', { 'data-testid': 'tomb', 'data-move': tomb.get(i).text, onclick: () => play(tomb.get(i).text) }, t('py.to_tomb')));
+    if (discard.has(i)) buttons.push(h('button', { 'data-testid': 'discard', 'data-move': discard.get(i).text, onclick: () => play(discard.get(i).text) }, t('py.discard')));
+    return h('div.py-hand-card', { class: ui.hand === i && pyramid.length ? 'chosen' : '', 'data-hand': i }, cardSvg(c, 14), h('div.buttons', {}, buttons));
+  });
+  const selected = pyramid.find((m) => m.text === ui.selected);
+  return h(
+    'section.card.py-hand',
+    { 'data-testid': 'hand', 'aria-label': t('py.your_hand') },
+    h('h3', {}, t('py.your_hand'), ' ', h('span.hint', {}, t('py.hand_count', { count: hand.length }))),
+    hand.length ? h('div.py-hand-cards', {}, cards) : h('p.hint', {}, t('py.hand_empty')),
+    pyramid.length ? h('p.hint', {}, selected ? t('py.confirm_hint', { place: selected.place }) : t('py.ghost_hint', { count: pyramid.filter((m) => m.hand === ui.hand).length })) : null,
+    h(
+      'div.buttons',
+      {},
+      selected ? h('button.primary', { 'data-testid': 'confirm-pyramid', onclick: () => play(selected.text) }, t('py.confirm_pyramid', { place: selected.place })) : null,
+      done ? h('button.primary', { 'data-testid': 'done', 'data-move': done.text, onclick: () => play(done.text) }, t('py.done')) : null,
+    ),
+  );
+}
+
+function obeliskColumns(p) {
+  return h(
+    'div.py-obelisk',
+    { 'data-testid': 'obelisk', 'aria-label': t('py.obelisk_label', { count: p.obelisk.length }) },
+    h('span.label', {}, t('py.obelisk_label', { count: p.obelisk.length })),
+    h(
+      'div.columns',
+      {},
+      COLOURS.map((c, i) =>
+        h(
+          'div.column',
+          { title: `${colourName(c)}: ${p.obelisk_stages[i]}`, 'aria-label': `${colourName(c)}: ${p.obelisk_stages[i]}` },
+          h('div.bar', { style: `height:${4 + p.obelisk_stages[i] * 8}px`, 'data-colour': c }),
+          stoneChip(c, 16),
+          h('span.count', {}, `${p.obelisk_stages[i]}`),
+        ),
+      ),
+    ),
+  );
+}
+
+function necropolis(ctx, p, own) {
+  const { view, legal, ui, play } = ctx;
+  const turn = ctx.state.to_move === p.seat && view.phase !== 'over';
+  const name = ctx.seatName(p.seat);
+  let ghosts = [];
+  let preview = null;
+  if (own && ctx.myTurn) {
+    ghosts = legal.filter((m) => m.kind === 'pyramid' && m.hand === ui.hand);
+    preview = p.hand ? p.hand[ui.hand] : null;
+  }
+  const tomb = p.tomb
+    ? h('div.py-tomb-cards', { 'data-testid': own ? 'my-tomb' : 'tomb-cards' }, p.tomb.map((c) => cardSvg(c, 8)))
+    : null;
+  return h(
+    'section.card.py-necropolis',
+    { class: turn ? 'to-move' : '', 'data-seat': p.seat, 'data-testid': own ? 'my-necropolis' : 'necropolis', 'aria-label': t('py.necropolis_of', { name }) },
+    h(
+      'h3',
+      {},
+      own ? t('py.your_necropolis') : t('py.necropolis_of', { name }),
+      turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null,
+      p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null,
+    ),
+    pyramidSvg(p.pyramid, {
+      testid: own ? 'my-pyramid' : null,
+      unit: own ? 14 : 9,
+      label: t('py.pyramid_of', { name }),
+      ghosts,
+      preview,
+      selected: ui.selected,
+      onGhost: (g) => {
+        if (ui.selected === g.text) play(g.text);
+        else {
+          ui.selected = g.text;
+          ctx.redraw();
+          requestAnimationFrame(() => document.querySelector(`[data-testid=my-pyramid] [data-move="${g.text}"]`)?.focus());
+        }
+      },
+    }),
+    h(
+      'div.py-edifices',
+      {},
+      obeliskColumns(p),
+      h(
+        'div.py-tomb',
+        { 'data-testid': 'tomb-count' },
+        h('span.label', {}, t('py.tomb_count', { count: p.tomb_size })),
+        tomb,
+        own || p.hand === null ? h('span.hint', {}, t('py.hand_size', { count: p.hand_size })) : null,
+      ),
+    ),
+    h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
+  );
+}
+
+function moveLog(ctx) {
+  const recent = ctx.log.slice(-14);
+  const start = ctx.log.length - recent.length;
+  return h(
+    'section.card.log',
+    { 'data-testid': 'move-log' },
+    h('h3', {}, t('table.moves', { count: ctx.log.length })),
+    h('ol.log', { start: start + 1 }, recent.map((m) => h('li', {}, `${ctx.seatName(m.seat)}: ${moveText(m)}`))),
+  );
+}
