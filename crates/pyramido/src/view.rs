@@ -96,6 +96,8 @@ pub struct PlayerView {
     /// Blocks in placing order (the order the top view stacks them).
     pub blocks: Vec<PlacedBlockView>,
     pub dominoes: Vec<u8>,
+    /// Indices (in `blocks`) of the blocks A and B of the domino placed last.
+    pub last_domino: Option<[usize; 2]>,
     pub markers_in_hand: Vec<&'static str>,
     pub cards_in_hand: Vec<&'static str>,
     /// Scores of the completed stages, with their marked areas and Mino bonus.
@@ -163,6 +165,7 @@ impl View {
                     frame: p.pyramid().frame().or(p.pyramid().canvas().frame()),
                     blocks,
                     dominoes: p.dominoes().to_vec(),
+                    last_domino: p.last_domino().map(|a| [a, a + 1]),
                     markers_in_hand: (0..COLOURS)
                         .filter(|&c| markers[c].is_none())
                         .map(|c| COLOUR_NAMES[c])
@@ -230,6 +233,26 @@ impl View {
 mod tests {
     use super::*;
     use pyramidion_pyramid::placement::format_quadrants;
+
+    #[test]
+    fn the_last_domino_placed_is_named_by_its_blocks() {
+        use pyramidion_core::Rules;
+        let mut game = Game::new(&crate::options::Options::players(2), 7).expect("a game");
+        assert_eq!(View::new(&game, None).seats[0].last_domino, None);
+        // Take, place, and whatever follows until seat 0's turn is over.
+        let mut plies = 0;
+        let mut moves = Vec::new();
+        while game.current() == Seat(0) || plies == 0 {
+            game.legal_moves(&mut moves);
+            game.play(&moves[0]).expect("a legal move");
+            plies += 1;
+        }
+        let view = View::new(&game, None);
+        let last = view.seats[0].last_domino.expect("seat 0 placed a domino");
+        assert_eq!(last, [0, 1]);
+        assert_eq!(view.seats[0].blocks.len(), 2);
+        assert_eq!(view.seats[1].last_domino, None);
+    }
 
     #[test]
     fn jewel_table_matches_core_names() {
