@@ -542,3 +542,149 @@ async fn the_table_builder_is_built_from_the_game_descriptors() {
     }
     s.quit().await;
 }
+
+/// The Pyramido table's step and numbered state, as the page shows them.
+async fn pyo_state(s: &Session) -> (i64, String) {
+    let v = s
+        .js(
+            "const t = document.querySelector('[data-testid=pyo-table]');
+             return t ? [Number(t.dataset.stateId), t.dataset.step] : [-1, ''];",
+            json!([]),
+        )
+        .await;
+    (
+        v[0].as_i64().unwrap_or(-1),
+        v[1].as_str().unwrap_or("").to_string(),
+    )
+}
+
+async fn pyo_wait_past(s: &Session, state: i64) {
+    s.wait_until(
+        "the next Pyramido state",
+        "const t = document.querySelector('[data-testid=pyo-table]');
+         return t && Number(t.dataset.stateId) > arguments[0] && !document.getElementById('app').classList.contains('pending');",
+        json!([state]),
+        30,
+    )
+    .await;
+}
+
+/// A person plays a whole 2-player Pyramido game against the greedy bot by clicking only:
+/// quarry, ghost placements (rotating when an orientation has no slot), the marker choice
+/// when offered, one resurfacing (block, card side, jewel quadrant), passes, refills, holes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_plays_a_whole_two_player_pyramido_game_against_a_bot_by_clicking() {
+    let w = world("pyramido").await;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, &w.server.base).await;
+    s.click("[data-testid=new-game] option[value=pyramido]")
+        .await;
+    s.click("[data-testid=new-players] option[value='2']").await;
+    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
+        .await;
+    s.click("[data-testid=create-table]").await;
+    s.wait_for("[data-testid=pyo-table]", 20).await;
+    let dir = artifacts();
+    let (mut placed_shot, mut resurfaced, mut marked, mut stage_shot) =
+        (false, false, false, false);
+    let mut steps = 0usize;
+    loop {
+        s.wait_until(
+            "my turn or the end",
+            "const t = document.querySelector('[data-testid=pyo-table]');
+             return t && !document.getElementById('app').classList.contains('pending')
+               && (t.dataset.step === 'over' || !!document.querySelector('[data-testid=prompt].yours'));",
+            json!([]),
+            60,
+        )
+        .await;
+        if !stage_shot && exists(&s, "[data-testid=breakdown-1]").await {
+            s.js(
+                "document.querySelector('[data-testid=scoring-pad]').scrollIntoView();",
+                json!([]),
+            )
+            .await;
+            s.screenshot(&dir, "pyramido-stage-scoring-1280").await;
+            s.resize(PHONE.0, PHONE.1).await;
+            s.js(
+                "document.querySelector('[data-testid=scoring-pad]').scrollIntoView();",
+                json!([]),
+            )
+            .await;
+            s.screenshot(&dir, "pyramido-stage-scoring-375").await;
+            s.resize(DESKTOP.0, DESKTOP.1).await;
+            s.js("window.scrollTo(0, 0);", json!([])).await;
+            stage_shot = true;
+        }
+        let (state, step) = pyo_state(&s).await;
+        match step.as_str() {
+            "over" => break,
+            "take" => s.click_nth("[data-testid=take]", steps).await,
+            "place" => {
+                for _ in 0..4 {
+                    if exists(&s, "[data-testid=ghost]").await {
+                        break;
+                    }
+                    s.click("[data-testid=rotate]").await;
+                }
+                s.click_nth("[data-testid=ghost]", steps).await;
+                s.wait_for("[data-testid=ghost].selected .preview", 5).await;
+                if !placed_shot {
+                    s.screenshot(&dir, "pyramido-placing-1280").await;
+                    s.resize(PHONE.0, PHONE.1).await;
+                    s.screenshot(&dir, "pyramido-placing-375").await;
+                    s.resize(DESKTOP.0, DESKTOP.1).await;
+                    placed_shot = true;
+                }
+                s.click("[data-testid=confirm-place]").await;
+            }
+            "mark" => {
+                assert_eq!(s.find_all("[data-testid=mark-target]").await.len(), 2);
+                s.click_nth("[data-testid=mark]", steps).await;
+                marked = true;
+            }
+            "resurface" => {
+                if !resurfaced && exists(&s, "[data-testid=resurface-block]").await {
+                    s.click("[data-testid=resurface-block]").await;
+                    s.click("[data-testid=resurface-colour]").await;
+                    s.wait_for("[data-testid=resurface]", 5).await;
+                    s.screenshot(&dir, "pyramido-resurfacing-1280").await;
+                    s.click_nth("[data-testid=resurface]", 1).await;
+                    resurfaced = true;
+                } else {
+                    s.click("[data-testid=pass]").await;
+                }
+            }
+            "refill" => s.click_nth("[data-testid=refill]", steps).await,
+            "cover" => {
+                s.click("[data-testid=cover-colour]").await;
+                s.click("[data-testid=cover]").await;
+            }
+            other => panic!("unexpected step '{other}'"),
+        }
+        pyo_wait_past(&s, state).await;
+        steps += 1;
+        assert!(steps < 600, "the game should end");
+    }
+    assert!(resurfaced, "a block was resurfaced by clicking");
+    eprintln!("pyramido: {steps} clicks-steps, marker choice offered: {marked}");
+    s.wait_for("[data-testid=result]", 10).await;
+    assert_eq!(s.find_all("[data-testid=ranking] tbody tr").await.len(), 2);
+    s.wait_for("[data-testid=breakdown-4]", 5).await;
+    let page = s.text("[data-testid=pyo-table]").await;
+    assert!(!page.contains("pyo."), "a message key shows: {page}");
+    s.js("window.scrollTo(0, 0);", json!([])).await;
+    s.screenshot(&dir, "pyramido-result-1280").await;
+    s.resize(PHONE.0, PHONE.1).await;
+    s.js("window.scrollTo(0, 0);", json!([])).await;
+    s.screenshot(&dir, "pyramido-result-375").await;
+    let record = s
+        .js(
+            "const a = document.querySelector('[data-testid=record-link]');
+             return fetch(a.href).then(async (r) => [r.status, await r.text()]);",
+            json!([]),
+        )
+        .await;
+    assert_eq!(record[0], 200, "{record}");
+    s.quit().await;
+}
