@@ -131,8 +131,8 @@ function ownArea(ctx, focus) {
   const places = ctx.myTurn ? legal.filter((m) => m.kind === 'place') : [];
   let ghosts = [];
   const targets = [];
+  const dirs = usableDirs(places);
   if (view.held && view.to_move === focus) {
-    const dirs = usableDirs(places);
     if (places.length && !dirs.includes(ui.dir)) ui.dir = dirs[0];
     const dir = places.length ? ui.dir : 'E';
     const held = [asBlock(view.held.a), asBlock(view.held.b)];
@@ -193,6 +193,7 @@ function ownArea(ctx, focus) {
     targets,
   });
   if (ghosts.length) {
+    svg.setAttribute('data-orientations', dirs.length);
     svg.addEventListener('keydown', (e) => {
       if (e.key === 'r' || e.key === 'R') {
         e.preventDefault();
