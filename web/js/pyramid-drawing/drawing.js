@@ -115,10 +115,24 @@ function span(cells) {
   return { x: minX, y: minY, width: maxX - minX + 2, height: maxY - minY + 2 };
 }
 
+// The outline of a set of unit squares: every side not shared with another square of the set.
+export function outline(cells) {
+  const set = new Set(cells.map(([x, y]) => `${x},${y}`));
+  let d = '';
+  for (const [x, y] of cells) {
+    if (!set.has(`${x},${y - 1}`)) d += `M${x} ${y}h1`;
+    if (!set.has(`${x},${y + 1}`)) d += `M${x} ${y + 1}h1`;
+    if (!set.has(`${x - 1},${y}`)) d += `M${x} ${y}v1`;
+    if (!set.has(`${x + 1},${y}`)) d += `M${x + 1} ${y}v1`;
+  }
+  return d;
+}
+
 // A pyramid seen from above. `blocks`: [{stage, x, y, block, card, marker, title}] bottom-up;
 // opts: {frame, stage (being built), label, testid, last: [i, j] (indices of the last domino),
 // ghosts: [{key, cells, blocks (oriented, A first), selected, label, onPick}],
-// targets: [{key, stage, x, y, label, testid, selected, onPick}] (blocks or holes to choose)}.
+// targets: [{key, stage, x, y, label, testid, selected, onPick}] (blocks or holes to choose),
+// areas: [{cells: [[x, y]] in quadrant units, count, label}] (outlined, with their count)}.
 export function pyramidSvg(pal, blocks, opts = {}) {
   const bounds = [];
   const layers = s('g');
@@ -145,6 +159,14 @@ export function pyramidSvg(pal, blocks, opts = {}) {
   if (opts.last) {
     const cells = opts.last.map((i) => blocks[i]).filter(Boolean).map((b) => blockOrigin(f, b.stage, b.x, b.y));
     if (cells.length === 2) layers.append(s('rect.last-placed', { ...span(cells), 'data-testid': 'last-placed' }));
+  }
+  for (const area of opts.areas || []) {
+    const g = s('g.area', { 'data-testid': 'live-area' });
+    g.append(s('path.area-outline', { d: outline(area.cells) }));
+    const [lx, ly] = area.cells[0];
+    g.append(s('circle.area-badge', { cx: lx + 0.5, cy: ly + 0.5, r: 0.42 }), s('text.area-count', { x: lx + 0.5, y: ly + 0.66, 'text-anchor': 'middle' }, `${area.count}`));
+    g.append(s('title', {}, area.label));
+    layers.append(g);
   }
   for (const tg of opts.targets || []) {
     const [x, y] = blockOrigin(f, tg.stage, tg.x, tg.y);

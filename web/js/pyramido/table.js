@@ -37,6 +37,16 @@ function pyramidBlocks(p) {
   }));
 }
 
+// The marked areas of the stage being built, outlined with their jewel counts.
+function liveAreas(p) {
+  const [ox, oy] = p.grid_origin;
+  return p.live_areas.map((a) => ({
+    cells: a.cells.map((q) => [2 * ox + (q % 10), 2 * oy + Math.floor(q / 10)]),
+    count: a.jewels,
+    label: t('pyo.area', { colour: colourName(a.colour), count: a.jewels }),
+  }));
+}
+
 export function render(ctx) {
   const { view, state } = ctx;
   const mine = state.seat !== null && state.seat !== undefined;
@@ -189,6 +199,7 @@ function ownArea(ctx, focus) {
     label: t('table.pyramid_of', { name: ctx.seatName(focus) }),
     testid: 'my-pyramid',
     last: player.last_domino,
+    areas: liveAreas(player),
     ghosts,
     targets,
   });
@@ -343,7 +354,7 @@ function playerCard(ctx, p) {
     { class: turn ? 'to-move' : '', 'data-seat': p.seat },
     h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, statusNote(p)),
     h('button.small', { 'data-testid': 'enlarge', 'aria-pressed': big ? 'true' : 'false', onclick: () => ((ui.big[p.seat] = !big), ctx.redraw()) }, big ? t('pyo.shrink') : t('pyo.enlarge')),
-    h('div.pyramid-box', { class: big ? 'big' : '' }, pyramidSvg(PALETTE, pyramidBlocks(p), { frame: p.frame, stage: view.stage, label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }), last: p.last_domino })),
+    h('div.pyramid-box', { class: big ? 'big' : '' }, p.blocks.length ? pyramidSvg(PALETTE, pyramidBlocks(p), { frame: p.frame, stage: view.stage, label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }), last: p.last_domino, areas: liveAreas(p) }) : h('p.hint', {}, t('pyramid.empty'))),
     scoreLine(ctx, p),
   );
 }
