@@ -38,6 +38,7 @@ impl Game {
         self.turn.first_block = player.pyramid.blocks().len() as u8;
         player.pyramid.place(p, dominoes()[domino as usize].blocks);
         player.dominoes.push(domino);
+        player.last_domino = Some(self.turn.first_block);
         player.stage_blocks += 2;
         match self.mark_options() {
             0 => self.after_mark(),

@@ -74,6 +74,8 @@ pub struct Player {
     pub(crate) stage_blocks: u8,
     /// Ids of the dominoes in this pyramid, in placing order.
     pub(crate) dominoes: ArrayVec<u8, MAX_DOMINOES_PER_PLAYER>,
+    /// Block index of block A of the domino placed last (B follows).
+    pub(crate) last_domino: Option<u8>,
     pub(crate) scores: ArrayVec<StageScore, 4>,
     pub(crate) total: u16,
 }
@@ -87,6 +89,7 @@ impl Player {
             status: Status::Building,
             stage_blocks: 0,
             dominoes: ArrayVec::new(),
+            last_domino: None,
             scores: ArrayVec::new(),
             total: 0,
         }
@@ -108,6 +111,10 @@ impl Player {
     }
     pub fn status(&self) -> Status {
         self.status
+    }
+    /// Block index of block A of the domino placed last (B follows).
+    pub fn last_domino(&self) -> Option<usize> {
+        self.last_domino.map(usize::from)
     }
     pub fn dominoes(&self) -> &[u8] {
         &self.dominoes

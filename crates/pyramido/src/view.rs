@@ -87,6 +87,17 @@ const JEWELS: [&str; 16] = [
     "nw ne sw se",
 ];
 
+/// A marked area of the stage being built, as it would score now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LiveAreaView {
+    pub colour: &'static str,
+    /// Visible jewels in the area (its points).
+    pub jewels: u8,
+    /// Its quadrants on the top-view grid (10 wide: `q % 10`, `q / 10`), whose top-left is
+    /// block `grid_origin` of the stage-1 canvas.
+    pub cells: Vec<u8>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerView {
     pub seat: Seat,
@@ -96,12 +107,19 @@ pub struct PlayerView {
     /// Blocks in placing order (the order the top view stacks them).
     pub blocks: Vec<PlacedBlockView>,
     pub dominoes: Vec<u8>,
+    /// Indices (in `blocks`) of the blocks A and B of the domino placed last.
+    pub last_domino: Option<[usize; 2]>,
     pub markers_in_hand: Vec<&'static str>,
     pub cards_in_hand: Vec<&'static str>,
     /// Scores of the completed stages, with their marked areas and Mino bonus.
     pub stage_scores: Vec<StageScore>,
     /// What the current stage would score if it ended now.
     pub stage_value: u16,
+    /// The marked areas of the stage being built, as they would score now (their Mino bonus
+    /// is the smallest `jewels`).
+    pub live_areas: Vec<LiveAreaView>,
+    /// Stage-1 canvas block at the top-left of the top-view grid `live_areas` use.
+    pub grid_origin: (u8, u8),
     pub total: u16,
 }
 
@@ -128,6 +146,35 @@ pub struct View {
     pub holes: Vec<String>,
     pub seats: Vec<PlayerView>,
     pub outcome: Option<Outcome>,
+}
+
+/// The areas under `p`'s placed jewel markers, with their quadrants.
+fn live_areas(p: &crate::state::Player) -> Vec<LiveAreaView> {
+    let markers = p.markers();
+    if markers.iter().all(Option::is_none) {
+        return Vec::new();
+    }
+    let top = p.pyramid().top_view();
+    let quadrants: Vec<u32> = p.pyramid().block_quadrants().collect();
+    let mut out: Vec<(u8, LiveAreaView)> = Vec::new();
+    for block in markers.iter().flatten() {
+        let Some(area) = quadrants.get(*block as usize).and_then(|q| top.area_at(*q)) else {
+            continue;
+        };
+        if out.iter().any(|(anchor, _)| *anchor == area.anchor) {
+            continue;
+        }
+        let cells = (0..128u8).filter(|q| area.cells >> q & 1 == 1).collect();
+        out.push((
+            area.anchor,
+            LiveAreaView {
+                colour: colour_name(area.colour),
+                jewels: area.icons,
+                cells,
+            },
+        ));
+    }
+    out.into_iter().map(|(_, a)| a).collect()
 }
 
 impl View {
@@ -163,6 +210,7 @@ impl View {
                     frame: p.pyramid().frame().or(p.pyramid().canvas().frame()),
                     blocks,
                     dominoes: p.dominoes().to_vec(),
+                    last_domino: p.last_domino().map(|a| [a, a + 1]),
                     markers_in_hand: (0..COLOURS)
                         .filter(|&c| markers[c].is_none())
                         .map(|c| COLOUR_NAMES[c])
@@ -178,6 +226,15 @@ impl View {
                         p.stage_value()
                     },
                     total: p.total(),
+                    live_areas: if p.status() == Status::Eliminated {
+                        Vec::new()
+                    } else {
+                        live_areas(p)
+                    },
+                    grid_origin: p
+                        .pyramid()
+                        .frame()
+                        .map_or(p.pyramid().canvas().min(), |f| (f.x, f.y)),
                 }
             })
             .collect();
@@ -230,6 +287,58 @@ impl View {
 mod tests {
     use super::*;
     use pyramidion_pyramid::placement::format_quadrants;
+
+    #[test]
+    fn the_last_domino_placed_is_named_by_its_blocks() {
+        use pyramidion_core::Rules;
+        let mut game = Game::new(&crate::options::Options::players(2), 7).expect("a game");
+        assert_eq!(View::new(&game, None).seats[0].last_domino, None);
+        // Take, place, and whatever follows until seat 0's turn is over.
+        let mut plies = 0;
+        let mut moves = Vec::new();
+        while game.current() == Seat(0) || plies == 0 {
+            game.legal_moves(&mut moves);
+            game.play(&moves[0]).expect("a legal move");
+            plies += 1;
+        }
+        let view = View::new(&game, None);
+        let last = view.seats[0].last_domino.expect("seat 0 placed a domino");
+        assert_eq!(last, [0, 1]);
+        assert_eq!(view.seats[0].blocks.len(), 2);
+        assert_eq!(view.seats[1].last_domino, None);
+    }
+
+    #[test]
+    fn live_areas_add_up_to_the_stage_value() {
+        use pyramidion_core::Rules;
+        let mut game = Game::new(&crate::options::Options::players(2), 11).expect("a game");
+        let mut moves = Vec::new();
+        let mut seen = false;
+        for _ in 0..200 {
+            let view = View::new(&game, None);
+            if view.stage > 1 || game.to_move() == pyramidion_core::ToMove::Over {
+                break;
+            }
+            for p in &view.seats {
+                let sum: u16 = p.live_areas.iter().map(|a| a.jewels as u16).sum();
+                let mino = p
+                    .live_areas
+                    .iter()
+                    .map(|a| a.jewels as u16)
+                    .min()
+                    .unwrap_or(0);
+                assert_eq!(sum + mino, p.stage_value, "seat {:?}", p.seat);
+                for a in &p.live_areas {
+                    assert!(!a.cells.is_empty());
+                    assert!(a.cells.iter().all(|&q| q < 100));
+                }
+                seen |= !p.live_areas.is_empty();
+            }
+            game.legal_moves(&mut moves);
+            game.play(&moves[moves.len() / 2]).expect("a legal move");
+        }
+        assert!(seen, "some marker was placed");
+    }
 
     #[test]
     fn jewel_table_matches_core_names() {

@@ -3,27 +3,13 @@
 // pattern and gem shape, and every piece carries a text label.
 import { s } from '../dom.js';
 import { t } from '../i18n.js';
+import { DIRS, QUADRANTS as SHARED_QUADRANTS, rotateIcons } from '../pyramid-drawing/drawing.js';
 
 export const COLOURS = ['orange', 'blue', 'purple', 'green', 'red'];
 export const GEMS = [...COLOURS, 'mythical'];
-const NW = 1, NE = 2, SW = 4, SE = 8;
-export const QUADRANTS = [
-  [NW, 0, 0],
-  [NE, 1, 0],
-  [SW, 0, 1],
-  [SE, 1, 1],
-];
-
-// Quadrant masks turned a quarter clockwise (nw→ne→se→sw→nw), as the engine does.
-export function rotateIcons(mask, quarters) {
-  let r = mask;
-  for (let i = 0; i < ((quarters % 4) + 4) % 4; i++) {
-    r = ((r & NW) << 1) | ((r & NE) << 2) | ((r & SE) >> 1) | ((r & SW) >> 2);
-  }
-  return r;
-}
-
-export const DIRS = ['E', 'S', 'W', 'N'];
+// Quadrants, orientations and icon turning are the shared pyramid drawing's.
+export { DIRS, rotateIcons };
+export const QUADRANTS = SHARED_QUADRANTS.map(([bit, x, y]) => [bit, x, y]);
 
 // A domino's two blocks as they lie in direction `dir` ([A, B]).
 export function orient(blocks, dir) {

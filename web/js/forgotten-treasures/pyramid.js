@@ -5,6 +5,7 @@
 import { h, s, clickable } from '../dom.js';
 import { t } from '../i18n.js';
 import { blockSvg, colourName, orient, patternDefs } from './pieces.js';
+import { blockOrigin as sharedOrigin } from '../pyramid-drawing/drawing.js';
 
 // The legal placements among the structured moves: {text, x, y, dir, cells: [[x, y], [x, y]]}.
 export function placements(legal) {
@@ -13,9 +14,7 @@ export function placements(legal) {
 
 // Top-left corner, in quadrant units, of block (x, y) of stage `stage` (1–4).
 function blockOrigin(player, stage, x, y) {
-  if (stage === 1) return [2 * x, 2 * y];
-  const f = player.frame;
-  return [2 * (f.x + x) + stage - 1, 2 * (f.y + y) + stage - 1];
+  return sharedOrigin(player.frame, stage, x, y);
 }
 
 // Top-left block of the scoring grid: the frame, or (while the engine has not fixed the frame

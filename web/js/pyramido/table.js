@@ -1,0 +1,392 @@
+// The Pyramido table: the quarry between the four piles, the pyramid being built with its
+// ghost placements, the marker, resurfacing, hole-covering and refill choices, every player's
+// pyramid, the scoring pad and the end. It acts only on the structured legal moves and the
+// view's facts: no rule is decided here.
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { DIRS, blockPicture, dominoSvg, orient, palette, pyramidSvg, quadrantMask } from '../pyramid-drawing/drawing.js';
+import { scoringPad, resultPanel } from './scoring.js';
+
+export const PALETTE = palette('pyo', [
+  ['brown', 'dots'],
+  ['blue', 'horizontal'],
+  ['yellow', 'diagonal'],
+  ['turquoise', 'vertical'],
+  ['red', 'cross'],
+  ['green', 'grid'],
+]);
+
+export const colourName = (c) => t(`pyo.colour.${c}`);
+const cellName = (x, y) => `${String.fromCharCode(97 + x)}${y + 1}`;
+const asBlock = (b) => ({ colour: b.colour, icons: quadrantMask(b.jewels) });
+const countJewels = (b) => (b.jewels ? b.jewels.split(' ').length : 0);
+
+export function dominoLabel(d) {
+  return [d.a, d.b].map((b) => t('pyo.block', { colour: colourName(b.colour), count: countJewels(b) })).join(' | ');
+}
+
+function pyramidBlocks(p) {
+  return p.blocks.map((b) => ({
+    stage: b.stage,
+    x: b.x,
+    y: b.y,
+    block: asBlock(b),
+    card: !!b.card,
+    marker: !!b.marker,
+    title: t('pyo.block_title', { stage: b.stage, colour: colourName(b.colour), count: countJewels(b) }) + (b.marker ? ` · ${t('pyo.marker')}` : '') + (b.card ? ` · ${t('pyo.card')}` : ''),
+  }));
+}
+
+// The marked areas of the stage being built, outlined with their jewel counts.
+function liveAreas(p) {
+  const [ox, oy] = p.grid_origin;
+  return p.live_areas.map((a) => ({
+    cells: a.cells.map((q) => [2 * ox + (q % 10), 2 * oy + Math.floor(q / 10)]),
+    count: a.jewels,
+    label: t('pyo.area', { colour: colourName(a.colour), count: a.jewels }),
+  }));
+}
+
+export function render(ctx) {
+  const { view, state } = ctx;
+  const mine = state.seat !== null && state.seat !== undefined;
+  const focus = mine ? state.seat : (view.to_move ?? 0);
+  const step = view.outcome ? 'over' : view.step;
+  // Local choices belong to one state: forget them when the state moves on.
+  if (ctx.ui.stateId !== state.state_id) {
+    ctx.ui.stateId = state.state_id;
+    ctx.ui.selected = null;
+    ctx.ui.resurface = null;
+    ctx.ui.cover = null;
+  }
+  return h(
+    'div.ft-table.pyo-table',
+    { 'data-testid': 'pyo-table', 'data-step': step, 'data-state-id': state.state_id },
+    statusBar(ctx, step),
+    view.outcome ? resultPanel(ctx) : null,
+    h('div.ft-main', {}, quarry(ctx), h('section.card.own', {}, ownArea(ctx, focus))),
+    h('aside.ft-side', {}, view.seats.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)), scoringPad(ctx), moveLog(ctx)),
+  );
+}
+
+function statusBar(ctx, step) {
+  const { view, state } = ctx;
+  let prompt = '';
+  if (step === 'over') prompt = t('pyo.prompt.over');
+  else if (ctx.myTurn) prompt = t(`pyo.prompt.${step}`);
+  else if (view.to_move !== null) prompt = t('pyo.prompt.others', { name: ctx.seatName(view.to_move) });
+  return h(
+    'div.ft-status',
+    {},
+    h('span.stage', { 'data-testid': 'stage' }, t('table.stage', { stage: view.stage })),
+    h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '' }, prompt),
+    h('span.info', {}, t('pyo.first_player', { name: ctx.seatName(view.first_player) })),
+    state.finished ? null : h('span.info', {}, t('table.state', { n: state.state_id })),
+  );
+}
+
+function quarry(ctx) {
+  const { view, legal, play } = ctx;
+  const takes = legal.filter((m) => m.kind === 'take');
+  const refills = legal.filter((m) => m.kind === 'refill');
+  const items = [];
+  view.piles.forEach((pile, i) => {
+    const refill = refills.find((m) => m.pile === i);
+    const size = t('table.pile_size', { count: pile.size });
+    const pic = pile.top ? dominoSvg(PALETTE, [asBlock(pile.top.a), asBlock(pile.top.b)], 60, dominoLabel(pile.top)) : h('span.hint', {}, t('table.empty_pile'));
+    const label = refill ? t('pyo.refill_from', { pile: i + 1, slot: (refill.slot ?? 0) + 1 }) : t('pyo.pile', { pile: i + 1 });
+    const content = [h('span.pile-head', {}, `${t('pyo.pile', { pile: i + 1 })} · ▤ ${pile.size}`), pic];
+    items.push(
+      refill
+        ? h('button.pyo-pile.choice', { 'data-testid': 'refill', 'data-pile': i + 1, title: size, 'aria-label': `${label} (${size})`, onclick: () => play(refill.text) }, content)
+        : h('div.pyo-pile', { 'data-pile': i + 1, title: size }, content),
+    );
+    if (i < 3) {
+      const d = view.quarry[i];
+      const take = takes.find((m) => m.slot === i);
+      const head = h('span.pile-head', {}, t('pyo.slot', { slot: i + 1 }));
+      if (!d) items.push(h('div.pyo-slot.empty', {}, head, h('span.hint', {}, t('pyo.slot_empty'))));
+      else {
+        const pic2 = dominoSvg(PALETTE, [asBlock(d.a), asBlock(d.b)], 84, dominoLabel(d));
+        items.push(
+          take
+            ? h('button.pyo-slot.choice', { 'data-testid': 'take', 'data-slot': i + 1, 'aria-label': t('pyo.take', { slot: i + 1, domino: dominoLabel(d) }), onclick: () => play(take.text) }, head, pic2)
+            : h('div.pyo-slot', {}, head, pic2),
+        );
+      }
+    }
+  });
+  return h('section.card.pyo-quarry', { 'aria-label': t('pyo.quarry') }, h('h3', {}, t('pyo.quarry')), h('div.pyo-row', {}, items));
+}
+
+// The orientations (in DIRS order) that have at least one legal slot.
+function usableDirs(places) {
+  return DIRS.filter((d) => places.some((p) => p.dir === d));
+}
+
+function rotate(ctx) {
+  const places = ctx.legal.filter((m) => m.kind === 'place');
+  const dirs = usableDirs(places);
+  if (!dirs.length) return;
+  const at = dirs.indexOf(ctx.ui.dir);
+  ctx.ui.dir = dirs[(at + 1) % dirs.length];
+  ctx.ui.selected = null;
+  ctx.redraw();
+}
+
+function ownArea(ctx, focus) {
+  const { view, legal, ui, play } = ctx;
+  const player = view.seats[focus];
+  const parts = [h('h3', {}, ctx.state.seat === focus ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) }), statusNote(player))];
+  const places = ctx.myTurn ? legal.filter((m) => m.kind === 'place') : [];
+  let ghosts = [];
+  const targets = [];
+  const dirs = usableDirs(places);
+  if (view.held && view.to_move === focus) {
+    if (places.length && !dirs.includes(ui.dir)) ui.dir = dirs[0];
+    const dir = places.length ? ui.dir : 'E';
+    const held = [asBlock(view.held.a), asBlock(view.held.b)];
+    const turned = dominoSvg(PALETTE, held, 76, dominoLabel(view.held));
+    turned.style.transform = `rotate(${DIRS.indexOf(dir) * 90}deg)`;
+    parts.push(
+      h(
+        'div.hand',
+        { 'data-testid': 'hand' },
+        h('span.label', {}, t('table.hand')),
+        h('span.hand-box', { 'data-dir': dir }, turned),
+        places.length ? h('button', { 'data-testid': 'rotate', onclick: () => rotate(ctx), title: t('pyo.rotate_hint'), disabled: dirs.length < 2 }, `⟳ ${t('place.rotate')}`) : null,
+        places.length && ui.selected ? h('button.primary', { 'data-testid': 'confirm-place', onclick: () => play(ui.selected) }, t('place.confirm')) : null,
+      ),
+    );
+    if (places.length) {
+      const here = places.filter((p) => p.dir === dir);
+      parts.push(h('p.hint', {}, t('pyo.place_hint', { count: here.length, orientations: dirs.length })));
+      ghosts = here.map((p) => ({
+        key: p.text,
+        cells: p.cells,
+        blocks: orient(held, p.dir),
+        selected: ui.selected === p.text,
+        label: t('pyo.ghost', { cell: cellName(p.x, p.y), dir: t(`dir.${p.dir}`) }),
+        onPick: () => {
+          if (ui.selected === p.text) play(p.text);
+          else {
+            ui.selected = p.text;
+            ctx.redraw();
+            requestAnimationFrame(() => {
+              const el = document.querySelector(`[data-testid=my-pyramid] .ghost.selected`);
+              if (el) el.focus();
+            });
+          }
+        },
+      }));
+    }
+  }
+  const marks = ctx.myTurn ? legal.filter((m) => m.kind === 'mark') : [];
+  for (const m of marks) {
+    targets.push({ key: m.text, stage: view.stage, x: m.x, y: m.y, testid: 'mark-target', label: t('pyo.mark_block', { side: m.side }), onPick: () => play(m.text) });
+  }
+  const covers = ctx.myTurn ? legal.filter((m) => m.kind === 'cover') : [];
+  const holeSet = new Map(covers.map((m) => [m.cell, m]));
+  for (const [cell, m] of holeSet) targets.push({ key: cell, stage: view.stage, x: m.x, y: m.y, testid: 'hole', label: t('pyo.hole', { cell }) });
+  const resurf = ctx.myTurn ? legal.filter((m) => m.kind === 'resurface') : [];
+  if (ui.resurface && ui.resurface.side) {
+    const m = resurf.find((r) => r.side === ui.resurface.side);
+    if (m) targets.push({ key: m.side, stage: view.stage, x: m.x, y: m.y, testid: 'resurface-target', selected: true, label: t('pyo.block_side', { side: m.side }) });
+  }
+  const svg = pyramidSvg(PALETTE, pyramidBlocks(player), {
+    frame: player.frame,
+    stage: view.stage,
+    label: t('table.pyramid_of', { name: ctx.seatName(focus) }),
+    testid: 'my-pyramid',
+    last: player.last_domino,
+    areas: liveAreas(player),
+    ghosts,
+    targets,
+  });
+  if (ghosts.length) {
+    svg.setAttribute('data-orientations', dirs.length);
+    svg.addEventListener('keydown', (e) => {
+      if (e.key === 'r' || e.key === 'R') {
+        e.preventDefault();
+        rotate(ctx);
+        requestAnimationFrame(() => {
+          const el = document.querySelector('[data-testid=my-pyramid] .ghost');
+          if (el) el.focus();
+        });
+      }
+    });
+  }
+  if (marks.length) parts.push(markPanel(ctx, marks, player));
+  if (resurf.length || legal.some((m) => m.kind === 'pass')) parts.push(resurfacePanel(ctx, resurf, player));
+  if (covers.length) parts.push(coverPanel(ctx, covers));
+  if (ctx.myTurn && legal.some((m) => m.kind === 'refill')) parts.push(h('p.hint', { 'data-testid': 'refill-hint' }, t('pyo.refill_hint')));
+  parts.push(h('div.pyramid-box.big', {}, svg));
+  parts.push(scoreLine(ctx, player));
+  return parts;
+}
+
+function statusNote(p) {
+  if (p.status === 'eliminated') return h('span.hint', { 'data-testid': 'eliminated' }, ` · ${t('pyo.eliminated')}`);
+  if (p.status === 'done') return h('span.hint', {}, ` · ${t('table.stage_complete')}`);
+  return null;
+}
+
+function blockAt(player, stage, x, y) {
+  return player.blocks.find((b) => b.stage === stage && b.x === x && b.y === y);
+}
+
+function markPanel(ctx, marks, player) {
+  return h(
+    'div.stage-end',
+    { 'data-testid': 'mark-panel' },
+    h('p', {}, t('pyo.mark_hint')),
+    h(
+      'div.moves',
+      {},
+      marks.map((m) => {
+        const b = blockAt(player, ctx.view.stage, m.x, m.y);
+        return h('button', { 'data-testid': 'mark', onclick: () => ctx.play(m.text) }, b ? blockPicture(PALETTE, asBlock(b), 28, colourName(b.colour)) : null, ` ${t('pyo.mark_on', { side: m.side, colour: b ? colourName(b.colour) : '' })}`);
+      }),
+    ),
+  );
+}
+
+// Resurfacing: block (A or B), then card side (colour), then the jewel's quadrant, each
+// choice previewed as the block it would become.
+function resurfacePanel(ctx, moves, player) {
+  const { ui, play, legal } = ctx;
+  ui.resurface = ui.resurface || {};
+  const pass = legal.find((m) => m.kind === 'pass');
+  const sides = [...new Set(moves.map((m) => m.side))];
+  if (sides.length === 1) ui.resurface.side = sides[0];
+  const side = ui.resurface.side;
+  const ofSide = moves.filter((m) => m.side === side);
+  const colours = [...new Set(ofSide.map((m) => m.colour))];
+  const colour = colours.includes(ui.resurface.colour) ? ui.resurface.colour : null;
+  const rows = [h('p', {}, t('pyo.resurface_hint'))];
+  rows.push(
+    h(
+      'div.moves',
+      {},
+      sides.map((sd) => {
+        const m = moves.find((x) => x.side === sd);
+        const b = blockAt(player, ctx.view.stage, m.x, m.y);
+        return h('button', { 'data-testid': 'resurface-block', class: sd === side ? 'selected' : '', 'aria-pressed': sd === side ? 'true' : 'false', onclick: () => ((ui.resurface = { side: sd }), ctx.redraw()) }, b ? blockPicture(PALETTE, asBlock(b), 28, colourName(b.colour)) : null, ` ${t('pyo.block_side', { side: sd })}`);
+      }),
+      pass ? h('button', { 'data-testid': 'pass', onclick: () => play(pass.text) }, t('pyo.pass')) : null,
+    ),
+  );
+  if (side) {
+    rows.push(
+      h(
+        'div.moves',
+        {},
+        colours.map((c) => {
+          const m = ofSide.find((x) => x.colour === c);
+          return h('button', { 'data-testid': 'resurface-colour', class: c === colour ? 'selected' : '', 'aria-pressed': c === colour ? 'true' : 'false', onclick: () => ((ui.resurface.colour = c), ctx.redraw()) }, blockPicture(PALETTE, { colour: c, icons: 0 }, 24, colourName(c)), ` ${t('pyo.card_side', { colour: colourName(c), card: cardName(m.card) })}`);
+        }),
+      ),
+    );
+  }
+  if (side && colour) rows.push(quadrantChoices(ofSide.filter((m) => m.colour === colour), 'resurface', ctx));
+  return h('div.stage-end', { 'data-testid': 'resurface-panel' }, rows);
+}
+
+function cardName(card) {
+  return card
+    .split('/')
+    .map((c) => colourName(c))
+    .join('/');
+}
+
+function quadrantChoices(moves, testid, ctx) {
+  return h(
+    'div.moves.quadrants',
+    {},
+    moves.map((m) => {
+      const label = t('pyo.jewel_in', { colour: colourName(m.colour), quadrant: t(`pyo.quadrant.${m.quadrant}`) });
+      return h('button', { 'data-testid': testid, 'aria-label': label, title: label, onclick: () => ctx.play(m.text) }, blockPicture(PALETTE, { colour: m.colour, icons: quadrantMask(m.quadrant) }, 40, label), h('span.q', {}, t(`pyo.quadrant.${m.quadrant}`)));
+    }),
+  );
+}
+
+function coverPanel(ctx, moves) {
+  const { ui } = ctx;
+  ui.cover = ui.cover || {};
+  const cell = moves[0].cell;
+  const colours = [...new Set(moves.map((m) => m.colour))];
+  const colour = colours.includes(ui.cover.colour) ? ui.cover.colour : null;
+  return h(
+    'div.stage-end',
+    { 'data-testid': 'cover-panel' },
+    h('p', {}, t('pyo.cover_hint', { cell, count: ctx.view.holes.length })),
+    h(
+      'div.moves',
+      {},
+      colours.map((c) => {
+        const m = moves.find((x) => x.colour === c);
+        return h('button', { 'data-testid': 'cover-colour', class: c === colour ? 'selected' : '', 'aria-pressed': c === colour ? 'true' : 'false', onclick: () => ((ui.cover.colour = c), ctx.redraw()) }, blockPicture(PALETTE, { colour: c, icons: 0 }, 24, colourName(c)), ` ${t('pyo.card_side', { colour: colourName(c), card: cardName(m.card) })}`);
+      }),
+    ),
+    colour ? quadrantChoices(moves.filter((m) => m.colour === colour), 'cover', ctx) : null,
+  );
+}
+
+function scoreLine(ctx, p) {
+  const live = p.status === 'eliminated' ? null : h('span', { 'data-testid': 'stage-value' }, t('pyo.stage_value', { points: p.stage_value }));
+  return h(
+    'div.score-line',
+    {},
+    p.stage_scores.map((sc, i) => h('span', {}, `${t('table.stage_short', { stage: i + 1 })}: ${sc.total}`)),
+    live,
+    h('span', {}, t('pyo.cards_left', { count: p.cards_in_hand.length })),
+    h('strong', { 'data-testid': 'total' }, t('table.total', { total: p.total })),
+  );
+}
+
+function playerCard(ctx, p) {
+  const { view, ui } = ctx;
+  ui.big = ui.big || {};
+  const turn = view.to_move === p.seat;
+  const big = !!ui.big[p.seat];
+  return h(
+    'section.card.player',
+    { class: turn ? 'to-move' : '', 'data-seat': p.seat },
+    h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, statusNote(p)),
+    h('button.small', { 'data-testid': 'enlarge', 'aria-pressed': big ? 'true' : 'false', onclick: () => ((ui.big[p.seat] = !big), ctx.redraw()) }, big ? t('pyo.shrink') : t('pyo.enlarge')),
+    h('div.pyramid-box', { class: big ? 'big' : '' }, p.blocks.length ? pyramidSvg(PALETTE, pyramidBlocks(p), { frame: p.frame, stage: view.stage, label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }), last: p.last_domino, areas: liveAreas(p) }) : h('p.hint', {}, t('pyramid.empty'))),
+    scoreLine(ctx, p),
+  );
+}
+
+function moveText(m) {
+  switch (m.kind) {
+    case 'take':
+      return t('pyo.move.take', { slot: m.slot + 1 });
+    case 'place':
+      return t('move.place', { cell: cellName(m.x, m.y), dir: t(`dir.${m.dir}`) });
+    case 'mark':
+      return t('pyo.move.mark', { side: m.side });
+    case 'resurface':
+      return t('pyo.move.resurface', { side: m.side, colour: colourName(m.colour), quadrant: t(`pyo.quadrant.${m.quadrant}`) });
+    case 'pass':
+      return t('pyo.move.pass');
+    case 'refill':
+      return t('pyo.move.refill', { pile: m.pile + 1 });
+    case 'cover':
+      return t('pyo.move.cover', { cell: m.cell, colour: colourName(m.colour), quadrant: t(`pyo.quadrant.${m.quadrant}`) });
+    default:
+      return m.text;
+  }
+}
+
+function moveLog(ctx) {
+  const recent = ctx.log.slice(-12);
+  const start = ctx.log.length - recent.length;
+  return h(
+    'section.card.log',
+    {},
+    h('h3', {}, t('table.moves', { count: ctx.log.length })),
+    h('ol.log', { start: start + 1 }, recent.map((m) => h('li', {}, `${ctx.seatName(m.seat)}: ${moveText(m)}`))),
+  );
+}
