@@ -35,11 +35,13 @@ export function resultPanel(ctx) {
     if (winners.length > 1) headline = t('result.shared_win', { names: winners.join(', ') });
     else headline = iWon ? t('result.you_win') : t('result.winner', { name: winners[0] });
   }
-  const ranking = rows.map((r) => ({ name: r.name, score: r.score, rank: r.rank + 1, gems: keyValue(outcome, 'gems_left', r.p.seat), best: keyValue(outcome, 'best_stage', r.p.seat) }));
+  // One column per tie-break the engine ranked on (none in solo: THE Legend wins ties).
+  const tieKeys = outcome.keys.map((k) => k.name).filter((name) => name !== 'score');
+  const ranking = rows.map((r) => ({ name: r.name, score: r.score, rank: r.rank + 1, ties: tieKeys.map((name) => keyValue(outcome, name, r.p.seat)) }));
   if (view.legend) {
     // THE Legend takes whichever of the two places the player did not.
     const legendRank = outcome.ranks[0] === 0 ? 2 : 1;
-    ranking.push({ name: t(`solo.${view.legend.mode}`), score: outcome.automa, rank: legendRank, gems: null, best: null });
+    ranking.push({ name: t(`solo.${view.legend.mode}`), score: outcome.automa, rank: legendRank, ties: tieKeys.map(() => null) });
     ranking.sort((a, b) => a.rank - b.rank);
   }
   return h(
@@ -50,8 +52,8 @@ export function resultPanel(ctx) {
     h(
       'table.ranking',
       { 'data-testid': 'ranking' },
-      h('thead', {}, h('tr', {}, h('th', {}, t('result.rank')), h('th', {}, t('result.player')), h('th', {}, t('pad.total')), h('th', {}, t('result.gems_left')), h('th', {}, t('result.best_stage')))),
-      h('tbody', {}, ranking.map((r) => h('tr', {}, h('td', {}, `${r.rank}`), h('td', {}, r.name), h('td', {}, h('strong', {}, `${r.score}`)), h('td', {}, r.gems === null ? '–' : `${r.gems}`), h('td', {}, r.best === null ? '–' : `${r.best}`)))),
+      h('thead', {}, h('tr', {}, h('th', {}, t('result.rank')), h('th', {}, t('result.player')), h('th', {}, t('pad.total')), tieKeys.map((name) => h('th', {}, t(`result.${name}`))))),
+      h('tbody', {}, ranking.map((r) => h('tr', {}, h('td', {}, `${r.rank}`), h('td', {}, r.name), h('td', {}, h('strong', {}, `${r.score}`)), r.ties.map((v) => h('td', {}, v === null ? '–' : `${v}`))))),
     ),
     notes.length ? h('ul.tie-notes', { 'data-testid': 'tie-notes' }, notes.map((n) => h('li', {}, n))) : h('p.hint', {}, t('result.no_ties')),
     h('p', {}, h('a', { href: `/api/games/${ctx.id}/record?format=text`, target: '_blank', rel: 'noopener', 'data-testid': 'record-link' }, t('result.record')), ' · ', h('a', { href: '#/' }, t('result.back'))),
