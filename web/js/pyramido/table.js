@@ -216,11 +216,13 @@ function ownArea(ctx, focus) {
       }
     });
   }
-  if (marks.length) parts.push(markPanel(ctx, marks, player));
-  if (resurf.length || legal.some((m) => m.kind === 'pass')) parts.push(resurfacePanel(ctx, resurf, player));
-  if (covers.length) parts.push(coverPanel(ctx, covers));
-  if (ctx.myTurn && legal.some((m) => m.kind === 'refill')) parts.push(h('p.hint', { 'data-testid': 'refill-hint' }, t('pyo.refill_hint')));
-  parts.push(h('div.pyramid-box.big', {}, svg));
+  // The choices sit beside the pyramid they are about (below it on a narrow screen).
+  const choices = [];
+  if (marks.length) choices.push(markPanel(ctx, marks, player));
+  if (resurf.length || legal.some((m) => m.kind === 'pass')) choices.push(resurfacePanel(ctx, resurf, player));
+  if (covers.length) choices.push(coverPanel(ctx, covers));
+  if (ctx.myTurn && legal.some((m) => m.kind === 'refill')) choices.push(h('p.hint', { 'data-testid': 'refill-hint' }, t('pyo.refill_hint')));
+  parts.push(h('div.pyo-work', {}, h('div.pyramid-box.big', {}, svg), choices.length ? h('div.pyo-choices', {}, choices) : null));
   parts.push(scoreLine(ctx, player));
   return parts;
 }
