@@ -216,11 +216,13 @@ function ownArea(ctx, focus) {
       }
     });
   }
-  if (marks.length) parts.push(markPanel(ctx, marks, player));
-  if (resurf.length || legal.some((m) => m.kind === 'pass')) parts.push(resurfacePanel(ctx, resurf, player));
-  if (covers.length) parts.push(coverPanel(ctx, covers));
-  if (ctx.myTurn && legal.some((m) => m.kind === 'refill')) parts.push(h('p.hint', { 'data-testid': 'refill-hint' }, t('pyo.refill_hint')));
-  parts.push(h('div.pyramid-box.big', {}, svg));
+  // The choices sit beside the pyramid they are about (below it on a narrow screen).
+  const choices = [];
+  if (marks.length) choices.push(markPanel(ctx, marks, player));
+  if (resurf.length || legal.some((m) => m.kind === 'pass')) choices.push(resurfacePanel(ctx, resurf, player));
+  if (covers.length) choices.push(coverPanel(ctx, covers));
+  if (ctx.myTurn && legal.some((m) => m.kind === 'refill')) choices.push(h('p.hint', { 'data-testid': 'refill-hint' }, t('pyo.refill_hint')));
+  parts.push(h('div.pyo-work', {}, h('div.pyramid-box.big', {}, svg), choices.length ? h('div.pyo-choices', {}, choices) : null));
   parts.push(scoreLine(ctx, player));
   return parts;
 }
@@ -277,19 +279,30 @@ function resurfacePanel(ctx, moves, player) {
     ),
   );
   if (side) {
-    rows.push(
-      h(
-        'div.moves',
-        {},
-        colours.map((c) => {
-          const m = ofSide.find((x) => x.colour === c);
-          return h('button', { 'data-testid': 'resurface-colour', class: c === colour ? 'selected' : '', 'aria-pressed': c === colour ? 'true' : 'false', onclick: () => ((ui.resurface.colour = c), ctx.redraw()) }, blockPicture(PALETTE, { colour: c, icons: 0 }, 24, colourName(c)), ` ${t('pyo.card_side', { colour: colourName(c), card: cardName(m.card) })}`);
-        }),
-      ),
-    );
+    rows.push(cardSides(ofSide, colour, 'resurface-colour', (c) => ((ui.resurface.colour = c), ctx.redraw())));
   }
   if (side && colour) rows.push(quadrantChoices(ofSide.filter((m) => m.colour === colour), 'resurface', ctx));
   return h('div.stage-end', { 'data-testid': 'resurface-panel' }, rows);
+}
+
+// The card sides the moves offer, grouped by card: each button shows the side's colour.
+function cardSides(moves, chosen, testid, choose) {
+  const cards = [...new Set(moves.map((m) => m.card))];
+  return h(
+    'div.moves.card-sides',
+    {},
+    cards.map((card) =>
+      h(
+        'div.card-group',
+        { role: 'group', 'aria-label': t('pyo.card_name', { card: cardName(card) }) },
+        h('span.label', {}, t('pyo.card_name', { card: cardName(card) })),
+        [...new Set(moves.filter((m) => m.card === card).map((m) => m.colour))].map((c) => {
+          const full = t('pyo.card_side', { colour: colourName(c), card: cardName(card) });
+          return h('button', { 'data-testid': testid, class: c === chosen ? 'selected' : '', 'aria-pressed': c === chosen ? 'true' : 'false', 'aria-label': full, title: full, onclick: () => choose(c) }, blockPicture(PALETTE, { colour: c, icons: 0 }, 24, ''), ` ${colourName(c)}`);
+        }),
+      ),
+    ),
+  );
 }
 
 function cardName(card) {
@@ -320,14 +333,7 @@ function coverPanel(ctx, moves) {
     'div.stage-end',
     { 'data-testid': 'cover-panel' },
     h('p', {}, t('pyo.cover_hint', { cell, count: ctx.view.holes.length })),
-    h(
-      'div.moves',
-      {},
-      colours.map((c) => {
-        const m = moves.find((x) => x.colour === c);
-        return h('button', { 'data-testid': 'cover-colour', class: c === colour ? 'selected' : '', 'aria-pressed': c === colour ? 'true' : 'false', onclick: () => ((ui.cover.colour = c), ctx.redraw()) }, blockPicture(PALETTE, { colour: c, icons: 0 }, 24, colourName(c)), ` ${t('pyo.card_side', { colour: colourName(c), card: cardName(m.card) })}`);
-      }),
-    ),
+    cardSides(moves, colour, 'cover-colour', (c) => ((ui.cover.colour = c), ctx.redraw())),
     colour ? quadrantChoices(moves.filter((m) => m.colour === colour), 'cover', ctx) : null,
   );
 }
