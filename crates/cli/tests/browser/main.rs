@@ -591,11 +591,12 @@ async fn py_wait_past(s: &Session, state: i64, again: Option<&str>) {
     }
     let v = s
         .js(
-            "return [document.getElementById('app').dataset.lastToast || '', document.activeElement?.outerHTML?.slice(0, 200) || ''];",
+            "return [document.getElementById('app').dataset.lastToast || '',
+                     (window.__pyReceived || []).slice(-4).map((m) => JSON.stringify(m).slice(0, 400))];",
             json!([]),
         )
         .await;
-    panic!("no Pyramids state after {state}: last message {v}");
+    panic!("no Pyramids state after {state}: last toast and messages {v:#}");
 }
 
 /// Waits for this page's turn (or the end), then plays it by clicking; false once over.
@@ -749,6 +750,13 @@ async fn pyramids_a_person_plays_three_players_against_two_bots_and_a_spectator_
         .await;
     s.click("[data-testid=create-table]").await;
     s.wait_for("[data-testid=py-table]", 20).await;
+    // What the player's page receives, to explain a stall if one happens.
+    s.js(
+        "return import('/js/app.js').then((m) => { window.__pyReceived = [];
+           m.app.socket.onMessage((msg) => window.__pyReceived.push(msg)); return true; });",
+        json!([]),
+    )
+    .await;
     let hash = s.js("return location.hash;", json!([])).await;
     let id = hash
         .as_str()
