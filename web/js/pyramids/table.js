@@ -152,7 +152,7 @@ function handPanel(ctx, me) {
 function obeliskColumns(p) {
   return h(
     'div.py-obelisk',
-    { 'data-testid': 'obelisk', 'aria-label': t('py.obelisk_label', { count: p.obelisk.length }) },
+    { 'data-testid': 'obelisk-columns', 'aria-label': t('py.obelisk_label', { count: p.obelisk.length }) },
     h('span.label', {}, t('py.obelisk_label', { count: p.obelisk.length })),
     h(
       'div.columns',

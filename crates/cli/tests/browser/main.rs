@@ -560,21 +560,8 @@ async fn py_state(s: &Session) -> (i64, String) {
     )
 }
 
-/// Waits for the state after `state`. When nothing happened after a few seconds and `again`
-/// still shows, clicks it again, as a person would (the page sometimes redraws during the
-/// click, which then reaches no button: see the report of issue 16).
-async fn py_wait_past(s: &Session, state: i64, again: Option<&str>) {
-    for i in 0..300 {
-        if let Some(css) = again
-            && (i == 40 || i == 120)
-            && exists(s, css).await
-        {
-            eprintln!(
-                "pyramids: no new state after {state} in {} s: clicking {css} again",
-                i / 10
-            );
-            s.click(css).await;
-        }
+async fn py_wait_past(s: &Session, state: i64) {
+    for _ in 0..300 {
         let v = s
             .js(
                 "const t = document.querySelector('[data-testid=py-table]');
@@ -591,11 +578,12 @@ async fn py_wait_past(s: &Session, state: i64, again: Option<&str>) {
     }
     let v = s
         .js(
-            "return [document.getElementById('app').dataset.lastToast || '', document.activeElement?.outerHTML?.slice(0, 200) || ''];",
+            "return [document.getElementById('app').dataset.lastToast || '',
+                     (window.__pyReceived || []).slice(-4).map((m) => JSON.stringify(m).slice(0, 400))];",
             json!([]),
         )
         .await;
-    panic!("no Pyramids state after {state}: last message {v}");
+    panic!("no Pyramids state after {state}: last toast and messages {v:#}");
 }
 
 /// Waits for this page's turn (or the end), then plays it by clicking; false once over.
@@ -612,7 +600,6 @@ async fn py_step(s: &Session, step: usize, shots: &mut [bool; 2]) -> bool {
     .await;
     let (state, phase) = py_state(s).await;
     let dir = artifacts();
-    let mut again: Option<&str> = None;
     match phase.as_str() {
         "over" => return false,
         "choose_god" => {
@@ -624,7 +611,6 @@ async fn py_step(s: &Session, step: usize, shots: &mut [bool; 2]) -> bool {
                 shots[0] = true;
             }
             s.click_nth("[data-testid=god]", step).await;
-            again = Some("[data-testid=god]");
         }
         "choose_pair" if PAIRS.fetch_add(1, Relaxed) % 2 == 1 => {
             key_activate(s, "[data-testid=pair]").await;
@@ -632,7 +618,6 @@ async fn py_step(s: &Session, step: usize, shots: &mut [bool; 2]) -> bool {
         }
         "choose_pair" => {
             s.click_nth("[data-testid=pair]", step).await;
-            again = Some("[data-testid=pair]");
         }
         "build_pyramid" if PYRAMIDS.fetch_add(1, Relaxed) % 2 == 1 => {
             // Keyboard only: Enter on a ghost shows the preview and keeps the focus there;
@@ -675,27 +660,22 @@ async fn py_step(s: &Session, step: usize, shots: &mut [bool; 2]) -> bool {
                 shots[1] = true;
             }
             s.click("[data-testid=confirm-pyramid]").await;
-            again = Some("[data-testid=confirm-pyramid]");
         }
         "build_more" => {
             if step.is_multiple_of(3) && exists(s, "[data-testid=obelisk]").await {
                 s.click("[data-testid=obelisk]").await;
-                again = Some("[data-testid=obelisk]");
             } else if step % 3 == 1 && exists(s, "[data-testid=tomb]").await {
                 s.click("[data-testid=tomb]").await;
-                again = Some("[data-testid=tomb]");
             } else {
                 s.click("[data-testid=done]").await;
-                again = Some("[data-testid=done]");
             }
         }
         "discard" => {
             s.click_nth("[data-testid=discard]", step).await;
-            again = Some("[data-testid=discard]");
         }
         other => panic!("unexpected Pyramids phase '{other}'"),
     }
-    py_wait_past(s, state, again).await;
+    py_wait_past(s, state).await;
     true
 }
 
@@ -749,6 +729,16 @@ async fn pyramids_a_person_plays_three_players_against_two_bots_and_a_spectator_
         .await;
     s.click("[data-testid=create-table]").await;
     s.wait_for("[data-testid=py-table]", 20).await;
+    // What the player's page receives, to explain a stall if one happens.
+    s.js(
+        "return import('/js/app.js').then((m) => { window.__pyReceived = [];
+           m.app.socket.onMessage((msg) => window.__pyReceived.push(msg));
+           const send = m.app.socket.send.bind(m.app.socket);
+           m.app.socket.send = (msg) => { window.__pyReceived.push({ sent: msg }); send(msg); };
+           return true; });",
+        json!([]),
+    )
+    .await;
     let hash = s.js("return location.hash;", json!([])).await;
     let id = hash
         .as_str()
