@@ -88,6 +88,10 @@ impl Drop for Mounted {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "root-tests"),
+    ignore = "mounts a read-only tmpfs: needs root, run by scripts/test"
+)]
 fn a_read_only_data_directory_ends_the_server_at_once() {
     let dir = data_dir("read-only");
     let mounted = Command::new("mount")

@@ -59,8 +59,14 @@ fn check_game(kind: GameKind, players: u8, seed: u64) {
 fn move_texts_tell_no_seat_more_than_its_view() {
     for &kind in GameKind::ALL {
         let d = kind.descriptor();
-        // Hidden hands make Pyramids the game to search hardest.
-        let seeds = if d.key == "pyramids" { 200 } else { 6 };
+        // Hidden hands make Pyramids the game to search hardest: 2,000 games in the second
+        // test tier (`scripts/test` sets PYRAMIDION_FULL_SIMULATION), 200 in plain `cargo test`.
+        let full = std::env::var_os("PYRAMIDION_FULL_SIMULATION").is_some();
+        let seeds = match (d.key, full) {
+            ("pyramids", true) => 2000,
+            ("pyramids", false) => 200,
+            _ => 6,
+        };
         for seed in 0..seeds {
             let players = d.seats.min.max(2) + (seed % 2) as u8;
             check_game(kind, players.min(d.seats.max), seed);
