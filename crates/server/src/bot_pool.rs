@@ -118,19 +118,29 @@ mod tests {
     use super::*;
     use pyramidion_games::GameKind;
 
+    /// A 2-player game of every registered kind.
+    fn two_player_games(seed: u64) -> Vec<AnyGame> {
+        GameKind::ALL
+            .iter()
+            .filter(|k| k.descriptor().seats.contains(2))
+            .map(|&k| AnyGame::new(k, &serde_json::json!({"players": 2}), seed).unwrap())
+            .collect()
+    }
+
     #[tokio::test]
     async fn the_pool_plays_legal_moves_with_bounded_threads() {
         let pool = BotPool::new(2);
         assert_eq!(pool.threads(), 2);
-        let game = AnyGame::new(GameKind::Pyramids, &serde_json::json!({"players": 2}), 3).unwrap();
-        let legal = game.legal_texts();
-        let mut waits = Vec::new();
-        for seed in 0..8 {
-            waits.push(pool.choose(game.clone(), BotLevel::Search(16), seed));
-        }
-        for w in waits {
-            let m = w.await.expect("a move");
-            assert!(legal.contains(&m), "{m}");
+        for game in two_player_games(3) {
+            let legal = game.legal_texts();
+            let mut waits = Vec::new();
+            for seed in 0..4 {
+                waits.push(pool.choose(game.clone(), BotLevel::Search(4), seed));
+            }
+            for w in waits {
+                let m = w.await.expect("a move");
+                assert!(legal.contains(&m), "{m}");
+            }
         }
     }
 
@@ -138,11 +148,11 @@ mod tests {
     fn a_finished_game_gives_no_move_instead_of_a_panic() {
         // A bot asked to move in a finished game may panic; the fallback finds no legal move
         // either, and says so instead of stalling or crashing the pool.
-        let mut game =
-            AnyGame::new(GameKind::Pyramids, &serde_json::json!({"players": 2}), 1).unwrap();
-        while let Some(m) = game.legal_texts().into_iter().next() {
-            game.play_text(&m).unwrap();
+        for mut game in two_player_games(1) {
+            while let Some(m) = game.legal_texts().into_iter().next() {
+                game.play_text(&m).unwrap();
+            }
+            assert_eq!(choose_or_fallback(&game, BotLevel::Greedy, 1), None);
         }
-        assert_eq!(choose_or_fallback(&game, BotLevel::Greedy, 1), None);
     }
 }
