@@ -138,7 +138,7 @@ export function pyramidSvg(player, opts = {}) {
     );
     // Block A's end is marked, so both orders of one slot look different before choosing.
     g.append(s('circle.ghost-anchor', { cx: cells[0][0] + 1, cy: cells[0][1] + 1, r: 0.22 }));
-    clickable(g, () => opts.onGhost(ghost), t('place.ghost_label', { move: ghost.text.slice(6) }));
+    clickable(g, () => opts.onGhost(ghost), t('place.ghost_label', { move: `${String.fromCharCode(97 + ghost.x)}${ghost.y + 1} ${ghost.dir}` }));
     layers.append(g);
   }
 
