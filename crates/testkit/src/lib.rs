@@ -9,6 +9,7 @@
 //! A dev-dependency only: each game implements [`Simulate`] behind its `testkit` feature,
 //! which only its own tests enable.
 #![forbid(unsafe_code)]
+pub mod golden;
 use pyramidion_core::record::Record;
 use pyramidion_core::rules::{ErrorCode, Outcome, Rules, ToMove};
 use pyramidion_core::{GameRng, Seat, Seed};
