@@ -130,6 +130,54 @@ pub fn best_plan(areas: &[ScorableArea], available: u128, gems: Gems) -> Plan {
     plan
 }
 
+/// Units a colour can use at most in [`best_points`]: more gems than the box holds.
+const MAX_UNITS: usize = 64;
+
+/// The points of [`best_plan`] over every area, without building the plan: the same two
+/// knapsacks on the stack, no allocation. Bots call it for every placement they weigh (the
+/// greedy playouts of the search bot spend most of their time here).
+pub fn best_points(areas: &[ScorableArea], gems: Gems) -> u32 {
+    let pairs = (gems.mythical() / 2) as usize;
+    // best[q]: most net points of the colours so far using at most q Mythical pairs.
+    let mut best = [0i32; MAX_UNITS + 1];
+    for c in 0..COLOURS as u8 {
+        let g = gems.get(Gem::colour(c)) as usize;
+        let count = areas.iter().filter(|a| a.colour == c).count();
+        let max_units = (g + pairs).min(3 * count).min(MAX_UNITS);
+        if max_units == 0 {
+            continue;
+        }
+        // value[u]: most points spending exactly u units on this colour's areas (each area
+        // 0, 1 or 3 units). Descending u keeps each area used once.
+        let mut value = [NONE; MAX_UNITS + 1];
+        value[0] = 0;
+        for a in areas.iter().filter(|a| a.colour == c) {
+            let v = a.icons as i32;
+            for u in (1..=max_units).rev() {
+                let single = value[u - 1] + v;
+                let double = if u >= 3 { value[u - 3] + 2 * v } else { NONE };
+                value[u] = value[u].max(single).max(double);
+            }
+        }
+        let mut next = best;
+        for (u, &v) in value.iter().enumerate().take(max_units + 1).skip(1) {
+            if v < 0 {
+                continue;
+            }
+            let used_pairs = u.saturating_sub(g);
+            if used_pairs > pairs {
+                break;
+            }
+            let net = v - 2 * used_pairs as i32;
+            for q in used_pairs..=pairs {
+                next[q] = next[q].max(best[q - used_pairs] + net);
+            }
+        }
+        best = next;
+    }
+    (best[pairs] + gems.mythical() as i32) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,9 +278,31 @@ mod tests {
             ]);
             let plan = best_plan(&areas, u128::MAX, g);
             check_plan(&areas, g, &plan);
+            assert_eq!(best_points(&areas, g), plan.points, "{areas:?} {g:?}");
             assert_eq!(
                 (plan.points, plan.spent),
                 brute(&areas, g),
+                "{areas:?} {g:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn best_points_agrees_with_best_plan_on_large_positions() {
+        let mut rng = pyramidion_core::GameRng::from_seed(11);
+        for _ in 0..2000 {
+            let n = rng.below(16) as usize;
+            let areas: Vec<_> = (0..n)
+                .map(|i| area(i as u8, rng.below(5) as u8, 1 + rng.below(8) as u8))
+                .collect();
+            let mut g = Gems::default();
+            for c in 0..5 {
+                g.add(Gem::colour(c), rng.below(6) as u8);
+            }
+            g.add(Gem::Mythical, rng.below(12) as u8);
+            assert_eq!(
+                best_points(&areas, g),
+                best_plan(&areas, u128::MAX, g).points,
                 "{areas:?} {g:?}"
             );
         }

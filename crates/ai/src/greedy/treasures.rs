@@ -2,25 +2,26 @@
 //! get if the stage ended right now (exact best gem allocation over the current top view).
 use super::Greedy;
 use crate::Bot;
+use arrayvec::ArrayVec;
 use pyramidion_core::Rules;
+use pyramidion_pyramid::topview::MAX_AREAS;
 use pyramidion_pyramid::{Block, Pyramid};
-use pyramidion_treasures::allocation::best_plan;
+use pyramidion_treasures::allocation::{best_plan, best_points};
 use pyramidion_treasures::game::{Phase, ScorableArea};
 use pyramidion_treasures::{Game, Gem, Gems, Move, dominoes};
 
-/// Stage points `pyramid` would score now with `gems`.
+/// Stage points `pyramid` would score now with `gems`. On the stack: the search bot's
+/// playouts call it for every placement they weigh.
 pub fn stage_value(pyramid: &Pyramid, gems: Gems) -> u32 {
-    let areas: Vec<ScorableArea> = pyramid
-        .top_view()
-        .areas_with_icons()
-        .iter()
-        .map(|a| ScorableArea {
+    let mut areas: ArrayVec<ScorableArea, MAX_AREAS> = ArrayVec::new();
+    pyramid.top_view().for_each_area_with_icons(|a| {
+        areas.push(ScorableArea {
             anchor: a.anchor,
             colour: a.colour,
             icons: a.icons,
         })
-        .collect();
-    best_plan(&areas, u128::MAX, gems).points
+    });
+    best_points(&areas, gems)
 }
 
 /// Best value over every legal placement of `domino`, for each inventory in `inventories`.
