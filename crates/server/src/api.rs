@@ -356,6 +356,13 @@ pub async fn create_table(
     let kind: GameKind = t.game.parse().map_err(|e: pyramidion_games::UnknownGame| {
         ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string())
     })?;
+    // Counting and creating under one lock: two requests of the same guest at once would
+    // otherwise both pass the count and go one over the limit.
+    let _count_guard = if identity.guest {
+        Some(state.lobby_lock.lock().await)
+    } else {
+        None
+    };
     if identity.guest {
         let limit = state.config.limits.tables_per_guest;
         if state.store.active_tables_of(&identity.user_id).await? >= limit as i64 {

@@ -340,6 +340,32 @@ async fn guests_have_a_bounded_number_of_tables() {
 }
 
 #[tokio::test]
+async fn a_guest_creating_tables_at_once_stays_within_the_limit() {
+    let s = start(sqlite_url(&temp_dir("tables-at-once")), |c| {
+        c.limits.tables_per_guest = 2;
+    })
+    .await;
+    let c = Client::guest(&s).await;
+    let open = json!([{"type": "me"}, {"type": "open"}]);
+    let creates = (0..6).map(|_| {
+        let mut c = c.clone();
+        let open = open.clone();
+        async move {
+            c.create_table("forgotten-treasures", json!({"players": 2}), open)
+                .await
+                .status
+        }
+    });
+    let statuses = futures_util::future::join_all(creates).await;
+    let created = statuses.iter().filter(|&&s| s == 201).count();
+    assert_eq!(created, 2, "{statuses:?}");
+    assert!(
+        statuses.iter().all(|&s| s == 201 || s == 429),
+        "{statuses:?}"
+    );
+}
+
+#[tokio::test]
 async fn sessions_expire() {
     let s = start(sqlite_url(&temp_dir("session-ttl-0")), |c| {
         c.limits.session_ttl = Duration::ZERO;

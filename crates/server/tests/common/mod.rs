@@ -82,6 +82,7 @@ pub async fn start_sqlite(name: &str) -> TestServer {
 }
 
 /// An HTTP client that keeps its session cookie.
+#[derive(Clone)]
 pub struct Client {
     pub http: reqwest::Client,
     pub base: String,
