@@ -98,5 +98,5 @@ export function handRow(ctx, hand, placing) {
 
 // The line under the hand: slots here, orientations that fit.
 export function placeHint(ctx) {
-  return h('p.hint.place-hint', {}, t('place.hint', { count: ghostsNow(ctx).length, orientations: usableDirs(ctx.legal).length }));
+  return h('p.hint.place-hint', {}, t('place.hint', { count: ghostsNow(ctx).length }));
 }
