@@ -131,6 +131,26 @@ async fn check_placing(s: &Session, name: &str) {
             before,
             "{name}: R turned the domino"
         );
+        // Enter on the Rotate button turns the domino and leaves the focus on the button.
+        let before = orientation(s).await.0;
+        s.js(
+            "document.querySelector('[data-testid=rotate]').focus();",
+            json!([]),
+        )
+        .await;
+        s.press("\u{E007}").await;
+        s.wait_until(
+            "the focus back on Rotate",
+            "return document.activeElement?.dataset.testid === 'rotate';",
+            json!([]),
+            5,
+        )
+        .await;
+        assert_ne!(
+            orientation(s).await.0,
+            before,
+            "{name}: Rotate turned the domino"
+        );
     }
 }
 
