@@ -115,6 +115,8 @@ async fn check_placing(s: &Session, name: &str) {
         json!(true),
         "{name}: a focused ghost previews the domino"
     );
+    s.screenshot(&artifacts(), &format!("{name}-focused-preview"))
+        .await;
     let before = orientation(s).await.0;
     s.press("r").await;
     s.wait_until(
