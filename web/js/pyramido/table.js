@@ -64,7 +64,7 @@ export function render(ctx) {
     ctx.ui.cover = null;
     if (placing) bringIntoView();
   }
-  const own = h('section.card.own', { 'data-testid': 'own-area' }, ownArea(ctx, focus));
+  const own = h('section.card.own', { 'data-testid': 'own-area', onkeydown: placing ? onRotateKey(ctx) : null }, ownArea(ctx, focus));
   return h(
     'div.ft-table.pyo-table',
     { 'data-testid': 'pyo-table', 'data-step': step, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
@@ -139,6 +139,20 @@ function quarry(ctx) {
 // The orientations (in DIRS order) that have at least one legal slot.
 function usableDirs(places) {
   return DIRS.filter((d) => places.some((p) => p.dir === d));
+}
+
+// `R` anywhere in the own area (a ghost, Rotate) turns the domino; the focus goes to a ghost.
+function onRotateKey(ctx) {
+  return (e) => {
+    if ((e.key === 'r' || e.key === 'R') && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      rotate(ctx);
+      requestAnimationFrame(() => {
+        const el = document.querySelector('[data-testid=my-pyramid] .ghost');
+        if (el) el.focus({ preventScroll: true });
+      });
+    }
+  };
 }
 
 function rotate(ctx) {
@@ -223,16 +237,6 @@ function ownArea(ctx, focus) {
   });
   if (ghosts.length) {
     svg.setAttribute('data-orientations', dirs.length);
-    svg.addEventListener('keydown', (e) => {
-      if (e.key === 'r' || e.key === 'R') {
-        e.preventDefault();
-        rotate(ctx);
-        requestAnimationFrame(() => {
-          const el = document.querySelector('[data-testid=my-pyramid] .ghost');
-          if (el) el.focus();
-        });
-      }
-    });
   }
   // The choices sit beside the pyramid they are about (below it on a narrow screen).
   const choices = [];
