@@ -69,11 +69,12 @@ function finish(ctx, plan) {
   ctx.redraw();
 }
 
+// The engine's best allocation as plan items (each one of the payments the view offers).
 function bestPlan(sc) {
-  return sc.best.map((b) => {
+  return sc.best.flatMap((b) => {
     const area = sc.areas.find((a) => a.name === b.area);
-    const option = area.payments.find((p) => p.text === b.text);
-    return { ...option, area: area.name, colour: area.colour };
+    const option = area && area.payments.find((p) => p.text === b.text);
+    return option ? [{ ...option, area: area.name, colour: area.colour }] : [];
   });
 }
 
@@ -94,6 +95,7 @@ export function activationPanel(ctx) {
   const payments = area ? area.payments.filter((p) => affordable(p, area)) : [];
   const add = (a, p) => {
     plan.items.push({ ...p, area: a.name, colour: a.colour });
+    plan.confirming = false;
     ui.area = null;
     ctx.redraw();
   };
@@ -120,7 +122,7 @@ export function activationPanel(ctx) {
                 'span.planned',
                 {},
                 ` ${t('scoring.planned')}: ${payText(item.payment, a.colour)} → +${item.points} `,
-                h('button.small', { 'data-testid': `unplan-${a.name}`, disabled: sending, 'aria-label': t('scoring.unplan', { name: a.name }), onclick: () => ((plan.items = plan.items.filter((i) => i !== item)), ctx.redraw()) }, '✕'),
+                h('button.small', { 'data-testid': `unplan-${a.name}`, disabled: sending, 'aria-label': t('scoring.unplan', { name: a.name }), onclick: () => ((plan.items = plan.items.filter((i) => i !== item)), (plan.confirming = false), ctx.redraw()) }, '✕'),
               )
             : null,
         );
@@ -151,6 +153,7 @@ export function activationPanel(ctx) {
           title: t('scoring.best_hint'),
           onclick: () => {
             plan.items = bestPlan(sc);
+            plan.confirming = false;
             ui.area = null;
             ctx.redraw();
           },
