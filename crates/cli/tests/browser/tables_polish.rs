@@ -306,6 +306,30 @@ async fn forgotten_treasures_placing_fits_1280x800_and_stage_end_activations_are
         plurals,
         json!(["1 red gem", "2 red gems", "Finish scoring (1 point)"])
     );
+    // French counts 0 and 1 as singular, Italian only 1.
+    let other = s
+        .js(
+            "return import('/js/i18n.js').then(async (m) => {
+               await m.setLanguage('fr');
+               const fr = [m.t('gem_count.red', { count: 0 }), m.t('gem_count.red', { count: 2 })];
+               await m.setLanguage('it');
+               const it = [m.t('gem_count.red', { count: 0 }), m.t('gem_count.red', { count: 1 })];
+               await m.setLanguage('en');
+               return [...fr, ...it];
+             });",
+            json!([]),
+        )
+        .await;
+    assert_eq!(
+        other,
+        json!([
+            "0 gemme rouge",
+            "2 gemmes rouges",
+            "0 gemme rosse",
+            "1 gemma rossa"
+        ])
+    );
+    s.wait_for("[data-testid=ft-table]", 10).await;
     play_to_stage_two(&s, "1280", true).await;
     s.quit().await;
 }
