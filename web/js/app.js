@@ -7,6 +7,7 @@ import { renderLobby } from './lobby.js';
 import { renderWaiting } from './waiting.js';
 import { renderGame } from './game.js';
 import { renderAccount } from './account.js';
+import { renderRules } from './rules.js';
 
 export const app = {
   me: null,
@@ -103,6 +104,8 @@ function route() {
       return renderGame(root, parts[1]);
     case 'account':
       return renderAccount(root);
+    case 'rules':
+      return renderRules(root, parts[1]);
     default:
       return renderLobby(root);
   }

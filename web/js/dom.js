@@ -63,3 +63,24 @@ export function clickable(el, handler, label) {
   });
   return el;
 }
+
+// Like `mount`, for a page redrawn in place: the keyboard focus goes back to the element that
+// plays the same part in the new content (same `data-testid`, and same `data-move` or
+// `data-key` when it has one), so redrawing never throws a keyboard user back to the top.
+export function remount(el, ...children) {
+  const active = document.activeElement;
+  let again = null;
+  if (active && active !== el && el.contains(active) && active.dataset && active.dataset.testid) {
+    const attrs = ['testid', 'move', 'key'].filter((k) => active.dataset[k] !== undefined);
+    const css = attrs.map((k) => `[data-${k}="${CSS.escape(active.dataset[k])}"]`).join('');
+    const index = [...el.querySelectorAll(css)].indexOf(active);
+    again = { css, index };
+  }
+  mount(el, ...children);
+  if (again) {
+    const matches = el.querySelectorAll(again.css);
+    const next = matches[Math.max(0, Math.min(again.index, matches.length - 1))];
+    if (next && typeof next.focus === 'function') next.focus({ preventScroll: true });
+  }
+  return el;
+}

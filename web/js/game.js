@@ -2,10 +2,11 @@
 // The server is the authority: the page shows the view and offers the legal moves it is sent,
 // sends a move with the state id it saw, and waits for the next state.
 import { api } from './api.js';
-import { h, mount } from './dom.js';
+import { h, mount, remount } from './dom.js';
 import { t } from './i18n.js';
 import { app, errorText, showError, toast } from './app.js';
 import { renderGeneric } from './generic.js';
+import { rulesLink } from './rules.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
@@ -70,7 +71,7 @@ export async function renderGame(root, id) {
     const myTurn = st.seat !== null && st.to_move === st.seat && st.legal.length > 0;
     const ctx = { id, table: page.table, state: st, view: st.view, seat: st.seat, legal: st.legal, myTurn, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending };
     try {
-      mount(root, render(ctx));
+      remount(root, h('p.table-links', {}, rulesLink(page.table.game, true)), render(ctx));
     } catch (e) {
       // A drawing bug must not look like a frozen game: say so, and keep the state.
       console.error(e);

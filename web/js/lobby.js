@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { app, showError } from './app.js';
+import { rulesCard } from './rules.js';
 
 const range = (min, max) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
 // Options that apply at a table of `players` (an option listing no player counts always does).
@@ -192,6 +193,7 @@ export async function renderLobby(root) {
         builder(games),
         tableList(t('lobby.open_tables'), waiting, 'open-tables', t('lobby.no_open_tables')),
         tableList(t('lobby.my_games'), mine.games.slice(0, 30), 'my-games', t('lobby.no_games')),
+        rulesCard(games),
       ),
     );
     document.title = `${t('lobby.title')} · Pyramidion`;

@@ -14,6 +14,14 @@ pub struct MarkedArea {
     pub jewels: u8,
     /// The area's lowest top-view quadrant (its name, e.g. `c4`, see core's `area_name`).
     pub anchor: u8,
+    /// The top-view quadrants the area covered when it was scored (bit `q` = quadrant `q`, as
+    /// in the top view), listed as quadrant numbers in views so a table can outline it.
+    #[serde(serialize_with = "quadrant_list")]
+    pub cells: u128,
+}
+
+fn quadrant_list<S: Serializer>(cells: &u128, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq((0..128u8).filter(|q| cells >> q & 1 == 1))
 }
 
 fn colour_text<S: Serializer>(c: &u8, s: S) -> Result<S::Ok, S::Error> {
@@ -51,6 +59,7 @@ pub fn score_stage(pyramid: &Pyramid, markers: &[Option<u8>; COLOURS]) -> StageS
                 colour: area.colour,
                 jewels: area.icons,
                 anchor: area.anchor,
+                cells: area.cells,
             });
         }
     }

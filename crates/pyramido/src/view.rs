@@ -340,6 +340,40 @@ mod tests {
         assert!(seen, "some marker was placed");
     }
 
+    /// A scored stage's marked areas come with the quadrants they covered then, listed (as
+    /// numbers, the area's name being the lowest) in the view a table outlines them from.
+    #[test]
+    fn scored_areas_carry_their_quadrants() {
+        use pyramidion_core::Rules;
+        let mut moves = Vec::new();
+        let mut checked = 0;
+        for seed in 0..8 {
+            let mut game = Game::new(&crate::options::Options::players(2), seed).expect("a game");
+            while game.to_move() != pyramidion_core::ToMove::Over {
+                game.legal_moves(&mut moves);
+                game.play(&moves[moves.len() / 2]).expect("a legal move");
+            }
+            let view = serde_json::to_value(View::new(&game, None)).expect("a view");
+            for seat in view["seats"].as_array().expect("seats") {
+                for stage in seat["stage_scores"].as_array().expect("stage scores") {
+                    for area in stage["areas"].as_array().expect("areas") {
+                        let cells: Vec<u64> = area["cells"]
+                            .as_array()
+                            .expect("cells")
+                            .iter()
+                            .map(|q| q.as_u64().expect("a quadrant"))
+                            .collect();
+                        assert!(!cells.is_empty());
+                        assert!(cells.iter().all(|&q| q < 100));
+                        assert_eq!(cells.iter().min(), area["anchor"].as_u64().as_ref());
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 0, "some stage scored a marked area");
+    }
+
     #[test]
     fn jewel_table_matches_core_names() {
         for (m, text) in JEWELS.iter().enumerate() {

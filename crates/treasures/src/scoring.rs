@@ -70,6 +70,9 @@ pub fn affordable_payments(coloured: u8, mythical: u8) -> u8 {
     BY_COLOURED[coloured.min(3) as usize] & BY_MYTHICAL[mythical.min(6) as usize]
 }
 
+/// Points each Mythical gem still held adds to a stage score when the player is done.
+pub const POINTS_PER_MYTHICAL_KEPT: u16 = 1;
+
 /// Points an activation earns: 1 per icon, 2 when doubled.
 pub fn activation_points(icons: u8, payment: Payment) -> u16 {
     icons as u16 * if payment.doubled() { 2 } else { 1 }
@@ -156,7 +159,8 @@ impl Game {
             }
         }
         self.scoring = None;
-        player.stage_scores[stage] = points + player.gems.mythical() as u16;
+        player.stage_scores[stage] =
+            points + player.gems.mythical() as u16 * POINTS_PER_MYTHICAL_KEPT;
         self.discard.add_all(&spent);
         if self.must_discard() {
             self.phase = Phase::Discard;

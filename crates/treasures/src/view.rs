@@ -9,7 +9,7 @@ use crate::game::{Game, LegendTurn, Phase, SPACES};
 use crate::gems::Gems;
 use crate::moves::{Move, Payment};
 use crate::options::{Options, SoloMode};
-use crate::scoring::activation_points;
+use crate::scoring::{POINTS_PER_MYTHICAL_KEPT, activation_points, affordable_payments};
 use pyramidion_core::{Outcome, Seat};
 use pyramidion_pyramid::topview::area_name;
 use pyramidion_pyramid::{Block, FrameRect, Placement};
@@ -95,8 +95,10 @@ pub struct PlayerView {
     /// The last domino placed.
     pub last_placement: Option<LastPlacement>,
     /// Every area activated at past stage ends (the per-area breakdown of the scoring pad);
-    /// a stage's score is these points plus 1 per Mythical kept.
+    /// a stage's score is these points plus `mythical_points` of that stage.
     pub scored_areas: Vec<ScoredAreaView>,
+    /// Per stage (1–4 at 0–3): the points the Mythicals kept added when the stage was scored.
+    pub mythical_points: [u16; 4],
 }
 
 /// Where a domino went: its stage (1–4), its placement, and the two cells it covers (A first).
@@ -127,6 +129,22 @@ pub struct AreaView {
     pub activation: Option<Payment>,
     /// Points the activation added (when activated).
     pub activation_points: Option<u16>,
+    /// While open, the payments the seat being scored can make for this area with the gems it
+    /// holds now, each with its points and cost (only in that seat's own view). A plan of
+    /// several activations spends the sum of their costs.
+    pub payments: Vec<PaymentOption>,
+}
+
+/// One way to pay an area's activation: what it earns and which gems it spends.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PaymentOption {
+    pub text: String,
+    pub payment: Payment,
+    pub points: u16,
+    /// Gems of the area's colour spent.
+    pub coloured: u8,
+    /// Mythical gems spent.
+    pub mythical: u8,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -136,6 +154,10 @@ pub struct ScoringView {
     pub spent: Gems,
     /// Points from activations so far (Mythicals left are added when done).
     pub points: u16,
+    /// What each Mythical still held will add when the seat is done, and what the ones held
+    /// now would add: the stage total if the seat finished now is `points + mythical_kept`.
+    pub points_per_mythical: u16,
+    pub mythical_kept: u16,
     /// The engine's exact best completion from here (most points, then fewest gems), as
     /// `activate` moves, and the stage total it reaches with the Mythicals kept. Only in the
     /// view of the seat being scored (its own pyramid and gems: nothing hidden).
@@ -245,13 +267,24 @@ impl View {
                         points: activation_points(s.area.icons, s.payment),
                     })
                     .collect(),
+                mythical_points: std::array::from_fn(|stage| {
+                    let from_areas: u16 = p
+                        .scored_areas
+                        .iter()
+                        .filter(|s| s.stage as usize == stage)
+                        .map(|s| activation_points(s.area.icons, s.payment))
+                        .sum();
+                    p.stage_scores[stage].saturating_sub(from_areas)
+                }),
             })
             .collect();
         let scoring = game.scoring.as_ref().map(|sc| {
             let player = &game.players[game.current as usize];
             let top = player.pyramid.top_view();
             let own = seat == Some(Seat(game.current));
-            View::scoring(game.current, sc, &top, own.then_some(player.gems))
+            let mut scoring = View::scoring(game.current, sc, &top, own.then_some(player.gems));
+            scoring.mythical_kept = player.gems.mythical() as u16 * POINTS_PER_MYTHICAL_KEPT;
+            scoring
         });
         let scored_stages = game.stage as usize + usize::from(game.phase == Phase::Over);
         let legend = game.legend.as_ref().map(|l| LegendView {
@@ -315,6 +348,12 @@ impl View {
                     .iter()
                     .find(|(anchor, _)| *anchor == a.anchor)
                     .map(|(_, p)| *p);
+                let payments = match gems {
+                    Some(gems) if activation.is_none() => {
+                        payment_options(a.anchor, a.icons, a.colour, gems)
+                    }
+                    _ => Vec::new(),
+                };
                 AreaView {
                     name: area_name(a.anchor),
                     colour: a.colour,
@@ -322,6 +361,7 @@ impl View {
                     cells: pyramidion_pyramid::grid::bits(cells).collect(),
                     activation,
                     activation_points: activation.map(|p| activation_points(a.icons, p)),
+                    payments,
                 }
             })
             .collect();
@@ -361,8 +401,36 @@ impl View {
             areas,
             spent: sc.spent(),
             points: sc.points(),
+            points_per_mythical: POINTS_PER_MYTHICAL_KEPT,
+            mythical_kept: 0,
             best,
             best_total,
         }
     }
+}
+
+/// The payments `gems` can make for the area anchored at `anchor` (as the legal moves list
+/// them), with their points and costs.
+fn payment_options(anchor: u8, icons: u8, colour: u8, gems: Gems) -> Vec<PaymentOption> {
+    let colour_gem = crate::gems::Gem::colour(colour);
+    let affordable = affordable_payments(gems.get(colour_gem), gems.mythical());
+    Payment::ALL
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| affordable >> i & 1 == 1)
+        .map(|(_, &payment)| {
+            let (coloured, mythical) = payment.cost();
+            PaymentOption {
+                text: Move::Activate {
+                    area: anchor,
+                    payment,
+                }
+                .to_string(),
+                payment,
+                points: activation_points(icons, payment),
+                coloured,
+                mythical,
+            }
+        })
+        .collect()
 }

@@ -101,3 +101,85 @@ fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
     }
     assert!(checked > 100, "{checked} stage ends checked");
 }
+
+/// The scored seat's view lists, per open area, exactly the payments its legal moves offer
+/// (with their points and costs), tells what finishing now would score, and after scoring
+/// says how much of the stage score came from the Mythicals kept.
+#[test]
+fn the_scoring_view_offers_the_legal_payments_and_the_mythical_points() {
+    let mut checked = 0;
+    for seed in 0..24u64 {
+        let players = 1 + (seed % 3) as u8;
+        let options = Options {
+            players,
+            solo: (players == 1).then_some(SoloMode::TheLegend),
+        };
+        let mut g = Game::new(&options, seed).unwrap();
+        let mut rng = GameRng::from_seed(seed ^ 0xbeef);
+        let mut moves = Vec::new();
+        loop {
+            random_until_scoring(&mut g, &mut rng);
+            if g.phase() == Phase::Over {
+                break;
+            }
+            let ToMove::Seat(seat) = g.to_move() else {
+                unreachable!("a scorer")
+            };
+            let view = View::of(&g, Some(seat));
+            let scoring = view.scoring.clone().expect("scoring view");
+            g.legal_moves(&mut moves);
+            let mut legal: Vec<String> = moves
+                .iter()
+                .filter(|m| matches!(m, Move::Activate { .. }))
+                .map(|m| m.to_string())
+                .collect();
+            let mut offered: Vec<String> = scoring
+                .areas
+                .iter()
+                .flat_map(|a| a.payments.iter().map(|p| p.text.clone()))
+                .collect();
+            legal.sort();
+            offered.sort();
+            assert_eq!(offered, legal, "seed {seed}");
+            for a in &scoring.areas {
+                for p in &a.payments {
+                    let doubled = if p.payment.doubled() { 2 } else { 1 };
+                    assert_eq!((p.coloured, p.mythical), p.payment.cost());
+                    assert_eq!(p.points, a.icons as u16 * doubled, "seed {seed}");
+                }
+            }
+            // Nobody else is offered this seat's payments.
+            assert!(
+                View::of(&g, None)
+                    .scoring
+                    .unwrap()
+                    .areas
+                    .iter()
+                    .all(|a| a.payments.is_empty())
+            );
+            let me = &view.players[seat.0 as usize];
+            assert_eq!(
+                scoring.mythical_kept,
+                me.gems.mythical() as u16 * scoring.points_per_mythical
+            );
+            let stage = view.stage as usize;
+            let promised = scoring.points + scoring.mythical_kept;
+            g.play(&Move::Done).unwrap();
+            let after = View::of(&g, Some(seat));
+            let me = &after.players[seat.0 as usize];
+            assert_eq!(me.stage_scores[stage - 1], promised, "seed {seed}");
+            assert_eq!(
+                me.mythical_points[stage - 1],
+                scoring.mythical_kept,
+                "seed {seed}"
+            );
+            checked += 1;
+            while matches!(g.phase(), Phase::Discard) {
+                g.legal_moves(&mut moves);
+                g.play(&moves[rng.below(moves.len() as u32) as usize])
+                    .unwrap();
+            }
+        }
+    }
+    assert!(checked > 40, "{checked} stage ends checked");
+}

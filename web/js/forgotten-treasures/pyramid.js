@@ -103,6 +103,7 @@ export function pyramidSvg(player, opts = {}) {
     const cells = area.cells.map((q) => quadrantOrigin(origin, q));
     const classes = ['area'];
     if (area.activation) classes.push('activated');
+    if (opts.planned && opts.planned.has(area.name)) classes.push('planned');
     if (opts.best && opts.best.has(area.name)) classes.push('best');
     if (opts.selectedArea === area.name) classes.push('selected');
     const g = s('g', { class: classes.join(' '), 'data-area': area.name, 'data-testid': `area-${area.name}` });
@@ -117,14 +118,25 @@ export function pyramidSvg(player, opts = {}) {
     layers.append(g);
   }
 
+  const previews = s('g.ghost-previews');
   for (const ghost of opts.ghosts || []) {
     const cells = ghost.cells.map(([x, y]) => blockOrigin(player, opts.stage, x, y));
     cells.forEach(([x, y]) => bounds.push([x, y, 2, 2]));
     const selected = opts.selected === ghost.text;
     const g = s('g', { class: `ghost${selected ? ' selected' : ''}`, 'data-move': ghost.text, 'data-testid': 'ghost' });
-    if (selected && opts.hand) {
+    if (opts.hand) {
       const blocks = orient(opts.hand, ghost.dir);
-      cells.forEach(([x, y], i) => g.append(blockSvg(blocks[i], x, y, { class: 'preview' })));
+      // The selected slot shows the domino inside its ghost; a hovered or focused one shows
+      // it in the preview layer above every ghost, so no neighbouring slot covers it.
+      if (selected) cells.forEach(([x, y], i) => g.append(blockSvg(blocks[i], x, y, { class: 'preview' })));
+      const shown = s('g.ghost-preview', { 'data-for': ghost.text, 'aria-hidden': 'true' });
+      cells.forEach(([x, y], i) => shown.append(blockSvg(blocks[i], x, y, { class: 'preview' })));
+      previews.append(shown);
+      const show = (on) => shown.classList.toggle('shown', on);
+      g.addEventListener('pointerenter', () => show(true));
+      g.addEventListener('pointerleave', () => show(false));
+      g.addEventListener('focus', () => show(true));
+      g.addEventListener('blur', () => show(false));
     }
     const minX = Math.min(cells[0][0], cells[1][0]);
     const minY = Math.min(cells[0][1], cells[1][1]);
@@ -164,6 +176,6 @@ export function pyramidSvg(player, opts = {}) {
   const pad = 0.5;
   svg.setAttribute('viewBox', `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`);
   svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
-  svg.append(layers);
+  svg.append(layers, previews);
   return svg;
 }

@@ -1,16 +1,15 @@
-// Stage end: activating areas (chosen on the pyramid or in the list, paid with the legal
-// payments the server offers), the engine's exact best allocation, discarding down to 5, and
+// Stage end: the activation plan (activation-plan.js), discarding down to 5, and
 // the scoring pad with every player's per-area breakdown, as in the rulebook's examples.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { GEMS, colourName, gemName, gemSvg } from './pieces.js';
+import { activationPanel, payText } from './activation-plan.js';
 
-export function payText(payment, colour) {
-  return t(`pay.${payment}`, { colour: colourName(colour) });
-}
+export { payText };
+export { plannedAreas } from './activation-plan.js';
 
 export function stageEndPanel(ctx, focus) {
-  const { view, legal, ui, play } = ctx;
+  const { view, legal, play } = ctx;
   const player = view.players[focus];
   if (view.phase === 'discard') {
     if (!ctx.myTurn || view.to_move !== focus) {
@@ -33,86 +32,7 @@ export function stageEndPanel(ctx, focus) {
       ),
     );
   }
-  const sc = view.scoring;
-  if (!sc) return null;
-  const mythicalLeft = view.players[sc.seat].gems[5];
-  const liveTotal = sc.points + mythicalLeft;
-  if (!ctx.myTurn || sc.seat !== ctx.state.seat) {
-    return h('div.stage-end', {}, h('p', {}, t('scoring.others_scoring', { name: ctx.seatName(sc.seat), points: liveTotal })));
-  }
-
-  // Playing the best allocation: one activation per state, each sent once the previous one
-  // has been accepted.
-  if (ui.bestQueue && ui.bestQueue.length && !ctx.pending && ui.bestSentAt !== ctx.state.state_id) {
-    const next = ui.bestQueue[0];
-    if (legal.some((m) => m.text === next)) {
-      ui.bestSentAt = ctx.state.state_id;
-      ui.bestQueue.shift();
-      setTimeout(() => play(next), 0);
-    } else {
-      ui.bestQueue = null;
-    }
-  }
-
-  const area = sc.areas.find((a) => a.name === ui.area);
-  const payments = area ? legal.filter((m) => m.kind === 'activate' && m.area === area.name) : [];
-  const gain = sc.best_total - liveTotal;
-  return h(
-    'div.stage-end',
-    { 'data-testid': 'scoring-panel' },
-    h('p.live-points', { 'data-testid': 'stage-points' }, t('scoring.live', { points: sc.points, mythical: mythicalLeft, total: liveTotal })),
-    h(
-      'ul.areas',
-      {},
-      sc.areas.map((a) =>
-        h(
-          'li',
-          { class: [a.activation ? 'activated' : '', ui.area === a.name ? 'selected' : ''].join(' ') },
-          h(
-            'button.area-button',
-            { 'data-testid': `area-button-${a.name}`, onclick: () => ((ui.area = a.name), ctx.redraw()), disabled: !!a.activation },
-            t('scoring.area_label', { name: a.name, colour: colourName(a.colour), count: a.icons }),
-          ),
-          a.activation ? h('span.paid', {}, ` ${payText(a.activation, a.colour)} → +${a.activation_points}`) : null,
-        ),
-      ),
-    ),
-    area && !area.activation
-      ? h(
-          'div.payments',
-          { 'data-testid': 'payments' },
-          h('p', {}, t('scoring.choose_payment', { name: area.name })),
-          payments.length
-            ? payments.map((m) => h('button', { 'data-move': m.text, 'data-testid': 'pay', onclick: () => play(m.text) }, `${payText(m.payment, area.colour)} → +${m.points}`))
-            : h('p.hint', {}, t('scoring.cannot_pay')),
-        )
-      : h('p.hint', {}, t('scoring.pick_area')),
-    h(
-      'div.row',
-      {},
-      h(
-        'button',
-        {
-          'data-testid': 'best-allocation',
-          disabled: !sc.best.length,
-          title: t('scoring.best_hint'),
-          onclick: () => {
-            ui.bestQueue = sc.best.map((b) => b.text);
-            ui.showBest = false;
-            ctx.redraw();
-          },
-        },
-        sc.best.length ? t('scoring.best', { total: sc.best_total, gain }) : t('scoring.best_done', { total: sc.best_total }),
-      ),
-      h(
-        'label.check',
-        {},
-        h('input', { type: 'checkbox', checked: !!ui.showBest, onchange: (e) => ((ui.showBest = e.target.checked), ctx.redraw()) }),
-        t('scoring.show_best'),
-      ),
-      h('button.primary', { 'data-testid': 'finish-scoring', onclick: () => play('done') }, t('scoring.done', { total: liveTotal })),
-    ),
-  );
+  return view.scoring ? activationPanel(ctx) : null;
 }
 
 // Stages already scored by everybody (their breakdown and pad column are final).
@@ -122,8 +42,7 @@ function scoredStages(view) {
 
 function playerBreakdown(ctx, p, stage) {
   const areas = p.scored_areas.filter((a) => a.stage === stage);
-  const fromAreas = areas.reduce((sum, a) => sum + a.points, 0);
-  const mythical = p.stage_scores[stage - 1] - fromAreas;
+  const mythical = p.mythical_points[stage - 1];
   return h(
     'div.breakdown',
     {},

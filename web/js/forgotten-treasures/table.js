@@ -3,9 +3,10 @@
 // scoring pad and the end of the game.
 import { h, clickable } from '../dom.js';
 import { t } from '../i18n.js';
-import { DIRS, GEMS, backSvg, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
-import { placements, pyramidSvg } from './pyramid.js';
-import { stageEndPanel, scoringPad } from './stage-end.js';
+import { GEMS, backSvg, dominoSvg, gemName, gemSvg } from './pieces.js';
+import { pyramidSvg } from './pyramid.js';
+import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
+import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from './placing.js';
 import { resultPanel } from './result.js';
 import { moveText } from './moves.js';
 
@@ -13,17 +14,25 @@ export function render(ctx) {
   const { view, state } = ctx;
   const mine = state.seat !== null && state.seat !== undefined;
   const focus = mine ? state.seat : (view.to_move ?? 0);
+  const placing = ctx.myTurn && view.phase === 'place';
+  // Local choices belong to one state: a new state forgets the selected slot.
+  if (ctx.ui.stateId !== state.state_id) {
+    ctx.ui.stateId = state.state_id;
+    ctx.ui.selected = null;
+    if (placing) bringIntoView();
+  }
+  const own = h(
+    'section.card.own',
+    { 'aria-label': t('table.pyramid_of', { name: ctx.seatName(focus) }), 'data-testid': 'own-area', onkeydown: placing ? onRotateKey(ctx) : null },
+    ownArea(ctx, focus),
+  );
   return h(
     'div.ft-table',
-    { 'data-testid': 'ft-table', 'data-phase': view.phase, 'data-state-id': state.state_id },
+    { 'data-testid': 'ft-table', 'data-phase': view.phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
     statusBar(ctx),
     view.outcome ? resultPanel(ctx) : null,
-    h(
-      'div.ft-main',
-      {},
-      exploration(ctx),
-      h('section.card.own', { 'aria-label': t('table.pyramid_of', { name: ctx.seatName(focus) }) }, ownArea(ctx, focus)),
-    ),
+    // While placing, the pyramid comes first: the exploration area is not needed then.
+    h('div.ft-main', {}, placing ? [own, exploration(ctx)] : [exploration(ctx), own]),
     h(
       'aside.ft-side',
       {},
@@ -107,44 +116,30 @@ function gemsInline(gems) {
     'span.gems',
     {},
     GEMS.map((name, g) =>
-      gems[g] ? h(`span.chip.g-${name}`, { title: `${gems[g]} ${gemName(g)}`, 'aria-label': `${gems[g]} ${gemName(g)}` }, gemSvg(g, 16), h('span.count', {}, `${gems[g]}`)) : null,
+      gems[g] ? h(`span.chip.g-${name}`, { title: t(`gem_count.${name}`, { count: gems[g] }), 'aria-label': t(`gem_count.${name}`, { count: gems[g] }) }, gemSvg(g, 16), h('span.count', {}, `${gems[g]}`)) : null,
     ),
     gems.every((n) => n === 0) ? h('span.hint', {}, t('table.no_gems')) : null,
   );
 }
 
 function ownArea(ctx, focus) {
-  const { view, legal, ui, play } = ctx;
+  const { view, ui } = ctx;
   const player = view.players[focus];
   const placing = ctx.myTurn && view.phase === 'place';
   const scoring = view.scoring && view.scoring.seat === focus ? view.scoring : null;
-  const parts = [h('h3', {}, ctx.state.seat === focus ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) }))];
-  parts.push(h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(player.gems)));
+  const parts = [
+    h(
+      'div.own-head',
+      {},
+      h('h3', {}, ctx.state.seat === focus ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) })),
+      h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(player.gems)),
+    ),
+  ];
 
   // The domino in hand (taken this turn), turned as the rotate control says.
-  if (view.hand && view.to_move === focus) {
-    ui.rot = ui.rot || 0;
-    // The domino turned as a whole, a quarter clockwise per step: E, S, W, N, as in `place`.
-    const turned = dominoSvg(view.hand.blocks, 76, dominoLabel(view.hand.blocks));
-    turned.style.transform = `rotate(${ui.rot * 90}deg)`;
-    parts.push(
-      h(
-        'div.hand',
-        { 'data-testid': 'hand' },
-        h('span.label', {}, t('table.hand')),
-        h('span.hand-box', { 'data-dir': DIRS[ui.rot] }, turned),
-        placing ? h('button', { 'data-testid': 'rotate', onclick: () => rotate(ctx), title: t('place.rotate_hint') }, `⟳ ${t('place.rotate')}`) : null,
-        placing && ui.selected ? h('button.primary', { 'data-testid': 'confirm-place', onclick: () => play(ui.selected) }, t('place.confirm')) : null,
-      ),
-    );
-  }
-
-  let ghosts = [];
-  if (placing) {
-    const all = placements(legal);
-    ghosts = all.filter((p) => p.dir === DIRS[ui.rot || 0]);
-    parts.push(h('p.hint', {}, t('place.hint', { count: ghosts.length })));
-  }
+  if (view.hand && view.to_move === focus) parts.push(handRow(ctx, view.hand, placing));
+  const ghosts = placing ? ghostsNow(ctx) : [];
+  if (placing) parts.push(placeHint(ctx));
   const best = scoring && ctx.state.seat === focus ? new Set(scoring.best.map((b) => b.area)) : null;
   const svg = pyramidSvg(player, {
     testid: 'my-pyramid',
@@ -153,27 +148,13 @@ function ownArea(ctx, focus) {
     stage: player.pyramid_stage,
     hand: view.hand ? view.hand.blocks : null,
     selected: ui.selected,
-    onGhost: (ghost) => {
-      if (ui.selected === ghost.text) play(ghost.text);
-      else {
-        ui.selected = ghost.text;
-        ctx.redraw();
-        focusGhost(ghost.text);
-      }
-    },
+    onGhost: (ghost) => pickGhost(ctx, ghost),
     areas: scoring ? scoring.areas : null,
+    planned: scoring ? plannedAreas(ctx) : null,
     best: ui.showBest ? best : null,
     selectedArea: ui.area,
     onArea: scoring && ctx.myTurn ? (area) => ((ui.area = area.name), ctx.redraw()) : null,
   });
-  if (placing) {
-    svg.addEventListener('keydown', (e) => {
-      if (e.key === 'r' || e.key === 'R') {
-        e.preventDefault();
-        rotate(ctx);
-      }
-    });
-  }
   // At a stage end the choices come first, next to the pyramid whose areas they name.
   if (view.scoring || view.phase === 'discard') parts.push(stageEndPanel(ctx, focus));
   parts.push(h('div.pyramid-box.big', {}, svg));
@@ -181,27 +162,14 @@ function ownArea(ctx, focus) {
   return parts;
 }
 
-function focusGhost(text) {
+// A new placing step shows the whole own area (pyramid, ghosts and buttons) on screen.
+function bringIntoView() {
   requestAnimationFrame(() => {
-    const el = document.querySelector(`[data-testid="my-pyramid"] [data-move="${text}"]`);
-    if (el) el.focus();
+    const own = document.querySelector('[data-testid=own-area]');
+    if (!own) return;
+    const r = own.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) own.scrollIntoView({ block: 'start' });
   });
-}
-
-// Turns the domino a quarter; a selected slot stays selected when the turned domino still
-// fits the same two cells.
-function rotate(ctx) {
-  const { ui, legal } = ctx;
-  const all = placements(legal);
-  const before = ui.selected ? all.find((p) => p.text === ui.selected) : null;
-  ui.rot = ((ui.rot || 0) + 1) % 4;
-  if (before) {
-    const key = (p) => p.cells.map((c) => c.join(',')).sort().join(';');
-    const same = all.find((p) => p.dir === DIRS[ui.rot] && key(p) === key(before));
-    ui.selected = same ? same.text : null;
-  }
-  ctx.redraw();
-  if (ui.selected) focusGhost(ui.selected);
 }
 
 function scoreLine(ctx, player) {

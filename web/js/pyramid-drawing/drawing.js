@@ -132,7 +132,7 @@ export function outline(cells) {
 // opts: {frame, stage (being built), label, testid, last: [i, j] (indices of the last domino),
 // ghosts: [{key, cells, blocks (oriented, A first), selected, label, onPick}],
 // targets: [{key, stage, x, y, label, testid, selected, onPick}] (blocks or holes to choose),
-// areas: [{cells: [[x, y]] in quadrant units, count, label}] (outlined, with their count)}.
+// areas: [{cells: [[x, y]] in quadrant units, count, label, testid}] (outlined, with their count)}.
 export function pyramidSvg(pal, blocks, opts = {}) {
   const bounds = [];
   const layers = s('g');
@@ -161,7 +161,7 @@ export function pyramidSvg(pal, blocks, opts = {}) {
     if (cells.length === 2) layers.append(s('rect.last-placed', { ...span(cells), 'data-testid': 'last-placed' }));
   }
   for (const area of opts.areas || []) {
-    const g = s('g.area', { 'data-testid': 'live-area' });
+    const g = s('g.area', { 'data-testid': area.testid || 'live-area' });
     g.append(s('path.area-outline', { d: outline(area.cells) }));
     const [lx, ly] = area.cells[0];
     g.append(s('circle.area-badge', { cx: lx + 0.5, cy: ly + 0.5, r: 0.42 }), s('text.area-count', { x: lx + 0.5, y: ly + 0.66, 'text-anchor': 'middle' }, `${area.count}`));

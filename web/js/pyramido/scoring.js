@@ -8,10 +8,23 @@ const colourName = (c) => t(`pyo.colour.${c}`);
 function breakdown(ctx, p, stage) {
   const sc = p.stage_scores[stage - 1];
   if (!sc) return h('div.breakdown', {}, h('strong', {}, `${ctx.seatName(p.seat)}: –`), h('ul', {}, h('li', {}, t('pyo.eliminated'))));
+  const { ui } = ctx;
+  const shown = !!(ui.shownStage && ui.shownStage.seat === p.seat && ui.shownStage.stage === stage);
   return h(
     'div.breakdown',
     {},
     h('strong', {}, `${ctx.seatName(p.seat)}: ${sc.total}`),
+    sc.areas.length
+      ? h(
+          'button.small.outline-areas',
+          {
+            'data-testid': `outline-${stage}-${p.seat}`,
+            'aria-pressed': shown ? 'true' : 'false',
+            onclick: () => ((ui.shownStage = shown ? null : { seat: p.seat, stage }), ctx.redraw()),
+          },
+          shown ? t('pyo.hide_areas') : t('pyo.outline_areas', { stage }),
+        )
+      : null,
     h(
       'ul',
       {},

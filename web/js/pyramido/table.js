@@ -37,13 +37,16 @@ function pyramidBlocks(p) {
   }));
 }
 
-// The marked areas of the stage being built, outlined with their jewel counts.
-function liveAreas(p) {
+// The marked areas outlined with their jewel counts: those of the stage being built, or of a
+// scored stage the player asked to see in the scoring pad.
+function liveAreas(p, ui) {
   const [ox, oy] = p.grid_origin;
-  return p.live_areas.map((a) => ({
+  const shown = ui && ui.shownStage && ui.shownStage.seat === p.seat ? p.stage_scores[ui.shownStage.stage - 1] : null;
+  return (shown ? shown.areas : p.live_areas).map((a) => ({
     cells: a.cells.map((q) => [2 * ox + (q % 10), 2 * oy + Math.floor(q / 10)]),
     count: a.jewels,
     label: t('pyo.area', { colour: colourName(a.colour), count: a.jewels }),
+    testid: shown ? 'scored-area' : 'live-area',
   }));
 }
 
@@ -53,20 +56,34 @@ export function render(ctx) {
   const focus = mine ? state.seat : (view.to_move ?? 0);
   const step = view.outcome ? 'over' : view.step;
   // Local choices belong to one state: forget them when the state moves on.
+  const placing = ctx.myTurn && step === 'place';
   if (ctx.ui.stateId !== state.state_id) {
     ctx.ui.stateId = state.state_id;
     ctx.ui.selected = null;
     ctx.ui.resurface = null;
     ctx.ui.cover = null;
+    if (placing) bringIntoView();
   }
+  const own = h('section.card.own', { 'data-testid': 'own-area', onkeydown: placing ? onRotateKey(ctx) : null }, ownArea(ctx, focus));
   return h(
     'div.ft-table.pyo-table',
-    { 'data-testid': 'pyo-table', 'data-step': step, 'data-state-id': state.state_id },
+    { 'data-testid': 'pyo-table', 'data-step': step, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
     statusBar(ctx, step),
     view.outcome ? resultPanel(ctx) : null,
-    h('div.ft-main', {}, quarry(ctx), h('section.card.own', {}, ownArea(ctx, focus))),
+    // While placing, the pyramid comes first: the quarry is not needed then.
+    h('div.ft-main', {}, placing ? [own, quarry(ctx)] : [quarry(ctx), own]),
     h('aside.ft-side', {}, view.seats.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)), scoringPad(ctx), moveLog(ctx)),
   );
+}
+
+// A new placing step shows the whole own area (pyramid, ghosts and buttons) on screen.
+function bringIntoView() {
+  requestAnimationFrame(() => {
+    const own = document.querySelector('[data-testid=own-area]');
+    if (!own) return;
+    const r = own.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) own.scrollIntoView({ block: 'start' });
+  });
 }
 
 function statusBar(ctx, step) {
@@ -124,6 +141,20 @@ function usableDirs(places) {
   return DIRS.filter((d) => places.some((p) => p.dir === d));
 }
 
+// `R` anywhere in the own area (a ghost, Rotate) turns the domino; the focus goes to a ghost.
+function onRotateKey(ctx) {
+  return (e) => {
+    if ((e.key === 'r' || e.key === 'R') && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      rotate(ctx);
+      requestAnimationFrame(() => {
+        const el = document.querySelector('[data-testid=my-pyramid] .ghost');
+        if (el) el.focus({ preventScroll: true });
+      });
+    }
+  };
+}
+
 function rotate(ctx) {
   const places = ctx.legal.filter((m) => m.kind === 'place');
   const dirs = usableDirs(places);
@@ -155,7 +186,8 @@ function ownArea(ctx, focus) {
         h('span.label', {}, t('table.hand')),
         h('span.hand-box', { 'data-dir': dir }, turned),
         places.length ? h('button', { 'data-testid': 'rotate', onclick: () => rotate(ctx), title: t('pyo.rotate_hint'), disabled: dirs.length < 2 }, `⟳ ${t('place.rotate')}`) : null,
-        places.length && ui.selected ? h('button.primary', { 'data-testid': 'confirm-place', onclick: () => play(ui.selected) }, t('place.confirm')) : null,
+        // Always there (disabled until a slot is picked), so the board does not move on a tap.
+        places.length ? h('button.primary', { 'data-testid': 'confirm-place', disabled: !ui.selected, onclick: () => ui.selected && play(ui.selected) }, t('place.confirm')) : null,
       ),
     );
     if (places.length) {
@@ -199,22 +231,12 @@ function ownArea(ctx, focus) {
     label: t('table.pyramid_of', { name: ctx.seatName(focus) }),
     testid: 'my-pyramid',
     last: player.last_domino,
-    areas: liveAreas(player),
+    areas: liveAreas(player, ui),
     ghosts,
     targets,
   });
   if (ghosts.length) {
     svg.setAttribute('data-orientations', dirs.length);
-    svg.addEventListener('keydown', (e) => {
-      if (e.key === 'r' || e.key === 'R') {
-        e.preventDefault();
-        rotate(ctx);
-        requestAnimationFrame(() => {
-          const el = document.querySelector('[data-testid=my-pyramid] .ghost');
-          if (el) el.focus();
-        });
-      }
-    });
   }
   // The choices sit beside the pyramid they are about (below it on a narrow screen).
   const choices = [];
@@ -360,7 +382,7 @@ function playerCard(ctx, p) {
     { class: turn ? 'to-move' : '', 'data-seat': p.seat },
     h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, statusNote(p)),
     h('button.small', { 'data-testid': 'enlarge', 'aria-pressed': big ? 'true' : 'false', onclick: () => ((ui.big[p.seat] = !big), ctx.redraw()) }, big ? t('pyo.shrink') : t('pyo.enlarge')),
-    h('div.pyramid-box', { class: big ? 'big' : '' }, p.blocks.length ? pyramidSvg(PALETTE, pyramidBlocks(p), { frame: p.frame, stage: view.stage, label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }), last: p.last_domino, areas: liveAreas(p) }) : h('p.hint', {}, t('pyramid.empty'))),
+    h('div.pyramid-box', { class: big ? 'big' : '' }, p.blocks.length ? pyramidSvg(PALETTE, pyramidBlocks(p), { frame: p.frame, stage: view.stage, label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }), last: p.last_domino, areas: liveAreas(p, ui) }) : h('p.hint', {}, t('pyramid.empty'))),
     scoreLine(ctx, p),
   );
 }

@@ -73,7 +73,8 @@ function cardParts(card, x, y, u, { ghost = false } = {}) {
     const sx = x + st.x0 * u;
     const w = (st.x1 - st.x0) * u;
     parts.push(s('rect', { x: sx + 1, y: y + u + 1, width: w - 2, height: u - 2, rx: 2, fill: FILL[st.colour], stroke: '#333', 'stroke-width': 0.8, 'data-colour': st.colour }));
-    parts.push(stoneShape(st.colour, sx + w / 2, y + 1.5 * u, u * 0.3));
+    // The shape as large as the stone allows: it must stay readable on a 375 px screen.
+    parts.push(stoneShape(st.colour, sx + w / 2, y + 1.5 * u, u * 0.4));
   }
   return parts;
 }

@@ -1,6 +1,7 @@
 //! End-to-end tests of the browser client in real headless Chromium, against the real
 //! `pyramidion serve` binary: everything is done by clicking in the page, as a player would.
 //! Screenshots (1280 px and 375 px wide) are saved in `target/browser-artifacts/`.
+mod tables_polish;
 mod webdriver;
 
 use pyramidion_games::GameKind;
@@ -175,6 +176,7 @@ async fn play_step(s: &Session, step: usize, by_hand: &mut bool) -> bool {
         "place" => place(s, step, None).await,
         "discard" => s.click("[data-testid=discard]").await,
         "activate" => {
+            // Activations are a plan: picking a payment sends nothing, Finish sends the plan.
             let before = s.text("[data-testid=stage-points]").await;
             if *by_hand {
                 let areas = s
@@ -185,9 +187,9 @@ async fn play_step(s: &Session, step: usize, by_hand: &mut bool) -> bool {
                         .await;
                     if exists(s, "[data-testid=pay]").await {
                         s.click("[data-testid=pay]").await;
-                        wait_past(s, state).await;
                         let after = s.text("[data-testid=stage-points]").await;
-                        assert_ne!(before, after, "stage points update after an activation");
+                        assert_ne!(before, after, "the planned stage points follow the plan");
+                        assert_eq!(table_state(s).await.0, state, "nothing sent before Finish");
                         *by_hand = false;
                         return true;
                     }
@@ -195,18 +197,21 @@ async fn play_step(s: &Session, step: usize, by_hand: &mut bool) -> bool {
             }
             if exists(s, "[data-testid=best-allocation]:not([disabled])").await {
                 s.click("[data-testid=best-allocation]").await;
-                s.wait_until(
-                    "the best allocation to be played",
-                    "const b = document.querySelector('[data-testid=best-allocation]');
-                     return b && b.disabled && !document.getElementById('app').classList.contains('pending');",
-                    json!([]),
-                    30,
-                )
-                .await;
             }
-            let (state, _) = table_state(s).await;
             s.click("[data-testid=finish-scoring]").await;
-            wait_past(s, state).await;
+            // The plan is the best allocation here: no confirmation is asked.
+            assert!(!exists(s, "[data-testid=confirm-finish]").await);
+            s.wait_until(
+                "the plan to be sent and the scoring finished",
+                "const t = document.querySelector('[data-testid=ft-table]');
+                 return t && Number(t.dataset.stateId) > arguments[0]
+                   && !document.getElementById('app').classList.contains('pending')
+                   && !document.querySelector('[data-testid=scoring-panel][data-sending=true]')
+                   && (t.dataset.phase !== 'activate' || !document.querySelector('[data-testid=prompt].yours'));",
+                json!([state]),
+                30,
+            )
+            .await;
             return true;
         }
         other => panic!("unexpected phase '{other}'"),
