@@ -86,6 +86,8 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
         created_by: "u".into(),
         result: None,
         created_at: 0,
+        rated: false,
+        finished_at: None,
     };
     store.create_game(&row, &seats).await.unwrap();
     let game = pyramidion_games::AnyGame::new("forgotten-treasures".parse().unwrap(), &options, 7)

@@ -1,0 +1,141 @@
+//! Storage for after the game: daily attempts, the server's secrets, rematch links.
+use crate::store::{GameRow, SeatKind, Store, insert_seat};
+use anyhow::Result;
+use sqlx::Row;
+
+impl Store {
+    /// A secret the server keeps (`None` before it is drawn).
+    pub async fn secret(&self, name: &str) -> Result<Option<String>> {
+        let row = sqlx::query("SELECT value FROM server_secrets WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get("value")?),
+            None => None,
+        })
+    }
+
+    /// Stores a secret unless one of that name exists (the first one drawn stays).
+    pub async fn add_secret(&self, name: &str, value: &str) -> Result<()> {
+        self.writer
+            .execute(
+                sqlx::query(
+                    "INSERT INTO server_secrets (name, value) VALUES ($1, $2)
+                     ON CONFLICT (name) DO NOTHING",
+                )
+                .bind(name.to_string())
+                .bind(value.to_string()),
+            )
+            .await
+    }
+
+    /// The game of `user`'s attempt at `challenge`, if any.
+    pub async fn daily_attempt(&self, challenge: &str, user: &str) -> Result<Option<String>> {
+        let row =
+            sqlx::query("SELECT game_id FROM daily_attempts WHERE challenge = $1 AND user_id = $2")
+                .bind(challenge)
+                .bind(user)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get("game_id")?),
+            None => None,
+        })
+    }
+
+    /// The (day, player) of a daily game, `None` for any other game.
+    pub async fn daily_of_game(&self, game_id: &str) -> Result<Option<(String, String)>> {
+        let row = sqlx::query("SELECT day, user_id FROM daily_attempts WHERE game_id = $1")
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get("day")?, r.try_get("user_id")?)),
+            None => None,
+        })
+    }
+
+    /// Creates a daily challenge's game and its attempt together; false (and nothing written)
+    /// when the creator already has an attempt at `challenge`.
+    pub async fn create_daily_game(
+        &self,
+        g: &GameRow,
+        seats: &[SeatKind],
+        challenge: &str,
+        day: &str,
+    ) -> Result<bool> {
+        let (g, seats) = (g.clone(), seats.to_vec());
+        let (challenge, day) = (challenge.to_string(), day.to_string());
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    let taken = sqlx::query(
+                        "SELECT game_id FROM daily_attempts WHERE challenge = $1 AND user_id = $2",
+                    )
+                    .bind(&challenge)
+                    .bind(&g.created_by)
+                    .fetch_optional(&mut *c)
+                    .await?;
+                    if taken.is_some() {
+                        return Ok(false);
+                    }
+                    sqlx::query(
+                        "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds, created_by, result, created_at, finished_at, rated)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, NULL, 0)",
+                    )
+                    .bind(&g.id)
+                    .bind(&g.kind)
+                    .bind(&g.options)
+                    .bind(g.seed as i64)
+                    .bind(&g.status)
+                    .bind(g.listed as i64)
+                    .bind(&g.invite)
+                    .bind(g.move_seconds as i64)
+                    .bind(&g.created_by)
+                    .bind(g.created_at)
+                    .execute(&mut *c)
+                    .await?;
+                    for (i, seat) in seats.iter().enumerate() {
+                        insert_seat(c, &g.id, i, seat).await?;
+                    }
+                    // The primary key (challenge, user) also refuses a concurrent second try.
+                    sqlx::query(
+                        "INSERT INTO daily_attempts (challenge, user_id, day, game_id) VALUES ($1, $2, $3, $4)",
+                    )
+                    .bind(&challenge)
+                    .bind(&g.created_by)
+                    .bind(&day)
+                    .bind(&g.id)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(true)
+                })
+            })
+            .await
+    }
+}
+
+impl Store {
+    /// The rematch table of a finished game, if one was made.
+    pub async fn rematch_of(&self, game_id: &str) -> Result<Option<String>> {
+        let row = sqlx::query("SELECT id FROM games WHERE rematch_of = $1")
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get("id")?),
+            None => None,
+        })
+    }
+
+    pub async fn set_rematch_of(&self, game_id: &str, of: &str) -> Result<()> {
+        self.writer
+            .execute(
+                sqlx::query("UPDATE games SET rematch_of = $1 WHERE id = $2")
+                    .bind(of.to_string())
+                    .bind(game_id.to_string()),
+            )
+            .await
+    }
+}
