@@ -7,6 +7,11 @@ import { renderLobby } from './lobby.js';
 import { renderWaiting } from './waiting.js';
 import { renderGame } from './game.js';
 import { renderAccount } from './account.js';
+import { renderReplay } from './replay.js';
+import { renderHistory } from './history.js';
+import { renderProfile } from './profile.js';
+import { renderLeaderboard } from './leaderboard.js';
+import { renderDailyBoard } from './daily.js';
 
 export const app = {
   me: null,
@@ -103,6 +108,16 @@ function route() {
       return renderGame(root, parts[1]);
     case 'account':
       return renderAccount(root);
+    case 'replay':
+      return renderReplay(root, parts[1]);
+    case 'history':
+      return renderHistory(root);
+    case 'player':
+      return renderProfile(root, decodeURIComponent(parts[1] || ''));
+    case 'leaderboard':
+      return renderLeaderboard(root, parts[1]);
+    case 'daily':
+      return renderDailyBoard(root, parts[1]);
     default:
       return renderLobby(root);
   }
