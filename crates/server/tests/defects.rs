@@ -550,15 +550,14 @@ async fn a_database_from_the_earlier_migrations_opens_and_keeps_its_data() {
         .await
         .unwrap();
     // Every migration file is applied once.
-    let files = std::fs::read_dir(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations"),
-    )
-    .unwrap()
-    .filter(|e| {
-        e.as_ref()
-            .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "sql"))
-    })
-    .count();
+    let files =
+        std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations"))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "sql"))
+            })
+            .count();
     assert_eq!(applied, files as i64);
     // And it plays as a new one does.
     let mut c = Client::guest(&s).await;
