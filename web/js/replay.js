@@ -71,11 +71,11 @@ export async function renderReplay(root, id) {
       h(
         'div.row',
         {},
-        h('button', { 'data-testid': 'replay-first', onclick: () => go(0), disabled: page.ply === 0, 'aria-label': t('replay.first') }, '⏮ ', h('span.sr', {}, t('replay.first'))),
+        h('button', { 'data-testid': 'replay-first', onclick: () => go(0), disabled: page.ply === 0, 'aria-label': t('replay.first') }, '« ', h('span.sr', {}, t('replay.first'))),
         h('button', { 'data-testid': 'replay-prev', onclick: () => go(page.ply - 1), disabled: page.ply === 0, 'aria-label': t('replay.previous') }, '◀ ', h('span.sr', {}, t('replay.previous'))),
         h('span.replay-ply', { 'data-testid': 'replay-ply', role: 'status' }, t('replay.position', { ply: page.ply, plies })),
         h('button', { 'data-testid': 'replay-next', onclick: () => go(page.ply + 1), disabled: page.ply === plies, 'aria-label': t('replay.next') }, '▶ ', h('span.sr', {}, t('replay.next'))),
-        h('button', { 'data-testid': 'replay-last', onclick: () => go(plies), disabled: page.ply === plies, 'aria-label': t('replay.last') }, '⏭ ', h('span.sr', {}, t('replay.last'))),
+        h('button', { 'data-testid': 'replay-last', onclick: () => go(plies), disabled: page.ply === plies, 'aria-label': t('replay.last') }, '» ', h('span.sr', {}, t('replay.last'))),
       ),
       h(
         'label.replay-slider',

@@ -1,6 +1,7 @@
 //! End-to-end tests of the browser client in real headless Chromium, against the real
 //! `pyramidion serve` binary: everything is done by clicking in the page, as a player would.
 //! Screenshots (1280 px and 375 px wide) are saved in `target/browser-artifacts/`.
+mod after_game;
 mod webdriver;
 
 use pyramidion_games::GameKind;
