@@ -108,12 +108,17 @@ async fn a_finished_game_is_in_the_history_replays_by_keyboard_and_rates_the_pro
     assert!(plies > 10, "a whole game: {plies} moves");
     wait_ply(&s, plies).await;
     s.screenshot(&dir, "after-game-replay-end-1280").await;
-    s.js("document.activeElement && document.activeElement.blur();", json!([]))
-        .await;
+    s.js(
+        "document.activeElement && document.activeElement.blur();",
+        json!([]),
+    )
+    .await;
     s.press(HOME).await;
     wait_ply(&s, 0).await;
     assert!(
-        s.text("[data-testid=replay-ply]").await.contains(&format!("0 of {plies}")),
+        s.text("[data-testid=replay-ply]")
+            .await
+            .contains(&format!("0 of {plies}")),
         "{}",
         s.text("[data-testid=replay-ply]").await
     );
