@@ -1,4 +1,4 @@
--- After the game: rated tables, Glicko-2 ratings and daily challenges.
+-- After the game: rated tables, Glicko-2 ratings, daily challenges, rematches, analyses.
 -- Portable SQL only (SQLite and PostgreSQL): TEXT, BIGINT and DOUBLE PRECISION columns.
 
 -- A rated table moves its players' ratings when it ends; casual ones (the default) do not.
@@ -48,3 +48,13 @@ CREATE TABLE IF NOT EXISTS server_secrets (
 -- The finished game a table is the rematch of (one rematch per game).
 ALTER TABLE games ADD COLUMN rematch_of TEXT;
 CREATE INDEX IF NOT EXISTS games_rematch_of ON games(rematch_of);
+
+-- A finished game's analysis (points lost per decision, `pyramidion_ai::analysis` as JSON);
+-- `status` is `queued`, `done` or `failed`.
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    status TEXT NOT NULL,
+    result TEXT,
+    requested_at BIGINT NOT NULL,
+    finished_at BIGINT
+);

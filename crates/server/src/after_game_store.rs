@@ -139,3 +139,42 @@ impl Store {
             .await
     }
 }
+
+impl Store {
+    /// The (status, result) of a game's analysis, if one was asked for.
+    pub async fn analysis(&self, game_id: &str) -> Result<Option<(String, Option<String>)>> {
+        let row = sqlx::query("SELECT status, result FROM analyses WHERE game_id = $1")
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get("status")?, r.try_get("result")?)),
+            None => None,
+        })
+    }
+
+    /// Records a game's analysis as `status` (`queued`, `done`, `failed`) with its result.
+    pub async fn set_analysis(
+        &self,
+        game_id: &str,
+        status: &str,
+        result: Option<String>,
+    ) -> Result<()> {
+        let now = crate::store::now_ms();
+        let finished = (status != "queued").then_some(now);
+        self.writer
+            .execute(
+                sqlx::query(
+                    "INSERT INTO analyses (game_id, status, result, requested_at, finished_at)
+                     VALUES ($1, $2, $3, $4, $5)
+                     ON CONFLICT (game_id) DO UPDATE SET status = $2, result = $3, finished_at = $5",
+                )
+                .bind(game_id.to_string())
+                .bind(status.to_string())
+                .bind(result)
+                .bind(now)
+                .bind(finished),
+            )
+            .await
+    }
+}

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod after_game_store;
+pub mod analysis;
 pub mod api;
 pub mod auth;
 pub mod bot_pool;
@@ -260,6 +261,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(export::record))
         .route("/api/games/{id}/replay", get(replay::replay))
         .route("/api/games/{id}/rematch", post(rematch::rematch))
+        .route(
+            "/api/games/{id}/analysis",
+            get(analysis::get).post(analysis::request),
+        )
         .route("/api/games/{id}/replay/{ply}", get(replay::at_ply))
         .route("/api/users/{id}", get(profiles::profile))
         .route(

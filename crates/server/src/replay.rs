@@ -39,8 +39,8 @@ async fn finished(
     Ok((row, seats, record))
 }
 
-/// `GET /api/games/{id}/replay`: the table (as the lobby shows it), its number of plies, and
-/// every move: `{ply, seat, text, kind, …fields}`.
+/// `GET /api/games/{id}/replay`: the table (as the lobby shows it), its number of plies,
+/// every move (`{ply, seat, text, kind, …fields}`) and the game's analysis status and result.
 pub async fn replay(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -60,10 +60,12 @@ pub async fn replay(
         .collect();
     let mut table = crate::api::table_json(&state, &row, &seats, None).await?;
     table["finished_at"] = json!(row.finished_at);
+    let analysis = crate::analysis::stored(&state, &id).await?;
     Ok(Json(json!({
         "table": table,
         "plies": moves.len(),
         "moves": moves,
+        "analysis": analysis,
     })))
 }
 

@@ -458,3 +458,64 @@ async fn both_players_meet_again_at_the_rematch() {
     assert_eq!(joined.body["status"], "live");
     assert_eq!(joined.body["seats"][0]["me"], true);
 }
+
+/// "Analyse": a player queues it, the bot pool works it out, and the replay shows each
+/// decision's points lost.
+#[tokio::test]
+async fn a_finished_game_is_analysed_on_request() {
+    let s = start_sqlite("analysis").await;
+    let mut c = Client::guest(&s).await;
+    let seats = json!([{"type": "me"}, {"type": "bot", "level": "greedy"}]);
+    let t = c.create_table(DUEL, json!({"players": 2}), seats).await;
+    let id = t.body["id"].as_str().unwrap().to_string();
+    let r = c
+        .post(&format!("/api/games/{id}/analysis"), json!({}))
+        .await;
+    assert_eq!((r.status, r.code()), (409, "not_finished"));
+    play_out(&mut c, &id).await;
+    let none = c.get(&format!("/api/games/{id}/analysis")).await;
+    assert_eq!(none.body["status"], "none");
+    let mut stranger = Client::guest(&s).await;
+    let r = stranger
+        .post(&format!("/api/games/{id}/analysis"), json!({}))
+        .await;
+    assert_eq!((r.status, r.code()), (409, "not_seated"));
+    let r = c
+        .post(&format!("/api/games/{id}/analysis"), json!({}))
+        .await;
+    assert_eq!(r.status, 202, "{}", r.text);
+    assert_eq!(r.body["status"], "queued");
+    let mut done = Value::Null;
+    for _ in 0..600 {
+        let now = c.get(&format!("/api/games/{id}/analysis")).await.body;
+        assert_ne!(now["status"], "failed", "{now}");
+        if now["status"] == "done" {
+            done = now;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let analysis = &done["analysis"];
+    let replay = c.get(&format!("/api/games/{id}/replay")).await.body;
+    assert_eq!(
+        replay["analysis"]["analysis"], *analysis,
+        "the replay carries it"
+    );
+    let plies = replay["plies"].as_u64().unwrap();
+    let decisions = analysis["decisions"].as_array().expect("analysed in time");
+    assert!(!decisions.is_empty());
+    for d in decisions {
+        let ply = d["ply"].as_u64().unwrap();
+        assert!(ply < plies, "{d}");
+        assert_eq!(replay["moves"][ply as usize]["text"], d["played"], "{d}");
+        assert_eq!(replay["moves"][ply as usize]["seat"], d["seat"], "{d}");
+        assert!(d["lost"].as_f64().unwrap() >= 0.0, "{d}");
+    }
+    // Both seats' decisions are there, the bot's and the player's.
+    assert_eq!(analysis["seats"].as_array().unwrap().len(), 2);
+    let again = c
+        .post(&format!("/api/games/{id}/analysis"), json!({}))
+        .await;
+    assert_eq!(again.status, 200);
+    assert_eq!(again.body["analysis"], *analysis);
+}
