@@ -21,7 +21,7 @@ export async function renderReplay(root, id) {
   }
   const { table, moves, plies } = replay;
   const mySeat = table.seats.findIndex((s) => s.type === 'human' && app.me && s.user === app.me.id);
-  const page = { ply: plies, seat: mySeat >= 0 ? mySeat : 0, ui: {}, positions: new Map(), shown: null };
+  const page = { ply: plies, seat: mySeat >= 0 ? mySeat : 0, ui: {}, positions: new Map(), analysis: replay.analysis, polling: null };
   const seatName = (seat) => seatLabel(table.seats[seat], seat);
 
   // Each position is asked once; quick key presses only draw the last one asked.
@@ -63,6 +63,41 @@ export async function renderReplay(root, id) {
     if (again && !again.disabled) again.focus();
   };
 
+  // Each decision's points lost, by ply, once the game is analysed.
+  const lost = () => new Map(((page.analysis && page.analysis.analysis && page.analysis.analysis.decisions) || []).map((d) => [d.ply, d]));
+  const pollAnalysis = () => {
+    if (page.polling) return;
+    page.polling = setInterval(async () => {
+      try {
+        page.analysis = await api('GET', `/api/games/${id}/analysis`);
+      } catch (e) {
+        return showError(e);
+      }
+      if (page.analysis.status !== 'queued') {
+        clearInterval(page.polling);
+        page.polling = null;
+        draw();
+      }
+    }, 3000);
+  };
+  const analyse = async () => {
+    try {
+      page.analysis = await api('POST', `/api/games/${id}/analysis`);
+    } catch (e) {
+      return showError(e);
+    }
+    if (page.analysis.status === 'queued') pollAnalysis();
+    draw();
+  };
+  const analysisLine = () => {
+    const status = page.analysis ? page.analysis.status : 'none';
+    if (status === 'done') return h('p.hint', { 'data-testid': 'analysis-done' }, t('analysis.done'));
+    if (status === 'queued') return h('p.hint', { 'data-testid': 'analysis-queued', role: 'status' }, t('analysis.queued'));
+    if (mySeat < 0) return null;
+    return h('p', {}, h('button', { 'data-testid': 'analyse', onclick: analyse }, t('analysis.analyse')), ' ', status === 'failed' ? t('analysis.failed') : t('analysis.hint'));
+  };
+  if (page.analysis && page.analysis.status === 'queued') pollAnalysis();
+
   const controls = () =>
     h(
       'section.card.replay-controls',
@@ -96,11 +131,13 @@ export async function renderReplay(root, id) {
           )
         : null,
       h('p.hint', {}, t('replay.keys')),
+      analysisLine(),
       h('div.row', {}, exportLinks(table), h('a', { href: '#/history' }, t('history.title'))),
     );
 
-  const moveList = () =>
-    h(
+  const moveList = () => {
+    const decisions = lost();
+    return h(
       'section.card.replay-moves',
       {},
       h('h3', {}, t('replay.moves')),
@@ -112,9 +149,21 @@ export async function renderReplay(root, id) {
             'li',
             { class: m.ply + 1 === page.ply ? 'current' : null },
             h('button.link', { onclick: () => go(m.ply + 1), 'aria-current': m.ply + 1 === page.ply ? 'step' : null }, `${seatName(m.seat)}: ${m.text}`),
+            decisions.has(m.ply) ? lostText(decisions.get(m.ply)) : null,
           ),
         ),
       ),
+    );
+  };
+
+  // Points lost, in words and numbers (the flag's colour is never the only cue).
+  const lostText = (d) =>
+    h(
+      `span.lost${d.flag ? `.${d.flag}` : ''}`,
+      { 'data-testid': 'points-lost', title: t('analysis.best', { move: d.best }) },
+      ' ',
+      d.lost < 0.05 ? t('analysis.no_loss') : t('analysis.lost', { points: d.lost.toFixed(1) }),
+      d.flag ? ` · ${t(`analysis.flag_${d.flag}`)}` : '',
     );
 
   const onKey = (e) => {
@@ -127,7 +176,10 @@ export async function renderReplay(root, id) {
     }
   };
   document.addEventListener('keydown', onKey);
-  app.leave = () => document.removeEventListener('keydown', onKey);
+  app.leave = () => {
+    document.removeEventListener('keydown', onKey);
+    if (page.polling) clearInterval(page.polling);
+  };
   app.rerender = draw;
   document.title = `${t('replay.title', { game: t(`game.${table.game}`) })} · Pyramidion`;
   draw();

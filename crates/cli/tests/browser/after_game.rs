@@ -140,6 +140,14 @@ async fn a_finished_game_is_in_the_history_replays_by_keyboard_and_rates_the_pro
     s.resize(PHONE.0, PHONE.1).await;
     s.screenshot(&dir, "after-game-replay-375").await;
     s.resize(DESKTOP.0, DESKTOP.1).await;
+    // "Analyse" queues the analysis; the page updates by itself with each move's points lost.
+    s.click("[data-testid=analyse]").await;
+    s.wait_for("[data-testid=analysis-done]", 120).await;
+    let lost = s.find_all("[data-testid=points-lost]").await;
+    assert!(!lost.is_empty(), "points lost beside the moves");
+    let all = s.text("[data-testid=replay-moves]").await;
+    assert!(all.contains("pts") || all.contains("best move"), "{all}");
+    s.screenshot(&dir, "after-game-replay-analysed-1280").await;
 
     // The profile shows the rating the game gave, as the API does.
     let me = s
