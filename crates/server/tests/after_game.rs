@@ -374,6 +374,11 @@ async fn the_daily_challenge_deals_alike_once_per_account() {
         ann.get(&format!("/api/games/{ga}/replay")).await.status,
         200
     );
+    wb.send(json!({ "type": "subscribe", "game": ga })).await;
+    let refused = wb.next_of("error").await;
+    assert_eq!(refused["code"], "daily_in_progress", "{refused}");
+    let r = bob.get(&format!("/api/games/{ga}/analysis")).await;
+    assert_eq!((r.status, r.code()), (409, "daily_in_progress"));
     // A solo game counts towards the best scores of its mode.
     let profile = ann.get("/api/users/ann_daily").await.body;
     let best = &profile["solo_bests"][0];
