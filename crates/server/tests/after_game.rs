@@ -200,6 +200,8 @@ async fn a_finished_game_replays_and_exports() {
         .get(&format!("/api/games/{id}/replay/{}", plies + 1))
         .await;
     assert_eq!((r.status, r.code()), (404, "no_such_ply"));
+    let r = c.get(&format!("/api/games/{id}/replay/first")).await;
+    assert_eq!((r.status, r.code()), (400, "bad_request"), "{}", r.text);
     let r = c.get(&format!("/api/games/{id}/replay/0?seat=2")).await;
     assert_eq!((r.status, r.code()), (400, "bad_request"));
 
