@@ -1,7 +1,7 @@
 //! Storage for after the game: daily attempts, the server's secrets, rematch links.
 use crate::store::{GameRow, SeatKind, Store, insert_seat};
 use anyhow::Result;
-use sqlx::Row;
+use sqlx::{AnyConnection, Row};
 
 impl Store {
     /// A secret the server keeps (`None` before it is drawn).
@@ -80,22 +80,7 @@ impl Store {
                     if taken.is_some() {
                         return Ok(false);
                     }
-                    sqlx::query(
-                        "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds, created_by, result, created_at, finished_at, rated)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, NULL, 0)",
-                    )
-                    .bind(&g.id)
-                    .bind(&g.kind)
-                    .bind(&g.options)
-                    .bind(g.seed as i64)
-                    .bind(&g.status)
-                    .bind(g.listed as i64)
-                    .bind(&g.invite)
-                    .bind(g.move_seconds as i64)
-                    .bind(&g.created_by)
-                    .bind(g.created_at)
-                    .execute(&mut *c)
-                    .await?;
+                    insert_game(c, &g, None).await?;
                     for (i, seat) in seats.iter().enumerate() {
                         insert_seat(c, &g.id, i, seat).await?;
                     }
@@ -116,7 +101,53 @@ impl Store {
     }
 }
 
+/// Inserts a game's row (and, for a rematch, the game it is the rematch of).
+async fn insert_game(c: &mut AnyConnection, g: &GameRow, rematch_of: Option<&str>) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds,
+                            created_by, result, created_at, finished_at, rated, rematch_of)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, NULL, $11, $12)",
+    )
+    .bind(&g.id)
+    .bind(&g.kind)
+    .bind(&g.options)
+    .bind(g.seed as i64)
+    .bind(&g.status)
+    .bind(g.listed as i64)
+    .bind(&g.invite)
+    .bind(g.move_seconds as i64)
+    .bind(&g.created_by)
+    .bind(g.created_at)
+    .bind(g.rated as i64)
+    .bind(rematch_of)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
 impl Store {
+    /// Creates a finished game's rematch table and its seats, linked to the game in the same
+    /// commit (so a game never gets two rematches).
+    pub async fn create_rematch_game(
+        &self,
+        g: &GameRow,
+        seats: &[SeatKind],
+        of: &str,
+    ) -> Result<()> {
+        let (g, seats, of) = (g.clone(), seats.to_vec(), of.to_string());
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    insert_game(c, &g, Some(&of)).await?;
+                    for (i, seat) in seats.iter().enumerate() {
+                        insert_seat(c, &g.id, i, seat).await?;
+                    }
+                    Ok(())
+                })
+            })
+            .await
+    }
+
     /// The rematch table of a finished game, if one was made.
     pub async fn rematch_of(&self, game_id: &str) -> Result<Option<String>> {
         let row = sqlx::query("SELECT id FROM games WHERE rematch_of = $1")
@@ -127,16 +158,6 @@ impl Store {
             Some(r) => Some(r.try_get("id")?),
             None => None,
         })
-    }
-
-    pub async fn set_rematch_of(&self, game_id: &str, of: &str) -> Result<()> {
-        self.writer
-            .execute(
-                sqlx::query("UPDATE games SET rematch_of = $1 WHERE id = $2")
-                    .bind(of.to_string())
-                    .bind(game_id.to_string()),
-            )
-            .await
     }
 }
 

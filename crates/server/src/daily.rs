@@ -276,6 +276,11 @@ pub(crate) async fn embargo(
     game_id: &str,
     viewer: Option<&str>,
 ) -> ApiResult<()> {
+    // An id no game can have (e.g. with a NUL) names no daily game: its lookup, not this
+    // check, answers.
+    if !plausible_id(game_id) {
+        return Ok(());
+    }
     let Some((day, player)) = state.store.daily_of_game(game_id).await? else {
         return Ok(());
     };

@@ -47,6 +47,16 @@ pub async fn rematch(
         v["invite"] = json!(row.invite);
         return Ok((StatusCode::OK, Json(v)));
     }
+    if identity.guest {
+        let limit = state.config.limits.tables_per_guest;
+        if state.store.active_tables_of(me).await? >= limit as i64 {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_tables",
+                format!("a guest has at most {limit} open or live tables: finish one, or sign in"),
+            ));
+        }
+    }
     let mut asker_seated = false;
     let seats: Vec<SeatKind> = old_seats
         .iter()
@@ -77,8 +87,7 @@ pub async fn rematch(
         rated: old.rated,
         finished_at: None,
     };
-    state.store.create_game(&row, &seats).await?;
-    state.store.set_rematch_of(&row.id, &id).await?;
+    state.store.create_rematch_game(&row, &seats, &id).await?;
     if full {
         state.rooms.get(&state, &row.id).await?;
     }

@@ -526,3 +526,10 @@ async fn a_finished_game_is_analysed_on_request() {
     assert_eq!(again.status, 200);
     assert_eq!(again.body["analysis"], *analysis);
 }
+
+/// The scenario the PostgreSQL tier runs, on SQLite.
+#[tokio::test]
+async fn the_storage_scenario_runs_on_sqlite() {
+    let s = start_sqlite("after-game-scenario").await;
+    after_game_scenarios::rated_game_replay_and_daily(&s).await;
+}
