@@ -71,7 +71,7 @@ export async function renderGame(root, id) {
     const myTurn = st.seat !== null && st.to_move === st.seat && st.legal.length > 0;
     const ctx = { id, table: page.table, state: st, view: st.view, seat: st.seat, legal: st.legal, myTurn, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending };
     try {
-      mount(root, render(ctx), st.finished ? endBar(page.table, st.seat !== null) : null);
+      mount(root, st.finished ? endBar(page.table, st.seat !== null) : null, render(ctx));
     } catch (e) {
       // A drawing bug must not look like a frozen game: say so, and keep the state.
       console.error(e);
@@ -127,8 +127,8 @@ export async function renderGame(root, id) {
 // Under a finished game: its replay, its record, and a rematch for its players.
 function endBar(table, seated) {
   return h(
-    'section.card.end-bar.row',
-    { 'data-testid': 'end-bar' },
+    'nav.card.end-bar.row',
+    { 'data-testid': 'end-bar', 'aria-label': t('end.after') },
     seated ? h('button.primary', { 'data-testid': 'rematch', onclick: () => rematch(table.id) }, t('end.rematch')) : null,
     h('a.button', { href: `#/replay/${table.id}`, 'data-testid': 'open-replay' }, t('end.replay')),
     exportLinks({ ...table, status: 'finished' }),

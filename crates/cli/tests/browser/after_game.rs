@@ -182,6 +182,30 @@ async fn a_finished_game_is_in_the_history_replays_by_keyboard_and_rates_the_pro
     assert!(board.contains("replayer"), "{board}");
     s.screenshot(&dir, "after-game-leaderboard-1280").await;
 
+    // The finished game's page offers a rematch: same seats (the bot kept), a new game.
+    s.goto(&format!("{base}/#/game/{id}")).await;
+    s.wait_for("[data-testid=end-bar]", 15).await;
+    s.screenshot(&dir, "after-game-end-bar-1280").await;
+    s.click("[data-testid=rematch]").await;
+    let rematch = s
+        .wait_until(
+            "the rematch's game page",
+            "const m = location.hash.match(/^#\\/game\\/(\\w+)$/);
+             return m && m[1] !== arguments[0] ? m[1] : null;",
+            json!([id]),
+            15,
+        )
+        .await;
+    let table = s
+        .js(
+            "return fetch('/api/tables/' + arguments[0]).then((r) => r.json());",
+            json!([rematch]),
+        )
+        .await;
+    assert_eq!(table["status"], "live", "{table}");
+    assert_eq!(table["rated"], true, "{table}");
+    assert_eq!(table["seats"][1]["level"], "random", "{table}");
+
     // The lobby offers today's daily challenges to the account.
     open_lobby(&s, base).await;
     s.wait_for("[data-testid=daily] button", 15).await;
