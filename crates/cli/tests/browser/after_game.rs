@@ -217,5 +217,28 @@ async fn a_finished_game_is_in_the_history_replays_by_keyboard_and_rates_the_pro
     )
     .await;
     s.screenshot(&dir, "after-game-lobby-375").await;
+
+    // In French, the replay speaks French (phone layout).
+    s.js(
+        "const l = document.getElementById('lang'); l.value = 'fr';
+         l.dispatchEvent(new Event('change'));",
+        json!([]),
+    )
+    .await;
+    s.goto(&format!("{base}/#/replay/{id}")).await;
+    let fr = crate::catalog("fr");
+    let template = fr["replay.position"].as_str().unwrap();
+    let want = template
+        .replace("{ply}", &plies.to_string())
+        .replace("{plies}", &plies.to_string());
+    s.wait_until(
+        "the French replay",
+        "const e = document.querySelector('[data-testid=replay-ply]');
+         return e && e.textContent === arguments[0];",
+        json!([want]),
+        15,
+    )
+    .await;
+    s.screenshot(&dir, "after-game-replay-fr-375").await;
     s.quit().await;
 }
