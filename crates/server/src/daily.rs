@@ -2,7 +2,7 @@
 //! same for everyone, one attempt per account, with its own leaderboard.
 //!
 //! The modes come from the descriptors, naming no game: a game that can be played solo gives
-//! one challenge per value of each option that applies to one player (its Legend modes), and
+//! one challenge per value of each option that applies to one player (its solo modes), and
 //! a game that cannot gives one 2-seat challenge against the middle level of its bot ladder
 //! (bots are seeded from the game's seed and the ply, so they answer the same moves alike).
 //!

@@ -533,3 +533,68 @@ async fn the_storage_scenario_runs_on_sqlite() {
     let s = start_sqlite("after-game-scenario").await;
     after_game_scenarios::rated_game_replay_and_daily(&s).await;
 }
+
+/// A leaderboard lists accounts and bot levels, highest rating first (ties: more games
+/// first), and leaves guests out.
+#[tokio::test]
+async fn leaderboards_order_players_by_rating() {
+    let s = start_sqlite("leaderboard").await;
+    let mut ann = account(&s, "ann_board").await;
+    let mut bob = account(&s, "bob_board").await;
+    let mut guest = Client::guest(&s).await;
+    let mut ids = Vec::new();
+    for c in [&mut ann, &mut bob, &mut guest] {
+        ids.push(
+            c.get("/api/me").await.body["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    let (a, b, g) = (&ids[0], &ids[1], &ids[2]);
+    for (player, rating, games) in [
+        (a.as_str(), 1600.4, 3),
+        (b.as_str(), 1720.0, 1),
+        (g.as_str(), 1900.0, 5),
+        ("bot:greedy", 1600.4, 9),
+        ("bot:random", 1300.0, 9),
+    ] {
+        sqlx::query(
+            "INSERT INTO ratings (game, player, rating, deviation, volatility, games, updated_at)
+             VALUES ($1, $2, $3, 100.0, 0.06, $4, 0)",
+        )
+        .bind(DUEL)
+        .bind(player)
+        .bind(rating)
+        .bind(games)
+        .execute(&s.state.store.pool)
+        .await
+        .unwrap();
+    }
+    let board = ann.get(&format!("/api/leaderboards/{DUEL}")).await.body;
+    let order: Vec<String> = board["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            p["name"]
+                .as_str()
+                .map(String::from)
+                .unwrap_or_else(|| format!("bot {}", p["bot"].as_str().unwrap()))
+        })
+        .collect();
+    assert_eq!(
+        order,
+        ["bob_board", "bot greedy", "ann_board", "bot random"],
+        "{board}"
+    );
+    assert_eq!(board["players"][0]["rating"], 1720.0);
+    // Another game's board is empty.
+    let other = pyramidion_games::GameKind::ALL
+        .iter()
+        .find(|k| k.key() != DUEL)
+        .unwrap()
+        .key();
+    let empty = ann.get(&format!("/api/leaderboards/{other}")).await.body;
+    assert_eq!(empty["players"], json!([]));
+}
