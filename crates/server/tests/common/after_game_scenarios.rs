@@ -3,6 +3,48 @@
 //! attempt.
 use super::*;
 
+/// A 2-seat game that plays quickly against a bot.
+pub const DUEL: &str = "pyramids";
+
+pub async fn account(server: &TestServer, name: &str) -> Client {
+    let mut c = Client::new(server);
+    let r = c
+        .post(
+            "/api/register",
+            json!({ "name": name, "password": "correct horse" }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    c
+}
+
+/// Creates a table of `game` with `options` and `seats`, plays it out over the socket as the
+/// client's seat, and returns the game id and the final state.
+pub async fn play_table(
+    c: &mut Client,
+    game: &str,
+    options: Value,
+    seats: Value,
+    rated: bool,
+) -> (String, Value) {
+    let t = c
+        .post(
+            "/api/tables",
+            json!({ "game": game, "options": options, "seats": seats, "rated": rated }),
+        )
+        .await;
+    assert_eq!(t.status, 201, "{}", t.text);
+    assert_eq!(t.body["rated"], rated);
+    let id = t.body["id"].as_str().unwrap().to_string();
+    (id.clone(), play_out(c, &id).await)
+}
+
+pub async fn play_out(c: &mut Client, id: &str) -> Value {
+    let mut ws = c.socket().await;
+    let state = ws.subscribe(id, None).await;
+    ws.play_out(id, state, 3).await
+}
+
 pub async fn rated_game_replay_and_daily(server: &TestServer) {
     let mut c = Client::new(server);
     let name = format!("rater{}", rand_suffix() % 100_000);
