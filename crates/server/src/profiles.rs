@@ -69,13 +69,14 @@ pub async fn profile(
     let mut solo: BTreeMap<(String, String), (i64, usize, usize)> = BTreeMap::new();
     let mut recent = Vec::new();
     for row in &games {
-        let seats = state.store.seats(&row.id).await?;
         let result: Option<Value> = row
             .result
             .as_deref()
             .and_then(|r| serde_json::from_str(r).ok());
-        if let (1, "finished", Some(result)) = (seats.len(), row.status.as_str(), &result) {
-            let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
+        let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
+        // One seat: a solo game (every game's options carry `players`).
+        let alone = options["players"] == 1;
+        if let (true, "finished", Some(result)) = (alone, row.status.as_str(), &result) {
             let entry = solo
                 .entry((row.kind.clone(), options.to_string()))
                 .or_insert((i64::MIN, 0, 0));
@@ -86,6 +87,7 @@ pub async fn profile(
             entry.2 += usize::from(result["ranks"][0].as_u64() == Some(0));
         }
         if recent.len() < RECENT_GAMES && row.status != "open" && row.status != "abandoned" {
+            let seats = state.store.seats(&row.id).await?;
             recent.push(crate::history::entry(&state, row, &seats, &id, None).await?);
         }
     }
