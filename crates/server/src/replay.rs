@@ -94,8 +94,24 @@ pub async fn at_ply(
             format!("this game has {plies} moves"),
         ));
     }
-    let game =
-        AnyGame::from_record_prefix(&record, Some(ply as usize)).map_err(ApiError::internal)?;
+    // The game one move before, then that move: the position and its last move in one replay.
+    let (game, last_move) = match (ply as usize).checked_sub(1) {
+        None => (
+            AnyGame::from_record_prefix(&record, Some(0)).map_err(ApiError::internal)?,
+            Value::Null,
+        ),
+        Some(last) => {
+            let mut game =
+                AnyGame::from_record_prefix(&record, Some(last)).map_err(ApiError::internal)?;
+            let played = game
+                .play_text(&record.moves[last])
+                .map_err(ApiError::internal)?;
+            let mut m = serde_json::to_value(&played.full).map_err(ApiError::internal)?;
+            m["ply"] = json!(last);
+            m["seat"] = json!(played.seat.0);
+            (game, m)
+        }
+    };
     if q.seat >= game.seats() {
         return Err(ApiError::bad_request(format!(
             "this game has {} seats",
@@ -105,20 +121,6 @@ pub async fn at_ply(
     let to_move = match game.to_move() {
         ToMove::Seat(s) => Some(s.0),
         ToMove::Over => None,
-    };
-    let last_move = match ply.checked_sub(1) {
-        Some(last) => {
-            let mut before = AnyGame::from_record_prefix(&record, Some(last as usize))
-                .map_err(ApiError::internal)?;
-            let played = before
-                .play_text(&record.moves[last as usize])
-                .map_err(ApiError::internal)?;
-            let mut m = serde_json::to_value(&played.full).map_err(ApiError::internal)?;
-            m["ply"] = json!(last);
-            m["seat"] = json!(played.seat.0);
-            m
-        }
-        None => Value::Null,
     };
     Ok(Json(json!({
         "game": id,
