@@ -8,6 +8,11 @@ import { renderWaiting } from './waiting.js';
 import { renderGame } from './game.js';
 import { renderAccount } from './account.js';
 import { renderRules } from './rules.js';
+import { renderReplay } from './replay.js';
+import { renderHistory } from './history.js';
+import { renderProfile } from './profile.js';
+import { renderLeaderboard } from './leaderboard.js';
+import { renderDailyBoard } from './daily.js';
 
 export const app = {
   me: null,
@@ -106,6 +111,16 @@ function route() {
       return renderAccount(root);
     case 'rules':
       return renderRules(root, parts[1]);
+    case 'replay':
+      return renderReplay(root, parts[1]);
+    case 'history':
+      return renderHistory(root);
+    case 'player':
+      return renderProfile(root, decodeURIComponent(parts[1] || ''));
+    case 'leaderboard':
+      return renderLeaderboard(root, parts[1]);
+    case 'daily':
+      return renderDailyBoard(root, parts[1]);
     default:
       return renderLobby(root);
   }

@@ -7,11 +7,12 @@ import { t } from './i18n.js';
 import { app, errorText, showError, toast } from './app.js';
 import { renderGeneric } from './generic.js';
 import { rulesLink } from './rules.js';
+import { exportLinks } from './history.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
 const tables = new Map();
-function loadTable(key) {
+export function loadTable(key) {
   if (!tables.has(key)) {
     tables.set(
       key,
@@ -71,7 +72,7 @@ export async function renderGame(root, id) {
     const myTurn = st.seat !== null && st.to_move === st.seat && st.legal.length > 0;
     const ctx = { id, table: page.table, state: st, view: st.view, seat: st.seat, legal: st.legal, myTurn, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending };
     try {
-      remount(root, h('p.table-links', {}, rulesLink(page.table.game, true)), render(ctx));
+      remount(root, h('p.table-links', {}, rulesLink(page.table.game, true)), st.finished ? endBar(page.table, st.seat !== null) : null, render(ctx));
     } catch (e) {
       // A drawing bug must not look like a frozen game: say so, and keep the state.
       console.error(e);
@@ -122,4 +123,26 @@ export async function renderGame(root, id) {
     socket.unsubscribe(id);
   };
   app.rerender = draw;
+}
+
+// Under a finished game: its replay, its record, and a rematch for its players.
+function endBar(table, seated) {
+  return h(
+    'nav.card.end-bar.row',
+    { 'data-testid': 'end-bar', 'aria-label': t('end.after') },
+    seated ? h('button.primary', { 'data-testid': 'rematch', onclick: () => rematch(table.id) }, t('end.rematch')) : null,
+    h('a.button', { href: `#/replay/${table.id}`, 'data-testid': 'open-replay' }, t('end.replay')),
+    exportLinks({ ...table, status: 'finished' }),
+  );
+}
+
+// The first player to ask makes the rematch table; the others take the seat kept for them.
+async function rematch(id) {
+  try {
+    let table = await api('POST', `/api/games/${id}/rematch`);
+    if (!table.seats.some((s) => s.me)) table = await api('POST', `/api/tables/${table.id}/join`, { invite: table.invite });
+    location.hash = table.status === 'live' ? `#/game/${table.id}` : `#/table/${table.id}`;
+  } catch (e) {
+    showError(e);
+  }
 }

@@ -6,6 +6,7 @@ import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { app, showError } from './app.js';
 import { rulesCard } from './rules.js';
+import { dailySection } from './daily.js';
 
 const range = (min, max) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
 // Options that apply at a table of `players` (an option listing no player counts always does).
@@ -75,7 +76,7 @@ function quickStarts(games) {
 }
 
 function builder(games) {
-  const state = { game: games[0].key, players: 2, options: {}, seats: [], listed: true, clock: 0 };
+  const state = { game: games[0].key, players: 2, options: {}, seats: [], listed: true, clock: 0, rated: false };
   const box = h('section.card.builder');
   const draw = () => {
     const game = games.find((g) => g.key === state.game) || games[0];
@@ -129,6 +130,14 @@ function builder(games) {
             t('lobby.listed'),
           )
         : null,
+      state.players > 1
+        ? h(
+            'label.check',
+            {},
+            h('input', { type: 'checkbox', checked: state.rated, 'data-testid': 'new-rated', onchange: (e) => (state.rated = e.target.checked) }),
+            t('lobby.rated'),
+          )
+        : null,
       select('clock', state.clock, CLOCKS.map((c) => [c, c ? t('lobby.clock_seconds', { count: c }) : t('lobby.no_clock')]), (v) => (state.clock = Number(v)), t('lobby.clock')),
       h('p.hint', {}, t('lobby.clock_hint')),
       h(
@@ -139,7 +148,8 @@ function builder(games) {
             const options = { players: state.players };
             for (const o of optionsFor(game, state.players)) options[o.key] = state.options[o.key];
             const seats = [{ type: 'me' }, ...state.seats.map((v) => (v.startsWith('bot:') ? { type: 'bot', level: v.slice(4) } : { type: v }))];
-            createTable({ game: state.game, options, seats, listed: state.listed, move_seconds: state.clock }).catch(showError);
+            const rated = state.players > 1 && state.rated;
+            createTable({ game: state.game, options, seats, listed: state.listed, move_seconds: state.clock, rated }).catch(showError);
           },
         },
         t('lobby.create'),
@@ -160,7 +170,7 @@ function tableList(title, tables, testid, empty) {
           'ul.tables',
           {},
           tables.map((table) => {
-            const href = table.status === 'open' ? `#/table/${table.id}` : `#/game/${table.id}`;
+            const href = table.status === 'open' ? `#/table/${table.id}` : table.status === 'finished' ? `#/replay/${table.id}` : `#/game/${table.id}`;
             return h(
               'li',
               {},
@@ -177,10 +187,11 @@ function tableList(title, tables, testid, empty) {
 export async function renderLobby(root) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {
-    const [catalog, open, mine] = await Promise.all([
+    const [catalog, open, mine, daily] = await Promise.all([
       api('GET', '/api/games'),
       api('GET', '/api/tables'),
       app.me ? api('GET', '/api/me/games') : Promise.resolve({ games: [] }),
+      api('GET', '/api/daily'),
     ]);
     const games = catalog.games;
     const waiting = open.tables.filter((tb) => !tb.seats.some((s) => s.me));
@@ -190,10 +201,17 @@ export async function renderLobby(root) {
         'div.lobby',
         {},
         quickStarts(games),
+        dailySection(daily),
         builder(games),
         tableList(t('lobby.open_tables'), waiting, 'open-tables', t('lobby.no_open_tables')),
         tableList(t('lobby.my_games'), mine.games.slice(0, 30), 'my-games', t('lobby.no_games')),
         rulesCard(games),
+        h(
+          'nav.card.row',
+          { 'aria-label': t('lobby.more') },
+          h('a', { href: '#/history', 'data-testid': 'history-link' }, t('history.title')),
+          games.map((g) => h('a', { href: `#/leaderboard/${g.key}` }, t('leaderboard.title', { game: t(`game.${g.key}`) }))),
+        ),
       ),
     );
     document.title = `${t('lobby.title')} · Pyramidion`;

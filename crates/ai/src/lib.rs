@@ -2,6 +2,7 @@
 //! bot game is as reproducible as any other record.
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod any;
 pub mod arena;
 pub mod greedy;

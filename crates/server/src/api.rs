@@ -299,6 +299,9 @@ pub struct NewTable {
     /// Seconds per move (0: no clock); on timeout a bot plays that move.
     #[serde(default)]
     move_seconds: u32,
+    /// A rated table moves its players' ratings when it ends; tables are casual by default.
+    #[serde(default)]
+    rated: bool,
 }
 
 fn yes() -> bool {
@@ -306,7 +309,7 @@ fn yes() -> bool {
 }
 
 /// A table as clients see it, with the display name of every seated human.
-async fn table_json(
+pub(crate) async fn table_json(
     state: &AppState,
     row: &GameRow,
     seats: &[SeatKind],
@@ -337,6 +340,7 @@ async fn table_json(
         "status": row.status,
         "listed": row.listed,
         "move_seconds": row.move_seconds,
+        "rated": row.rated,
         "seats": seats,
         "created_at": row.created_at,
         "result": row.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
@@ -384,6 +388,13 @@ pub async fn create_table(
             game.seats(),
             t.seats.len()
         )));
+    }
+    if t.rated && game.seats() < 2 {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "solo_not_rated",
+            "a solo game cannot be rated: its best scores and the daily challenges rank it",
+        ));
     }
     if t.move_seconds > 3600 {
         return Err(ApiError::bad_request("move_seconds is at most 3600"));
@@ -433,6 +444,8 @@ pub async fn create_table(
         created_by: identity.user_id.clone(),
         result: None,
         created_at: now_ms(),
+        rated: t.rated,
+        finished_at: None,
     };
     state.store.create_game(&row, &seats).await?;
     tracing::info!(game = %row.id, kind = %row.kind, status = %row.status, "table created");
@@ -489,7 +502,7 @@ pub async fn open_tables(
     Ok(Json(json!({ "tables": list, "next": next })))
 }
 
-async fn load(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<SeatKind>)> {
+pub(crate) async fn load(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<SeatKind>)> {
     if !plausible_id(id) {
         return Err(ApiError::not_found("no such table"));
     }
@@ -628,92 +641,4 @@ pub async fn leave(
     Ok(Json(
         table_json(&state, &row, &seats, Some(&identity.user_id)).await?,
     ))
-}
-
-/// The signed-in user's games, newest first.
-pub async fn my_games(State(state): State<AppState>, identity: Identity) -> ApiResult<Json<Value>> {
-    let mut list = Vec::new();
-    for row in state.store.games_of_user(&identity.user_id).await? {
-        let seats = state.store.seats(&row.id).await?;
-        list.push(table_json(&state, &row, &seats, Some(&identity.user_id)).await?);
-    }
-    Ok(Json(json!({ "games": list })))
-}
-
-#[derive(Deserialize)]
-pub struct RecordQuery {
-    #[serde(default)]
-    format: Option<String>,
-}
-
-/// A game's record. The seed is only given once the game is over.
-pub async fn record(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    Query(q): Query<RecordQuery>,
-) -> ApiResult<Response> {
-    let (row, _) = load(&state, &id).await?;
-    if row.status == "open" || row.status == "abandoned" {
-        return Err(ApiError::conflict(
-            "not_started",
-            "this game has not started",
-        ));
-    }
-    let stored = state.store.moves(&id).await?;
-    let finished = row.status == "finished";
-    let mut record = pyramidion_core::record::Record {
-        game: row.kind.clone(),
-        options: serde_json::from_str(&row.options).map_err(ApiError::internal)?,
-        seed: row.seed,
-        result: None,
-        moves: stored,
-        move_lines: Vec::new(),
-    };
-    // Until the game is over, the record is public: moves that hide a card are given as a
-    // spectator sees them.
-    let moves: Vec<String> = if finished {
-        record.moves.clone()
-    } else {
-        let (_, played) = crate::rooms::replay_played(&record).map_err(ApiError::internal)?;
-        played
-            .iter()
-            .map(|p| p.seen_by(None, false).text.clone())
-            .collect()
-    };
-    let result: Option<Value> = row
-        .result
-        .as_deref()
-        .and_then(|r| serde_json::from_str(r).ok());
-    let scores = result
-        .as_ref()
-        .and_then(|r| serde_json::from_value::<Vec<i32>>(r["scores"].clone()).ok());
-    match q.format.as_deref() {
-        Some("text") if finished => {
-            record.result = scores;
-            Ok((
-                [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-                record.to_text(),
-            )
-                .into_response())
-        }
-        Some("text") => Err(ApiError::conflict(
-            "not_finished",
-            "the text record (with its seed) is given once the game is over",
-        )),
-        Some(other) if other != "json" => Err(ApiError::bad_request("format is json or text")),
-        _ => {
-            let mut v = json!({
-                "game": row.kind,
-                "options": serde_json::from_str::<Value>(&row.options).unwrap_or(Value::Null),
-                "moves": moves,
-            });
-            if finished {
-                v["seed"] = json!(row.seed);
-                if let Some(s) = scores {
-                    v["result"] = json!(s);
-                }
-            }
-            Ok(Json(v).into_response())
-        }
-    }
 }

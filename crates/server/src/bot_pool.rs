@@ -70,6 +70,27 @@ impl BotPool {
             .ok()?;
         rx.await.ok().flatten()
     }
+
+    /// Runs other bot work (e.g. a game's analysis) on the pool, behind the moves already
+    /// queued. `None` if `f` panicked (the panic is logged) or the pool is gone.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let (tx, rx) = oneshot::channel();
+        let job: Job = Box::new(move || match catch_unwind(AssertUnwindSafe(f)) {
+            Ok(v) => {
+                let _ = tx.send(v);
+            }
+            Err(panic) => tracing::error!(panic = panic_text(&panic), "bot pool job panicked"),
+        });
+        self.jobs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .send(job)
+            .ok()?;
+        rx.await.ok()
+    }
 }
 
 /// The bot's move; if the bot panics, the panic is logged and the greedy bot's move is played,

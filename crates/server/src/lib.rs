@@ -2,15 +2,24 @@
 //! per client, every move made durable before it is acknowledged. See docs/protocol.md.
 #![forbid(unsafe_code)]
 
+mod after_game_store;
+pub mod analysis;
 pub mod api;
 pub mod auth;
 pub mod bot_pool;
+pub mod daily;
 pub mod error;
+pub mod export;
+pub mod history;
 pub mod limits;
 pub mod listen;
 pub mod metrics;
 pub mod moves;
+pub mod profiles;
 pub mod protocol;
+pub mod ratings;
+pub mod rematch;
+pub mod replay;
 pub mod room;
 pub mod rooms;
 pub mod store;
@@ -244,12 +253,28 @@ pub fn router(state: AppState) -> Router {
             get(|State(s): State<AppState>| async move { s.metrics.render() }),
         )
         .route("/api/me", get(api::me))
-        .route("/api/me/games", get(api::my_games))
+        .route("/api/me/games", get(history::my_games))
         .route("/api/register", post(api::register))
         .route("/api/login", post(api::login))
         .route("/api/logout", post(api::logout))
         .route("/api/games", get(api::games))
-        .route("/api/games/{id}/record", get(api::record))
+        .route("/api/games/{id}/record", get(export::record))
+        .route("/api/games/{id}/replay", get(replay::replay))
+        .route("/api/games/{id}/rematch", post(rematch::rematch))
+        .route(
+            "/api/games/{id}/analysis",
+            get(analysis::get).post(analysis::request),
+        )
+        .route("/api/games/{id}/replay/{ply}", get(replay::at_ply))
+        .route("/api/users/{id}", get(profiles::profile))
+        .route(
+            "/api/users/{id}/games.ndjson",
+            get(export::user_games_ndjson),
+        )
+        .route("/api/leaderboards/{game}", get(profiles::leaderboard))
+        .route("/api/daily", get(daily::today))
+        .route("/api/daily/{id}", post(daily::start))
+        .route("/api/daily/{id}/leaderboard", get(daily::leaderboard))
         .route("/api/tables", get(api::open_tables).post(api::create_table))
         .route("/api/tables/{id}", get(api::table))
         .route("/api/tables/{id}/join", post(api::join))

@@ -28,7 +28,7 @@ pub struct Store {
     pub pool: AnyPool,
     pub backend: Backend,
     /// Every write goes through this one writer, which commits them in groups.
-    writer: Writer,
+    pub(crate) writer: Writer,
 }
 
 /// Whether `e` is the database refusing a duplicate of a unique value (and nothing else).
@@ -69,6 +69,10 @@ pub struct GameRow {
     pub created_by: String,
     pub result: Option<String>,
     pub created_at: i64,
+    /// A rated table moves its players' ratings when it ends (`crate::ratings`).
+    pub rated: bool,
+    /// When the game ended (ms), once finished.
+    pub finished_at: Option<i64>,
 }
 
 impl Store {
@@ -339,8 +343,8 @@ impl Store {
             .run(move |c| {
                 Box::pin(async move {
                     sqlx::query(
-                        "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds, created_by, result, created_at, finished_at)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, NULL)",
+                        "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds, created_by, result, created_at, finished_at, rated)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, NULL, $11)",
                     )
                     .bind(&g.id)
                     .bind(&g.kind)
@@ -352,6 +356,7 @@ impl Store {
                     .bind(g.move_seconds as i64)
                     .bind(&g.created_by)
                     .bind(g.created_at)
+                    .bind(g.rated as i64)
                     .execute(&mut *c)
                     .await?;
                     for (i, seat) in seats.iter().enumerate() {
@@ -487,7 +492,7 @@ async fn migrate(pool: &AnyPool) -> Result<()> {
     Ok(())
 }
 
-async fn insert_seat(
+pub(crate) async fn insert_seat(
     conn: &mut AnyConnection,
     game_id: &str,
     seat: usize,
@@ -512,7 +517,7 @@ async fn insert_seat(
     Ok(())
 }
 
-fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow> {
+pub(crate) fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow> {
     Ok(GameRow {
         id: r.try_get("id")?,
         kind: r.try_get("kind")?,
@@ -525,5 +530,7 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow> {
         created_by: r.try_get("created_by")?,
         result: r.try_get("result")?,
         created_at: r.try_get("created_at")?,
+        rated: r.try_get::<i64, _>("rated")? == 1,
+        finished_at: r.try_get("finished_at")?,
     })
 }

@@ -413,6 +413,8 @@ async fn insert_rows(conn: &mut AnyConnection, moves: &[PendingMove]) -> Result<
             .bind(&m.game_id)
             .execute(&mut *conn)
             .await?;
+            // Ratings move in the transaction that ends the game: never one without the other.
+            crate::ratings::on_game_end(conn, &m.game_id, result).await?;
         }
     }
     Ok(())
@@ -434,7 +436,8 @@ mod tests {
             .await
             .unwrap();
         pool.execute(
-            "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT, result TEXT, finished_at BIGINT);
+            "CREATE TABLE games (id TEXT PRIMARY KEY, kind TEXT, status TEXT, result TEXT,
+                                 finished_at BIGINT, rated BIGINT NOT NULL DEFAULT 0);
              CREATE TABLE moves (game_id TEXT, ply BIGINT, text TEXT, by_bot BIGINT, created_at BIGINT,
                                  PRIMARY KEY (game_id, ply));
              CREATE TABLE names (name TEXT PRIMARY KEY);

@@ -286,6 +286,18 @@ async fn to_room(state: &AppState, game: &str, mut cmd: RoomCmd) -> Result<(), S
     ))
 }
 
+/// A daily challenge's game is followed only by its player until its day is over: the deal
+/// is everyone's that day (`crate::daily::embargo`).
+async fn daily_gate(
+    state: &AppState,
+    game: &str,
+    identity: Option<&Identity>,
+) -> Result<(), ServerMsg> {
+    crate::daily::embargo(state, game, identity.map(|i| i.user_id.as_str()))
+        .await
+        .map_err(|e| ServerMsg::error(e.code, e.message, Some(game)))
+}
+
 async fn handle(
     state: &AppState,
     conn: u64,
@@ -306,7 +318,10 @@ async fn handle(
                 out: out.clone(),
                 last_event,
             };
-            let sent = to_room(state, &game, cmd).await;
+            let sent = match daily_gate(state, &game, identity).await {
+                Ok(()) => to_room(state, &game, cmd).await,
+                Err(e) => Err(e),
+            };
             if sent.is_ok() {
                 subscribed.insert(game);
             }
@@ -339,7 +354,10 @@ async fn handle(
                         out: out.clone(),
                         last_event: None,
                     };
-                    sent = to_room(state, &game, cmd).await;
+                    sent = match daily_gate(state, &game, identity).await {
+                        Ok(()) => to_room(state, &game, cmd).await,
+                        Err(e) => Err(e),
+                    };
                     if sent.is_ok() {
                         subscribed.insert(game.clone());
                     }

@@ -1,0 +1,201 @@
+//! Storage for after the game: daily attempts, the server's secrets, rematch links.
+use crate::store::{GameRow, SeatKind, Store, insert_seat};
+use anyhow::Result;
+use sqlx::{AnyConnection, Row};
+
+impl Store {
+    /// A secret the server keeps (`None` before it is drawn).
+    pub async fn secret(&self, name: &str) -> Result<Option<String>> {
+        let row = sqlx::query("SELECT value FROM server_secrets WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get("value")?),
+            None => None,
+        })
+    }
+
+    /// Stores a secret unless one of that name exists (the first one drawn stays).
+    pub async fn add_secret(&self, name: &str, value: &str) -> Result<()> {
+        self.writer
+            .execute(
+                sqlx::query(
+                    "INSERT INTO server_secrets (name, value) VALUES ($1, $2)
+                     ON CONFLICT (name) DO NOTHING",
+                )
+                .bind(name.to_string())
+                .bind(value.to_string()),
+            )
+            .await
+    }
+
+    /// The game of `user`'s attempt at `challenge`, if any.
+    pub async fn daily_attempt(&self, challenge: &str, user: &str) -> Result<Option<String>> {
+        let row =
+            sqlx::query("SELECT game_id FROM daily_attempts WHERE challenge = $1 AND user_id = $2")
+                .bind(challenge)
+                .bind(user)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get("game_id")?),
+            None => None,
+        })
+    }
+
+    /// The (day, player) of a daily game, `None` for any other game.
+    pub async fn daily_of_game(&self, game_id: &str) -> Result<Option<(String, String)>> {
+        let row = sqlx::query("SELECT day, user_id FROM daily_attempts WHERE game_id = $1")
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get("day")?, r.try_get("user_id")?)),
+            None => None,
+        })
+    }
+
+    /// Creates a daily challenge's game and its attempt together; false (and nothing written)
+    /// when the creator already has an attempt at `challenge`.
+    pub async fn create_daily_game(
+        &self,
+        g: &GameRow,
+        seats: &[SeatKind],
+        challenge: &str,
+        day: &str,
+    ) -> Result<bool> {
+        let (g, seats) = (g.clone(), seats.to_vec());
+        let (challenge, day) = (challenge.to_string(), day.to_string());
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    let taken = sqlx::query(
+                        "SELECT game_id FROM daily_attempts WHERE challenge = $1 AND user_id = $2",
+                    )
+                    .bind(&challenge)
+                    .bind(&g.created_by)
+                    .fetch_optional(&mut *c)
+                    .await?;
+                    if taken.is_some() {
+                        return Ok(false);
+                    }
+                    insert_game(c, &g, None).await?;
+                    for (i, seat) in seats.iter().enumerate() {
+                        insert_seat(c, &g.id, i, seat).await?;
+                    }
+                    // The primary key (challenge, user) also refuses a concurrent second try.
+                    sqlx::query(
+                        "INSERT INTO daily_attempts (challenge, user_id, day, game_id) VALUES ($1, $2, $3, $4)",
+                    )
+                    .bind(&challenge)
+                    .bind(&g.created_by)
+                    .bind(&day)
+                    .bind(&g.id)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(true)
+                })
+            })
+            .await
+    }
+}
+
+/// Inserts a game's row (and, for a rematch, the game it is the rematch of).
+async fn insert_game(c: &mut AnyConnection, g: &GameRow, rematch_of: Option<&str>) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds,
+                            created_by, result, created_at, finished_at, rated, rematch_of)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, NULL, $11, $12)",
+    )
+    .bind(&g.id)
+    .bind(&g.kind)
+    .bind(&g.options)
+    .bind(g.seed as i64)
+    .bind(&g.status)
+    .bind(g.listed as i64)
+    .bind(&g.invite)
+    .bind(g.move_seconds as i64)
+    .bind(&g.created_by)
+    .bind(g.created_at)
+    .bind(g.rated as i64)
+    .bind(rematch_of)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+impl Store {
+    /// Creates a finished game's rematch table and its seats, linked to the game in the same
+    /// commit (so a game never gets two rematches).
+    pub async fn create_rematch_game(
+        &self,
+        g: &GameRow,
+        seats: &[SeatKind],
+        of: &str,
+    ) -> Result<()> {
+        let (g, seats, of) = (g.clone(), seats.to_vec(), of.to_string());
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    insert_game(c, &g, Some(&of)).await?;
+                    for (i, seat) in seats.iter().enumerate() {
+                        insert_seat(c, &g.id, i, seat).await?;
+                    }
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    /// The rematch table of a finished game, if one was made.
+    pub async fn rematch_of(&self, game_id: &str) -> Result<Option<String>> {
+        let row = sqlx::query("SELECT id FROM games WHERE rematch_of = $1")
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get("id")?),
+            None => None,
+        })
+    }
+}
+
+impl Store {
+    /// The (status, result) of a game's analysis, if one was asked for.
+    pub async fn analysis(&self, game_id: &str) -> Result<Option<(String, Option<String>)>> {
+        let row = sqlx::query("SELECT status, result FROM analyses WHERE game_id = $1")
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get("status")?, r.try_get("result")?)),
+            None => None,
+        })
+    }
+
+    /// Records a game's analysis as `status` (`queued`, `done`, `failed`) with its result.
+    pub async fn set_analysis(
+        &self,
+        game_id: &str,
+        status: &str,
+        result: Option<String>,
+    ) -> Result<()> {
+        let now = crate::store::now_ms();
+        let finished = (status != "queued").then_some(now);
+        self.writer
+            .execute(
+                sqlx::query(
+                    "INSERT INTO analyses (game_id, status, result, requested_at, finished_at)
+                     VALUES ($1, $2, $3, $4, $5)
+                     ON CONFLICT (game_id) DO UPDATE SET status = $2, result = $3, finished_at = $5",
+                )
+                .bind(game_id.to_string())
+                .bind(status.to_string())
+                .bind(result)
+                .bind(now)
+                .bind(finished),
+            )
+            .await
+    }
+}

@@ -1,0 +1,156 @@
+//! "Analyse": a finished game's analysis (`pyramidion_ai::analysis`, what `pyramidion analyse`
+//! prints) queued on the bot pool and stored, for the replay to show each move's points lost.
+//!
+//! The work is cut into jobs of a few plies each, queued one after the other behind the bot
+//! moves of live games, so that an analysis never holds a pool thread for long. The budget is
+//! the game's weakest search level (from its descriptor) with 16 sampled futures per decision:
+//! enough to flag the clear mistakes, cheap enough to share the pool with live games.
+use crate::AppState;
+use crate::auth::Identity;
+use crate::error::{ApiError, ApiResult};
+use crate::store::SeatKind;
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use pyramidion_ai::analysis::{Analysis, AnalysisConfig, analyse_plies};
+use pyramidion_core::record::Record;
+use pyramidion_games::GameKind;
+use serde_json::{Value, json};
+use std::collections::HashSet;
+use std::sync::{Mutex, OnceLock};
+
+/// Plies per bot pool job.
+const PLIES_PER_JOB: usize = 8;
+/// Sampled futures per decision.
+const SAMPLES: u32 = 16;
+
+/// Games whose analysis runs in this process (a `queued` row whose game is not here was cut
+/// short by a restart, and is queued again when asked).
+fn running() -> &'static Mutex<HashSet<String>> {
+    static RUNNING: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
+    RUNNING.get_or_init(Mutex::default)
+}
+
+/// The stored analysis of a game, as the API gives it: `{"status", "analysis"}`; status `none`
+/// when nobody asked for one.
+pub(crate) async fn stored(state: &AppState, game_id: &str) -> ApiResult<Value> {
+    Ok(match state.store.analysis(game_id).await? {
+        None => json!({ "status": "none", "analysis": null }),
+        Some((status, result)) => json!({
+            "status": status,
+            "analysis": result.and_then(|r| serde_json::from_str::<Value>(&r).ok()),
+        }),
+    })
+}
+
+/// `GET /api/games/{id}/analysis` (a daily game's only to its player until its day is over,
+/// as its replay).
+pub async fn get(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
+    crate::api::load(&state, &id).await?;
+    let viewer = Identity::from_headers(&state, &headers).await?;
+    crate::daily::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str())).await?;
+    Ok(Json(stored(&state, &id).await?))
+}
+
+/// `POST /api/games/{id}/analysis`: queues the analysis of a finished game, asked by one of
+/// its players; answers the stored one if it is done.
+pub async fn request(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    identity: Identity,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let (row, seats) = crate::api::load(&state, &id).await?;
+    if !seats
+        .iter()
+        .any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id))
+    {
+        return Err(ApiError::conflict(
+            "not_seated",
+            "only the game's players can ask for its analysis",
+        ));
+    }
+    if row.status != "finished" {
+        return Err(ApiError::conflict(
+            "not_finished",
+            "a game is analysed once it is over",
+        ));
+    }
+    let current = stored(&state, &id).await?;
+    if current["status"] == "done" {
+        return Ok((StatusCode::OK, Json(current)));
+    }
+    if !running()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(id.clone())
+    {
+        return Ok((StatusCode::ACCEPTED, Json(current)));
+    }
+    let record = crate::export::stored_record(&state, &row).await?;
+    let kind: GameKind = row.kind.parse().map_err(ApiError::internal)?;
+    let iterations = kind
+        .descriptor()
+        .bot_levels
+        .iter()
+        .map(|l| l.iterations)
+        .find(|&i| i > 0)
+        .unwrap_or(1);
+    let config = AnalysisConfig {
+        iterations,
+        samples: SAMPLES,
+        seed: row.seed,
+    };
+    if let Err(e) = state.store.set_analysis(&id, "queued", None).await {
+        running()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&id);
+        return Err(e.into());
+    }
+    let store = state.store.clone();
+    tokio::spawn(async move {
+        let (status, result) = match analyse(record, config).await {
+            Ok(analysis) => ("done", serde_json::to_string(&analysis).ok()),
+            Err(e) => {
+                tracing::warn!(game = %id, error = %e, "analysis failed");
+                ("failed", None)
+            }
+        };
+        if let Err(e) = store.set_analysis(&id, status, result).await {
+            tracing::error!(game = %id, error = %e, "cannot store an analysis");
+        }
+        running()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&id);
+    });
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(json!({ "status": "queued", "analysis": null })),
+    ))
+}
+
+/// The whole analysis, one short pool job after the other.
+async fn analyse(record: Record, config: AnalysisConfig) -> Result<Analysis, String> {
+    let record = std::sync::Arc::new(record);
+    let mut decisions = Vec::new();
+    let mut seats = 0;
+    let mut from = 0;
+    while from < record.moves.len() {
+        let to = (from + PLIES_PER_JOB).min(record.moves.len());
+        let shared = record.clone();
+        let (part, n) = crate::bot_pool::global()
+            .run(move || analyse_plies(&shared, config, from..to))
+            .await
+            .ok_or("the analysis stopped (see the log)")?
+            .map_err(|e| e.to_string())?;
+        decisions.extend(part);
+        seats = n;
+        from = to;
+    }
+    Ok(Analysis::from_decisions(&record, config, seats, decisions))
+}

@@ -1,0 +1,330 @@
+//! Daily challenges: for every game mode a player can take on alone, one deal a UTC day, the
+//! same for everyone, one attempt per account, with its own leaderboard.
+//!
+//! The modes come from the descriptors, naming no game: a game that can be played solo gives
+//! one challenge per value of each option that applies to one player (its solo modes), and
+//! a game that cannot gives one 2-seat challenge against the middle level of its bot ladder
+//! (bots are seeded from the game's seed and the ply, so they answer the same moves alike).
+//!
+//! A challenge's seed is derived from the day, the game, its options and a secret the server
+//! draws once and keeps: the same deal for everyone all day, yet nobody can compute the deal
+//! (the cards' order) from the date. For the same reason a daily game's record and replay are
+//! given only to its own player until its day is over.
+use crate::AppState;
+use crate::api::{plausible_id, table_json};
+use crate::auth::{Identity, random_hex};
+use crate::error::{ApiError, ApiResult};
+use crate::store::{GameRow, SeatKind, now_ms};
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use blake2::{Blake2b512, Digest};
+use pyramidion_core::descriptor::GameDescriptor;
+use pyramidion_games::GameKind;
+use serde_json::{Value, json};
+use sqlx::Row;
+
+/// One challenge of one day.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Challenge {
+    /// Names the day, game and options (a hash: short, and safe in a URL).
+    pub id: String,
+    /// `YYYY-MM-DD`, UTC.
+    pub day: String,
+    pub game: GameKind,
+    pub options: Value,
+    /// The bot levels of the seats after the player's (none for a solo mode).
+    pub bots: Vec<&'static str>,
+}
+
+/// The UTC day of a time in ms since the epoch, as `YYYY-MM-DD` (the proleptic Gregorian
+/// calendar, from the day count: Howard Hinnant's `civil_from_days`).
+pub fn utc_day(ms: i64) -> String {
+    let z = ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The game modes of a descriptor that get a daily challenge: (options, bot levels).
+fn modes(d: &GameDescriptor) -> Vec<(Value, Vec<&'static str>)> {
+    if d.seats.min == 1 {
+        let solo: Vec<_> = d
+            .options
+            .iter()
+            .filter(|o| !o.players.is_empty() && o.applies_to(1))
+            .collect();
+        if solo.is_empty() {
+            return vec![(json!({ "players": 1 }), Vec::new())];
+        }
+        let mut out = Vec::new();
+        for option in &solo {
+            for value in option.values {
+                let mut options = json!({ "players": 1 });
+                for other in &solo {
+                    options[other.key] = json!(other.default);
+                }
+                options[option.key] = json!(value);
+                out.push((options, Vec::new()));
+            }
+        }
+        out
+    } else {
+        let middle = d.bot_levels[d.bot_levels.len() / 2].name;
+        vec![(json!({ "players": 2 }), vec![middle])]
+    }
+}
+
+fn hash(parts: &[&str]) -> [u8; 64] {
+    let mut h = Blake2b512::new();
+    for p in parts {
+        // Length-prefixed: no two different lists hash the same text.
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p.as_bytes());
+    }
+    h.finalize().into()
+}
+
+/// Every challenge of `day`, in registry order.
+pub fn challenges(day: &str) -> Vec<Challenge> {
+    let mut out = Vec::new();
+    for &game in GameKind::ALL {
+        for (options, bots) in modes(game.descriptor()) {
+            let digest = hash(&[day, game.key(), &options.to_string()]);
+            let id: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+            out.push(Challenge {
+                id,
+                day: day.to_string(),
+                game,
+                options,
+                bots,
+            });
+        }
+    }
+    out
+}
+
+/// The seed of a challenge's deal, from the server's secret.
+pub fn seed(secret: &str, c: &Challenge) -> u64 {
+    let digest = hash(&[secret, &c.day, c.game.key(), &c.options.to_string()]);
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(bytes) >> 1 // stored as a signed 64-bit integer
+}
+
+/// The server's daily secret, drawn and stored on first use.
+async fn secret(state: &AppState) -> ApiResult<String> {
+    if let Some(s) = state.store.secret("daily").await? {
+        return Ok(s);
+    }
+    state.store.add_secret("daily", &random_hex(32)).await?;
+    state
+        .store
+        .secret("daily")
+        .await?
+        .ok_or_else(|| ApiError::internal("the daily secret was not stored"))
+}
+
+/// `GET /api/daily`: today's challenges, with the game id of the signed-in user's attempt.
+pub async fn today(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+    let me = Identity::from_headers(&state, &headers).await?;
+    let day = utc_day(now_ms());
+    let mut list = Vec::new();
+    for c in challenges(&day) {
+        let played = match &me {
+            Some(me) => state.store.daily_attempt(&c.id, &me.user_id).await?,
+            None => None,
+        };
+        list.push(json!({
+            "id": c.id,
+            "game": c.game.key(),
+            "options": c.options,
+            "bots": c.bots,
+            "played": played,
+        }));
+    }
+    Ok(Json(json!({ "day": day, "challenges": list })))
+}
+
+/// `POST /api/daily/{challenge}`: starts the signed-in account's one attempt at one of
+/// today's challenges.
+pub async fn start(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    identity: Identity,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    if identity.guest {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "account_required",
+            "the daily challenge is one attempt per account: sign in to take it",
+        ));
+    }
+    let day = utc_day(now_ms());
+    let challenge = challenges(&day)
+        .into_iter()
+        .find(|c| c.id == id)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "no_such_challenge",
+                "no such challenge today",
+            )
+        })?;
+    let mut seats = vec![SeatKind::Human(identity.user_id.clone())];
+    seats.extend(challenge.bots.iter().map(|b| SeatKind::Bot(b.to_string())));
+    let row = GameRow {
+        id: random_hex(8),
+        kind: challenge.game.key().to_string(),
+        options: challenge.options.to_string(),
+        seed: seed(&secret(&state).await?, &challenge),
+        status: "live".into(),
+        listed: false,
+        invite: random_hex(12),
+        move_seconds: 0,
+        created_by: identity.user_id.clone(),
+        result: None,
+        created_at: now_ms(),
+        rated: false,
+        finished_at: None,
+    };
+    if !state
+        .store
+        .create_daily_game(&row, &seats, &challenge.id, &day)
+        .await?
+    {
+        return Err(ApiError::conflict(
+            "daily_already_played",
+            "you have already taken today's challenge",
+        ));
+    }
+    state.rooms.get(&state, &row.id).await?;
+    let mut table = table_json(&state, &row, &seats, Some(&identity.user_id)).await?;
+    table["challenge"] = json!(challenge.id);
+    Ok((StatusCode::CREATED, Json(table)))
+}
+
+/// `GET /api/daily/{challenge}/leaderboard`: the finished attempts, best first: winners
+/// first, then by score, then who finished earlier.
+pub async fn leaderboard(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    if !plausible_id(&id) {
+        return Err(ApiError::not_found("no such challenge"));
+    }
+    let rows = sqlx::query(
+        "SELECT daily_attempts.day, daily_attempts.user_id, users.name, games.id, games.kind,
+                games.options, games.result, games.finished_at
+           FROM daily_attempts JOIN games ON games.id = daily_attempts.game_id
+           JOIN users ON users.id = daily_attempts.user_id
+          WHERE daily_attempts.challenge = $1 AND games.status = 'finished'",
+    )
+    .bind(&id)
+    .fetch_all(&state.store.pool)
+    .await
+    .map_err(ApiError::internal)?;
+    let mut entries = Vec::with_capacity(rows.len());
+    let (mut day, mut game, mut options) = (None, None, None);
+    for r in &rows {
+        let get = |c: &str| {
+            r.try_get::<Option<String>, _>(c)
+                .map_err(ApiError::internal)
+        };
+        day = get("day")?;
+        game = get("kind")?;
+        options = get("options")?.and_then(|o| serde_json::from_str::<Value>(&o).ok());
+        let result: Value = get("result")?
+            .and_then(|o| serde_json::from_str(&o).ok())
+            .unwrap_or(Value::Null);
+        let user: String = get("user_id")?.unwrap_or_default();
+        entries.push(json!({
+            "user": user,
+            "name": crate::auth::display_name(&user, get("name")?.as_deref()),
+            "game_id": get("id")?,
+            "score": result["scores"][0],
+            "won": result["ranks"][0].as_u64() == Some(0),
+            "finished_at": r.try_get::<Option<i64>, _>("finished_at").map_err(ApiError::internal)?,
+        }));
+    }
+    entries.sort_by_key(|e| {
+        (
+            !e["won"].as_bool().unwrap_or(false),
+            -e["score"].as_i64().unwrap_or(i64::MIN + 1),
+            e["finished_at"].as_i64().unwrap_or(i64::MAX),
+        )
+    });
+    Ok(Json(json!({
+        "challenge": id,
+        "day": day,
+        "game": game,
+        "options": options,
+        "entries": entries,
+    })))
+}
+
+/// Refuses a daily game's record or replay to anyone but its player until its day is over:
+/// the deal is everyone's that day.
+pub(crate) async fn embargo(
+    state: &AppState,
+    game_id: &str,
+    viewer: Option<&str>,
+) -> ApiResult<()> {
+    // An id no game can have (e.g. with a NUL) names no daily game: its lookup, not this
+    // check, answers.
+    if !plausible_id(game_id) {
+        return Ok(());
+    }
+    let Some((day, player)) = state.store.daily_of_game(game_id).await? else {
+        return Ok(());
+    };
+    if day >= utc_day(now_ms()) && viewer != Some(player.as_str()) {
+        return Err(ApiError::conflict(
+            "daily_in_progress",
+            "a daily challenge's games are shown once its day is over",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_are_utc_dates() {
+        assert_eq!(utc_day(0), "1970-01-01");
+        assert_eq!(utc_day(951_782_400_000), "2000-02-29");
+        assert_eq!(utc_day(1_795_478_399_999), "2026-11-23");
+        assert_eq!(utc_day(1_795_478_400_000), "2026-11-24");
+    }
+
+    /// Every game has a challenge; ids and seeds depend on the day and differ between modes.
+    #[test]
+    fn challenges_are_per_day_and_mode() {
+        let today = challenges("2026-11-23");
+        for &game in GameKind::ALL {
+            assert!(today.iter().any(|c| c.game == game), "{game}");
+        }
+        let mut ids: Vec<&str> = today.iter().map(|c| c.id.as_str()).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), today.len());
+        let tomorrow = challenges("2026-11-24");
+        assert_ne!(today[0].id, tomorrow[0].id);
+        assert_eq!(challenges("2026-11-23"), today);
+        assert_ne!(seed("s", &today[0]), seed("s", &tomorrow[0]));
+        assert_ne!(seed("s", &today[0]), seed("t", &today[0]));
+        for c in &today {
+            let kind = c.game;
+            pyramidion_games::AnyGame::new(kind, &c.options, seed("s", c))
+                .unwrap_or_else(|e| panic!("{kind} {}: {e}", c.options));
+        }
+    }
+}

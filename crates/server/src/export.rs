@@ -1,0 +1,169 @@
+//! Game records for export: one game as text or JSON (`GET /api/games/{id}/record`), and all
+//! of a user's games as NDJSON, one JSON record a line.
+//!
+//! What leaves the server: a finished game's full record (seed, every move as played, the
+//! scores), which `pyramidion replay` verifies. An unfinished game's record has no seed, and
+//! every move that hides something is given as a spectator sees it, whoever asks: even a
+//! player of the game gets no card of another seat from an export.
+use crate::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::store::GameRow;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use pyramidion_core::record::Record;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// The stored record of a started game (every move in full: for the server's own use).
+pub(crate) async fn stored_record(state: &AppState, row: &GameRow) -> ApiResult<Record> {
+    Ok(Record {
+        game: row.kind.clone(),
+        options: serde_json::from_str(&row.options).map_err(ApiError::internal)?,
+        seed: row.seed,
+        result: scores(row),
+        moves: state.store.moves(&row.id).await?,
+        move_lines: Vec::new(),
+    })
+}
+
+/// The final scores of a finished game.
+fn scores(row: &GameRow) -> Option<Vec<i32>> {
+    let result: Value = serde_json::from_str(row.result.as_deref()?).ok()?;
+    serde_json::from_value(result["scores"].clone()).ok()
+}
+
+/// A started game's record as anyone may see it: the full record (with its seed and scores)
+/// once finished, else the moves as a spectator sees them and no seed.
+pub(crate) async fn public_record(state: &AppState, row: &GameRow) -> ApiResult<Value> {
+    let record = stored_record(state, row).await?;
+    if row.status == "finished" {
+        let mut v = serde_json::to_value(&record).map_err(ApiError::internal)?;
+        if v.get("result").is_none() {
+            v["result"] = Value::Null;
+        }
+        return Ok(v);
+    }
+    let (_, played) = crate::rooms::replay_played(&record).map_err(ApiError::internal)?;
+    let moves: Vec<&str> = played
+        .iter()
+        .map(|p| p.seen_by(None, false).text.as_str())
+        .collect();
+    Ok(json!({ "game": record.game, "options": record.options, "moves": moves }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordQuery {
+    #[serde(default)]
+    format: Option<String>,
+    /// Answer as a file to save (`Content-Disposition: attachment`).
+    #[serde(default)]
+    download: bool,
+}
+
+/// `GET /api/games/{id}/record[?format=json|text][&download=true]`.
+pub async fn record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<RecordQuery>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (row, _) = crate::api::load(&state, &id).await?;
+    let viewer = crate::auth::Identity::from_headers(&state, &headers).await?;
+    crate::daily::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str())).await?;
+    if row.status == "open" || row.status == "abandoned" {
+        return Err(ApiError::conflict(
+            "not_started",
+            "this game has not started",
+        ));
+    }
+    let finished = row.status == "finished";
+    let (body, content_type, extension) = match q.format.as_deref() {
+        Some("text") if finished => (
+            stored_record(&state, &row).await?.to_text(),
+            "text/plain; charset=utf-8",
+            "txt",
+        ),
+        Some("text") => {
+            return Err(ApiError::conflict(
+                "not_finished",
+                "the text record (with its seed) is given once the game is over",
+            ));
+        }
+        None | Some("json") => (
+            public_record(&state, &row).await?.to_string(),
+            "application/json",
+            "json",
+        ),
+        Some(_) => return Err(ApiError::bad_request("format is json or text")),
+    };
+    Ok(file_response(
+        body,
+        content_type,
+        &row.id,
+        extension,
+        q.download,
+    ))
+}
+
+fn file_response(
+    body: String,
+    content_type: &'static str,
+    name: &str,
+    extension: &str,
+    download: bool,
+) -> Response {
+    let mut response = ([(header::CONTENT_TYPE, content_type)], body).into_response();
+    if download {
+        // Names are hex ids: nothing to escape.
+        let disposition = format!("attachment; filename=\"pyramidion-{name}.{extension}\"");
+        if let Ok(value) = disposition.parse() {
+            response
+                .headers_mut()
+                .insert(header::CONTENT_DISPOSITION, value);
+        }
+    }
+    response
+}
+
+/// `GET /api/users/{id}/games.ndjson`: every started game of a user, newest first, one JSON
+/// object a line: the game's id, status, dates and public record (see [`public_record`]).
+/// Finished lines are records that `pyramidion replay` reads as they are.
+pub async fn user_games_ndjson(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let user = crate::profiles::user_by_id_or_name(&state, &user).await?;
+    let viewer = crate::auth::Identity::from_headers(&state, &headers).await?;
+    let viewer = viewer.as_ref().map(|v| v.user_id.as_str());
+    let mut out = String::new();
+    for row in state.store.games_of_user(&user).await? {
+        if row.status != "live" && row.status != "finished" {
+            continue;
+        }
+        // A daily game of the current day is its player's only.
+        if crate::daily::embargo(&state, &row.id, viewer)
+            .await
+            .is_err()
+        {
+            continue;
+        }
+        let mut line = public_record(&state, &row).await?;
+        line["id"] = json!(row.id);
+        line["status"] = json!(row.status);
+        line["rated"] = json!(row.rated);
+        line["created_at"] = json!(row.created_at);
+        line["finished_at"] = json!(row.finished_at);
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    Ok(file_response(
+        out,
+        "application/x-ndjson",
+        &format!("games-{user}"),
+        "ndjson",
+        true,
+    ))
+}

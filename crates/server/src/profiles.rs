@@ -1,0 +1,160 @@
+//! Public faces of players: a profile per account (ratings per game, best solo scores, recent
+//! games) and a rating leaderboard per game.
+use crate::AppState;
+use crate::api::plausible_id;
+use crate::error::{ApiError, ApiResult};
+use crate::ratings::BOT_PREFIX;
+use axum::Json;
+use axum::extract::{Path, State};
+use pyramidion_games::GameKind;
+use serde_json::{Value, json};
+use sqlx::Row;
+use std::collections::BTreeMap;
+
+/// Games shown on a profile.
+const RECENT_GAMES: usize = 20;
+/// Players listed on a leaderboard.
+const LEADERBOARD_SIZE: i64 = 100;
+
+fn db(e: sqlx::Error) -> ApiError {
+    ApiError::internal(e)
+}
+
+/// The id of the user named `key` (an account name, else a user id).
+pub(crate) async fn user_by_id_or_name(state: &AppState, key: &str) -> ApiResult<String> {
+    let missing = || ApiError::not_found("no such player");
+    if !plausible_id(key) {
+        return Err(missing());
+    }
+    if let Some((id, _, _)) = state.store.user_by_name(key).await? {
+        return Ok(id);
+    }
+    match state.store.user(key).await? {
+        Some(_) => Ok(key.to_string()),
+        None => Err(missing()),
+    }
+}
+
+/// `GET /api/users/{name or id}`: the public profile.
+pub async fn profile(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let id = user_by_id_or_name(&state, &key).await?;
+    let (name, guest) = state
+        .store
+        .user(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("no such player"))?;
+    let ratings: Vec<Value> = sqlx::query(
+        "SELECT game, rating, deviation, games FROM ratings WHERE player = $1 ORDER BY game",
+    )
+    .bind(&id)
+    .fetch_all(&state.store.pool)
+    .await
+    .map_err(db)?
+    .iter()
+    .map(|r| -> Result<Value, sqlx::Error> {
+        Ok(json!({
+            "game": r.try_get::<String, _>("game")?,
+            "rating": r.try_get::<f64, _>("rating")?.round(),
+            "deviation": r.try_get::<f64, _>("deviation")?.round(),
+            "games": r.try_get::<i64, _>("games")?,
+        }))
+    })
+    .collect::<Result<_, _>>()
+    .map_err(db)?;
+    let games = state.store.games_of_user(&id).await?;
+    // Best score per solo mode (a one-seat game's options), with games played and won.
+    let mut solo: BTreeMap<(String, String), (i64, usize, usize)> = BTreeMap::new();
+    let mut recent = Vec::new();
+    for row in &games {
+        let result: Option<Value> = row
+            .result
+            .as_deref()
+            .and_then(|r| serde_json::from_str(r).ok());
+        let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
+        // One seat: a solo game (every game's options carry `players`).
+        let alone = options["players"] == 1;
+        if let (true, "finished", Some(result)) = (alone, row.status.as_str(), &result) {
+            let entry = solo
+                .entry((row.kind.clone(), options.to_string()))
+                .or_insert((i64::MIN, 0, 0));
+            if let Some(score) = result["scores"][0].as_i64() {
+                entry.0 = entry.0.max(score);
+            }
+            entry.1 += 1;
+            entry.2 += usize::from(result["ranks"][0].as_u64() == Some(0));
+        }
+        if recent.len() < RECENT_GAMES && row.status != "open" && row.status != "abandoned" {
+            let seats = state.store.seats(&row.id).await?;
+            recent.push(crate::history::entry(&state, row, &seats, &id, None).await?);
+        }
+    }
+    let solo_bests: Vec<Value> = solo
+        .into_iter()
+        .map(|((game, options), (best, played, won))| {
+            json!({
+                "game": game,
+                "options": serde_json::from_str::<Value>(&options).unwrap_or(Value::Null),
+                "best": best,
+                "games": played,
+                "wins": won,
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "id": id,
+        "name": crate::auth::display_name(&id, name.as_deref()),
+        "guest": guest,
+        "ratings": ratings,
+        "solo_bests": solo_bests,
+        "recent": recent,
+    })))
+}
+
+/// `GET /api/leaderboards/{game}`: the best-rated players of a game, accounts and bot levels
+/// (guests are temporary identities and are not listed), highest rating first; ties by more
+/// games, then by id.
+pub async fn leaderboard(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let kind: GameKind = game.parse().map_err(|e: pyramidion_games::UnknownGame| {
+        ApiError::new(
+            axum::http::StatusCode::NOT_FOUND,
+            "unknown_game",
+            e.to_string(),
+        )
+    })?;
+    let rows = sqlx::query(
+        "SELECT ratings.player, ratings.rating, ratings.deviation, ratings.games, users.name
+           FROM ratings LEFT JOIN users ON users.id = ratings.player
+          WHERE ratings.game = $1 AND (ratings.player LIKE 'bot:%' OR users.guest = 0)
+          ORDER BY ratings.rating DESC, ratings.games DESC, ratings.player
+          LIMIT $2",
+    )
+    .bind(kind.key())
+    .bind(LEADERBOARD_SIZE)
+    .fetch_all(&state.store.pool)
+    .await
+    .map_err(db)?;
+    let mut players = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let player: String = r.try_get("player").map_err(db)?;
+        let mut entry = json!({
+            "rating": r.try_get::<f64, _>("rating").map_err(db)?.round(),
+            "deviation": r.try_get::<f64, _>("deviation").map_err(db)?.round(),
+            "games": r.try_get::<i64, _>("games").map_err(db)?,
+        });
+        match player.strip_prefix(BOT_PREFIX) {
+            Some(level) => entry["bot"] = json!(level),
+            None => {
+                entry["name"] = json!(r.try_get::<Option<String>, _>("name").map_err(db)?);
+                entry["user"] = json!(player);
+            }
+        }
+        players.push(entry);
+    }
+    Ok(Json(json!({ "game": kind.key(), "players": players })))
+}

@@ -1,0 +1,96 @@
+//! Rematch: a finished game's players at a new table, same game, options, seats and settings,
+//! with a new seed. Bots keep their seats; every human seat but the asker's is kept for the
+//! player who sat there, who takes it by asking for the rematch too (the answer carries the
+//! invite token to join with). A game has one rematch: later asks answer the same table.
+use crate::AppState;
+use crate::auth::{Identity, random_hex};
+use crate::error::{ApiError, ApiResult};
+use crate::store::{GameRow, SeatKind, now_ms};
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+/// `POST /api/games/{id}/rematch`.
+pub async fn rematch(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    identity: Identity,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let _guard = state.lobby_lock.lock().await;
+    let (old, old_seats) = crate::api::load(&state, &id).await?;
+    let me = identity.user_id.as_str();
+    if !old_seats
+        .iter()
+        .any(|s| matches!(s, SeatKind::Human(u) if u == me))
+    {
+        return Err(ApiError::conflict(
+            "not_seated",
+            "only the game's players can ask for a rematch",
+        ));
+    }
+    if old.status != "finished" {
+        return Err(ApiError::conflict(
+            "not_finished",
+            "a rematch is played once the game is over",
+        ));
+    }
+    if let Some(existing) = state.store.rematch_of(&id).await? {
+        let row = state
+            .store
+            .game(&existing)
+            .await?
+            .ok_or_else(|| ApiError::internal("a rematch row vanished"))?;
+        let seats = state.store.seats(&existing).await?;
+        let mut v = crate::api::table_json(&state, &row, &seats, Some(me)).await?;
+        // Every player of the old game may take the seat kept for them.
+        v["invite"] = json!(row.invite);
+        return Ok((StatusCode::OK, Json(v)));
+    }
+    if identity.guest {
+        let limit = state.config.limits.tables_per_guest;
+        if state.store.active_tables_of(me).await? >= limit as i64 {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_tables",
+                format!("a guest has at most {limit} open or live tables: finish one, or sign in"),
+            ));
+        }
+    }
+    let mut asker_seated = false;
+    let seats: Vec<SeatKind> = old_seats
+        .iter()
+        .map(|s| match s {
+            SeatKind::Human(u) if u == me && !asker_seated => {
+                asker_seated = true;
+                SeatKind::Human(u.clone())
+            }
+            SeatKind::Bot(level) => SeatKind::Bot(level.clone()),
+            _ => SeatKind::Invited,
+        })
+        .collect();
+    let mut seed_bytes = [0u8; 8];
+    getrandom::fill(&mut seed_bytes).map_err(ApiError::internal)?;
+    let full = !seats.iter().any(|s| matches!(s, SeatKind::Invited));
+    let row = GameRow {
+        id: random_hex(8),
+        kind: old.kind.clone(),
+        options: old.options.clone(),
+        seed: u64::from_le_bytes(seed_bytes) >> 1,
+        status: if full { "live" } else { "open" }.into(),
+        listed: false,
+        invite: random_hex(12),
+        move_seconds: old.move_seconds,
+        created_by: me.to_string(),
+        result: None,
+        created_at: now_ms(),
+        rated: old.rated,
+        finished_at: None,
+    };
+    state.store.create_rematch_game(&row, &seats, &id).await?;
+    if full {
+        state.rooms.get(&state, &row.id).await?;
+    }
+    let v = crate::api::table_json(&state, &row, &seats, Some(me)).await?;
+    Ok((StatusCode::CREATED, Json(v)))
+}

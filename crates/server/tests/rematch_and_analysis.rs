@@ -1,0 +1,145 @@
+//! Rematches and analyses of finished games, through the HTTP API with games played over the
+//! socket.
+mod common;
+use common::after_game_scenarios::{DUEL, play_out, play_table};
+use common::*;
+use serde_json::{Value, json};
+
+#[tokio::test]
+async fn a_rematch_seats_the_same_players_with_a_new_deal() {
+    let s = start_sqlite("rematch").await;
+    let mut c = Client::guest(&s).await;
+    let seats = json!([{"type": "me"}, {"type": "bot", "level": "random"}]);
+    let (id, _) = play_table(&mut c, DUEL, json!({"players": 2}), seats, true).await;
+    let r = c.post(&format!("/api/games/{id}/rematch"), json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.body["status"], "live", "only bots to wait for: it starts");
+    assert_eq!(r.body["rated"], true);
+    assert_eq!(r.body["seats"][0]["me"], true);
+    assert_eq!(r.body["seats"][1]["level"], "random");
+    let again = c.post(&format!("/api/games/{id}/rematch"), json!({})).await;
+    assert_eq!(again.status, 200);
+    assert_eq!(again.body["id"], r.body["id"]);
+    let new = r.body["id"].as_str().unwrap();
+    let (old_seed, new_seed) = (
+        s.state.store.game(&id).await.unwrap().unwrap().seed,
+        s.state.store.game(new).await.unwrap().unwrap().seed,
+    );
+    assert_ne!(old_seed, new_seed);
+    let mut stranger = Client::guest(&s).await;
+    let r = stranger
+        .post(&format!("/api/games/{id}/rematch"), json!({}))
+        .await;
+    assert_eq!((r.status, r.code()), (409, "not_seated"));
+    let r = c
+        .post(&format!("/api/games/{new}/rematch"), json!({}))
+        .await;
+    assert_eq!((r.status, r.code()), (409, "not_finished"));
+}
+
+/// Two players: the first to ask makes the table, the other takes the seat kept for them.
+#[tokio::test]
+async fn both_players_meet_again_at_the_rematch() {
+    let s = start_sqlite("rematch-two").await;
+    let mut a = Client::guest(&s).await;
+    let mut b = Client::guest(&s).await;
+    let t = a
+        .create_table(
+            DUEL,
+            json!({"players": 2}),
+            json!([{"type": "me"}, {"type": "open"}]),
+        )
+        .await;
+    let id = t.body["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        b.post(&format!("/api/tables/{id}/join"), json!({}))
+            .await
+            .status,
+        200
+    );
+    let mut wa = a.socket().await;
+    let mut wb = b.socket().await;
+    let sa = wa.subscribe(&id, None).await;
+    let sb = wb.subscribe(&id, None).await;
+    let (ra, rb) = tokio::join!(wa.play_out(&id, sa, 1), wb.play_out(&id, sb, 2));
+    assert_eq!(ra["finished"], rb["finished"]);
+    let r = b.post(&format!("/api/games/{id}/rematch"), json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.body["status"], "open");
+    assert_eq!(r.body["seats"][0]["type"], "invite");
+    assert_eq!(r.body["seats"][1]["me"], true);
+    let r2 = a.post(&format!("/api/games/{id}/rematch"), json!({})).await;
+    assert_eq!(r2.status, 200);
+    let new = r2.body["id"].as_str().unwrap();
+    let invite = r2.body["invite"].as_str().unwrap();
+    let joined = a
+        .post(
+            &format!("/api/tables/{new}/join"),
+            json!({ "invite": invite }),
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    assert_eq!(joined.body["status"], "live");
+    assert_eq!(joined.body["seats"][0]["me"], true);
+}
+
+/// "Analyse": a player queues it, the bot pool works it out, and the replay shows each
+/// decision's points lost.
+#[tokio::test]
+async fn a_finished_game_is_analysed_on_request() {
+    let s = start_sqlite("analysis").await;
+    let mut c = Client::guest(&s).await;
+    let seats = json!([{"type": "me"}, {"type": "bot", "level": "greedy"}]);
+    let t = c.create_table(DUEL, json!({"players": 2}), seats).await;
+    let id = t.body["id"].as_str().unwrap().to_string();
+    let r = c
+        .post(&format!("/api/games/{id}/analysis"), json!({}))
+        .await;
+    assert_eq!((r.status, r.code()), (409, "not_finished"));
+    play_out(&mut c, &id).await;
+    let none = c.get(&format!("/api/games/{id}/analysis")).await;
+    assert_eq!(none.body["status"], "none");
+    let mut stranger = Client::guest(&s).await;
+    let r = stranger
+        .post(&format!("/api/games/{id}/analysis"), json!({}))
+        .await;
+    assert_eq!((r.status, r.code()), (409, "not_seated"));
+    let r = c
+        .post(&format!("/api/games/{id}/analysis"), json!({}))
+        .await;
+    assert_eq!(r.status, 202, "{}", r.text);
+    assert_eq!(r.body["status"], "queued");
+    let mut done = Value::Null;
+    for _ in 0..600 {
+        let now = c.get(&format!("/api/games/{id}/analysis")).await.body;
+        assert_ne!(now["status"], "failed", "{now}");
+        if now["status"] == "done" {
+            done = now;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let analysis = &done["analysis"];
+    let replay = c.get(&format!("/api/games/{id}/replay")).await.body;
+    assert_eq!(
+        replay["analysis"]["analysis"], *analysis,
+        "the replay carries it"
+    );
+    let plies = replay["plies"].as_u64().unwrap();
+    let decisions = analysis["decisions"].as_array().expect("analysed in time");
+    assert!(!decisions.is_empty());
+    for d in decisions {
+        let ply = d["ply"].as_u64().unwrap();
+        assert!(ply < plies, "{d}");
+        assert_eq!(replay["moves"][ply as usize]["text"], d["played"], "{d}");
+        assert_eq!(replay["moves"][ply as usize]["seat"], d["seat"], "{d}");
+        assert!(d["lost"].as_f64().unwrap() >= 0.0, "{d}");
+    }
+    // Both seats' decisions are there, the bot's and the player's.
+    assert_eq!(analysis["seats"].as_array().unwrap().len(), 2);
+    let again = c
+        .post(&format!("/api/games/{id}/analysis"), json!({}))
+        .await;
+    assert_eq!(again.status, 200);
+    assert_eq!(again.body["analysis"], *analysis);
+}

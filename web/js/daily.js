@@ -1,0 +1,92 @@
+// The daily challenges: today's list in the lobby (one attempt per account) and each
+// challenge's own leaderboard.
+import { api } from './api.js';
+import { h, mount } from './dom.js';
+import { t } from './i18n.js';
+import { app, errorText, showError } from './app.js';
+import { optionsText } from './profile.js';
+
+function challengeName(c) {
+  const mode = optionsText(c.options);
+  const against = c.bots.length ? t('daily.against', { level: t(`bot.${c.bots[0]}`) }) : '';
+  return [t(`game.${c.game}`), mode, against].filter(Boolean).join(' · ');
+}
+
+async function start(c) {
+  try {
+    const table = await api('POST', `/api/daily/${c.id}`);
+    location.hash = `#/game/${table.id}`;
+  } catch (e) {
+    showError(e);
+  }
+}
+
+export function dailySection(daily) {
+  const guest = !app.me || app.me.guest;
+  return h(
+    'section.card.daily',
+    { 'data-testid': 'daily' },
+    h('h2', {}, t('daily.title')),
+    h('p.hint', {}, guest ? t('daily.sign_in') : t('daily.rules')),
+    h(
+      'ul.daily-list',
+      {},
+      daily.challenges.map((c) =>
+        h(
+          'li',
+          { 'data-testid': `daily-${c.id}` },
+          h('span', {}, challengeName(c)),
+          ' ',
+          c.played
+            ? h('a', { href: `#/game/${c.played}` }, t('daily.played'))
+            : h('button.small.primary', { 'data-testid': `daily-start-${c.id}`, disabled: guest, onclick: () => start(c) }, t('daily.start')),
+          ' ',
+          h('a', { href: `#/daily/${c.id}` }, t('daily.leaderboard')),
+        ),
+      ),
+    ),
+  );
+}
+
+export async function renderDailyBoard(root, id) {
+  mount(root, h('p.loading', {}, t('shell.loading')));
+  let board;
+  try {
+    board = await api('GET', `/api/daily/${encodeURIComponent(id)}/leaderboard`);
+  } catch (e) {
+    showError(e);
+    return mount(root, h('p.hint', {}, errorText(e.code)));
+  }
+  const title = board.game ? t('daily.board_title', { game: t(`game.${board.game}`), day: board.day }) : t('daily.title');
+  mount(
+    root,
+    h(
+      'section.card',
+      { 'data-testid': 'daily-board' },
+      h('h2', {}, title),
+      board.options ? h('p.hint', {}, optionsText(board.options)) : null,
+      board.entries.length
+        ? h(
+            'table.data',
+            {},
+            h('thead', {}, h('tr', {}, ['#', t('result.player'), t('daily.score'), t('daily.result')].map((c) => h('th', { scope: 'col' }, c)))),
+            h(
+              'tbody',
+              {},
+              board.entries.map((e, i) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, String(i + 1)),
+                  h('td', {}, h('a', { href: `#/player/${encodeURIComponent(e.user)}` }, e.name)),
+                  h('td', {}, String(e.score)),
+                  h('td', {}, e.won ? t('daily.won') : t('daily.lost')),
+                ),
+              ),
+            ),
+          )
+        : h('p.hint', {}, t('daily.empty')),
+    ),
+  );
+  document.title = `${title} · Pyramidion`;
+}
