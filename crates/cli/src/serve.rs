@@ -83,7 +83,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
     // Held until the process ends: a second server on this data directory refuses to start.
     let mut _lock = None;
     let url = match args.database {
-        Some(url) => url,
+        Some(url) => {
+            _lock = pyramidion_server::lock_sqlite_url(&url)?;
+            url
+        }
         None => {
             std::fs::create_dir_all(&args.data_dir)
                 .with_context(|| format!("cannot create {}", args.data_dir.display()))?;

@@ -70,6 +70,34 @@ fn a_second_server_on_one_data_directory_refuses() {
 }
 
 #[test]
+fn a_second_server_on_one_sqlite_database_url_refuses() {
+    let dir = data_dir("two-servers-url");
+    let url = format!("sqlite://{}?mode=rwc", dir.join("games.db").display());
+    let with_url = || {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_pyramidion"));
+        c.args(["serve", "--bind", "127.0.0.1:0", "--database", &url]);
+        c
+    };
+    let mut child = with_url()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("serving on http://"), "{line}");
+    let first = Running(child);
+    let (_, err) = refused(with_url());
+    assert!(
+        err.contains("is in use by another Pyramidion server"),
+        "{err}"
+    );
+    drop(first);
+}
+
+#[test]
 fn a_corrupt_database_ends_the_server_at_once() {
     let dir = data_dir("corrupt");
     std::fs::write(dir.join("pyramidion.db"), vec![b'x'; 8192]).unwrap();

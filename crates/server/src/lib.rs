@@ -295,20 +295,41 @@ pub fn router(state: AppState) -> Router {
 /// lasts as long as the returned file is open, and is released by the OS when the process
 /// ends, however it ends.
 pub fn lock_data_dir(dir: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    lock_file(
+        &dir.join("pyramidion.lock"),
+        &format!("the data directory {}", dir.display()),
+    )
+}
+
+/// The same guard for a SQLite database named by URL (`--database sqlite://PATH`): the lock
+/// file sits beside it (`PATH.lock`). `None` for other databases (PostgreSQL guards itself)
+/// and for in-memory SQLite, which no second process can open.
+pub fn lock_sqlite_url(url: &str) -> anyhow::Result<Option<std::fs::File>> {
+    let Some(rest) = url.strip_prefix("sqlite:") else {
+        return Ok(None);
+    };
+    let path = rest.trim_start_matches("//");
+    let path = path.split('?').next().unwrap_or_default();
+    if path.is_empty() || path.contains(":memory:") {
+        return Ok(None);
+    }
+    let lock = std::path::PathBuf::from(format!("{path}.lock"));
+    lock_file(&lock, &format!("the database {path}")).map(Some)
+}
+
+fn lock_file(path: &std::path::Path, what: &str) -> anyhow::Result<std::fs::File> {
     use anyhow::Context;
-    let path = dir.join("pyramidion.lock");
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(&path)
+        .open(path)
         .with_context(|| format!("cannot open {}", path.display()))?;
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
-            "the data directory {} is in use by another Pyramidion server (it holds {}): \
-             two servers must not share one data directory",
-            dir.display(),
+            "{what} is in use by another Pyramidion server (it holds {}): \
+             two servers must not share one database",
             path.display()
         ),
         Err(std::fs::TryLockError::Error(e)) => {

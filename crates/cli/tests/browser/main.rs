@@ -1,8 +1,8 @@
 //! End-to-end tests of the browser client in real headless Chromium, against the real
 //! `pyramidion serve` binary: everything is done by clicking in the page, as a player would.
 //! Screenshots (1280 px and 375 px wide) are saved in `target/browser-artifacts/`.
-mod tables_polish;
 mod after_game;
+mod tables_polish;
 mod webdriver;
 
 use pyramidion_games::GameKind;
