@@ -30,7 +30,12 @@ impl Drop for Running {
 }
 
 fn start(dir: &Path) -> Running {
-    let mut child = serve_args(dir)
+    start_command(serve_args(dir))
+}
+
+/// Starts `command` (a `serve`) and waits until it says it is serving.
+fn start_command(mut command: Command) -> Running {
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -78,17 +83,7 @@ fn a_second_server_on_one_sqlite_database_url_refuses() {
         c.args(["serve", "--bind", "127.0.0.1:0", "--database", &url]);
         c
     };
-    let mut child = with_url()
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert!(line.contains("serving on http://"), "{line}");
-    let first = Running(child);
+    let first = start_command(with_url());
     let (_, err) = refused(with_url());
     assert!(
         err.contains("is in use by another Pyramidion server"),
