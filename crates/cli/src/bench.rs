@@ -67,6 +67,26 @@ fn random_games_per_second<G: Rules>(options: &G::Options, budget: Duration) -> 
     })
 }
 
+/// Complete 2-player games with every decision by the greedy bot (the search bot's playout
+/// policy, so its speed bounds the guided search's).
+fn greedy_games_per_second<G: Rules>(options: &G::Options, budget: Duration) -> Rate
+where
+    Greedy: Bot<G>,
+{
+    let mut seed = 0;
+    let mut bot = Greedy::new(7);
+    rate(budget, || {
+        seed += 1;
+        let mut game = G::new(options, seed).expect("valid options");
+        while let ToMove::Seat(_) = game.to_move() {
+            let m = bot.choose(&game);
+            game.play(&m).expect("legal");
+        }
+        black_box(game.outcome());
+        1
+    })
+}
+
 /// Search iterations per second from the first position of 2-player games (new seed each
 /// search), with uniform or greedy-guided playouts.
 fn search_iterations<G: Rules>(options: &G::Options, playout: Playout, budget: Duration) -> Rate
@@ -93,6 +113,10 @@ fn print_search<G: Rules>(options: &G::Options, budget: Duration) -> Result<()>
 where
     Greedy: Bot<G>,
 {
+    print_games(
+        "greedy 2-player games",
+        greedy_games_per_second::<G>(options, budget),
+    )?;
     let uniform = search_iterations::<G>(options, Playout::Uniform, budget);
     outln!(
         "search, 2-player, uniform playouts: {:.0} iterations/s",

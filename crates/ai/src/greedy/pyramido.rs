@@ -271,35 +271,4 @@ mod tests {
         let b = play(&options, 5, &[0, 1, 2]);
         assert_eq!(a, b);
     }
-
-    /// `cargo test --release -p pyramidion-ai greedy_speed -- --ignored --nocapture`
-    #[test]
-    #[ignore]
-    fn greedy_speed() {
-        let games: u64 = std::env::var("GREEDY_GAMES")
-            .ok()
-            .and_then(|g| g.parse().ok())
-            .unwrap_or(1000);
-        let start = std::time::Instant::now();
-        let mut complete = 0;
-        let mut total = 0i64;
-        for seed in 0..games {
-            let players = 2 + (seed % 3) as u8;
-            let game = play(&Options::players(players), seed, &[0, 1, 2, 3]);
-            complete += game.players().iter().all(|p| p.scores().len() == 4) as u32;
-            total += game
-                .outcome()
-                .unwrap()
-                .scores
-                .iter()
-                .map(|&s| s as i64)
-                .sum::<i64>();
-        }
-        let secs = start.elapsed().as_secs_f64();
-        println!(
-            "{games} all-greedy games (2, 3, 4 players in turn) in {secs:.1} s ({:.0} games/s); {complete} complete; mean score {:.1}",
-            games as f64 / secs,
-            total as f64 / (games as f64 * 3.0)
-        );
-    }
 }

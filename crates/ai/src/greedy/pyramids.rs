@@ -105,21 +105,4 @@ mod tests {
     fn greedy_is_reproducible() {
         assert_eq!(play(3, 9, &[0, 1, 2]), play(3, 9, &[0, 1, 2]));
     }
-
-    /// `cargo test --release -p pyramidion-ai pyramids::tests::ten_thousand_greedy_games --
-    /// --ignored --nocapture`
-    #[test]
-    #[ignore]
-    fn ten_thousand_greedy_games() {
-        let start = std::time::Instant::now();
-        for seed in 0..10_000 {
-            let players = 2 + (seed % 4) as u8;
-            let all: Vec<u8> = (0..players).collect();
-            play(players, seed, &all);
-        }
-        println!(
-            "10,000 all-greedy games (2-5 players) in {:.1} s",
-            start.elapsed().as_secs_f64()
-        );
-    }
 }
