@@ -105,13 +105,14 @@ fn fill(template: &Value, key: &str, value: &str) -> String {
         .replace(&format!("{{{key}}}"), value)
 }
 
-/// The table's numbered state and phase, as the page shows them.
-async fn table_state(s: &Session) -> (i64, String) {
+/// A table's numbered state and its `data-<part>` (phase or step), as the page shows them;
+/// (-1, "") before the table `data-testid=<table>` is drawn.
+async fn state_of(s: &Session, table: &str, part: &str) -> (i64, String) {
     let v = s
         .js(
-            "const t = document.querySelector('[data-testid=ft-table]');
-             return t ? [Number(t.dataset.stateId), t.dataset.phase] : [-1, ''];",
-            json!([]),
+            "const t = document.querySelector(`[data-testid=${arguments[0]}]`);
+             return t ? [Number(t.dataset.stateId), t.dataset[arguments[1]]] : [-1, ''];",
+            json!([table, part]),
         )
         .await;
     (
@@ -120,15 +121,26 @@ async fn table_state(s: &Session) -> (i64, String) {
     )
 }
 
-async fn wait_past(s: &Session, state: i64) {
+/// Waits up to `secs` for the table `data-testid=<table>` to show a state after `state`,
+/// with no move of this page's pending.
+async fn wait_state_past(s: &Session, table: &str, state: i64, secs: u64) {
     s.wait_until(
-        "the next state",
-        "const t = document.querySelector('[data-testid=ft-table]');
-         return t && Number(t.dataset.stateId) > arguments[0] && !document.getElementById('app').classList.contains('pending');",
-        json!([state]),
-        20,
+        &format!("the next state of {table}"),
+        "const t = document.querySelector(`[data-testid=${arguments[0]}]`);
+         return t && Number(t.dataset.stateId) > arguments[1] && !document.getElementById('app').classList.contains('pending');",
+        json!([table, state]),
+        secs,
     )
     .await;
+}
+
+/// The Forgotten Treasures table's numbered state and phase.
+async fn table_state(s: &Session) -> (i64, String) {
+    state_of(s, "ft-table", "phase").await
+}
+
+async fn wait_past(s: &Session, state: i64) {
+    wait_state_past(s, "ft-table", state, 20).await;
 }
 
 async fn is_my_turn(s: &Session) -> bool {
@@ -553,17 +565,7 @@ async fn the_table_builder_is_built_from_the_game_descriptors() {
 
 /// The Pyramids table's numbered state and phase.
 async fn py_state(s: &Session) -> (i64, String) {
-    let v = s
-        .js(
-            "const t = document.querySelector('[data-testid=py-table]');
-             return t ? [Number(t.dataset.stateId), t.dataset.phase] : [-1, ''];",
-            json!([]),
-        )
-        .await;
-    (
-        v[0].as_i64().unwrap_or(-1),
-        v[1].as_str().unwrap_or("").to_string(),
-    )
+    state_of(s, "py-table", "phase").await
 }
 
 async fn py_wait_past(s: &Session, state: i64) {
@@ -895,30 +897,13 @@ async fn pyramids_a_person_plays_three_players_against_two_bots_and_a_spectator_
     spectator.quit().await;
 }
 
-/// The Pyramido table's step and numbered state, as the page shows them.
+/// The Pyramido table's numbered state and step.
 async fn pyo_state(s: &Session) -> (i64, String) {
-    let v = s
-        .js(
-            "const t = document.querySelector('[data-testid=pyo-table]');
-             return t ? [Number(t.dataset.stateId), t.dataset.step] : [-1, ''];",
-            json!([]),
-        )
-        .await;
-    (
-        v[0].as_i64().unwrap_or(-1),
-        v[1].as_str().unwrap_or("").to_string(),
-    )
+    state_of(s, "pyo-table", "step").await
 }
 
 async fn pyo_wait_past(s: &Session, state: i64) {
-    s.wait_until(
-        "the next Pyramido state",
-        "const t = document.querySelector('[data-testid=pyo-table]');
-         return t && Number(t.dataset.stateId) > arguments[0] && !document.getElementById('app').classList.contains('pending');",
-        json!([state]),
-        30,
-    )
-    .await;
+    wait_state_past(s, "pyo-table", state, 30).await;
 }
 
 /// The orientation (Rotate clicks from the current one) and index of the ghost placement
