@@ -7,6 +7,7 @@ import { renderLobby } from './lobby.js';
 import { renderWaiting } from './waiting.js';
 import { renderGame } from './game.js';
 import { renderAccount } from './account.js';
+import { initTurns, relabelTurns, renderTurns } from './turns.js';
 
 export const app = {
   me: null,
@@ -103,6 +104,8 @@ function route() {
       return renderGame(root, parts[1]);
     case 'account':
       return renderAccount(root);
+    case 'turns':
+      return renderTurns(root);
     default:
       return renderLobby(root);
   }
@@ -118,10 +121,12 @@ async function boot() {
   }
   app.socket = new Socket();
   app.socket.onStatus(renderConnection);
+  initTurns(app.socket);
   onLanguageChange(() => {
     renderLanguagePicker();
     renderIdentity();
     renderConnection(app.socket.status);
+    relabelTurns();
     // The game page re-labels itself in place (no resubscription); others are rebuilt.
     if (app.rerender) app.rerender();
     else route();

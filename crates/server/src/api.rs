@@ -296,9 +296,9 @@ pub struct NewTable {
     seats: Vec<SeatSpec>,
     #[serde(default = "yes")]
     listed: bool,
-    /// Seconds per move (0: no clock); on timeout a bot plays that move.
+    /// The key of one of the server's clock profiles (`GET /api/clocks`); none: no clock.
     #[serde(default)]
-    move_seconds: u32,
+    clock: Option<String>,
 }
 
 fn yes() -> bool {
@@ -336,7 +336,7 @@ async fn table_json(
         "options": serde_json::from_str::<Value>(&row.options).unwrap_or(Value::Null),
         "status": row.status,
         "listed": row.listed,
-        "move_seconds": row.move_seconds,
+        "clock": row.clock,
         "seats": seats,
         "created_at": row.created_at,
         "result": row.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
@@ -378,9 +378,24 @@ pub async fn create_table(
             t.seats.len()
         )));
     }
-    if t.move_seconds > 3600 {
-        return Err(ApiError::bad_request("move_seconds is at most 3600"));
-    }
+    let clock = match &t.clock {
+        None => None,
+        Some(key) => Some(
+            state
+                .config
+                .clocks
+                .iter()
+                .find(|p| &p.key == key)
+                .cloned()
+                .ok_or_else(|| {
+                    ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        "unknown_clock",
+                        format!("no clock profile '{key}' (see GET /api/clocks)"),
+                    )
+                })?,
+        ),
+    };
     let mut seats = Vec::new();
     for s in t.seats {
         seats.push(match s {
@@ -422,7 +437,9 @@ pub async fn create_table(
         status: if full { "live" } else { "open" }.to_string(),
         listed: t.listed,
         invite: random_hex(12),
-        move_seconds: t.move_seconds,
+        clock,
+        clock_state: None,
+        to_move: None,
         created_by: identity.user_id.clone(),
         result: None,
         created_at: now_ms(),
@@ -432,6 +449,8 @@ pub async fn create_table(
     if full {
         // Solo games and bot tables start at once.
         state.rooms.get(&state, &row.id).await?;
+    } else {
+        tell_lobby(&state, &row, &seats).await?;
     }
     Ok((
         StatusCode::CREATED,
@@ -584,6 +603,7 @@ pub async fn join(
         row.status = "live".into();
         state.rooms.get(&state, &id).await?;
     }
+    tell_lobby(&state, &row, &seats).await?;
     Ok(Json(
         table_json(&state, &row, &seats, Some(&identity.user_id)).await?,
     ))
@@ -618,9 +638,55 @@ pub async fn leave(
         state.store.set_status(&id, "abandoned", None).await?;
         row.status = "abandoned".into();
     }
+    tell_lobby(&state, &row, &seats).await?;
     Ok(Json(
         table_json(&state, &row, &seats, Some(&identity.user_id)).await?,
     ))
+}
+
+/// Tells the lobby's watchers that a listed table was created or changed (as anyone sees it:
+/// never its invite).
+async fn tell_lobby(state: &AppState, row: &GameRow, seats: &[SeatKind]) -> ApiResult<()> {
+    if row.listed {
+        let table = table_json(state, row, seats, None).await?;
+        state
+            .hub
+            .to_lobby(&crate::protocol::ServerMsg::Table { table });
+    }
+    Ok(())
+}
+
+/// The clock profiles a table may be created with.
+pub async fn clocks(State(state): State<AppState>) -> Json<Value> {
+    Json(json!({
+        "clocks": state.config.clocks,
+        "bot_after": crate::clock::TIMEOUTS_TO_BOT,
+    }))
+}
+
+/// Live games where the signed-in user is to move (and no bot plays their seat), the longest
+/// waiting first; each table carries `to_move` and, with a clock, `remaining_ms` (its time
+/// left as of this answer).
+pub async fn my_turns(State(state): State<AppState>, identity: Identity) -> ApiResult<Json<Value>> {
+    let now = now_ms();
+    let mut list = Vec::new();
+    for row in state.store.turns_of_user(&identity.user_id).await? {
+        let Some(seat) = row.to_move else { continue };
+        let clock = row
+            .clock
+            .clone()
+            .zip(row.clock_state.clone())
+            .map(|(profile, state)| crate::clock::Clock { profile, state });
+        if clock.as_ref().is_some_and(|c| c.bot_plays(seat)) {
+            continue;
+        }
+        let seats = state.store.seats(&row.id).await?;
+        let mut v = table_json(&state, &row, &seats, Some(&identity.user_id)).await?;
+        v["to_move"] = json!(seat);
+        v["remaining_ms"] = json!(clock.map(|c| c.remaining(seat, now)));
+        list.push(v);
+    }
+    Ok(Json(json!({ "games": list })))
 }
 
 /// The signed-in user's games, newest first.

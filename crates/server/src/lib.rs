@@ -5,7 +5,9 @@
 pub mod api;
 pub mod auth;
 pub mod bot_pool;
+pub mod clock;
 pub mod error;
+pub mod hub;
 pub mod limits;
 pub mod listen;
 pub mod metrics;
@@ -46,6 +48,11 @@ pub struct Config {
     /// How the database writer meets storage faults (its probe interval; a test seam).
     pub writer: writer::WriterOptions,
     pub limits: Limits,
+    /// The clock profiles tables may be created with (`GET /api/clocks`).
+    pub clocks: Vec<clock::ClockProfile>,
+    /// A bot's move is published no sooner than this after the move before it, so that
+    /// people can follow (bots otherwise answer within milliseconds).
+    pub bot_pace: Duration,
 }
 
 /// Bounds on what clients may hold, start or make the server do; every one is documented with
@@ -129,6 +136,8 @@ impl Config {
             secure_cookies: false,
             writer: writer::WriterOptions::default(),
             limits: Limits::default(),
+            clocks: clock::ClockProfile::defaults(),
+            bot_pace: Duration::from_millis(700),
         }
     }
 }
@@ -148,6 +157,8 @@ pub struct AppState {
     pub lobby_lock: Arc<tokio::sync::Mutex<()>>,
     /// Hashes of the session tokens just ended: the WebSockets opened with them close.
     pub signed_out: tokio::sync::broadcast::Sender<String>,
+    /// Turn and lobby pushes (see `hub`).
+    pub hub: Arc<hub::Hub>,
 }
 
 impl AppState {
@@ -177,6 +188,7 @@ impl AppState {
             hashing: Arc::new(hashing),
             lobby_lock: Arc::default(),
             signed_out: tokio::sync::broadcast::channel(256).0,
+            hub: Arc::default(),
         };
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
@@ -245,6 +257,8 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/me", get(api::me))
         .route("/api/me/games", get(api::my_games))
+        .route("/api/me/turns", get(api::my_turns))
+        .route("/api/clocks", get(api::clocks))
         .route("/api/register", post(api::register))
         .route("/api/login", post(api::login))
         .route("/api/logout", post(api::logout))

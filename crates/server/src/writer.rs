@@ -16,6 +16,7 @@
 //! opens a fresh connection; while the storage fails, a probe write is retried every
 //! `probe_every`, so the health turns back to ok by itself once the fault goes away.
 use crate::metrics::Metrics;
+use crate::store::TurnWrite;
 use anyhow::{Result, anyhow};
 use futures_util::future::BoxFuture;
 use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Connection};
@@ -57,6 +58,8 @@ struct PendingMove {
     by_bot: bool,
     /// The outcome, when this move ends the game: the status changes in the same commit.
     result: Option<String>,
+    /// The seat to move and the clock after this move.
+    turn: TurnWrite,
     done: oneshot::Sender<Result<(), String>>,
 }
 
@@ -101,6 +104,7 @@ impl Writer {
         text: &str,
         by_bot: bool,
         result: Option<String>,
+        turn: TurnWrite,
     ) -> Result<()> {
         let (done, committed) = oneshot::channel();
         let pending = PendingMove {
@@ -109,6 +113,7 @@ impl Writer {
             text: text.to_string(),
             by_bot,
             result,
+            turn,
             done,
         };
         self.send(Write::Move(pending)).await?;
@@ -404,6 +409,14 @@ async fn insert_rows(conn: &mut AnyConnection, moves: &[PendingMove]) -> Result<
         rest = tail;
     }
     for m in moves {
+        // The clock and the seat to move change with the move, in the same commit: after a
+        // restart the clocks read what they read before.
+        sqlx::query("UPDATE games SET to_move = $1, clock_state = $2 WHERE id = $3")
+            .bind(m.turn.to_move.map(i64::from))
+            .bind(&m.turn.clock_state)
+            .bind(&m.game_id)
+            .execute(&mut *conn)
+            .await?;
         if let Some(result) = &m.result {
             sqlx::query(
                 "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
@@ -434,7 +447,8 @@ mod tests {
             .await
             .unwrap();
         pool.execute(
-            "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT, result TEXT, finished_at BIGINT);
+            "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT, result TEXT, finished_at BIGINT,
+                                 to_move BIGINT, clock_state TEXT);
              CREATE TABLE moves (game_id TEXT, ply BIGINT, text TEXT, by_bot BIGINT, created_at BIGINT,
                                  PRIMARY KEY (game_id, ply));
              CREATE TABLE names (name TEXT PRIMARY KEY);
@@ -449,7 +463,8 @@ mod tests {
             tasks.push(tokio::spawn(async move {
                 if i % 2 == 0 {
                     let result = (i == 98).then(|| "{}".to_string());
-                    w.append_move("g", i / 2, "m", false, result).await
+                    w.append_move("g", i / 2, "m", false, result, TurnWrite::default())
+                        .await
                 } else {
                     // Every name twice: one of each pair breaks the primary key.
                     let name = format!("n{}", i / 4);
@@ -494,7 +509,8 @@ mod tests {
             .await
             .unwrap();
         pool.execute(
-            "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT, result TEXT, finished_at BIGINT);
+            "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT, result TEXT, finished_at BIGINT,
+                                 to_move BIGINT, clock_state TEXT);
              CREATE TABLE moves (game_id TEXT, ply BIGINT, text TEXT, by_bot BIGINT, created_at BIGINT,
                                  PRIMARY KEY (game_id, ply));",
         )
@@ -506,7 +522,10 @@ mod tests {
         let tasks: Vec<_> = (0..110u32)
             .map(|i| {
                 let w = writer.clone();
-                tokio::spawn(async move { w.append_move("g", i % 100, "m", false, None).await })
+                tokio::spawn(async move {
+                    w.append_move("g", i % 100, "m", false, None, TurnWrite::default())
+                        .await
+                })
             })
             .collect();
         let mut failed = 0;
