@@ -38,6 +38,11 @@ export function remainingNow(clock, seat, receivedAt) {
   return clock.running === seat ? left - (performance.now() - receivedAt) : left;
 }
 
+// A seat's time left; `data-ms` holds it exactly (the text is rounded for people).
+function clockTime(seat, ms) {
+  return h('span.time', { 'data-testid': `clock-${seat}`, 'data-ms': Math.max(0, Math.round(ms)) }, formatClock(ms));
+}
+
 // The bar above the table: one entry per seat (name, time left, whose clock runs, time-outs,
 // "a bot plays"), and the last time-out announcement.
 export function clockBar(ctx) {
@@ -62,7 +67,7 @@ export function clockBar(ctx) {
           { 'data-clock-seat': seat, 'aria-current': running ? 'true' : null },
           h('span.turn-mark', { 'aria-hidden': 'true' }, running ? '▶' : ''),
           h('span.name', {}, ctx.seatName(seat)),
-          clock ? h('span.time', { 'data-testid': `clock-${seat}` }, formatClock(remainingNow(clock, seat, ctx.receivedAt))) : null,
+          clock ? clockTime(seat, remainingNow(clock, seat, ctx.receivedAt)) : null,
           running ? h('span.sr', {}, t('clock.to_move')) : null,
           timeouts && !botPlays ? h('span.timeouts', {}, t('clock.timeouts', { count: timeouts, max: clock.bot_after })) : null,
           botPlays ? h('span.bot-plays', { 'data-testid': `bot-plays-${seat}` }, t('clock.bot_plays')) : null,
@@ -82,5 +87,6 @@ export function tickClocks(root, state, receivedAt) {
   if (!el) return;
   const left = remainingNow(clock, clock.running, receivedAt);
   el.textContent = formatClock(left);
+  el.dataset.ms = String(Math.max(0, Math.round(left)));
   el.closest('.clock').classList.toggle('low', clock.profile.turn_ms === 0 && left < 10000);
 }

@@ -119,7 +119,10 @@ export async function renderGame(root, id) {
     } else if (msg.type === 'notice') {
       // Said on the table for everyone (it stays until the next one), and as a toast.
       page.notice = t(`notice.${msg.kind}`, { seat: seatName(msg.seat), move: msg.move.text, count: msg.timeouts, max: msg.bot_after });
-      toast(page.notice, 'info');
+      // One toast per time-out, not one per move the bot plays in that turn.
+      const which = `${msg.seat}:${msg.timeouts}:${msg.kind}`;
+      if (page.toasted !== which) toast(page.notice, 'info');
+      page.toasted = which;
       draw();
     }
   };

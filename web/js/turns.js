@@ -162,6 +162,7 @@ export function renderTurns(root) {
                     'li',
                     {},
                     h('a', { href: `#/game/${g.id}`, 'data-testid': `turn-${g.id}` }, tableLine(g)),
+                    ' ',
                     g.remaining_ms !== null && g.remaining_ms !== undefined
                       ? h('span.status', {}, t('turns.time_left', { time: formatClock(g.remaining_ms - (performance.now() - readAt)) }))
                       : null,

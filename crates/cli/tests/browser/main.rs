@@ -1,6 +1,7 @@
 //! End-to-end tests of the browser client in real headless Chromium, against the real
 //! `pyramidion serve` binary: everything is done by clicking in the page, as a player would.
 //! Screenshots (1280 px and 375 px wide) are saved in `target/browser-artifacts/`.
+mod live_play;
 mod webdriver;
 
 use pyramidion_games::GameKind;
@@ -40,9 +41,15 @@ fn serve(name: &str, bind: &str) -> Server {
 
 /// Starts `pyramidion serve` on `bind` with its database in `dir`.
 fn start_server(dir: PathBuf, bind: &str) -> Server {
+    start_server_with(dir, bind, &[])
+}
+
+/// [`start_server`] with more `pyramidion serve` flags.
+fn start_server_with(dir: PathBuf, bind: &str, flags: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
         .args(["serve", "--bind", bind, "--http-rate", "1000", "--data-dir"])
         .arg(&dir)
+        .args(flags)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

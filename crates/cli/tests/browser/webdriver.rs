@@ -186,6 +186,20 @@ impl Session {
             .await;
     }
 
+    /// Grants this page's origin a permission (WebDriver "Set Permission"), as a person
+    /// accepting the browser's prompt would: e.g. `notifications`.
+    pub async fn grant_permission(&self, name: &str) {
+        let v = self
+            .post(
+                "/permissions",
+                json!({ "descriptor": { "name": name }, "state": "granted" }),
+            )
+            .await;
+        if v.get("error").is_some() {
+            panic!("cannot grant {name}: {v}");
+        }
+    }
+
     /// Runs `script` (a function body; `arguments` holds `args`) and returns its value.
     pub async fn js(&self, script: &str, args: Value) -> Value {
         let v = self
