@@ -298,3 +298,43 @@ async fn a_table_from_before_clocks_per_turn_keeps_its_time_per_turn() {
     let left = seen["clock"]["remaining_ms"][0].as_i64().unwrap();
     assert!(left > 20_000 && left <= 30_000, "{left}");
 }
+
+/// Bots' moves are paced (`Config::bot_pace`): each is published no sooner than the pace after
+/// the move before it, so people see them one by one.
+#[tokio::test]
+async fn bot_moves_wait_for_the_pace_after_the_move_before() {
+    let pace = std::time::Duration::from_millis(400);
+    let s = start(sqlite_url(&temp_dir("bot-pace")), |c| c.bot_pace = pace).await;
+    let mut c = Client::guest(&s).await;
+    let t = c
+        .create_table(
+            "pyramids",
+            json!({"players": 2}),
+            json!([{"type": "me"}, {"type": "bot", "level": "greedy"}]),
+        )
+        .await;
+    let id = t.body["id"].as_str().unwrap().to_string();
+    let mut ws = c.socket().await;
+    let mut state = ws.subscribe(&id, None).await;
+    let mut arrived = std::time::Instant::now();
+    let mut bot_moves = 0;
+    while bot_moves < 4 {
+        let sid = state["state_id"].as_u64().unwrap();
+        if let Some(mv) = state["legal"][0]["text"].as_str() {
+            ws.play(&id, sid, &mv.to_string()).await;
+        }
+        state = ws.state_at_least(&id, sid + 1).await;
+        let now = std::time::Instant::now();
+        if state["last_move"]["seat"] == 1 {
+            bot_moves += 1;
+            // Measured from when the move before reached this client (just after it was
+            // published), so a little under the pace at most.
+            assert!(
+                now - arrived >= pace - std::time::Duration::from_millis(50),
+                "a bot move came {:?} after the one before",
+                now - arrived
+            );
+        }
+        arrived = now;
+    }
+}
