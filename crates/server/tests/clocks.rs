@@ -321,7 +321,7 @@ async fn bot_moves_wait_for_the_pace_after_the_move_before() {
     while bot_moves < 4 {
         let sid = state["state_id"].as_u64().unwrap();
         if let Some(mv) = state["legal"][0]["text"].as_str() {
-            ws.play(&id, sid, &mv.to_string()).await;
+            ws.play(&id, sid, mv).await;
         }
         state = ws.state_at_least(&id, sid + 1).await;
         let now = std::time::Instant::now();
