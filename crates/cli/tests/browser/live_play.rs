@@ -287,3 +287,72 @@ async fn a_time_out_lets_a_bot_play_the_turn_and_the_table_says_so() {
     s.screenshot(&artifacts(), "live-seat-to-bot-375").await;
     s.quit().await;
 }
+
+/// Creates a listed two-player Pyramids table from the page (as the lobby's builder does);
+/// returns its id.
+async fn create_by_api(s: &Session) -> String {
+    let id = s
+        .js(
+            "return fetch('/api/tables', { method: 'POST', headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ game: 'pyramids', options: { players: 2 }, seats: [{ type: 'me' }, { type: 'open' }] }) })
+              .then((r) => r.json()).then((t) => t.id);",
+            json!([]),
+        )
+        .await;
+    id.as_str().expect("a table id").to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_reads_every_page_and_follows_tables_opening_and_closing_without_a_reload() {
+    let flags = ["--lobby-page", "1"];
+    let (w, _) = world_with("live-lobby", &flags).await;
+    let base = w.server.base.clone();
+    let host = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&host, &base).await;
+    let first = create_by_api(&host).await;
+    let second = create_by_api(&host).await;
+    let viewer = w.driver.session(PHONE.0, PHONE.1).await;
+    open_lobby(&viewer, &base).await;
+    // One table per page: the second is read on demand.
+    viewer
+        .wait_for(&format!("[data-testid=table-{first}]"), 10)
+        .await;
+    assert!(!exists(&viewer, &format!("[data-testid=table-{second}]")).await);
+    viewer.click("[data-testid=open-tables-more]").await;
+    viewer
+        .wait_for(&format!("[data-testid=table-{second}]"), 10)
+        .await;
+    viewer
+        .js("window.__sameLobby = true; return true;", json!([]))
+        .await;
+    // The host leaves the first table (it is abandoned) and opens a third: the viewer's list
+    // follows, without a reload.
+    host.js(
+        "return fetch(`/api/tables/${arguments[0]}/leave`, { method: 'POST' }).then((r) => r.status);",
+        json!([first]),
+    )
+    .await;
+    let third = create_by_api(&host).await;
+    viewer
+        .wait_for(&format!("[data-testid=table-{third}]"), 10)
+        .await;
+    viewer
+        .wait_until(
+            "the abandoned table to leave the list",
+            "return !document.querySelector(`[data-testid=table-${arguments[0]}]`);",
+            json!([first]),
+            10,
+        )
+        .await;
+    assert_eq!(
+        viewer
+            .js("return window.__sameLobby === true;", json!([]))
+            .await,
+        json!(true)
+    );
+    viewer
+        .screenshot(&artifacts(), "live-lobby-pages-375")
+        .await;
+    host.quit().await;
+    viewer.quit().await;
+}
