@@ -173,6 +173,7 @@ function tableList(title, tables, testid, empty, more) {
               h('a', { href, 'data-testid': `table-${table.id}` }, tableLine(table)),
               ' ',
               h(`span.status.${table.status}`, {}, t(`status.${table.status}`)),
+              table.clock ? h('span.status', {}, ` · ${profileLabel(table.clock)}`) : null,
             );
           }),
         )

@@ -6,6 +6,7 @@ import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { app, showError, toast } from './app.js';
 import { tableLine } from './lobby.js';
+import { profileLabel } from './clocks.js';
 
 export async function renderWaiting(root, id, invite) {
   let timer = null;
@@ -32,6 +33,7 @@ export async function renderWaiting(root, id, invite) {
         { 'data-testid': 'waiting' },
         h('h2', {}, t(`game.${table.game}`)),
         h('p', {}, t(`status.${table.status}`)),
+        table.clock ? h('p.hint', { 'data-testid': 'table-clock' }, profileLabel(table.clock)) : null,
         h(
           'ol.seats',
           {},

@@ -111,6 +111,10 @@ pub struct ClockState {
     pub turn_started_ms: i64,
     /// Per seat: how many of its turns a bot played because its time ran out.
     pub timeouts: Vec<u32>,
+    /// The running turn ran out and a bot is playing it (already counted in `timeouts`), so
+    /// that a restart in the middle of that turn does not count it twice.
+    #[serde(default)]
+    pub covered: bool,
 }
 
 /// A running clock: its profile and its state.
@@ -140,6 +144,7 @@ impl Clock {
             running,
             turn_started_ms: now,
             timeouts: vec![0; seats],
+            covered: false,
         };
         Clock { profile, state }
     }
@@ -199,13 +204,15 @@ impl Clock {
         }
         self.state.running = next;
         self.state.turn_started_ms = now;
+        self.state.covered = false;
     }
 
-    /// Counts a time-out of `seat`.
+    /// Counts a time-out of `seat`, whose running turn a bot now plays.
     pub fn count_timeout(&mut self, seat: u8) {
         if let Some(n) = self.state.timeouts.get_mut(seat as usize) {
             *n += 1;
         }
+        self.state.covered = true;
     }
 
     pub fn view(&self, now: i64) -> ClockView {
@@ -267,7 +274,9 @@ mod tests {
         let mut c = Clock::start(real_time(), 2, Some(0), 0);
         assert_eq!(c.remaining(0, 70_000), 0, "never below zero");
         c.count_timeout(0);
+        assert!(c.state.covered);
         c.after_move(Some(1), 70_000, true);
+        assert!(!c.state.covered, "the next turn is the next seat's own");
         assert_eq!(c.state.banks_ms[0], 5_000);
         assert_eq!(c.state.timeouts, vec![1, 0]);
         assert!(!c.bot_plays(0));

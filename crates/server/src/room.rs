@@ -96,6 +96,14 @@ impl Room {
     /// Starts the task of a game rebuilt from (or created as) `moves` on top of `game`.
     pub fn spawn(setup: RoomSetup) -> RoomHandle {
         let (tx, rx) = mpsc::channel(1024);
+        // A turn a bot was playing for a time-out when the room left memory (or the server
+        // stopped) goes on being played by the bot, without counting the time-out again.
+        let covering = setup
+            .clock
+            .as_ref()
+            .filter(|c| c.state.covered)
+            .and_then(|c| c.state.running)
+            .map(|seat| (seat, true));
         let room = Room {
             id: setup.id,
             game: setup.game,
@@ -110,7 +118,7 @@ impl Room {
             me: tx.clone(),
             bot_asked: None,
             deadline: None,
-            covering: None,
+            covering,
             idle_after: setup.idle_after,
             bot_pace: setup.bot_pace,
             last_move_at: tokio::time::Instant::now(),
