@@ -434,12 +434,14 @@ impl Room {
             }
             c.after_move(after, now_ms(), covered.is_some());
         }
-        let turn = TurnWrite {
+        // Stored when it changed: the seat to move or the clock (a time-out counted, a turn
+        // ended). A move within a turn, or any move of a solo game, writes the move alone.
+        let turn = (before != after || clock != self.clock).then(|| TurnWrite {
             to_move: after,
             clock_state: clock
                 .as_ref()
                 .map(|c| serde_json::to_string(&c.state).unwrap_or_default()),
-        };
+        });
         let persisting = Instant::now();
         self.store
             .append_move(&self.id, ply, text, by_bot, result, turn)

@@ -483,7 +483,7 @@ impl Store {
         text: &str,
         by_bot: bool,
         result: Option<String>,
-        turn: TurnWrite,
+        turn: Option<TurnWrite>,
     ) -> Result<()> {
         self.writer
             .append_move(game_id, ply, text, by_bot, result, turn)

@@ -58,8 +58,8 @@ struct PendingMove {
     by_bot: bool,
     /// The outcome, when this move ends the game: the status changes in the same commit.
     result: Option<String>,
-    /// The seat to move and the clock after this move.
-    turn: TurnWrite,
+    /// The seat to move and the clock after this move, when they changed.
+    turn: Option<TurnWrite>,
     done: oneshot::Sender<Result<(), String>>,
 }
 
@@ -104,7 +104,7 @@ impl Writer {
         text: &str,
         by_bot: bool,
         result: Option<String>,
-        turn: TurnWrite,
+        turn: Option<TurnWrite>,
     ) -> Result<()> {
         let (done, committed) = oneshot::channel();
         let pending = PendingMove {
@@ -411,12 +411,14 @@ async fn insert_rows(conn: &mut AnyConnection, moves: &[PendingMove]) -> Result<
     for m in moves {
         // The clock and the seat to move change with the move, in the same commit: after a
         // restart the clocks read what they read before.
-        sqlx::query("UPDATE games SET to_move = $1, clock_state = $2 WHERE id = $3")
-            .bind(m.turn.to_move.map(i64::from))
-            .bind(&m.turn.clock_state)
-            .bind(&m.game_id)
-            .execute(&mut *conn)
-            .await?;
+        if let Some(turn) = &m.turn {
+            sqlx::query("UPDATE games SET to_move = $1, clock_state = $2 WHERE id = $3")
+                .bind(turn.to_move.map(i64::from))
+                .bind(&turn.clock_state)
+                .bind(&m.game_id)
+                .execute(&mut *conn)
+                .await?;
+        }
         if let Some(result) = &m.result {
             sqlx::query(
                 "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
@@ -463,7 +465,7 @@ mod tests {
             tasks.push(tokio::spawn(async move {
                 if i % 2 == 0 {
                     let result = (i == 98).then(|| "{}".to_string());
-                    w.append_move("g", i / 2, "m", false, result, TurnWrite::default())
+                    w.append_move("g", i / 2, "m", false, result, Some(TurnWrite::default()))
                         .await
                 } else {
                     // Every name twice: one of each pair breaks the primary key.
@@ -522,10 +524,9 @@ mod tests {
         let tasks: Vec<_> = (0..110u32)
             .map(|i| {
                 let w = writer.clone();
-                tokio::spawn(async move {
-                    w.append_move("g", i % 100, "m", false, None, TurnWrite::default())
-                        .await
-                })
+                tokio::spawn(
+                    async move { w.append_move("g", i % 100, "m", false, None, None).await },
+                )
             })
             .collect();
         let mut failed = 0;
