@@ -196,13 +196,12 @@ impl Room {
                 } => {
                     if state_id == self.state_id() {
                         self.bot_asked = None;
-                        let first = self.covering.is_some_and(|(_, counted)| !counted);
                         if let Err(e) = self.apply(&text, true, Instant::now()).await {
                             tracing::error!(game = %self.id, error = %e, "bot move failed");
                             // Asked again rather than stall the game.
                             self.schedule();
                         } else if let Some(seat) = timeout_seat {
-                            self.broadcast_notice(seat, first);
+                            self.broadcast_notice(seat);
                         }
                     }
                 }
@@ -487,9 +486,8 @@ impl Room {
         self.subscribers.retain(|s| !gone.contains(&s.conn));
     }
 
-    /// Tells every subscriber that a bot played the last move for `seat`, whose time ran out
-    /// (`first`: the first move of that turn, when the time-out was counted).
-    fn broadcast_notice(&self, seat: u8, first: bool) {
+    /// Tells every subscriber that a bot played the last move for `seat`, whose time ran out.
+    fn broadcast_notice(&self, seat: u8) {
         let Some(last) = self.moves.len().checked_sub(1) else {
             return;
         };
@@ -498,8 +496,9 @@ impl Room {
             .as_ref()
             .and_then(|c| c.state.timeouts.get(seat as usize).copied())
             .unwrap_or(0);
-        // The time-out that hands the seat to a bot for good is said as such.
-        let kind = if first && self.bot_plays(seat) {
+        // The time-out that hands the seat to a bot for good is said as such (on every move
+        // the bot plays in that turn).
+        let kind = if self.bot_plays(seat) {
             "seat_to_bot"
         } else {
             "timeout_bot_move"
