@@ -306,7 +306,7 @@ fn yes() -> bool {
 }
 
 /// A table as clients see it, with the display name of every seated human.
-async fn table_json(
+pub(crate) async fn table_json(
     state: &AppState,
     row: &GameRow,
     seats: &[SeatKind],
@@ -654,39 +654,6 @@ async fn tell_lobby(state: &AppState, row: &GameRow, seats: &[SeatKind]) -> ApiR
             .to_lobby(&crate::protocol::ServerMsg::Table { table });
     }
     Ok(())
-}
-
-/// The clock profiles a table may be created with.
-pub async fn clocks(State(state): State<AppState>) -> Json<Value> {
-    Json(json!({
-        "clocks": state.config.clocks,
-        "bot_after": crate::clock::TIMEOUTS_TO_BOT,
-    }))
-}
-
-/// Live games where the signed-in user is to move (and no bot plays their seat), the longest
-/// waiting first; each table carries `to_move` and, with a clock, `remaining_ms` (its time
-/// left as of this answer).
-pub async fn my_turns(State(state): State<AppState>, identity: Identity) -> ApiResult<Json<Value>> {
-    let now = now_ms();
-    let mut list = Vec::new();
-    for row in state.store.turns_of_user(&identity.user_id).await? {
-        let Some(seat) = row.to_move else { continue };
-        let clock = row
-            .clock
-            .clone()
-            .zip(row.clock_state.clone())
-            .map(|(profile, state)| crate::clock::Clock { profile, state });
-        if clock.as_ref().is_some_and(|c| c.bot_plays(seat)) {
-            continue;
-        }
-        let seats = state.store.seats(&row.id).await?;
-        let mut v = table_json(&state, &row, &seats, Some(&identity.user_id)).await?;
-        v["to_move"] = json!(seat);
-        v["remaining_ms"] = json!(clock.map(|c| c.remaining(seat, now)));
-        list.push(v);
-    }
-    Ok(Json(json!({ "games": list })))
 }
 
 /// The signed-in user's games, newest first.

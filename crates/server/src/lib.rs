@@ -16,6 +16,7 @@ pub mod protocol;
 pub mod room;
 pub mod rooms;
 pub mod store;
+pub mod turns;
 pub mod web;
 pub mod writer;
 pub mod ws;
@@ -257,8 +258,8 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/me", get(api::me))
         .route("/api/me/games", get(api::my_games))
-        .route("/api/me/turns", get(api::my_turns))
-        .route("/api/clocks", get(api::clocks))
+        .route("/api/me/turns", get(turns::my_turns))
+        .route("/api/clocks", get(turns::clocks))
         .route("/api/register", post(api::register))
         .route("/api/login", post(api::login))
         .route("/api/logout", post(api::logout))
