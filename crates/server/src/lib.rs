@@ -193,6 +193,16 @@ impl AppState {
         };
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
+        let waker = state.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(rooms::WAKE_EVERY);
+            loop {
+                every.tick().await;
+                if let Err(e) = waker.rooms.wake_due(&waker).await {
+                    tracing::warn!(error = %e, "cannot read the games whose clock runs out");
+                }
+            }
+        });
         let sweeper = state.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(sweeper.config.limits.sweep_every);

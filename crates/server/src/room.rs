@@ -156,10 +156,13 @@ impl Room {
         loop {
             let deadline = self.deadline.map(|(_, at)| at);
             // Nobody follows it and it waits for no clock or bot: it may leave memory.
-            let idle = (self.subscribers.is_empty()
-                && self.deadline.is_none()
-                && self.bot_asked.is_none())
-            .then(|| tokio::time::Instant::now() + self.idle_after);
+            // A clock far from running out does not hold the room: the deadline sweep
+            // (`Rooms::wake_due`) brings it back in time.
+            let clock_far = self.deadline.is_none_or(|(_, at)| {
+                at > tokio::time::Instant::now() + self.idle_after + crate::rooms::WAKE_AHEAD
+            });
+            let idle = (self.subscribers.is_empty() && clock_far && self.bot_asked.is_none())
+                .then(|| tokio::time::Instant::now() + self.idle_after);
             let cmd = tokio::select! {
                 cmd = rx.recv() => match cmd { Some(c) => c, None => break },
                 _ = sleep_until_opt(deadline) => {
@@ -440,6 +443,7 @@ impl Room {
             clock_state: clock
                 .as_ref()
                 .map(|c| serde_json::to_string(&c.state).unwrap_or_default()),
+            deadline_at: clock.as_ref().and_then(Clock::deadline),
         });
         let persisting = Instant::now();
         self.store

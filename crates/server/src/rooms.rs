@@ -19,6 +19,12 @@ pub struct Rooms {
     finished: Mutex<HashMap<String, Loaded>>,
 }
 
+/// How often games whose clock runs out soon are brought back into memory…
+pub const WAKE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+/// …and how soon "soon" is: a room whose deadline is further away than this (plus its idle
+/// time) may leave memory.
+pub const WAKE_AHEAD: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Most finished games kept replayed.
 const FINISHED_CACHE: usize = 256;
 
@@ -116,6 +122,21 @@ impl Rooms {
         }
     }
 
+    /// Brings back into memory every live game whose turn's time runs out within
+    /// [`WAKE_AHEAD`]: its room, which left memory while nobody followed it, then plays the
+    /// time-out itself, on time. Run every [`WAKE_EVERY`].
+    pub async fn wake_due(&self, state: &AppState) -> Result<()> {
+        let soon = crate::store::now_ms() + WAKE_AHEAD.as_millis() as i64;
+        for id in state.store.games_due(soon).await? {
+            if self.running(&id).is_none()
+                && let Err(e) = self.get(state, &id).await
+            {
+                tracing::error!(game = %id, error = %e, "cannot wake a game whose clock runs out");
+            }
+        }
+        Ok(())
+    }
+
     /// Starts every unfinished game after a restart, so bots and clocks resume at once.
     pub async fn resume_all(&self, state: &AppState) -> Result<usize> {
         let live = state.store.games_with_status("live").await?;
@@ -176,6 +197,7 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
                 .as_ref()
                 .map(|c| serde_json::to_string(&c.state))
                 .transpose()?,
+            deadline_at: clock.as_ref().and_then(Clock::deadline),
         };
         state.store.set_turn(id, turn).await?;
     }

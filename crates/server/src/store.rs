@@ -84,6 +84,8 @@ pub struct TurnWrite {
     pub to_move: Option<u8>,
     /// The clock's state (JSON), when the game has a clock.
     pub clock_state: Option<String>,
+    /// When the running turn's time runs out (ms since the epoch), with a clock.
+    pub deadline_at: Option<i64>,
 }
 
 impl Store {
@@ -495,12 +497,26 @@ impl Store {
     pub async fn set_turn(&self, game_id: &str, turn: TurnWrite) -> Result<()> {
         self.writer
             .execute(
-                sqlx::query("UPDATE games SET to_move = $1, clock_state = $2 WHERE id = $3")
-                    .bind(turn.to_move.map(i64::from))
-                    .bind(turn.clock_state)
-                    .bind(game_id.to_string()),
+                sqlx::query(
+                    "UPDATE games SET to_move = $1, clock_state = $2, deadline_at = $3 WHERE id = $4",
+                )
+                .bind(turn.to_move.map(i64::from))
+                .bind(turn.clock_state)
+                .bind(turn.deadline_at)
+                .bind(game_id.to_string()),
             )
             .await
+    }
+
+    /// Live games whose running turn's time runs out by `before` (ms since the epoch).
+    pub async fn games_due(&self, before: i64) -> Result<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'live' AND deadline_at <= $1 ORDER BY deadline_at",
+        )
+        .bind(before)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
     }
 
     /// Live games where `user_id` sits at the seat to move, the longest waiting first.

@@ -412,12 +412,15 @@ async fn insert_rows(conn: &mut AnyConnection, moves: &[PendingMove]) -> Result<
         // The clock and the seat to move change with the move, in the same commit: after a
         // restart the clocks read what they read before.
         if let Some(turn) = &m.turn {
-            sqlx::query("UPDATE games SET to_move = $1, clock_state = $2 WHERE id = $3")
-                .bind(turn.to_move.map(i64::from))
-                .bind(&turn.clock_state)
-                .bind(&m.game_id)
-                .execute(&mut *conn)
-                .await?;
+            sqlx::query(
+                "UPDATE games SET to_move = $1, clock_state = $2, deadline_at = $3 WHERE id = $4",
+            )
+            .bind(turn.to_move.map(i64::from))
+            .bind(&turn.clock_state)
+            .bind(turn.deadline_at)
+            .bind(&m.game_id)
+            .execute(&mut *conn)
+            .await?;
         }
         if let Some(result) = &m.result {
             sqlx::query(
@@ -450,7 +453,7 @@ mod tests {
             .unwrap();
         pool.execute(
             "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT, result TEXT, finished_at BIGINT,
-                                 to_move BIGINT, clock_state TEXT);
+                                 to_move BIGINT, clock_state TEXT, deadline_at BIGINT);
              CREATE TABLE moves (game_id TEXT, ply BIGINT, text TEXT, by_bot BIGINT, created_at BIGINT,
                                  PRIMARY KEY (game_id, ply));
              CREATE TABLE names (name TEXT PRIMARY KEY);
@@ -512,7 +515,7 @@ mod tests {
             .unwrap();
         pool.execute(
             "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT, result TEXT, finished_at BIGINT,
-                                 to_move BIGINT, clock_state TEXT);
+                                 to_move BIGINT, clock_state TEXT, deadline_at BIGINT);
              CREATE TABLE moves (game_id TEXT, ply BIGINT, text TEXT, by_bot BIGINT, created_at BIGINT,
                                  PRIMARY KEY (game_id, ply));",
         )

@@ -142,19 +142,27 @@ async fn time_outs_let_a_bot_play_the_turn_and_the_third_gives_the_seat_to_a_bot
         })
         .collect();
     assert_eq!(counted.first(), Some(&("timeout_bot_move".to_string(), 1)));
+    // The moves of the turns that timed out once and twice say so; every move of the third
+    // says the seat is handed to a bot, and no notice comes after that turn.
     let handed = counted
         .iter()
         .position(|(kind, _)| kind == "seat_to_bot")
         .expect("the seat was handed to a bot");
-    assert_eq!(counted[handed].1, 3);
-    assert_eq!(
-        counted
+    assert!(
+        counted[..handed]
             .iter()
-            .filter(|(kind, _)| kind == "seat_to_bot")
-            .count(),
-        1,
+            .all(|(kind, n)| kind == "timeout_bot_move" && *n < 3),
         "{counted:?}"
     );
+    assert!(
+        counted[handed..]
+            .iter()
+            .all(|(kind, n)| kind == "seat_to_bot" && *n == 3),
+        "{counted:?}"
+    );
+    let turns_seen: std::collections::BTreeSet<u64> =
+        counted[..handed].iter().map(|(_, n)| *n).collect();
+    assert_eq!(turns_seen, [1, 2].into(), "{counted:?}");
     let last = ws.log.iter().rev().find(|m| m["type"] == "state").unwrap();
     assert_eq!(last["bots"], json!([true, true]));
     assert_eq!(last["clock"]["timeouts"][0], 3);
@@ -337,4 +345,48 @@ async fn bot_moves_wait_for_the_pace_after_the_move_before() {
         }
         arrived = now;
     }
+}
+
+/// A game nobody follows leaves memory while its clock is far from running out (turn-based
+/// games wait for days), and is brought back before it runs out, so the time-out is played
+/// on time.
+#[tokio::test]
+async fn an_untouched_game_leaves_memory_and_comes_back_before_its_clock_runs_out() {
+    let profiles = parse_profiles("t35=35").unwrap();
+    let s = start(sqlite_url(&temp_dir("clock-wake")), |c| {
+        c.clocks = profiles;
+        c.limits.room_idle = std::time::Duration::from_millis(100);
+    })
+    .await;
+    let mut c = Client::guest(&s).await;
+    let body = json!({"game": "pyramids", "options": {"players": 2},
+                      "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}], "clock": "t35"});
+    let id = c.post("/api/tables", body).await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let rooms = s.state.rooms.clone();
+    let waited = std::time::Instant::now();
+    while rooms.running(&id).is_some() {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(5),
+            "the room stays in memory"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // 35 s per turn: within 30 s of running out (and a sweep), it is back.
+    while rooms.running(&id).is_none() {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(20),
+            "the room did not come back before its clock runs out"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let row = s.state.store.game(&id).await.unwrap().unwrap();
+    let state = row.clock_state.unwrap();
+    let deadline = state.turn_started_ms + 35_000;
+    assert!(
+        deadline - pyramidion_server::store::now_ms() > 0,
+        "back before the deadline"
+    );
 }
