@@ -201,8 +201,6 @@ impl Room {
                         self.bot_asked = None;
                         if let Err(e) = self.apply(&text, true, Instant::now()).await {
                             tracing::error!(game = %self.id, error = %e, "bot move failed");
-                            // Asked again rather than stall the game.
-                            self.schedule();
                         } else if let Some(seat) = timeout_seat {
                             self.broadcast_notice(seat);
                         }
