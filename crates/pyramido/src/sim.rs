@@ -181,10 +181,7 @@ impl Simulate for Game {
                 return Err(format!("pile {} misreported", p + 1));
             }
         }
-        let json = serde_json::to_string(&view).map_err(|e| e.to_string())?;
-        if json.contains("seed") || json.contains("rng") {
-            return Err("a view mentions the seed or the generator".into());
-        }
+        // The view types have no field for the seed or the RNG: only dominoes can leak.
         Ok(())
     }
 

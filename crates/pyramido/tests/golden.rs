@@ -1,12 +1,15 @@
 //! Golden records: seeded games stored as text records (`result:` included), replayed move by
-//! move. Any rule change that alters legality or scoring breaks them. Regenerate deliberately
-//! with `cargo test -p pyramidion-pyramido --test golden bless -- --ignored`.
+//! move, and regenerated from their seeds by the same players. Any rule change that alters
+//! legality or scoring breaks them. Regenerate deliberately with
+//! `UPDATE_EXPECT=1 cargo test -p pyramidion-pyramido --test golden` (the one golden
+//! mechanism, `pyramidion_testkit::golden`).
 mod common;
 
 use common::careful_move;
 use pyramidion_core::record::Record;
 use pyramidion_core::{GameRng, Rules, ToMove};
 use pyramidion_pyramido::{Game, Options};
+use pyramidion_testkit::golden::expect_golden;
 use std::path::PathBuf;
 
 fn dir() -> PathBuf {
@@ -14,7 +17,7 @@ fn dir() -> PathBuf {
 }
 
 /// (file, players, seed, careful policy?)
-const GAMES: [(&str, u8, u64, bool); 3] = [
+const GOLDEN_FILES: [(&str, u8, u64, bool); 3] = [
     ("2p-careful-seed-1.txt", 2, 1, true),
     ("4p-careful-seed-2.txt", 4, 2, true),
     ("3p-random-seed-3.txt", 3, 3, false),
@@ -40,9 +43,24 @@ fn generate(players: u8, seed: u64, careful: bool) -> Record {
     record
 }
 
+/// The stored text: a comment naming the players, then the record.
+fn golden_text(players: u8, seed: u64, careful: bool) -> String {
+    let policy = if careful {
+        "careful random players (tests/common)"
+    } else {
+        "uniform random players"
+    };
+    format!(
+        "# Pyramido, {players} players, seed {seed}, {policy}.\n{}",
+        generate(players, seed, careful).to_text()
+    )
+}
+
 #[test]
 fn golden_records_replay() {
-    for (file, players, seed, careful) in GAMES {
+    for (file, players, seed, careful) in GOLDEN_FILES {
+        // The same seeded players still choose the same moves (UPDATE_EXPECT=1 rewrites).
+        expect_golden(&dir().join(file), &golden_text(players, seed, careful));
         let text =
             std::fs::read_to_string(dir().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         let record = Record::parse(&text).unwrap();
@@ -56,29 +74,5 @@ fn golden_records_replay() {
                 "{file} goes through the 4 stages"
             );
         }
-        // The same seeded players still choose the same moves.
-        assert_eq!(
-            generate(players, seed, careful).moves,
-            record.moves,
-            "{file}"
-        );
-    }
-}
-
-#[test]
-#[ignore]
-fn bless() {
-    for (file, players, seed, careful) in GAMES {
-        let record = generate(players, seed, careful);
-        let policy = if careful {
-            "careful random players (tests/common)"
-        } else {
-            "uniform random players"
-        };
-        let text = format!(
-            "# Pyramido, {players} players, seed {seed}, {policy}.\n{}",
-            record.to_text()
-        );
-        std::fs::write(dir().join(file), text).unwrap();
     }
 }

@@ -24,18 +24,6 @@ impl Game {
 }
 
 /// Every card id found under a `"card"` key in a JSON text.
-fn card_ids(json: &str) -> Vec<u64> {
-    json.match_indices("\"card\":")
-        .map(|(i, key)| {
-            let digits: String = json[i + key.len()..]
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .collect();
-            digits.parse().unwrap_or(u64::MAX)
-        })
-        .collect()
-}
-
 impl Simulate for Game {
     /// Per round at most: 5 god picks, 5 pair picks, 5 × (pyramid, obelisk, tomb, done),
     /// 5 discards.
@@ -176,8 +164,14 @@ impl Simulate for Game {
     }
 
     fn check_view(&self, seat: Option<Seat>) -> Result<(), String> {
-        let json = serde_json::to_string(&self.view(seat)).map_err(|e| e.to_string())?;
-        let mut shown = card_ids(&json);
+        // Walks the view's structs: no serialisation, and the view types have no field for
+        // the deck's order, the seed or the RNG, so only cards can leak.
+        let mut shown: Vec<u64> = self
+            .view(seat)
+            .card_ids()
+            .into_iter()
+            .map(u64::from)
+            .collect();
         shown.sort_unstable();
         let visible: Vec<u64> = self
             .visible_cards(seat)
@@ -193,11 +187,6 @@ impl Simulate for Game {
             return Err(format!(
                 "view for {seat:?} shows cards {shown:?}, expected {visible:?} (hidden ones shown: {hidden:?})"
             ));
-        }
-        for key in ["\"deck\"", "\"rng\"", "\"seed\""] {
-            if json.contains(key) {
-                return Err(format!("view for {seat:?} contains {key}"));
-            }
         }
         Ok(())
     }

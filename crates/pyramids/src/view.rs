@@ -144,6 +144,22 @@ pub struct View {
 }
 
 impl View {
+    /// Every card the view shows, in no particular order: the harness checks it against
+    /// what the viewer may see. A new field holding cards must be added here.
+    pub fn card_ids(&self) -> Vec<CardId> {
+        let mut ids: Vec<CardId> = self.discard.iter().map(|c| c.card).collect();
+        for pair in &self.quarry {
+            ids.extend(pair.cards.iter().flatten().map(|c| c.card));
+        }
+        for t in &self.tables {
+            ids.extend(t.hand.iter().flatten().map(|c| c.card));
+            ids.extend(t.pyramid.iter().flatten().flatten().map(|c| c.card));
+            ids.extend(t.obelisk.iter().map(|c| c.card));
+            ids.extend(t.tomb.iter().flatten().map(|c| c.card));
+        }
+        ids
+    }
+
     pub(crate) fn new(game: &Game, viewer: Option<Seat>) -> View {
         let over = game.phase() == Phase::Over;
         let n = game.seats();

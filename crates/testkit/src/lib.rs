@@ -9,6 +9,7 @@
 //! A dev-dependency only: each game implements [`Simulate`] behind its `testkit` feature,
 //! which only its own tests enable.
 #![forbid(unsafe_code)]
+pub mod golden;
 use pyramidion_core::record::Record;
 use pyramidion_core::rules::{ErrorCode, Outcome, Rules, ToMove};
 use pyramidion_core::{GameRng, Seat, Seed};
@@ -43,17 +44,40 @@ impl Default for SimConfig {
 }
 
 #[derive(Debug)]
-pub struct SimReport {
+pub struct SimReport<R> {
     pub plies: u32,
     pub outcome: Outcome,
+    /// The finished game, for a game's own statistics (stages reached, eliminations).
+    pub game: R,
 }
 
-/// Plays one random game and checks everything; the error says what failed and where.
+/// Picks the move to play among the legal ones (never empty); it must return one of them.
+/// A game's tests pass their own policy where uniform players never reach the rules that
+/// matter (Pyramido's get stuck on stage 1); the harness checks every state all the same.
+pub type Policy<'a, R> =
+    &'a mut dyn FnMut(&R, &[<R as Rules>::Move], &mut GameRng) -> <R as Rules>::Move;
+
+/// Uniform random moves.
+pub fn uniform<R: Rules>(_: &R, legal: &[R::Move], rng: &mut GameRng) -> R::Move {
+    legal[rng.below(legal.len() as u32) as usize]
+}
+
+/// Plays one uniform random game and checks everything; the error says what failed and where.
 pub fn simulate<R: Simulate>(
     options: &R::Options,
     seed: Seed,
     config: SimConfig,
-) -> Result<SimReport, String> {
+) -> Result<SimReport<R>, String> {
+    simulate_with(options, seed, config, &mut uniform::<R>)
+}
+
+/// [`simulate`], with the moves chosen by `policy`.
+pub fn simulate_with<R: Simulate>(
+    options: &R::Options,
+    seed: Seed,
+    config: SimConfig,
+    policy: Policy<'_, R>,
+) -> Result<SimReport<R>, String> {
     let fail = |ply: u32, what: String| format!("seed {seed}, ply {ply}: {what}");
     let mut game = R::new(options, seed).map_err(|e| fail(0, e.to_string()))?;
     let mut record = Record::new(R::DESCRIPTOR.key, options, seed);
@@ -124,7 +148,13 @@ pub fn simulate<R: Simulate>(
                 }
             }
         }
-        let m = legal[rng.below(legal.len() as u32) as usize];
+        let m = policy(&game, &legal, &mut rng);
+        if !legal.contains(&m) {
+            return Err(fail(
+                ply,
+                format!("the policy chose '{m}', not a legal move"),
+            ));
+        }
         let mut unchecked = game.clone();
         unchecked.play_unchecked(&m);
         game.play(&m)
@@ -178,6 +208,7 @@ pub fn simulate<R: Simulate>(
     Ok(SimReport {
         plies: ply,
         outcome,
+        game,
     })
 }
 
@@ -200,16 +231,28 @@ fn check_views<R: Simulate>(game: &R, rng: &mut GameRng) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs `games` seeded simulations (seeds `first_seed..`) and returns the first failure.
+/// Runs `games` seeded uniform simulations (seeds `first_seed..`); the total plies, or the
+/// first failure.
 pub fn simulate_many<R: Simulate>(
     options: &R::Options,
     first_seed: Seed,
     games: u64,
     config: SimConfig,
 ) -> Result<u64, String> {
+    simulate_many_with(options, first_seed, games, config, &mut uniform::<R>)
+}
+
+/// [`simulate_many`], with the moves chosen by `policy`.
+pub fn simulate_many_with<R: Simulate>(
+    options: &R::Options,
+    first_seed: Seed,
+    games: u64,
+    config: SimConfig,
+    policy: Policy<'_, R>,
+) -> Result<u64, String> {
     let mut plies = 0;
     for seed in first_seed..first_seed + games {
-        plies += simulate::<R>(options, seed, config)?.plies as u64;
+        plies += simulate_with::<R>(options, seed, config, &mut *policy)?.plies as u64;
     }
     Ok(plies)
 }

@@ -45,7 +45,7 @@ pub struct DominoView {
 }
 
 impl DominoView {
-    fn of(id: DominoId) -> DominoView {
+    pub(crate) fn of(id: DominoId) -> DominoView {
         DominoView {
             id,
             blocks: dominoes::get(id).blocks,
