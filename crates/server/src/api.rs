@@ -646,12 +646,17 @@ pub async fn leave(
 
 /// Tells the lobby's watchers that a listed table was created or changed (as anyone sees it:
 /// never its invite).
+/// The players seated there hear of it too (listed or not): their waiting page follows.
 async fn tell_lobby(state: &AppState, row: &GameRow, seats: &[SeatKind]) -> ApiResult<()> {
+    let table = table_json(state, row, seats, None).await?;
+    let msg = crate::protocol::ServerMsg::Table { table };
     if row.listed {
-        let table = table_json(state, row, seats, None).await?;
-        state
-            .hub
-            .to_lobby(&crate::protocol::ServerMsg::Table { table });
+        state.hub.to_lobby(&msg);
+    }
+    for seat in seats {
+        if let SeatKind::Human(user) = seat {
+            state.hub.to_user(user, &msg);
+        }
     }
     Ok(())
 }

@@ -226,15 +226,41 @@ async fn the_lobby_is_told_of_new_tables_and_seat_changes() {
     let started = ws.next_of("table").await;
     assert_eq!(started["table"]["status"], "live");
     assert_eq!(started["table"]["seats"][1]["type"], "human");
-    // Unlisted tables are not pushed; after unwatching, nothing is.
+    // After unwatching, nothing reaches the lobby watcher; an unlisted table never does, but
+    // its seated players hear of its changes (their waiting page follows).
     ws.send(json!({"type": "unwatch_lobby"})).await;
     let mut c = Client::guest(&s).await;
-    c.post(
-        "/api/tables",
-        json!({"game": "pyramids", "options": {"players": 2},
-                                 "seats": [{"type": "me"}, {"type": "open"}]}),
-    )
-    .await;
+    let mut seated = c.socket().await;
+    let unlisted = c
+        .post(
+            "/api/tables",
+            json!({"game": "pyramids", "options": {"players": 2}, "listed": false,
+                   "seats": [{"type": "me"}, {"type": "invite"}]}),
+        )
+        .await;
+    let (hidden, invite) = (
+        unlisted.body["id"].as_str().unwrap().to_string(),
+        unlisted.body["invite"].as_str().unwrap().to_string(),
+    );
+    let mut d = Client::guest(&s).await;
+    let joined = d
+        .post(
+            &format!("/api/tables/{hidden}/join"),
+            json!({ "invite": invite }),
+        )
+        .await;
+    assert_eq!(joined.body["status"], "live", "{}", joined.text);
+    let created = seated.next_of("table").await;
+    assert_eq!(created["table"]["status"], "open");
+    let told = seated.next_of("table").await;
+    assert_eq!(
+        (
+            told["table"]["id"].as_str(),
+            told["table"]["status"].as_str()
+        ),
+        (Some(hidden.as_str()), Some("live"))
+    );
+    assert!(told["table"].get("invite").is_none());
     ws.send(json!({"type": "ping", "id": 2})).await;
     let next = ws.next().await;
     assert_eq!(next["type"], "pong", "{next}");
