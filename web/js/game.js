@@ -61,6 +61,10 @@ export async function renderGame(root, id) {
     return t('seat.number', { n: seat + 1 });
   };
 
+  // A time-out notice in the current language (it is kept as the server sent it, so that a
+  // change of language says it again).
+  const noticeText = (n) => n && t(`notice.${n.kind}`, { seat: seatName(n.seat), move: n.move.text, count: n.timeouts, max: n.bot_after });
+
   const play = (move) => {
     if (!page.state || page.pending || page.state.finished) return;
     page.pending = true;
@@ -75,7 +79,7 @@ export async function renderGame(root, id) {
     const myTurn = st.seat !== null && st.to_move === st.seat && st.legal.length > 0;
     const ctx = {
       id, table: page.table, state: st, view: st.view, seat: st.seat, legal: st.legal, myTurn, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending,
-      receivedAt: page.receivedAt, notice: page.notice,
+      receivedAt: page.receivedAt, notice: noticeText(page.notice),
       // The shell's move log; a table places it and says how a move reads.
       moveLog: (describe) => moveLog(ctx, describe),
       // A generic hint a table may highlight: the last move, when another seat played it.
@@ -118,10 +122,10 @@ export async function renderGame(root, id) {
       draw();
     } else if (msg.type === 'notice') {
       // Said on the table for everyone (it stays until the next one), and as a toast.
-      page.notice = t(`notice.${msg.kind}`, { seat: seatName(msg.seat), move: msg.move.text, count: msg.timeouts, max: msg.bot_after });
+      page.notice = msg;
       // One toast per time-out, not one per move the bot plays in that turn.
       const which = `${msg.seat}:${msg.timeouts}:${msg.kind}`;
-      if (page.toasted !== which) toast(page.notice, 'info');
+      if (page.toasted !== which) toast(noticeText(msg), 'info');
       page.toasted = which;
       draw();
     }

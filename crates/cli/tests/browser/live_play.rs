@@ -283,8 +283,25 @@ async fn a_time_out_lets_a_bot_play_the_turn_and_the_table_says_so() {
     )
     .await;
     s.screenshot(&artifacts(), "live-seat-to-bot-1280").await;
+    // In French, the table says it again in French.
+    s.click("[data-testid=language] option[value=fr]").await;
+    let fr = catalog("fr");
+    let vous = fr["seat.you"].as_str().unwrap();
+    let dit = fill(
+        &Value::String(fill(&fr["notice.seat_to_bot"], "seat", vous)),
+        "count",
+        "3",
+    );
+    let dit_start = dit.split("{move}").next().unwrap().to_string();
+    s.wait_until(
+        "the notice in French",
+        "const n = document.querySelector('[data-testid=timeout-notice]'); return n && n.textContent.startsWith(arguments[0]);",
+        json!([dit_start]),
+        10,
+    )
+    .await;
     s.resize(PHONE.0, PHONE.1).await;
-    s.screenshot(&artifacts(), "live-seat-to-bot-375").await;
+    s.screenshot(&artifacts(), "live-seat-to-bot-fr-375").await;
     s.quit().await;
 }
 
