@@ -13,6 +13,7 @@ import { renderHistory } from './history.js';
 import { renderProfile } from './profile.js';
 import { renderLeaderboard } from './leaderboard.js';
 import { renderDailyBoard } from './daily.js';
+import { initTurns, relabelTurns, renderTurns } from './turns.js';
 
 export const app = {
   me: null,
@@ -121,6 +122,8 @@ function route() {
       return renderLeaderboard(root, parts[1]);
     case 'daily':
       return renderDailyBoard(root, parts[1]);
+    case 'turns':
+      return renderTurns(root);
     default:
       return renderLobby(root);
   }
@@ -136,10 +139,12 @@ async function boot() {
   }
   app.socket = new Socket();
   app.socket.onStatus(renderConnection);
+  initTurns(app.socket);
   onLanguageChange(() => {
     renderLanguagePicker();
     renderIdentity();
     renderConnection(app.socket.status);
+    relabelTurns();
     // The game page re-labels itself in place (no resubscription); others are rebuilt.
     if (app.rerender) app.rerender();
     else route();

@@ -8,6 +8,8 @@ import { app, errorText, showError, toast } from './app.js';
 import { renderGeneric } from './generic.js';
 import { rulesLink } from './rules.js';
 import { exportLinks } from './history.js';
+import { clockBar, tickClocks } from './clocks.js';
+import { moveLog } from './move-log.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
@@ -35,6 +37,9 @@ export async function renderGame(root, id) {
     // Local choices that survive re-renders (selected slot, rotation, selected area…).
     ui: {},
     log: [],
+    // When the last state arrived (clocks count down from it) and the last time-out said.
+    receivedAt: performance.now(),
+    notice: null,
   };
   mount(root, h('p.loading', {}, t('shell.loading')));
   let render = renderGeneric;
@@ -58,6 +63,10 @@ export async function renderGame(root, id) {
     return t('seat.number', { n: seat + 1 });
   };
 
+  // A time-out notice in the current language (it is kept as the server sent it, so that a
+  // change of language says it again).
+  const noticeText = (n) => n && t(`notice.${n.kind}`, { seat: seatName(n.seat), move: n.move.text, count: n.timeouts, max: n.bot_after });
+
   const play = (move) => {
     if (!page.state || page.pending || page.state.finished) return;
     page.pending = true;
@@ -70,9 +79,16 @@ export async function renderGame(root, id) {
     if (!st) return;
     // This page's seat is to move (the server only lists legal moves for the seat to move).
     const myTurn = st.seat !== null && st.to_move === st.seat && st.legal.length > 0;
-    const ctx = { id, table: page.table, state: st, view: st.view, seat: st.seat, legal: st.legal, myTurn, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending };
+    const ctx = {
+      id, table: page.table, state: st, view: st.view, seat: st.seat, legal: st.legal, myTurn, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending,
+      receivedAt: page.receivedAt, notice: noticeText(page.notice),
+      // The shell's move log; a table places it and says how a move reads.
+      moveLog: (describe) => moveLog(ctx, describe),
+      // A generic hint a table may highlight: the last move, when another seat played it.
+      freshMove: st.last_move && st.last_move.seat !== st.seat ? st.last_move : null,
+    };
     try {
-      remount(root, h('p.table-links', {}, rulesLink(page.table.game, true)), st.finished ? endBar(page.table, st.seat !== null) : null, render(ctx));
+      remount(root, h('p.table-links', {}, rulesLink(page.table.game, true)), clockBar(ctx), st.finished ? endBar(page.table, st.seat !== null) : null, render(ctx));
     } catch (e) {
       // A drawing bug must not look like a frozen game: say so, and keep the state.
       console.error(e);
@@ -97,6 +113,7 @@ export async function renderGame(root, id) {
       // Log entries are moves as this page may see them: {ply, seat, text, kind, fields…}.
       if (!previous || msg.state_id !== previous.state_id) page.ui.selected = null;
       page.state = msg;
+      page.receivedAt = performance.now();
       page.pending = false;
       draw();
     } else if (msg.type === 'error') {
@@ -106,9 +123,16 @@ export async function renderGame(root, id) {
       if (msg.code === 'stale_state' || msg.code === 'lagging') socket.resubscribe(id);
       draw();
     } else if (msg.type === 'notice') {
-      toast(t(`notice.${msg.kind}`, { seat: seatName(msg.seat), move: msg.move.text }), 'info');
+      // Said on the table for everyone (it stays until the next one), and as a toast.
+      page.notice = msg;
+      // One toast per time-out, not one per move the bot plays in that turn.
+      const which = `${msg.seat}:${msg.timeouts}:${msg.kind}`;
+      if (page.toasted !== which) toast(noticeText(msg), 'info');
+      page.toasted = which;
+      draw();
     }
   };
+  const ticking = setInterval(() => tickClocks(root, page.state, page.receivedAt), 1000);
 
   const off = socket.onMessage(onMessage);
   socket.subscribe(id);
@@ -119,6 +143,7 @@ export async function renderGame(root, id) {
     socket.send({ type: 'subscribe', game: id, last_event: 0 });
   }
   app.leave = () => {
+    clearInterval(ticking);
     off();
     socket.unsubscribe(id);
   };

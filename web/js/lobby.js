@@ -7,13 +7,13 @@ import { t } from './i18n.js';
 import { app, showError } from './app.js';
 import { rulesCard } from './rules.js';
 import { dailySection } from './daily.js';
+import { profileLabel } from './clocks.js';
 
 const range = (min, max) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
 // Options that apply at a table of `players` (an option listing no player counts always does).
 const optionsFor = (game, players) => game.options.filter((o) => !o.players.length || o.players.includes(players));
 // The level the quick start seats: greedy when the game has it, else its weakest.
 const quickLevel = (game) => (game.bot_levels.find((l) => l.name === 'greedy') || game.bot_levels[0]).name;
-const CLOCKS = [0, 30, 60, 120, 300];
 
 export async function createTable(spec) {
   const table = await api('POST', '/api/tables', spec);
@@ -75,8 +75,8 @@ function quickStarts(games) {
   return h('section.card.quick', {}, h('h2', {}, t('lobby.play_now')), h('div.row', {}, buttons));
 }
 
-function builder(games) {
-  const state = { game: games[0].key, players: 2, options: {}, seats: [], listed: true, clock: 0, rated: false };
+function builder(games, clocks) {
+  const state = { game: games[0].key, players: 2, options: {}, seats: [], listed: true, clock: '', rated: false };
   const box = h('section.card.builder');
   const draw = () => {
     const game = games.find((g) => g.key === state.game) || games[0];
@@ -138,8 +138,13 @@ function builder(games) {
             t('lobby.rated'),
           )
         : null,
-      select('clock', state.clock, CLOCKS.map((c) => [c, c ? t('lobby.clock_seconds', { count: c }) : t('lobby.no_clock')]), (v) => (state.clock = Number(v)), t('lobby.clock')),
-      h('p.hint', {}, t('lobby.clock_hint')),
+      // A clock is per turn, a turn ends when another seat is to move: none alone.
+      state.players > 1
+        ? [
+            select('clock', state.clock, [['', t('lobby.no_clock')], ...clocks.clocks.map((p) => [p.key, profileLabel(p)])], (v) => (state.clock = v), t('lobby.clock')),
+            h('p.hint', {}, t('lobby.clock_hint', { max: clocks.bot_after })),
+          ]
+        : null,
       h(
         'button.primary',
         {
@@ -148,8 +153,9 @@ function builder(games) {
             const options = { players: state.players };
             for (const o of optionsFor(game, state.players)) options[o.key] = state.options[o.key];
             const seats = [{ type: 'me' }, ...state.seats.map((v) => (v.startsWith('bot:') ? { type: 'bot', level: v.slice(4) } : { type: v }))];
-            const rated = state.players > 1 && state.rated;
-            createTable({ game: state.game, options, seats, listed: state.listed, move_seconds: state.clock, rated }).catch(showError);
+            const spec = { game: state.game, options, seats, listed: state.listed, rated: state.players > 1 && state.rated };
+            if (state.clock && state.players > 1) spec.clock = state.clock;
+            createTable(spec).catch(showError);
           },
         },
         t('lobby.create'),
@@ -160,7 +166,7 @@ function builder(games) {
   return box;
 }
 
-function tableList(title, tables, testid, empty) {
+function tableList(title, tables, testid, empty, more) {
   return h(
     'section.card',
     { 'data-testid': testid },
@@ -177,24 +183,68 @@ function tableList(title, tables, testid, empty) {
               h('a', { href, 'data-testid': `table-${table.id}` }, tableLine(table)),
               ' ',
               h(`span.status.${table.status}`, {}, t(`status.${table.status}`)),
+              table.clock ? h('span.status', {}, ` · ${profileLabel(table.clock)}`) : null,
             );
           }),
         )
       : h('p.hint', {}, empty),
+    more ? h('button', { 'data-testid': `${testid}-more`, onclick: more }, t('lobby.more_tables')) : null,
   );
+}
+
+// The open tables, kept live: the server pushes every change of a listed table (`table`
+// messages) while the lobby watches; further pages are read on demand.
+function liveOpenTables(first) {
+  const tables = new Map(first.tables.map((tb) => [tb.id, tb]));
+  let next = first.next;
+  let box = null;
+  const waiting = () => [...tables.values()].filter((tb) => tb.status === 'open' && !tb.seats.some((s) => s.me || (app.me && s.user === app.me.id)));
+  const draw = () => {
+    const fresh = tableList(t('lobby.open_tables'), waiting(), 'open-tables', t('lobby.no_open_tables'), next ? more : null);
+    if (box) box.replaceWith(fresh);
+    box = fresh;
+    return box;
+  };
+  const more = async () => {
+    try {
+      const page = await api('GET', `/api/tables?after=${encodeURIComponent(next)}`);
+      page.tables.forEach((tb) => tables.set(tb.id, tb));
+      next = page.next;
+      draw();
+    } catch (e) {
+      showError(e);
+    }
+  };
+  const onMessage = (msg) => {
+    if (msg.type !== 'table') return;
+    if (msg.table.status === 'open') tables.set(msg.table.id, msg.table);
+    else tables.delete(msg.table.id);
+    draw();
+  };
+  const off = app.socket.onMessage(onMessage);
+  // Watching now if connected, and again after a reconnect (a new connection watches nothing).
+  const offStatus = app.socket.onStatus((status) => {
+    if (status === 'connected') app.socket.send({ type: 'watch_lobby' });
+  });
+  app.leave = () => {
+    off();
+    offStatus();
+    app.socket.send({ type: 'unwatch_lobby' });
+  };
+  return draw();
 }
 
 export async function renderLobby(root) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {
-    const [catalog, open, mine, daily] = await Promise.all([
+    const [catalog, clocks, open, mine, daily] = await Promise.all([
       api('GET', '/api/games'),
+      api('GET', '/api/clocks'),
       api('GET', '/api/tables'),
       app.me ? api('GET', '/api/me/games') : Promise.resolve({ games: [] }),
       api('GET', '/api/daily'),
     ]);
     const games = catalog.games;
-    const waiting = open.tables.filter((tb) => !tb.seats.some((s) => s.me));
     mount(
       root,
       h(
@@ -202,8 +252,8 @@ export async function renderLobby(root) {
         {},
         quickStarts(games),
         dailySection(daily),
-        builder(games),
-        tableList(t('lobby.open_tables'), waiting, 'open-tables', t('lobby.no_open_tables')),
+        builder(games, clocks),
+        liveOpenTables(open),
         tableList(t('lobby.my_games'), mine.games.slice(0, 30), 'my-games', t('lobby.no_games')),
         rulesCard(games),
         h(

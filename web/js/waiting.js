@@ -1,18 +1,25 @@
 // A table waiting for players: its seats, the invite link to share, join / leave. Joining by
-// invite link (#/join/{id}/{token}) takes the seat kept for the link. The page polls until the
-// table is full, then opens the game.
+// invite link (#/join/{id}/{token}) takes the seat kept for the link. The page follows the
+// table (pushed changes, and a slow poll) until it is full, then opens the game.
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { app, showError, toast } from './app.js';
 import { tableLine } from './lobby.js';
+import { profileLabel } from './clocks.js';
 
 export async function renderWaiting(root, id, invite) {
   let timer = null;
   let stopped = false;
+  // The server tells seated players of every change of their table (`table` messages): the
+  // page reads it again at once; the slower polling covers a lost connection and visitors.
+  const off = app.socket.onMessage((msg) => {
+    if (msg.type === 'table' && msg.table.id === id && !stopped) poll();
+  });
   app.leave = () => {
     stopped = true;
     clearTimeout(timer);
+    off();
   };
 
   const inviteLink = (token) => `${location.origin}/#/join/${id}/${token}`;
@@ -32,6 +39,7 @@ export async function renderWaiting(root, id, invite) {
         { 'data-testid': 'waiting' },
         h('h2', {}, t(`game.${table.game}`)),
         h('p', {}, t(`status.${table.status}`)),
+        table.clock ? h('p.hint', { 'data-testid': 'table-clock' }, profileLabel(table.clock)) : null,
         h(
           'ol.seats',
           {},
@@ -75,14 +83,30 @@ export async function renderWaiting(root, id, invite) {
     document.title = `${tableLine(table)} · Pyramidion`;
   };
 
+  // One read at a time: a push during a read asks for one more read after it.
+  let reading = false;
+  let again = false;
   const poll = async () => {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    clearTimeout(timer);
     try {
       draw(await api('GET', `/api/tables/${id}`));
     } catch (e) {
       showError(e);
       if (e.code === 'not_found') return mount(root, h('p.hint', {}, t('error.not_found')));
+    } finally {
+      reading = false;
     }
-    if (!stopped) timer = setTimeout(poll, 1500);
+    if (stopped) return;
+    if (again) {
+      again = false;
+      return poll();
+    }
+    timer = setTimeout(poll, 5000);
   };
 
   const join = async () => {

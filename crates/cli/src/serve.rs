@@ -68,6 +68,17 @@ pub struct ServeArgs {
     /// Seconds an untouched game stays in memory.
     #[arg(long, default_value_t = 600, env = "PYRAMIDION_ROOM_IDLE")]
     pub room_idle: u64,
+    /// Clock profiles tables may use, comma separated: `key=BANK+BONUS` (real time: a bank of
+    /// seconds plus a bonus per turn) or `key=SECONDS` (turn-based: seconds per turn).
+    #[arg(
+        long,
+        env = "PYRAMIDION_CLOCKS",
+        default_value = "fast=180+2,normal=600+5,slow=1800+15,day=86400,three-days=259200"
+    )]
+    pub clocks: String,
+    /// Milliseconds a bot's move waits after the move before it, so that people can follow.
+    #[arg(long, default_value_t = 700, env = "PYRAMIDION_BOT_PACE_MS")]
+    pub bot_pace_ms: u64,
     /// Session cookies get `Secure` (set when clients reach the server over HTTPS; behind a
     /// proxy that sends `X-Forwarded-Proto: https` this is automatic).
     #[arg(long, env = "PYRAMIDION_SECURE_COOKIES")]
@@ -102,6 +113,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.http_per_second = args.http_rate;
     config.http_burst = args.http_rate * 4.0;
     config.secure_cookies = args.secure_cookies;
+    config.clocks = pyramidion_server::clock::parse_profiles(&args.clocks)
+        .map_err(|e| anyhow::anyhow!("--clocks: {e}"))?;
+    config.bot_pace = std::time::Duration::from_millis(args.bot_pace_ms);
     let secs = std::time::Duration::from_secs;
     let limits = &mut config.limits;
     if let Some(n) = args.hash_concurrency {

@@ -101,12 +101,19 @@ impl Store {
     }
 }
 
-/// Inserts a game's row (and, for a rematch, the game it is the rematch of).
-async fn insert_game(c: &mut AnyConnection, g: &GameRow, rematch_of: Option<&str>) -> Result<()> {
+/// Inserts a game's row (and, for a rematch, the game it is the rematch of): the one place
+/// a new table is written (lobby, daily challenge, rematch). `move_seconds`, the clock of
+/// the first schema, is 0: the clock profile says it all.
+pub(crate) async fn insert_game(
+    c: &mut AnyConnection,
+    g: &GameRow,
+    rematch_of: Option<&str>,
+) -> Result<()> {
+    let clock = g.clock.as_ref().map(serde_json::to_string).transpose()?;
     sqlx::query(
-        "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds,
+        "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds, clock,
                             created_by, result, created_at, finished_at, rated, rematch_of)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, NULL, $11, $12)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, NULL, $10, NULL, $11, $12)",
     )
     .bind(&g.id)
     .bind(&g.kind)
@@ -115,7 +122,7 @@ async fn insert_game(c: &mut AnyConnection, g: &GameRow, rematch_of: Option<&str
     .bind(&g.status)
     .bind(g.listed as i64)
     .bind(&g.invite)
-    .bind(g.move_seconds as i64)
+    .bind(clock)
     .bind(&g.created_by)
     .bind(g.created_at)
     .bind(g.rated as i64)

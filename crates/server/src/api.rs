@@ -296,9 +296,9 @@ pub struct NewTable {
     seats: Vec<SeatSpec>,
     #[serde(default = "yes")]
     listed: bool,
-    /// Seconds per move (0: no clock); on timeout a bot plays that move.
+    /// The key of one of the server's clock profiles (`GET /api/clocks`); none: no clock.
     #[serde(default)]
-    move_seconds: u32,
+    clock: Option<String>,
     /// A rated table moves its players' ratings when it ends; tables are casual by default.
     #[serde(default)]
     rated: bool,
@@ -339,8 +339,8 @@ pub(crate) async fn table_json(
         "options": serde_json::from_str::<Value>(&row.options).unwrap_or(Value::Null),
         "status": row.status,
         "listed": row.listed,
-        "move_seconds": row.move_seconds,
         "rated": row.rated,
+        "clock": row.clock,
         "seats": seats,
         "created_at": row.created_at,
         "result": row.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
@@ -396,9 +396,24 @@ pub async fn create_table(
             "a solo game cannot be rated: its best scores and the daily challenges rank it",
         ));
     }
-    if t.move_seconds > 3600 {
-        return Err(ApiError::bad_request("move_seconds is at most 3600"));
-    }
+    let clock = match &t.clock {
+        None => None,
+        Some(key) => Some(
+            state
+                .config
+                .clocks
+                .iter()
+                .find(|p| &p.key == key)
+                .cloned()
+                .ok_or_else(|| {
+                    ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        "unknown_clock",
+                        format!("no clock profile '{key}' (see GET /api/clocks)"),
+                    )
+                })?,
+        ),
+    };
     let mut seats = Vec::new();
     for s in t.seats {
         seats.push(match s {
@@ -440,7 +455,9 @@ pub async fn create_table(
         status: if full { "live" } else { "open" }.to_string(),
         listed: t.listed,
         invite: random_hex(12),
-        move_seconds: t.move_seconds,
+        clock,
+        clock_state: None,
+        to_move: None,
         created_by: identity.user_id.clone(),
         result: None,
         created_at: now_ms(),
@@ -452,6 +469,8 @@ pub async fn create_table(
     if full {
         // Solo games and bot tables start at once.
         state.rooms.get(&state, &row.id).await?;
+    } else {
+        tell_lobby(&state, &row, &seats).await?;
     }
     Ok((
         StatusCode::CREATED,
@@ -604,6 +623,7 @@ pub async fn join(
         row.status = "live".into();
         state.rooms.get(&state, &id).await?;
     }
+    tell_lobby(&state, &row, &seats).await?;
     Ok(Json(
         table_json(&state, &row, &seats, Some(&identity.user_id)).await?,
     ))
@@ -638,7 +658,25 @@ pub async fn leave(
         state.store.set_status(&id, "abandoned", None).await?;
         row.status = "abandoned".into();
     }
+    tell_lobby(&state, &row, &seats).await?;
     Ok(Json(
         table_json(&state, &row, &seats, Some(&identity.user_id)).await?,
     ))
+}
+
+/// Tells the lobby's watchers that a listed table was created or changed (as anyone sees it:
+/// never its invite).
+/// The players seated there hear of it too (listed or not): their waiting page follows.
+async fn tell_lobby(state: &AppState, row: &GameRow, seats: &[SeatKind]) -> ApiResult<()> {
+    let table = table_json(state, row, seats, None).await?;
+    let msg = crate::protocol::ServerMsg::Table { table };
+    if row.listed {
+        state.hub.to_lobby(&msg);
+    }
+    for seat in seats {
+        if let SeatKind::Human(user) = seat {
+            state.hub.to_user(user, &msg);
+        }
+    }
+    Ok(())
 }

@@ -7,10 +7,12 @@ pub mod analysis;
 pub mod api;
 pub mod auth;
 pub mod bot_pool;
+pub mod clock;
 pub mod daily;
 pub mod error;
 pub mod export;
 pub mod history;
+pub mod hub;
 pub mod limits;
 pub mod listen;
 pub mod metrics;
@@ -23,6 +25,7 @@ pub mod replay;
 pub mod room;
 pub mod rooms;
 pub mod store;
+pub mod turns;
 pub mod web;
 pub mod writer;
 pub mod ws;
@@ -55,6 +58,11 @@ pub struct Config {
     /// How the database writer meets storage faults (its probe interval; a test seam).
     pub writer: writer::WriterOptions,
     pub limits: Limits,
+    /// The clock profiles tables may be created with (`GET /api/clocks`).
+    pub clocks: Vec<clock::ClockProfile>,
+    /// A bot's move is published no sooner than this after the move before it, so that
+    /// people can follow (bots otherwise answer within milliseconds).
+    pub bot_pace: Duration,
 }
 
 /// Bounds on what clients may hold, start or make the server do; every one is documented with
@@ -138,6 +146,8 @@ impl Config {
             secure_cookies: false,
             writer: writer::WriterOptions::default(),
             limits: Limits::default(),
+            clocks: clock::ClockProfile::defaults(),
+            bot_pace: Duration::from_millis(700),
         }
     }
 }
@@ -157,6 +167,8 @@ pub struct AppState {
     pub lobby_lock: Arc<tokio::sync::Mutex<()>>,
     /// Hashes of the session tokens just ended: the WebSockets opened with them close.
     pub signed_out: tokio::sync::broadcast::Sender<String>,
+    /// Turn and lobby pushes (see `hub`).
+    pub hub: Arc<hub::Hub>,
 }
 
 impl AppState {
@@ -186,9 +198,20 @@ impl AppState {
             hashing: Arc::new(hashing),
             lobby_lock: Arc::default(),
             signed_out: tokio::sync::broadcast::channel(256).0,
+            hub: Arc::default(),
         };
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
+        let waker = state.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(rooms::WAKE_EVERY);
+            loop {
+                every.tick().await;
+                if let Err(e) = waker.rooms.wake_due(&waker).await {
+                    tracing::warn!(error = %e, "cannot read the games whose clock runs out");
+                }
+            }
+        });
         let sweeper = state.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(sweeper.config.limits.sweep_every);
@@ -254,6 +277,8 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/me", get(api::me))
         .route("/api/me/games", get(history::my_games))
+        .route("/api/me/turns", get(turns::my_turns))
+        .route("/api/clocks", get(turns::clocks))
         .route("/api/register", post(api::register))
         .route("/api/login", post(api::login))
         .route("/api/logout", post(api::logout))

@@ -1,4 +1,5 @@
 //! WebSocket messages, typed per direction (see docs/protocol.md).
+use crate::clock::ClockView;
 use pyramidion_core::Outcome;
 use pyramidion_games::MoveInfo;
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,9 @@ pub enum ClientMsg {
         #[serde(default)]
         id: Option<u64>,
     },
+    /// Be told of every change of an open listed table (`table` messages).
+    WatchLobby,
+    UnwatchLobby,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -62,14 +66,34 @@ pub enum ServerMsg {
         legal: Vec<MoveInfo>,
         finished: bool,
         outcome: Option<Outcome>,
+        /// Each seat's time left and whose clock runs (none: the table has no clock).
+        clock: Option<Box<ClockView>>,
+        /// Seats a bot plays: bot seats, and seats that timed out too often.
+        bots: Vec<bool>,
     },
-    /// A seat's clock ran out: a bot played for it.
+    /// A seat's clock ran out (`timeout_bot_move`: a bot played for it;
+    /// `seat_to_bot`: it timed out too often, a bot plays it to the end).
     Notice {
         game: String,
         kind: &'static str,
         seat: u8,
         #[serde(rename = "move")]
         played: SeenMove,
+        /// The seat's time-outs so far, and after how many a bot takes the seat over.
+        timeouts: u32,
+        bot_after: u32,
+    },
+    /// To every connection of a user seated in `game`, when the seat to move changes:
+    /// whether the user is to move there now.
+    Turn {
+        game: String,
+        your_turn: bool,
+        finished: bool,
+    },
+    /// To connections watching the lobby: a listed table was created or changed (it left the
+    /// lobby when its `status` is no longer `open`).
+    Table {
+        table: serde_json::Value,
     },
     Error {
         code: &'static str,

@@ -1,8 +1,10 @@
 //! One task per live game (after lichess): it owns the game, takes commands in order, persists
 //! every accepted move before acknowledging or publishing it, and runs bots off the runtime.
+use crate::clock::Clock;
+use crate::hub::Hub;
 use crate::metrics::Metrics;
 use crate::protocol::{SeenMove, ServerMsg};
-use crate::store::{SeatKind, Store};
+use crate::store::{SeatKind, Store, TurnWrite, now_ms};
 use pyramidion_ai::any::BotLevel;
 use pyramidion_core::{Seat, ToMove};
 use pyramidion_games::{AnyGame, PlayedMove};
@@ -50,16 +52,39 @@ pub struct Room {
     moves: Vec<PlayedMove>,
     seats: Vec<SeatKind>,
     seed: u64,
-    move_seconds: u32,
+    clock: Option<Clock>,
     store: Store,
     metrics: Arc<Metrics>,
+    hub: Arc<Hub>,
     subscribers: Vec<Subscriber>,
     me: mpsc::Sender<RoomCmd>,
     /// The state a bot is thinking about, so it is asked once per state.
     bot_asked: Option<u64>,
     deadline: Option<(u64, tokio::time::Instant)>,
+    /// The seat whose time ran out, whose turn a bot is playing, and whether that time-out
+    /// is already counted (and stored) in the clock.
+    covering: Option<(u8, bool)>,
     /// Dropped from memory after this long untouched (see `Limits::room_idle`).
     idle_after: Duration,
+    /// A bot's move is published no sooner than this after the previous move.
+    bot_pace: Duration,
+    last_move_at: tokio::time::Instant,
+}
+
+/// Everything a room starts from.
+pub struct RoomSetup {
+    pub id: String,
+    pub game: AnyGame,
+    /// The moves played so far (the game is already past them).
+    pub moves: Vec<PlayedMove>,
+    pub seats: Vec<SeatKind>,
+    pub seed: u64,
+    pub clock: Option<Clock>,
+    pub store: Store,
+    pub metrics: Arc<Metrics>,
+    pub hub: Arc<Hub>,
+    pub idle_after: Duration,
+    pub bot_pace: Duration,
 }
 
 #[derive(Clone)]
@@ -69,33 +94,34 @@ pub struct RoomHandle {
 
 impl Room {
     /// Starts the task of a game rebuilt from (or created as) `moves` on top of `game`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn spawn(
-        id: String,
-        game: AnyGame,
-        moves: Vec<PlayedMove>,
-        seats: Vec<SeatKind>,
-        seed: u64,
-        move_seconds: u32,
-        store: Store,
-        metrics: Arc<Metrics>,
-        idle_after: Duration,
-    ) -> RoomHandle {
+    pub fn spawn(setup: RoomSetup) -> RoomHandle {
         let (tx, rx) = mpsc::channel(1024);
+        // A turn a bot was playing for a time-out when the room left memory (or the server
+        // stopped) goes on being played by the bot, without counting the time-out again.
+        let covering = setup
+            .clock
+            .as_ref()
+            .filter(|c| c.state.covered)
+            .and_then(|c| c.state.running)
+            .map(|seat| (seat, true));
         let room = Room {
-            id,
-            game,
-            moves,
-            seats,
-            seed,
-            move_seconds,
-            store,
-            metrics,
+            id: setup.id,
+            game: setup.game,
+            moves: setup.moves,
+            seats: setup.seats,
+            seed: setup.seed,
+            clock: setup.clock,
+            store: setup.store,
+            metrics: setup.metrics,
+            hub: setup.hub,
             subscribers: Vec::new(),
             me: tx.clone(),
             bot_asked: None,
             deadline: None,
-            idle_after,
+            covering,
+            idle_after: setup.idle_after,
+            bot_pace: setup.bot_pace,
+            last_move_at: tokio::time::Instant::now(),
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -125,14 +151,18 @@ impl Room {
         self.metrics
             .games_live
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.tell_turns();
         self.schedule();
         loop {
             let deadline = self.deadline.map(|(_, at)| at);
             // Nobody follows it and it waits for no clock or bot: it may leave memory.
-            let idle = (self.subscribers.is_empty()
-                && self.deadline.is_none()
-                && self.bot_asked.is_none())
-            .then(|| tokio::time::Instant::now() + self.idle_after);
+            // A clock far from running out does not hold the room: the deadline sweep
+            // (`Rooms::wake_due`) brings it back in time.
+            let clock_far = self.deadline.is_none_or(|(_, at)| {
+                at > tokio::time::Instant::now() + self.idle_after + crate::rooms::WAKE_AHEAD
+            });
+            let idle = (self.subscribers.is_empty() && clock_far && self.bot_asked.is_none())
+                .then(|| tokio::time::Instant::now() + self.idle_after);
             let cmd = tokio::select! {
                 cmd = rx.recv() => match cmd { Some(c) => c, None => break },
                 _ = sleep_until_opt(deadline) => {
@@ -243,6 +273,44 @@ impl Room {
             legal,
             finished: to_move.is_none(),
             outcome: self.game.outcome(),
+            clock: self.clock.as_ref().map(|c| Box::new(c.view(now_ms()))),
+            bots: (0..self.seats.len() as u8)
+                .map(|s| self.bot_plays(s))
+                .collect(),
+        }
+    }
+
+    /// Whether a bot plays `seat`: a bot seat, or one that timed out too often.
+    fn bot_plays(&self, seat: u8) -> bool {
+        matches!(self.seats.get(seat as usize), Some(SeatKind::Bot(_)))
+            || self.clock.as_ref().is_some_and(|c| c.bot_plays(seat))
+    }
+
+    /// Tells every seated user whether it is to move here now (for their "your move" list
+    /// and notifications).
+    fn tell_turns(&self) {
+        let to_move = self.to_move();
+        let mut told: Vec<&str> = Vec::new();
+        for seat in &self.seats {
+            let SeatKind::Human(user) = seat else {
+                continue;
+            };
+            if told.contains(&user.as_str()) {
+                continue;
+            }
+            told.push(user);
+            let your_turn = to_move.is_some_and(|s| {
+                matches!(&self.seats[s as usize], SeatKind::Human(u) if u == user)
+                    && !self.bot_plays(s)
+            });
+            self.hub.to_user(
+                user,
+                &ServerMsg::Turn {
+                    game: self.id.clone(),
+                    your_turn,
+                    finished: to_move.is_none(),
+                },
+            );
         }
     }
 
@@ -271,10 +339,19 @@ impl Room {
         let Some(to_move) = self.to_move() else {
             return self.reply(conn, error("game_over", "the game is over".into()));
         };
-        if !self.seat_of(user).contains(&to_move) {
+        if !self.seat_of(user).contains(&to_move) || self.bot_plays(to_move) {
             return self.reply(
                 conn,
                 error("not_your_turn", format!("seat {to_move} is to move")),
+            );
+        }
+        if self.covering.is_some_and(|(seat, _)| seat == to_move) {
+            return self.reply(
+                conn,
+                error(
+                    "time_out",
+                    "the time of this turn ran out: a bot plays it".into(),
+                ),
             );
         }
         if state_id != self.state_id() {
@@ -343,14 +420,44 @@ impl Room {
         let result = outcome
             .as_ref()
             .map(|o| serde_json::to_string(o).unwrap_or_default());
+        // The clock after this move, stored with it.
+        let before = self.to_move();
+        let after = match next.to_move() {
+            ToMove::Seat(s) => Some(s.0),
+            ToMove::Over => None,
+        };
+        let covered = self.covering.filter(|_| by_bot);
+        let mut clock = self.clock.clone();
+        if let Some(c) = &mut clock {
+            if let Some((seat, false)) = covered {
+                c.count_timeout(seat);
+            }
+            c.after_move(after, now_ms(), covered.is_some());
+        }
+        // Stored when it changed: the seat to move or the clock (a time-out counted, a turn
+        // ended). A move within a turn, or any move of a solo game, writes the move alone.
+        let turn = (before != after || clock != self.clock).then(|| TurnWrite {
+            to_move: after,
+            clock_state: clock
+                .as_ref()
+                .map(|c| serde_json::to_string(&c.state).unwrap_or_default()),
+            deadline_at: clock.as_ref().and_then(Clock::deadline),
+        });
         let persisting = Instant::now();
         self.store
-            .append_move(&self.id, ply, text, by_bot, result)
+            .append_move(&self.id, ply, text, by_bot, result, turn)
             .await
             .map_err(ApplyError::Storage)?;
         self.metrics.persist_latency.observe(persisting.elapsed());
         self.game = next;
         self.moves.push(played);
+        self.clock = clock;
+        self.covering = match covered {
+            Some((seat, _)) if after == Some(seat) => Some((seat, true)),
+            _ if before != after => None,
+            keep => keep.or(self.covering),
+        };
+        self.last_move_at = tokio::time::Instant::now();
         if outcome.is_some() {
             self.metrics
                 .games_finished
@@ -358,6 +465,9 @@ impl Room {
         }
         self.publish();
         self.metrics.observe_move(received.elapsed());
+        if before != after {
+            self.tell_turns();
+        }
         self.schedule();
         Ok(())
     }
@@ -383,20 +493,43 @@ impl Room {
         let Some(last) = self.moves.len().checked_sub(1) else {
             return;
         };
+        let timeouts = self
+            .clock
+            .as_ref()
+            .and_then(|c| c.state.timeouts.get(seat as usize).copied())
+            .unwrap_or(0);
+        // The time-out that hands the seat to a bot for good is said as such (on every move
+        // the bot plays in that turn).
+        let kind = if self.bot_plays(seat) {
+            "seat_to_bot"
+        } else {
+            "timeout_bot_move"
+        };
         for s in &self.subscribers {
             let _ = s.out.try_send(ServerMsg::Notice {
                 game: self.id.clone(),
-                kind: "timeout_bot_move",
+                kind,
                 seat,
                 played: self.seen(last, s.seat),
+                timeouts,
+                bot_after: crate::clock::TIMEOUTS_TO_BOT,
             });
         }
     }
 
-    /// Asks a bot when a bot seat is to move; arms the clock when a human is.
+    /// Asks a bot when a bot seat is to move (or a seat whose time ran out); arms the clock
+    /// when a human is.
     fn schedule(&mut self) {
         self.deadline = None;
         let Some(seat) = self.to_move() else { return };
+        if let Some((covered, _)) = self.covering
+            && covered == seat
+        {
+            return self.ask_bot(BotLevel::Greedy, Some(seat));
+        }
+        if self.clock.as_ref().is_some_and(|c| c.bot_plays(seat)) {
+            return self.ask_bot(BotLevel::Greedy, None);
+        }
         match &self.seats[seat as usize] {
             SeatKind::Bot(level) => {
                 // Levels are checked when a table is created; one that no longer parses
@@ -407,12 +540,14 @@ impl Room {
                 });
                 self.ask_bot(level, None);
             }
-            _ if self.move_seconds > 0 => {
-                let at =
-                    tokio::time::Instant::now() + Duration::from_secs(self.move_seconds as u64);
-                self.deadline = Some((self.state_id(), at));
+            _ => {
+                if let Some(deadline) = self.clock.as_ref().and_then(Clock::deadline) {
+                    // The deadline is wall-clock time (it survives restarts); it is slept
+                    // as a monotonic instant.
+                    let wait = Duration::from_millis((deadline - now_ms()).max(0) as u64);
+                    self.deadline = Some((self.state_id(), tokio::time::Instant::now() + wait));
+                }
             }
-            _ => {}
         }
     }
 
@@ -425,10 +560,13 @@ impl Room {
         let game = self.game.clone();
         let seed = self.seed ^ state_id.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let tx = self.me.clone();
+        let not_before = self.last_move_at + self.bot_pace;
         tokio::spawn(async move {
             // Bots think on the bounded bot pool, off the async runtime; a bot that panics
             // is logged there and a fallback move comes back instead.
             if let Some(text) = crate::bot_pool::global().choose(game, level, seed).await {
+                // Paced, so that people see each bot move (see `Config::bot_pace`).
+                tokio::time::sleep_until(not_before).await;
                 let _ = tx
                     .send(RoomCmd::BotMove {
                         state_id,
@@ -448,6 +586,7 @@ impl Room {
             return;
         }
         if let Some(seat) = self.to_move() {
+            self.covering = Some((seat, false));
             self.ask_bot(BotLevel::Greedy, Some(seat));
         }
     }

@@ -1,7 +1,8 @@
 //! The registry of running rooms: one per game that someone follows or that is being played.
 use crate::AppState;
-use crate::room::{Room, RoomHandle};
-use crate::store::SeatKind;
+use crate::clock::Clock;
+use crate::room::{Room, RoomHandle, RoomSetup};
+use crate::store::{SeatKind, TurnWrite};
 use anyhow::{Result, bail};
 use pyramidion_core::record::Record;
 use pyramidion_games::AnyGame;
@@ -18,6 +19,12 @@ pub struct Rooms {
     finished: Mutex<HashMap<String, Loaded>>,
 }
 
+/// How often games whose clock runs out soon are brought back into memory…
+pub const WAKE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+/// …and how soon "soon" is: a room whose deadline is further away than this (plus its idle
+/// time) may leave memory.
+pub const WAKE_AHEAD: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Most finished games kept replayed.
 const FINISHED_CACHE: usize = 256;
 
@@ -28,7 +35,7 @@ struct Loaded {
     moves: Vec<pyramidion_games::PlayedMove>,
     seats: Vec<SeatKind>,
     seed: u64,
-    move_seconds: u32,
+    clock: Option<Clock>,
 }
 
 impl Rooms {
@@ -69,17 +76,19 @@ impl Rooms {
             if !unchanged {
                 continue;
             }
-            let handle = Room::spawn(
-                id.to_string(),
-                loaded.game,
-                loaded.moves,
-                loaded.seats,
-                loaded.seed,
-                loaded.move_seconds,
-                state.store.clone(),
-                state.metrics.clone(),
-                state.config.limits.room_idle,
-            );
+            let handle = Room::spawn(RoomSetup {
+                id: id.to_string(),
+                game: loaded.game,
+                moves: loaded.moves,
+                seats: loaded.seats,
+                seed: loaded.seed,
+                clock: loaded.clock,
+                store: state.store.clone(),
+                metrics: state.metrics.clone(),
+                hub: state.hub.clone(),
+                idle_after: state.config.limits.room_idle,
+                bot_pace: state.config.bot_pace,
+            });
             // Finished rooms end their task but stay in the map; drop them now and then so
             // the map holds about the live games.
             if map.len() >= 1024 && map.len().is_power_of_two() {
@@ -111,6 +120,21 @@ impl Rooms {
             Some(h) if !h.tx.is_closed() => Ok(h.clone()),
             ended => Err(ended.cloned()),
         }
+    }
+
+    /// Brings back into memory every live game whose turn's time runs out within
+    /// [`WAKE_AHEAD`]: its room, which left memory while nobody followed it, then plays the
+    /// time-out itself, on time. Run every [`WAKE_EVERY`].
+    pub async fn wake_due(&self, state: &AppState) -> Result<()> {
+        let soon = crate::store::now_ms() + WAKE_AHEAD.as_millis() as i64;
+        for id in state.store.games_due(soon).await? {
+            if self.running(&id).is_none()
+                && let Err(e) = self.get(state, &id).await
+            {
+                tracing::error!(game = %id, error = %e, "cannot wake a game whose clock runs out");
+            }
+        }
+        Ok(())
     }
 
     /// Starts every unfinished game after a restart, so bots and clocks resume at once.
@@ -150,12 +174,39 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         Ok(g) => g,
         Err(e) => bail!("game {id} does not replay from its record: {e}"),
     };
+    let seats = state.store.seats(id).await?;
+    let to_move = match game.to_move() {
+        pyramidion_core::ToMove::Seat(s) => Some(s.0),
+        pyramidion_core::ToMove::Over => None,
+    };
+    // A game read for the first time (just started, or from before clocks per turn) starts
+    // its clock now, and stores it with the seat to move for the "your move" lists.
+    let clock = row
+        .clock
+        .clone()
+        .map(|profile| match row.clock_state.clone() {
+            Some(state) => Clock { profile, state },
+            None => Clock::start(profile, seats.len(), to_move, crate::store::now_ms()),
+        });
+    let unstored =
+        row.to_move != to_move || clock.as_ref().map(|c| &c.state) != row.clock_state.as_ref();
+    if unstored && row.status == "live" {
+        let turn = TurnWrite {
+            to_move,
+            clock_state: clock
+                .as_ref()
+                .map(|c| serde_json::to_string(&c.state))
+                .transpose()?,
+            deadline_at: clock.as_ref().and_then(Clock::deadline),
+        };
+        state.store.set_turn(id, turn).await?;
+    }
     let loaded = Loaded {
         game,
         moves,
-        seats: state.store.seats(id).await?,
+        seats,
         seed: row.seed,
-        move_seconds: row.move_seconds,
+        clock,
     };
     Ok(Some((loaded, row.status == "finished")))
 }

@@ -4,6 +4,8 @@
 //! A game is stored as its record: the `games` row (kind, options, seed) plus one `moves` row
 //! per accepted move, inserted and committed before the move is acknowledged or broadcast.
 //! Reads use a pool; every write goes through the one writer of `crate::writer`.
+use crate::after_game_store::insert_game;
+use crate::clock::{ClockProfile, ClockState};
 use crate::metrics::Metrics;
 use crate::writer::{Writer, WriterOptions};
 use anyhow::{Context, Result};
@@ -65,7 +67,12 @@ pub struct GameRow {
     pub status: String,
     pub listed: bool,
     pub invite: String,
-    pub move_seconds: u32,
+    /// The table's clock profile (none: no clock).
+    pub clock: Option<ClockProfile>,
+    /// What the clock read after the last move (none before the game's first read).
+    pub clock_state: Option<ClockState>,
+    /// The seat to move, as of the last move (none once over, or not yet known).
+    pub to_move: Option<u8>,
     pub created_by: String,
     pub result: Option<String>,
     pub created_at: i64,
@@ -73,6 +80,17 @@ pub struct GameRow {
     pub rated: bool,
     /// When the game ended (ms), once finished.
     pub finished_at: Option<i64>,
+}
+
+/// What a move changes besides the record: the seat to move and the clock, stored in the
+/// same commit as the move.
+#[derive(Clone, Debug, Default)]
+pub struct TurnWrite {
+    pub to_move: Option<u8>,
+    /// The clock's state (JSON), when the game has a clock.
+    pub clock_state: Option<String>,
+    /// When the running turn's time runs out (ms since the epoch), with a clock.
+    pub deadline_at: Option<i64>,
 }
 
 impl Store {
@@ -127,10 +145,13 @@ impl Store {
                 .with_context(|| format!("cannot read database {url}"))?;
             first.close().await?;
         }
-        let pool = open(if backend == Backend::Sqlite { 8 } else { 16 }).await?;
         // The writer's own connection: nothing else writes (migrations run before it starts).
         let writes = open(1).await?;
         migrate(&writes).await?;
+        // Readers connect once the schema is migrated: a SQLite connection opened before a
+        // migration added columns prepares `SELECT *` with the old columns, and sqlx then
+        // reads rows with more values than the columns it knows (a panic in its worker).
+        let pool = open(if backend == Backend::Sqlite { 8 } else { 16 }).await?;
         // A read-only file or directory opens and reads fine: find out now, not at the first
         // move, that nothing could be stored.
         let mut probe = writes.begin().await?;
@@ -342,23 +363,7 @@ impl Store {
         self.writer
             .run(move |c| {
                 Box::pin(async move {
-                    sqlx::query(
-                        "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds, created_by, result, created_at, finished_at, rated)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, NULL, $11)",
-                    )
-                    .bind(&g.id)
-                    .bind(&g.kind)
-                    .bind(&g.options)
-                    .bind(g.seed as i64)
-                    .bind(&g.status)
-                    .bind(g.listed as i64)
-                    .bind(&g.invite)
-                    .bind(g.move_seconds as i64)
-                    .bind(&g.created_by)
-                    .bind(g.created_at)
-                    .bind(g.rated as i64)
-                    .execute(&mut *c)
-                    .await?;
+                    insert_game(c, &g, None).await?;
                     for (i, seat) in seats.iter().enumerate() {
                         insert_seat(c, &g.id, i, seat).await?;
                     }
@@ -469,10 +474,52 @@ impl Store {
         text: &str,
         by_bot: bool,
         result: Option<String>,
+        turn: Option<TurnWrite>,
     ) -> Result<()> {
         self.writer
-            .append_move(game_id, ply, text, by_bot, result)
+            .append_move(game_id, ply, text, by_bot, result, turn)
             .await
+    }
+
+    /// Stores the seat to move and the clock outside a move (when a game is first read: a new
+    /// game, or one from before clocks per turn).
+    pub async fn set_turn(&self, game_id: &str, turn: TurnWrite) -> Result<()> {
+        self.writer
+            .execute(
+                sqlx::query(
+                    "UPDATE games SET to_move = $1, clock_state = $2, deadline_at = $3 WHERE id = $4",
+                )
+                .bind(turn.to_move.map(i64::from))
+                .bind(turn.clock_state)
+                .bind(turn.deadline_at)
+                .bind(game_id.to_string()),
+            )
+            .await
+    }
+
+    /// Live games whose running turn's time runs out by `before` (ms since the epoch).
+    pub async fn games_due(&self, before: i64) -> Result<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'live' AND deadline_at <= $1 ORDER BY deadline_at",
+        )
+        .bind(before)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+    }
+
+    /// Live games where `user_id` sits at the seat to move, the longest waiting first.
+    pub async fn turns_of_user(&self, user_id: &str) -> Result<Vec<GameRow>> {
+        let rows = sqlx::query(
+            "SELECT games.* FROM games JOIN seats
+               ON seats.game_id = games.id AND seats.seat = games.to_move
+             WHERE games.status = 'live' AND seats.kind = 'human' AND seats.user_id = $1
+             ORDER BY games.created_at",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_row).collect()
     }
 
     pub async fn moves(&self, game_id: &str) -> Result<Vec<String>> {
@@ -526,7 +573,17 @@ pub(crate) fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow> {
         status: r.try_get("status")?,
         listed: r.try_get::<i64, _>("listed")? == 1,
         invite: r.try_get("invite")?,
-        move_seconds: r.try_get::<i64, _>("move_seconds")? as u32,
+        clock: match r.try_get::<Option<String>, _>("clock")? {
+            Some(json) => Some(serde_json::from_str(&json).context("a stored clock profile")?),
+            None => None,
+        },
+        clock_state: match r.try_get::<Option<String>, _>("clock_state")? {
+            Some(json) => Some(serde_json::from_str(&json).context("a stored clock state")?),
+            None => None,
+        },
+        to_move: r
+            .try_get::<Option<i64>, _>("to_move")?
+            .and_then(|s| u8::try_from(s).ok()),
         created_by: r.try_get("created_by")?,
         result: r.try_get("result")?,
         created_at: r.try_get("created_at")?,

@@ -16,6 +16,7 @@
 //! opens a fresh connection; while the storage fails, a probe write is retried every
 //! `probe_every`, so the health turns back to ok by itself once the fault goes away.
 use crate::metrics::Metrics;
+use crate::store::TurnWrite;
 use anyhow::{Result, anyhow};
 use futures_util::future::BoxFuture;
 use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Connection};
@@ -57,6 +58,8 @@ struct PendingMove {
     by_bot: bool,
     /// The outcome, when this move ends the game: the status changes in the same commit.
     result: Option<String>,
+    /// The seat to move and the clock after this move, when they changed.
+    turn: Option<TurnWrite>,
     done: oneshot::Sender<Result<(), String>>,
 }
 
@@ -101,6 +104,7 @@ impl Writer {
         text: &str,
         by_bot: bool,
         result: Option<String>,
+        turn: Option<TurnWrite>,
     ) -> Result<()> {
         let (done, committed) = oneshot::channel();
         let pending = PendingMove {
@@ -109,6 +113,7 @@ impl Writer {
             text: text.to_string(),
             by_bot,
             result,
+            turn,
             done,
         };
         self.send(Write::Move(pending)).await?;
@@ -404,6 +409,19 @@ async fn insert_rows(conn: &mut AnyConnection, moves: &[PendingMove]) -> Result<
         rest = tail;
     }
     for m in moves {
+        // The clock and the seat to move change with the move, in the same commit: after a
+        // restart the clocks read what they read before.
+        if let Some(turn) = &m.turn {
+            sqlx::query(
+                "UPDATE games SET to_move = $1, clock_state = $2, deadline_at = $3 WHERE id = $4",
+            )
+            .bind(turn.to_move.map(i64::from))
+            .bind(&turn.clock_state)
+            .bind(turn.deadline_at)
+            .bind(&m.game_id)
+            .execute(&mut *conn)
+            .await?;
+        }
         if let Some(result) = &m.result {
             sqlx::query(
                 "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
@@ -437,7 +455,8 @@ mod tests {
             .unwrap();
         pool.execute(
             "CREATE TABLE games (id TEXT PRIMARY KEY, kind TEXT, status TEXT, result TEXT,
-                                 finished_at BIGINT, rated BIGINT NOT NULL DEFAULT 0);
+                                 finished_at BIGINT, rated BIGINT NOT NULL DEFAULT 0,
+                                 to_move BIGINT, clock_state TEXT, deadline_at BIGINT);
              CREATE TABLE moves (game_id TEXT, ply BIGINT, text TEXT, by_bot BIGINT, created_at BIGINT,
                                  PRIMARY KEY (game_id, ply));
              CREATE TABLE names (name TEXT PRIMARY KEY);
@@ -452,7 +471,8 @@ mod tests {
             tasks.push(tokio::spawn(async move {
                 if i % 2 == 0 {
                     let result = (i == 98).then(|| "{}".to_string());
-                    w.append_move("g", i / 2, "m", false, result).await
+                    w.append_move("g", i / 2, "m", false, result, Some(TurnWrite::default()))
+                        .await
                 } else {
                     // Every name twice: one of each pair breaks the primary key.
                     let name = format!("n{}", i / 4);
@@ -497,7 +517,9 @@ mod tests {
             .await
             .unwrap();
         pool.execute(
-            "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT, result TEXT, finished_at BIGINT);
+            "CREATE TABLE games (id TEXT PRIMARY KEY, kind TEXT, status TEXT, result TEXT,
+                                 finished_at BIGINT, rated BIGINT NOT NULL DEFAULT 0,
+                                 to_move BIGINT, clock_state TEXT, deadline_at BIGINT);
              CREATE TABLE moves (game_id TEXT, ply BIGINT, text TEXT, by_bot BIGINT, created_at BIGINT,
                                  PRIMARY KEY (game_id, ply));",
         )
@@ -509,7 +531,9 @@ mod tests {
         let tasks: Vec<_> = (0..110u32)
             .map(|i| {
                 let w = writer.clone();
-                tokio::spawn(async move { w.append_move("g", i % 100, "m", false, None).await })
+                tokio::spawn(
+                    async move { w.append_move("g", i % 100, "m", false, None, None).await },
+                )
             })
             .collect();
         let mut failed = 0;

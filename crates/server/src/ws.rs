@@ -139,6 +139,8 @@ async fn connection(
         }
     });
     if let Some(id) = &identity {
+        // Turn pushes for this user reach this connection from now on.
+        state.hub.add_user(&id.user_id, conn, out.clone());
         let _ = out
             .send(ServerMsg::Hello {
                 user: id.user_id.clone(),
@@ -235,6 +237,9 @@ async fn connection(
         }
         handle(&state, conn, identity.as_ref(), &out, &mut subscribed, msg).await;
     }
+    state
+        .hub
+        .remove(conn, identity.as_ref().map(|i| i.user_id.as_str()));
     for game in subscribed {
         if let Some(room) = state.rooms.running(&game) {
             let _ = room.tx.send(RoomCmd::Unsubscribe { conn }).await;
@@ -309,6 +314,14 @@ async fn handle(
     let result = match msg {
         ClientMsg::Ping { id } => {
             let _ = out.send(ServerMsg::Pong { id }).await;
+            Ok(())
+        }
+        ClientMsg::WatchLobby => {
+            state.hub.watch_lobby(conn, Some(out.clone()));
+            Ok(())
+        }
+        ClientMsg::UnwatchLobby => {
+            state.hub.watch_lobby(conn, None);
             Ok(())
         }
         ClientMsg::Subscribe { game, last_event } => {

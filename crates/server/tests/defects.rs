@@ -7,7 +7,7 @@ use common::*;
 use futures_util::StreamExt;
 use pyramidion_server::metrics::Metrics;
 use pyramidion_server::protocol::ServerMsg;
-use pyramidion_server::room::{Room, RoomCmd};
+use pyramidion_server::room::{Room, RoomCmd, RoomSetup};
 use pyramidion_server::store::{GameRow, SeatKind, Store};
 use pyramidion_server::writer::WriterOptions;
 use serde_json::{Value, json};
@@ -82,7 +82,9 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
         status: "live".into(),
         listed: true,
         invite: "i".into(),
-        move_seconds: 0,
+        clock: None,
+        clock_state: None,
+        to_move: None,
         created_by: "u".into(),
         result: None,
         created_at: 0,
@@ -93,17 +95,19 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
     let game = pyramidion_games::AnyGame::new("forgotten-treasures".parse().unwrap(), &options, 7)
         .unwrap();
     let idle = Duration::from_secs(3600);
-    let room = Room::spawn(
-        "g".into(),
+    let room = Room::spawn(RoomSetup {
+        id: "g".into(),
         game,
-        Vec::new(),
+        moves: Vec::new(),
         seats,
-        7,
-        0,
+        seed: 7,
+        clock: None,
         store,
         metrics,
-        idle,
-    );
+        hub: Arc::default(),
+        idle_after: idle,
+        bot_pace: Duration::ZERO,
+    });
     // A spectator whose queue holds one message, which it does not read yet.
     let (slow, mut slow_rx) = mpsc::channel(1);
     let (player, mut player_rx) = mpsc::channel(64);

@@ -303,9 +303,11 @@ async fn websocket_rate_limit_and_oversized_messages() {
 
 #[tokio::test]
 async fn a_clock_running_out_lets_a_bot_play_and_tells_everyone() {
-    let s = start_sqlite("clock").await;
+    let profiles = pyramidion_server::clock::parse_profiles("tiny=1").unwrap();
+    let s = start(sqlite_url(&temp_dir("clock")), |c| c.clocks = profiles).await;
     let mut c = Client::guest(&s).await;
-    let body = json!({"game": "forgotten-treasures", "options": {"players": 1, "solo": "a-legend"}, "seats": [{"type": "me"}], "move_seconds": 1});
+    let body = json!({"game": "forgotten-treasures", "options": {"players": 2},
+                      "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}], "clock": "tiny"});
     let t = c.post("/api/tables", body).await;
     let id = t.body["id"].as_str().unwrap().to_string();
     let mut ws = c.socket().await;

@@ -227,12 +227,6 @@ function legendTurnText(turn) {
 }
 
 function moveLog(ctx) {
-  const recent = ctx.log.slice(-12);
-  const start = ctx.log.length - recent.length;
-  return h(
-    'section.card.log',
-    {},
-    h('h3', {}, t('table.moves', { count: ctx.log.length })),
-    h('ol.log', { start: start + 1 }, recent.map((m) => h('li', {}, moveText(m)))),
-  );
+  // The shell's log (complete, by turn, with names); this table says how a move reads.
+  return ctx.moveLog(moveText);
 }

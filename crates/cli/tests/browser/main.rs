@@ -2,6 +2,7 @@
 //! `pyramidion serve` binary: everything is done by clicking in the page, as a player would.
 //! Screenshots (1280 px and 375 px wide) are saved in `target/browser-artifacts/`.
 mod after_game;
+mod live_play;
 mod tables_polish;
 mod webdriver;
 
@@ -42,9 +43,15 @@ fn serve(name: &str, bind: &str) -> Server {
 
 /// Starts `pyramidion serve` on `bind` with its database in `dir`.
 fn start_server(dir: PathBuf, bind: &str) -> Server {
+    start_server_with(dir, bind, &[])
+}
+
+/// [`start_server`] with more `pyramidion serve` flags.
+fn start_server_with(dir: PathBuf, bind: &str, flags: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
         .args(["serve", "--bind", bind, "--http-rate", "1000", "--data-dir"])
         .arg(&dir)
+        .args(flags)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

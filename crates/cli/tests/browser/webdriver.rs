@@ -130,7 +130,10 @@ impl Driver {
             .connect(&self.url)
             .await
             .unwrap_or_else(|e| panic!("no browser session: {e}"));
-        let session = Session { client };
+        let session = Session {
+            client,
+            driver: self.url.clone(),
+        };
         session.resize(width, height).await;
         session
     }
@@ -139,6 +142,8 @@ impl Driver {
 /// One browser window.
 pub struct Session {
     client: Client,
+    /// The chromedriver's address, for the commands fantoccini does not have.
+    driver: String,
 }
 
 impl Session {
@@ -158,6 +163,30 @@ impl Session {
             .set_window_size(width, height)
             .await
             .expect("window resized");
+    }
+
+    /// Grants this page's origin a permission (WebDriver "Set Permission", which fantoccini
+    /// does not wrap), as a person accepting the browser's prompt would: e.g. `notifications`.
+    pub async fn grant_permission(&self, name: &str) {
+        let id = self
+            .client
+            .session_id()
+            .await
+            .expect("a session id")
+            .expect("a live session");
+        let answer: Value = reqwest::Client::new()
+            .post(format!("{}/session/{id}/permissions", self.driver))
+            .json(&json!({ "descriptor": { "name": name }, "state": "granted" }))
+            .send()
+            .await
+            .expect("chromedriver answers")
+            .json()
+            .await
+            .expect("JSON from chromedriver");
+        assert!(
+            answer["value"].get("error").is_none(),
+            "cannot grant {name}: {answer}"
+        );
     }
 
     /// Runs `script` (a function body; `arguments` holds `args`, a JSON array) and returns its

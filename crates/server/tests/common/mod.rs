@@ -61,6 +61,8 @@ pub async fn start(url: String, tweak: impl FnOnce(&mut Config)) -> TestServer {
         memory_kib: 64,
         iterations: 1,
     };
+    // Bots answer at once: tests play many bot moves (the pace has tests of its own).
+    config.bot_pace = Duration::ZERO;
     tweak(&mut config);
     let state = AppState::new(config).await.expect("server starts");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

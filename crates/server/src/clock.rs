@@ -1,0 +1,299 @@
+//! Clocks per turn. A turn is everything a seat plays until another seat is to move (one
+//! Forgotten Treasures turn is several moves, one clock). Two kinds of profile:
+//! - real time: each seat has a time bank, and gains a bonus when its turn ends;
+//! - turn-based: each turn has a fixed time (e.g. 24 h); what is left is not kept.
+//!
+//! Time is wall-clock milliseconds, so a clock reads the same across a server restart: the
+//! banks and the start of the running turn are stored with every move (see `store`).
+//!
+//! When a turn's time runs out a bot plays that turn for the seat (announced to everyone);
+//! after [`TIMEOUTS_TO_BOT`] time-outs the seat is played by a bot for the rest of the game.
+use serde::{Deserialize, Serialize};
+
+/// Time-outs after which a seat is played by a bot until the end of the game.
+pub const TIMEOUTS_TO_BOT: u32 = 3;
+
+/// A clock profile a table may be created with (the server's list is configurable).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockProfile {
+    pub key: String,
+    /// Real time: the bank each seat starts with (0 for turn-based profiles).
+    #[serde(default)]
+    pub bank_ms: i64,
+    /// Real time: added to the bank of a seat whose turn ends.
+    #[serde(default)]
+    pub bonus_ms: i64,
+    /// Turn-based: the time of every turn (0 for real-time profiles).
+    #[serde(default)]
+    pub turn_ms: i64,
+}
+
+impl ClockProfile {
+    pub fn turn_based(&self) -> bool {
+        self.turn_ms > 0
+    }
+
+    /// The profile of a table created before clocks per turn: `seconds` per turn.
+    pub fn legacy(seconds: u32) -> ClockProfile {
+        ClockProfile {
+            key: format!("{seconds}s"),
+            bank_ms: 0,
+            bonus_ms: 0,
+            turn_ms: seconds as i64 * 1000,
+        }
+    }
+
+    /// The profiles a server offers by default: three real-time, two turn-based.
+    pub fn defaults() -> Vec<ClockProfile> {
+        parse_profiles("fast=180+2,normal=600+5,slow=1800+15,day=86400,three-days=259200")
+            .expect("the default profiles parse")
+    }
+}
+
+/// Parses `key=BANK+BONUS` (real time, seconds) and `key=TURN` (turn-based, seconds per
+/// turn) profiles, comma separated: `fast=180+2,day=86400`.
+pub fn parse_profiles(spec: &str) -> Result<Vec<ClockProfile>, String> {
+    let mut out: Vec<ClockProfile> = Vec::new();
+    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, time) = item
+            .split_once('=')
+            .ok_or_else(|| format!("`{item}`: a profile is key=BANK+BONUS or key=TURN"))?;
+        let key = key.trim();
+        let key_ok = !key.is_empty()
+            && key.len() <= 24
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !key_ok {
+            return Err(format!(
+                "`{key}`: a profile key has 1–24 letters, digits, - or _"
+            ));
+        }
+        if out.iter().any(|p| p.key == key) {
+            return Err(format!("`{key}` is given twice"));
+        }
+        let seconds = |s: &str| -> Result<i64, String> {
+            s.trim()
+                .parse::<u32>()
+                .map(|n| n as i64 * 1000)
+                .map_err(|_| format!("`{item}`: times are whole seconds"))
+        };
+        let profile = match time.split_once('+') {
+            Some((bank, bonus)) => ClockProfile {
+                key: key.to_string(),
+                bank_ms: seconds(bank)?,
+                bonus_ms: seconds(bonus)?,
+                turn_ms: 0,
+            },
+            None => ClockProfile {
+                key: key.to_string(),
+                bank_ms: 0,
+                bonus_ms: 0,
+                turn_ms: seconds(time)?,
+            },
+        };
+        if profile.bank_ms + profile.turn_ms <= 0 {
+            return Err(format!("`{item}`: a profile needs some time"));
+        }
+        out.push(profile);
+    }
+    Ok(out)
+}
+
+/// A game's clock: what is stored with every move (`clock_state`, JSON).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockState {
+    /// Per seat: its bank (real time) when its turn is not running.
+    pub banks_ms: Vec<i64>,
+    /// The seat whose turn (and clock) runs; none once the game is over.
+    pub running: Option<u8>,
+    /// When the running turn started (ms since the Unix epoch).
+    pub turn_started_ms: i64,
+    /// Per seat: how many of its turns a bot played because its time ran out.
+    pub timeouts: Vec<u32>,
+    /// The running turn ran out and a bot is playing it (already counted in `timeouts`), so
+    /// that a restart in the middle of that turn does not count it twice.
+    #[serde(default)]
+    pub covered: bool,
+}
+
+/// A running clock: its profile and its state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub profile: ClockProfile,
+    pub state: ClockState,
+}
+
+/// What a `state` message says of the clock (see docs/protocol.md).
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockView {
+    pub profile: ClockProfile,
+    /// Per seat, its time left as of this message: the running seat's counts down.
+    pub remaining_ms: Vec<i64>,
+    pub running: Option<u8>,
+    pub timeouts: Vec<u32>,
+    /// Time-outs after which a seat is played by a bot.
+    pub bot_after: u32,
+}
+
+impl Clock {
+    /// A new clock: every bank full, `running`'s turn starting `now`.
+    pub fn start(profile: ClockProfile, seats: usize, running: Option<u8>, now: i64) -> Clock {
+        let state = ClockState {
+            banks_ms: vec![profile.bank_ms; seats],
+            running,
+            turn_started_ms: now,
+            timeouts: vec![0; seats],
+            covered: false,
+        };
+        Clock { profile, state }
+    }
+
+    /// The time `seat` has for its turn, counted from the start of the turn.
+    fn allotted(&self, seat: u8) -> i64 {
+        if self.profile.turn_based() {
+            self.profile.turn_ms
+        } else {
+            self.state.banks_ms.get(seat as usize).copied().unwrap_or(0)
+        }
+    }
+
+    /// Time left to `seat` at `now`: it only decreases while its turn runs.
+    pub fn remaining(&self, seat: u8, now: i64) -> i64 {
+        let allotted = self.allotted(seat);
+        if self.state.running == Some(seat) {
+            (allotted - (now - self.state.turn_started_ms).max(0)).max(0)
+        } else {
+            allotted
+        }
+    }
+
+    /// When the running turn's time runs out (ms since the epoch).
+    pub fn deadline(&self) -> Option<i64> {
+        self.state
+            .running
+            .map(|s| self.state.turn_started_ms + self.allotted(s))
+    }
+
+    /// Whether `seat` has timed out often enough to be played by a bot.
+    pub fn bot_plays(&self, seat: u8) -> bool {
+        self.state
+            .timeouts
+            .get(seat as usize)
+            .is_some_and(|&n| n >= TIMEOUTS_TO_BOT)
+    }
+
+    /// After a move played at `now`, `next` is to move. The clock only changes when the seat
+    /// to move changes: the turn that ends pays its time (and gains the bonus), the next one
+    /// starts now. A turn that ran out (`timed_out`) leaves an empty bank (plus the bonus).
+    pub fn after_move(&mut self, next: Option<u8>, now: i64, timed_out: bool) {
+        if next == self.state.running {
+            return;
+        }
+        if let Some(seat) = self.state.running
+            && !self.profile.turn_based()
+        {
+            let left = if timed_out {
+                0
+            } else {
+                self.remaining(seat, now)
+            };
+            if let Some(bank) = self.state.banks_ms.get_mut(seat as usize) {
+                *bank = left + self.profile.bonus_ms;
+            }
+        }
+        self.state.running = next;
+        self.state.turn_started_ms = now;
+        self.state.covered = false;
+    }
+
+    /// Counts a time-out of `seat`, whose running turn a bot now plays.
+    pub fn count_timeout(&mut self, seat: u8) {
+        if let Some(n) = self.state.timeouts.get_mut(seat as usize) {
+            *n += 1;
+        }
+        self.state.covered = true;
+    }
+
+    pub fn view(&self, now: i64) -> ClockView {
+        let seats = self.state.banks_ms.len();
+        ClockView {
+            profile: self.profile.clone(),
+            remaining_ms: (0..seats).map(|s| self.remaining(s as u8, now)).collect(),
+            running: self.state.running,
+            timeouts: self.state.timeouts.clone(),
+            bot_after: TIMEOUTS_TO_BOT,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn real_time() -> ClockProfile {
+        parse_profiles("fast=60+5").unwrap().remove(0)
+    }
+
+    #[test]
+    fn profiles_parse_and_bad_ones_are_refused() {
+        let p = parse_profiles("fast=180+2, day=86400").unwrap();
+        assert_eq!(
+            (p[0].bank_ms, p[0].bonus_ms, p[0].turn_ms),
+            (180_000, 2_000, 0)
+        );
+        assert!(p[1].turn_based());
+        assert_eq!(p[1].turn_ms, 86_400_000);
+        for bad in ["fast", "fast=x", "=3", "a=0", "a=1,a=2", "a b=3", "a=-1+2"] {
+            assert!(parse_profiles(bad).is_err(), "{bad}");
+        }
+        assert_eq!(ClockProfile::defaults().len(), 5);
+    }
+
+    #[test]
+    fn a_real_time_bank_pays_the_turn_and_gains_the_bonus_when_the_seat_changes() {
+        let mut c = Clock::start(real_time(), 2, Some(0), 1_000);
+        assert_eq!(c.remaining(0, 11_000), 50_000);
+        assert_eq!(
+            c.remaining(1, 11_000),
+            60_000,
+            "a waiting seat's clock stands"
+        );
+        // A second move of the same turn: nothing is paid yet, the clock keeps running.
+        c.after_move(Some(0), 11_000, false);
+        assert_eq!(c.remaining(0, 21_000), 40_000);
+        c.after_move(Some(1), 21_000, false);
+        assert_eq!(c.state.banks_ms, vec![45_000, 60_000]);
+        assert_eq!(c.remaining(0, 30_000), 45_000);
+        assert_eq!(c.remaining(1, 30_000), 51_000);
+        assert_eq!(c.deadline(), Some(81_000));
+    }
+
+    #[test]
+    fn a_turn_that_ran_out_leaves_only_the_bonus() {
+        let mut c = Clock::start(real_time(), 2, Some(0), 0);
+        assert_eq!(c.remaining(0, 70_000), 0, "never below zero");
+        c.count_timeout(0);
+        assert!(c.state.covered);
+        c.after_move(Some(1), 70_000, true);
+        assert!(!c.state.covered, "the next turn is the next seat's own");
+        assert_eq!(c.state.banks_ms[0], 5_000);
+        assert_eq!(c.state.timeouts, vec![1, 0]);
+        assert!(!c.bot_plays(0));
+        c.count_timeout(0);
+        c.count_timeout(0);
+        assert!(c.bot_plays(0));
+    }
+
+    #[test]
+    fn a_turn_based_clock_gives_every_turn_the_same_time() {
+        let day = parse_profiles("day=86400").unwrap().remove(0);
+        let mut c = Clock::start(day, 2, Some(0), 0);
+        c.after_move(Some(1), 80_000_000, false);
+        assert_eq!(c.remaining(0, 80_000_000), 86_400_000);
+        assert_eq!(c.remaining(1, 80_000_000), 86_400_000);
+        assert_eq!(c.deadline(), Some(80_000_000 + 86_400_000));
+        c.after_move(None, 90_000_000, false);
+        assert_eq!(c.deadline(), None);
+    }
+}

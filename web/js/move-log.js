@@ -1,0 +1,46 @@
+// The whole move log of a game, grouped by turn (a turn: the moves one seat plays until
+// another seat is to move), with each player's name; it scrolls, and keeps the newest turn in
+// view. A game's table says how a move reads (`describe`); the shell does the rest.
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+// [{seat, first, moves: [move…]}…] from the moves as this page may see them.
+export function turnsOf(log) {
+  const turns = [];
+  log.forEach((m, i) => {
+    const last = turns[turns.length - 1];
+    if (last && last.seat === m.seat) last.moves.push(m);
+    else turns.push({ seat: m.seat, first: i, moves: [m] });
+  });
+  return turns;
+}
+
+export function moveLog(ctx, describe = (m) => m.text) {
+  const turns = turnsOf(ctx.log);
+  const mine = ctx.seat;
+  const list = h(
+    'ol.log.turns',
+    { 'data-testid': 'move-log-turns', tabindex: '0', 'aria-label': t('table.move_log') },
+    turns.map((turn, i) => {
+      const newest = i === turns.length - 1;
+      // Another player's (or a bot's) latest turn is highlighted briefly, to be followed.
+      const fresh = newest && turn.seat !== mine;
+      return h(
+        `li.turn${fresh ? '.fresh' : ''}`,
+        { 'data-turn-seat': turn.seat },
+        h('span.who', {}, t('table.turn_of', { n: i + 1, name: ctx.seatName(turn.seat) })),
+        h('ul', {}, turn.moves.map((m) => h('li', { 'data-ply': m.ply }, describe(m)))),
+      );
+    }),
+  );
+  // Scrolled to the newest turn once it is in the page.
+  requestAnimationFrame(() => {
+    list.scrollTop = list.scrollHeight;
+  });
+  return h(
+    'section.card.log',
+    { 'data-testid': 'move-log' },
+    h('h3', {}, t('table.moves', { count: ctx.log.length })),
+    list,
+  );
+}
