@@ -7,6 +7,7 @@ import { t } from './i18n.js';
 import { app, errorText, showError } from './app.js';
 import { loadTable } from './game.js';
 import { seatLabel, exportLinks } from './history.js';
+import { moveLog } from './move-log.js';
 
 export async function renderReplay(root, id) {
   mount(root, h('p.loading', {}, t('shell.loading')));
@@ -49,6 +50,8 @@ export async function renderReplay(root, id) {
     }
     if (wanted !== `${page.ply}/${page.seat}`) return;
     const ctx = { id, table, state, view: state.view, seat: page.seat, legal: [], myTurn: false, ui: page.ui, log: moves.slice(0, page.ply), seatName, play: () => {}, redraw: draw, pending: false, replay: true };
+    // The tables draw the shell's move log through the context, as on a live table.
+    ctx.moveLog = (describe) => moveLog(ctx, describe);
     let drawn;
     try {
       drawn = render(ctx);

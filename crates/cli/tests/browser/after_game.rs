@@ -59,6 +59,11 @@ async fn wait_ply(s: &crate::webdriver::Session, want: i64) {
         15,
     )
     .await;
+    // The game's own table drew the position (a drawing error shows a message instead).
+    assert!(
+        !crate::exists(s, "[data-testid=render-error]").await,
+        "the replay could not draw move {want}"
+    );
 }
 
 /// Keys as WebDriver names them.
