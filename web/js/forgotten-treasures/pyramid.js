@@ -5,7 +5,7 @@
 import { h, s, clickable } from '../dom.js';
 import { t } from '../i18n.js';
 import { blockSvg, colourName, orient, patternDefs } from './pieces.js';
-import { blockOrigin as sharedOrigin } from '../pyramid-drawing/drawing.js';
+import { blockOrigin as sharedOrigin, fitViewBox } from '../pyramid-drawing/drawing.js';
 
 // The legal placements among the structured moves: {text, x, y, dir, cells: [[x, y], [x, y]]}.
 export function placements(legal) {
@@ -154,28 +154,7 @@ export function pyramidSvg(player, opts = {}) {
     layers.append(g);
   }
 
-  // The view box: everything drawn, padded; an empty stage 1 shows the space around e5.
-  if (!bounds.length) bounds.push([6, 6, 6, 6]);
-  let x0 = Math.min(...bounds.map((b) => b[0]));
-  let y0 = Math.min(...bounds.map((b) => b[1]));
-  let x1 = Math.max(...bounds.map((b) => b[0] + b[2]));
-  let y1 = Math.max(...bounds.map((b) => b[1] + b[3]));
-  // Stage 1 before its frame is known: room for a whole 5×4 / 4×5 stage around the blocks.
-  const minW = f ? 0 : 12;
-  const minH = f ? 0 : 12;
-  if (x1 - x0 < minW) {
-    const c = (x0 + x1) / 2;
-    x0 = c - minW / 2;
-    x1 = c + minW / 2;
-  }
-  if (y1 - y0 < minH) {
-    const c = (y0 + y1) / 2;
-    y0 = c - minH / 2;
-    y1 = c + minH / 2;
-  }
-  const pad = 0.5;
-  svg.setAttribute('viewBox', `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`);
-  svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
+  fitViewBox(svg, bounds, !!f);
   svg.append(layers, previews);
   return svg;
 }

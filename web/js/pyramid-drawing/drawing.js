@@ -190,17 +190,24 @@ export function pyramidSvg(pal, blocks, opts = {}) {
     clickable(g, gh.onPick, gh.label);
     layers.append(g);
   }
+  fitViewBox(svg, bounds, !!f);
+  svg.append(layers);
+  return svg;
+}
+
+// Sets a pyramid drawing's view box around `bounds` ([x, y, w, h] of everything drawn),
+// padded; an empty stage 1 shows the space around e5, and before stage 1's frame is known
+// there is room for a whole 5×4 / 4×5 stage around the blocks. Both Pyramido games use it.
+export function fitViewBox(svg, bounds, framed) {
   if (!bounds.length) bounds.push([6, 6, 6, 6]);
   let x0 = Math.min(...bounds.map((b) => b[0]));
   let y0 = Math.min(...bounds.map((b) => b[1]));
   let x1 = Math.max(...bounds.map((b) => b[0] + b[2]));
   let y1 = Math.max(...bounds.map((b) => b[1] + b[3]));
-  const min = f ? 0 : 12;
+  const min = framed ? 0 : 12;
   if (x1 - x0 < min) [x0, x1] = [(x0 + x1) / 2 - min / 2, (x0 + x1) / 2 + min / 2];
   if (y1 - y0 < min) [y0, y1] = [(y0 + y1) / 2 - min / 2, (y0 + y1) / 2 + min / 2];
   const pad = 0.5;
   svg.setAttribute('viewBox', `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`);
   svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
-  svg.append(layers);
-  return svg;
 }
