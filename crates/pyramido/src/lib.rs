@@ -16,7 +16,7 @@ mod holes;
 pub mod moves;
 mod options;
 mod play;
-pub mod score;
+pub mod scoring;
 #[cfg(feature = "testkit")]
 pub mod sim;
 mod state;
@@ -25,5 +25,5 @@ pub mod view;
 pub use error::IllegalMove;
 pub use game::{Game, Options, Player, Status, Step, free_cells, mark_options, min_holes};
 pub use moves::{Move, MoveForm, Side};
-pub use score::{MarkedArea, StageScore, next_first_player, score_stage};
+pub use scoring::{MarkedArea, StageScore, next_first_player, score_stage};
 pub use view::View;

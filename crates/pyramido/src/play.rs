@@ -3,7 +3,7 @@ use crate::data::{CARDS, COLOURS, DOMINO_COUNT, card_of, dominoes};
 use crate::error::IllegalMove;
 use crate::moves::{Move, MoveForm, Side};
 use crate::options::Options;
-use crate::score::{next_first_player, score_stage};
+use crate::scoring::{next_first_player, score_stage};
 use crate::state::{
     Game, MAX_PLAYERS, PILE_CAPACITY, PILES, Player, STAGE_BLOCKS, Status, Step, Turn,
 };
@@ -515,7 +515,7 @@ impl Rules for Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::StageScore;
+    use crate::scoring::StageScore;
     use pyramidion_core::ErrorCode;
     fn over_with(keys: &[(u16, [bool; 3], u16, Status)]) -> Game {
         let mut g = Game::new(&Options::players(keys.len() as u8), 1).unwrap();

@@ -1,7 +1,7 @@
 //! The state of a Pyramido game: the table, the players, the step, and their accessors.
 use crate::data::{CARDS, COLOURS, DOMINO_COUNT};
 use crate::options::Options;
-use crate::score::{StageScore, score_stage};
+use crate::scoring::{StageScore, score_stage};
 use arrayvec::ArrayVec;
 use pyramidion_core::{Seat, SetupError};
 use pyramidion_pyramid::Pyramid;

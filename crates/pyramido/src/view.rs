@@ -2,7 +2,7 @@
 //! the dominoes below the pile tops, so every seat gets the same picture.
 use crate::data::{CARD_NAMES, COLOUR_NAMES, COLOURS, colour_name, dominoes};
 use crate::game::{Game, PILES, QUARRY_SLOTS, Status, Step};
-use crate::score::StageScore;
+use crate::scoring::StageScore;
 use pyramidion_core::{Outcome, Rules, Seat, ToMove};
 use pyramidion_pyramid::placement::format_cell;
 use pyramidion_pyramid::{Block, FrameRect};

@@ -12,7 +12,7 @@ pub mod dominoes;
 pub mod error;
 pub mod game;
 pub mod gems;
-mod hidden;
+mod determinize;
 mod legend;
 pub mod moves;
 pub mod options;
