@@ -136,7 +136,7 @@ fn a_read_only_data_directory_ends_the_server_at_once() {
     assert!(ro.success());
     let (_, err) = refused(serve_args(&dir));
     assert!(err.contains("Read-only file system"), "{err}");
-    // Without the data directory's lock file, the database itself is found read-only.
+    // Named by URL, the database's own lock file (beside it) cannot be made either.
     let mut command = Command::new(env!("CARGO_BIN_EXE_pyramidion"));
     command
         .args(["serve", "--bind", "127.0.0.1:0", "--database"])
@@ -145,5 +145,8 @@ fn a_read_only_data_directory_ends_the_server_at_once() {
             dir.join("pyramidion.db").display()
         ));
     let (_, err) = refused(command);
-    assert!(err.contains("cannot open the storage"), "{err}");
+    assert!(
+        err.contains("pyramidion.db.lock") && err.contains("Read-only file system"),
+        "{err}"
+    );
 }
