@@ -1,5 +1,5 @@
-//! Clocks per turn. A turn is everything a seat plays until another seat is to move (one
-//! Forgotten Treasures turn is several moves, one clock). Two kinds of profile:
+//! Clocks per turn. A turn is everything a seat plays until another seat is to move (in some
+//! games a turn is several moves: take, flip, place; one clock). Two kinds of profile:
 //! - real time: each seat has a time bank, and gains a bonus when its turn ends;
 //! - turn-based: each turn has a fixed time (e.g. 24 h); what is left is not kept.
 //!

@@ -444,6 +444,13 @@ mod tests {
     use sqlx::Executor;
     use sqlx::any::{AnyPoolOptions, install_default_drivers};
 
+    /// The columns of `games` and `moves` the writer touches.
+    const GAMES_AND_MOVES: &str = "CREATE TABLE games (id TEXT PRIMARY KEY, kind TEXT, status TEXT,
+        result TEXT, finished_at BIGINT, rated BIGINT NOT NULL DEFAULT 0, to_move BIGINT,
+        clock_state TEXT, deadline_at BIGINT);
+        CREATE TABLE moves (game_id TEXT, ply BIGINT, text TEXT, by_bot BIGINT, created_at BIGINT,
+        PRIMARY KEY (game_id, ply));";
+
     /// Writes queued together share a transaction, yet a failing one undoes only itself.
     #[tokio::test]
     async fn a_failed_write_spoils_nothing_else_in_its_batch() {
@@ -453,13 +460,9 @@ mod tests {
             .connect("sqlite::memory:")
             .await
             .unwrap();
+        pool.execute(GAMES_AND_MOVES).await.unwrap();
         pool.execute(
-            "CREATE TABLE games (id TEXT PRIMARY KEY, kind TEXT, status TEXT, result TEXT,
-                                 finished_at BIGINT, rated BIGINT NOT NULL DEFAULT 0,
-                                 to_move BIGINT, clock_state TEXT, deadline_at BIGINT);
-             CREATE TABLE moves (game_id TEXT, ply BIGINT, text TEXT, by_bot BIGINT, created_at BIGINT,
-                                 PRIMARY KEY (game_id, ply));
-             CREATE TABLE names (name TEXT PRIMARY KEY);
+            "CREATE TABLE names (name TEXT PRIMARY KEY);
              INSERT INTO games (id, status) VALUES ('g', 'live')",
         )
         .await
@@ -516,15 +519,7 @@ mod tests {
             .connect("sqlite::memory:")
             .await
             .unwrap();
-        pool.execute(
-            "CREATE TABLE games (id TEXT PRIMARY KEY, kind TEXT, status TEXT, result TEXT,
-                                 finished_at BIGINT, rated BIGINT NOT NULL DEFAULT 0,
-                                 to_move BIGINT, clock_state TEXT, deadline_at BIGINT);
-             CREATE TABLE moves (game_id TEXT, ply BIGINT, text TEXT, by_bot BIGINT, created_at BIGINT,
-                                 PRIMARY KEY (game_id, ply));",
-        )
-        .await
-        .unwrap();
+        pool.execute(GAMES_AND_MOVES).await.unwrap();
         let writer = Writer::spawn(pool.clone(), Arc::default(), WriterOptions::default());
         // 100 moves, and 10 of their plies a second time: the writer is only polled once
         // they are all queued, so they share a batch.
