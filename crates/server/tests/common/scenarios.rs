@@ -153,11 +153,29 @@ pub async fn nul_bytes(server: &TestServer) {
         )
         .await;
     assert_eq!((r.status, r.code()), (400, "bad_request"), "{}", r.text);
-    for path in [
-        "/api/tables/a%00b",
-        "/api/tables/a%00b/join",
-        "/api/games/a%00b/record",
-    ] {
+    let mut ws = ids_with_nul_are_not_found(
+        &mut c,
+        &[
+            "/api/tables/a%00b",
+            "/api/tables/a%00b/join",
+            "/api/games/a%00b/record",
+        ],
+    )
+    .await;
+    ws.send(json!({"type": "move", "game": id, "state_id": 0, "move": "take\u{0}"}))
+        .await;
+    let e = ws.next_of("error").await;
+    assert!(
+        e["code"] == "not_found" || e["code"] == "illegal_move",
+        "{e}"
+    );
+}
+
+/// Ids no game or player can have (a NUL inside) are "no such thing", never a database error:
+/// every path (a POST for `…/join`, else a GET) and a subscription answer `not_found`. The
+/// socket is returned for more checks.
+pub async fn ids_with_nul_are_not_found(c: &mut Client, paths: &[&str]) -> Socket {
+    for path in paths {
         let r = if path.ends_with("join") {
             c.post(path, json!({})).await
         } else {
@@ -174,11 +192,5 @@ pub async fn nul_bytes(server: &TestServer) {
     ws.send(json!({"type": "subscribe", "game": "a\u{0}b"}))
         .await;
     assert_eq!(ws.next_of("error").await["code"], "not_found");
-    ws.send(json!({"type": "move", "game": id, "state_id": 0, "move": "take\u{0}"}))
-        .await;
-    let e = ws.next_of("error").await;
-    assert!(
-        e["code"] == "not_found" || e["code"] == "illegal_move",
-        "{e}"
-    );
+    ws
 }
