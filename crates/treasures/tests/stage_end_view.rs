@@ -13,17 +13,21 @@ fn random_until_scoring(g: &mut Game, rng: &mut GameRng) {
     }
 }
 
+/// A table of `players` (alone: against THE Legend).
+fn table(players: u8) -> Options {
+    Options {
+        players,
+        solo: (players == 1).then_some(SoloMode::TheLegend),
+    }
+}
+
 /// Plays `best` as offered and checks the stage total and breakdown it promised.
 #[test]
 fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
     let mut checked = 0;
     for seed in 0..40u64 {
         let players = 1 + (seed % 4) as u8;
-        let options = Options {
-            players,
-            solo: (players == 1).then_some(SoloMode::TheLegend),
-        };
-        let mut g = Game::new(&options, seed).unwrap();
+        let mut g = Game::new(&table(players), seed).unwrap();
         let mut rng = GameRng::from_seed(seed ^ 0x5eed);
         loop {
             random_until_scoring(&mut g, &mut rng);
@@ -110,11 +114,7 @@ fn the_scoring_view_offers_the_legal_payments_and_the_mythical_points() {
     let mut checked = 0;
     for seed in 0..24u64 {
         let players = 1 + (seed % 3) as u8;
-        let options = Options {
-            players,
-            solo: (players == 1).then_some(SoloMode::TheLegend),
-        };
-        let mut g = Game::new(&options, seed).unwrap();
+        let mut g = Game::new(&table(players), seed).unwrap();
         let mut rng = GameRng::from_seed(seed ^ 0xbeef);
         let mut moves = Vec::new();
         loop {
