@@ -11,7 +11,6 @@ pub mod data;
 pub mod descriptor;
 mod determinize;
 pub mod error;
-pub mod game;
 mod holes;
 pub mod moves;
 mod options;
@@ -19,11 +18,14 @@ mod play;
 pub mod scoring;
 #[cfg(feature = "testkit")]
 pub mod sim;
-mod state;
+pub mod state;
 pub mod view;
 
 pub use error::IllegalMove;
-pub use game::{Game, Options, Player, Status, Step, free_cells, mark_options, min_holes};
+pub use holes::{free_cells, min_holes};
 pub use moves::{Move, MoveForm, Side};
+pub use options::Options;
+pub use play::mark_options;
 pub use scoring::{MarkedArea, StageScore, next_first_player, score_stage};
+pub use state::{Game, Player, Status, Phase};
 pub use view::View;

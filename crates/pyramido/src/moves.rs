@@ -11,7 +11,7 @@
 //! cover c2 blue nw        cover the hole c2 with the blue side of the brown/blue card
 //! ```
 use crate::data::{CARD_NAMES, COLOURS, card_of, colour_name, parse_colour};
-use crate::game::Game;
+use crate::state::Game;
 use pyramidion_core::rules::MoveParseError;
 use pyramidion_pyramid::Placement;
 use pyramidion_pyramid::placement::{QUADRANT_NAMES, format_cell, parse_cell};

@@ -5,7 +5,7 @@ use crate::moves::{Move, MoveForm, Side};
 use crate::options::Options;
 use crate::scoring::{next_first_player, score_stage};
 use crate::state::{
-    Game, MAX_PLAYERS, PILE_CAPACITY, PILES, Player, STAGE_BLOCKS, Status, Step, Turn,
+    Game, MAX_PLAYERS, PILE_CAPACITY, PILES, Player, STAGE_BLOCKS, Status, Phase, Turn,
 };
 use crate::view::View;
 use arrayvec::ArrayVec;
@@ -50,13 +50,13 @@ impl Game {
                 self.mark(1);
                 self.after_mark();
             }
-            _ => self.step = Step::Mark,
+            _ => self.phase = Phase::Mark,
         }
     }
 
     fn after_mark(&mut self) {
         if self.cur().cards.iter().any(Option::is_none) && self.turn.marked != 0b11 {
-            self.step = Step::Resurface;
+            self.phase = Phase::Resurface;
         } else {
             self.go_refill();
         }
@@ -83,7 +83,7 @@ impl Game {
     fn go_refill(&mut self) {
         let s = self.turn.slot as usize;
         match (self.piles[s].is_empty(), self.piles[s + 1].is_empty()) {
-            (false, false) => self.step = Step::Refill,
+            (false, false) => self.phase = Phase::Refill,
             (false, true) => self.refill(s),
             (true, false) => self.refill(s + 1),
             (true, true) => self.end_turn(),
@@ -137,7 +137,7 @@ impl Game {
         if count > player.unused_cards() as usize {
             player.status = Status::Eliminated;
             if self.players.iter().filter(|p| p.alive()).count() <= 1 {
-                self.step = Step::Over;
+                self.phase = Phase::Over;
             } else {
                 self.advance();
             }
@@ -146,7 +146,7 @@ impl Game {
         self.turn.holes = holes;
         self.turn.hole_count = count as u8;
         self.turn.hole_next = 0;
-        self.step = Step::Cover;
+        self.phase = Phase::Cover;
     }
 
     fn cover(&mut self, x: u8, y: u8, colour: u8, quadrant: u8) {
@@ -176,7 +176,7 @@ impl Game {
             let seat = (self.current + k) % n;
             if self.players[seat as usize].status == Status::Building {
                 self.current = seat;
-                self.step = Step::Take;
+                self.phase = Phase::Take;
                 self.turn = Turn::default();
                 return;
             }
@@ -195,7 +195,7 @@ impl Game {
             }
         }
         if self.stage as usize == STAGE_BLOCKS.len() - 1 {
-            self.step = Step::Over;
+            self.phase = Phase::Over;
             return;
         }
         self.first = next_first_player(self.first, &stage_scores[..self.seats as usize])
@@ -208,7 +208,7 @@ impl Game {
             player.status = Status::Building;
         }
         self.current = self.first;
-        self.step = Step::Take;
+        self.phase = Phase::Take;
         self.turn = Turn::default();
     }
 
@@ -216,7 +216,7 @@ impl Game {
 
     fn check(&self, m: &Move) -> Result<(), IllegalMove> {
         let wrong = IllegalMove::WrongStep {
-            expected: self.step.expected(),
+            expected: self.phase.expected(),
         };
         let card_side = |colour: u8, quadrant: u8| {
             if colour as usize >= COLOURS {
@@ -229,21 +229,21 @@ impl Game {
                 Ok(())
             }
         };
-        match (self.step, *m) {
-            (Step::Over, _) => Err(IllegalMove::GameOver),
-            (Step::Take, Move::Take(slot)) => match self.quarry.get(slot as usize) {
+        match (self.phase, *m) {
+            (Phase::Over, _) => Err(IllegalMove::GameOver),
+            (Phase::Take, Move::Take(slot)) => match self.quarry.get(slot as usize) {
                 None => Err(IllegalMove::NoSuchSlot(slot)),
                 Some(None) => Err(IllegalMove::EmptySlot(slot)),
                 Some(Some(_)) => Ok(()),
             },
-            (Step::Place, Move::Place(p)) => {
+            (Phase::Place, Move::Place(p)) => {
                 self.cur().pyramid.check(&p).map_err(IllegalMove::Placement)
             }
             // The mark step is only asked when both blocks may take a marker.
-            (Step::Mark, Move::Mark(_)) => Ok(()),
-            (Step::Resurface, Move::Pass) => Ok(()),
+            (Phase::Mark, Move::Mark(_)) => Ok(()),
+            (Phase::Resurface, Move::Pass) => Ok(()),
             (
-                Step::Resurface,
+                Phase::Resurface,
                 Move::Resurface {
                     side,
                     colour,
@@ -255,7 +255,7 @@ impl Game {
                 }
                 card_side(colour, quadrant)
             }
-            (Step::Refill, Move::Refill(pile)) => {
+            (Phase::Refill, Move::Refill(pile)) => {
                 let slot = self.turn.slot;
                 if pile as usize >= PILES {
                     Err(IllegalMove::NoSuchPile(pile))
@@ -268,7 +268,7 @@ impl Game {
                 }
             }
             (
-                Step::Cover,
+                Phase::Cover,
                 Move::Cover {
                     x,
                     y,
@@ -360,7 +360,7 @@ impl Rules for Game {
     }
 
     fn to_move(&self) -> ToMove {
-        if self.step == Step::Over {
+        if self.phase == Phase::Over {
             ToMove::Over
         } else {
             ToMove::Seat(Seat(self.current))
@@ -369,17 +369,17 @@ impl Rules for Game {
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
-        match self.step {
-            Step::Take => {
+        match self.phase {
+            Phase::Take => {
                 for (slot, d) in self.quarry.iter().enumerate() {
                     if d.is_some() {
                         out.push(Move::Take(slot as u8));
                     }
                 }
             }
-            Step::Place => self.cur().pyramid.legal(|p| out.push(Move::Place(p))),
-            Step::Mark => out.extend([Move::Mark(Side::A), Move::Mark(Side::B)]),
-            Step::Resurface => {
+            Phase::Place => self.cur().pyramid.legal(|p| out.push(Move::Place(p))),
+            Phase::Mark => out.extend([Move::Mark(Side::A), Move::Mark(Side::B)]),
+            Phase::Resurface => {
                 out.push(Move::Pass);
                 let cards = &self.cur().cards;
                 for side in Side::BOTH {
@@ -400,7 +400,7 @@ impl Rules for Game {
                     }
                 }
             }
-            Step::Refill => {
+            Phase::Refill => {
                 let s = self.turn.slot;
                 for pile in [s, s + 1] {
                     if !self.piles[pile as usize].is_empty() {
@@ -408,7 +408,7 @@ impl Rules for Game {
                     }
                 }
             }
-            Step::Cover => {
+            Phase::Cover => {
                 let (x, y) = self.turn.holes[self.turn.hole_next as usize];
                 let cards = &self.cur().cards;
                 for colour in 0..COLOURS as u8 {
@@ -425,7 +425,7 @@ impl Rules for Game {
                     }
                 }
             }
-            Step::Over => {}
+            Phase::Over => {}
         }
     }
 
@@ -443,7 +443,7 @@ impl Rules for Game {
                 self.turn.domino = self.quarry[slot as usize]
                     .take()
                     .expect("a domino in the slot");
-                self.step = Step::Place;
+                self.phase = Phase::Place;
             }
             Move::Place(p) => self.place(&p),
             Move::Mark(side) => {
@@ -471,7 +471,7 @@ impl Rules for Game {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.step != Step::Over {
+        if self.phase != Phase::Over {
             return None;
         }
         // An eliminated player ranks below every player still in the game, whatever the
@@ -519,7 +519,7 @@ mod tests {
     use pyramidion_core::ErrorCode;
     fn over_with(keys: &[(u16, [bool; 3], u16, Status)]) -> Game {
         let mut g = Game::new(&Options::players(keys.len() as u8), 1).unwrap();
-        g.step = Step::Over;
+        g.phase = Phase::Over;
         for (p, &(total, cards, best, status)) in g.players.iter_mut().zip(keys) {
             p.total = total;
             p.status = status;
@@ -575,7 +575,7 @@ mod tests {
         assert_eq!(g, before);
         let mut g = Game::new(&Options::default(), 3).unwrap();
         g.play(&Move::Take(0)).unwrap();
-        g.step = Step::Refill;
+        g.phase = Phase::Refill;
         g.piles[0].clear();
         let before = g.clone();
         assert_eq!(

@@ -1,7 +1,9 @@
 //! What Pyramido adds to the shared simulation harness.
 use crate::data::{CARDS, COLOURS, DOMINO_COUNT, card_of};
-use crate::game::{Game, MAX_DOMINOES_PER_PLAYER, PILES, QUARRY_SLOTS, STAGE_BLOCKS, Status, Step};
 use crate::moves::{Move, Side};
+use crate::state::{
+    Game, MAX_DOMINOES_PER_PLAYER, PILES, QUARRY_SLOTS, STAGE_BLOCKS, Status, Phase,
+};
 use pyramidion_core::{GameRng, Rules, Seat};
 use pyramidion_pyramid::{Dir, Placement};
 use pyramidion_testkit::Simulate;
@@ -68,10 +70,10 @@ impl Simulate for Game {
             .iter()
             .filter(|p| p.status() != Status::Eliminated)
             .count();
-        if alive == 0 || (alive == 1 && self.step() != Step::Over) {
+        if alive == 0 || (alive == 1 && self.phase() != Phase::Over) {
             return Err(format!("{alive} players alive and the game goes on"));
         }
-        if self.step() != Step::Over && self.player(self.current()).status() != Status::Building {
+        if self.phase() != Phase::Over && self.player(self.current()).status() != Status::Building {
             return Err(format!("{} to move but not building", self.current()));
         }
         for (seat, p) in self.players().iter().enumerate() {
@@ -110,12 +112,12 @@ impl Simulate for Game {
                     }
                 }
             }
-            if p.status() != Status::Eliminated && self.step() != Step::Over {
+            if p.status() != Status::Eliminated && self.phase() != Phase::Over {
                 let on_stage = blocks.iter().filter(|b| b.stage == stage).count();
                 let cap = STAGE_BLOCKS[stage as usize] as usize;
                 // A stage fills up during its last turn, which ends after the refill.
                 let mid_turn = seat == self.current().index()
-                    && matches!(self.step(), Step::Mark | Step::Resurface | Step::Refill);
+                    && matches!(self.phase(), Phase::Mark | Phase::Resurface | Phase::Refill);
                 let full = on_stage == cap;
                 if on_stage > cap
                     || (p.status() == Status::Done && !full)
@@ -149,7 +151,7 @@ impl Simulate for Game {
             if sum != p.total() {
                 return Err(what("total is not the sum of the stages".into()));
             }
-            let completed = if self.step() == Step::Over && alive > 1 {
+            let completed = if self.phase() == Phase::Over && alive > 1 {
                 4
             } else {
                 self.stage() as usize

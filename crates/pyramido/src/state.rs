@@ -20,7 +20,7 @@ pub const MAX_DOMINOES_PER_PLAYER: usize = 20;
 /// What the seat to move decides now.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Step {
+pub enum Phase {
     /// Take a quarry domino.
     Take,
     /// Place the domino taken.
@@ -37,16 +37,16 @@ pub enum Step {
     Over,
 }
 
-impl Step {
+impl Phase {
     pub(crate) fn expected(self) -> &'static str {
         match self {
-            Step::Take => "'take <slot>'",
-            Step::Place => "'place <cell> <dir>'",
-            Step::Mark => "'mark <A|B>'",
-            Step::Resurface => "'resurface <A|B> <colour> <quadrant>' or 'pass'",
-            Step::Refill => "'refill <pile>'",
-            Step::Cover => "'cover <hole> <colour> <quadrant>'",
-            Step::Over => "nothing",
+            Phase::Take => "'take <slot>'",
+            Phase::Place => "'place <cell> <dir>'",
+            Phase::Mark => "'mark <A|B>'",
+            Phase::Resurface => "'resurface <A|B> <colour> <quadrant>' or 'pass'",
+            Phase::Refill => "'refill <pile>'",
+            Phase::Cover => "'cover <hole> <colour> <quadrant>'",
+            Phase::Over => "nothing",
         }
     }
 }
@@ -143,13 +143,13 @@ impl Player {
 pub(crate) struct Turn {
     /// Quarry slot taken.
     pub(crate) slot: u8,
-    /// Domino taken (valid from `Step::Place`).
+    /// Domino taken (valid from `Phase::Place`).
     pub(crate) domino: u8,
     /// Index of the new domino's block A in the pyramid's blocks (B follows).
     pub(crate) first_block: u8,
     /// Blocks of the new domino marked this turn (bit 0: A, bit 1: B).
     pub(crate) marked: u8,
-    /// Holes to cover, lowest first (`Step::Cover`).
+    /// Holes to cover, lowest first (`Phase::Cover`).
     pub(crate) holes: [(u8, u8); CARDS],
     pub(crate) hole_count: u8,
     pub(crate) hole_next: u8,
@@ -161,7 +161,7 @@ pub struct Game {
     pub(crate) seats: u8,
     /// Stage index, 0 = stage 1.
     pub(crate) stage: u8,
-    pub(crate) step: Step,
+    pub(crate) phase: Phase,
     pub(crate) current: u8,
     /// First seat of the current stage.
     pub(crate) first: u8,
@@ -211,7 +211,7 @@ impl Game {
             options: options.clone(),
             seats: options.players,
             stage: 0,
-            step: Step::Take,
+            phase: Phase::Take,
             current: 0,
             first: 0,
             quarry: [Some(deck[0]), Some(deck[1]), Some(deck[2])],
@@ -226,8 +226,8 @@ impl Game {
     pub fn stage(&self) -> u8 {
         self.stage
     }
-    pub fn step(&self) -> Step {
-        self.step
+    pub fn phase(&self) -> Phase {
+        self.phase
     }
     pub fn current(&self) -> Seat {
         Seat(self.current)
@@ -253,24 +253,24 @@ impl Game {
     }
     /// The domino taken and not yet placed.
     pub fn held(&self) -> Option<u8> {
-        (self.step == Step::Place).then_some(self.turn.domino)
+        (self.phase == Phase::Place).then_some(self.turn.domino)
     }
     /// The quarry slot taken this turn, until it is refilled.
     pub fn empty_slot(&self) -> Option<u8> {
         matches!(
-            self.step,
-            Step::Place | Step::Mark | Step::Resurface | Step::Refill
+            self.phase,
+            Phase::Place | Phase::Mark | Phase::Resurface | Phase::Refill
         )
         .then_some(self.turn.slot)
     }
     /// Index of the block A of the domino placed this turn (B follows), during the mark and
     /// resurface steps.
     pub fn new_blocks(&self) -> Option<usize> {
-        matches!(self.step, Step::Mark | Step::Resurface).then_some(self.turn.first_block as usize)
+        matches!(self.phase, Phase::Mark | Phase::Resurface).then_some(self.turn.first_block as usize)
     }
-    /// Holes still to cover, the next first (`Step::Cover`).
+    /// Holes still to cover, the next first (`Phase::Cover`).
     pub fn holes(&self) -> &[(u8, u8)] {
-        if self.step == Step::Cover {
+        if self.phase == Phase::Cover {
             &self.turn.holes[self.turn.hole_next as usize..self.turn.hole_count as usize]
         } else {
             &[]

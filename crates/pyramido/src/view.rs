@@ -1,8 +1,8 @@
 //! What a seat (or a spectator) sees. Everything is public in Pyramido except the order of
 //! the dominoes below the pile tops, so every seat gets the same picture.
 use crate::data::{CARD_NAMES, COLOUR_NAMES, COLOURS, colour_name, dominoes};
-use crate::game::{Game, PILES, QUARRY_SLOTS, Status, Step};
 use crate::scoring::StageScore;
+use crate::state::{Game, PILES, QUARRY_SLOTS, Status, Phase};
 use pyramidion_core::{Outcome, Rules, Seat, ToMove};
 use pyramidion_pyramid::placement::format_cell;
 use pyramidion_pyramid::{Block, FrameRect};
@@ -130,7 +130,7 @@ pub struct View {
     pub players: u8,
     /// 1 to 4.
     pub stage: u8,
-    pub step: Step,
+    pub phase: Phase,
     pub to_move: Option<Seat>,
     pub first_player: Seat,
     pub quarry: [Option<DominoView>; QUARRY_SLOTS],
@@ -242,7 +242,7 @@ impl View {
             seat,
             players: game.seats(),
             stage: game.stage() + 1,
-            step: game.step(),
+            phase: game.phase(),
             to_move: match game.to_move() {
                 ToMove::Seat(s) => Some(s),
                 ToMove::Over => None,

@@ -6,7 +6,7 @@ use common::{careful_move, safe_move};
 use pyramidion_core::{ErrorCode, GameRng, Rules, Seat, ToMove};
 use pyramidion_pyramid::{Dir, Placement, StageGrid};
 use pyramidion_pyramido::data::{BLUE, BROWN, DOMINO_COUNT, GREEN, RED, dominoes};
-use pyramidion_pyramido::{Game, IllegalMove, Move, Options, Side, Status, Step};
+use pyramidion_pyramido::{Game, IllegalMove, Move, Options, Side, Status, Phase};
 
 fn mv(text: &str) -> Move {
     text.parse().unwrap_or_else(|e| panic!("{e}"))
@@ -46,10 +46,10 @@ fn deck_with(quarry: [u8; 3]) -> Vec<u8> {
 fn finish_turn(g: &mut Game) {
     let seat = g.current();
     while g.to_move() == ToMove::Seat(seat) {
-        match g.step() {
-            Step::Mark => play(g, "mark A"),
-            Step::Resurface => play(g, "pass"),
-            Step::Refill => {
+        match g.phase() {
+            Phase::Mark => play(g, "mark A"),
+            Phase::Resurface => play(g, "pass"),
+            Phase::Refill => {
                 let m = legal(g)[0];
                 g.play(&m).unwrap();
             }
@@ -62,13 +62,13 @@ fn finish_turn(g: &mut Game) {
 fn others_until(g: &mut Game, seat: Seat, rng: &mut GameRng) {
     let mut buf = Vec::new();
     while g.to_move() == ToMove::Seat(g.current())
-        && (g.current() != seat || g.step() != Step::Take)
+        && (g.current() != seat || g.phase() != Phase::Take)
     {
         assert_ne!(
             g.current(),
             seat,
             "{seat} has a decision pending: {:?}",
-            g.step()
+            g.phase()
         );
         let m = safe_move(g, rng, &mut buf);
         g.play(&m).unwrap();
@@ -142,7 +142,7 @@ fn stage_two_with_one_domino_placed() {
     let mut rng = GameRng::from_seed(3);
     let mut buf = Vec::new();
     // Safe play to the first placement of stage 2.
-    while !(g.stage() == 1 && g.step() == Step::Place) {
+    while !(g.stage() == 1 && g.phase() == Phase::Place) {
         let m = safe_move(&g, &mut rng, &mut buf);
         g.play(&m).unwrap();
     }
@@ -168,7 +168,7 @@ fn upper_stage_placements_match_brute_force_in_many_games() {
         let mut rng = GameRng::from_seed(seed);
         let mut buf = Vec::new();
         while g.to_move() != ToMove::Over {
-            if g.step() == Step::Place && g.stage() > 0 {
+            if g.phase() == Phase::Place && g.stage() > 0 {
                 same_set(legal(&g), brute_force_upper(&g));
                 checked += 1;
             }
@@ -188,13 +188,13 @@ fn markers_choices_skips_and_resurfacing() {
     play(&mut g, "take 1");
     play(&mut g, "place e5 E");
     // Two eligible blocks of one colour: the player chooses (it matters for resurfacing).
-    assert_eq!(g.step(), Step::Mark);
+    assert_eq!(g.phase(), Phase::Mark);
     same_set(legal(&g), vec![mv("mark A"), mv("mark B")]);
     play(&mut g, "mark B");
     assert_eq!(g.player(Seat(0)).markers()[RED as usize], Some(1));
     // Resurfacing: only the unmarked block; the card is marked in the same turn (a second
     // marker on this domino).
-    assert_eq!(g.step(), Step::Resurface);
+    assert_eq!(g.phase(), Phase::Resurface);
     assert_eq!(
         legal(&g).len(),
         1 + 3 * 2 * 4,
@@ -208,14 +208,14 @@ fn markers_choices_skips_and_resurfacing() {
     assert_eq!(p0.pyramid().blocks()[0].block.colour, GREEN);
     assert_eq!(p0.pyramid().blocks()[0].block.icons, 8);
     // Refill the slot from either pile next to it.
-    assert_eq!(g.step(), Step::Refill);
+    assert_eq!(g.phase(), Phase::Refill);
     same_set(legal(&g), vec![mv("refill 1"), mv("refill 2")]);
     play(&mut g, "refill 2");
 
     // Seat 1 takes domino 1: two eligible blocks of different colours.
     play(&mut g, "take 3");
     play(&mut g, "place e5 E");
-    assert_eq!(g.step(), Step::Mark);
+    assert_eq!(g.phase(), Phase::Mark);
     play(&mut g, "mark B");
     let p1 = g.player(Seat(1));
     assert_eq!(p1.markers()[BROWN as usize], Some(1));
@@ -226,7 +226,7 @@ fn markers_choices_skips_and_resurfacing() {
     // Seat 0 takes 85: its only jewels are red and the red marker is placed: no marker.
     play(&mut g, "take 2");
     play(&mut g, "place e6 E");
-    assert_eq!(g.step(), Step::Resurface, "the marker step is skipped");
+    assert_eq!(g.phase(), Phase::Resurface, "the marker step is skipped");
     let markers = *g.player(Seat(0)).markers();
     assert_eq!(markers.iter().flatten().count(), 2);
     refused(&g, mv("resurface A red nw"), "card_already_used");
@@ -243,7 +243,7 @@ fn a_single_marker_option_is_applied_and_none_skips() {
     let mut g = Game::from_deck(&Options::default(), &deck_with([2, 4, 5])).unwrap();
     play(&mut g, "take 1");
     play(&mut g, "place e5 E");
-    assert_eq!(g.step(), Step::Resurface);
+    assert_eq!(g.phase(), Phase::Resurface);
     assert_eq!(g.player(Seat(0)).markers()[BLUE as usize], Some(0));
     // Block A carries the marker: only B may be resurfaced.
     assert!(
@@ -261,11 +261,11 @@ fn no_resurfacing_step_without_cards() {
         play(&mut g, "take 1");
         let m = legal(&g)[0];
         g.play(&m).unwrap();
-        if g.step() == Step::Mark {
+        if g.phase() == Phase::Mark {
             play(&mut g, "mark A");
         }
         if turn < 3 {
-            assert_eq!(g.step(), Step::Resurface);
+            assert_eq!(g.phase(), Phase::Resurface);
             let m = *legal(&g)
                 .iter()
                 .find(|m| matches!(m, Move::Resurface { .. }))
@@ -273,8 +273,8 @@ fn no_resurfacing_step_without_cards() {
             g.play(&m).unwrap();
         } else {
             assert_eq!(
-                g.step(),
-                Step::Refill,
+                g.phase(),
+                Phase::Refill,
                 "no card left: the resurfacing step is skipped"
             );
         }
@@ -304,10 +304,10 @@ fn build_holey(players: u8, spend: usize) -> Game {
     let mut g = Game::new(&Options::players(players), 77).unwrap();
     let mut rng = GameRng::from_seed(77);
     for (turn, place) in HOLEY.iter().enumerate() {
-        assert_eq!((g.current(), g.step()), (Seat(0), Step::Take));
+        assert_eq!((g.current(), g.phase()), (Seat(0), Phase::Take));
         play(&mut g, "take 1");
         play(&mut g, place);
-        if g.step() == Step::Mark {
+        if g.phase() == Phase::Mark {
             play(&mut g, "mark A");
         }
         if turn < spend {
@@ -328,7 +328,7 @@ fn build_holey(players: u8, spend: usize) -> Game {
 #[test]
 fn holes_are_covered_with_cards() {
     let mut g = build_holey(2, 0);
-    assert_eq!((g.current(), g.step()), (Seat(0), Step::Cover));
+    assert_eq!((g.current(), g.phase()), (Seat(0), Phase::Cover));
     assert_eq!(g.holes(), &[(8, 4), (4, 7)]);
     assert_eq!(legal(&g).len(), 3 * 2 * 4);
     refused(&g, mv("cover e8 red se"), "wrong_hole");
@@ -421,13 +421,13 @@ fn an_empty_pile_takes_the_bottom_half_of_the_largest() {
     let mut refills = 0;
     // Everyone takes slot 1 and refills it from pile 1.
     while refills < 22 {
-        let m = match g.step() {
-            Step::Take => mv("take 1"),
-            Step::Refill => {
+        let m = match g.phase() {
+            Phase::Take => mv("take 1"),
+            Phase::Refill => {
                 refills += 1;
                 mv("refill 1")
             }
-            Step::Resurface => mv("pass"),
+            Phase::Resurface => mv("pass"),
             _ => safe_move(&g, &mut rng, &mut buf),
         };
         let top = g.pile_top(0);
@@ -548,7 +548,7 @@ fn views_show_pile_tops_and_sizes_only() {
     assert_eq!(json["piles"][0]["size"], 22);
     assert_eq!(json["piles"][0]["top"]["id"], deck[24]);
     assert_eq!(json["quarry"][1]["id"], 20);
-    assert_eq!(json["step"], "take");
+    assert_eq!(json["phase"], "take");
     let ids = g.view(None).domino_ids();
     assert_eq!(ids.len(), 3 + 4);
     // Every seat and spectators see the same.
@@ -589,7 +589,7 @@ fn the_view_explains_the_current_step() {
     assert!(v["quarry"][1].is_null());
     play(&mut g, "place e5 E");
     let v = serde_json::to_value(g.view(Some(Seat(0)))).unwrap();
-    assert_eq!(v["step"], "resurface");
+    assert_eq!(v["phase"], "resurface");
     assert_eq!(v["new_blocks"], serde_json::json!([0, 1]));
     assert_eq!(v["seats"][0]["blocks"][1]["marker"], true);
     assert_eq!(

@@ -1,4 +1,4 @@
-//! Rewrites `data/cards.csv` from the documented generator (`cards::generate_csv`).
+//! Rewrites `data/cards.csv` from the documented generator (`data::generate_csv`).
 //!
 //! `cargo run -p pyramidion-pyramids --example generate_cards` (or pass `-- --check` to only
 //! compare). A unit test checks that the shipped file equals the generator's output.
@@ -6,7 +6,7 @@ use std::path::Path;
 
 fn main() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/cards.csv");
-    let text = pyramidion_pyramids::cards::generate_csv();
+    let text = pyramidion_pyramids::data::generate_csv();
     if std::env::args().any(|a| a == "--check") {
         let current = std::fs::read_to_string(&path).unwrap_or_default();
         if current == text {

@@ -1,6 +1,6 @@
 //! Determinisation for one seat: the cards it cannot see (the deck, the other hands and,
 //! before the end, the other tombs) reshuffled among their places, and a fresh generator.
-use crate::cards::CARD_COUNT;
+use crate::data::CARD_COUNT;
 use crate::state::{Game, Phase};
 use pyramidion_core::{GameRng, Seat};
 

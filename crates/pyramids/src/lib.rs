@@ -4,12 +4,13 @@
 //! the God tile set aside in round 1 of a 2-player game) comes from the [`GameRng`] owned by
 //! the state and seeded by [`Rules::new`]; a game is `(options, seed, moves)`.
 //!
-//! - [`cards`]: the 105 construction cards, read once from `data/cards.csv` (the project's
-//!   reconstruction, see [`cards::generate_csv`]).
+//! - [`data`]: the 105 construction cards, read once from `data/cards.csv` (the project's
+//!   reconstruction, see [`data::generate_csv`]).
 //! - [`necropolis`]: Pyramid geometry, Obelisk, Tomb and scoring.
 //! - [`moves`]: [`Move`] and its text grammar (`god 3`, `pair 2`, `pyramid 1 b2`, `obelisk 1`,
 //!   `tomb 2`, `done`, `discard 1`).
-//! - [`game`]: [`Game`], the round flow and the [`Rules`] implementation.
+//! - [`state`]: [`Game`] and its phases; `play` has the round flow and the [`Rules`]
+//!   implementation.
 //! - [`view`]: what a seat may see.
 //!
 //! RULES.md (repository root, section "Pyramids") states the rules as implemented and every interpretation.
@@ -19,22 +20,23 @@
 //! [`Rules::new`]: pyramidion_core::Rules::new
 #![forbid(unsafe_code)]
 
-pub mod cards;
+pub mod data;
 pub mod descriptor;
 mod determinize;
 mod error;
-pub mod game;
 pub mod moves;
 pub mod necropolis;
 mod options;
 mod play;
 #[cfg(feature = "testkit")]
 mod sim;
-mod state;
+pub mod state;
 pub mod view;
 
-pub use cards::{CardId, Colour, Glyph};
-pub use game::{Edifice, Game, IllegalMove, Options, Phase, ROUNDS};
+pub use data::{CardId, Colour, Glyph};
+pub use error::IllegalMove;
 pub use moves::{God, Move, MoveForm};
 pub use necropolis::{Necropolis, Place, Score};
+pub use options::Options;
+pub use state::{Edifice, Game, Phase, ROUNDS};
 pub use view::View;

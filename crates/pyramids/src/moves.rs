@@ -295,29 +295,29 @@ pub enum MoveForm {
     },
     Pyramid {
         hand: u8,
-        card: Option<crate::cards::CardId>,
+        card: Option<crate::data::CardId>,
         place: String,
         row: u8,
         slot: u8,
     },
     Obelisk {
         hand: u8,
-        card: Option<crate::cards::CardId>,
+        card: Option<crate::data::CardId>,
     },
     Tomb {
         hand: Option<u8>,
-        card: Option<crate::cards::CardId>,
+        card: Option<crate::data::CardId>,
     },
     Done,
     Discard {
         hand: Option<u8>,
-        card: Option<crate::cards::CardId>,
+        card: Option<crate::data::CardId>,
     },
 }
 
 impl MoveForm {
     /// The form of `m` with the cards of `hand`, the hand of the seat that plays it.
-    pub fn of(m: &Move, hand: &[crate::cards::CardId]) -> MoveForm {
+    pub fn of(m: &Move, hand: &[crate::data::CardId]) -> MoveForm {
         let card = |h: u8| hand.get(h as usize).copied();
         match *m {
             Move::God(god) => MoveForm::God {

@@ -17,7 +17,7 @@
 //! holds k cards). In rows `b`–`d` the slots are fixed by the completed row below (`b1` sits on
 //! `a1`+`a2`, …); the first card of a row takes any slot, later ones a slot next to a card of
 //! that row.
-use crate::cards::{CARD_WIDTH, CardId, Colour, Glyph, card};
+use crate::data::{CARD_WIDTH, CardId, Colour, Glyph, card};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -633,7 +633,7 @@ mod tests {
         assert_eq!(tomb_points(&tombs, 2), 0);
         assert_eq!(tomb_ties(&tombs, 2), [false; 5]);
     }
-    use crate::cards::cards;
+    use crate::data::cards;
 
     fn two_stone(a: Colour, b: Colour) -> CardId {
         cards()

@@ -1,5 +1,5 @@
 //! The flow and the checks of Pyramids: the [`Rules`] implementation.
-use crate::cards::CARD_COUNT;
+use crate::data::CARD_COUNT;
 use crate::error::IllegalMove;
 use crate::moves::{God, Move, MoveForm};
 use crate::necropolis::{NONE, Necropolis, Place, Stack};

@@ -1,9 +1,9 @@
 //! What Pyramids adds to the shared random-simulation harness (`pyramidion-testkit`). Built
 //! only with the `testkit` feature, which only this crate's tests enable.
-use crate::cards::CARD_COUNT;
-use crate::game::{Game, Phase, ROUNDS};
+use crate::data::CARD_COUNT;
 use crate::moves::{God, MAX_HAND, MAX_PAIRS, Move};
 use crate::necropolis::{NONE, Place};
+use crate::state::{Game, Phase, ROUNDS};
 use pyramidion_core::{GameRng, Rules, Seat};
 use pyramidion_testkit::Simulate;
 

@@ -1,5 +1,5 @@
 //! The state of a Pyramids game: the table, the phase, and their accessors.
-use crate::cards::{CARD_COUNT, CardId};
+use crate::data::{CARD_COUNT, CardId};
 use crate::moves::{Allowed, God, MAX_HAND};
 use crate::necropolis::{NONE, Necropolis, Score, Stack, score_all, score_of};
 use crate::options::Options;

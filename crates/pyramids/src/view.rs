@@ -6,11 +6,11 @@
 //! end every Tomb is revealed (and full scores shown); hands stay hidden.
 //!
 //! Every card in a view is a [`CardView`] whose id is under the key `"card"`.
-use crate::cards::Colour;
-use crate::cards::{CardId, Glyph, card};
-use crate::game::{Game, Phase, ROUNDS};
+use crate::data::Colour;
+use crate::data::{CardId, Glyph, card};
 use crate::moves::{Allowed, God};
 use crate::necropolis::{PyramidScore, ROW_SIZES, Score, tomb_majorities, tomb_ties};
+use crate::state::{Game, Phase, ROUNDS};
 use pyramidion_core::{Outcome, Rules, Seat, ToMove};
 use serde::Serialize;
 

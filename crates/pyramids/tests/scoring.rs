@@ -1,7 +1,7 @@
 //! The rulebook's scoring examples as constructed positions, scored by the engine's own code
 //! (`Pyramid::score`, `Obelisk::score`, `necropolis::score_of`, which `Game::score` uses).
 use pyramidion_core::{Rules, ToMove};
-use pyramidion_pyramids::cards::{CardId, cards};
+use pyramidion_pyramids::data::{CardId, cards};
 use pyramidion_pyramids::necropolis::{Obelisk, Pyramid, Tomb, score_all, score_of};
 use pyramidion_pyramids::{Colour, Game, Glyph, Necropolis, Options, Place};
 use std::collections::HashSet;

@@ -1,7 +1,7 @@
 //! No view a seat can receive contains another seat's hand or tomb, or the deck; what a seat
 //! may see is there; determinisation keeps what the seat sees and resamples the rest.
 use pyramidion_core::{GameRng, Rules, Seat, ToMove};
-use pyramidion_pyramids::cards::CardId;
+use pyramidion_pyramids::data::CardId;
 use pyramidion_pyramids::{Game, Options, Phase};
 use std::collections::BTreeSet;
 

@@ -1,8 +1,5 @@
-//! Prints the project's Forgotten Treasures domino set as CSV (see `dominoes::generate`).
+//! Prints the project's Forgotten Treasures domino set as CSV (see `data::generate`).
 fn main() {
-    use pyramidion_treasures::dominoes;
-    print!(
-        "{}",
-        dominoes::to_csv(&dominoes::generate(dominoes::GENERATOR_SEED))
-    );
+    use pyramidion_treasures::data;
+    print!("{}", data::to_csv(&data::generate(data::GENERATOR_SEED)));
 }

@@ -6,9 +6,9 @@
 //! every Mythical left scores 1. So: per colour, the best value for each exact number of units
 //! (a small knapsack with choices 0/1/3 per area); then share the Mythical pairs among colours
 //! (a second knapsack). Ties prefer spending fewer gems. Exact, and a few microseconds.
-use crate::game::ScorableArea;
 use crate::gems::{COLOURS, Gem, Gems};
 use crate::moves::Payment;
+use crate::state::ScorableArea;
 use arrayvec::ArrayVec;
 
 /// A best allocation: its activations and the stage points they give with the Mythicals kept.

@@ -1,8 +1,8 @@
 //! The engine figures issue #2 asks `pyramidion bench` for: legal placement generation,
 //! stage scoring and top-view areas, on positions sampled from seeded random games.
-use crate::game::{Game, Phase};
 use crate::gems::Gems;
 use crate::options::Options;
+use crate::state::{Game, Phase};
 use pyramidion_core::bench::BenchCase;
 use pyramidion_core::{GameRng, Rules, ToMove};
 use pyramidion_pyramid::{Dir, Placement, Pyramid};

@@ -1,7 +1,7 @@
 //! Positions built directly (for the rulebook's worked examples and tools), not by play.
-use crate::game::{Game, Phase, STAGES};
 use crate::gems::Gems;
 use crate::options::Options;
+use crate::state::{Game, Phase, STAGES};
 use pyramidion_core::SetupError;
 use pyramidion_pyramid::Pyramid;
 

@@ -1,6 +1,6 @@
 //! Hidden information: determinisation.
-use crate::dominoes::{self, DominoId};
-use crate::game::Game;
+use crate::data::{self, DominoId};
+use crate::state::Game;
 use pyramidion_core::GameRng;
 
 impl Game {
@@ -29,10 +29,10 @@ impl Game {
             if pile.face_up || pile.is_empty() {
                 continue;
             }
-            let back = dominoes::get(pile.top().expect("non-empty")).back();
+            let back = data::get(pile.top().expect("non-empty")).back();
             let i = pool
                 .iter()
-                .position(|&id| dominoes::get(id).back() == back)
+                .position(|&id| data::get(id).back() == back)
                 .expect("the real top is in the pool");
             let top = pool.swap_remove(i);
             let n = pile.len();

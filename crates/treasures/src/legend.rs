@@ -1,8 +1,8 @@
 //! THE Legend, the solo automa ("Become A Legend" / "Become THE Legend").
-use crate::dominoes;
-use crate::game::{Game, LegendTurn, SPACES};
+use crate::data;
 use crate::gems::Gem;
 use crate::options::SoloMode;
+use crate::state::{Game, LegendTurn, SPACES};
 use arrayvec::ArrayVec;
 
 impl Game {
@@ -16,7 +16,7 @@ impl Game {
             .last()
             .expect("the Legend's pile is never empty");
         // 1. His wishes: the colours of the icons of his top domino (two entries).
-        let mut wishes = dominoes::get(top).icon_colours().map(Some);
+        let mut wishes = data::get(top).icon_colours().map(Some);
         let mut turn = LegendTurn::default();
         let mut last_space = None;
         let face_up: ArrayVec<usize, SPACES> = (0..SPACES)
@@ -138,7 +138,7 @@ mod tests {
         let mut g = Game::setup(&Options::solo(mode), 7).unwrap();
         let id = (0..90u8)
             .find(|&id| {
-                let mut w = dominoes::get(id).icon_colours();
+                let mut w = data::get(id).icon_colours();
                 let mut want = wishes;
                 w.sort();
                 want.sort();

@@ -7,11 +7,10 @@
 pub mod allocation;
 mod bench;
 mod constructed;
+pub mod data;
 pub mod descriptor;
 mod determinize;
-pub mod dominoes;
 pub mod error;
-pub mod game;
 pub mod gems;
 mod legend;
 pub mod moves;
@@ -21,14 +20,14 @@ mod play;
 pub mod scoring;
 #[cfg(feature = "testkit")]
 mod sim;
-mod turn;
+pub mod state;
 pub mod view;
 
 pub use constructed::SeatSetup;
 pub use error::IllegalMove;
-pub use game::{Game, Phase};
 pub use gems::{Gem, Gems};
 pub use legend::legend_stage_points;
 pub use moves::{Move, MoveForm, Payment};
 pub use options::{Options, SoloMode};
+pub use state::{Game, Phase};
 pub use view::View;

@@ -1,9 +1,9 @@
 //! Stage end: activations, points, discards, the next stage's first player, final ranking.
 use crate::error::IllegalMove;
-use crate::game::{Game, INVENTORY_LIMIT, Phase, STAGES, ScorableArea, ScoredArea, StageScoring};
 use crate::gems::{COLOURS, Gem};
 use crate::moves::{Move, Payment};
 use crate::pick::{locate, pick_index};
+use crate::state::{Game, INVENTORY_LIMIT, Phase, STAGES, ScorableArea, ScoredArea, StageScoring};
 use pyramidion_core::{Outcome, RankKey, Seat};
 use pyramidion_pyramid::select::select_u8;
 

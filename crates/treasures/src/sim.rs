@@ -1,10 +1,10 @@
 //! What Forgotten Treasures adds to the shared random-simulation harness (`pyramidion-testkit`):
 //! component conservation, score bounds, what views hide, and illegal-move probes. Built only
 //! with the `testkit` feature, which only this crate's tests enable.
-use crate::dominoes::{self, DOMINO_COUNT, DominoId};
-use crate::game::{Game, Phase, SPACES};
+use crate::data::{self, DOMINO_COUNT, DominoId};
 use crate::gems::{Gem, Gems};
 use crate::moves::{Move, Payment};
+use crate::state::{Game, Phase, SPACES};
 use crate::view::{DominoView, PileTop};
 use pyramidion_core::{GameRng, Rules, Seat};
 use pyramidion_pyramid::{Dir, Placement};
@@ -131,7 +131,7 @@ impl Simulate for Game {
                     domino: DominoView::of(id),
                 },
                 Some(id) => PileTop::FaceDown {
-                    back: dominoes::get(id).back(),
+                    back: data::get(id).back(),
                 },
             };
             if space.top != expected {

@@ -4,12 +4,12 @@
 //! shown), the order of the piles below their tops, the bag (it has no order; only its size
 //! is shown, its contents follow from everything visible), the seed and the RNG.
 use crate::allocation::best_plan;
-use crate::dominoes::{self, BackBlock, DominoId};
-use crate::game::{Game, LegendTurn, Phase, SPACES};
+use crate::data::{self, BackBlock, DominoId};
 use crate::gems::Gems;
 use crate::moves::{Move, Payment};
 use crate::options::{Options, SoloMode};
 use crate::scoring::{POINTS_PER_MYTHICAL_KEPT, activation_points, affordable_payments};
+use crate::state::{Game, LegendTurn, Phase, SPACES};
 use pyramidion_core::{Outcome, Seat};
 use pyramidion_pyramid::topview::area_name;
 use pyramidion_pyramid::{Block, FrameRect, Placement};
@@ -48,7 +48,7 @@ impl DominoView {
     pub(crate) fn of(id: DominoId) -> DominoView {
         DominoView {
             id,
-            blocks: dominoes::get(id).blocks,
+            blocks: data::get(id).blocks,
         }
     }
 }
@@ -214,7 +214,7 @@ impl View {
                         domino: DominoView::of(id),
                     },
                     Some(id) => PileTop::FaceDown {
-                        back: dominoes::get(id).back(),
+                        back: data::get(id).back(),
                     },
                 };
                 SpaceView {
@@ -290,7 +290,7 @@ impl View {
         let legend = game.legend.as_ref().map(|l| LegendView {
             mode: l.mode,
             pile: l.pile.iter().map(|&id| DominoView::of(id)).collect(),
-            wishes: dominoes::get(*l.pile.last().expect("never empty")).icon_colours(),
+            wishes: data::get(*l.pile.last().expect("never empty")).icon_colours(),
             gems: l.gems,
             stage_scores: l.stage_scores,
             total: l.total(),
@@ -334,7 +334,7 @@ impl View {
 
     fn scoring(
         seat: u8,
-        sc: &crate::game::StageScoring,
+        sc: &crate::state::StageScoring,
         top: &pyramidion_pyramid::TopView,
         gems: Option<Gems>,
     ) -> ScoringView {

@@ -1,7 +1,7 @@
 //! Placement counts and every illegal move kind (refused with its own code, state unchanged).
 use pyramidion_core::{ErrorCode, GameRng, Rules, Seat, ToMove};
 use pyramidion_testkit::Simulate;
-use pyramidion_treasures::game::Phase;
+use pyramidion_treasures::state::Phase;
 use pyramidion_treasures::{Game, Gem, Gems, Move, Options, Payment, SeatSetup};
 
 fn legal(g: &Game) -> Vec<Move> {

@@ -5,7 +5,7 @@
 //! span stages are built across stages on purpose.
 use pyramidion_core::{Rules, Seat, ToMove};
 use pyramidion_pyramid::{Block, Dir, Placement, Pyramid};
-use pyramidion_treasures::game::Phase;
+use pyramidion_treasures::state::Phase;
 use pyramidion_treasures::{Game, Gem, Gems, Move, Options, Payment, SeatSetup, SoloMode};
 
 const COLOURS: &str = "OBPGR"; // orange, blue, purple, green, red

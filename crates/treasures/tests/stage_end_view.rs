@@ -1,7 +1,7 @@
 //! What the table shows at and after a stage end: the engine's best allocation offered to the
 //! seat being scored, and the per-area breakdown of every stage already scored.
 use pyramidion_core::{GameRng, Rules, Seat, ToMove};
-use pyramidion_treasures::game::Phase;
+use pyramidion_treasures::state::Phase;
 use pyramidion_treasures::{Game, Move, Options, SoloMode, View};
 
 fn random_until_scoring(g: &mut Game, rng: &mut GameRng) {

@@ -54,9 +54,9 @@ export function render(ctx) {
   const { view, state } = ctx;
   const mine = state.seat !== null && state.seat !== undefined;
   const focus = mine ? state.seat : (view.to_move ?? 0);
-  const step = view.outcome ? 'over' : view.step;
+  const phase = view.outcome ? 'over' : view.phase;
   // Local choices belong to one state: forget them when the state moves on.
-  const placing = ctx.myTurn && step === 'place';
+  const placing = ctx.myTurn && phase === 'place';
   if (ctx.ui.stateId !== state.state_id) {
     ctx.ui.stateId = state.state_id;
     ctx.ui.selected = null;
@@ -67,8 +67,8 @@ export function render(ctx) {
   const own = h('section.card.own', { 'data-testid': 'own-area', onkeydown: placing ? onRotateKey(ctx) : null }, ownArea(ctx, focus));
   return h(
     'div.ft-table.pyo-table',
-    { 'data-testid': 'pyo-table', 'data-step': step, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
-    statusBar(ctx, step),
+    { 'data-testid': 'pyo-table', 'data-phase': phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
+    statusBar(ctx, phase),
     view.outcome ? resultPanel(ctx) : null,
     // While placing, the pyramid comes first: the quarry is not needed then.
     h('div.ft-main', {}, placing ? [own, quarry(ctx)] : [quarry(ctx), own]),
@@ -86,11 +86,11 @@ function bringIntoView() {
   });
 }
 
-function statusBar(ctx, step) {
+function statusBar(ctx, phase) {
   const { view, state } = ctx;
   let prompt = '';
-  if (step === 'over') prompt = t('pyo.prompt.over');
-  else if (ctx.myTurn) prompt = t(`pyo.prompt.${step}`);
+  if (phase === 'over') prompt = t('pyo.prompt.over');
+  else if (ctx.myTurn) prompt = t(`pyo.prompt.${phase}`);
   else if (view.to_move !== null) prompt = t('pyo.prompt.others', { name: ctx.seatName(view.to_move) });
   return h(
     'div.ft-status',

@@ -17,7 +17,7 @@ use crate::Bot;
 use pyramidion_core::{Rules, Seat, ToMove};
 use pyramidion_pyramid::{Block, Placement, Pyramid};
 use pyramidion_pyramido::data::{COLOURS, dominoes};
-use pyramidion_pyramido::{Game, Move, Player, Status, Step, mark_options, min_holes, score_stage};
+use pyramidion_pyramido::{Game, Move, Player, Status, Phase, mark_options, min_holes, score_stage};
 
 type Key = (bool, bool, i8, u16, u8);
 
@@ -188,10 +188,10 @@ impl Bot<Game> for Greedy {
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
         assert!(!moves.is_empty(), "Greedy asked to move with no legal move");
-        if moves.len() == 1 || game.step() == Step::Refill {
+        if moves.len() == 1 || game.phase() == Phase::Refill {
             return moves[self.rng.below(moves.len() as u32) as usize];
         }
-        let placements = matches!(game.step(), Step::Take | Step::Place)
+        let placements = matches!(game.phase(), Phase::Take | Phase::Place)
             .then(|| Placements::new(game.player(seat)));
         let mut best: Vec<Move> = Vec::new();
         let mut best_key = None;

@@ -7,8 +7,8 @@ use pyramidion_core::Rules;
 use pyramidion_pyramid::topview::MAX_AREAS;
 use pyramidion_pyramid::{Block, Pyramid};
 use pyramidion_treasures::allocation::{best_plan, best_points};
-use pyramidion_treasures::game::{Phase, ScorableArea};
-use pyramidion_treasures::{Game, Gem, Gems, Move, dominoes};
+use pyramidion_treasures::state::{Phase, ScorableArea};
+use pyramidion_treasures::{Game, Gem, Gems, Move, data};
 
 /// Stage points `pyramid` would score now with `gems`. On the stack: the search bot's
 /// playouts call it for every placement they weigh.
@@ -83,7 +83,7 @@ impl Bot<Game> for Greedy {
                         })
                         .collect();
                     let values =
-                        best_placements(player.pyramid(), dominoes::get(id).blocks, &inventories);
+                        best_placements(player.pyramid(), data::get(id).blocks, &inventories);
                     scored.extend(takes.into_iter().zip(values.into_iter().map(i64::from)));
                 }
                 self.pick_best(&scored)

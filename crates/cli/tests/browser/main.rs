@@ -906,7 +906,7 @@ async fn pyramids_a_person_plays_three_players_against_two_bots_and_a_spectator_
 
 /// The Pyramido table's numbered state and step.
 async fn pyo_state(s: &Session) -> (i64, String) {
-    state_of(s, "pyo-table", "step").await
+    state_of(s, "pyo-table", "phase").await
 }
 
 async fn pyo_wait_past(s: &Session, state: i64) {

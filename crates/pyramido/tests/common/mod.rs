@@ -6,7 +6,7 @@
 use pyramidion_core::{GameRng, Rules};
 use pyramidion_pyramid::{CANVAS_SIZE, Pyramid};
 use pyramidion_pyramido::data::dominoes;
-use pyramidion_pyramido::{Game, Move, Step, free_cells};
+use pyramidion_pyramido::{Game, Move, Phase, free_cells};
 
 pub fn careful_move(game: &Game, rng: &mut GameRng, buf: &mut Vec<Move>) -> Move {
     policy_move(game, rng, buf, 20, 10)
@@ -27,8 +27,8 @@ fn policy_move(
 ) -> Move {
     game.legal_moves(buf);
     assert!(!buf.is_empty());
-    match game.step() {
-        Step::Place if rng.below(sloppy) != 0 => {
+    match game.phase() {
+        Phase::Place if rng.below(sloppy) != 0 => {
             let pyramid = game.player(game.current()).pyramid();
             let blocks = dominoes()[game.held().unwrap() as usize].blocks;
             let good: Vec<Move> = buf
@@ -44,7 +44,7 @@ fn policy_move(
             let from = if good.is_empty() { &buf[..] } else { &good[..] };
             from[rng.below(from.len() as u32) as usize]
         }
-        Step::Resurface if rng.below(resurface) != 0 => Move::Pass,
+        Phase::Resurface if rng.below(resurface) != 0 => Move::Pass,
         _ => buf[rng.below(buf.len() as u32) as usize],
     }
 }

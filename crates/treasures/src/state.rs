@@ -1,5 +1,5 @@
 //! The state of a game and its setup.
-use crate::dominoes::{self, DOMINO_COUNT, DominoId};
+use crate::data::{self, DOMINO_COUNT, DominoId};
 use crate::gems::{COLOURS, GEM_KINDS, Gem, Gems};
 use crate::moves::Payment;
 use crate::options::{Options, SoloMode};
@@ -467,8 +467,8 @@ impl Game {
     pub fn hand(&self) -> Option<DominoId> {
         self.hand
     }
-    pub fn hand_domino(&self) -> Option<&'static dominoes::Domino> {
-        self.hand.map(dominoes::get)
+    pub fn hand_domino(&self) -> Option<&'static data::Domino> {
+        self.hand.map(data::get)
     }
 }
 
