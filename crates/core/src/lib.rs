@@ -7,12 +7,14 @@
 
 pub mod bench;
 pub mod descriptor;
+pub mod player_count;
 pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod seat;
 
 pub use descriptor::GameDescriptor;
+pub use player_count::PlayerCount;
 pub use rng::{GameRng, Seed};
 pub use rules::{ErrorCode, Outcome, RankKey, Redacted, Rules, SetupError, ToMove};
 pub use seat::Seat;
