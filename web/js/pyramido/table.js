@@ -129,7 +129,7 @@ function quarry(ctx) {
         const pic2 = dominoSvg(PALETTE, [asBlock(d.a), asBlock(d.b)], 84, dominoLabel(d));
         items.push(
           take
-            ? h('button.pyo-slot.choice', { 'data-testid': 'take', 'data-slot': i + 1, 'aria-label': t('pyo.take', { slot: i + 1, domino: dominoLabel(d) }), onclick: () => play(take.text) }, head, pic2)
+            ? h('button.pyo-slot.choice', { 'data-testid': 'take', 'data-slot': i + 1, 'data-move': take.text, 'aria-label': t('pyo.take', { slot: i + 1, domino: dominoLabel(d) }), onclick: () => play(take.text) }, head, pic2)
             : h('div.pyo-slot', {}, head, pic2),
         );
       }

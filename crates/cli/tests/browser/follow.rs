@@ -1,13 +1,14 @@
-//! Following the game (issue #18): any opponent's pyramid — a Pyramids necropolis — opens
-//! enlarged in a dialog by mouse, keyboard and touch, at 1280×800 and 375×812: readable (at
-//! least twice the card's drawing, or nearly the whole phone), naming its player, still open
-//! when a move arrives, and closed by Escape, its button or a tap with the focus back on the
-//! card's button. And the daily challenge pages (#17): a fresh account starts one from the
+//! Following the game (issue #18): any opponent's pyramid (Forgotten Treasures, Pyramido) or
+//! necropolis (Pyramids) opens enlarged in a dialog by mouse, keyboard and touch, at 1280×800
+//! and 375×812: readable (its pieces at least twice the card's size), naming its player, still
+//! open when a move arrives, and closed by Escape, its button or a tap with the focus back on
+//! the card's button. And the daily challenge pages (#17): a fresh account starts one from the
 //! lobby, moves, reads the leaderboard, and a second start is refused in words.
 use crate::tables_polish::{DESKTOP_800, viewport};
 use crate::webdriver::Session;
 use crate::{
-    DESKTOP, PHONE, artifacts, catalog, fill, open_lobby, play_step, py_step, table_state, world,
+    DESKTOP, PHONE, artifacts, catalog, fill, open_lobby, play_step, py_step, pyo_state,
+    pyo_wait_past, table_state, world,
 };
 use serde_json::{Value, json};
 
@@ -44,7 +45,7 @@ async fn wait_my_turn(s: &Session, table: &str) -> bool {
             "this page's turn or the end",
             "const t = document.querySelector(`[data-testid=${arguments[0]}]`);
              if (!t || document.getElementById('app').classList.contains('pending')) return false;
-             if (t.dataset.phase === 'over') return 'over';
+             if ((t.dataset.phase || t.dataset.step) === 'over') return 'over';
              return !!document.querySelector('[data-testid=prompt].yours') && 'mine';",
             json!([table]),
             90,
@@ -290,6 +291,34 @@ async fn pyramids_an_opponents_necropolis_opens_enlarged_and_closes_back_to_its_
         py_step(&s, step, &mut no_shots).await;
     }
     check_follow(&s, "py-table", "follow-pyramids").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pyramido_an_opponents_pyramid_opens_enlarged_and_closes_back_to_its_button() {
+    let w = world("follow-pyo").await;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    create_against_bot(&s, &w.server.base, "pyramido", "pyo-table").await;
+    // Play until the bot has a pyramid to look at and this page is to take a domino.
+    for step in 0.. {
+        assert!(step < 20, "the bot should have placed a domino by now");
+        assert!(wait_my_turn(&s, "pyo-table").await, "the game ended early");
+        let (state, phase) = pyo_state(&s).await;
+        let built = !s.find_all(SMALL).await.is_empty();
+        match phase.as_str() {
+            "take" if built => break,
+            "take" => s.click("[data-testid=take]").await,
+            "place" => {
+                s.click("[data-testid=ghost]").await;
+                s.click("[data-testid=confirm-place]").await;
+            }
+            "refill" => s.click("[data-testid=refill]").await,
+            "resurface" => s.click("[data-testid=pass]").await,
+            "mark" => s.click("[data-testid=mark]").await,
+            other => panic!("unexpected step '{other}' at the start"),
+        }
+        pyo_wait_past(&s, state).await;
+    }
+    check_follow(&s, "pyo-table", "follow-pyramido").await;
 }
 
 /// Today's challenges as the page's account sees them: [{id, game, played}].
