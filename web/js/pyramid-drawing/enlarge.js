@@ -2,8 +2,8 @@
 // table's own drawing at the size of the player's own pyramid, with the player's name and
 // score line. Which seat is enlarged lives in `ctx.ui`, so the dialog survives the redraw of
 // every move: it is drawn again, still open, showing the new position, with the reader's
-// scroll kept. Escape, the dialog's button or a tap beside it closes it, and the keyboard
-// focus goes back to the button that opened it.
+// scroll (and sideways pan) kept. Escape, the dialog's button or a tap beside it closes it,
+// and the keyboard focus goes back to the button that opened it.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 
@@ -28,7 +28,7 @@ export function enlargeButton(ctx, seat, what) {
 
 function enlarge(ctx, seat) {
   ctx.ui.enlarged = seat;
-  ctx.ui.enlargedScroll = 0;
+  ctx.ui.enlargedScroll = {};
   ctx.redraw();
 }
 
@@ -76,12 +76,26 @@ export function enlargedDialog(ctx, draw) {
     const r = dialog.getBoundingClientRect();
     if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) shrink(ctx);
   });
-  dialog.addEventListener('scroll', () => (ctx.ui.enlargedScroll = dialog.scrollTop), { passive: true });
+  // Where the reader scrolled — the dialog, and any part a table marks `data-scroll-key` (a
+  // wide drawing panned sideways) — is kept for the next redraw.
+  dialog.addEventListener(
+    'scroll',
+    (e) => {
+      const el = e.target;
+      const key = el === dialog ? '' : el.dataset && el.dataset.scrollKey;
+      if (key === undefined) return;
+      ctx.ui.enlargedScroll = { ...ctx.ui.enlargedScroll, [key]: [el.scrollLeft, el.scrollTop] };
+    },
+    { capture: true, passive: true },
+  );
   // Opened once it is in the page (a redraw puts a new one there; nothing is painted between).
   queueMicrotask(() => {
     if (!dialog.isConnected || dialog.open) return;
     dialog.showModal();
-    dialog.scrollTop = ctx.ui.enlargedScroll || 0;
+    for (const [key, [left, top]] of Object.entries(ctx.ui.enlargedScroll || {})) {
+      const el = key === '' ? dialog : dialog.querySelector(`[data-scroll-key="${CSS.escape(key)}"]`);
+      if (el) [el.scrollLeft, el.scrollTop] = [left, top];
+    }
   });
   return dialog;
 }

@@ -239,7 +239,7 @@ function enlargedNecropolis(ctx, seat) {
     wide: true,
     title: [t('py.necropolis_of', { name }), p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null],
     body: [
-      h('div.py-enlarged', {}, h('div.py-enlarged-pyramid', {}, pyramidSvg(p.pyramid, { testid: 'enlarged-pyramid', unit: 14, label: t('py.pyramid_of', { name }) })), edifices(p, false)),
+      h('div.py-enlarged', {}, h('div.py-enlarged-pyramid', { 'data-scroll-key': 'pyramid' }, pyramidSvg(p.pyramid, { testid: 'enlarged-pyramid', unit: 14, label: t('py.pyramid_of', { name }) })), edifices(p, false)),
       h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
     ],
   };

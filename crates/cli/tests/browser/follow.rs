@@ -142,6 +142,41 @@ async fn move_behind_the_dialog(s: &Session, table: &str) -> i64 {
     v.as_i64().expect("a move offered on this page's turn")
 }
 
+/// Scrolls the open dialog down and pans its wide parts sideways as far as they go, redraws
+/// the page (as a move or a change of language does) and checks the dialog is open again
+/// at the same place.
+async fn keeps_the_place_on_redraw(s: &Session, prefix: &str) {
+    let place = "const d = document.querySelector('dialog[data-testid=enlarged]');
+        if (!d || !d.open) return null;
+        return [d, ...d.querySelectorAll('[data-scroll-key]')].map((e) => [Math.round(e.scrollLeft), Math.round(e.scrollTop)]);";
+    let moved = s
+        .js(
+            "const d = document.querySelector('dialog[data-testid=enlarged]');
+             d.scrollTop = d.scrollHeight;
+             for (const e of d.querySelectorAll('[data-scroll-key]')) e.scrollLeft = e.scrollWidth;
+             return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));",
+            json!([]),
+        )
+        .await;
+    assert_eq!(moved, json!(true));
+    let before = s.js(place, json!([])).await;
+    s.js(
+        "return import('/js/app.js').then((m) => { m.app.rerender(); return true; });",
+        json!([]),
+    )
+    .await;
+    let after = s
+        .wait_until(
+            "the dialog open again after the redraw",
+            place,
+            json!([]),
+            5,
+        )
+        .await;
+    assert_eq!(before, after, "{prefix}: the reader's place in the dialog");
+    eprintln!("{prefix}: the dialog kept its place {after} across a redraw");
+}
+
 /// The whole follow check on a table where it is this page's turn and the opponent (seat 2,
 /// the greedy bot) has something built.
 async fn check_follow(s: &Session, table: &str, prefix: &str) {
@@ -247,6 +282,7 @@ async fn check_follow(s: &Session, table: &str, prefix: &str) {
     );
     assert!(s.text("[data-testid=enlarged-title]").await.contains(&name));
     s.screenshot(&dir, &format!("{prefix}-enlarged-375")).await;
+    keeps_the_place_on_redraw(s, prefix).await;
     s.tap("[data-testid=shrink]").await;
     wait_closed(s, "a tap on its button").await;
     viewport(s, DESKTOP_800.0, DESKTOP_800.1).await;
