@@ -12,10 +12,26 @@ function challengeName(c) {
   return [t(`game.${c.game}`), mode, against].filter(Boolean).join(' · ');
 }
 
-async function start(c) {
+// One attempt: the button is disabled while the table is asked for, so a double click does
+// not ask twice. When the server refuses (the attempt was taken in another tab, say), the
+// list is read again so that it links to the attempt instead of offering Start.
+async function start(c, button) {
+  button.disabled = true;
   try {
     const table = await api('POST', `/api/daily/${c.id}`);
     location.hash = `#/game/${table.id}`;
+  } catch (e) {
+    showError(e);
+    button.disabled = false;
+    if (e.code === 'daily_already_played') refresh(button.closest('[data-testid=daily]'));
+  }
+}
+
+async function refresh(section) {
+  if (!section) return;
+  try {
+    const daily = await api('GET', '/api/daily');
+    if (section.isConnected) section.replaceWith(dailySection(daily));
   } catch (e) {
     showError(e);
   }
@@ -38,10 +54,10 @@ export function dailySection(daily) {
           h('span', {}, challengeName(c)),
           ' ',
           c.played
-            ? h('a', { href: `#/game/${c.played}` }, t('daily.played'))
-            : h('button.small.primary', { 'data-testid': `daily-start-${c.id}`, disabled: guest, onclick: () => start(c) }, t('daily.start')),
+            ? h('a', { href: `#/game/${c.played}`, 'data-testid': `daily-played-${c.id}` }, t('daily.played'))
+            : h('button.small.primary', { 'data-testid': `daily-start-${c.id}`, disabled: guest, onclick: (e) => start(c, e.currentTarget) }, t('daily.start')),
           ' ',
-          h('a', { href: `#/daily/${c.id}` }, t('daily.leaderboard')),
+          h('a', { href: `#/daily/${c.id}`, 'data-testid': `daily-board-${c.id}` }, t('daily.leaderboard')),
         ),
       ),
     ),

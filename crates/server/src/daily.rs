@@ -213,7 +213,8 @@ pub async fn start(
 }
 
 /// `GET /api/daily/{challenge}/leaderboard`: the finished attempts, best first: winners
-/// first, then by score, then who finished earlier.
+/// first, then by score, then who finished earlier; today's challenge is named (day, game,
+/// options) even while nobody has finished it.
 pub async fn leaderboard(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -233,7 +234,15 @@ pub async fn leaderboard(
     .await
     .map_err(ApiError::internal)?;
     let mut entries = Vec::with_capacity(rows.len());
-    let (mut day, mut game, mut options) = (None, None, None);
+    // One of today's challenges is described before anyone finishes it (its page says which
+    // game and day it is); an older one, by its finished attempts.
+    let (mut day, mut game, mut options) = match challenges(&utc_day(now_ms()))
+        .into_iter()
+        .find(|c| c.id == id)
+    {
+        Some(c) => (Some(c.day), Some(c.game.key().to_string()), Some(c.options)),
+        None => (None, None, None),
+    };
     for r in &rows {
         let get = |c: &str| {
             r.try_get::<Option<String>, _>(c)

@@ -312,6 +312,12 @@ async fn the_daily_challenge_deals_alike_once_per_account() {
             .unwrap()["played"],
         ga
     );
+    // Before anyone finishes, the leaderboard already names today's challenge.
+    let board = ann.get(&format!("/api/daily/{cid}/leaderboard")).await.body;
+    assert_eq!(board["entries"], json!([]), "{board}");
+    assert_eq!(board["day"], today["day"], "{board}");
+    assert_eq!(board["game"], challenge["game"], "{board}");
+    assert_eq!(board["options"], challenge["options"], "{board}");
     // Both play; the leaderboard lists both, best first.
     let da = wa.play_out(ga, sa, 11).await;
     let db = wb.play_out(gb, sb, 12).await;

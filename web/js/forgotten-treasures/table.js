@@ -9,6 +9,7 @@ import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from './placing.js';
 import { resultPanel } from './result.js';
 import { moveText } from './moves.js';
+import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 
 export function render(ctx) {
   const { view, state } = ctx;
@@ -41,6 +42,7 @@ export function render(ctx) {
       scoringPad(ctx),
       moveLog(ctx),
     ),
+    enlargedDialog(ctx, (seat) => enlargedPlayer(ctx, seat)),
   );
 }
 
@@ -187,18 +189,35 @@ function playerCard(ctx, p) {
   return h(
     'section.card.player',
     { class: turn ? 'to-move' : '', 'data-seat': p.seat },
-    h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, p.stage_complete && view.phase !== 'over' ? h('span.hint', {}, ` · ${t('table.stage_complete')}`) : null),
+    h('div.card-head', {}, h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, p.stage_complete && view.phase !== 'over' ? h('span.hint', {}, ` · ${t('table.stage_complete')}`) : null), enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) }))),
     h('div.inventory', {}, gemsInline(p.gems)),
-    h(
-      'div.pyramid-box',
-      {},
-      pyramidSvg(p, {
-        label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }),
-        areas: view.scoring && view.scoring.seat === p.seat ? view.scoring.areas : null,
-      }),
-    ),
+    h('div.pyramid-box', {}, opponentPyramid(ctx, p)),
     scoreLine(ctx, p),
   );
+}
+
+// An opponent's pyramid as the table draws it (on its card, and enlarged).
+function opponentPyramid(ctx, p, testid) {
+  const { view } = ctx;
+  return pyramidSvg(p, {
+    testid,
+    label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }),
+    areas: view.scoring && view.scoring.seat === p.seat ? view.scoring.areas : null,
+  });
+}
+
+// The enlarged card: the same drawing at the size of the own pyramid, gems and scores.
+function enlargedPlayer(ctx, seat) {
+  const p = ctx.view.players[seat];
+  if (!p) return null;
+  return {
+    title: t('table.pyramid_of', { name: ctx.seatName(seat) }),
+    body: [
+      h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(p.gems)),
+      h('div.pyramid-box.big', {}, opponentPyramid(ctx, p, 'enlarged-pyramid')),
+      scoreLine(ctx, p),
+    ],
+  };
 }
 
 function legendPanel(ctx) {

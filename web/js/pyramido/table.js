@@ -6,6 +6,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { DIRS, blockPicture, dominoSvg, orient, palette, pyramidSvg, quadrantMask } from '../pyramid-drawing/drawing.js';
 import { scoringPad, resultPanel } from './scoring.js';
+import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 
 export const PALETTE = palette('pyo', [
   ['brown', 'dots'],
@@ -73,6 +74,7 @@ export function render(ctx) {
     // While placing, the pyramid comes first: the quarry is not needed then.
     h('div.ft-main', {}, placing ? [own, quarry(ctx)] : [quarry(ctx), own]),
     h('aside.ft-side', {}, view.seats.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)), scoringPad(ctx), moveLog(ctx)),
+    enlargedDialog(ctx, (seat) => enlargedPlayer(ctx, seat)),
   );
 }
 
@@ -127,7 +129,7 @@ function quarry(ctx) {
         const pic2 = dominoSvg(PALETTE, [asBlock(d.a), asBlock(d.b)], 84, dominoLabel(d));
         items.push(
           take
-            ? h('button.pyo-slot.choice', { 'data-testid': 'take', 'data-slot': i + 1, 'aria-label': t('pyo.take', { slot: i + 1, domino: dominoLabel(d) }), onclick: () => play(take.text) }, head, pic2)
+            ? h('button.pyo-slot.choice', { 'data-testid': 'take', 'data-slot': i + 1, 'data-move': take.text, 'aria-label': t('pyo.take', { slot: i + 1, domino: dominoLabel(d) }), onclick: () => play(take.text) }, head, pic2)
             : h('div.pyo-slot', {}, head, pic2),
         );
       }
@@ -373,18 +375,31 @@ function scoreLine(ctx, p) {
 }
 
 function playerCard(ctx, p) {
-  const { view, ui } = ctx;
-  ui.big = ui.big || {};
+  const { view } = ctx;
   const turn = view.to_move === p.seat;
-  const big = !!ui.big[p.seat];
   return h(
     'section.card.player',
     { class: turn ? 'to-move' : '', 'data-seat': p.seat },
-    h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, statusNote(p)),
-    h('button.small', { 'data-testid': 'enlarge', 'aria-pressed': big ? 'true' : 'false', onclick: () => ((ui.big[p.seat] = !big), ctx.redraw()) }, big ? t('pyo.shrink') : t('pyo.enlarge')),
-    h('div.pyramid-box', { class: big ? 'big' : '' }, p.blocks.length ? pyramidSvg(PALETTE, pyramidBlocks(p), { frame: p.frame, stage: view.stage, label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }), last: p.last_domino, areas: liveAreas(p, ui) }) : h('p.hint', {}, t('pyramid.empty'))),
+    h('div.card-head', {}, h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, statusNote(p)), enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) }))),
+    h('div.pyramid-box', {}, opponentPyramid(ctx, p)),
     scoreLine(ctx, p),
   );
+}
+
+// An opponent's pyramid as the table draws it (on its card, and enlarged).
+function opponentPyramid(ctx, p, testid) {
+  if (!p.blocks.length) return h('p.hint', {}, t('pyramid.empty'));
+  return pyramidSvg(PALETTE, pyramidBlocks(p), { frame: p.frame, stage: ctx.view.stage, label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }), testid, last: p.last_domino, areas: liveAreas(p, ctx.ui) });
+}
+
+// The enlarged card: the same drawing at the size of the own pyramid, with the scores.
+function enlargedPlayer(ctx, seat) {
+  const p = ctx.view.seats[seat];
+  if (!p) return null;
+  return {
+    title: [t('table.pyramid_of', { name: ctx.seatName(seat) }), statusNote(p)],
+    body: [h('div.pyramid-box.big', {}, opponentPyramid(ctx, p, 'enlarged-pyramid')), scoreLine(ctx, p)],
+  };
 }
 
 function moveText(m) {

@@ -6,6 +6,7 @@ import { t } from '../i18n.js';
 import { COLOURS, cardLabel, cardSvg, colourName, pyramidSvg, stoneChip } from './pieces.js';
 import { moveText } from './moves.js';
 import { resultPanel } from './result.js';
+import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 
 // The table's styles live next to it (loaded once).
 if (!document.querySelector('link[data-pyramids-css]')) {
@@ -26,6 +27,7 @@ export function render(ctx) {
       h('div.py-col', {}, godsPanel(ctx), quarryPanel(ctx), me !== null ? handPanel(ctx, me) : null, me !== null ? necropolis(ctx, view.tables[me], true) : null),
       h('aside.py-col.py-side', {}, view.tables.filter((p) => p.seat !== me).map((p) => necropolis(ctx, p, false)), moveLog(ctx)),
     ),
+    enlargedDialog(ctx, (seat) => enlargedNecropolis(ctx, seat)),
   );
 }
 
@@ -180,18 +182,20 @@ function necropolis(ctx, p, own) {
     ghosts = legal.filter((m) => m.kind === 'pyramid' && m.hand === ui.hand);
     preview = p.hand ? p.hand[ui.hand] : null;
   }
-  const tomb = p.tomb
-    ? h('div.py-tomb-cards', { 'data-testid': own ? 'my-tomb' : 'tomb-cards' }, p.tomb.map((c) => cardSvg(c, 8)))
-    : null;
   return h(
     'section.card.py-necropolis',
     { class: turn ? 'to-move' : '', 'data-seat': p.seat, 'data-testid': own ? 'my-necropolis' : 'necropolis', 'aria-label': t('py.necropolis_of', { name }) },
     h(
-      'h3',
+      'div.card-head',
       {},
-      own ? t('py.your_necropolis') : t('py.necropolis_of', { name }),
-      turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null,
-      p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null,
+      h(
+        'h3',
+        {},
+        own ? t('py.your_necropolis') : t('py.necropolis_of', { name }),
+        turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null,
+        p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null,
+      ),
+      own ? null : enlargeButton(ctx, p.seat, t('py.necropolis_of', { name })),
     ),
     pyramidSvg(p.pyramid, {
       testid: own ? 'my-pyramid' : null,
@@ -209,20 +213,36 @@ function necropolis(ctx, p, own) {
         }
       },
     }),
-    h(
-      'div.py-edifices',
-      {},
-      obeliskColumns(p),
-      h(
-        'div.py-tomb',
-        { 'data-testid': 'tomb-count' },
-        h('span.label', {}, t('py.tomb_count', { count: p.tomb_size })),
-        tomb,
-        own || p.hand === null ? h('span.hint', {}, t('py.hand_size', { count: p.hand_size })) : null,
-      ),
-    ),
+    edifices(p, own),
     h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
   );
+}
+
+// The Obelisk and the Tomb beside a Pyramid (the Tomb's cards only to whoever may see them).
+function edifices(p, own) {
+  const tomb = p.tomb ? h('div.py-tomb-cards', { 'data-testid': own ? 'my-tomb' : 'tomb-cards' }, p.tomb.map((c) => cardSvg(c, 8))) : null;
+  return h(
+    'div.py-edifices',
+    {},
+    obeliskColumns(p),
+    h('div.py-tomb', { 'data-testid': 'tomb-count' }, h('span.label', {}, t('py.tomb_count', { count: p.tomb_size })), tomb, own || p.hand === null ? h('span.hint', {}, t('py.hand_size', { count: p.hand_size })) : null),
+  );
+}
+
+// An opponent's necropolis enlarged: the Pyramid at the size of the own one, the Obelisk,
+// the Tomb and the public score.
+function enlargedNecropolis(ctx, seat) {
+  const p = ctx.view.tables.find((x) => x.seat === seat);
+  if (!p) return null;
+  const name = ctx.seatName(seat);
+  return {
+    wide: true,
+    title: [t('py.necropolis_of', { name }), p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null],
+    body: [
+      h('div.py-enlarged', {}, h('div.py-enlarged-pyramid', { 'data-scroll-key': 'pyramid' }, pyramidSvg(p.pyramid, { testid: 'enlarged-pyramid', unit: 14, label: t('py.pyramid_of', { name }) })), edifices(p, false)),
+      h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
+    ],
+  };
 }
 
 function moveLog(ctx) {

@@ -2,6 +2,7 @@
 //! `pyramidion serve` binary: everything is done by clicking in the page, as a player would.
 //! Screenshots (1280 px and 375 px wide) are saved in `target/browser-artifacts/`.
 mod after_game;
+mod follow;
 mod live_play;
 mod tables_polish;
 mod webdriver;

@@ -1,7 +1,9 @@
 //! The browser tests' driver: Debian's chromedriver, spawned per test, and headless Chromium
 //! sessions driven through the `fantoccini` WebDriver client, wrapped in the few person-like
 //! steps the tests use (wait for, click as a person would, type a key, screenshot).
-use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::actions::{
+    InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, PointerAction, TouchActions,
+};
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -305,6 +307,25 @@ impl Session {
             .perform_actions(keys)
             .await
             .expect("key pressed");
+    }
+
+    /// Taps the first element matching `css` with a finger (a touch pointer), as on a phone.
+    pub async fn tap(&self, css: &str) {
+        let element = self.wait_for(css, 15).await;
+        let finger = TouchActions::new("finger".into())
+            .then(PointerAction::MoveToElement {
+                element,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.client.perform_actions(finger).await.expect("tapped");
     }
 
     /// Saves a PNG of the window to `dir/name.png`.
