@@ -1,13 +1,13 @@
 //! Tuning runs of the search bot (not part of the tests): `cargo run --release -p
 //! pyramidion-ai --example tune -- GAME PLAYERS ITER PLAYOUT EPS MARGIN_W C GAMES [OPP]`.
 use pyramidion_ai::search::{Playout, Search, SearchConfig};
-use pyramidion_ai::{Bot, Greedy};
+use pyramidion_ai::{Bot, Favourite, Greedy};
 use pyramidion_core::{Rules, ToMove};
 use std::time::Instant;
 
 fn run<G: Rules>(options: G::Options, config: SearchConfig, games: u64, seats: usize)
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     let start = Instant::now();
     let (mut wins, mut score, mut opp, mut decisions) = (0.0, 0.0, 0.0, 0u64);

@@ -9,7 +9,7 @@
 //! `mistake` from 5, `blunder` from 10. `pyramidion analyse` prints it; the server stores it
 //! for the replay page.
 use crate::search::{Search, SearchConfig};
-use crate::{Bot, Greedy};
+use crate::{Bot, Favourite, Greedy};
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, ToMove};
 use pyramidion_games::dispatch;
@@ -125,7 +125,7 @@ fn decisions<G: Rules>(
     plies: std::ops::Range<usize>,
 ) -> Result<(Vec<Decision>, u8), AnalysisError>
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     let mut game: G = record
         .replay_prefix(Some(0))

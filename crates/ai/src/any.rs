@@ -6,7 +6,7 @@
 //! as a search budget spec `search:ITERATIONS`. Unknown names are an error, never a silent
 //! fallback.
 use crate::search::{Search, SearchConfig};
-use crate::{Bot, Greedy, RandomBot};
+use crate::{Bot, Favourite, Greedy, RandomBot};
 use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::{Rules, Seed};
 use pyramidion_games::{AnyGame, with_game};
@@ -109,7 +109,7 @@ impl BotLevel {
     /// A bot of this level for game `G`, seeded.
     pub fn make<G: Rules>(self, seed: Seed) -> Box<dyn Bot<G>>
     where
-        Greedy: Bot<G>,
+        Greedy: Favourite<G>,
     {
         match self {
             BotLevel::Random => Box::new(RandomBot::<G::Move>::new(seed)),
@@ -165,14 +165,14 @@ impl FromStr for BotLevel {
 /// A bot of the level named `name` for game `G` (ladder name or `search:N`).
 pub fn bot_for<G: Rules>(name: &str, seed: Seed) -> Result<Box<dyn Bot<G>>, UnknownLevel>
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     Ok(name.parse::<BotLevel>()?.make::<G>(seed))
 }
 
 fn pick<G: Rules>(game: &G, level: BotLevel, seed: u64) -> String
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     level.make::<G>(seed).choose(game).to_string()
 }

@@ -9,7 +9,7 @@ pub mod greedy;
 pub mod random;
 pub mod search;
 
-pub use greedy::Greedy;
+pub use greedy::{Favourite, Greedy};
 pub use random::RandomBot;
 pub use search::{Search, SearchConfig};
 

@@ -15,6 +15,7 @@
 //! small probability a uniform random move (epsilon-greedy), so playouts look like real games
 //! and still explore. Everything is seeded: the same (seed, budget, calls) give the same
 //! moves, with no clock anywhere, so bot games stay records.
+use crate::greedy::Favourite;
 use crate::{Bot, Greedy};
 use pyramidion_core::{GameRng, Outcome, Rules, Seat, Seed, ToMove};
 
@@ -173,7 +174,7 @@ pub struct Search<G: Rules> {
 
 impl<G: Rules> Search<G>
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     pub fn new(config: SearchConfig, seed: Seed) -> Self {
         let mut rng = GameRng::from_seed(seed);
@@ -300,16 +301,12 @@ where
                 }
             }
             // Progressive widening: a node visited v times may have 1 + widening·√v children,
-            // the first being the playout policy's choice, so that a wide node (50 placements)
-            // spends its few visits on likely moves rather than on one visit each.
+            // added in the guiding policy's order (its best untried move next), so that a wide
+            // node (50 placements) spends its few visits on likely moves rather than on one
+            // visit each.
             let allowed = 1 + (self.config.widening * (tree[node].visits as f64).sqrt()) as u32;
             if !self.untried.is_empty() && (available < allowed || best.is_none()) {
-                let policy = self.policy_move(&state);
-                let m = if self.untried.contains(&policy) {
-                    policy
-                } else {
-                    self.untried[self.rng.below(self.untried.len() as u32) as usize]
-                };
+                let m = self.next_to_try(&state);
                 let child = tree.len();
                 let mut new = Node::new(Some(m), mover.0);
                 new.avail = 1;
@@ -345,9 +342,20 @@ where
         }
     }
 
-    /// The guiding policy's move (greedy, whatever the playout setting).
-    fn policy_move(&mut self, state: &G) -> G::Move {
-        self.greedy.choose(state)
+    /// The untried move to add next: the guiding policy's favourite among them (greedy,
+    /// whatever the playout setting), or one drawn uniformly where it has no opinion.
+    fn next_to_try(&mut self, state: &G) -> G::Move {
+        match self.greedy.favourite(state, &self.untried) {
+            Some(m) => m,
+            None => {
+                let policy = self.greedy.choose(state);
+                if self.untried.contains(&policy) {
+                    policy
+                } else {
+                    self.untried[self.rng.below(self.untried.len() as u32) as usize]
+                }
+            }
+        }
     }
 
     fn playout_move(&mut self, state: &G) -> G::Move {
@@ -368,7 +376,7 @@ where
 
 impl<G: Rules> Bot<G> for Search<G>
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     fn choose(&mut self, game: &G) -> G::Move {
         game.legal_moves(&mut self.legal);

@@ -1,7 +1,7 @@
 //! The search bot: legal, reproducible, blind to what its seat cannot see, and stronger than
 //! greedy. Correctness only; speed is measured by `pyramidion bench` and `arena`.
 use pyramidion_ai::search::{Playout, Search, SearchConfig};
-use pyramidion_ai::{Bot, Greedy};
+use pyramidion_ai::{Bot, Favourite, Greedy};
 use pyramidion_core::{GameRng, Rules, Seat, ToMove};
 use pyramidion_games::{pyramido, pyramids, treasures};
 
@@ -17,7 +17,7 @@ fn tiny(iterations: u32) -> SearchConfig {
 /// Plays a game with a search bot at every seat; `play` (checked) must accept every move.
 fn all_search<G: Rules>(options: &G::Options, seed: u64, config: SearchConfig) -> Vec<String>
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     let mut game = G::new(options, seed).unwrap();
     let mut bots: Vec<Search<G>> = (0..game.seats())
@@ -88,7 +88,7 @@ fn same_seed_and_budget_same_game() {
 /// seed: the bot's choice depends only on what its seat may see.
 fn blind_to_hidden<G: Rules>(options: &G::Options, seeds: std::ops::Range<u64>) -> usize
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     let mut differing = 0;
     for seed in seeds {
@@ -141,7 +141,7 @@ fn wins_against_greedy<G: Rules>(
     config: SearchConfig,
 ) -> u32
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     let mut wins = 0;
     for seed in seeds {

@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use pyramidion_ai::any::BotLevel;
 use pyramidion_ai::arena::{EloEstimate, Sprt, SprtDecision, elo_estimate, game_score};
-use pyramidion_ai::{Bot, Greedy};
+use pyramidion_ai::{Bot, Favourite, Greedy};
 use pyramidion_core::{Rules, Seed, ToMove};
 use pyramidion_games::{GameKind, dispatch};
 use serde::Serialize;
@@ -69,7 +69,7 @@ struct PairResult {
 
 fn play_pair<G: Rules>(options: &G::Options, seed: Seed, bots: [BotLevel; 2]) -> Result<PairResult>
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     let mut result = PairResult::default();
     let seats = G::new(options, seed)
@@ -163,7 +163,7 @@ fn run_match<G: Rules>(
     threads: usize,
 ) -> Result<Vec<PairResult>>
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     let slots: Mutex<Vec<Option<PairResult>>> = Mutex::new(vec![None; args.pairs as usize]);
     let next = AtomicU64::new(0);

@@ -4,7 +4,7 @@ use crate::game_args::{game_parser, options_json};
 use anyhow::{Result, ensure};
 use clap::Args;
 use pyramidion_ai::search::{Playout, Search, SearchConfig};
-use pyramidion_ai::{Bot, Greedy, RandomBot};
+use pyramidion_ai::{Bot, Favourite, Greedy, RandomBot};
 use pyramidion_core::{Rules, ToMove};
 use pyramidion_games::{GameKind, dispatch};
 use std::hint::black_box;
@@ -71,7 +71,7 @@ fn random_games_per_second<G: Rules>(options: &G::Options, budget: Duration) -> 
 /// policy, so its speed bounds the guided search's).
 fn greedy_games_per_second<G: Rules>(options: &G::Options, budget: Duration) -> Rate
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     let mut seed = 0;
     let mut bot = Greedy::new(7);
@@ -91,7 +91,7 @@ where
 /// search), with uniform or greedy-guided playouts.
 fn search_iterations<G: Rules>(options: &G::Options, playout: Playout, budget: Duration) -> Rate
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     const ITERATIONS: u32 = 100;
     let mut seed = 0;
@@ -111,7 +111,7 @@ where
 /// Prints the search speed figures of 2-player games.
 fn print_search<G: Rules>(options: &G::Options, budget: Duration) -> Result<()>
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     print_games(
         "greedy 2-player games",

@@ -4,7 +4,7 @@ use crate::game_args::GameChoice;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use pyramidion_ai::any::BotLevel;
-use pyramidion_ai::{Bot, Greedy};
+use pyramidion_ai::{Bot, Favourite, Greedy};
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, Seed, ToMove};
 use pyramidion_games::dispatch;
@@ -75,7 +75,7 @@ pub fn play_game<G: Rules>(
     mut record: Option<&mut Record>,
 ) -> Result<(u32, pyramidion_core::Outcome)>
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     let mut game = G::new(options, seed).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut players: Vec<Box<dyn Bot<G>>> = bots
@@ -102,7 +102,7 @@ fn run_batch<G: Rules>(
     threads: usize,
 ) -> Result<(Stats, Duration)>
 where
-    Greedy: Bot<G>,
+    Greedy: Favourite<G>,
 {
     let seats = bots.len();
     let empty = Stats {

@@ -27,5 +27,5 @@ pub use moves::{Move, MoveForm, Side};
 pub use options::Options;
 pub use play::mark_options;
 pub use scoring::{MarkedArea, StageScore, next_first_player, score_stage};
-pub use state::{Game, Player, Status, Phase};
+pub use state::{Game, Phase, Player, Status};
 pub use view::View;

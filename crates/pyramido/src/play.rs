@@ -5,7 +5,7 @@ use crate::moves::{Move, MoveForm, Side};
 use crate::options::Options;
 use crate::scoring::{next_first_player, score_stage};
 use crate::state::{
-    Game, MAX_PLAYERS, PILE_CAPACITY, PILES, Player, STAGE_BLOCKS, Status, Phase, Turn,
+    Game, MAX_PLAYERS, PILE_CAPACITY, PILES, Phase, Player, STAGE_BLOCKS, Status, Turn,
 };
 use crate::view::View;
 use arrayvec::ArrayVec;

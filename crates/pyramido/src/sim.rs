@@ -2,7 +2,7 @@
 use crate::data::{CARDS, COLOURS, DOMINO_COUNT, card_of};
 use crate::moves::{Move, Side};
 use crate::state::{
-    Game, MAX_DOMINOES_PER_PLAYER, PILES, QUARRY_SLOTS, STAGE_BLOCKS, Status, Phase,
+    Game, MAX_DOMINOES_PER_PLAYER, PILES, Phase, QUARRY_SLOTS, STAGE_BLOCKS, Status,
 };
 use pyramidion_core::{GameRng, Rules, Seat};
 use pyramidion_pyramid::{Dir, Placement};

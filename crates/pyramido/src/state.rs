@@ -266,7 +266,8 @@ impl Game {
     /// Index of the block A of the domino placed this turn (B follows), during the mark and
     /// resurface steps.
     pub fn new_blocks(&self) -> Option<usize> {
-        matches!(self.phase, Phase::Mark | Phase::Resurface).then_some(self.turn.first_block as usize)
+        matches!(self.phase, Phase::Mark | Phase::Resurface)
+            .then_some(self.turn.first_block as usize)
     }
     /// Holes still to cover, the next first (`Phase::Cover`).
     pub fn holes(&self) -> &[(u8, u8)] {

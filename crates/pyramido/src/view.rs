@@ -2,7 +2,7 @@
 //! the dominoes below the pile tops, so every seat gets the same picture.
 use crate::data::{CARD_NAMES, COLOUR_NAMES, COLOURS, colour_name, dominoes};
 use crate::scoring::StageScore;
-use crate::state::{Game, PILES, QUARRY_SLOTS, Status, Phase};
+use crate::state::{Game, PILES, Phase, QUARRY_SLOTS, Status};
 use pyramidion_core::{Outcome, Rules, Seat, ToMove};
 use pyramidion_pyramid::placement::format_cell;
 use pyramidion_pyramid::{Block, FrameRect};

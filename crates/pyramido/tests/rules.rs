@@ -6,7 +6,7 @@ use common::{careful_move, safe_move};
 use pyramidion_core::{ErrorCode, GameRng, Rules, Seat, ToMove};
 use pyramidion_pyramid::{Dir, Placement, StageGrid};
 use pyramidion_pyramido::data::{BLUE, BROWN, DOMINO_COUNT, GREEN, RED, dominoes};
-use pyramidion_pyramido::{Game, IllegalMove, Move, Options, Side, Status, Phase};
+use pyramidion_pyramido::{Game, IllegalMove, Move, Options, Phase, Side, Status};
 
 fn mv(text: &str) -> Move {
     text.parse().unwrap_or_else(|e| panic!("{e}"))

@@ -1,5 +1,6 @@
 //! Greedy bots: the best immediate gain, game by game (one file per game).
-use pyramidion_core::{GameRng, Seed};
+use crate::Bot;
+use pyramidion_core::{GameRng, Rules, Seed};
 
 mod pyramido;
 mod pyramids;
@@ -18,3 +19,18 @@ impl Greedy {
         }
     }
 }
+
+/// The greedy bot's preference among some of a position's legal moves: the order in which
+/// the search bot widens a node (its best untried move next, rather than a random one, so
+/// that a node with 50 placements spends its few visits on the likely ones).
+pub trait Favourite<G: Rules>: Bot<G> {
+    /// The move of `candidates` (legal in `game`, not empty) this policy ranks first, ties
+    /// broken with its own RNG; `None` when it has no opinion (the search then draws one).
+    fn favourite(&mut self, game: &G, candidates: &[G::Move]) -> Option<G::Move> {
+        let _ = (game, candidates);
+        None
+    }
+}
+
+impl Favourite<pyramidion_pyramido::Game> for Greedy {}
+impl Favourite<pyramidion_pyramids::Game> for Greedy {}

@@ -17,7 +17,9 @@ use crate::Bot;
 use pyramidion_core::{Rules, Seat, ToMove};
 use pyramidion_pyramid::{Block, Placement, Pyramid};
 use pyramidion_pyramido::data::{COLOURS, dominoes};
-use pyramidion_pyramido::{Game, Move, Player, Status, Phase, mark_options, min_holes, score_stage};
+use pyramidion_pyramido::{
+    Game, Move, Phase, Player, Status, mark_options, min_holes, score_stage,
+};
 
 type Key = (bool, bool, i8, u16, u8);
 

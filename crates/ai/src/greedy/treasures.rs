@@ -1,6 +1,6 @@
 //! Greedy for Forgotten Treasures: every decision maximises the stage score the player would
 //! get if the stage ended right now (exact best gem allocation over the current top view).
-use super::Greedy;
+use super::{Favourite, Greedy};
 use crate::Bot;
 use arrayvec::ArrayVec;
 use pyramidion_core::Rules;
@@ -52,6 +52,87 @@ impl Greedy {
     }
 }
 
+impl Favourite<Game> for Greedy {
+    fn favourite(&mut self, game: &Game, candidates: &[Move]) -> Option<Move> {
+        let player = game.player(game.current());
+        let gems = player.gems();
+        let scored: Vec<(Move, i64)> = match game.phase() {
+            Phase::Take => {
+                // Each space's placements are weighed once, for every candidate gem there.
+                let mut scored = Vec::with_capacity(candidates.len());
+                for space in 0..5u8 {
+                    let takes: Vec<Move> = candidates
+                        .iter()
+                        .copied()
+                        .filter(|m| matches!(m, Move::Take { space: s, .. } if *s == space))
+                        .collect();
+                    let Some(id) = game.piles()[space as usize].face_up_top() else {
+                        continue;
+                    };
+                    if takes.is_empty() {
+                        continue;
+                    }
+                    let inventories: Vec<Gems> =
+                        takes.iter().map(|m| after_take(gems, m)).collect();
+                    let values =
+                        best_placements(player.pyramid(), data::get(id).blocks, &inventories);
+                    scored.extend(takes.into_iter().zip(values.into_iter().map(i64::from)));
+                }
+                scored
+            }
+            Phase::Place => {
+                let domino = game.hand_domino()?.blocks;
+                candidates
+                    .iter()
+                    .map(|m| match m {
+                        Move::Place(p) => {
+                            let mut after = player.pyramid().clone();
+                            after.place(p, domino);
+                            (*m, stage_value(&after, gems) as i64)
+                        }
+                        _ => (*m, i64::MIN),
+                    })
+                    .collect()
+            }
+            Phase::Activate => {
+                let plan = self.choose(game);
+                return candidates.contains(&plan).then_some(plan);
+            }
+            Phase::Discard => candidates
+                .iter()
+                .map(|m| (*m, discard_value(player.pyramid(), m)))
+                .collect(),
+            Phase::Flip | Phase::Over => return None,
+        };
+        (!scored.is_empty()).then(|| self.pick_best(&scored))
+    }
+}
+
+/// The inventory after taking `take`'s gem (if any).
+fn after_take(gems: Gems, take: &Move) -> Gems {
+    match take {
+        Move::Take { gem: Some(g), .. } => {
+            let mut after = gems;
+            after.add(*g, 1);
+            after
+        }
+        _ => gems,
+    }
+}
+
+/// How good discarding is: keep Mythicals (1 point each, pay for any colour); drop the colour
+/// with the fewest visible icons on the pyramid.
+fn discard_value(pyramid: &Pyramid, m: &Move) -> i64 {
+    let top = pyramid.top_view();
+    match m {
+        Move::Discard(Gem::Mythical) => -1000,
+        Move::Discard(g) => {
+            -((top.colour_board(g.index() as u8) & top.icons()).count_ones() as i64)
+        }
+        _ => i64::MIN,
+    }
+}
+
 impl Bot<Game> for Greedy {
     fn choose(&mut self, game: &Game) -> Move {
         let mut legal = Vec::new();
@@ -71,17 +152,8 @@ impl Bot<Game> for Greedy {
                         continue;
                     }
                     let id = game.piles()[space as usize].face_up_top().expect("face up");
-                    let inventories: Vec<Gems> = takes
-                        .iter()
-                        .map(|m| match m {
-                            Move::Take { gem: Some(g), .. } => {
-                                let mut after = gems;
-                                after.add(*g, 1);
-                                after
-                            }
-                            _ => gems,
-                        })
-                        .collect();
+                    let inventories: Vec<Gems> =
+                        takes.iter().map(|m| after_take(gems, m)).collect();
                     let values =
                         best_placements(player.pyramid(), data::get(id).blocks, &inventories);
                     scored.extend(takes.into_iter().zip(values.into_iter().map(i64::from)));
@@ -118,18 +190,9 @@ impl Bot<Game> for Greedy {
                 }
             }
             Phase::Discard => {
-                // Keep Mythicals (1 point each, pay for any colour); drop the colour with the
-                // fewest visible icons on the pyramid.
-                let top = player.pyramid().top_view();
-                let icons_of =
-                    |g: Gem| (top.colour_board(g.index() as u8) & top.icons()).count_ones();
                 let scored: Vec<(Move, i64)> = legal
                     .iter()
-                    .map(|m| match m {
-                        Move::Discard(Gem::Mythical) => (*m, -1000),
-                        Move::Discard(g) => (*m, -(icons_of(*g) as i64)),
-                        _ => (*m, i64::MIN),
-                    })
+                    .map(|m| (*m, discard_value(player.pyramid(), m)))
                     .collect();
                 self.pick_best(&scored)
             }
@@ -171,6 +234,59 @@ mod tests {
         assert!(
             wins.count() >= 25,
             "greedy should win nearly every game against random"
+        );
+    }
+
+    /// The value greedy gives a placement: the stage points right after it.
+    fn placement_value(game: &Game, m: &Move) -> u32 {
+        let Move::Place(p) = m else { unreachable!() };
+        let player = game.player(game.current());
+        let mut after = player.pyramid().clone();
+        after.place(p, game.hand_domino().unwrap().blocks);
+        stage_value(&after, player.gems())
+    }
+
+    #[test]
+    fn favourite_is_the_best_of_the_candidates_it_is_given() {
+        let mut checked = 0;
+        for seed in 0..10 {
+            let mut game = Game::new(&Options::multiplayer(2), seed).unwrap();
+            let mut greedy = Greedy::new(seed);
+            let mut legal = Vec::new();
+            while let ToMove::Seat(_) = game.to_move() {
+                game.legal_moves(&mut legal);
+                if game.phase() == Phase::Place && legal.len() > 2 {
+                    let best = legal
+                        .iter()
+                        .map(|m| placement_value(&game, m))
+                        .max()
+                        .unwrap();
+                    let fav = greedy.favourite(&game, &legal).unwrap();
+                    assert_eq!(placement_value(&game, &fav), best, "seed {seed}");
+                    // Without the best moves, the favourite is the best of the rest.
+                    let rest: Vec<Move> = legal
+                        .iter()
+                        .copied()
+                        .filter(|m| placement_value(&game, m) < best)
+                        .collect();
+                    if let Some(next) = rest.iter().map(|m| placement_value(&game, m)).max() {
+                        let fav = greedy.favourite(&game, &rest).unwrap();
+                        assert!(rest.contains(&fav));
+                        assert_eq!(placement_value(&game, &fav), next, "seed {seed}");
+                        checked += 1;
+                    }
+                }
+                if game.phase() == Phase::Take {
+                    let fav = greedy.favourite(&game, &legal).unwrap();
+                    assert!(legal.contains(&fav));
+                }
+                let m = greedy.choose(&game);
+                game.play(&m).unwrap();
+            }
+        }
+        assert!(
+            checked > 20,
+            "only {checked} placements with a second-best move"
         );
     }
 
