@@ -65,6 +65,9 @@ struct PairResult {
     a_time: Duration,
     b_moves: u64,
     b_time: Duration,
+    /// Each bot's longest decision.
+    a_slowest: Duration,
+    b_slowest: Duration,
 }
 
 fn play_pair<G: Rules>(options: &G::Options, seed: Seed, bots: [BotLevel; 2]) -> Result<PairResult>
@@ -90,9 +93,11 @@ where
             if s.index() == a_seat {
                 result.a_moves += 1;
                 result.a_time += spent;
+                result.a_slowest = result.a_slowest.max(spent);
             } else {
                 result.b_moves += 1;
                 result.b_time += spent;
+                result.b_slowest = result.b_slowest.max(spent);
             }
             game.play(&m)
                 .map_err(|e| anyhow::anyhow!("seed {seed}: bot move '{m}' refused: {e}"))?;
@@ -126,6 +131,8 @@ struct BotReport {
     mean_points: f64,
     /// Mean thinking time per decision, in milliseconds.
     ms_per_move: f64,
+    /// The longest decision, in milliseconds.
+    slowest_ms: f64,
 }
 
 #[derive(Serialize)]
@@ -270,6 +277,9 @@ fn report(
         .as_secs_f64()
         * 1000.0;
     let b_seats = sum(|p| p.b_seats as u64).max(1) as f64;
+    let slowest = |f: fn(&PairResult) -> Duration| {
+        pairs.iter().map(f).max().unwrap_or_default().as_secs_f64() * 1000.0
+    };
     let (aw_low, aw_high) = wilson(a_wins, games);
     let (bw_low, bw_high) = wilson(b_wins, games);
     let g = games.max(1) as f64;
@@ -289,6 +299,7 @@ fn report(
                 win_rate_high: aw_high,
                 mean_points: pairs.iter().map(|p| p.a_points).sum::<i64>() as f64 / g,
                 ms_per_move: a_ms / sum(|p| p.a_moves).max(1) as f64,
+                slowest_ms: slowest(|p| p.a_slowest),
             },
             BotReport {
                 bot: bots[1].name().into_owned(),
@@ -298,6 +309,7 @@ fn report(
                 win_rate_high: bw_high,
                 mean_points: pairs.iter().map(|p| p.b_points).sum::<i64>() as f64 / b_seats,
                 ms_per_move: b_ms / sum(|p| p.b_moves).max(1) as f64,
+                slowest_ms: slowest(|p| p.b_slowest),
             },
         ],
         sprt: sprt.map(|test| {
@@ -324,22 +336,24 @@ fn print(r: &Report) -> Result<()> {
         r.seed + (r.pairs as u64).saturating_sub(1)
     )?;
     outln!(
-        "{:<14}{:>10}{:>20}{:>13}{:>13}",
+        "{:<14}{:>10}{:>20}{:>13}{:>13}{:>13}",
         "bot",
         "win rate",
         "95% interval",
         "mean points",
-        "ms/move"
+        "ms/move",
+        "slowest ms"
     )?;
     for b in &r.bots {
         outln!(
-            "{:<14}{:>9.1}%{:>11.1}–{:<7.1}{:>13.1}{:>13.2}",
+            "{:<14}{:>9.1}%{:>11.1}–{:<7.1}{:>13.1}{:>13.2}{:>13.0}",
             b.bot,
             100.0 * b.win_rate,
             100.0 * b.win_rate_low,
             100.0 * b.win_rate_high,
             b.mean_points,
-            b.ms_per_move
+            b.ms_per_move,
+            b.slowest_ms
         )?;
     }
     let e = &r.a_over_b;

@@ -46,6 +46,10 @@ pub struct Stats {
     pub shared: Vec<u64>,
     pub automa_sum: i64,
     pub automa_wins: u64,
+    /// Decisions of each seat's bot, their total and their longest thinking time.
+    pub decisions: Vec<u64>,
+    pub think: Vec<Duration>,
+    pub slowest: Vec<Duration>,
 }
 
 impl Stats {
@@ -63,17 +67,40 @@ impl Stats {
         for (a, b) in self.shared.iter_mut().zip(&other.shared) {
             *a += b;
         }
+        self.add_thinking(&other.decisions, &other.think, &other.slowest);
+    }
+
+    fn add_thinking(&mut self, decisions: &[u64], think: &[Duration], slowest: &[Duration]) {
+        for (a, b) in self.decisions.iter_mut().zip(decisions) {
+            *a += b;
+        }
+        for (a, b) in self.think.iter_mut().zip(think) {
+            *a += *b;
+        }
+        for (a, b) in self.slowest.iter_mut().zip(slowest) {
+            *a = (*a).max(*b);
+        }
     }
 }
 
-/// Plays one game with the given bots; returns its plies and outcome, and appends the moves
-/// to `record` when given.
+/// One game's result: its plies, outcome, and each seat's bot thinking (decisions with a
+/// choice, total time, longest decision).
+pub struct GamePlayed {
+    pub plies: u32,
+    pub outcome: pyramidion_core::Outcome,
+    pub decisions: Vec<u64>,
+    pub think: Vec<Duration>,
+    pub slowest: Vec<Duration>,
+}
+
+/// Plays one game with the given bots, timing every decision, and appends the moves to
+/// `record` when given.
 pub fn play_game<G: Rules>(
     options: &G::Options,
     seed: Seed,
     bots: &[BotLevel],
     mut record: Option<&mut Record>,
-) -> Result<(u32, pyramidion_core::Outcome)>
+) -> Result<GamePlayed>
 where
     Greedy: Favourite<G>,
 {
@@ -83,8 +110,17 @@ where
         .enumerate()
         .map(|(i, b)| b.make::<G>(bot_seed(seed, i)))
         .collect();
+    let mut decisions = vec![0u64; bots.len()];
+    let mut think = vec![Duration::ZERO; bots.len()];
+    let mut slowest = vec![Duration::ZERO; bots.len()];
     while let ToMove::Seat(s) = game.to_move() {
+        let start = Instant::now();
         let m = players[s.index()].choose(&game);
+        let spent = start.elapsed();
+        let i = s.index();
+        decisions[i] += 1;
+        think[i] += spent;
+        slowest[i] = slowest[i].max(spent);
         game.play(&m)
             .map_err(|e| anyhow::anyhow!("seed {seed}: bot move '{m}' refused: {e}"))?;
         if let Some(r) = record.as_deref_mut() {
@@ -92,7 +128,13 @@ where
         }
     }
     let outcome = game.outcome().context("finished game without outcome")?;
-    Ok((game.ply(), outcome))
+    Ok(GamePlayed {
+        plies: game.ply(),
+        outcome,
+        decisions,
+        think,
+        slowest,
+    })
 }
 
 fn run_batch<G: Rules>(
@@ -109,6 +151,9 @@ where
         score_sum: vec![0; seats],
         wins: vec![0; seats],
         shared: vec![0; seats],
+        decisions: vec![0; seats],
+        think: vec![Duration::ZERO; seats],
+        slowest: vec![Duration::ZERO; seats],
         ..Default::default()
     };
     let next = AtomicU64::new(0);
@@ -130,8 +175,9 @@ where
                             .records
                             .as_ref()
                             .map(|_| Record::new(G::DESCRIPTOR.key, options, seed));
-                        let (plies, outcome) =
-                            play_game::<G>(options, seed, bots, record.as_mut())?;
+                        let played = play_game::<G>(options, seed, bots, record.as_mut())?;
+                        let (plies, outcome) = (played.plies, played.outcome);
+                        stats.add_thinking(&played.decisions, &played.think, &played.slowest);
                         if let (Some(dir), Some(mut record)) = (&args.records, record) {
                             record.result = Some(outcome.scores.clone());
                             let path = dir.join(format!("{}-{seed}.txt", G::DESCRIPTOR.key));
@@ -216,7 +262,15 @@ fn report(
             stats.score_sum[0] as f64 / n
         )?;
         outln!("automa mean score: {:.2}", stats.automa_sum as f64 / n)?;
-        outln!("player win rate: {:.2}%", 100.0 * stats.wins[0] as f64 / n)?;
+        let (low, high) = pyramidion_ai::arena::wilson(stats.wins[0] as f64, n);
+        outln!(
+            "player win rate: {:.2}% ({} of {}; Wilson 95%: {:.1}–{:.1}%)",
+            100.0 * stats.wins[0] as f64 / n,
+            stats.wins[0],
+            stats.games,
+            100.0 * low,
+            100.0 * high
+        )?;
     } else {
         outln!(
             "{:<6}{:<8}{:>12}{:>11}{:>13}",
@@ -238,6 +292,16 @@ fn report(
         }
     }
     outln!("mean game length: {:.1} moves", stats.plies as f64 / n)?;
+    for (s, bot) in bots.iter().enumerate() {
+        let d = stats.decisions[s].max(1) as f64;
+        outln!(
+            "seat {s} ({}) thinking: {:.1} ms per move on average, slowest move {:.0} ms ({} moves)",
+            bot.name(),
+            stats.think[s].as_secs_f64() * 1000.0 / d,
+            stats.slowest[s].as_secs_f64() * 1000.0,
+            stats.decisions[s]
+        )?;
+    }
     outln!(
         "speed: {:.0} games/s ({:.2} s)",
         stats.games as f64 / elapsed.as_secs_f64(),

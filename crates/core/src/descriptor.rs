@@ -67,10 +67,9 @@ pub struct BotLevel {
     pub name: &'static str,
     /// Search iterations per decision; 0 for the levels that do not search (random, greedy).
     pub iterations: u32,
-    /// A typical think time per decision in a 2-player game on one core, in milliseconds:
-    /// `max`'s per-move time measured by `pyramidion arena` on a quiet machine (README,
-    /// "Bots"), scaled by iterations for the lower levels; shown so players know what to
-    /// expect.
+    /// A typical think time per decision on one core, in milliseconds: `max`'s mean time
+    /// per move as `pyramidion sim`/`arena` report it (README, "Bots"), scaled by iterations
+    /// for the lower levels; shown so players know what to expect.
     pub think_ms: u32,
 }
 

@@ -26,11 +26,5 @@ impl Greedy {
 pub trait Favourite<G: Rules>: Bot<G> {
     /// The move of `candidates` (legal in `game`, not empty) this policy ranks first, ties
     /// broken with its own RNG; `None` when it has no opinion (the search then draws one).
-    fn favourite(&mut self, game: &G, candidates: &[G::Move]) -> Option<G::Move> {
-        let _ = (game, candidates);
-        None
-    }
+    fn favourite(&mut self, game: &G, candidates: &[G::Move]) -> Option<G::Move>;
 }
-
-impl Favourite<pyramidion_pyramido::Game> for Greedy {}
-impl Favourite<pyramidion_pyramids::Game> for Greedy {}

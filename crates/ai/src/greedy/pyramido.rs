@@ -12,7 +12,7 @@
 //! 5. more unused resurfacing cards (so a card is only spent for points).
 //!
 //! Equal keys are broken with `self.rng`; refilling the quarry is therefore a coin toss.
-use super::Greedy;
+use super::{Favourite, Greedy};
 use crate::Bot;
 use pyramidion_core::{Rules, Seat, ToMove};
 use pyramidion_pyramid::{Block, Placement, Pyramid};
@@ -193,11 +193,18 @@ impl Bot<Game> for Greedy {
         if moves.len() == 1 || game.phase() == Phase::Refill {
             return moves[self.rng.below(moves.len() as u32) as usize];
         }
+        self.best_pyramido_move(game, seat, &moves)
+    }
+}
+
+impl Greedy {
+    /// The move of `moves` (legal, not empty) with the best key, ties uniformly.
+    fn best_pyramido_move(&mut self, game: &Game, seat: Seat, moves: &[Move]) -> Move {
         let placements = matches!(game.phase(), Phase::Take | Phase::Place)
             .then(|| Placements::new(game.player(seat)));
         let mut best: Vec<Move> = Vec::new();
         let mut best_key = None;
-        for &m in &moves {
+        for &m in moves {
             let k = evaluate(game, seat, m, &placements);
             if best_key.is_none_or(|b| k > b) {
                 best_key = Some(k);
@@ -208,6 +215,16 @@ impl Bot<Game> for Greedy {
             }
         }
         best[self.rng.below(best.len() as u32) as usize]
+    }
+}
+
+impl Favourite<Game> for Greedy {
+    fn favourite(&mut self, game: &Game, candidates: &[Move]) -> Option<Move> {
+        let ToMove::Seat(seat) = game.to_move() else {
+            return None;
+        };
+        // Refills have no key worth ranking (greedy draws them at random too).
+        (game.phase() != Phase::Refill).then(|| self.best_pyramido_move(game, seat, candidates))
     }
 }
 

@@ -4,7 +4,7 @@
 //! in a copy determinised for its seat (the others' hands and Tombs and the deck resampled).
 //! Taking a pair scores nothing by itself, so a pair is valued by the best Pyramid card it
 //! allows right after (the mover's next decision). Ties are broken uniformly with `self.rng`.
-use super::Greedy;
+use super::{Favourite, Greedy};
 use crate::Bot;
 use pyramidion_core::{Rules, Seat, ToMove};
 use pyramidion_pyramids::{Game, Move};
@@ -13,21 +13,14 @@ fn score(game: &Game, seat: Seat) -> i32 {
     game.score(seat).total as i32
 }
 
-impl Bot<Game> for Greedy {
-    fn choose(&mut self, game: &Game) -> Move {
-        let ToMove::Seat(me) = game.to_move() else {
-            panic!("Greedy asked to move in a finished game");
-        };
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        assert!(!moves.is_empty(), "Greedy asked to move with no legal move");
-        if moves.len() == 1 {
-            return moves[0];
-        }
+impl Greedy {
+    /// The move of `moves` (legal, not empty) with the best score for the mover right after
+    /// it, in a world determinised for the mover; ties uniformly.
+    fn best_pyramids_move(&mut self, game: &Game, me: Seat, moves: &[Move]) -> Move {
         let world = game.determinize(me, &mut self.rng);
         let mut follow = Vec::new();
         let (mut best, mut ties, mut choice) = (i32::MIN, 0, moves[0]);
-        for &m in &moves {
+        for &m in moves {
             let mut after = world.clone();
             after.play_unchecked(&m);
             let mut value = score(&after, me);
@@ -49,6 +42,30 @@ impl Bot<Game> for Greedy {
             }
         }
         choice
+    }
+}
+
+impl Favourite<Game> for Greedy {
+    fn favourite(&mut self, game: &Game, candidates: &[Move]) -> Option<Move> {
+        let ToMove::Seat(me) = game.to_move() else {
+            return None;
+        };
+        Some(self.best_pyramids_move(game, me, candidates))
+    }
+}
+
+impl Bot<Game> for Greedy {
+    fn choose(&mut self, game: &Game) -> Move {
+        let ToMove::Seat(me) = game.to_move() else {
+            panic!("Greedy asked to move in a finished game");
+        };
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        assert!(!moves.is_empty(), "Greedy asked to move with no legal move");
+        if moves.len() == 1 {
+            return moves[0];
+        }
+        self.best_pyramids_move(game, me, &moves)
     }
 }
 
