@@ -342,19 +342,17 @@ where
         }
     }
 
-    /// The untried move to add next: the guiding policy's favourite among them (greedy,
-    /// whatever the playout setting), or one drawn uniformly where it has no opinion.
+    /// The untried move to add next: the guiding policy's favourite among them when
+    /// playouts are guided, or one drawn uniformly (uniform playouts are plain MCTS, with no
+    /// knowledge of the game beyond its rules).
     fn next_to_try(&mut self, state: &G) -> G::Move {
-        match self.greedy.favourite(state, &self.untried) {
+        let guided = match self.config.playout {
+            Playout::Uniform => None,
+            Playout::Greedy { .. } => self.greedy.favourite(state, &self.untried),
+        };
+        match guided {
             Some(m) => m,
-            None => {
-                let policy = self.greedy.choose(state);
-                if self.untried.contains(&policy) {
-                    policy
-                } else {
-                    self.untried[self.rng.below(self.untried.len() as u32) as usize]
-                }
-            }
+            None => self.untried[self.rng.below(self.untried.len() as u32) as usize],
         }
     }
 
