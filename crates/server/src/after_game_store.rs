@@ -181,6 +181,16 @@ impl Store {
         })
     }
 
+    /// Games whose analysis was queued and never finished (a restart cut it short).
+    pub async fn queued_analyses(&self) -> Result<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT game_id FROM analyses WHERE status = 'queued' ORDER BY requested_at",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("game_id")?)).collect()
+    }
+
     /// Records a game's analysis as `status` (`queued`, `done`, `failed`) with its result.
     pub async fn set_analysis(
         &self,

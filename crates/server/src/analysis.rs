@@ -25,7 +25,7 @@ const PLIES_PER_JOB: usize = 8;
 const SAMPLES: u32 = 16;
 
 /// Games whose analysis runs in this process (a `queued` row whose game is not here was cut
-/// short by a restart, and is queued again when asked).
+/// short by a restart: [`resume_queued`] starts it again when the server starts).
 fn running() -> &'static Mutex<HashSet<String>> {
     static RUNNING: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
     RUNNING.get_or_init(Mutex::default)
@@ -83,34 +83,72 @@ pub async fn request(
     if current["status"] == "done" {
         return Ok((StatusCode::OK, Json(current)));
     }
+    if !start(&state, &row).await? {
+        return Ok((StatusCode::ACCEPTED, Json(current)));
+    }
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(json!({ "status": "queued", "analysis": null })),
+    ))
+}
+
+/// Starts again every analysis a restart cut short (called once the server is up; a game
+/// that cannot be read is logged and marked `failed`, so nobody waits on it forever).
+pub async fn resume_queued(state: &AppState) -> anyhow::Result<usize> {
+    let mut resumed = 0;
+    for id in state.store.queued_analyses().await? {
+        let started = match crate::api::load(state, &id).await {
+            Ok((row, _)) => start(state, &row).await,
+            Err(e) => Err(e),
+        };
+        match started {
+            Ok(true) => resumed += 1,
+            Ok(false) => {}
+            Err(e) => {
+                tracing::warn!(game = %id, error = ?e, "cannot resume an analysis");
+                state.store.set_analysis(&id, "failed", None).await?;
+            }
+        }
+    }
+    Ok(resumed)
+}
+
+/// Marks the game's analysis `queued` and runs it on the bot pool; `false` if it already
+/// runs in this process.
+async fn start(state: &AppState, row: &crate::store::GameRow) -> ApiResult<bool> {
+    let id = row.id.clone();
     if !running()
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .insert(id.clone())
     {
-        return Ok((StatusCode::ACCEPTED, Json(current)));
+        return Ok(false);
     }
-    let record = crate::export::stored_record(&state, &row).await?;
-    let kind: GameKind = row.kind.parse().map_err(ApiError::internal)?;
-    let iterations = kind
-        .descriptor()
-        .bot_levels
-        .iter()
-        .map(|l| l.iterations)
-        .find(|&i| i > 0)
-        .unwrap_or(1);
+    let prepared = async {
+        let record = crate::export::stored_record(state, row).await?;
+        let kind: GameKind = row.kind.parse().map_err(ApiError::internal)?;
+        let iterations = kind
+            .descriptor()
+            .bot_levels
+            .iter()
+            .map(|l| l.iterations)
+            .find(|&i| i > 0)
+            .unwrap_or(1);
+        state.store.set_analysis(&id, "queued", None).await?;
+        ApiResult::Ok((record, iterations))
+    };
+    let (record, iterations) = match prepared.await {
+        Ok(prepared) => prepared,
+        Err(e) => {
+            done_running(&id);
+            return Err(e);
+        }
+    };
     let config = AnalysisConfig {
         iterations,
         samples: SAMPLES,
         seed: row.seed,
     };
-    if let Err(e) = state.store.set_analysis(&id, "queued", None).await {
-        running()
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&id);
-        return Err(e.into());
-    }
     let store = state.store.clone();
     tokio::spawn(async move {
         let (status, result) = match analyse(record, config).await {
@@ -123,15 +161,16 @@ pub async fn request(
         if let Err(e) = store.set_analysis(&id, status, result).await {
             tracing::error!(game = %id, error = %e, "cannot store an analysis");
         }
-        running()
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&id);
+        done_running(&id);
     });
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(json!({ "status": "queued", "analysis": null })),
-    ))
+    Ok(true)
+}
+
+fn done_running(id: &str) {
+    running()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .remove(id);
 }
 
 /// The whole analysis, one short pool job after the other.

@@ -202,6 +202,8 @@ impl AppState {
         };
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
+        let analyses = analysis::resume_queued(&state).await?;
+        tracing::info!(analyses, "analyses cut short by a restart queued again");
         let waker = state.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(rooms::WAKE_EVERY);

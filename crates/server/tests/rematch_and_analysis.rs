@@ -143,3 +143,39 @@ async fn a_finished_game_is_analysed_on_request() {
     assert_eq!(again.status, 200);
     assert_eq!(again.body["analysis"], *analysis);
 }
+
+/// An analysis a restart cut short (its row still `queued`) starts again with the server,
+/// rather than staying "queued" until someone asks again.
+#[tokio::test]
+async fn an_analysis_cut_short_by_a_restart_is_resumed() {
+    let s = start_sqlite("analysis-restart").await;
+    let mut c = Client::guest(&s).await;
+    let seats = json!([{"type": "me"}, {"type": "bot", "level": "greedy"}]);
+    let t = c.create_table(DUEL, json!({"players": 2}), seats).await;
+    let id = t.body["id"].as_str().unwrap().to_string();
+    play_out(&mut c, &id).await;
+    // As the first server would have left it when killed mid-analysis.
+    s.state
+        .store
+        .set_analysis(&id, "queued", None)
+        .await
+        .unwrap();
+    let restarted = start(sqlite_url(&s.dir), |_| {}).await;
+    let mut reader = Client::new(&restarted);
+    let mut status = Value::Null;
+    for _ in 0..600 {
+        let now = reader.get(&format!("/api/games/{id}/analysis")).await.body;
+        status = now["status"].clone();
+        if status != "queued" {
+            assert!(
+                now["analysis"]["decisions"]
+                    .as_array()
+                    .is_some_and(|d| !d.is_empty()),
+                "{now}"
+            );
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert_eq!(status, "done");
+}
