@@ -161,11 +161,12 @@ function endBar(table, seated) {
   );
 }
 
-// The first player to ask makes the rematch table; the others take the seat kept for them.
+// The first player to ask makes the rematch table; the others join it and take the seat kept
+// for them (nobody else can).
 async function rematch(id) {
   try {
     let table = await api('POST', `/api/games/${id}/rematch`);
-    if (!table.seats.some((s) => s.me)) table = await api('POST', `/api/tables/${table.id}/join`, { invite: table.invite });
+    if (!table.seats.some((s) => s.me && s.type === 'human')) table = await api('POST', `/api/tables/${table.id}/join`, {});
     location.hash = table.status === 'live' ? `#/game/${table.id}` : `#/table/${table.id}`;
   } catch (e) {
     showError(e);

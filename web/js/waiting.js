@@ -29,8 +29,8 @@ export async function renderWaiting(root, id, invite) {
       location.hash = `#/game/${id}`;
       return;
     }
-    const seated = table.seats.some((s) => s.me);
-    const free = table.seats.some((s) => s.type === 'open' || (s.type === 'invite' && invite));
+    const seated = table.seats.some((s) => s.me && s.type === 'human');
+    const free = table.seats.some((s) => s.type === 'open' || (s.type === 'invite' && invite) || (s.type === 'reserved' && s.me));
     const link = table.invite ? inviteLink(table.invite) : null;
     mount(
       root,
@@ -47,7 +47,7 @@ export async function renderWaiting(root, id, invite) {
             h(
               'li',
               { 'data-seat-type': s.type },
-              s.type === 'human' ? (s.me ? t('seat.you_named', { name: s.name }) : s.name) : s.type === 'bot' ? t(`bot.${s.level}`) : t(`seat.waiting_${s.type}`),
+              s.type === 'human' ? (s.me ? t('seat.you_named', { name: s.name }) : s.name) : s.type === 'bot' ? t(`bot.${s.level}`) : t(`seat.waiting_${s.type}`, { name: s.name }),
             ),
           ),
         ),

@@ -320,6 +320,15 @@ pub(crate) async fn table_json(
         out.push(match s {
             SeatKind::Open => json!({ "type": "open" }),
             SeatKind::Invited => json!({ "type": "invite" }),
+            SeatKind::Reserved(u) => {
+                let name = state.store.user(u).await?.and_then(|(name, _)| name);
+                json!({
+                    "type": "reserved",
+                    "user": u,
+                    "name": crate::auth::display_name(u, name.as_deref()),
+                    "me": Some(u.as_str()) == me,
+                })
+            }
             SeatKind::Bot(level) => json!({ "type": "bot", "level": level }),
             SeatKind::Human(u) => {
                 let name = state.store.user(u).await?.and_then(|(name, _)| name);
@@ -444,9 +453,7 @@ pub async fn create_table(
             "the creator must sit at the table (a seat of type \"me\")",
         ));
     }
-    let full = !seats
-        .iter()
-        .any(|s| matches!(s, SeatKind::Open | SeatKind::Invited));
+    let full = !seats.iter().any(SeatKind::is_free);
     let row = GameRow {
         id: random_hex(8),
         kind: kind.key().to_string(),
@@ -593,7 +600,10 @@ pub async fn join(
             "this table has already started",
         ));
     }
-    if !row.listed && !invited {
+    let reserved = seats
+        .iter()
+        .position(|s| matches!(s, SeatKind::Reserved(u) if *u == identity.user_id));
+    if !row.listed && !invited && reserved.is_none() {
         return Err(ApiError::not_found("no such table"));
     }
     // One seat per joining user, invite or not: one invite link never fills every seat.
@@ -606,16 +616,18 @@ pub async fn join(
             "you already sit at this table",
         ));
     }
-    let seat = seats
-        .iter()
-        .position(|s| matches!(s, SeatKind::Invited) && invited)
+    // The seat kept for this user first; a seat kept for someone else is never taken.
+    let seat = reserved
+        .or_else(|| {
+            seats
+                .iter()
+                .position(|s| matches!(s, SeatKind::Invited) && invited)
+        })
         .or_else(|| seats.iter().position(|s| matches!(s, SeatKind::Open)))
         .ok_or_else(|| ApiError::conflict("table_full", "no free seat at this table"))?;
     seats[seat] = SeatKind::Human(identity.user_id.clone());
     state.store.set_seat(&id, seat, &seats[seat]).await?;
-    let full = !seats
-        .iter()
-        .any(|s| matches!(s, SeatKind::Open | SeatKind::Invited));
+    let full = !seats.iter().any(SeatKind::is_free);
     let mut row = row;
     if full {
         state.store.set_status(&id, "live", None).await?;

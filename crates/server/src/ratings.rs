@@ -21,7 +21,7 @@ pub fn player_of(seat: &SeatKind) -> Option<String> {
     match seat {
         SeatKind::Human(user) => Some(user.clone()),
         SeatKind::Bot(level) => Some(format!("{BOT_PREFIX}{level}")),
-        SeatKind::Open | SeatKind::Invited => None,
+        SeatKind::Open | SeatKind::Invited | SeatKind::Reserved(_) => None,
     }
 }
 

@@ -1,7 +1,8 @@
 //! Rematch: a finished game's players at a new table, same game, options, seats and settings,
 //! with a new seed. Bots keep their seats; every human seat but the asker's is kept for the
-//! player who sat there, who takes it by asking for the rematch too (the answer carries the
-//! invite token to join with). A game has one rematch: later asks answer the same table.
+//! player who sat there (`SeatKind::Reserved`), who takes it by asking for the rematch too and
+//! joining the table it answers; nobody else can take it. A game has one rematch: later asks
+//! answer the same table.
 use crate::AppState;
 use crate::auth::{Identity, random_hex};
 use crate::error::{ApiError, ApiResult};
@@ -9,7 +10,7 @@ use crate::store::{GameRow, SeatKind, now_ms};
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// `POST /api/games/{id}/rematch`.
 pub async fn rematch(
@@ -42,9 +43,9 @@ pub async fn rematch(
             .await?
             .ok_or_else(|| ApiError::internal("a rematch row vanished"))?;
         let seats = state.store.seats(&existing).await?;
-        let mut v = crate::api::table_json(&state, &row, &seats, Some(me)).await?;
-        // Every player of the old game may take the seat kept for them.
-        v["invite"] = json!(row.invite);
+        // Each player of the old game takes the seat kept for them by joining it (no
+        // invite: a kept seat is taken by its player only).
+        let v = crate::api::table_json(&state, &row, &seats, Some(me)).await?;
         return Ok((StatusCode::OK, Json(v)));
     }
     if identity.guest {
@@ -66,12 +67,13 @@ pub async fn rematch(
                 SeatKind::Human(u.clone())
             }
             SeatKind::Bot(level) => SeatKind::Bot(level.clone()),
-            _ => SeatKind::Invited,
+            SeatKind::Human(u) => SeatKind::Reserved(u.clone()),
+            _ => SeatKind::Open,
         })
         .collect();
     let mut seed_bytes = [0u8; 8];
     getrandom::fill(&mut seed_bytes).map_err(ApiError::internal)?;
-    let full = !seats.iter().any(|s| matches!(s, SeatKind::Invited));
+    let full = !seats.iter().any(SeatKind::is_free);
     let row = GameRow {
         id: random_hex(8),
         kind: old.kind.clone(),

@@ -54,8 +54,20 @@ pub fn now_ms() -> i64 {
 pub enum SeatKind {
     Open,
     Invited,
+    /// Kept for one user (a rematch keeps each earlier player's seat): only they may take it.
+    Reserved(String),
     Human(String),
     Bot(String),
+}
+
+impl SeatKind {
+    /// Not taken yet: the table waits for someone to sit there.
+    pub fn is_free(&self) -> bool {
+        matches!(
+            self,
+            SeatKind::Open | SeatKind::Invited | SeatKind::Reserved(_)
+        )
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -457,6 +469,10 @@ impl Store {
                             .unwrap_or_default(),
                     ),
                     "invited" => SeatKind::Invited,
+                    "reserved" => SeatKind::Reserved(
+                        r.try_get::<Option<String>, _>("user_id")?
+                            .unwrap_or_default(),
+                    ),
                     _ => SeatKind::Open,
                 })
             })
@@ -548,6 +564,7 @@ pub(crate) async fn insert_seat(
     let (k, user, bot): (&str, Option<&str>, Option<&str>) = match kind {
         SeatKind::Open => ("open", None, None),
         SeatKind::Invited => ("invited", None, None),
+        SeatKind::Reserved(u) => ("reserved", Some(u), None),
         SeatKind::Human(u) => ("human", Some(u), None),
         SeatKind::Bot(level) => ("bot", None, Some(level)),
     };

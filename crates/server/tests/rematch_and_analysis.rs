@@ -66,18 +66,32 @@ async fn both_players_meet_again_at_the_rematch() {
     let r = b.post(&format!("/api/games/{id}/rematch"), json!({})).await;
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(r.body["status"], "open");
-    assert_eq!(r.body["seats"][0]["type"], "invite");
+    assert_eq!(r.body["seats"][0]["type"], "reserved");
+    let a_id = a.get("/api/me").await.body["id"].clone();
+    assert_eq!(r.body["seats"][0]["user"], a_id);
     assert_eq!(r.body["seats"][1]["me"], true);
+    let new = r.body["id"].as_str().unwrap().to_string();
+    // Nobody else takes the seat kept for a, not even with the table's invite link, which
+    // the asker (its creator) may see and share.
+    let invite = b.get(&format!("/api/tables/{new}")).await.body["invite"].clone();
+    let mut stranger = Client::guest(&s).await;
+    for body in [json!({}), json!({ "invite": invite })] {
+        let r = stranger
+            .post(&format!("/api/tables/{new}/join"), body)
+            .await;
+        assert!(
+            matches!(r.code(), "not_found" | "table_full"),
+            "{} {}",
+            r.status,
+            r.text
+        );
+    }
     let r2 = a.post(&format!("/api/games/{id}/rematch"), json!({})).await;
     assert_eq!(r2.status, 200);
-    let new = r2.body["id"].as_str().unwrap();
-    let invite = r2.body["invite"].as_str().unwrap();
-    let joined = a
-        .post(
-            &format!("/api/tables/{new}/join"),
-            json!({ "invite": invite }),
-        )
-        .await;
+    assert_eq!(r2.body["id"], new.as_str());
+    assert_eq!(r2.body["seats"][0]["me"], true);
+    assert!(r2.body["invite"].is_null(), "no invite needed: {}", r2.text);
+    let joined = a.post(&format!("/api/tables/{new}/join"), json!({})).await;
     assert_eq!(joined.status, 200, "{}", joined.text);
     assert_eq!(joined.body["status"], "live");
     assert_eq!(joined.body["seats"][0]["me"], true);
