@@ -5,6 +5,10 @@
 //! The pool has a fixed number of dedicated threads fed by one queue: bot moves wait their
 //! turn, human moves do not wait for them.
 //!
+//! The threads also run at a lower scheduling priority (nice 10 on Linux): they take all the
+//! CPU nobody else wants, but a core they share with the rooms, the writer or the HTTP
+//! handlers goes to those first, so a human's move does not queue behind a bot's search.
+//!
 //! A bot that panics never stalls its game: the panic is caught, logged, and a fallback move
 //! is played (the greedy bot's, or the first legal move if greedy fails too).
 use pyramidion_ai::any::{BotLevel, choose_any};
@@ -32,6 +36,7 @@ impl BotPool {
             std::thread::Builder::new()
                 .name(format!("bot-{i}"))
                 .spawn(move || {
+                    lower_priority();
                     loop {
                         // The lock is held only to take one job, not while it runs.
                         let job = match rx.lock() {
@@ -91,6 +96,33 @@ impl BotPool {
             .ok()?;
         rx.await.ok()
     }
+}
+
+/// The nice value of a bot thread: the kernel then gives it about a tenth of the CPU time of
+/// a default thread it competes with (and all of an idle core).
+pub const BOT_NICE: i32 = 10;
+
+/// Lowers the calling thread's priority to [`BOT_NICE`] (never raises it: a server started
+/// with `nice` keeps its bots below it); on failure (or another OS) the bot runs at the
+/// default priority, which is only slower for the humans, and says so.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // On Linux the nice value is per thread: `setpriority` on a thread id lowers only it.
+        use rustix::process::{getpriority_process, setpriority_process};
+        let me = Some(rustix::thread::gettid());
+        let lowered =
+            getpriority_process(me).and_then(|nice| setpriority_process(me, nice.max(BOT_NICE)));
+        if let Err(e) = lowered {
+            tracing::warn!(error = %e, "cannot lower a bot thread's priority");
+        }
+    }
+}
+
+/// The nice value of the calling thread (Linux), for tests.
+#[cfg(all(test, target_os = "linux"))]
+fn current_nice() -> i32 {
+    rustix::process::getpriority_process(Some(rustix::thread::gettid())).expect("getpriority")
 }
 
 /// The bot's move; if the bot panics, the panic is logged and the greedy bot's move is played,
@@ -163,6 +195,16 @@ mod tests {
                 assert!(legal.contains(&m), "{m}");
             }
         }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn bots_think_at_a_lower_priority_than_the_rooms() {
+        let mine = current_nice();
+        let pool = BotPool::new(1);
+        let theirs = pool.run(current_nice).await.expect("the job runs");
+        assert_eq!(theirs, mine.max(BOT_NICE));
+        assert_eq!(current_nice(), mine, "only the bot threads are lowered");
     }
 
     #[test]
