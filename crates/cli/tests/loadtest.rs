@@ -94,6 +94,8 @@ fn loadtest_plays_games_against_bots_next_to_solo_games() {
     let out = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
         .args(["loadtest", "--url", &server.url, "--seconds", "3"])
         .args(["--games", "2", "--bot-games", "2", "--bot-level", "easy"])
+        // Under the server's per-connection message rate however fast the machine.
+        .args(["--think-ms", "20"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
