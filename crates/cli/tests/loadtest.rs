@@ -2,35 +2,64 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
+/// A server on a free loopback port and a fresh data directory, with extra `serve` flags.
+struct Server {
+    process: std::process::Child,
+    dir: std::path::PathBuf,
+    url: String,
+}
+
+impl Server {
+    fn start(name: &str, flags: &[&str]) -> Server {
+        let dir = std::env::temp_dir().join(format!("pyramidion-{name}-{}", std::process::id()));
+        let mut process = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+            .args(["serve", "--bind", "127.0.0.1:0", "--http-rate", "1000"])
+            .args(flags)
+            .arg("--data-dir")
+            .arg(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(process.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line.trim().rsplit(' ').next().unwrap().to_string();
+        Server { process, dir, url }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The number after `name: ` in the loadtest's report.
+fn figure(report: &str, name: &str) -> u64 {
+    report
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+        .unwrap_or_else(|| panic!("no '{name}' in {report}"))
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
 #[test]
 fn loadtest_plays_games_without_errors() {
-    let dir = std::env::temp_dir().join(format!("pyramidion-load-{}", std::process::id()));
-    let mut server = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
-        .args([
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--http-rate",
-            "1000",
-            "--data-dir",
-        ])
-        .arg(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line.trim().rsplit(' ').next().unwrap().to_string();
+    let server = Server::start("load", &[]);
+    let url = server.url.clone();
     let out = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
         .args(["loadtest", "--url", &url, "--games", "8", "--seconds", "2"])
         .output()
         .unwrap();
-    server.kill().unwrap();
-    server.wait().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(server);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -38,13 +67,7 @@ fn loadtest_plays_games_without_errors() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(text.contains("errors: 0"), "{text}");
-    let moves: u64 = text
-        .lines()
-        .find_map(|l| l.strip_prefix("moves: "))
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!(moves > 50, "{text}");
+    assert!(figure(&text, "moves") > 50, "{text}");
     assert!(text.contains("move round trip p99: "), "{text}");
     let refused = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
         .args([
@@ -60,4 +83,50 @@ fn loadtest_plays_games_without_errors() {
         .unwrap();
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("only targets loopback"));
+}
+
+/// Games against bots next to the solo games: the client holds one seat, bots the other,
+/// both kinds are played and reported apart, and a level no game has is refused.
+#[test]
+fn loadtest_plays_games_against_bots_next_to_solo_games() {
+    // Unpaced bots, as a load test runs them: the pool thinks all the time.
+    let server = Server::start("load-bots", &["--bot-pace-ms", "0"]);
+    let out = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+        .args(["loadtest", "--url", &server.url, "--seconds", "3"])
+        .args(["--games", "2", "--bot-games", "2", "--bot-level", "easy"])
+        // Under the server's per-connection message rate however fast the machine.
+        .args(["--think-ms", "20"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(figure(&text, "errors"), 0, "{text}");
+    assert_eq!(figure(&text, "bot games' errors"), 0, "{text}");
+    assert!(figure(&text, "moves") > 0, "{text}");
+    assert!(figure(&text, "bot games' client moves") > 0, "{text}");
+    assert!(figure(&text, "bot games' bot moves") > 0, "{text}");
+    assert!(text.contains("bot games' move round trip p99: "), "{text}");
+    let refused = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+        .args(["loadtest", "--url", &server.url, "--seconds", "1"])
+        .args([
+            "--games",
+            "1",
+            "--bot-games",
+            "1",
+            "--bot-level",
+            "grandmaster",
+        ])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("no registered game has the bot level 'grandmaster'"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
 }

@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod api;
 pub mod auth;
 pub mod bot_pool;
+pub mod bot_retry;
 pub mod clock;
 pub mod daily;
 pub mod error;

@@ -1,5 +1,6 @@
 //! One task per live game (after lichess): it owns the game, takes commands in order, persists
 //! every accepted move before acknowledging or publishing it, and runs bots off the runtime.
+use crate::bot_retry::BotChoice;
 use crate::clock::Clock;
 use crate::hub::Hub;
 use crate::metrics::Metrics;
@@ -32,11 +33,7 @@ pub enum RoomCmd {
         received: Instant,
     },
     /// A bot's choice for the state `state_id` (ignored if the state moved on).
-    BotMove {
-        state_id: u64,
-        text: String,
-        timeout_seat: Option<u8>,
-    },
+    BotMove(BotChoice),
 }
 
 struct Subscriber {
@@ -192,17 +189,24 @@ impl Room {
                     self.human_move(conn, &user, state_id, &text, received)
                         .await
                 }
-                RoomCmd::BotMove {
-                    state_id,
-                    text,
-                    timeout_seat,
-                } => {
-                    if state_id == self.state_id() {
+                RoomCmd::BotMove(choice) => {
+                    if choice.state_id == self.state_id() {
                         self.bot_asked = None;
-                        if let Err(e) = self.apply(&text, true, Instant::now()).await {
-                            tracing::error!(game = %self.id, error = %e, "bot move failed");
-                        } else if let Some(seat) = timeout_seat {
-                            self.broadcast_notice(seat);
+                        match self.apply(&choice.text, true, Instant::now()).await {
+                            Ok(()) => {
+                                if let Some(seat) = choice.timeout_seat {
+                                    self.broadcast_notice(seat);
+                                }
+                            }
+                            Err(ApplyError::Storage(e)) => {
+                                // Nobody would play this turn again: the same move is tried
+                                // later, until the storage takes it.
+                                self.bot_asked = Some(choice.state_id);
+                                crate::bot_retry::persist_later(&self.id, &e, &self.me, choice);
+                            }
+                            Err(e) => {
+                                tracing::error!(game = %self.id, error = %e, "bot move failed")
+                            }
                         }
                     }
                 }
@@ -568,11 +572,12 @@ impl Room {
                 // Paced, so that people see each bot move (see `Config::bot_pace`).
                 tokio::time::sleep_until(not_before).await;
                 let _ = tx
-                    .send(RoomCmd::BotMove {
+                    .send(RoomCmd::BotMove(BotChoice {
                         state_id,
                         text,
                         timeout_seat,
-                    })
+                        failures: 0,
+                    }))
                     .await;
             }
         });

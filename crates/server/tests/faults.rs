@@ -289,3 +289,78 @@ async fn a_full_disk_refuses_moves_then_recovers() {
     assert!(metric(&mut c, "pyramidion_storage_errors_total").await >= 3);
     assert_survives_restart(url, c.cookie.clone(), &game, &acked).await;
 }
+
+/// A bot's move that the storage refuses is tried again (with a growing wait) until it is
+/// stored: the game goes on by itself once the storage recovers, and the move survives a
+/// restart.
+#[tokio::test]
+async fn a_refused_bot_move_is_tried_again_until_stored() {
+    let faults = Arc::new(FailNext::default());
+    let dir = temp_dir("bot-retry");
+    let url = sqlite_url(&dir);
+    let injector = faults.clone();
+    let s = start(url.clone(), move |c| {
+        c.writer.faults = Some(injector);
+        c.writer.probe_every = Duration::from_secs(3600);
+        // The bot's move waits this long after ours: time to make its commits fail.
+        c.bot_pace = Duration::from_millis(500);
+    })
+    .await;
+    let mut c = Client::guest(&s).await;
+    let t = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2}),
+            json!([{"type": "me"}, {"type": "bot", "level": "greedy"}]),
+        )
+        .await;
+    assert_eq!(t.status, 201, "{}", t.text);
+    let game = t.body["id"].as_str().unwrap().to_string();
+    let mut ws = c.socket().await;
+    let mut state = ws.subscribe(&game, None).await;
+    let me = state["seat"].clone();
+    if state["to_move"] != me {
+        state = loop {
+            let next = ws.state_at_least(&game, 1).await;
+            if next["to_move"] == me {
+                break next;
+            }
+        };
+    }
+    // Our turn, to its last move; then the bot's first three commits fail.
+    while state["to_move"] == me {
+        let (_, sent) = send_move(&mut ws, &game, &state).await;
+        let Sent::Acked(next) = sent else {
+            panic!("our move was refused with no fault injected")
+        };
+        state = next;
+    }
+    faults.0.store(3, Ordering::SeqCst);
+    let handed_over = state["state_id"].as_u64().unwrap();
+    // The bot's turn is played all the same, once the storage takes it (a few hundred
+    // milliseconds of waits between attempts; the socket's pings would keep `next` waiting).
+    let bots_turn = async {
+        while state["to_move"] != me && state["finished"] != true {
+            let id = state["state_id"].as_u64().unwrap();
+            state = ws.state_at_least(&game, id + 1).await;
+            assert_ne!(state["last_move"]["seat"], me, "{state}");
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), bots_turn)
+        .await
+        .expect("the bot's turn is played within 20 s of the storage failing");
+    assert!(state["state_id"].as_u64().unwrap() > handed_over);
+    assert_eq!(
+        faults.0.load(Ordering::SeqCst),
+        0,
+        "the bot's commits met the faults"
+    );
+    assert_eq!(metric(&mut c, "pyramidion_storage_errors_total").await, 3);
+    assert_eq!(c.get("/healthz").await.text, "ok");
+    // Stored: a second server replays the game to the same state.
+    let again = start(url, |_| {}).await;
+    let mut other = Client::new(&again);
+    other.cookie = c.cookie.clone();
+    let replayed = other.socket().await.subscribe(&game, None).await;
+    assert_eq!(replayed["state_id"], state["state_id"], "{replayed}");
+}
