@@ -6,12 +6,13 @@ use crate::hub::Hub;
 use crate::metrics::Metrics;
 use crate::protocol::{SeenMove, ServerMsg};
 use crate::store::{SeatKind, Store, TurnWrite, now_ms};
-use pyramidion_ai::any::BotLevel;
 use pyramidion_core::{Seat, ToMove};
 use pyramidion_games::{AnyGame, PlayedMove};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
+
+mod scheduling;
 
 pub type Outbox = mpsc::Sender<ServerMsg>;
 
@@ -204,9 +205,7 @@ impl Room {
                                 self.bot_asked = Some(choice.state_id);
                                 crate::bot_retry::persist_later(&self.id, &e, &self.me, choice);
                             }
-                            Err(e) => {
-                                tracing::error!(game = %self.id, error = %e, "bot move failed")
-                            }
+                            Err(e) => self.refused_bot_move(choice, e),
                         }
                     }
                 }
@@ -518,81 +517,6 @@ impl Room {
                 timeouts,
                 bot_after: crate::clock::TIMEOUTS_TO_BOT,
             });
-        }
-    }
-
-    /// Asks a bot when a bot seat is to move (or a seat whose time ran out); arms the clock
-    /// when a human is.
-    fn schedule(&mut self) {
-        self.deadline = None;
-        let Some(seat) = self.to_move() else { return };
-        if let Some((covered, _)) = self.covering
-            && covered == seat
-        {
-            return self.ask_bot(BotLevel::Greedy, Some(seat));
-        }
-        if self.clock.as_ref().is_some_and(|c| c.bot_plays(seat)) {
-            return self.ask_bot(BotLevel::Greedy, None);
-        }
-        match &self.seats[seat as usize] {
-            SeatKind::Bot(level) => {
-                // Levels are checked when a table is created; one that no longer parses
-                // (renamed since) is said in the log, and greedy plays rather than stall.
-                let level = level.parse().unwrap_or_else(|e| {
-                    tracing::error!(game = %self.id, error = %e, "unknown bot level, greedy plays");
-                    BotLevel::Greedy
-                });
-                self.ask_bot(level, None);
-            }
-            _ => {
-                if let Some(deadline) = self.clock.as_ref().and_then(Clock::deadline) {
-                    // The deadline is wall-clock time (it survives restarts); it is slept
-                    // as a monotonic instant.
-                    let wait = Duration::from_millis((deadline - now_ms()).max(0) as u64);
-                    self.deadline = Some((self.state_id(), tokio::time::Instant::now() + wait));
-                }
-            }
-        }
-    }
-
-    fn ask_bot(&mut self, level: BotLevel, timeout_seat: Option<u8>) {
-        let state_id = self.state_id();
-        if self.bot_asked == Some(state_id) {
-            return;
-        }
-        self.bot_asked = Some(state_id);
-        let game = self.game.clone();
-        let seed = self.seed ^ state_id.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let tx = self.me.clone();
-        let not_before = self.last_move_at + self.bot_pace;
-        tokio::spawn(async move {
-            // Bots think on the bounded bot pool, off the async runtime; a bot that panics
-            // is logged there and a fallback move comes back instead.
-            if let Some(text) = crate::bot_pool::global().choose(game, level, seed).await {
-                // Paced, so that people see each bot move (see `Config::bot_pace`).
-                tokio::time::sleep_until(not_before).await;
-                let _ = tx
-                    .send(RoomCmd::BotMove(BotChoice {
-                        state_id,
-                        text,
-                        timeout_seat,
-                        failures: 0,
-                    }))
-                    .await;
-            }
-        });
-    }
-
-    fn on_timeout(&mut self) {
-        let Some((state_id, _)) = self.deadline.take() else {
-            return;
-        };
-        if state_id != self.state_id() {
-            return;
-        }
-        if let Some(seat) = self.to_move() {
-            self.covering = Some((seat, false));
-            self.ask_bot(BotLevel::Greedy, Some(seat));
         }
     }
 }
