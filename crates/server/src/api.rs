@@ -1,16 +1,14 @@
-//! HTTP API: identity, lobby (tables), history and records. JSON in and out; every error is
+//! HTTP API: the JSON extractor, the game descriptors and the lobby (tables); accounts are in
+//! `accounts.rs`. JSON in and out; every error is
 //! `{"error": {"code", "message"}}` with a stable code.
 use crate::AppState;
-use crate::auth::{
-    Identity, clear_cookie, end_session, hash_password, needs_rehash, over_https, random_hex,
-    start_session, verify_password,
-};
+use crate::auth::{Identity, random_hex};
 use crate::error::{ApiError, ApiResult};
 use crate::store::{GameRow, SeatKind, now_ms};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use pyramidion_ai::any::BotLevel;
 use pyramidion_games::AnyGame;
@@ -18,7 +16,6 @@ use pyramidion_games::GameKind;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 
 /// `Json` whose rejections are API errors (`bad_request`, `payload_too_large`).
 pub struct ApiJson<T>(pub T);
@@ -86,185 +83,6 @@ fn refuse_nul(v: &Value) -> ApiResult<()> {
 /// the database).
 pub fn plausible_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && !id.chars().any(char::is_control)
-}
-
-fn with_cookie(cookie: String, body: Value) -> Response {
-    ([(header::SET_COOKIE, cookie)], Json(body)).into_response()
-}
-
-fn identity_json(id: &str, name: &str, guest: bool) -> Value {
-    json!({ "id": id, "name": name, "guest": guest })
-}
-
-/// Runs a password hash off the runtime, at most `hash_concurrency` at once: each takes
-/// ~19 MiB and tens of milliseconds, so a burst of logins must queue, not run all at once. A
-/// request that waits longer than `hash_wait` is answered `503 unavailable`.
-async fn hashing<T: Send + 'static>(
-    state: &AppState,
-    f: impl FnOnce() -> T + Send + 'static,
-) -> ApiResult<T> {
-    let wait = state.config.limits.hash_wait;
-    let permit = tokio::time::timeout(wait, state.hashing.clone().acquire_owned())
-        .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                "too many sign-ins at once: try again in a moment",
-            )
-        })?
-        .map_err(ApiError::internal)?;
-    tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        f()
-    })
-    .await
-    .map_err(ApiError::internal)
-}
-
-/// Who am I? Creates a guest identity (and its session cookie) on the first visit.
-pub async fn me(
-    State(state): State<AppState>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-) -> ApiResult<Response> {
-    if let Some(id) = Identity::from_headers(&state, &headers).await? {
-        return Ok(Json(identity_json(&id.user_id, &id.display_name(), id.guest)).into_response());
-    }
-    if !state.guest_limit.allow(addr.ip()) {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_guests",
-            "too many new guests from this address: try again later, or sign in",
-        ));
-    }
-    let user_id = random_hex(12);
-    state.store.create_user(&user_id, None, None, true).await?;
-    let cookie = start_session(&state, &headers, &user_id).await?;
-    let guest = Identity {
-        user_id: user_id.clone(),
-        name: None,
-        guest: true,
-    };
-    Ok(with_cookie(
-        cookie,
-        identity_json(&user_id, &guest.display_name(), true),
-    ))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Credentials {
-    name: String,
-    password: String,
-}
-
-fn check_credentials(c: &Credentials) -> ApiResult<()> {
-    let name_ok = (3..=24).contains(&c.name.chars().count())
-        && c.name
-            .chars()
-            .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '-');
-    if !name_ok {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_name",
-            "names have 3–24 letters, digits, _ or -",
-        ));
-    }
-    if !(8..=128).contains(&c.password.chars().count()) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_password",
-            "passwords have 8–128 characters",
-        ));
-    }
-    Ok(())
-}
-
-/// Creates an account; a guest who registers keeps its identity and games.
-pub async fn register(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    ApiJson(c): ApiJson<Credentials>,
-) -> ApiResult<Response> {
-    check_credentials(&c)?;
-    let cost = state.config.hash_cost;
-    let password = c.password.clone();
-    let hash = hashing(&state, move || hash_password(&password, cost)).await?;
-    let taken = || ApiError::conflict("name_taken", "that name is taken");
-    // Only a unique violation means the name is taken; any other failure is the server's.
-    let refused = |e: anyhow::Error| {
-        if crate::store::is_unique_violation(&e) {
-            taken()
-        } else {
-            ApiError::internal(e)
-        }
-    };
-    if let Some(id) = Identity::from_headers(&state, &headers).await?
-        && id.guest
-    {
-        if !state
-            .store
-            .upgrade_guest(&id.user_id, &c.name, &hash)
-            .await
-            .map_err(refused)?
-        {
-            return Err(taken());
-        }
-        // Same identity, new privileges: a new session id.
-        let cookie = start_session(&state, &headers, &id.user_id).await?;
-        return Ok(with_cookie(
-            cookie,
-            identity_json(&id.user_id, &c.name, false),
-        ));
-    }
-    if state.store.user_by_name(&c.name).await?.is_some() {
-        return Err(taken());
-    }
-    let user_id = random_hex(12);
-    state
-        .store
-        .create_user(&user_id, Some(&c.name), Some(&hash), false)
-        .await
-        .map_err(refused)?;
-    let cookie = start_session(&state, &headers, &user_id).await?;
-    Ok(with_cookie(cookie, identity_json(&user_id, &c.name, false)))
-}
-
-pub async fn login(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    ApiJson(c): ApiJson<Credentials>,
-) -> ApiResult<Response> {
-    let wrong = || ApiError::unauthorized("wrong name or password");
-    let Some((user_id, Some(hash), false)) = state.store.user_by_name(&c.name).await? else {
-        return Err(wrong());
-    };
-    let password = c.password.clone();
-    let cost = state.config.hash_cost;
-    let (ok, rehashed) = hashing(&state, move || {
-        let ok = verify_password(&password, &hash);
-        // A hash in the format of earlier versions becomes a PHC string.
-        let rehashed = (ok && needs_rehash(&hash)).then(|| hash_password(&password, cost));
-        (ok, rehashed)
-    })
-    .await?;
-    if !ok {
-        return Err(wrong());
-    }
-    if let Some(phc) = rehashed {
-        state.store.set_password_hash(&user_id, &phc).await?;
-    }
-    let cookie = start_session(&state, &headers, &user_id).await?;
-    Ok(with_cookie(cookie, identity_json(&user_id, &c.name, false)))
-}
-
-pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
-    end_session(&state, &headers).await?;
-    Ok(with_cookie(
-        clear_cookie(over_https(&state, &headers)),
-        json!({ "ok": true }),
-    ))
 }
 
 /// The games this server plays: each game's descriptor (key, seats, options, bot levels,

@@ -2,6 +2,7 @@
 //! per client, every move made durable before it is acknowledged. See docs/protocol.md.
 #![forbid(unsafe_code)]
 
+pub mod accounts;
 mod after_game_store;
 pub mod analysis;
 pub mod api;
@@ -278,13 +279,13 @@ pub fn router(state: AppState) -> Router {
             "/metrics",
             get(|State(s): State<AppState>| async move { s.metrics.render() }),
         )
-        .route("/api/me", get(api::me))
+        .route("/api/me", get(accounts::me))
         .route("/api/me/games", get(history::my_games))
         .route("/api/me/turns", get(turns::my_turns))
         .route("/api/clocks", get(turns::clocks))
-        .route("/api/register", post(api::register))
-        .route("/api/login", post(api::login))
-        .route("/api/logout", post(api::logout))
+        .route("/api/register", post(accounts::register))
+        .route("/api/login", post(accounts::login))
+        .route("/api/logout", post(accounts::logout))
         .route("/api/games", get(api::games))
         .route("/api/games/{id}/record", get(export::record))
         .route("/api/games/{id}/replay", get(replay::replay))
