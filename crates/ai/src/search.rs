@@ -42,6 +42,11 @@ pub struct SearchConfig {
     pub margin_scale: f64,
     /// Progressive widening: a node visited v times considers 1 + widening·√v moves.
     pub widening: f64,
+    /// Moves simulated per iteration of the budget, on average, at most: a decision stops
+    /// after `iterations` iterations or `iterations × plies_per_iteration` simulated moves,
+    /// whichever comes first. Counted, not timed (results stay reproducible), and it bounds a
+    /// decision's time where playouts are long: a game's first moves, more players.
+    pub plies_per_iteration: u32,
 }
 
 impl SearchConfig {
@@ -64,6 +69,10 @@ impl Default for SearchConfig {
             margin_weight: 0.5,
             margin_scale: 10.0,
             widening: 1.0,
+            // A solo Forgotten Treasures playout from the first move is about 67 moves: the
+            // cap binds in longer games (2 players and more), where a first decision would
+            // otherwise take several times longer than a late one.
+            plies_per_iteration: 75,
         }
     }
 }
@@ -197,8 +206,13 @@ where
             return Vec::new();
         };
         let mut tree = vec![Node::new(None, seat.0)];
+        let cap = u64::from(self.config.iterations) * u64::from(self.config.plies_per_iteration);
+        let mut plies = 0u64;
         for _ in 0..self.config.iterations.max(1) {
-            self.iterate(game, seat, &mut tree);
+            plies += self.iterate(game, seat, &mut tree);
+            if plies >= cap {
+                break;
+            }
         }
         let mut root_moves = Vec::new();
         game.legal_moves(&mut root_moves);
@@ -261,7 +275,8 @@ where
         (points / n, reward / n)
     }
 
-    fn iterate(&mut self, root: &G, seat: Seat, tree: &mut Vec<Node<G::Move>>) {
+    /// One iteration; returns the moves it played (tree walk and playout).
+    fn iterate(&mut self, root: &G, seat: Seat, tree: &mut Vec<Node<G::Move>>) -> u64 {
         let mut state = root.determinize(seat, &mut self.rng);
         self.path.clear();
         self.path.push(0);
@@ -340,6 +355,7 @@ where
             n.reward += rewards[mover.min(MAX_SEATS - 1)];
             n.points += outcome.scores.get(mover).copied().unwrap_or(0) as f64;
         }
+        u64::from(state.ply().saturating_sub(root.ply()))
     }
 
     /// The untried move to add next: the guiding policy's favourite among them when

@@ -215,3 +215,24 @@ fn thousands_of_games_only_legal_moves() {
         }
     }
 }
+
+/// The budget's move cap: a decision stops once its playouts have simulated
+/// `iterations × plies_per_iteration` moves, however many iterations that is.
+#[test]
+fn a_decision_stops_at_its_move_cap() {
+    let game = treasures::Game::new(&treasures::Options::multiplayer(2), 3).unwrap();
+    let run = |plies_per_iteration: u32| -> u32 {
+        let config = SearchConfig {
+            iterations: 40,
+            plies_per_iteration,
+            ..SearchConfig::default()
+        };
+        let stats = Search::<treasures::Game>::new(config, 9).analyse(&game);
+        stats.iter().map(|s| s.visits).sum()
+    };
+    // A 2-player game lasts well over 40 moves: at one move per iteration, the first
+    // playout already spends the whole cap.
+    assert_eq!(run(1), 1);
+    // Uncapped in practice, every iteration runs.
+    assert_eq!(run(10_000), 40);
+}
