@@ -45,7 +45,7 @@ async fn wait_my_turn(s: &Session, table: &str) -> bool {
             "this page's turn or the end",
             "const t = document.querySelector(`[data-testid=${arguments[0]}]`);
              if (!t || document.getElementById('app').classList.contains('pending')) return false;
-             if ((t.dataset.phase || t.dataset.step) === 'over') return 'over';
+             if (t.dataset.phase === 'over') return 'over';
              return !!document.querySelector('[data-testid=prompt].yours') && 'mine';",
             json!([table]),
             90,

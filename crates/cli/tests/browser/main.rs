@@ -113,7 +113,7 @@ fn fill(template: &Value, key: &str, value: &str) -> String {
         .replace(&format!("{{{key}}}"), value)
 }
 
-/// A table's numbered state and its `data-<part>` (phase or step), as the page shows them;
+/// A table's numbered state and its `data-<part>` (its phase), as the page shows them;
 /// (-1, "") before the table `data-testid=<table>` is drawn.
 async fn state_of(s: &Session, table: &str, part: &str) -> (i64, String) {
     let v = s
@@ -978,7 +978,7 @@ async fn pyo_play_to_end(s: &Session, prefix: Option<&str>) -> (usize, bool, boo
             "my turn or the end",
             "const t = document.querySelector('[data-testid=pyo-table]');
              return t && !document.getElementById('app').classList.contains('pending')
-               && (t.dataset.step === 'over' || !!document.querySelector('[data-testid=prompt].yours'));",
+               && (t.dataset.phase === 'over' || !!document.querySelector('[data-testid=prompt].yours'));",
             json!([]),
             60,
         )

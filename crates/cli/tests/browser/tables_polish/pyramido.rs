@@ -119,7 +119,7 @@ async fn pyramido_stage_one_by_keyboard_only_fits_1280x800_and_scored_areas_are_
             "my turn, the end, or stage 1 scored",
             "const t = document.querySelector('[data-testid=pyo-table]');
              return t && !document.getElementById('app').classList.contains('pending')
-               && (t.dataset.step === 'over' || !!document.querySelector('[data-testid=breakdown-1]')
+               && (t.dataset.phase === 'over' || !!document.querySelector('[data-testid=breakdown-1]')
                    || !!document.querySelector('[data-testid=prompt].yours'));",
             json!([]),
             60,
