@@ -137,45 +137,13 @@ impl Bot<Game> for Greedy {
     fn choose(&mut self, game: &Game) -> Move {
         let mut legal = Vec::new();
         game.legal_moves(&mut legal);
-        let player = game.player(game.current());
-        let gems = player.gems();
         match game.phase() {
-            Phase::Take => {
-                let mut scored = Vec::new();
-                for space in 0..5u8 {
-                    let takes: Vec<Move> = legal
-                        .iter()
-                        .copied()
-                        .filter(|m| matches!(m, Move::Take { space: s, .. } if *s == space))
-                        .collect();
-                    if takes.is_empty() {
-                        continue;
-                    }
-                    let id = game.piles()[space as usize].face_up_top().expect("face up");
-                    let inventories: Vec<Gems> =
-                        takes.iter().map(|m| after_take(gems, m)).collect();
-                    let values =
-                        best_placements(player.pyramid(), data::get(id).blocks, &inventories);
-                    scored.extend(takes.into_iter().zip(values.into_iter().map(i64::from)));
-                }
-                self.pick_best(&scored)
-            }
-            Phase::Place => {
-                let domino = game.hand_domino().expect("domino in hand").blocks;
-                let scored: Vec<(Move, i64)> = legal
-                    .iter()
-                    .map(|m| {
-                        let Move::Place(p) = m else {
-                            return (*m, i64::MIN);
-                        };
-                        let mut after = player.pyramid().clone();
-                        after.place(p, domino);
-                        (*m, stage_value(&after, gems) as i64)
-                    })
-                    .collect();
-                self.pick_best(&scored)
-            }
+            // Takes, placements and discards are scored by `favourite`, over every legal move.
+            Phase::Take | Phase::Place | Phase::Discard => self
+                .favourite(game, &legal)
+                .expect("greedy scores every take, placement and discard"),
             Phase::Activate => {
+                let gems = game.player(game.current()).gems();
                 let scoring = game.scoring().expect("scoring");
                 let activated: u128 = scoring
                     .areas()
@@ -188,13 +156,6 @@ impl Bot<Game> for Greedy {
                     Some(&(area, payment)) => Move::Activate { area, payment },
                     None => Move::Done,
                 }
-            }
-            Phase::Discard => {
-                let scored: Vec<(Move, i64)> = legal
-                    .iter()
-                    .map(|m| (*m, discard_value(player.pyramid(), m)))
-                    .collect();
-                self.pick_best(&scored)
             }
             // No immediate gain to compare: any face-down pile.
             Phase::Flip | Phase::Over => legal[self.rng.below(legal.len() as u32) as usize],
