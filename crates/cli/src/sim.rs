@@ -46,10 +46,30 @@ pub struct Stats {
     pub shared: Vec<u64>,
     pub automa_sum: i64,
     pub automa_wins: u64,
-    /// Decisions of each seat's bot, their total and their longest thinking time.
-    pub decisions: Vec<u64>,
-    pub think: Vec<Duration>,
-    pub slowest: Vec<Duration>,
+    /// Each seat's bot thinking.
+    pub thinking: Vec<Thinking>,
+}
+
+/// A bot's decisions, their total and their longest thinking time.
+#[derive(Default, Clone, Copy)]
+pub struct Thinking {
+    pub decisions: u64,
+    pub total: Duration,
+    pub slowest: Duration,
+}
+
+impl Thinking {
+    fn record(&mut self, spent: Duration) {
+        self.decisions += 1;
+        self.total += spent;
+        self.slowest = self.slowest.max(spent);
+    }
+
+    fn add(&mut self, other: &Thinking) {
+        self.decisions += other.decisions;
+        self.total += other.total;
+        self.slowest = self.slowest.max(other.slowest);
+    }
 }
 
 impl Stats {
@@ -67,18 +87,12 @@ impl Stats {
         for (a, b) in self.shared.iter_mut().zip(&other.shared) {
             *a += b;
         }
-        self.add_thinking(&other.decisions, &other.think, &other.slowest);
+        self.add_thinking(&other.thinking);
     }
 
-    fn add_thinking(&mut self, decisions: &[u64], think: &[Duration], slowest: &[Duration]) {
-        for (a, b) in self.decisions.iter_mut().zip(decisions) {
-            *a += b;
-        }
-        for (a, b) in self.think.iter_mut().zip(think) {
-            *a += *b;
-        }
-        for (a, b) in self.slowest.iter_mut().zip(slowest) {
-            *a = (*a).max(*b);
+    fn add_thinking(&mut self, thinking: &[Thinking]) {
+        for (a, b) in self.thinking.iter_mut().zip(thinking) {
+            a.add(b);
         }
     }
 }
@@ -88,9 +102,7 @@ impl Stats {
 pub struct GamePlayed {
     pub plies: u32,
     pub outcome: pyramidion_core::Outcome,
-    pub decisions: Vec<u64>,
-    pub think: Vec<Duration>,
-    pub slowest: Vec<Duration>,
+    pub thinking: Vec<Thinking>,
 }
 
 /// Plays one game with the given bots, timing every decision, and appends the moves to
@@ -110,17 +122,11 @@ where
         .enumerate()
         .map(|(i, b)| b.make::<G>(bot_seed(seed, i)))
         .collect();
-    let mut decisions = vec![0u64; bots.len()];
-    let mut think = vec![Duration::ZERO; bots.len()];
-    let mut slowest = vec![Duration::ZERO; bots.len()];
+    let mut thinking = vec![Thinking::default(); bots.len()];
     while let ToMove::Seat(s) = game.to_move() {
         let start = Instant::now();
         let m = players[s.index()].choose(&game);
-        let spent = start.elapsed();
-        let i = s.index();
-        decisions[i] += 1;
-        think[i] += spent;
-        slowest[i] = slowest[i].max(spent);
+        thinking[s.index()].record(start.elapsed());
         game.play(&m)
             .map_err(|e| anyhow::anyhow!("seed {seed}: bot move '{m}' refused: {e}"))?;
         if let Some(r) = record.as_deref_mut() {
@@ -131,9 +137,7 @@ where
     Ok(GamePlayed {
         plies: game.ply(),
         outcome,
-        decisions,
-        think,
-        slowest,
+        thinking,
     })
 }
 
@@ -151,9 +155,7 @@ where
         score_sum: vec![0; seats],
         wins: vec![0; seats],
         shared: vec![0; seats],
-        decisions: vec![0; seats],
-        think: vec![Duration::ZERO; seats],
-        slowest: vec![Duration::ZERO; seats],
+        thinking: vec![Thinking::default(); seats],
         ..Default::default()
     };
     let next = AtomicU64::new(0);
@@ -177,7 +179,7 @@ where
                             .map(|_| Record::new(G::DESCRIPTOR.key, options, seed));
                         let played = play_game::<G>(options, seed, bots, record.as_mut())?;
                         let (plies, outcome) = (played.plies, played.outcome);
-                        stats.add_thinking(&played.decisions, &played.think, &played.slowest);
+                        stats.add_thinking(&played.thinking);
                         if let (Some(dir), Some(mut record)) = (&args.records, record) {
                             record.result = Some(outcome.scores.clone());
                             let path = dir.join(format!("{}-{seed}.txt", G::DESCRIPTOR.key));
@@ -293,13 +295,13 @@ fn report(
     }
     outln!("mean game length: {:.1} moves", stats.plies as f64 / n)?;
     for (s, bot) in bots.iter().enumerate() {
-        let d = stats.decisions[s].max(1) as f64;
+        let d = stats.thinking[s].decisions.max(1) as f64;
         outln!(
             "seat {s} ({}) thinking: {:.1} ms per move on average, slowest move {:.0} ms ({} moves)",
             bot.name(),
-            stats.think[s].as_secs_f64() * 1000.0 / d,
-            stats.slowest[s].as_secs_f64() * 1000.0,
-            stats.decisions[s]
+            stats.thinking[s].total.as_secs_f64() * 1000.0 / d,
+            stats.thinking[s].slowest.as_secs_f64() * 1000.0,
+            stats.thinking[s].decisions
         )?;
     }
     outln!(
