@@ -6,7 +6,7 @@
 //! every Mythical left scores 1. So: per colour, the best value for each exact number of units
 //! (a small knapsack with choices 0/1/3 per area); then share the Mythical pairs among colours
 //! (a second knapsack). Ties prefer spending fewer gems. Exact, and a few microseconds.
-use crate::gems::{COLOURS, Gem, Gems};
+use crate::gems::{COLOURS, GEMS_PER_COLOUR, Gem, Gems, MYTHICAL_GEMS};
 use crate::moves::Payment;
 use crate::state::ScorableArea;
 use arrayvec::ArrayVec;
@@ -130,15 +130,22 @@ pub fn best_plan(areas: &[ScorableArea], available: u128, gems: Gems) -> Plan {
     plan
 }
 
-/// Units a colour can use at most in [`best_points`]: more gems than the box holds.
-const MAX_UNITS: usize = 64;
+/// Units a colour can use at most in [`best_points`]: all its gems and every Mythical pair
+/// the box holds. Small tables are what make the knapsacks cheap.
+const MAX_UNITS: usize = GEMS_PER_COLOUR as usize + MYTHICAL_GEMS as usize / 2;
 
 /// The points of [`best_plan`] over every area, without building the plan: the same two
 /// knapsacks on the stack, no allocation. Bots call it for every placement they weigh (the
 /// greedy playouts of the search bot spend most of their time here).
 pub fn best_points(areas: &[ScorableArea], gems: Gems) -> u32 {
-    let pairs = (gems.mythical() / 2) as usize;
-    // best[q]: most net points of the colours so far using at most q Mythical pairs.
+    debug_assert!(
+        gems.mythical() <= MYTHICAL_GEMS,
+        "more Mythicals than the box holds"
+    );
+    let pairs = (gems.mythical() / 2).min(MAX_UNITS as u8) as usize;
+    // best[q]: most net points of the colours so far using at most q Mythical pairs, updated
+    // in place: this runs for every placement a playout weighs, where copying the table per
+    // colour cost more than the knapsacks themselves (measured with perf).
     let mut best = [0i32; MAX_UNITS + 1];
     for c in 0..COLOURS as u8 {
         let g = gems.get(Gem::colour(c)) as usize;
@@ -159,21 +166,20 @@ pub fn best_points(areas: &[ScorableArea], gems: Gems) -> u32 {
                 value[u] = value[u].max(single).max(double);
             }
         }
-        let mut next = best;
-        for (u, &v) in value.iter().enumerate().take(max_units + 1).skip(1) {
-            if v < 0 {
-                continue;
+        // In place, most pairs first: entry q reads only entries up to q, not yet updated.
+        for q in (0..=pairs).rev() {
+            let mut most = best[q];
+            for (u, &v) in value.iter().enumerate().take(max_units + 1).skip(1) {
+                let used_pairs = u.saturating_sub(g);
+                if used_pairs > q {
+                    break;
+                }
+                if v >= 0 {
+                    most = most.max(best[q - used_pairs] + v - 2 * used_pairs as i32);
+                }
             }
-            let used_pairs = u.saturating_sub(g);
-            if used_pairs > pairs {
-                break;
-            }
-            let net = v - 2 * used_pairs as i32;
-            for q in used_pairs..=pairs {
-                next[q] = next[q].max(best[q - used_pairs] + net);
-            }
+            best[q] = most;
         }
-        best = next;
     }
     (best[pairs] + gems.mythical() as i32) as u32
 }

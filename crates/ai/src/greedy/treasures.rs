@@ -4,21 +4,22 @@ use super::{Favourite, Greedy};
 use crate::Bot;
 use arrayvec::ArrayVec;
 use pyramidion_core::Rules;
-use pyramidion_pyramid::topview::MAX_AREAS;
+use pyramidion_pyramid::topview::{MAX_AREAS, TopView};
 use pyramidion_pyramid::{Block, Pyramid};
 use pyramidion_treasures::allocation::{best_plan, best_points};
 use pyramidion_treasures::state::{Phase, ScorableArea};
 use pyramidion_treasures::{Game, Gem, Gems, Move, data};
 
-/// Stage points `pyramid` would score now with `gems`. On the stack: the search bot's
+/// Stage points of a top view with `gems`. On the stack, and with the areas in the order the
+/// flood fill finds them (the best allocation does not depend on it): the search bot's
 /// playouts call it for every placement they weigh.
-pub fn stage_value(pyramid: &Pyramid, gems: Gems) -> u32 {
+fn view_value(view: &TopView, gems: Gems) -> u32 {
     let mut areas: ArrayVec<ScorableArea, MAX_AREAS> = ArrayVec::new();
-    pyramid.top_view().for_each_area_with_icons(|a| {
+    view.for_each_scoring_area_unordered(|colour, icons, anchor| {
         areas.push(ScorableArea {
-            anchor: a.anchor,
-            colour: a.colour,
-            icons: a.icons,
+            anchor,
+            colour,
+            icons,
         })
     });
     best_points(&areas, gems)
@@ -27,15 +28,12 @@ pub fn stage_value(pyramid: &Pyramid, gems: Gems) -> u32 {
 /// Best value over every legal placement of `domino`, for each inventory in `inventories`.
 fn best_placements(pyramid: &Pyramid, domino: [Block; 2], inventories: &[Gems]) -> Vec<u32> {
     let mut best = vec![0; inventories.len()];
-    let mut placements = Vec::new();
-    pyramid.legal(|p| placements.push(p));
-    for p in placements {
-        let mut after = pyramid.clone();
-        after.place(&p, domino);
+    pyramid.legal(|p| {
+        let view = pyramid.top_view_after(&p, domino);
         for (b, gems) in best.iter_mut().zip(inventories) {
-            *b = (*b).max(stage_value(&after, *gems));
+            *b = (*b).max(view_value(&view, *gems));
         }
-    }
+    });
     best
 }
 
@@ -86,9 +84,8 @@ impl Favourite<Game> for Greedy {
                     .iter()
                     .map(|m| match m {
                         Move::Place(p) => {
-                            let mut after = player.pyramid().clone();
-                            after.place(p, domino);
-                            (*m, stage_value(&after, gems) as i64)
+                            let view = player.pyramid().top_view_after(p, domino);
+                            (*m, view_value(&view, gems) as i64)
                         }
                         _ => (*m, i64::MIN),
                     })
@@ -204,7 +201,7 @@ mod tests {
         let player = game.player(game.current());
         let mut after = player.pyramid().clone();
         after.place(p, game.hand_domino().unwrap().blocks);
-        stage_value(&after, player.gems())
+        view_value(&after.top_view(), player.gems())
     }
 
     #[test]
