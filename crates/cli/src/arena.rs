@@ -50,7 +50,7 @@ pub struct ArenaArgs {
 
 /// One finished pair.
 #[derive(Clone, Debug, Default)]
-struct PairResult {
+pub(crate) struct PairResult {
     /// Mean score of bot A over the pair's games.
     score: f64,
     games: u32,
@@ -121,35 +121,35 @@ where
 }
 
 #[derive(Serialize)]
-struct BotReport {
-    bot: String,
-    games: u32,
+pub(crate) struct BotReport {
+    pub(crate) bot: String,
+    pub(crate) games: u32,
     /// Share of games it ranked first in (shared or not), with a 95% interval.
-    win_rate: f64,
-    win_rate_low: f64,
-    win_rate_high: f64,
-    mean_points: f64,
+    pub(crate) win_rate: f64,
+    pub(crate) win_rate_low: f64,
+    pub(crate) win_rate_high: f64,
+    pub(crate) mean_points: f64,
     /// Mean thinking time per decision, in milliseconds.
-    ms_per_move: f64,
+    pub(crate) ms_per_move: f64,
     /// The longest decision, in milliseconds.
-    slowest_ms: f64,
+    pub(crate) slowest_ms: f64,
 }
 
 #[derive(Serialize)]
-struct Report {
-    game: GameKind,
-    players: u8,
-    seed: Seed,
-    pairs: usize,
-    games: u32,
+pub(crate) struct Report {
+    pub(crate) game: GameKind,
+    pub(crate) players: u8,
+    pub(crate) seed: Seed,
+    pub(crate) pairs: usize,
+    pub(crate) games: u32,
     /// A's mean score (win 1, tie ½, loss 0) and its Elo difference over B, 95% intervals.
-    a_over_b: EloEstimate,
-    bots: [BotReport; 2],
-    sprt: Option<SprtReport>,
+    pub(crate) a_over_b: EloEstimate,
+    pub(crate) bots: [BotReport; 2],
+    pub(crate) sprt: Option<SprtReport>,
 }
 
 #[derive(Serialize)]
-struct SprtReport {
+pub(crate) struct SprtReport {
     #[serde(flatten)]
     test: Sprt,
     llr: f64,
@@ -162,17 +162,29 @@ fn wilson(k: u32, n: u32) -> (f64, f64) {
     pyramidion_ai::arena::wilson(k as f64, n as f64)
 }
 
-fn run_match<G: Rules>(
-    options: &G::Options,
-    args: &ArenaArgs,
-    bots: [BotLevel; 2],
-    sprt: Option<Sprt>,
-    threads: usize,
-) -> Result<Vec<PairResult>>
+/// What one match plays: `pairs` pairs from `seed`, bot A against bot B.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MatchSpec {
+    pub game: GameKind,
+    pub players: u8,
+    pub bots: [BotLevel; 2],
+    pub pairs: u64,
+    pub seed: Seed,
+    pub sprt: Option<Sprt>,
+    pub threads: usize,
+}
+
+pub(crate) fn run_match<G: Rules>(options: &G::Options, spec: &MatchSpec) -> Result<Vec<PairResult>>
 where
     Greedy: Favourite<G>,
 {
-    let slots: Mutex<Vec<Option<PairResult>>> = Mutex::new(vec![None; args.pairs as usize]);
+    let MatchSpec {
+        bots,
+        sprt,
+        threads,
+        ..
+    } = *spec;
+    let slots: Mutex<Vec<Option<PairResult>>> = Mutex::new(vec![None; spec.pairs as usize]);
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -185,10 +197,10 @@ where
             scope.spawn(|| {
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= args.pairs {
+                    if i >= spec.pairs {
                         return;
                     }
-                    match play_pair::<G>(options, args.seed + i, bots) {
+                    match play_pair::<G>(options, spec.seed + i, bots) {
                         Ok(r) => slots.lock().expect("no poisoned lock")[i as usize] = Some(r),
                         Err(e) => {
                             *failure.lock().expect("no poisoned lock") = Some(e);
@@ -202,7 +214,7 @@ where
         let mut checked = 0usize;
         loop {
             let finished =
-                done.load(Ordering::Relaxed) >= args.pairs || stop.load(Ordering::Relaxed);
+                done.load(Ordering::Relaxed) >= spec.pairs || stop.load(Ordering::Relaxed);
             if let Some(sprt) = sprt {
                 // Only the completed prefix counts, so the stop is the same whatever the
                 // threads.
@@ -222,13 +234,13 @@ where
                 checked = prefix.max(checked);
             }
             if progress {
-                let n = done.load(Ordering::Relaxed).min(args.pairs);
-                let filled = (n * 30 / args.pairs.max(1)) as usize;
+                let n = done.load(Ordering::Relaxed).min(spec.pairs);
+                let filled = (n * 30 / spec.pairs.max(1)) as usize;
                 eprint!(
                     "\r[{}{}] {n}/{} pairs",
                     "#".repeat(filled),
                     " ".repeat(30 - filled),
-                    args.pairs
+                    spec.pairs
                 );
             }
             if finished || decided_at.is_some() {
@@ -253,12 +265,8 @@ where
         .collect())
 }
 
-fn report(
-    args: &ArenaArgs,
-    bots: [BotLevel; 2],
-    sprt: Option<Sprt>,
-    pairs: &[PairResult],
-) -> Report {
+pub(crate) fn report(spec: &MatchSpec, pairs: &[PairResult]) -> Report {
+    let (bots, sprt) = (spec.bots, spec.sprt);
     let scores: Vec<f64> = pairs.iter().map(|p| p.score).collect();
     let games: u32 = pairs.iter().map(|p| p.games).sum();
     let sum = |f: fn(&PairResult) -> u64| pairs.iter().map(f).sum::<u64>();
@@ -284,9 +292,9 @@ fn report(
     let (bw_low, bw_high) = wilson(b_wins, games);
     let g = games.max(1) as f64;
     Report {
-        game: args.game,
-        players: args.players,
-        seed: args.seed,
+        game: spec.game,
+        players: spec.players,
+        seed: spec.seed,
         pairs: pairs.len(),
         games,
         a_over_b: elo_estimate(&scores),
@@ -398,6 +406,17 @@ fn print(r: &Report) -> Result<()> {
     Ok(())
 }
 
+/// Plays `spec`'s match in its game.
+pub(crate) fn play_match(spec: &MatchSpec) -> Result<Vec<PairResult>> {
+    let options_value = options_json(spec.game, spec.players, &[])?;
+    Ok(dispatch!(spec.game, G => {
+        let options: <G as Rules>::Options = serde_json::from_value(options_value)
+            .with_context(|| format!("options for {}", spec.game))?;
+        G::new(&options, spec.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+        run_match::<G>(&options, spec)?
+    }))
+}
+
 pub fn run(args: ArenaArgs) -> Result<()> {
     if args.pairs == 0 {
         bail!("--pairs must be at least 1");
@@ -420,14 +439,17 @@ pub fn run(args: ArenaArgs) -> Result<()> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let options_value = options_json(args.game, args.players, &[])?;
-    let pairs = dispatch!(args.game, G => {
-        let options: <G as Rules>::Options = serde_json::from_value(options_value)
-            .with_context(|| format!("options for {}", args.game))?;
-        G::new(&options, args.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
-        run_match::<G>(&options, &args, bots, sprt, threads)?
-    });
-    let report = report(&args, bots, sprt, &pairs);
+    let spec = MatchSpec {
+        game: args.game,
+        players: args.players,
+        bots,
+        pairs: args.pairs,
+        seed: args.seed,
+        sprt,
+        threads,
+    };
+    let pairs = play_match(&spec)?;
+    let report = report(&spec, &pairs);
     print(&report)?;
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)?;

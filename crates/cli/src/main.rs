@@ -13,6 +13,7 @@ mod arena;
 mod bench;
 mod bots;
 mod game_args;
+mod ladder;
 mod loadtest;
 mod perft;
 mod replay;
@@ -49,6 +50,8 @@ enum Command {
     Sim(sim::SimArgs),
     /// Two bots play seeded paired games: score, win rate, Elo with 95% intervals, SPRT.
     Arena(arena::ArenaArgs),
+    /// Each bot level plays the one below it: the Elo steps of a game's ladder, time per move.
+    Ladder(ladder::LadderArgs),
     /// Expected final points of every decision of a record against the search's best move.
     Analyse(analyse::AnalyseArgs),
     /// Print the engine speed figures, one per line as `name: value unit`.
@@ -67,6 +70,7 @@ fn main() -> std::process::ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Sim(args) => sim::run(args),
         Command::Arena(args) => arena::run(args),
+        Command::Ladder(args) => ladder::run(args),
         Command::Analyse(args) => analyse::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),

@@ -357,6 +357,51 @@ fn arena_sprt_stops_and_unknown_levels_are_refused() {
 }
 
 #[test]
+fn ladder_plays_each_level_against_the_one_below() {
+    let dir = std::env::temp_dir().join(format!("pyramidion-ladder-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("ladder.json");
+    let o = pyramidion(&[
+        "ladder",
+        "--game",
+        "pyramids",
+        "--levels",
+        "random,greedy,search:4",
+        "--pairs",
+        "30",
+        "--threads",
+        "2",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("greedy > random"), "{out}");
+    assert!(out.contains("search:4 > greedy"), "{out}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let steps = report["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 2);
+    assert_eq!(steps[0]["lower"], "random");
+    assert_eq!(steps[0]["upper"], "greedy");
+    assert_eq!(steps[0]["upper_iterations"], serde_json::Value::Null);
+    assert_eq!(steps[1]["upper_iterations"], 4);
+    assert_eq!(steps[0]["match"]["games"], 60);
+    assert_eq!(steps[0]["match"]["bots"][0]["bot"], "greedy");
+    // Greedy against random is the one step sure to hold: far more than 100 Elo over 60
+    // games, with an interval well above zero.
+    assert_eq!(steps[0]["holds"], true, "{out}");
+    assert!(steps[0]["match"]["a_over_b"]["elo_low"].as_f64().unwrap() > 0.0);
+    let all = steps.iter().all(|s| s["holds"] == true);
+    assert_eq!(report["holds"], all);
+    // One level is not a ladder.
+    let o = pyramidion(&["ladder", "--game", "pyramids", "--levels", "greedy"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("at least two levels"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn analyse_reports_every_decision_and_writes_json() {
     let dir = std::env::temp_dir().join(format!("pyramidion-analyse-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
