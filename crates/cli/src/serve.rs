@@ -1,5 +1,5 @@
 //! `pyramidion serve`: the game server, on an embedded SQLite database by default.
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -20,6 +20,10 @@ pub struct ServeArgs {
     /// HTTP requests per second allowed per client IP (burst: 4×).
     #[arg(long, default_value_t = 50.0)]
     pub http_rate: f64,
+    /// WebSocket messages per second allowed per connection (burst: 2×); more get
+    /// `rate_limited` errors.
+    #[arg(long, default_value_t = 200.0, env = "PYRAMIDION_WS_RATE")]
+    pub ws_rate: f64,
     /// Password hashes computed at once (default: the number of cores).
     #[arg(long, env = "PYRAMIDION_HASH_CONCURRENCY")]
     pub hash_concurrency: Option<usize>,
@@ -86,6 +90,11 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
+    for (flag, rate) in [("--http-rate", args.http_rate), ("--ws-rate", args.ws_rate)] {
+        if !(rate > 0.0 && rate.is_finite()) {
+            bail!("{flag} must be a positive number of messages per second, not {rate}");
+        }
+    }
     // Logs on stderr: stdout carries the one "serving" line that scripts and tests read.
     tracing_subscriber::fmt()
         .with_target(false)
@@ -112,6 +121,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.allowed_origins = args.allow_origin;
     config.http_per_second = args.http_rate;
     config.http_burst = args.http_rate * 4.0;
+    config.ws_messages_per_second = args.ws_rate;
+    config.ws_burst = args.ws_rate * 2.0;
     config.secure_cookies = args.secure_cookies;
     config.clocks = pyramidion_server::clock::parse_profiles(&args.clocks)
         .map_err(|e| anyhow::anyhow!("--clocks: {e}"))?;

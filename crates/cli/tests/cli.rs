@@ -357,6 +357,24 @@ fn arena_sprt_stops_and_unknown_levels_are_refused() {
 }
 
 #[test]
+fn serve_refuses_a_rate_that_is_not_a_positive_number() {
+    for (flag, value) in [
+        ("--ws-rate", "0"),
+        ("--http-rate", "-5"),
+        ("--ws-rate", "inf"),
+    ] {
+        let arg = format!("{flag}={value}");
+        let o = pyramidion(&["serve", "--bind", "127.0.0.1:0", &arg]);
+        assert!(!o.status.success(), "{flag} {value}");
+        assert!(
+            stderr(&o).contains(&format!("{flag} must be a positive number")),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
 fn ladder_plays_each_level_against_the_one_below() {
     let dir = std::env::temp_dir().join(format!("pyramidion-ladder-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

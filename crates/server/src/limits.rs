@@ -22,7 +22,9 @@ impl Rate {
     fn quota(self) -> Quota {
         let burst = NonZeroU32::new(self.burst.max(1.0) as u32).unwrap_or(NonZeroU32::MIN);
         let period = if self.per_second > 0.0 {
-            Duration::from_secs_f64(1.0 / self.per_second)
+            // At least a nanosecond: a huge rate (even an infinite one) means "no limit"
+            // rather than an invalid quota.
+            Duration::from_secs_f64(1.0 / self.per_second).max(Duration::from_nanos(1))
         } else {
             // Never refills (within a century).
             Duration::from_secs(100 * 365 * 24 * 3600)
@@ -87,6 +89,17 @@ mod tests {
         });
         assert!(b.allow() && b.allow() && b.allow());
         assert!(!b.allow());
+    }
+
+    #[test]
+    fn a_huge_rate_is_no_limit_not_a_panic() {
+        for per_second in [1e12, f64::INFINITY] {
+            let mut b = Bucket::new(Rate {
+                per_second,
+                burst: 1.0,
+            });
+            assert!((0..100).all(|_| b.allow()), "{per_second}");
+        }
     }
 
     #[test]

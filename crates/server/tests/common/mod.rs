@@ -211,8 +211,11 @@ impl Socket {
     }
 
     pub async fn next(&mut self) -> Value {
+        // One deadline for the whole wait: pings and other non-text frames must not restart
+        // it, or a stalled game would hang the test instead of failing it.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
         loop {
-            let msg = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
+            let msg = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
                 .expect("a message within 20 s")
                 .expect("socket open")
