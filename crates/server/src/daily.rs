@@ -37,6 +37,20 @@ pub struct Challenge {
     pub bots: Vec<&'static str>,
 }
 
+/// How far back a challenge is named by its id alone, when nobody has played it.
+const DAYS_KEPT: i64 = 366;
+const DAY_MS: i64 = 24 * 3600 * 1000;
+
+/// The challenge `id` names, among those of the `DAYS_KEPT` days up to the day of `now` (ms):
+/// a past challenge nobody played still has a page that says which game and day it was.
+pub fn find_challenge(id: &str, now: i64) -> Option<Challenge> {
+    (0..DAYS_KEPT).find_map(|back| {
+        challenges(&utc_day(now - back * DAY_MS))
+            .into_iter()
+            .find(|c| c.id == id)
+    })
+}
+
 /// The UTC day of a time in ms since the epoch, as `YYYY-MM-DD` (the proleptic Gregorian
 /// calendar, from the day count: Howard Hinnant's `civil_from_days`).
 pub fn utc_day(ms: i64) -> String {
@@ -234,12 +248,9 @@ pub async fn leaderboard(
     .await
     .map_err(ApiError::internal)?;
     let mut entries = Vec::with_capacity(rows.len());
-    // One of today's challenges is described before anyone finishes it (its page says which
-    // game and day it is); an older one, by its finished attempts.
-    let (mut day, mut game, mut options) = match challenges(&utc_day(now_ms()))
-        .into_iter()
-        .find(|c| c.id == id)
-    {
+    // A challenge is described even while nobody has finished it (its page says which game
+    // and day it is): from its id for the last year, else by its finished attempts.
+    let (mut day, mut game, mut options) = match find_challenge(&id, now_ms()) {
         Some(c) => (Some(c.day), Some(c.game.key().to_string()), Some(c.options)),
         None => (None, None, None),
     };
@@ -314,6 +325,27 @@ mod tests {
         assert_eq!(utc_day(951_782_400_000), "2000-02-29");
         assert_eq!(utc_day(1_795_478_399_999), "2026-11-23");
         assert_eq!(utc_day(1_795_478_400_000), "2026-11-24");
+    }
+
+    /// A challenge is found by its id for a year, whoever played it.
+    #[test]
+    fn past_challenges_are_found_by_id() {
+        let now = 1_795_478_400_000; // 2026-11-24
+        let ten_days_ago = &challenges("2026-11-14")[1];
+        assert_eq!(
+            find_challenge(&ten_days_ago.id, now).as_ref(),
+            Some(ten_days_ago)
+        );
+        assert_eq!(
+            find_challenge(&challenges("2026-11-24")[0].id, now)
+                .unwrap()
+                .day,
+            "2026-11-24"
+        );
+        // Tomorrow's is not known yet, nor one older than a year, nor a made-up id.
+        assert_eq!(find_challenge(&challenges("2026-11-25")[0].id, now), None);
+        assert_eq!(find_challenge(&challenges("2025-11-01")[0].id, now), None);
+        assert_eq!(find_challenge("no-such-challenge", now), None);
     }
 
     /// Every game has a challenge; ids and seeds depend on the day and differ between modes.

@@ -318,6 +318,19 @@ async fn the_daily_challenge_deals_alike_once_per_account() {
     assert_eq!(board["day"], today["day"], "{board}");
     assert_eq!(board["game"], challenge["game"], "{board}");
     assert_eq!(board["options"], challenge["options"], "{board}");
+    // Yesterday's challenge nobody played is named too, from its id alone.
+    let now = pyramidion_server::store::now_ms();
+    let yesterday = &pyramidion_server::daily::challenges(&pyramidion_server::daily::utc_day(
+        now - 24 * 3600 * 1000,
+    ))[0];
+    let board = ann
+        .get(&format!("/api/daily/{}/leaderboard", yesterday.id))
+        .await
+        .body;
+    assert_eq!(board["entries"], json!([]), "{board}");
+    assert_eq!(board["day"], yesterday.day, "{board}");
+    assert_eq!(board["game"], yesterday.game.key(), "{board}");
+    assert_eq!(board["options"], yesterday.options, "{board}");
     // Both play; the leaderboard lists both, best first.
     let da = wa.play_out(ga, sa, 11).await;
     let db = wb.play_out(gb, sb, 12).await;
