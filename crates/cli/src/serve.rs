@@ -24,6 +24,9 @@ pub struct ServeArgs {
     /// `rate_limited` errors.
     #[arg(long, default_value_t = 200.0, env = "PYRAMIDION_WS_RATE")]
     pub ws_rate: f64,
+    /// The bot level whose search budget analyses of finished games use.
+    #[arg(long, default_value = "medium", env = "PYRAMIDION_ANALYSIS_LEVEL")]
+    pub analysis_level: String,
     /// Password hashes computed at once (default: the number of cores).
     #[arg(long, env = "PYRAMIDION_HASH_CONCURRENCY")]
     pub hash_concurrency: Option<usize>,
@@ -95,6 +98,18 @@ pub fn run(args: ServeArgs) -> Result<()> {
             bail!("{flag} must be a positive number of messages per second, not {rate}");
         }
     }
+    use pyramidion_ai::any::BotLevel;
+    let searches: Vec<&str> = BotLevel::names()
+        .into_iter()
+        .filter(|n| matches!(n.parse(), Ok(BotLevel::Ladder(_))))
+        .collect();
+    if !searches.contains(&args.analysis_level.as_str()) {
+        bail!(
+            "--analysis-level must be a search level ({}), not '{}'",
+            searches.join(", "),
+            args.analysis_level
+        );
+    }
     // Logs on stderr: stdout carries the one "serving" line that scripts and tests read.
     tracing_subscriber::fmt()
         .with_target(false)
@@ -123,6 +138,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.http_burst = args.http_rate * 4.0;
     config.ws_messages_per_second = args.ws_rate;
     config.ws_burst = args.ws_rate * 2.0;
+    config.analysis_level = args.analysis_level;
     config.secure_cookies = args.secure_cookies;
     config.clocks = pyramidion_server::clock::parse_profiles(&args.clocks)
         .map_err(|e| anyhow::anyhow!("--clocks: {e}"))?;

@@ -357,7 +357,7 @@ fn arena_sprt_stops_and_unknown_levels_are_refused() {
 }
 
 #[test]
-fn serve_refuses_a_rate_that_is_not_a_positive_number() {
+fn serve_refuses_bad_rates_and_analysis_levels() {
     for (flag, value) in [
         ("--ws-rate", "0"),
         ("--http-rate", "-5"),
@@ -372,6 +372,13 @@ fn serve_refuses_a_rate_that_is_not_a_positive_number() {
             stderr(&o)
         );
     }
+    let o = pyramidion(&["serve", "--bind", "127.0.0.1:0", "--analysis-level=greedy"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--analysis-level must be a search level (easy, medium, hard, max)"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -3,8 +3,9 @@
 //!
 //! The work is cut into jobs of a few plies each, queued one after the other behind the bot
 //! moves of live games, so that an analysis never holds a pool thread for long. The budget is
-//! the game's weakest search level (from its descriptor) with 16 sampled futures per decision:
-//! enough to flag the clear mistakes, cheap enough to share the pool with live games.
+//! a search level of the game's descriptor (`Config::analysis_level`, `medium` unless
+//! `serve --analysis-level` says otherwise) with 16 sampled futures per decision: enough to
+//! flag the clear mistakes, cheap enough to share the pool with live games.
 use crate::AppState;
 use crate::auth::Identity;
 use crate::error::{ApiError, ApiResult};
@@ -127,13 +128,7 @@ async fn start(state: &AppState, row: &crate::store::GameRow) -> ApiResult<bool>
     let prepared = async {
         let record = crate::export::stored_record(state, row).await?;
         let kind: GameKind = row.kind.parse().map_err(ApiError::internal)?;
-        let iterations = kind
-            .descriptor()
-            .bot_levels
-            .iter()
-            .map(|l| l.iterations)
-            .find(|&i| i > 0)
-            .unwrap_or(1);
+        let iterations = analysis_iterations(kind, &state.config.analysis_level);
         state.store.set_analysis(&id, "queued", None).await?;
         ApiResult::Ok((record, iterations))
     };
@@ -166,6 +161,24 @@ async fn start(state: &AppState, row: &crate::store::GameRow) -> ApiResult<bool>
     Ok(true)
 }
 
+/// Search iterations per decision of an analysis of a `kind` game: those of `level`, or of
+/// the game's weakest search level when it does not list `level`.
+fn analysis_iterations(kind: GameKind, level: &str) -> u32 {
+    let descriptor = kind.descriptor();
+    descriptor
+        .bot_level(level)
+        .map(|l| l.iterations)
+        .filter(|&i| i > 0)
+        .or_else(|| {
+            descriptor
+                .bot_levels
+                .iter()
+                .map(|l| l.iterations)
+                .find(|&i| i > 0)
+        })
+        .unwrap_or(1)
+}
+
 fn done_running(id: &str) {
     running()
         .lock()
@@ -192,4 +205,26 @@ async fn analyse(record: Record, config: AnalysisConfig) -> Result<Analysis, Str
         from = to;
     }
     Ok(Analysis::from_decisions(&record, config, seats, decisions))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_analysis_budget_is_the_named_level_or_the_weakest_search() {
+        for &kind in GameKind::ALL {
+            let d = kind.descriptor();
+            let medium = d.bot_level("medium").map(|l| l.iterations);
+            let weakest = d.bot_levels.iter().map(|l| l.iterations).find(|&i| i > 0);
+            assert_eq!(Some(analysis_iterations(kind, "medium")), medium, "{kind}");
+            // Random and greedy do not search; an unknown level is not listed.
+            assert_eq!(Some(analysis_iterations(kind, "greedy")), weakest, "{kind}");
+            assert_eq!(
+                Some(analysis_iterations(kind, "grandmaster")),
+                weakest,
+                "{kind}"
+            );
+        }
+    }
 }

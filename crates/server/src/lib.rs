@@ -65,6 +65,9 @@ pub struct Config {
     /// A bot's move is published no sooner than this after the move before it, so that
     /// people can follow (bots otherwise answer within milliseconds).
     pub bot_pace: Duration,
+    /// The bot level whose search budget a finished game's analysis uses (a ladder name; a
+    /// game that does not list it uses its weakest search level).
+    pub analysis_level: String,
 }
 
 /// Bounds on what clients may hold, start or make the server do; every one is documented with
@@ -150,6 +153,9 @@ impl Config {
             limits: Limits::default(),
             clocks: clock::ClockProfile::defaults(),
             bot_pace: Duration::from_millis(700),
+            // Twice or more the weakest level's budget: fewer misjudged moves, and still a
+            // few seconds of one pool thread for a whole game.
+            analysis_level: "medium".to_string(),
         }
     }
 }
