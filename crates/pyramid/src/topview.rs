@@ -193,10 +193,15 @@ impl TopView {
         if q >= 100 {
             return None;
         }
-        self.colours
+        let (x, y) = (q % 10, q / 10);
+        // Every colour tested, no early exit: which colour it is is random, and a loop that
+        // stops at it mispredicts its exit.
+        let found = self
+            .colours
             .iter()
-            .position(|c| c.contains(q % 10, q / 10))
-            .map(|c| c as u8)
+            .enumerate()
+            .fold(0u32, |m, (i, c)| m | u32::from(c.contains(x, y)) << i);
+        (found != 0).then(|| found.trailing_zeros() as u8)
     }
 
     fn area(&self, colour: u8, cells: QuadBoard) -> Area {
@@ -296,10 +301,27 @@ impl TopView {
 
     /// The area containing quadrant `q`, if it is covered.
     pub fn area_at(&self, q: u32) -> Option<Area> {
-        let colour = self.colour_at(q)?;
-        let seed = QuadBoard::from_grid(1 << q);
-        let cells = QuadBoard::component(seed, self.colours[colour as usize]);
+        let (colour, cells) = self.component_at(q)?;
         Some(self.area(colour, cells))
+    }
+
+    /// The anchor and icon count of the area containing quadrant `q`, if it is covered: what
+    /// scoring needs, without listing the area's cells (bots score every placement they weigh).
+    pub fn area_points_at(&self, q: u32) -> Option<(u8, u8)> {
+        let (_, cells) = self.component_at(q)?;
+        Some((
+            cells.first_index() as u8,
+            (cells & self.icons).count() as u8,
+        ))
+    }
+
+    fn component_at(&self, q: u32) -> Option<(u8, QuadBoard)> {
+        let colour = self.colour_at(q)?;
+        let seed = QuadBoard::single(q % 10, q / 10);
+        Some((
+            colour,
+            QuadBoard::component(seed, self.colours[colour as usize]),
+        ))
     }
 }
 

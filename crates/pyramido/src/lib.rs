@@ -26,6 +26,6 @@ pub use holes::{free_cells, min_holes};
 pub use moves::{Move, MoveForm, Side};
 pub use options::Options;
 pub use play::mark_options;
-pub use scoring::{MarkedArea, StageScore, next_first_player, score_stage};
+pub use scoring::{MarkedArea, StageScore, next_first_player, score_stage, stage_total};
 pub use state::{Game, Phase, Player, Status};
 pub use view::View;

@@ -43,15 +43,9 @@ pub struct StageScore {
 /// (on the top stage), as it always is when a stage ends.
 pub fn score_stage(pyramid: &Pyramid, markers: &[Option<u8>; COLOURS]) -> StageScore {
     let mut score = StageScore::default();
-    if markers.iter().all(Option::is_none) {
-        return score;
-    }
     let top = pyramid.top_view();
-    let quadrants: ArrayVec<u32, MAX_BLOCKS> = pyramid.block_quadrants().collect();
-    for block in markers.iter().flatten() {
-        let area = top
-            .area_at(quadrants[*block as usize])
-            .expect("a marked block is visible");
+    for_each_marked_quadrant(pyramid, markers, |q| {
+        let area = top.area_at(q).expect("a marked block is visible");
         // Markers have distinct colours and sit on blocks of their colour, so two markers never
         // share an area; the check keeps the function right for any input.
         if !score.areas.iter().any(|a| a.anchor == area.anchor) {
@@ -62,10 +56,46 @@ pub fn score_stage(pyramid: &Pyramid, markers: &[Option<u8>; COLOURS]) -> StageS
                 cells: area.cells,
             });
         }
-    }
-    score.mino = score.areas.iter().map(|a| a.jewels).min().unwrap_or(0);
-    score.total = score.areas.iter().map(|a| a.jewels as u16).sum::<u16>() + score.mino as u16;
+    });
+    (score.mino, score.total) = mino_and_total(score.areas.iter().map(|a| a.jewels));
     score
+}
+
+/// [`score_stage`]'s total alone, without listing the areas' cells: the greedy bot weighs
+/// every placement with it.
+pub fn stage_total(pyramid: &Pyramid, markers: &[Option<u8>; COLOURS]) -> u16 {
+    let top = pyramid.top_view();
+    // (anchor, jewels) of each marked area, once.
+    let mut areas: ArrayVec<(u8, u8), COLOURS> = ArrayVec::new();
+    for_each_marked_quadrant(pyramid, markers, |q| {
+        let area = top.area_points_at(q).expect("a marked block is visible");
+        if !areas.iter().any(|a| a.0 == area.0) {
+            areas.push(area);
+        }
+    });
+    mino_and_total(areas.iter().map(|a| a.1)).1
+}
+
+/// Calls `f` with the top-view quadrant of each marked block, in marker-colour order.
+fn for_each_marked_quadrant(
+    pyramid: &Pyramid,
+    markers: &[Option<u8>; COLOURS],
+    mut f: impl FnMut(u32),
+) {
+    if markers.iter().all(Option::is_none) {
+        return;
+    }
+    let quadrants: ArrayVec<u32, MAX_BLOCKS> = pyramid.block_quadrants().collect();
+    for block in markers.iter().flatten() {
+        f(quadrants[*block as usize]);
+    }
+}
+
+/// The Mino bonus (the fewest jewels of a marked area; 0 when nothing is marked) and the
+/// stage total (every marked area's jewels plus the bonus).
+fn mino_and_total(jewels: impl Iterator<Item = u8> + Clone) -> (u8, u16) {
+    let mino = jewels.clone().min().unwrap_or(0);
+    (mino, jewels.map(u16::from).sum::<u16>() + u16::from(mino))
 }
 
 /// The first player of the next stage: the lowest stage score; ties go to the tied player who
@@ -88,6 +118,36 @@ pub fn next_first_player(first: u8, scores: &[Option<u16>]) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The greedy bot's cells-free total is the stage score's total, at every ply of random
+    /// games of every player count.
+    #[test]
+    fn stage_total_is_the_stage_score_total() {
+        use crate::options::Options;
+        use crate::state::Game;
+        use pyramidion_core::{GameRng, Rules, Seat, ToMove};
+        let mut checked = 0;
+        for players in 2..=4u8 {
+            for seed in 0..40 {
+                let mut game = Game::new(&Options::players(players), seed).expect("a game");
+                let mut rng = GameRng::from_seed(seed + 1000);
+                let mut scratch = Vec::new();
+                while let ToMove::Seat(_) = game.to_move() {
+                    for s in 0..players {
+                        let p = game.player(Seat(s));
+                        let total = score_stage(p.pyramid(), p.markers()).total;
+                        assert_eq!(stage_total(p.pyramid(), p.markers()), total);
+                        checked += usize::from(total > 0);
+                    }
+                    let m = game
+                        .pick_legal_move(&mut scratch, |n| rng.below(n as u32) as usize)
+                        .expect("a legal move");
+                    game.play(&m).expect("legal");
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} scored positions");
+    }
 
     #[test]
     fn lowest_score_starts_and_ties_follow_turn_order() {

@@ -1,7 +1,7 @@
 //! The state of a Pyramido game: the table, the players, the step, and their accessors.
 use crate::data::{CARDS, COLOURS, DOMINO_COUNT};
 use crate::options::Options;
-use crate::scoring::{StageScore, score_stage};
+use crate::scoring::{StageScore, stage_total};
 use arrayvec::ArrayVec;
 use pyramidion_core::{Seat, SetupError};
 use pyramidion_pyramid::Pyramid;
@@ -134,7 +134,7 @@ impl Player {
     }
     /// Score of the current stage if it ended now.
     pub fn stage_value(&self) -> u16 {
-        score_stage(&self.pyramid, &self.markers).total
+        stage_total(&self.pyramid, &self.markers)
     }
 }
 

@@ -18,7 +18,7 @@ use pyramidion_core::{Rules, Seat, ToMove};
 use pyramidion_pyramid::{Block, Placement, Pyramid};
 use pyramidion_pyramido::data::{COLOURS, dominoes};
 use pyramidion_pyramido::{
-    Game, Move, Phase, Player, Status, mark_options, min_holes, score_stage,
+    Game, Move, Phase, Player, Status, mark_options, min_holes, stage_total,
 };
 
 type Key = (bool, bool, i8, u16, u8);
@@ -32,7 +32,7 @@ fn key_with(
     holes: u8,
     cards: u8,
 ) -> Key {
-    let points = total + score_stage(pyramid, markers).total;
+    let points = total + stage_total(pyramid, markers);
     (true, holes <= cards, -(holes as i8), points, cards)
 }
 
