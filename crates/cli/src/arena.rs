@@ -212,6 +212,7 @@ where
             });
         }
         let mut checked = 0usize;
+        let mut last_line = Instant::now();
         loop {
             let finished =
                 done.load(Ordering::Relaxed) >= spec.pairs || stop.load(Ordering::Relaxed);
@@ -232,6 +233,13 @@ where
                     }
                 }
                 checked = prefix.max(checked);
+            }
+            if !progress && last_line.elapsed() >= Duration::from_secs(60) {
+                // Not a terminal (a long run in the background): a line a minute, so that
+                // its log says how far it is.
+                last_line = Instant::now();
+                let n = done.load(Ordering::Relaxed).min(spec.pairs);
+                eprintln!("{n}/{} pairs", spec.pairs);
             }
             if progress {
                 let n = done.load(Ordering::Relaxed).min(spec.pairs);
