@@ -364,3 +364,58 @@ async fn a_refused_bot_move_is_tried_again_until_stored() {
     let replayed = other.socket().await.subscribe(&game, None).await;
     assert_eq!(replayed["state_id"], state["state_id"], "{replayed}");
 }
+
+/// A bot move the rules refuse (a bug in a bot) does not stall the game: the first legal
+/// move is played in its place. The bug is made by handing the room a move no game has, as
+/// the bot pool would hand it a bot's answer.
+#[tokio::test]
+async fn a_bot_move_the_rules_refuse_is_replaced_by_a_legal_one() {
+    let s = start_sqlite_with("bot-refused", |c| {
+        // The real bot's answer waits this long after our move: only the fallback can play
+        // the bot's turn before it.
+        c.bot_pace = Duration::from_secs(60);
+    })
+    .await;
+    let mut c = Client::guest(&s).await;
+    let t = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2}),
+            json!([{"type": "me"}, {"type": "bot", "level": "greedy"}]),
+        )
+        .await;
+    assert_eq!(t.status, 201, "{}", t.text);
+    let game = t.body["id"].as_str().unwrap().to_string();
+    let mut ws = c.socket().await;
+    let mut state = ws.subscribe(&game, None).await;
+    let me = state["seat"].clone();
+    // Our turn, if it comes first, to its end; then the bot's.
+    while state["to_move"] == me {
+        let (_, sent) = send_move(&mut ws, &game, &state).await;
+        let Sent::Acked(next) = sent else {
+            panic!("our move was refused")
+        };
+        state = next;
+    }
+    let bots_state = state["state_id"].as_u64().unwrap();
+    let room = s.state.rooms.running(&game).expect("the game's room runs");
+    room.tx
+        .send(pyramidion_server::room::RoomCmd::BotMove(
+            pyramidion_server::bot_retry::BotChoice {
+                state_id: bots_state,
+                text: "no such move".to_string(),
+                timeout_seat: None,
+                failures: 0,
+            },
+        ))
+        .await
+        .unwrap();
+    let next = tokio::time::timeout(
+        Duration::from_secs(10),
+        ws.state_at_least(&game, bots_state + 1),
+    )
+    .await
+    .expect("the bot's turn goes on within seconds, not after the bot's 60 s pace");
+    assert_ne!(next["last_move"]["seat"], me, "{next}");
+    assert_ne!(next["last_move"]["text"], "no such move", "{next}");
+}

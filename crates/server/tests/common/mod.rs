@@ -81,8 +81,13 @@ pub async fn start(url: String, tweak: impl FnOnce(&mut Config)) -> TestServer {
 }
 
 pub async fn start_sqlite(name: &str) -> TestServer {
+    start_sqlite_with(name, |_| {}).await
+}
+
+/// [`start_sqlite`] with a change to the configuration.
+pub async fn start_sqlite_with(name: &str, tweak: impl FnOnce(&mut Config)) -> TestServer {
     let dir = temp_dir(name);
-    let mut s = start(sqlite_url(&dir), |_| {}).await;
+    let mut s = start(sqlite_url(&dir), tweak).await;
     s.dir = dir;
     s
 }
