@@ -31,9 +31,10 @@ pub struct Level {
 }
 
 /// The ladder, weakest first. Budgets are per game (in each game's descriptor) because an
-/// iteration costs a greedy playout to the end of the game: about 4 ms in 2-player Forgotten
-/// Treasures, 1 ms in Pyramido, 0.1 ms in Pyramids (release build, one core of the 2-core
-/// build machine). `max` is sized for 1 s per move in 2-player games.
+/// iteration costs a greedy playout to the end of the game: from the first position of a
+/// 2-player game about 0.5 ms in Forgotten Treasures, 1 ms in Pyramido, 0.13 ms in Pyramids
+/// (`pyramidion bench`, release build, one core of the 2-core build machine). `max` is sized
+/// for 1 s per move.
 pub const LADDER: &[Level] = &[
     Level {
         name: "random",
