@@ -14,6 +14,24 @@ enum Sent {
     Refused,
 }
 
+/// A guest's 2-player Forgotten Treasures table against greedy: the guest, their socket
+/// subscribed to it, the game id and its first state.
+async fn table_against_greedy(s: &TestServer) -> (Client, Socket, String, Value) {
+    let mut c = Client::guest(s).await;
+    let t = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2}),
+            json!([{"type": "me"}, {"type": "bot", "level": "greedy"}]),
+        )
+        .await;
+    assert_eq!(t.status, 201, "{}", t.text);
+    let game = t.body["id"].as_str().unwrap().to_string();
+    let mut ws = c.socket().await;
+    let state = ws.subscribe(&game, None).await;
+    (c, ws, game, state)
+}
+
 /// Sends the first legal move of `state` and waits for its answer: the next state, or an
 /// error.
 async fn send_move(ws: &mut Socket, game: &str, state: &Value) -> (String, Sent) {
@@ -306,18 +324,7 @@ async fn a_refused_bot_move_is_tried_again_until_stored() {
         c.bot_pace = Duration::from_millis(500);
     })
     .await;
-    let mut c = Client::guest(&s).await;
-    let t = c
-        .create_table(
-            "forgotten-treasures",
-            json!({"players": 2}),
-            json!([{"type": "me"}, {"type": "bot", "level": "greedy"}]),
-        )
-        .await;
-    assert_eq!(t.status, 201, "{}", t.text);
-    let game = t.body["id"].as_str().unwrap().to_string();
-    let mut ws = c.socket().await;
-    let mut state = ws.subscribe(&game, None).await;
+    let (mut c, mut ws, game, mut state) = table_against_greedy(&s).await;
     let me = state["seat"].clone();
     if state["to_move"] != me {
         state = loop {
@@ -376,18 +383,7 @@ async fn a_bot_move_the_rules_refuse_is_replaced_by_a_legal_one() {
         c.bot_pace = Duration::from_secs(60);
     })
     .await;
-    let mut c = Client::guest(&s).await;
-    let t = c
-        .create_table(
-            "forgotten-treasures",
-            json!({"players": 2}),
-            json!([{"type": "me"}, {"type": "bot", "level": "greedy"}]),
-        )
-        .await;
-    assert_eq!(t.status, 201, "{}", t.text);
-    let game = t.body["id"].as_str().unwrap().to_string();
-    let mut ws = c.socket().await;
-    let mut state = ws.subscribe(&game, None).await;
+    let (_c, mut ws, game, mut state) = table_against_greedy(&s).await;
     let me = state["seat"].clone();
     // Our turn, if it comes first, to its end; then the bot's.
     while state["to_move"] == me {
