@@ -1,9 +1,8 @@
 //! THE Legend, the solo automa ("Become A Legend" / "Become THE Legend").
 use crate::data;
-use crate::gems::Gem;
+use crate::gems::{Gem, Gems};
 use crate::options::SoloMode;
 use crate::state::{Game, LegendTurn, SPACES};
-use arrayvec::ArrayVec;
 
 impl Game {
     /// One Legend turn, exactly as in RULES.md ("THE Legend's turn").
@@ -16,40 +15,21 @@ impl Game {
             .last()
             .expect("the Legend's pile is never empty");
         // 1. His wishes: the colours of the icons of his top domino (two entries).
-        let mut wishes = data::get(top).icon_colours().map(Some);
-        let mut turn = LegendTurn::default();
-        let mut last_space = None;
-        let face_up: ArrayVec<usize, SPACES> = (0..SPACES)
+        let face_up = (0..SPACES)
             .filter(|&s| self.piles[s].face_up_top().is_some())
-            .collect();
-        // 2. Spaces left to right; in each, try both remaining wishes.
-        let mut coloured = 0;
-        for &s in &face_up {
-            for wish in wishes.iter_mut() {
-                if let Some(colour) = *wish {
-                    let gem = Gem::colour(colour);
-                    if self.gem_areas[s].get(gem) > 0 {
-                        self.gem_areas[s].remove(gem, 1);
-                        turn.gems.add(gem, 1);
-                        *wish = None;
-                        coloured += 1;
-                        last_space = Some(s);
-                    }
-                }
+            .fold(0u8, |mask, s| mask | 1 << s);
+        let pick = legend_pick(data::get(top).icon_colours(), &self.gem_areas, face_up);
+        let mut turn = LegendTurn::default();
+        for (area, taken) in self.gem_areas.iter_mut().zip(&pick.taken) {
+            for gem in taken.kinds() {
+                area.remove(gem, taken.get(gem));
             }
+            turn.gems.add_all(taken);
         }
-        // 3. A wish failed: Mythicals from the left, as many as wishes failed.
-        let mut wanted = 2 - coloured;
-        for &s in &face_up {
-            while wanted > 0 && self.gem_areas[s].mythical() > 0 {
-                self.gem_areas[s].remove(Gem::Mythical, 1);
-                turn.gems.add(Gem::Mythical, 1);
-                wanted -= 1;
-                last_space = Some(s);
-            }
-        }
+        let last_space = pick.last_space;
         // 4. The domino of the space of his last gem (or the leftmost, plus a blind draw).
-        let space = last_space.or(face_up.first().copied());
+        let leftmost = (face_up != 0).then(|| face_up.trailing_zeros() as usize);
+        let space = last_space.or(leftmost);
         if let Some(s) = space {
             let id = self.take_domino(s);
             if self.piles[s].flippable() {
@@ -107,6 +87,53 @@ impl Game {
             }
         }
     }
+}
+
+/// The gems THE Legend collects on a turn, before he takes a domino.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct LegendPick {
+    /// Gems taken from each space's gem area.
+    pub taken: [Gems; SPACES],
+    /// The space of his last gem, whose domino he then takes (`None`: he found no gem).
+    pub last_space: Option<usize>,
+}
+
+/// Steps 1 to 3 of THE Legend's turn (RULES.md): which gems he collects from `areas`, seeing
+/// only the spaces of `face_up` (bit per space), wishing for the colours `wishes` (the icons
+/// of his top domino). A pure function of public information, so that a player (or a bot)
+/// can foresee his turn exactly as the rules play it.
+pub fn legend_pick(wishes: [u8; 2], areas: &[Gems; SPACES], face_up: u8) -> LegendPick {
+    let mut left = *areas;
+    let mut pick = LegendPick::default();
+    let mut wishes = wishes.map(Some);
+    let spaces = || (0..SPACES).filter(|&s| face_up & (1 << s) != 0);
+    // 2. Spaces left to right; in each, try both remaining wishes.
+    let mut coloured = 0;
+    for s in spaces() {
+        for wish in wishes.iter_mut() {
+            if let Some(colour) = *wish {
+                let gem = Gem::colour(colour);
+                if left[s].get(gem) > 0 {
+                    left[s].remove(gem, 1);
+                    pick.taken[s].add(gem, 1);
+                    *wish = None;
+                    coloured += 1;
+                    pick.last_space = Some(s);
+                }
+            }
+        }
+    }
+    // 3. A wish failed: Mythicals from the left, as many as wishes failed.
+    let mut wanted = 2 - coloured;
+    for s in spaces() {
+        while wanted > 0 && left[s].mythical() > 0 {
+            left[s].remove(Gem::Mythical, 1);
+            pick.taken[s].add(Gem::Mythical, 1);
+            wanted -= 1;
+            pick.last_space = Some(s);
+        }
+    }
+    pick
 }
 
 /// Points of the Legend at the end of stage index `stage` (0 = stage 1).
@@ -198,6 +225,32 @@ mod tests {
             "space 5 untouched"
         );
         assert_eq!(g.gem_areas[0].total(), 2);
+    }
+
+    #[test]
+    fn his_pick_sees_only_face_up_spaces() {
+        let mut areas = [Gems::default(); SPACES];
+        areas[0] = gems(&[(Gem::Green, 1)]);
+        areas[1] = gems(&[(Gem::Blue, 2), (Gem::Mythical, 1)]);
+        areas[3] = gems(&[(Gem::Mythical, 1)]);
+        let setup = 0b10101;
+        let pick = legend_pick([B, B], &areas, setup);
+        assert_eq!(
+            pick,
+            LegendPick::default(),
+            "nothing he wants where he looks"
+        );
+        let pick = legend_pick([B, B], &areas, setup | 1 << 1);
+        assert_eq!(pick.taken[1], gems(&[(Gem::Blue, 2)]));
+        assert_eq!(pick.last_space, Some(1));
+        let pick = legend_pick([B, R], &areas, setup | 1 << 3);
+        assert_eq!(
+            pick.taken[3],
+            gems(&[(Gem::Mythical, 1)]),
+            "two failed wishes"
+        );
+        assert_eq!(pick.taken.iter().map(Gems::total).sum::<u32>(), 1);
+        assert_eq!(pick.last_space, Some(3));
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub mod view;
 pub use constructed::SeatSetup;
 pub use error::IllegalMove;
 pub use gems::{Gem, Gems};
-pub use legend::legend_stage_points;
+pub use legend::{LegendPick, legend_pick, legend_stage_points};
 pub use moves::{Move, MoveForm, Payment};
 pub use options::{Options, SoloMode};
 pub use state::{Game, Phase};

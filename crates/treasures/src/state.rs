@@ -139,6 +139,9 @@ impl Legend {
     pub fn pile(&self) -> &[DominoId] {
         &self.pile
     }
+    pub fn last_turn(&self) -> Option<LegendTurn> {
+        self.last_turn
+    }
 }
 
 /// An area that can be activated (it shows at least one icon), at stage end.
