@@ -15,9 +15,7 @@ impl Game {
             .last()
             .expect("the Legend's pile is never empty");
         // 1. His wishes: the colours of the icons of his top domino (two entries).
-        let face_up = (0..SPACES)
-            .filter(|&s| self.piles[s].face_up_top().is_some())
-            .fold(0u8, |mask, s| mask | 1 << s);
+        let face_up = self.face_up_spaces();
         let pick = legend_pick(data::get(top).icon_colours(), &self.gem_areas, face_up);
         let mut turn = LegendTurn::default();
         for (area, taken) in self.gem_areas.iter_mut().zip(&pick.taken) {

@@ -451,6 +451,13 @@ impl Game {
     pub fn piles(&self) -> &[Pile; SPACES] {
         &self.piles
     }
+    /// The spaces (a bit each, space 0 lowest) whose pile shows a face-up domino: the ones
+    /// players may take from and THE Legend searches.
+    pub fn face_up_spaces(&self) -> u8 {
+        (0..SPACES)
+            .filter(|&s| self.piles[s].face_up_top().is_some())
+            .fold(0, |mask, s| mask | 1 << s)
+    }
     pub fn gem_areas(&self) -> &[Gems; SPACES] {
         &self.gem_areas
     }

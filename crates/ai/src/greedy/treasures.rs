@@ -103,7 +103,7 @@ impl Favourite<Game> for Greedy {
                 .collect(),
             // Alone against THE Legend, the pile flipped decides which gem area he sees next.
             Phase::Flip if game.legend().is_some() => {
-                let face_up = face_up_spaces(game);
+                let face_up = game.face_up_spaces();
                 candidates
                     .iter()
                     .map(|m| match m {
@@ -119,13 +119,6 @@ impl Favourite<Game> for Greedy {
         };
         (!scored.is_empty()).then(|| self.pick_best(&scored))
     }
-}
-
-/// The spaces (a bit each) whose pile shows a face-up domino.
-fn face_up_spaces(game: &Game) -> u8 {
-    (0..SPACES)
-        .filter(|&s| game.piles()[s].face_up_top().is_some())
-        .fold(0, |mask, s| mask | 1 << s)
 }
 
 /// What THE Legend's next turn would be worth to him, in final points, if he saw the spaces
@@ -162,7 +155,7 @@ fn legend_gain_after_take(game: &Game, take: &Move) -> i64 {
     if let Some(g) = gem {
         areas[s].remove(g, 1);
     }
-    let face_up = face_up_spaces(game) & !(1 << s);
+    let face_up = game.face_up_spaces() & !(1 << s);
     let piles = game.piles();
     (0..SPACES)
         .filter(|&p| {
