@@ -35,6 +35,9 @@ where
             wins += 1.0;
         }
         score += o.scores[search_seat] as f64;
+        if seed % 10 == 0 {
+            eprintln!("after {seed}: {wins} wins");
+        }
         opp += o.automa.map(|a| a as f64).unwrap_or_else(|| {
             o.scores
                 .iter()
@@ -76,6 +79,9 @@ fn main() {
         widening: std::env::var("WIDEN")
             .map(|w| w.parse().unwrap())
             .unwrap_or(1.0),
+        horizon_stages: std::env::var("HORIZON")
+            .map(|w| w.parse().unwrap())
+            .unwrap_or(0),
         ..SearchConfig::default()
     };
     let games: u64 = a[7].parse().unwrap();

@@ -213,6 +213,26 @@ impl Pyramid {
         after.top_view()
     }
 
+    /// The top-view quadrants (north-west, as [`Pyramid::block_quadrants`] gives them) of the
+    /// two blocks of `p` (checked) once placed, block A first; `None` before stage 1's frame is
+    /// forced, when the quadrant origin may move with this domino. With
+    /// [`Pyramid::top_view_after`], a bot can score a placement without copying the pyramid.
+    pub fn placement_quadrants(&self, p: &Placement) -> Option<[u32; 2]> {
+        let (bx, by) = p.second()?;
+        if self.stage == 0 {
+            self.canvas.frame()?;
+            let (x0, y0) = self.canvas.min();
+            let q = |x: u8, y: u8| 20 * (y - y0) as u32 + 2 * (x - x0) as u32;
+            return Some([q(p.x, p.y), q(bx, by)]);
+        }
+        let (grid, _) = self.upper_grid()?;
+        let q = |x: u8, y: u8| {
+            let (qx, qy) = grid.quadrant_xy(x, y);
+            qy * 10 + qx
+        };
+        Some([q(p.x, p.y), q(bx, by)])
+    }
+
     /// Replaces the block at `index` of [`Pyramid::blocks`] (e.g. a resurfacing card).
     pub fn replace_block(&mut self, index: usize, block: Block) {
         self.placed[index].block = block;
@@ -360,6 +380,7 @@ mod tests {
     #[test]
     fn kept_top_view_matches_rebuild() {
         let mut rng = pyramidion_core::GameRng::from_seed(8);
+        let mut kept = 0;
         for _ in 0..200 {
             let mut p = Pyramid::default();
             for _ in 0..STAGES {
@@ -380,6 +401,12 @@ mod tests {
                         let mut after = p.clone();
                         after.place(other, d);
                         assert_eq!(p.top_view_after(other, d), after.top_view());
+                        // And its blocks' quadrants, whenever the origin is fixed.
+                        if let Some(quadrants) = p.placement_quadrants(other) {
+                            let all: Vec<u32> = after.block_quadrants().collect();
+                            assert_eq!(quadrants[..], all[all.len() - 2..]);
+                            kept += 1;
+                        }
                     }
                     p.place(&m, d);
                     assert_eq!(p.top_view(), p.build_top_view());
@@ -388,6 +415,7 @@ mod tests {
                 assert_eq!(p.top_view(), p.build_top_view());
             }
         }
+        assert!(kept > 10_000, "only {kept} placements with a fixed origin");
     }
 
     /// `place_block` into the holes a random fill leaves keeps the view current too.

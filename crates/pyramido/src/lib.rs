@@ -14,6 +14,7 @@ pub mod error;
 mod holes;
 pub mod moves;
 mod options;
+mod placement_scores;
 mod play;
 pub mod scoring;
 #[cfg(feature = "testkit")]
@@ -25,6 +26,7 @@ pub use error::IllegalMove;
 pub use holes::{free_cells, min_holes};
 pub use moves::{Move, MoveForm, Side};
 pub use options::Options;
+pub use placement_scores::{AfterPlacement, PlacementScores};
 pub use play::mark_options;
 pub use scoring::{MarkedArea, StageScore, next_first_player, score_stage, stage_total};
 pub use state::{Game, Phase, Player, Status};

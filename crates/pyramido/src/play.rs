@@ -4,13 +4,11 @@ use crate::error::IllegalMove;
 use crate::moves::{Move, MoveForm, Side};
 use crate::options::Options;
 use crate::scoring::{next_first_player, score_stage};
-use crate::state::{
-    Game, MAX_PLAYERS, PILE_CAPACITY, PILES, Phase, Player, STAGE_BLOCKS, Status, Turn,
-};
+use crate::state::{Game, MAX_PLAYERS, PILE_CAPACITY, PILES, Phase, STAGE_BLOCKS, Status, Turn};
 use crate::view::View;
 use arrayvec::ArrayVec;
 use pyramidion_core::descriptor::GameDescriptor;
-use pyramidion_core::{GameRng, Outcome, RankKey, Rules, Seat, Seed, SetupError, ToMove};
+use pyramidion_core::{GameRng, Outcome, Rules, Seat, Seed, SetupError, ToMove};
 use pyramidion_pyramid::{Block, Pyramid, StageGrid};
 
 impl Game {
@@ -471,37 +469,7 @@ impl Rules for Game {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.phase != Phase::Over {
-            return None;
-        }
-        // An eliminated player ranks below every player still in the game, whatever the
-        // points (RULES.md); then points, unused resurfacing cards, best stage.
-        let alive = |p: &Player| p.alive();
-        let keys = vec![
-            RankKey::new("in_game", self.players.iter().map(|p| i32::from(alive(p)))),
-            RankKey::new(
-                "score",
-                self.players
-                    .iter()
-                    .map(|p| if alive(p) { p.total as i32 } else { 0 }),
-            ),
-            RankKey::new(
-                "unused_cards",
-                self.players
-                    .iter()
-                    .map(|p| if alive(p) { p.unused_cards() as i32 } else { 0 }),
-            ),
-            RankKey::new(
-                "best_stage",
-                self.players
-                    .iter()
-                    .map(|p| if alive(p) { p.best_stage() as i32 } else { 0 }),
-            ),
-        ];
-        Some(Outcome::ranked(
-            self.players.iter().map(|p| p.total as i32).collect(),
-            keys,
-        ))
+        (self.phase == Phase::Over).then(|| self.standings())
     }
     fn determinize(&self, _seat: Seat, rng: &mut GameRng) -> Self {
         self.determinized(rng)

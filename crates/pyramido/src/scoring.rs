@@ -93,7 +93,7 @@ fn for_each_marked_quadrant(
 
 /// The Mino bonus (the fewest jewels of a marked area; 0 when nothing is marked) and the
 /// stage total (every marked area's jewels plus the bonus).
-fn mino_and_total(jewels: impl Iterator<Item = u8> + Clone) -> (u8, u16) {
+pub(crate) fn mino_and_total(jewels: impl Iterator<Item = u8> + Clone) -> (u8, u16) {
     let mino = jewels.clone().min().unwrap_or(0);
     (mino, jewels.map(u16::from).sum::<u16>() + u16::from(mino))
 }

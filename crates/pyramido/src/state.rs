@@ -3,7 +3,7 @@ use crate::data::{CARDS, COLOURS, DOMINO_COUNT};
 use crate::options::Options;
 use crate::scoring::{StageScore, stage_total};
 use arrayvec::ArrayVec;
-use pyramidion_core::{Seat, SetupError};
+use pyramidion_core::{Outcome, RankKey, Seat, SetupError};
 use pyramidion_pyramid::Pyramid;
 use serde::Serialize;
 
@@ -280,6 +280,35 @@ impl Game {
     /// Score `seat` would get for the current stage if it ended now.
     pub fn stage_value(&self, seat: Seat) -> u16 {
         self.players[seat.index()].stage_value()
+    }
+
+    /// The ranking if the game ended now: the final one once it is over (`Rules::outcome`),
+    /// and before that the points banked at the stage ends so far (what a search that stops
+    /// its playouts at a stage end counts). An eliminated player ranks below every player
+    /// still in the game, whatever the points (RULES.md); then points, unused resurfacing
+    /// cards, best stage.
+    pub fn standings(&self) -> Outcome {
+        let in_game = |p: &Player, value: i32| if p.alive() { value } else { 0 };
+        let keys = vec![
+            RankKey::new("in_game", self.players.iter().map(|p| in_game(p, 1))),
+            RankKey::new(
+                "score",
+                self.players.iter().map(|p| in_game(p, p.total as i32)),
+            ),
+            RankKey::new(
+                "unused_cards",
+                self.players
+                    .iter()
+                    .map(|p| in_game(p, p.unused_cards() as i32)),
+            ),
+            RankKey::new(
+                "best_stage",
+                self.players
+                    .iter()
+                    .map(|p| in_game(p, p.best_stage() as i32)),
+            ),
+        ];
+        Outcome::ranked(self.players.iter().map(|p| p.total as i32).collect(), keys)
     }
 
     pub(crate) fn cur(&self) -> &Player {

@@ -1,6 +1,6 @@
 //! Greedy bots: the best immediate gain, game by game (one file per game).
 use crate::Bot;
-use pyramidion_core::{GameRng, Rules, Seed};
+use pyramidion_core::{GameRng, Outcome, Rules, Seed};
 
 mod pyramido;
 mod pyramids;
@@ -27,4 +27,13 @@ pub trait Favourite<G: Rules>: Bot<G> {
     /// The move of `candidates` (legal in `game`, not empty) this policy ranks first, ties
     /// broken with its own RNG; `None` when it has no opinion (the search then draws one).
     fn favourite(&mut self, game: &G, candidates: &[G::Move]) -> Option<G::Move>;
+
+    /// Where a playout that started at `root` may stop before the game's end, and the
+    /// outcome it would then count: `Some` once `stages` stage ends have passed since `root`,
+    /// in a game whose stage ends score every player (the points already banked then rank
+    /// the seats). `None` plays on. Games whose playouts are short enough keep the default:
+    /// a cut is an estimate, and a finished game is exact.
+    fn horizon(&self, _root: &G, _state: &G, _stages: u8) -> Option<Outcome> {
+        None
+    }
 }

@@ -14,11 +14,11 @@
 //! Equal keys are broken with `self.rng`; refilling the quarry is therefore a coin toss.
 use super::{Favourite, Greedy};
 use crate::Bot;
-use pyramidion_core::{Rules, Seat, ToMove};
+use pyramidion_core::{Outcome, Rules, Seat, ToMove};
 use pyramidion_pyramid::{Block, Placement, Pyramid};
 use pyramidion_pyramido::data::{COLOURS, dominoes};
 use pyramidion_pyramido::{
-    Game, Move, Phase, Player, Status, mark_options, min_holes, stage_total,
+    Game, Move, Phase, PlacementScores, Player, Status, mark_options, min_holes, stage_total,
 };
 
 type Key = (bool, bool, i8, u16, u8);
@@ -32,7 +32,10 @@ fn key_with(
     holes: u8,
     cards: u8,
 ) -> Key {
-    let points = total + stage_total(pyramid, markers);
+    key_of_points(total + stage_total(pyramid, markers), holes, cards)
+}
+
+fn key_of_points(points: u16, holes: u8, cards: u8) -> Key {
     (true, holes <= cards, -(holes as i8), points, cards)
 }
 
@@ -56,13 +59,15 @@ fn key(game: &Game, seat: Seat) -> Key {
 
 /// The mover's legal placements with the forced holes each leaves (which depend on the cells
 /// only, not on the domino: computed once per decision and per pair of cells).
-struct Placements {
+struct Placements<'a> {
     list: Vec<Placement>,
     holes: Vec<u8>,
+    /// Scores placements without copying the pyramid, once stage 1's frame is forced.
+    scores: Option<PlacementScores<'a>>,
 }
 
-impl Placements {
-    fn new(player: &Player) -> Placements {
+impl<'a> Placements<'a> {
+    fn new(player: &'a Player) -> Placements<'a> {
         let mut list = Vec::new();
         player.pyramid().legal(|p| list.push(p));
         let blank = [Block {
@@ -88,7 +93,12 @@ impl Placements {
             last = Some((cells, h));
             holes.push(h);
         }
-        Placements { list, holes }
+        let scores = PlacementScores::new(player.pyramid(), player.markers());
+        Placements {
+            list,
+            holes,
+            scores,
+        }
     }
 
     fn holes_of(&self, p: &Placement) -> u8 {
@@ -102,15 +112,38 @@ impl Placements {
 }
 
 /// Placing `domino` at `p`, then the best marker choice (the engine's rule: one marker, on a
-/// block whose jewel colour's marker is free). Evaluated on a copy of the pyramid only: cloning
-/// the whole game for each of the ~100 placements of a `take` would cost most of the time.
-fn placement_key(player: &Player, domino: u8, p: &Placement, holes: u8) -> Key {
+/// block whose jewel colour's marker is free). Scored without copying the pyramid once its
+/// origin is fixed ([`PlacementScores`]); before that, on a placed copy of the pyramid only:
+/// cloning the whole game for each of the ~100 placements of a `take` would cost most of the
+/// time.
+fn placement_key(
+    player: &Player,
+    scores: Option<&PlacementScores>,
+    domino: u8,
+    p: &Placement,
+    holes: u8,
+) -> Key {
+    let blocks = dominoes()[domino as usize].blocks;
+    let cards = player.unused_cards() as u8;
+    if let Some(scores) = scores {
+        let after = scores.after(p, blocks);
+        let options = mark_options(p.orient(blocks), player.markers());
+        let key = |side| key_of_points(player.total() + after.total(side), holes, cards);
+        return if options == 0 {
+            key(None)
+        } else {
+            (0..2)
+                .filter(|side| options >> side & 1 == 1)
+                .map(|side| key(Some(side)))
+                .max()
+                .expect("one option at least")
+        };
+    }
     let mut pyramid = player.pyramid().clone();
-    pyramid.place(p, dominoes()[domino as usize].blocks);
+    pyramid.place(p, blocks);
     let a = pyramid.blocks().len() - 2;
     let new = [pyramid.blocks()[a].block, pyramid.blocks()[a + 1].block];
     let options = mark_options(new, player.markers());
-    let cards = player.unused_cards() as u8;
     (0..2)
         .filter(|side| options == 0 || options >> side & 1 == 1)
         .map(|side| {
@@ -155,16 +188,14 @@ fn evaluate(game: &Game, seat: Seat, m: Move, placements: &Option<Placements>) -
             all.list
                 .iter()
                 .zip(&all.holes)
-                .map(|(p, &h)| placement_key(player, domino, p, h))
+                .map(|(p, &h)| placement_key(player, all.scores.as_ref(), domino, p, h))
                 .max()
                 .expect("a placement")
         }
         Move::Place(p) => {
-            let holes = placements
-                .as_ref()
-                .expect("placements computed")
-                .holes_of(&p);
-            placement_key(player, game.held().expect("a domino to place"), &p, holes)
+            let all = placements.as_ref().expect("placements computed");
+            let domino = game.held().expect("a domino to place");
+            placement_key(player, all.scores.as_ref(), domino, &p, all.holes_of(&p))
         }
         Move::Resurface {
             side,
@@ -226,6 +257,13 @@ impl Favourite<Game> for Greedy {
         // Refills have no key worth ranking (greedy draws them at random too).
         (game.phase() != Phase::Refill).then(|| self.best_pyramido_move(game, seat, candidates))
     }
+
+    /// Every stage end scores every player, and what a stage scores is mostly decided by the
+    /// stage itself: once `stages` stage ends have passed, the points banked rank the seats.
+    fn horizon(&self, root: &Game, state: &Game, stages: u8) -> Option<Outcome> {
+        (stages > 0 && state.stage() >= root.stage().saturating_add(stages))
+            .then(|| state.standings())
+    }
 }
 
 #[cfg(test)]
@@ -281,6 +319,39 @@ mod tests {
             "{complete} of 12 greedy games went the distance"
         );
         assert!(scores / 48 > 40, "mean score {}", scores / 48);
+    }
+
+    /// A playout stops once the given number of stage ends have passed since its root, and
+    /// counts the points banked then, ranked as the game's end ranks them; never before.
+    #[test]
+    fn the_horizon_is_the_stage_ends_banked_ranked_like_the_end() {
+        let options = Options::players(3);
+        let mut stopped = 0;
+        for seed in 0..20 {
+            let root = Game::new(&options, seed).unwrap();
+            let mut greedy = Greedy::new(seed);
+            let mut game = root.clone();
+            while let ToMove::Seat(_) = game.to_move() {
+                for stages in 0..=3u8 {
+                    let cut = greedy.horizon(&root, &game, stages);
+                    if stages == 0 || game.stage() < stages {
+                        assert_eq!(cut, None, "seed {seed}, stage {}", game.stage());
+                        continue;
+                    }
+                    let cut = cut.expect("past the horizon");
+                    let banked: Vec<i32> =
+                        game.players().iter().map(|p| p.total() as i32).collect();
+                    assert_eq!(cut.scores, banked);
+                    assert_eq!(cut, game.standings());
+                    stopped += 1;
+                }
+                let m = greedy.choose(&game);
+                game.play(&m).unwrap();
+            }
+            // At the end, the standings are the outcome.
+            assert_eq!(game.outcome(), Some(game.standings()));
+        }
+        assert!(stopped > 1000, "{stopped}");
     }
 
     #[test]
