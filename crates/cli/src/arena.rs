@@ -146,6 +146,8 @@ pub(crate) struct Report {
     pub(crate) a_over_b: EloEstimate,
     pub(crate) bots: [BotReport; 2],
     pub(crate) sprt: Option<SprtReport>,
+    /// False in the checkpoints a running match writes (the pairs completed so far).
+    pub(crate) complete: bool,
 }
 
 #[derive(Serialize)]
@@ -174,7 +176,15 @@ pub(crate) struct MatchSpec {
     pub threads: usize,
 }
 
-pub(crate) fn run_match<G: Rules>(options: &G::Options, spec: &MatchSpec) -> Result<Vec<PairResult>>
+/// Called about once a minute with the pairs completed so far (in pair order): a long run in
+/// the background reports and saves how far it is, so that stopping it loses little.
+pub(crate) type Checkpoint<'a> = &'a (dyn Fn(&[PairResult]) + Sync);
+
+pub(crate) fn run_match<G: Rules>(
+    options: &G::Options,
+    spec: &MatchSpec,
+    checkpoint: Option<Checkpoint>,
+) -> Result<Vec<PairResult>>
 where
     Greedy: Favourite<G>,
 {
@@ -234,12 +244,20 @@ where
                 }
                 checked = prefix.max(checked);
             }
-            if !progress && last_line.elapsed() >= Duration::from_secs(60) {
-                // Not a terminal (a long run in the background): a line a minute, so that
-                // its log says how far it is.
+            if last_line.elapsed() >= Duration::from_secs(60) {
                 last_line = Instant::now();
-                let n = done.load(Ordering::Relaxed).min(spec.pairs);
-                eprintln!("{n}/{} pairs", spec.pairs);
+                if !progress {
+                    // Not a terminal (a long run in the background): a line a minute, so
+                    // that its log says how far it is.
+                    let n = done.load(Ordering::Relaxed).min(spec.pairs);
+                    eprintln!("{n}/{} pairs", spec.pairs);
+                }
+                if let Some(checkpoint) = checkpoint {
+                    let slots = slots.lock().expect("no poisoned lock");
+                    let prefix: Vec<PairResult> = slots.iter().map_while(|s| s.clone()).collect();
+                    drop(slots);
+                    checkpoint(&prefix);
+                }
             }
             if progress {
                 let n = done.load(Ordering::Relaxed).min(spec.pairs);
@@ -338,6 +356,7 @@ pub(crate) fn report(spec: &MatchSpec, pairs: &[PairResult]) -> Report {
                 decision: test.decide(&scores),
             }
         }),
+        complete: true,
     }
 }
 
@@ -415,13 +434,16 @@ fn print(r: &Report) -> Result<()> {
 }
 
 /// Plays `spec`'s match in its game.
-pub(crate) fn play_match(spec: &MatchSpec) -> Result<Vec<PairResult>> {
+pub(crate) fn play_match(
+    spec: &MatchSpec,
+    checkpoint: Option<Checkpoint>,
+) -> Result<Vec<PairResult>> {
     let options_value = options_json(spec.game, spec.players, &[])?;
     Ok(dispatch!(spec.game, G => {
         let options: <G as Rules>::Options = serde_json::from_value(options_value)
             .with_context(|| format!("options for {}", spec.game))?;
         G::new(&options, spec.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
-        run_match::<G>(&options, spec)?
+        run_match::<G>(&options, spec, checkpoint)?
     }))
 }
 
@@ -456,15 +478,27 @@ pub fn run(args: ArenaArgs) -> Result<()> {
         sprt,
         threads,
     };
-    let pairs = play_match(&spec)?;
-    let report = report(&spec, &pairs);
-    print(&report)?;
-    if let Some(path) = &args.json {
+    // The JSON file holds the completed pairs so far, rewritten each minute (its `pairs` and
+    // `complete` say how far), then the final report.
+    let save = |pairs: &[PairResult], complete: bool| -> Result<()> {
+        let Some(path) = &args.json else {
+            return Ok(());
+        };
+        let mut report = report(&spec, pairs);
+        report.complete = complete;
         let text = serde_json::to_string_pretty(&report)?;
         std::fs::write(path, text + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(())
+            .with_context(|| format!("cannot write {}", path.display()))
+    };
+    let checkpoint = |pairs: &[PairResult]| {
+        if let Err(e) = save(pairs, false) {
+            eprintln!("{e:#}");
+        }
+    };
+    let pairs = play_match(&spec, Some(&checkpoint))?;
+    let report = report(&spec, &pairs);
+    print(&report)?;
+    save(&pairs, true)
 }
 
 #[cfg(test)]

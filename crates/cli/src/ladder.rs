@@ -152,7 +152,7 @@ pub fn run(args: LadderArgs) -> Result<()> {
             sprt: None,
             threads,
         };
-        let pairs = play_match(&spec)?;
+        let pairs = play_match(&spec, None)?;
         let result = report(&spec, &pairs);
         let e = &result.a_over_b;
         let (elo, low, high) = (

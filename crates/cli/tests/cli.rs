@@ -294,6 +294,8 @@ fn arena_plays_paired_games_and_writes_json() {
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(report["games"], 6);
+    // The final report, not a checkpoint of the pairs done so far.
+    assert_eq!(report["complete"], true);
     assert_eq!(report["bots"][0]["bot"], "search:8");
     assert_eq!(report["bots"][1]["bot"], "greedy");
     let score = report["a_over_b"]["score"].as_f64().unwrap();
