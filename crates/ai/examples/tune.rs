@@ -1,5 +1,7 @@
 //! Tuning runs of the search bot (not part of the tests): `cargo run --release -p
 //! pyramidion-ai --example tune -- GAME PLAYERS ITER PLAYOUT EPS MARGIN_W C GAMES [OPP]`.
+//! Environment: `WIDEN` (progressive widening), `HORIZON` (stage ends a playout looks ahead;
+//! 0 plays to the end).
 use pyramidion_ai::search::{Playout, Search, SearchConfig};
 use pyramidion_ai::{Bot, Favourite, Greedy};
 use pyramidion_core::{Rules, ToMove};
@@ -81,7 +83,7 @@ fn main() {
             .unwrap_or(1.0),
         horizon_stages: std::env::var("HORIZON")
             .map(|w| w.parse().unwrap())
-            .unwrap_or(0),
+            .unwrap_or(SearchConfig::default().horizon_stages),
         ..SearchConfig::default()
     };
     let games: u64 = a[7].parse().unwrap();
