@@ -153,7 +153,8 @@ struct Node<M> {
     avail: u32,
     /// Sum of the mover's rewards.
     reward: f64,
-    /// Sum of the mover's final scores (for analysis: expected final points).
+    /// Sum of the mover's scores where its playouts stopped (the game's end, or the points
+    /// banked at the horizon).
     points: f64,
 }
 
@@ -178,7 +179,8 @@ pub struct MoveStats<M> {
     pub visits: u32,
     /// Mean reward (0..=1) of the seat to move after this move.
     pub mean_reward: f64,
-    /// Mean final score of the seat to move after this move.
+    /// Mean score of the seat to move after this move, where its playouts stopped (the
+    /// game's end, or the points banked at the horizon; `evaluate_move` plays to the end).
     pub mean_points: f64,
 }
 
