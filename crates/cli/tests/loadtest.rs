@@ -92,7 +92,9 @@ fn loadtest_plays_games_against_bots_next_to_solo_games() {
     // Unpaced bots, as a load test runs them: the pool thinks all the time.
     let server = Server::start("load-bots", &["--bot-pace-ms", "0"]);
     let out = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
-        .args(["loadtest", "--url", &server.url, "--seconds", "3"])
+        // Long enough for a bot move even when the machine is loaded (3 s saw none once, with
+        // two matches and the rest of the tests sharing the two cores).
+        .args(["loadtest", "--url", &server.url, "--seconds", "8"])
         .args(["--games", "2", "--bot-games", "2", "--bot-level", "easy"])
         // Under the server's per-connection message rate however fast the machine.
         .args(["--think-ms", "20"])
