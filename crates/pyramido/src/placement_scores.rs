@@ -6,7 +6,7 @@
 //! next to, so the areas of the markers already placed are measured once per decision and,
 //! after each placement, only the ones the new domino touches are measured again.
 use crate::data::COLOURS;
-use crate::scoring::mino_and_total;
+use crate::scoring::{for_each_marked_quadrant, mino_and_total};
 use arrayvec::ArrayVec;
 use pyramidion_pyramid::{Block, Placement, Pyramid, TopView};
 
@@ -44,11 +44,8 @@ impl<'a> PlacementScores<'a> {
     pub fn new(pyramid: &'a Pyramid, markers: &[Option<u8>; COLOURS]) -> Option<Self> {
         pyramid.frame().or(pyramid.canvas().frame())?;
         let view = pyramid.top_view();
-        let quadrants: ArrayVec<u32, { pyramidion_pyramid::pyramid::MAX_BLOCKS }> =
-            pyramid.block_quadrants().collect();
         let mut marked = ArrayVec::new();
-        for &block in markers.iter().flatten() {
-            let quadrant = quadrants[block as usize];
+        for_each_marked_quadrant(pyramid, markers, |quadrant| {
             let area = view.area_at(quadrant).expect("a marked block is visible");
             marked.push(Marked {
                 quadrant,
@@ -56,7 +53,7 @@ impl<'a> PlacementScores<'a> {
                 jewels: area.icons,
                 cells: area.cells,
             });
-        }
+        });
         Some(PlacementScores { pyramid, marked })
     }
 
@@ -98,9 +95,10 @@ impl AfterPlacement {
                 .view
                 .area_points_at(self.quadrants[side])
                 .expect("a new block is visible");
+            // One marker per colour, on a colour whose marker is free: the new area is never
+            // one of the marked ones, and there is room for it.
             if !areas.iter().any(|a| a.0 == area.0) {
-                // One marker per colour: a new marker never shares an area with another.
-                let _ = areas.try_push(area);
+                areas.push(area);
             }
         }
         mino_and_total(areas.iter().map(|a| a.1)).1

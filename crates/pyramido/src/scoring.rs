@@ -77,7 +77,7 @@ pub fn stage_total(pyramid: &Pyramid, markers: &[Option<u8>; COLOURS]) -> u16 {
 }
 
 /// Calls `f` with the top-view quadrant of each marked block, in marker-colour order.
-fn for_each_marked_quadrant(
+pub(crate) fn for_each_marked_quadrant(
     pyramid: &Pyramid,
     markers: &[Option<u8>; COLOURS],
     mut f: impl FnMut(u32),
