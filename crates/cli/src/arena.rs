@@ -176,9 +176,14 @@ pub(crate) struct MatchSpec {
     pub threads: usize,
 }
 
-/// Called about once a minute with the pairs completed so far (in pair order): a long run in
-/// the background reports and saves how far it is, so that stopping it loses little.
-pub(crate) type Checkpoint<'a> = &'a (dyn Fn(&[PairResult]) + Sync);
+/// Called every `every` with the pairs completed so far (in pair order): a long run in the
+/// background saves how far it is (`arena --json`, once a minute), so that stopping it loses
+/// little.
+#[derive(Copy, Clone)]
+pub(crate) struct Checkpoint<'a> {
+    pub every: Duration,
+    pub save: &'a (dyn Fn(&[PairResult]) + Sync),
+}
 
 pub(crate) fn run_match<G: Rules>(
     options: &G::Options,
@@ -223,6 +228,7 @@ where
         }
         let mut checked = 0usize;
         let mut last_line = Instant::now();
+        let mut last_checkpoint = Instant::now();
         loop {
             let finished =
                 done.load(Ordering::Relaxed) >= spec.pairs || stop.load(Ordering::Relaxed);
@@ -252,11 +258,14 @@ where
                     let n = done.load(Ordering::Relaxed).min(spec.pairs);
                     eprintln!("{n}/{} pairs", spec.pairs);
                 }
-                if let Some(checkpoint) = checkpoint {
+            }
+            if let Some(checkpoint) = checkpoint {
+                if last_checkpoint.elapsed() >= checkpoint.every {
+                    last_checkpoint = Instant::now();
                     let slots = slots.lock().expect("no poisoned lock");
                     let prefix: Vec<PairResult> = slots.iter().map_while(|s| s.clone()).collect();
                     drop(slots);
-                    checkpoint(&prefix);
+                    (checkpoint.save)(&prefix);
                 }
             }
             if progress {
@@ -495,7 +504,11 @@ pub fn run(args: ArenaArgs) -> Result<()> {
             eprintln!("{e:#}");
         }
     };
-    let pairs = play_match(&spec, Some(&checkpoint))?;
+    let checkpoint = Checkpoint {
+        every: Duration::from_secs(60),
+        save: &checkpoint,
+    };
+    let pairs = play_match(&spec, Some(checkpoint))?;
     let report = report(&spec, &pairs);
     print(&report)?;
     save(&pairs, true)
@@ -511,5 +524,39 @@ mod tests {
         assert!((low - 0.4038).abs() < 1e-3 && (high - 0.5962).abs() < 1e-3);
         let (low, high) = wilson(100, 100);
         assert!(low > 0.96 && (high - 1.0).abs() < 1e-9);
+    }
+
+    /// The checkpoint sees the completed pairs in pair order, never fewer than the time
+    /// before, each exactly the pair the final result has at that place.
+    #[test]
+    fn checkpoints_save_the_completed_prefix_in_pair_order() {
+        let spec = MatchSpec {
+            game: GameKind::ALL[0],
+            players: 2,
+            bots: [BotLevel::Random, BotLevel::Greedy],
+            pairs: 12,
+            seed: 3,
+            sprt: None,
+            threads: 2,
+        };
+        let seen: Mutex<Vec<Vec<f64>>> = Mutex::new(Vec::new());
+        let save = |pairs: &[PairResult]| {
+            let scores = pairs.iter().map(|p| p.score).collect();
+            seen.lock().expect("no poisoned lock").push(scores);
+        };
+        let checkpoint = Checkpoint {
+            every: Duration::ZERO,
+            save: &save,
+        };
+        let pairs = play_match(&spec, Some(checkpoint)).expect("the match runs");
+        let scores: Vec<f64> = pairs.iter().map(|p| p.score).collect();
+        let seen = seen.into_inner().expect("no poisoned lock");
+        assert!(!seen.is_empty(), "no checkpoint was taken");
+        let mut before = 0;
+        for prefix in &seen {
+            assert!(prefix.len() >= before, "a checkpoint lost pairs");
+            assert_eq!(prefix[..], scores[..prefix.len()]);
+            before = prefix.len();
+        }
     }
 }
