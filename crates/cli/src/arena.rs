@@ -40,7 +40,8 @@ pub struct ArenaArgs {
     /// Worker threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Also write the result as JSON into this file.
+    /// Also write the result as JSON into this file (rewritten each minute with the pairs
+    /// completed so far, `"complete": false`, until the final report).
     #[arg(long)]
     pub json: Option<std::path::PathBuf>,
     /// Sequential test `elo0,elo1,alpha,beta` (e.g. 0,50,0.05,0.05): stop when decided.
