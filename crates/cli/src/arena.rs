@@ -260,14 +260,14 @@ where
                     eprintln!("{n}/{} pairs", spec.pairs);
                 }
             }
-            if let Some(checkpoint) = checkpoint {
-                if last_checkpoint.elapsed() >= checkpoint.every {
-                    last_checkpoint = Instant::now();
-                    let slots = slots.lock().expect("no poisoned lock");
-                    let prefix: Vec<PairResult> = slots.iter().map_while(|s| s.clone()).collect();
-                    drop(slots);
-                    (checkpoint.save)(&prefix);
-                }
+            if let Some(checkpoint) = checkpoint
+                && last_checkpoint.elapsed() >= checkpoint.every
+            {
+                last_checkpoint = Instant::now();
+                let slots = slots.lock().expect("no poisoned lock");
+                let prefix: Vec<PairResult> = slots.iter().map_while(|s| s.clone()).collect();
+                drop(slots);
+                (checkpoint.save)(&prefix);
             }
             if progress {
                 let n = done.load(Ordering::Relaxed).min(spec.pairs);
