@@ -61,7 +61,7 @@ export async function renderReplay(root, id) {
     }
     // The page is rebuilt: the control that had the focus keeps it (keyboard users).
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.testid : null;
-    mount(root, h('div.replay', { 'data-testid': 'replay', 'data-ply': page.ply }, controls(), h('div.replay-main', {}, mount(board, drawn), moveList())));
+    mount(root, h('div.replay', { 'data-testid': 'replay', 'data-ply': page.ply }, controls(), summary(), h('div.replay-main', {}, mount(board, drawn), moveList())));
     const again = focused && root.querySelector(`[data-testid="${focused}"]`);
     if (again && !again.disabled) again.focus();
   };
@@ -100,6 +100,61 @@ export async function renderReplay(root, id) {
     return h('p', {}, h('button', { 'data-testid': 'analyse', onclick: analyse }, t('analysis.analyse')), ' ', status === 'failed' ? t('analysis.failed') : t('analysis.hint'));
   };
   if (page.analysis && page.analysis.status === 'queued') pollAnalysis();
+
+  // Each seat's points lost stage by stage (or round by round: the analysis names its parts
+  // from the game's descriptor) and over the game, with its flags. A stage's heading goes to
+  // the position before its first analysed decision.
+  const summary = () => {
+    const analysis = page.analysis && page.analysis.status === 'done' ? page.analysis.analysis : null;
+    if (!analysis || !analysis.seats || !analysis.seats.every((s) => Array.isArray(s.stages))) return null;
+    const stages = analysis.seats.length ? analysis.seats[0].stages.map((s) => s.stage) : [];
+    const first = new Map();
+    for (const d of analysis.decisions) if (!first.has(d.stage)) first.set(d.stage, d.ply);
+    const stageName = (n) => t(`stage.${analysis.stage_name}`, { n });
+    const points = (totals) => (totals.decisions === 0 ? '–' : totals.lost.toFixed(1));
+    return h(
+      'section.card.analysis-summary',
+      { 'data-testid': 'analysis-summary' },
+      h('h3', {}, t('analysis.summary')),
+      h(
+        'div.scroll-x',
+        {},
+        h(
+          'table.ranking',
+          {},
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'col' }, t('analysis.player')),
+              stages.map((n) =>
+                h('th', { scope: 'col' }, first.has(n) ? h('button.link', { 'data-testid': `analysis-stage-${n}`, onclick: () => go(first.get(n)) }, stageName(n)) : stageName(n)),
+              ),
+              h('th', { scope: 'col' }, t('analysis.game_total')),
+              [t('analysis.flags_inaccuracy'), t('analysis.flags_mistake'), t('analysis.flags_blunder')].map((label) => h('th', { scope: 'col' }, label)),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            analysis.seats.map((seat) =>
+              h(
+                'tr',
+                { 'data-testid': 'analysis-seat' },
+                h('th', { scope: 'row' }, seatName(seat.seat)),
+                seat.stages.map((s) => h('td', { title: t('analysis.decisions', { count: s.decisions }) }, points(s))),
+                h('td', { 'data-testid': 'analysis-seat-lost' }, points(seat)),
+                [seat.inaccuracies, seat.mistakes, seat.blunders].map((n) => h('td', {}, String(n))),
+              ),
+            ),
+          ),
+        ),
+      ),
+      h('p.hint', {}, t('analysis.summary_hint')),
+    );
+  };
 
   const controls = () =>
     h(

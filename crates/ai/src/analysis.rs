@@ -34,6 +34,8 @@ pub struct Decision {
     /// Index of the move in the record (0-based).
     pub ply: usize,
     pub seat: u8,
+    /// The stage (or round: the descriptor's `stage_name`) the decision was taken in, from 1.
+    pub stage: u8,
     pub played: String,
     pub best: String,
     pub played_points: f64,
@@ -43,9 +45,9 @@ pub struct Decision {
     pub flag: Option<&'static str>,
 }
 
-#[derive(Clone, Debug, Serialize)]
-pub struct SeatTotal {
-    pub seat: u8,
+/// What a set of decisions adds up to.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Totals {
     pub decisions: usize,
     pub lost: f64,
     pub inaccuracies: usize,
@@ -53,9 +55,46 @@ pub struct SeatTotal {
     pub blunders: usize,
 }
 
+/// A seat's totals over the game, and stage by stage.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatTotal {
+    pub seat: u8,
+    #[serde(flatten)]
+    pub game: Totals,
+    /// One entry per stage of the game, from stage 1 to the last one a decision was taken
+    /// in (a stage without a decision of this seat has zero decisions).
+    pub stages: Vec<StageTotal>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StageTotal {
+    pub stage: u8,
+    #[serde(flatten)]
+    pub totals: Totals,
+}
+
+impl Totals {
+    fn of<'a>(decisions: impl IntoIterator<Item = &'a Decision>) -> Totals {
+        let mut totals = Totals::default();
+        for d in decisions {
+            totals.decisions += 1;
+            totals.lost += d.lost;
+            match d.flag {
+                Some("inaccuracy") => totals.inaccuracies += 1,
+                Some("mistake") => totals.mistakes += 1,
+                Some("blunder") => totals.blunders += 1,
+                _ => {}
+            }
+        }
+        totals
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Analysis {
     pub game: String,
+    /// What the game's rulebook calls its stages (`stage`, `round`), from its descriptor.
+    pub stage_name: &'static str,
     pub iterations: u32,
     pub samples: u32,
     pub decisions: Vec<Decision>,
@@ -95,22 +134,29 @@ impl Analysis {
         seats: u8,
         decisions: Vec<Decision>,
     ) -> Analysis {
+        let last_stage = decisions.iter().map(|d| d.stage).max().unwrap_or(0);
         let seats = (0..seats)
             .map(|s| {
-                let mine: Vec<&Decision> = decisions.iter().filter(|d| d.seat == s).collect();
-                let count = |f: &str| mine.iter().filter(|d| d.flag == Some(f)).count();
+                let mine = || decisions.iter().filter(move |d| d.seat == s);
                 SeatTotal {
                     seat: s,
-                    decisions: mine.len(),
-                    lost: mine.iter().map(|d| d.lost).sum(),
-                    inaccuracies: count("inaccuracy"),
-                    mistakes: count("mistake"),
-                    blunders: count("blunder"),
+                    game: Totals::of(mine()),
+                    stages: (1..=last_stage)
+                        .map(|stage| StageTotal {
+                            stage,
+                            totals: Totals::of(mine().filter(|d| d.stage == stage)),
+                        })
+                        .collect(),
                 }
             })
             .collect();
+        let stage_name = record
+            .game
+            .parse::<pyramidion_games::GameKind>()
+            .map_or("stage", |kind| kind.descriptor().stage_name);
         Analysis {
             game: record.game.to_string(),
+            stage_name,
             iterations: config.iterations,
             samples: config.samples,
             decisions,
@@ -161,6 +207,7 @@ where
                 decisions.push(Decision {
                     ply,
                     seat: seat.0,
+                    stage: game.stage_number(),
                     played: played.to_string(),
                     best: best.to_string(),
                     played_points,
@@ -223,5 +270,70 @@ mod tests {
                 assert!(d.lost >= 0.0 && d.ply < 12, "{kind}: {d:?}");
             }
         }
+    }
+
+    /// A whole greedy game: its decisions cover every stage (round) of the game in order,
+    /// and each seat's stage totals add up to its game totals.
+    fn totals_add_up<G: Rules>(options: &G::Options)
+    where
+        Greedy: Favourite<G>,
+    {
+        let kind = G::DESCRIPTOR.key;
+        let mut game = G::new(options, 9).unwrap();
+        let mut record = Record::new(kind, options, 9);
+        let mut greedy = Greedy::new(9);
+        while let ToMove::Seat(_) = game.to_move() {
+            let m = greedy.choose(&game);
+            game.play(&m).unwrap();
+            record.push(&m);
+        }
+        let config = AnalysisConfig {
+            iterations: 1,
+            samples: 1,
+            seed: 1,
+        };
+        let analysis = analyse_record(&record, config).unwrap();
+        assert_eq!(analysis.stage_name, G::DESCRIPTOR.stage_name);
+        let stages: Vec<u8> = analysis.decisions.iter().map(|d| d.stage).collect();
+        assert!(stages.is_sorted(), "{kind}: stages go back: {stages:?}");
+        let mut seen = stages.clone();
+        seen.dedup();
+        assert_eq!(
+            seen,
+            (1..=G::DESCRIPTOR.stages).collect::<Vec<u8>>(),
+            "{kind}: every stage has decisions"
+        );
+        for seat in &analysis.seats {
+            assert_eq!(
+                seat.stages.len(),
+                usize::from(G::DESCRIPTOR.stages),
+                "{kind}"
+            );
+            let sum =
+                |f: fn(&Totals) -> usize| seat.stages.iter().map(|s| f(&s.totals)).sum::<usize>();
+            assert_eq!(sum(|t| t.decisions), seat.game.decisions, "{kind}");
+            assert_eq!(sum(|t| t.inaccuracies), seat.game.inaccuracies, "{kind}");
+            assert_eq!(sum(|t| t.mistakes), seat.game.mistakes, "{kind}");
+            assert_eq!(sum(|t| t.blunders), seat.game.blunders, "{kind}");
+            let lost: f64 = seat.stages.iter().map(|s| s.totals.lost).sum();
+            assert!(
+                (lost - seat.game.lost).abs() < 1e-9,
+                "{kind}: {lost} against {}",
+                seat.game.lost
+            );
+            assert!(
+                seat.game.decisions > 0,
+                "{kind}: seat {} decided nothing",
+                seat.seat
+            );
+        }
+    }
+
+    #[test]
+    fn totals_per_stage_add_up_to_the_game() {
+        use pyramidion_games::{pyramido, pyramids, treasures};
+        totals_add_up::<treasures::Game>(&treasures::Options::multiplayer(2));
+        totals_add_up::<pyramido::Game>(&pyramido::Options { players: 2 });
+        totals_add_up::<pyramids::Game>(&pyramids::Options { players: 3 });
     }
 }

@@ -5,7 +5,7 @@
 use crate::replay::read_record;
 use anyhow::{Context, Result};
 use clap::Args;
-use pyramidion_ai::analysis::{AnalysisConfig, analyse_record};
+use pyramidion_ai::analysis::{AnalysisConfig, Totals, analyse_record};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -59,15 +59,21 @@ pub fn run(args: AnalyseArgs) -> Result<()> {
         )?;
     }
     for s in &analysis.seats {
-        outln!(
-            "seat {}: {} decisions, {:.1} points lost, {} inaccuracies, {} mistakes, {} blunders",
-            s.seat,
-            s.decisions,
-            s.lost,
-            s.inaccuracies,
-            s.mistakes,
-            s.blunders
-        )?;
+        let line = |t: &Totals| {
+            format!(
+                "{} decisions, {:.1} points lost, {} inaccuracies, {} mistakes, {} blunders",
+                t.decisions, t.lost, t.inaccuracies, t.mistakes, t.blunders
+            )
+        };
+        outln!("seat {}: {}", s.seat, line(&s.game))?;
+        for stage in &s.stages {
+            outln!(
+                "  {} {}: {}",
+                analysis.stage_name,
+                stage.stage,
+                line(&stage.totals)
+            )?;
+        }
     }
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&analysis)?;

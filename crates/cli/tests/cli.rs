@@ -465,6 +465,11 @@ fn analyse_reports_every_decision_and_writes_json() {
         out.contains("seat 0:") && out.contains("points lost"),
         "{out}"
     );
+    // Pyramids is played over 10 rounds: a line per seat and round.
+    assert!(
+        out.contains("  round 1: ") && out.contains("  round 10: "),
+        "{out}"
+    );
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let decisions = report["decisions"].as_array().unwrap();
@@ -472,6 +477,17 @@ fn analyse_reports_every_decision_and_writes_json() {
     for d in decisions {
         assert!(d["lost"].as_f64().unwrap() >= 0.0);
         assert!(d["best_points"].as_f64().unwrap() >= d["played_points"].as_f64().unwrap());
+        assert!((1..=10).contains(&d["stage"].as_u64().unwrap()));
+    }
+    assert_eq!(report["stage_name"], "round");
+    for seat in report["seats"].as_array().unwrap() {
+        let stages = seat["stages"].as_array().unwrap();
+        assert_eq!(stages.len(), 10);
+        let decisions: u64 = stages
+            .iter()
+            .map(|s| s["decisions"].as_u64().unwrap())
+            .sum();
+        assert_eq!(decisions, seat["decisions"].as_u64().unwrap());
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -28,6 +28,11 @@ pub struct GameDescriptor {
     pub ranking: &'static [&'static str],
     /// The kinds of move, with the fields of their structured form.
     pub moves: &'static [MoveKind],
+    /// What the rulebook calls the parts of a game that [`crate::Rules::stage_number`] counts
+    /// (`stage`, `round`: the browser translates `stage.<name>`), and how many a game has.
+    /// The analysis totals points lost by them.
+    pub stage_name: &'static str,
+    pub stages: u8,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -171,6 +171,10 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     fn determinize(&self, seat: Seat, rng: &mut GameRng) -> Self;
     /// Number of moves played since setup.
     fn ply(&self) -> u32;
+    /// The part of the game the next move belongs to, from 1 to the descriptor's `stages`, as
+    /// the rulebook divides a game (a stage, a round: the descriptor's `stage_name`). Never
+    /// decreases; the analysis totals points lost by it.
+    fn stage_number(&self) -> u8;
     /// Game-specific micro-benchmarks for `pyramidion bench` (random games are measured for
     /// every game without this). They check the counts they are about to time.
     fn bench_cases() -> Vec<crate::bench::BenchCase> {

@@ -67,4 +67,6 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
             example: "cover c2 blue nw",
         },
     ],
+    stage_name: "stage",
+    stages: 4,
 };

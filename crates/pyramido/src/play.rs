@@ -9,6 +9,7 @@ use crate::view::View;
 use arrayvec::ArrayVec;
 use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::{GameRng, Outcome, Rules, Seat, Seed, SetupError, ToMove};
+use pyramidion_pyramid::STAGES;
 use pyramidion_pyramid::{Block, Pyramid, StageGrid};
 
 impl Game {
@@ -477,6 +478,11 @@ impl Rules for Game {
 
     fn ply(&self) -> u32 {
         self.ply
+    }
+
+    fn stage_number(&self) -> u8 {
+        // Once the game is over the stage index has moved past the last stage.
+        self.stage.min(STAGES - 1) + 1
     }
 }
 

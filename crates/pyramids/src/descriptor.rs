@@ -64,4 +64,6 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
             example: "discard 1",
         },
     ],
+    stage_name: "round",
+    stages: 10,
 };

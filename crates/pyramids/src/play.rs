@@ -437,4 +437,8 @@ impl Rules for Game {
     fn ply(&self) -> u32 {
         self.ply
     }
+
+    fn stage_number(&self) -> u8 {
+        self.round().min(ROUNDS)
+    }
 }

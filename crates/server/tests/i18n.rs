@@ -134,6 +134,7 @@ fn every_code_the_server_can_send_has_a_message() {
     // every bot level and every option value.
     for d in pyramidion_games::GameKind::descriptors() {
         keys.push(format!("game.{}", d.key));
+        keys.push(format!("stage.{}", d.stage_name));
         keys.extend(d.setup_errors.iter().map(|c| format!("error.{c}")));
         keys.extend(d.move_errors.iter().map(|c| format!("reason.{c}")));
         keys.extend(d.bot_levels.iter().map(|l| format!("bot.{}", l.name)));

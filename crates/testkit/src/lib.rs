@@ -84,9 +84,23 @@ pub fn simulate_with<R: Simulate>(
     let mut rng = GameRng::from_seed(seed ^ 0x005e_ed0f_7e57);
     let mut legal = Vec::new();
     let mut probes = Vec::new();
+    // The analysis totals by stage: numbers from 1 to the descriptor's count, never going back.
+    let mut stage = 1;
     loop {
         let ply = game.ply();
         game.check_invariants().map_err(|e| fail(ply, e))?;
+        let now = game.stage_number();
+        if now < stage || now > R::DESCRIPTOR.stages || (ply == 0 && now != 1) {
+            return Err(fail(
+                ply,
+                format!(
+                    "{} {now} after {stage} (of {})",
+                    R::DESCRIPTOR.stage_name,
+                    R::DESCRIPTOR.stages
+                ),
+            ));
+        }
+        stage = now;
         if ply > R::MAX_PLIES {
             return Err(fail(
                 ply,
@@ -174,6 +188,13 @@ pub fn simulate_with<R: Simulate>(
     game.legal_moves(&mut legal);
     if !legal.is_empty() {
         return Err(fail(ply, "game over but legal moves remain".into()));
+    }
+    // A game that ends early (a player who cannot cover a stage's holes) ends before its last stage.
+    if game.stage_number() < stage {
+        return Err(fail(
+            ply,
+            format!("{} went back at the end", R::DESCRIPTOR.stage_name),
+        ));
     }
     check_views(&game, &mut rng).map_err(|e| fail(ply, e))?;
     let outcome = game

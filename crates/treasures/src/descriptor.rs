@@ -71,4 +71,6 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
             example: "discard blue",
         },
     ],
+    stage_name: "stage",
+    stages: 4,
 };

@@ -6,7 +6,7 @@ use crate::gems::Gem;
 use crate::moves::{Move, MoveForm};
 use crate::options::Options;
 use crate::pick::{locate, pick_index};
-use crate::state::{Game, Phase, SPACES};
+use crate::state::{Game, Phase, SPACES, STAGES};
 use crate::view::View;
 use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::{GameRng, Outcome, Rules, Seat, Seed, SetupError, ToMove};
@@ -167,6 +167,11 @@ impl Rules for Game {
 
     fn ply(&self) -> u32 {
         self.ply
+    }
+
+    fn stage_number(&self) -> u8 {
+        // Once the game is over the stage index has moved past the last stage.
+        self.stage.min(STAGES - 1) + 1
     }
 
     fn bench_cases() -> Vec<pyramidion_core::bench::BenchCase> {

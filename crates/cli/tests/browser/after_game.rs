@@ -153,6 +153,48 @@ async fn a_finished_game_is_in_the_history_replays_by_keyboard_and_rates_the_pro
     let all = s.text("[data-testid=replay-moves]").await;
     assert!(all.contains("pts") || all.contains("best move"), "{all}");
     s.screenshot(&dir, "after-game-replay-analysed-1280").await;
+    // Above the board, each seat's points lost round by round (Pyramids' parts) and over the
+    // game: the server's analysis, drawn as it is.
+    s.wait_for("[data-testid=analysis-summary]", 5).await;
+    let analysis = s
+        .js(
+            &format!("return fetch('/api/games/{id}/analysis').then((r) => r.json());"),
+            json!([]),
+        )
+        .await;
+    let seats = analysis["analysis"]["seats"].as_array().unwrap();
+    assert_eq!(
+        s.find_all("[data-testid=analysis-seat]").await.len(),
+        seats.len()
+    );
+    let shown = s
+        .js(
+            "return [...document.querySelectorAll('[data-testid=analysis-seat-lost]')].map((e) => e.textContent);",
+            json!([]),
+        )
+        .await;
+    for (seat, shown) in seats.iter().zip(shown.as_array().unwrap()) {
+        let want = match seat["decisions"].as_u64().unwrap() {
+            0 => "–".to_string(),
+            _ => format!("{:.1}", seat["lost"].as_f64().unwrap()),
+        };
+        assert_eq!(shown, &json!(want), "{seat}");
+    }
+    let summary = s.text("[data-testid=analysis-summary]").await;
+    assert!(
+        summary.contains("Round 1") && summary.contains("Round 10"),
+        "{summary}"
+    );
+    // A round's heading goes to the position before its first analysed decision.
+    let first_of_round_2 = analysis["analysis"]["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["stage"] == 2)
+        .map(|d| d["ply"].as_i64().unwrap())
+        .expect("a decision in round 2");
+    s.click("[data-testid=analysis-stage-2]").await;
+    wait_ply(&s, first_of_round_2).await;
 
     // The profile shows the rating the game gave, as the API does.
     let me = s
