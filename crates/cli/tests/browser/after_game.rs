@@ -195,6 +195,9 @@ async fn a_finished_game_is_in_the_history_replays_by_keyboard_and_rates_the_pro
         .expect("a decision in round 2");
     s.click("[data-testid=analysis-stage-2]").await;
     wait_ply(&s, first_of_round_2).await;
+    s.resize(PHONE.0, PHONE.1).await;
+    s.screenshot(&dir, "after-game-replay-analysed-375").await;
+    s.resize(DESKTOP.0, DESKTOP.1).await;
 
     // The profile shows the rating the game gave, as the API does.
     let me = s
