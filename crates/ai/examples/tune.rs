@@ -3,6 +3,7 @@
 //! Environment: `WIDEN` (progressive widening), `HORIZON` (stage ends a playout looks ahead;
 //! 0 plays to the end).
 use pyramidion_ai::search::{Playout, Search, SearchConfig};
+use pyramidion_ai::seed::seat_seed;
 use pyramidion_ai::{Bot, Favourite, Greedy};
 use pyramidion_core::{Rules, ToMove};
 use std::time::Instant;
@@ -19,9 +20,9 @@ where
         let mut bots: Vec<Box<dyn Bot<G>>> = (0..seats)
             .map(|s| -> Box<dyn Bot<G>> {
                 if s == search_seat {
-                    Box::new(Search::<G>::new(config, seed * 31 + s as u64))
+                    Box::new(Search::<G>::new(config, seat_seed(seed, s)))
                 } else {
-                    Box::new(Greedy::new(seed * 31 + s as u64))
+                    Box::new(Greedy::new(seat_seed(seed, s)))
                 }
             })
             .collect();

@@ -186,7 +186,7 @@ where
         if let (true, ToMove::Seat(seat)) = (plies.contains(&ply), game.to_move()) {
             game.legal_moves(&mut legal);
             if legal.len() > 1 {
-                let seed = config.seed ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let seed = crate::seed::decision_seed(config.seed, ply as u64);
                 let mut search =
                     Search::<G>::new(SearchConfig::with_iterations(config.iterations), seed);
                 let best = search.choose(&game);

@@ -8,6 +8,7 @@ pub mod arena;
 pub mod greedy;
 pub mod random;
 pub mod search;
+pub mod seed;
 
 pub use greedy::{Favourite, Greedy};
 pub use random::RandomBot;

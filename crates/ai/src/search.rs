@@ -200,6 +200,8 @@ impl<G: Rules> Search<G>
 where
     Greedy: Favourite<G>,
 {
+    /// A search seeded with `seed`, which must not be the game's own seed (its samples could
+    /// then repeat the real deal): take it from [`crate::seed`].
     pub fn new(config: SearchConfig, seed: Seed) -> Self {
         let mut rng = GameRng::from_seed(seed);
         let greedy = Greedy { rng: rng.fork() };

@@ -1,6 +1,7 @@
 //! The search bot: legal, reproducible, blind to what its seat cannot see, and stronger than
 //! greedy. Correctness only; speed is measured by `pyramidion bench` and `arena`.
 use pyramidion_ai::search::{Playout, Search, SearchConfig};
+use pyramidion_ai::seed::seat_seed;
 use pyramidion_ai::{Bot, Favourite, Greedy};
 use pyramidion_core::{GameRng, Rules, Seat, ToMove};
 use pyramidion_games::{pyramido, pyramids, treasures};
@@ -21,7 +22,7 @@ where
 {
     let mut game = G::new(options, seed).unwrap();
     let mut bots: Vec<Search<G>> = (0..game.seats())
-        .map(|s| Search::new(config, seed * 10 + s as u64))
+        .map(|s| Search::new(config, seat_seed(seed, s.into())))
         .collect();
     let mut moves = Vec::new();
     while let ToMove::Seat(s) = game.to_move() {
@@ -105,9 +106,16 @@ where
                     "a determinisation must look the same to its seat"
                 );
                 differing += usize::from(other != game);
-                let a = Search::<G>::new(tiny(24), 99).choose(&game);
-                let b = Search::<G>::new(tiny(24), 99).choose(&other);
-                assert_eq!(a, b, "seed {seed} ply {ply}: the choice read hidden state");
+                // Uniform playouts, the guided ones every level plays, and greedy itself
+                // (which samples the hidden cards too in Pyramids).
+                for config in [tiny(24), SearchConfig::with_iterations(24)] {
+                    let a = Search::<G>::new(config, 99).choose(&game);
+                    let b = Search::<G>::new(config, 99).choose(&other);
+                    assert_eq!(a, b, "seed {seed} ply {ply}: the choice read hidden state");
+                }
+                let a = Greedy::new(99).choose(&game);
+                let b = Greedy::new(99).choose(&other);
+                assert_eq!(a, b, "seed {seed} ply {ply}: greedy read hidden state");
             }
             let m = greedy.choose(&game);
             game.play(&m).unwrap();
@@ -148,8 +156,8 @@ where
         let mut game = G::new(options, seed).unwrap();
         let seats = game.seats() as u64;
         let me = Seat((seed % seats) as u8);
-        let mut search = Search::<G>::new(config, seed);
-        let mut greedy = Greedy::new(seed + 1000);
+        let mut search = Search::<G>::new(config, seat_seed(seed, me.index()));
+        let mut greedy = Greedy::new(seat_seed(seed, usize::from(me.0) + 1));
         while let ToMove::Seat(s) = game.to_move() {
             let m = if s == me {
                 search.choose(&game)

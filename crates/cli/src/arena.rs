@@ -5,12 +5,13 @@
 //! first bot sits at seat `r` and the second bot fills every other seat, so both bots see the
 //! same deals from every seat. Results are taken in pair order (never completion order), so a
 //! run is reproducible whatever the thread count, SPRT stop included.
-use crate::bots::{bot_seed, parse_bots};
+use crate::bots::parse_bots;
 use crate::game_args::{game_parser, options_json};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use pyramidion_ai::any::BotLevel;
 use pyramidion_ai::arena::{EloEstimate, Sprt, SprtDecision, elo_estimate, game_score};
+use pyramidion_ai::seed::seat_seed;
 use pyramidion_ai::{Bot, Favourite, Greedy};
 use pyramidion_core::{Rules, Seed, ToMove};
 use pyramidion_games::{GameKind, dispatch};
@@ -84,7 +85,7 @@ where
         let mut players: Vec<Box<dyn Bot<G>>> = (0..seats)
             .map(|s| {
                 let level = if s == a_seat { bots[0] } else { bots[1] };
-                level.make::<G>(bot_seed(seed, s))
+                level.make::<G>(seat_seed(seed, s))
             })
             .collect();
         while let ToMove::Seat(s) = game.to_move() {

@@ -4,6 +4,7 @@ use crate::game_args::{game_parser, options_json};
 use anyhow::{Result, ensure};
 use clap::Args;
 use pyramidion_ai::search::{Playout, Search, SearchConfig};
+use pyramidion_ai::seed::seat_seed;
 use pyramidion_ai::{Bot, Favourite, Greedy, RandomBot};
 use pyramidion_core::{Rules, ToMove};
 use pyramidion_games::{GameKind, dispatch};
@@ -88,7 +89,8 @@ where
 }
 
 /// Search iterations per second from the first position of 2-player games (new seed each
-/// search), with uniform or greedy-guided playouts.
+/// search), with uniform or greedy-guided playouts. The iterations counted are those the
+/// search ran (its root's visits): the move cap can stop a search before its budget.
 fn search_iterations<G: Rules>(options: &G::Options, playout: Playout, budget: Duration) -> Rate
 where
     Greedy: Favourite<G>,
@@ -103,8 +105,8 @@ where
             playout,
             ..SearchConfig::default()
         };
-        black_box(Search::<G>::new(config, seed).analyse(&game));
-        ITERATIONS as u64
+        let stats = black_box(Search::<G>::new(config, seat_seed(seed, 0)).analyse(&game));
+        stats.iter().map(|s| u64::from(s.visits)).sum::<u64>()
     })
 }
 

@@ -1,9 +1,10 @@
 //! `pyramidion sim`: many seeded bot games, in parallel, with per-seat statistics.
-use crate::bots::{bot_seed, parse_bots};
+use crate::bots::parse_bots;
 use crate::game_args::GameChoice;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use pyramidion_ai::any::BotLevel;
+use pyramidion_ai::seed::seat_seed;
 use pyramidion_ai::{Bot, Favourite, Greedy};
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, Seed, ToMove};
@@ -120,7 +121,7 @@ where
     let mut players: Vec<Box<dyn Bot<G>>> = bots
         .iter()
         .enumerate()
-        .map(|(i, b)| b.make::<G>(bot_seed(seed, i)))
+        .map(|(i, b)| b.make::<G>(seat_seed(seed, i)))
         .collect();
     let mut thinking = vec![Thinking::default(); bots.len()];
     while let ToMove::Seat(s) = game.to_move() {

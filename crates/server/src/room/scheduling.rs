@@ -49,7 +49,7 @@ impl Room {
         }
         self.bot_asked = Some(state_id);
         let game = self.game.clone();
-        let seed = self.seed ^ state_id.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let seed = pyramidion_ai::seed::decision_seed(self.seed, state_id);
         let tx = self.me.clone();
         let not_before = self.last_move_at + self.bot_pace;
         tokio::spawn(async move {
