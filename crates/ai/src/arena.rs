@@ -133,15 +133,21 @@ impl Sprt {
     /// approximation (the generalised SPRT of fishtest): with mean m and variance v of the
     /// pair scores and s0, s1 the expected scores at elo0 and elo1,
     /// `LLR = n · (s1 − s0) · (2m − s0 − s1) / (2v)`.
+    ///
+    /// The variance is regularised with one pseudo-pair at each of the five scores a pair of
+    /// two games can have (0, ¼, ½, ¾, 1). Without it, a few identical pairs at the start (two
+    /// pairs won, or two split) have no spread, and the ratio jumps past a bound at once: the
+    /// test would stop after two pairs far more often than alpha and beta allow. The prior
+    /// weighs five pairs, nothing next to the hundreds a decision takes.
     pub fn llr(&self, pair_scores: &[f64]) -> f64 {
+        const PRIOR: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
         let n = pair_scores.len() as f64;
         if pair_scores.len() < 2 {
             return 0.0;
         }
         let m = pair_scores.iter().sum::<f64>() / n;
-        let v = pair_scores.iter().map(|x| (x - m).powi(2)).sum::<f64>() / n;
-        // All pairs alike: no evidence of spread yet; a tiny floor keeps the ratio finite.
-        let v = v.max(1e-4);
+        let spread = |xs: &[f64]| xs.iter().map(|x| (x - m).powi(2)).sum::<f64>();
+        let v = (spread(pair_scores) + spread(&PRIOR)) / (n + PRIOR.len() as f64);
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v)
     }
@@ -220,10 +226,11 @@ mod tests {
         let (low, high) = sprt.bounds();
         assert!(close(low, (0.05f64 / 0.95).ln(), 1e-12));
         assert!(close(high, (0.95f64 / 0.05).ln(), 1e-12));
-        // m = 0.6, population variance 0.24 over 10 pairs.
+        // m = 0.6, squared deviations 2.4 over 10 pairs, and the prior's five pseudo-pairs
+        // (0.36 + 0.1225 + 0.01 + 0.0225 + 0.16 = 0.675): variance 3.075 / 15.
         let pairs = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0];
         let (s0, s1) = (0.5, score_from_elo(10.0));
-        let expected = 10.0 * (s1 - s0) * (1.2 - s0 - s1) / (2.0 * 0.24);
+        let expected = 10.0 * (s1 - s0) * (1.2 - s0 - s1) / (2.0 * (3.075 / 15.0));
         assert!(close(sprt.llr(&pairs), expected, 1e-12));
         // A bot that wins every other pair out of many is accepted; an even match rejected.
         let strong: Vec<f64> = (0..4000).map(|i| [1.0, 0.5, 1.0, 0.0][i % 4]).collect();
@@ -233,6 +240,48 @@ mod tests {
         assert_eq!(sprt.decide(&even[..4]), SprtDecision::Continue);
         assert!(Sprt::parse("10,0,0.05,0.05").is_err());
         assert!(Sprt::parse("0,10,0.05").is_err());
+    }
+
+    /// Matches drawn at a known strength, each run until the test decides: a few identical
+    /// pairs at the start no longer decide it, and it accepts the wrong hypothesis about as
+    /// rarely as alpha and beta say.
+    #[test]
+    fn sprt_errors_stay_near_alpha_and_beta() {
+        let sprt = Sprt::parse("0,100,0.05,0.05").unwrap();
+        // Two pairs won, or two split: not evidence enough.
+        assert_eq!(sprt.decide(&[1.0, 1.0]), SprtDecision::Continue);
+        assert_eq!(sprt.decide(&[0.5, 0.5]), SprtDecision::Continue);
+        assert_eq!(sprt.decide(&[0.5; 6]), SprtDecision::Continue);
+        // A pair's score is the mean of two games won with probability p (no ties).
+        let run = |elo: f64, seed: u64| {
+            let p = score_from_elo(elo);
+            let mut rng = pyramidion_core::GameRng::from_seed(seed);
+            let mut game = || f64::from(u8::from(f64::from(rng.next_u32()) / 4_294_967_296.0 < p));
+            let mut pairs = Vec::new();
+            loop {
+                pairs.push((game() + game()) / 2.0);
+                match sprt.decide(&pairs) {
+                    SprtDecision::Continue => {}
+                    decided => return decided,
+                }
+            }
+        };
+        let trials = 200;
+        let false_h1 = (0..trials)
+            .filter(|&s| run(0.0, s) == SprtDecision::AcceptH1)
+            .count();
+        let false_h0 = (0..trials)
+            .filter(|&s| run(100.0, 1000 + s) == SprtDecision::AcceptH0)
+            .count();
+        // Expected about 10 of 200 each (5%); 20 is three standard deviations above.
+        assert!(
+            false_h1 <= 20,
+            "H1 accepted in {false_h1} of {trials} even matches"
+        );
+        assert!(
+            false_h0 <= 20,
+            "H0 accepted in {false_h0} of {trials} matches at +100"
+        );
     }
 
     #[test]
