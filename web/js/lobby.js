@@ -3,7 +3,7 @@
 // ranges, options and their values, bot levels.
 import { api } from './api.js';
 import { h, mount } from './dom.js';
-import { t } from './i18n.js';
+import { t, language } from './i18n.js';
 import { app, showError } from './app.js';
 import { rulesCard } from './rules.js';
 import { dailySection } from './daily.js';
@@ -75,6 +75,20 @@ function quickStarts(games) {
   return h('section.card.quick', {}, h('h2', {}, t('lobby.play_now')), h('div.row', {}, buttons));
 }
 
+// A bot level with the think time its descriptor gives (the mean per move of `max` on one
+// core, scaled for the levels below), so a player knows what waiting to expect.
+function botText(game, name) {
+  const level = game.bot_levels.find((l) => l.name === name);
+  const ms = level ? level.think_ms : 0;
+  const time =
+    ms === 0
+      ? t('bot.instant')
+      : ms < 100
+        ? t('bot.think_ms', { ms })
+        : t('bot.think_s', { seconds: (ms / 1000).toLocaleString(language(), { maximumFractionDigits: 1 }) });
+  return `${t(`bot.${name}`)} (${time})`;
+}
+
 function builder(games, clocks) {
   const state = { game: games[0].key, players: 2, options: {}, seats: [], listed: true, clock: '', rated: false };
   const box = h('section.card.builder');
@@ -115,7 +129,7 @@ function builder(games, clocks) {
               select(
                 `seat-${i + 1}`,
                 v,
-                seatOptions.map((o) => [o, o.startsWith('bot:') ? t(`bot.${o.slice(4)}`) : t(`seat.${o}`)]),
+                seatOptions.map((o) => [o, o.startsWith('bot:') ? botText(game, o.slice(4)) : t(`seat.${o}`)]),
                 (value) => (state.seats[i] = value),
                 `${i + 2}.`,
               ),

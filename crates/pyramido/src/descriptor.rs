@@ -7,7 +7,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     seats: SeatRange { min: 2, max: 4 },
     options: &[],
     // Search budgets sized to the measured cost of an iteration in this game (README, "Bots").
-    bot_levels: &ladder([50, 150, 400, 1000], [22, 66, 176, 440]),
+    bot_levels: &ladder([50, 150, 400, 1000], [14, 42, 112, 280]),
     setup_errors: &["bad_options", "bad_player_count", "bad_deck"],
     move_errors: &[
         "bad_move_syntax",

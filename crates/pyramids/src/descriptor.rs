@@ -9,7 +9,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     // Search budgets sized to the measured cost of an iteration in this game (README, "Bots").
     // Iterations buy less here as they grow: 1,500 was only +89 Elo below 5,000, while 500
     // is +200 below it, so the lower levels sit lower (each step measured: README, "Bots").
-    bot_levels: &ladder([25, 100, 500, 5000], [2, 8, 38, 380]),
+    bot_levels: &ladder([25, 100, 500, 5000], [3, 11, 55, 550]),
     setup_errors: &["bad_options", "bad_player_count"],
     move_errors: &[
         "bad_move_syntax",

@@ -12,7 +12,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         players: &[1],
     }],
     // Search budgets sized to the measured cost of an iteration in this game (README, "Bots").
-    bot_levels: &ladder([40, 120, 250, 1000], [14, 41, 85, 340]),
+    bot_levels: &ladder([40, 120, 250, 1000], [9, 28, 58, 230]),
     setup_errors: &[
         "bad_options",
         "bad_player_count",

@@ -567,6 +567,29 @@ async fn the_table_builder_is_built_from_the_game_descriptors() {
                 let mut seats = vec!["open".to_string(), "invite".to_string()];
                 seats.extend(d.bot_levels.iter().map(|l| format!("bot:{}", l.name)));
                 assert_eq!(values("new-seat-1").await, json!(seats), "{}", d.key);
+                // Each bot level says what waiting to expect, from its descriptor's think time.
+                let texts = s
+                    .js(
+                        "return [...document.querySelectorAll('[data-testid=new-seat-1] option')].map(o => o.textContent);",
+                        json!([]),
+                    )
+                    .await;
+                for (level, text) in d
+                    .bot_levels
+                    .iter()
+                    .zip(texts.as_array().unwrap()[2..].iter())
+                {
+                    let text = text.as_str().unwrap();
+                    let want = match level.think_ms {
+                        0 => "(instant)".to_string(),
+                        ms if ms < 100 => format!("(about {ms} ms a move)"),
+                        ms => {
+                            let seconds = format!("{:.1}", f64::from(ms) / 1000.0);
+                            format!("(about {} s a move)", seconds.trim_end_matches(".0"))
+                        }
+                    };
+                    assert!(text.ends_with(&want), "{}: {text} ({want})", d.key);
+                }
             }
         }
     }
