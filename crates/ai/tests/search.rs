@@ -210,7 +210,7 @@ fn move_evaluation_is_reproducible_and_leaves_the_search_unchanged() {
 fn thousands_of_games_only_legal_moves() {
     let seeds = pyramidion_testkit::tier_games(1000);
     let config = |seed: u64| {
-        if seed % 20 == 0 {
+        if seed.is_multiple_of(20) {
             SearchConfig::with_iterations(2)
         } else {
             tiny(2)
