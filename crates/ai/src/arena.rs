@@ -57,6 +57,21 @@ pub struct EloEstimate {
     pub elo_high: f64,
 }
 
+impl EloEstimate {
+    /// The same estimate seen from the other bot: score 1 − s, the Elo difference negated,
+    /// the bounds swapped.
+    pub fn for_the_other(self) -> EloEstimate {
+        EloEstimate {
+            score: 1.0 - self.score,
+            score_low: 1.0 - self.score_high,
+            score_high: 1.0 - self.score_low,
+            elo: -self.elo,
+            elo_low: -self.elo_high,
+            elo_high: -self.elo_low,
+        }
+    }
+}
+
 pub fn elo_estimate(pair_scores: &[f64]) -> EloEstimate {
     let (score, half) = mean_interval(pair_scores);
     let (mut low, mut high) = ((score - half).max(0.0), (score + half).min(1.0));

@@ -126,6 +126,9 @@ where
 pub(crate) struct BotReport {
     pub(crate) bot: String,
     pub(crate) games: u32,
+    /// Its mean score against the other bot (win 1, tie ½, loss 0) and the Elo difference
+    /// over it, with 95% intervals (the match's one estimate, seen from this bot).
+    pub(crate) against_the_other: EloEstimate,
     /// Share of games it ranked first in (shared or not), with a 95% interval.
     pub(crate) win_rate: f64,
     pub(crate) win_rate_low: f64,
@@ -339,6 +342,7 @@ pub(crate) fn report(spec: &MatchSpec, pairs: &[PairResult]) -> Report {
             BotReport {
                 bot: bots[0].name().into_owned(),
                 games,
+                against_the_other: elo_estimate(&scores),
                 win_rate: a_wins as f64 / g,
                 win_rate_low: aw_low,
                 win_rate_high: aw_high,
@@ -349,6 +353,7 @@ pub(crate) fn report(spec: &MatchSpec, pairs: &[PairResult]) -> Report {
             BotReport {
                 bot: bots[1].name().into_owned(),
                 games,
+                against_the_other: elo_estimate(&scores).for_the_other(),
                 win_rate: b_wins as f64 / g,
                 win_rate_low: bw_low,
                 win_rate_high: bw_high,

@@ -300,6 +300,12 @@ fn arena_plays_paired_games_and_writes_json() {
     assert_eq!(report["bots"][1]["bot"], "greedy");
     let score = report["a_over_b"]["score"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&score));
+    // Each bot's own score and Elo against the other: the match's estimate, mirrored.
+    assert_eq!(report["bots"][0]["against_the_other"], report["a_over_b"]);
+    let b = &report["bots"][1]["against_the_other"];
+    let f = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap();
+    assert!((f(b, "score") - (1.0 - score)).abs() < 1e-12);
+    assert!((f(b, "score_low") - (1.0 - f(&report["a_over_b"], "score_high"))).abs() < 1e-12);
     // Same seeds, one thread: the same games.
     let again = pyramidion(&[
         "arena",
