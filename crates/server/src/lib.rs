@@ -74,9 +74,6 @@ pub struct Config {
     /// Threads of the bot pool that search and analyse (besides its one thread for quick
     /// bots and time-out stand-ins). 0 serves nothing but quick bots (a test seam).
     pub bot_threads: usize,
-    /// A rating whose deviation is above this is provisional: kept off the leaderboards, and
-    /// a repeated win over its player counts for nothing (see `ratings`).
-    pub provisional_deviation: f64,
     /// The time of day of the daily challenges (a test sets it).
     pub wall_clock: wall_clock::WallClock,
 }
@@ -182,9 +179,6 @@ impl Config {
             // few seconds of one pool thread for a whole game.
             analysis_level: "medium".to_string(),
             bot_threads: bot_pool::default_threads(),
-            // Glicko-2's 350 for a newcomer falls below 110 after about a dozen rated games
-            // (lichess's threshold for a provisional rating).
-            provisional_deviation: 110.0,
             wall_clock: wall_clock::WallClock::default(),
         }
     }
