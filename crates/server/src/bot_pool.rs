@@ -263,6 +263,64 @@ mod tests {
         }
     }
 
+    /// Every thread that searches is busy (here: one search that waits for the test); a
+    /// greedy move and a time-out stand-in are still answered, by the fast thread.
+    #[tokio::test]
+    async fn quick_bots_never_wait_behind_a_search() {
+        let pool = std::sync::Arc::new(BotPool::new(1));
+        let (started_tx, started_rx) = oneshot::channel();
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let search = Ticket {
+            lane: Lane::Search,
+            owner: "flooder".into(),
+            game: "t1".into(),
+        };
+        let busy = {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                pool.run(search, move || {
+                    let _ = started_tx.send(());
+                    let _ = release_rx.recv();
+                })
+                .await
+            })
+        };
+        started_rx.await.expect("the search thread took the search");
+        // Another search of the flooder waits: the only search thread is busy.
+        let queued = Ticket {
+            lane: Lane::Search,
+            owner: "flooder".into(),
+            game: "t2".into(),
+        };
+        let waiting = {
+            let pool = pool.clone();
+            tokio::spawn(async move { pool.run(queued, || "second search").await })
+        };
+        while pool.waiting(Lane::Search) == 0 {
+            tokio::task::yield_now().await;
+        }
+        for game in two_player_games(5) {
+            let legal = game.legal_texts();
+            let ticket = Ticket {
+                lane: lane_of(BotLevel::Greedy),
+                owner: "victim".into(),
+                game: "v".into(),
+            };
+            let answer = tokio::time::timeout(
+                std::time::Duration::from_secs(60),
+                pool.choose(ticket, game, BotLevel::Greedy, 1),
+            )
+            .await
+            .expect("the greedy bot is not stuck behind the search")
+            .expect("a move");
+            assert!(legal.contains(&answer), "{answer}");
+        }
+        assert_eq!(pool.waiting(Lane::Search), 1, "the second search still waits");
+        release_tx.send(()).unwrap();
+        assert_eq!(busy.await.unwrap(), Some(()));
+        assert_eq!(waiting.await.unwrap(), Some("second search"));
+    }
+
     #[cfg(target_os = "linux")]
     #[tokio::test]
     async fn bots_think_at_a_lower_priority_than_the_rooms() {

@@ -158,7 +158,7 @@ mod tests {
     /// most one of the flooder's, and no analysis runs while a bot move waits.
     #[test]
     fn a_flooding_user_does_not_delay_anyone_elses_bots() {
-        let mut q = FairQueue::default();
+        let mut q: FairQueue<Job> = FairQueue::default();
         for table in 0..20 {
             q.push(
                 Lane::Search,
@@ -190,7 +190,7 @@ mod tests {
         // A search thread: the flooder's first move (it queued first), then the victim's,
         // then the flooder's others; the analyses last.
         let served = drain(&mut q, Worker::Any);
-        assert_eq!(served.len(), 60);
+        assert_eq!(served.len(), 61);
         assert_eq!(served[0].1, ("flooder", "max move t0".into()));
         assert_eq!(served[1].1, ("victim", "hard move".into()));
         assert!(served[..21].iter().all(|(lane, _)| *lane == Lane::Search));
@@ -202,7 +202,7 @@ mod tests {
     /// every kind of thread.
     #[test]
     fn fast_work_goes_first_on_every_thread() {
-        let mut q = FairQueue::default();
+        let mut q: FairQueue<Job> = FairQueue::default();
         for i in 0..50 {
             q.push(Lane::Search, "flooder", &format!("t{i}"), ("flooder", "s".into()));
             q.push(Lane::Analysis, "flooder", &format!("a{i}"), ("flooder", "a".into()));
@@ -218,7 +218,7 @@ mod tests {
     /// An analysis waits while any bot move waits, and runs as soon as none does.
     #[test]
     fn analyses_run_only_when_no_bot_move_waits() {
-        let mut q = FairQueue::default();
+        let mut q: FairQueue<Job> = FairQueue::default();
         q.push(Lane::Analysis, "u", "a", ("u", "analysis".into()));
         q.push(Lane::Search, "v", "t", ("v", "search".into()));
         assert_eq!(q.pop(Worker::Any).unwrap().0, Lane::Search);
@@ -232,7 +232,7 @@ mod tests {
     /// Users take turns, and so do one user's games.
     #[test]
     fn users_then_games_take_turns() {
-        let mut q = FairQueue::default();
+        let mut q: FairQueue<Job> = FairQueue::default();
         for (owner, game) in [("a", "1"), ("a", "1"), ("a", "2"), ("b", "3"), ("b", "3"), ("c", "4")] {
             q.push(Lane::Search, owner, game, (owner, game.to_string()));
         }
