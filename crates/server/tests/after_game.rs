@@ -359,7 +359,7 @@ async fn the_storage_scenario_runs_on_sqlite() {
 }
 
 /// A leaderboard lists accounts and bot levels, highest rating first (ties: more games
-/// first), and leaves guests out.
+/// first), and leaves guests and provisional ratings out.
 #[tokio::test]
 async fn leaderboards_order_players_by_rating() {
     let s = start_sqlite("leaderboard").await;
@@ -382,15 +382,23 @@ async fn leaderboards_order_players_by_rating() {
         (g.as_str(), 1900.0, 5),
         ("bot:greedy", 1600.4, 9),
         ("bot:random", 1300.0, 9),
+        ("bot:max", 2500.0, 1),
     ] {
+        // Everyone is established but `bot:max`, whose one game leaves it provisional.
+        let deviation = if games == 1 && player.starts_with("bot:") {
+            300.0
+        } else {
+            100.0
+        };
         sqlx::query(
             "INSERT INTO ratings (game, player, rating, deviation, volatility, games, updated_at)
-             VALUES ($1, $2, $3, 100.0, 0.06, $4, 0)",
+             VALUES ($1, $2, $3, $5, 0.06, $4, 0)",
         )
         .bind(DUEL)
         .bind(player)
         .bind(rating)
         .bind(games)
+        .bind(deviation)
         .execute(&s.state.store.pool)
         .await
         .unwrap();
