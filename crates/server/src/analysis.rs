@@ -15,7 +15,9 @@
 //! (its player may ask again).
 use crate::AppState;
 use crate::auth::Identity;
+use crate::bot_pool::{BotPool, Ticket};
 use crate::error::{ApiError, ApiResult};
+use crate::fair_queue::Lane;
 use crate::store::SeatKind;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -24,8 +26,6 @@ use pyramidion_ai::analysis::{Analysis, AnalysisConfig, analyse_plies};
 use pyramidion_core::record::Record;
 use pyramidion_games::GameKind;
 use serde_json::{Value, json};
-use crate::bot_pool::{BotPool, Ticket};
-use crate::fair_queue::Lane;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -287,7 +287,9 @@ async fn analyse(
         let to = (from + PLIES_PER_JOB).min(record.moves.len());
         let shared = record.clone();
         let (part, n) = bots
-            .run(ticket.clone(), move || analyse_plies(&shared, config, from..to))
+            .run(ticket.clone(), move || {
+                analyse_plies(&shared, config, from..to)
+            })
             .await
             .ok_or("the analysis stopped (see the log)")?
             .map_err(|e| e.to_string())?;

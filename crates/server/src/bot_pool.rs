@@ -72,7 +72,8 @@ impl BotPool {
             ready: Condvar::new(),
             closed: AtomicBool::new(false),
         });
-        let workers = std::iter::once(Worker::Fast).chain(std::iter::repeat_n(Worker::Any, threads));
+        let workers =
+            std::iter::once(Worker::Fast).chain(std::iter::repeat_n(Worker::Any, threads));
         for (i, worker) in workers.enumerate() {
             let shared = Arc::clone(&shared);
             std::thread::Builder::new()
@@ -315,7 +316,11 @@ mod tests {
             .expect("a move");
             assert!(legal.contains(&answer), "{answer}");
         }
-        assert_eq!(pool.waiting(Lane::Search), 1, "the second search still waits");
+        assert_eq!(
+            pool.waiting(Lane::Search),
+            1,
+            "the second search still waits"
+        );
         release_tx.send(()).unwrap();
         assert_eq!(busy.await.unwrap(), Some(()));
         assert_eq!(waiting.await.unwrap(), Some("second search"));

@@ -141,7 +141,11 @@ fn now(state: &AppState) -> i64 {
 /// (Howard Hinnant's `days_from_civil`).
 pub fn day_end_ms(day: &str) -> Option<i64> {
     let mut parts = day.splitn(3, '-').map(str::parse::<i64>);
-    let (y, m, d) = (parts.next()?.ok()?, parts.next()?.ok()?, parts.next()?.ok()?);
+    let (y, m, d) = (
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+    );
     if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
         return None;
     }

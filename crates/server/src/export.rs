@@ -59,7 +59,11 @@ pub(crate) async fn seat_record(state: &AppState, row: &GameRow, seat: u8) -> Ap
     let (_, played) = crate::rooms::replay_played(&record).map_err(ApiError::internal)?;
     let moves: Vec<&str> = played
         .iter()
-        .map(|p| p.seen_by(Some(pyramidion_core::Seat(seat)), false).text.as_str())
+        .map(|p| {
+            p.seen_by(Some(pyramidion_core::Seat(seat)), false)
+                .text
+                .as_str()
+        })
         .collect();
     Ok(json!({ "game": record.game, "options": record.options, "moves": moves }))
 }
@@ -165,7 +169,10 @@ pub async fn user_games_ndjson(
         }
         // A daily game is nobody's until its day is over for everyone (its player reads it
         // from `record`).
-        if crate::daily::under_embargo(&state, &row.id).await?.is_some() {
+        if crate::daily::under_embargo(&state, &row.id)
+            .await?
+            .is_some()
+        {
             continue;
         }
         let mut line = public_record(&state, &row).await?;

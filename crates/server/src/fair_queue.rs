@@ -204,15 +204,28 @@ mod tests {
     fn fast_work_goes_first_on_every_thread() {
         let mut q: FairQueue<Job> = FairQueue::default();
         for i in 0..50 {
-            q.push(Lane::Search, "flooder", &format!("t{i}"), ("flooder", "s".into()));
-            q.push(Lane::Analysis, "flooder", &format!("a{i}"), ("flooder", "a".into()));
+            q.push(
+                Lane::Search,
+                "flooder",
+                &format!("t{i}"),
+                ("flooder", "s".into()),
+            );
+            q.push(
+                Lane::Analysis,
+                "flooder",
+                &format!("a{i}"),
+                ("flooder", "a".into()),
+            );
         }
         q.push(Lane::Fast, "victim", "g", ("victim", "greedy".into()));
         assert_eq!(q.pop(Worker::Any).unwrap().1.0, "victim");
         // A time-out stand-in queued later still goes before the remaining searches.
         q.pop(Worker::Any);
         q.push(Lane::Fast, "flooder", "t3", ("flooder", "stand-in".into()));
-        assert_eq!(q.pop(Worker::Any).unwrap(), (Lane::Fast, ("flooder", "stand-in".into())));
+        assert_eq!(
+            q.pop(Worker::Any).unwrap(),
+            (Lane::Fast, ("flooder", "stand-in".into()))
+        );
     }
 
     /// An analysis waits while any bot move waits, and runs as soon as none does.
@@ -233,7 +246,14 @@ mod tests {
     #[test]
     fn users_then_games_take_turns() {
         let mut q: FairQueue<Job> = FairQueue::default();
-        for (owner, game) in [("a", "1"), ("a", "1"), ("a", "2"), ("b", "3"), ("b", "3"), ("c", "4")] {
+        for (owner, game) in [
+            ("a", "1"),
+            ("a", "1"),
+            ("a", "2"),
+            ("b", "3"),
+            ("b", "3"),
+            ("c", "4"),
+        ] {
             q.push(Lane::Search, owner, game, (owner, game.to_string()));
         }
         let order: Vec<String> = drain(&mut q, Worker::Any)

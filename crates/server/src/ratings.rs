@@ -148,9 +148,7 @@ pub async fn on_game_end(conn: &mut AnyConnection, game_id: &str, outcome: &str)
         }
     }
     let now = crate::store::now_ms();
-    let after = rate(&players, &before, &ranks, |i, j| {
-        excluded.contains(&(i, j))
-    });
+    let after = rate(&players, &before, &ranks, |i, j| excluded.contains(&(i, j)));
     for (player, rating) in &after {
         sqlx::query(
             "INSERT INTO ratings (game, player, rating, deviation, volatility, games, updated_at)
@@ -253,7 +251,12 @@ mod tests {
     #[test]
     fn multiplayer_ranks_become_pairs() {
         let fresh = [Glicko2Rating::new(); 4];
-        let after = rate(&names(&["a", "b", "c", "d"]), &fresh, &[0, 1, 1, 3], |_, _| false);
+        let after = rate(
+            &names(&["a", "b", "c", "d"]),
+            &fresh,
+            &[0, 1, 1, 3],
+            |_, _| false,
+        );
         let r: Vec<f64> = after.iter().map(|(_, r)| r.rating).collect();
         assert!(r[0] > r[1] && r[1] > r[3]);
         assert!((r[1] - r[2]).abs() < 1e-9, "tied seats move alike: {r:?}");
@@ -285,7 +288,10 @@ mod tests {
         let without_ab = rate(&players, &fresh, &[0, 1, 2], |i, j| {
             (i, j) == (0, 1) || (i, j) == (1, 0)
         });
-        assert!(without_ab[0].1.rating < all[0].1.rating, "a beat only c then");
+        assert!(
+            without_ab[0].1.rating < all[0].1.rating,
+            "a beat only c then"
+        );
         assert!(without_ab[0].1.rating > 1500.0);
         let two = names(&["a", "b"]);
         let nothing = rate(&two, &fresh[..2], &[0, 1], |_, _| true);

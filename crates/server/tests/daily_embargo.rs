@@ -99,7 +99,11 @@ async fn a_second_account_learns_nothing_of_the_day_until_it_is_over_for_everyon
     let ga = attempt(&mut ann, &cid, 11).await;
     let public = day_end_ms(&day).unwrap() + 3 * 24 * HOUR;
 
-    for now in [day_end_ms(&day).unwrap() - HOUR, day_end_ms(&day).unwrap(), public - 1] {
+    for now in [
+        day_end_ms(&day).unwrap() - HOUR,
+        day_end_ms(&day).unwrap(),
+        public - 1,
+    ] {
         clock.set(now);
         let seen = second_account_sees(&mut bob, &ga, "ann_embargo").await;
         assert!(
@@ -118,7 +122,9 @@ async fn a_second_account_learns_nothing_of_the_day_until_it_is_over_for_everyon
             let r = ann.get(&format!("/api/games/{ga}/{path}")).await;
             assert_eq!((r.status, r.code()), (409, "daily_in_progress"), "{path}");
         }
-        let r = ann.post(&format!("/api/games/{ga}/analysis"), json!({})).await;
+        let r = ann
+            .post(&format!("/api/games/{ga}/analysis"), json!({}))
+            .await;
         assert_eq!((r.status, r.code()), (409, "daily_in_progress"));
     }
     // Bob's own attempt (the same deal) tells him nothing more: no seed anywhere.
@@ -130,11 +136,10 @@ async fn a_second_account_learns_nothing_of_the_day_until_it_is_over_for_everyon
     // The day is over for everyone: all is public, and both attempts rank.
     clock.set(public);
     let seen = second_account_sees(&mut bob, &ga, "ann_embargo").await;
-    assert!(
-        seen.iter().all(|(_, status)| *status == 200),
-        "{seen:?}"
-    );
-    let text = bob.get(&format!("/api/games/{ga}/record?format=text")).await;
+    assert!(seen.iter().all(|(_, status)| *status == 200), "{seen:?}");
+    let text = bob
+        .get(&format!("/api/games/{ga}/record?format=text"))
+        .await;
     assert!(text.text.contains("seed"), "{}", text.text);
     let board = bob.get(&format!("/api/daily/{cid}/leaderboard")).await.body;
     let names: Vec<&str> = board["entries"]
@@ -162,6 +167,8 @@ async fn an_attempt_finished_after_the_day_and_its_grace_does_not_rank() {
     assert_eq!(board["entries"], json!([]), "finished too late: {board}");
     assert_eq!(board["hidden_until"], Value::Null, "{board}");
     let mut bob = account(&s, "bob_late").await;
-    let r = bob.get(&format!("/api/games/{ga}/record?format=text")).await;
+    let r = bob
+        .get(&format!("/api/games/{ga}/record?format=text"))
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
 }

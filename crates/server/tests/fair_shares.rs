@@ -90,13 +90,23 @@ async fn the_third_queued_analysis_of_a_user_is_refused_and_the_server_has_a_cap
     let (gb, gc) = (finished_game(&mut b).await, finished_game(&mut c).await);
     for g in &games[..2] {
         let r = ask_analysis(&mut a, g).await;
-        assert_eq!((r.status, &r.body["status"]), (202, &json!("queued")), "{}", r.text);
+        assert_eq!(
+            (r.status, &r.body["status"]),
+            (202, &json!("queued")),
+            "{}",
+            r.text
+        );
     }
     // Asking again for a queued one is no new analysis: it still answers "queued".
     let again = ask_analysis(&mut a, &games[0]).await;
     assert_eq!(again.status, 202, "{}", again.text);
     let third = ask_analysis(&mut a, &games[2]).await;
-    assert_eq!((third.status, third.code()), (429, "too_many_analyses"), "{}", third.text);
+    assert_eq!(
+        (third.status, third.code()),
+        (429, "too_many_analyses"),
+        "{}",
+        third.text
+    );
     assert_eq!(
         a.get(&format!("/api/games/{}/analysis", games[2]))
             .await
@@ -107,7 +117,12 @@ async fn the_third_queued_analysis_of_a_user_is_refused_and_the_server_has_a_cap
     let r = ask_analysis(&mut b, &gb).await;
     assert_eq!(r.status, 202, "{}", r.text);
     let full = ask_analysis(&mut c, &gc).await;
-    assert_eq!((full.status, full.code()), (503, "analysis_queue_full"), "{}", full.text);
+    assert_eq!(
+        (full.status, full.code()),
+        (503, "analysis_queue_full"),
+        "{}",
+        full.text
+    );
     assert_eq!(s.state.analyses.len(), 3);
     // Only the first chunk of each waits in the pool, in the analysis lane.
     until_waiting(&s, Lane::Analysis, 3).await;
@@ -134,7 +149,10 @@ async fn an_analysis_restarts_with_the_server_at_most_three_times() {
     let url = sqlite_url(&s.dir);
     for attempts in [2, 3] {
         let restarted = start(url.clone(), |c| c.bot_threads = 0).await;
-        assert_eq!(analysis_row(&restarted, &game).await, ("queued".into(), attempts));
+        assert_eq!(
+            analysis_row(&restarted, &game).await,
+            ("queued".into(), attempts)
+        );
         assert_eq!(restarted.state.analyses.len(), 1, "resumed");
     }
     let given_up = start(url, |c| c.bot_threads = 0).await;
@@ -144,10 +162,7 @@ async fn an_analysis_restarts_with_the_server_at_most_three_times() {
     let mut again = Client::new(&given_up);
     again.cookie = c.cookie.clone();
     assert_eq!(ask_analysis(&mut again, &game).await.status, 202);
-    assert_eq!(
-        analysis_row(&given_up, &game).await,
-        ("queued".into(), 1)
-    );
+    assert_eq!(analysis_row(&given_up, &game).await, ("queued".into(), 1));
 }
 
 /// A user's open and live tables hold at most `search_bots_per_user` search bots; quick bots
@@ -171,7 +186,12 @@ async fn search_bot_seats_are_capped_per_user() {
             json!([{"type": "me"}, {"type": "bot", "level": "hard"}, {"type": "bot", "level": "hard"}]),
         )
         .await;
-    assert_eq!((over.status, over.code()), (429, "too_many_bot_seats"), "{}", over.text);
+    assert_eq!(
+        (over.status, over.code()),
+        (429, "too_many_bot_seats"),
+        "{}",
+        over.text
+    );
     let quick = c
         .create_table(
             DUEL,
@@ -187,7 +207,11 @@ async fn search_bot_seats_are_capped_per_user() {
             json!([{"type": "me"}, {"type": "bot", "level": "medium"}]),
         )
         .await;
-    assert_eq!(one_more.status, 201, "the third search bot: {}", one_more.text);
+    assert_eq!(
+        one_more.status, 201,
+        "the third search bot: {}",
+        one_more.text
+    );
     // Another user has their own allowance.
     let mut other = Client::guest(&s).await;
     let r = other
@@ -209,7 +233,12 @@ async fn a_rated_table_needs_a_clock() {
                "seats": [{"type": "me"}, {"type": "open"}]})
     };
     let r = c.post("/api/tables", body(Value::Null)).await;
-    assert_eq!((r.status, r.code()), (400, "rated_needs_clock"), "{}", r.text);
+    assert_eq!(
+        (r.status, r.code()),
+        (400, "rated_needs_clock"),
+        "{}",
+        r.text
+    );
     let r = c.post("/api/tables", body(json!("fast"))).await;
     assert_eq!(r.status, 201, "{}", r.text);
 }
@@ -249,7 +278,11 @@ async fn a_stalled_rated_game_ends_under_the_time_out_policy() {
         .fetch_one(&s.state.store.pool)
         .await
         .unwrap();
-    assert_eq!(changes.try_get::<i64, _>("n").unwrap(), 2, "the result is rated");
+    assert_eq!(
+        changes.try_get::<i64, _>("n").unwrap(),
+        2,
+        "the result is rated"
+    );
 }
 
 /// Two accounts play two rated games: the first moves their (provisional) ratings, the
@@ -308,7 +341,10 @@ async fn a_repeated_game_against_a_provisional_account_counts_for_nothing() {
     let first = changes(outcomes[0].0.clone()).await;
     assert_eq!(first.len(), 2);
     if outcomes[0].1[0] != outcomes[0].1[1] {
-        assert!(first.iter().all(|(b, a)| b != a), "the first game counts: {first:?}");
+        assert!(
+            first.iter().all(|(b, a)| b != a),
+            "the first game counts: {first:?}"
+        );
     }
     let second = changes(outcomes[1].0.clone()).await;
     assert_eq!(second.len(), 2);
