@@ -70,6 +70,13 @@ pub async fn profile(
     let mut solo: BTreeMap<(String, String), (i64, usize, usize)> = BTreeMap::new();
     let mut recent = Vec::new();
     for row in &games {
+        // A daily game is nobody's, its score included, until its day is over for everyone.
+        if crate::daily::under_embargo(&state, &row.id)
+            .await?
+            .is_some()
+        {
+            continue;
+        }
         let result: Option<Value> = row
             .result
             .as_deref()

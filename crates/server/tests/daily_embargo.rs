@@ -126,6 +126,9 @@ async fn a_second_account_learns_nothing_of_the_day_until_it_is_over_for_everyon
             .post(&format!("/api/games/{ga}/analysis"), json!({}))
             .await;
         assert_eq!((r.status, r.code()), (409, "daily_in_progress"));
+        // Nor does the public profile show its score.
+        let profile = bob.get("/api/users/ann_embargo").await.body;
+        assert_eq!(profile["solo_bests"], json!([]), "{profile}");
     }
     // Bob's own attempt (the same deal) tells him nothing more: no seed anywhere.
     clock.set(day_end_ms(&day).unwrap() - HOUR);
@@ -151,6 +154,19 @@ async fn a_second_account_learns_nothing_of_the_day_until_it_is_over_for_everyon
     assert_eq!(names.len(), 2, "{board}");
     assert!(names.contains(&"ann_embargo") && names.contains(&"bob_embargo"));
     assert_eq!(board["hidden_until"], Value::Null);
+    // The solo game now counts towards the best scores of its mode.
+    let profile = bob.get("/api/users/ann_embargo").await.body;
+    let ann_entry = board["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "ann_embargo")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        profile["solo_bests"][0]["best"], ann_entry["score"],
+        "{profile}"
+    );
 }
 
 /// With no grace, an attempt of yesterday finished today (after the day's end) does not
