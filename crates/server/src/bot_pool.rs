@@ -100,6 +100,26 @@ impl BotPool {
         self.shared.queue().waiting(lane)
     }
 
+    /// The waiting jobs per lane, Prometheus-style (appended to `/metrics`).
+    pub fn render_metrics(&self) -> String {
+        let queue = self.shared.queue();
+        let mut out = String::from(
+            "# HELP pyramidion_bot_jobs_waiting Bot pool jobs waiting, per lane.\n\
+             # TYPE pyramidion_bot_jobs_waiting gauge\n",
+        );
+        for (lane, name) in [
+            (Lane::Fast, "fast"),
+            (Lane::Search, "search"),
+            (Lane::Analysis, "analysis"),
+        ] {
+            out.push_str(&format!(
+                "pyramidion_bot_jobs_waiting{{lane=\"{name}\"}} {}\n",
+                queue.waiting(lane)
+            ));
+        }
+        out
+    }
+
     fn submit(&self, ticket: &Ticket, job: Job) {
         self.shared
             .queue()

@@ -314,7 +314,9 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route(
             "/metrics",
-            get(|State(s): State<AppState>| async move { s.metrics.render() }),
+            get(|State(s): State<AppState>| async move {
+                s.metrics.render() + &s.bots.render_metrics()
+            }),
         )
         .route("/api/me", get(accounts::me))
         .route("/api/me/games", get(history::my_games))

@@ -60,6 +60,11 @@ async fn a_victims_greedy_bot_plays_while_a_flooders_searches_wait() {
         20,
         "the victim's game never needed a search to be served"
     );
+    let metrics = victim.get("/metrics").await.text;
+    assert!(
+        metrics.contains("pyramidion_bot_jobs_waiting{lane=\"search\"} 20"),
+        "{metrics}"
+    );
 }
 
 /// A player finishes a game against a greedy bot (played in the fast lane).
