@@ -115,6 +115,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
             bail!("{flag} must be a positive number of messages per second, not {rate}");
         }
     }
+    if args.bot_threads == Some(0) {
+        bail!("--bot-threads must be at least 1: no other thread searches or analyses");
+    }
     use pyramidion_ai::any::BotLevel;
     let searches: Vec<&str> = BotLevel::names()
         .into_iter()
@@ -185,9 +188,6 @@ pub fn run(args: ServeArgs) -> Result<()> {
     limits.max_analyses = args.max_analyses;
     limits.daily_grace = secs(args.daily_grace);
     if let Some(n) = args.bot_threads {
-        if n == 0 {
-            bail!("--bot-threads must be at least 1: nothing else would search");
-        }
         config.bot_threads = n;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
