@@ -360,3 +360,10 @@ async fn a_repeated_game_against_a_provisional_account_counts_for_nothing() {
     let board = a.get(&format!("/api/leaderboards/{DUEL}")).await.body;
     assert_eq!(board["players"], json!([]), "both are provisional: {board}");
 }
+
+/// The scenario the PostgreSQL tier runs, on SQLite.
+#[tokio::test]
+async fn the_fair_shares_storage_scenario_runs_on_sqlite() {
+    let s = start_sqlite("fair-scenario").await;
+    common::fair_scenarios::fair_shares_storage(&s).await;
+}
