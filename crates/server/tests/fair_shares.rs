@@ -32,13 +32,27 @@ async fn until_waiting(s: &TestServer, lane: Lane, n: usize) {
     panic!("{n} jobs never waited in {lane:?}");
 }
 
-/// Issue 29's must-show: another user runs 20 tables of `max` bots, every one waiting for a
-/// search (here: for ever, as no thread searches); a victim's greedy bot still answers every
-/// move and the victim's game is played to its end, while all 20 searches still wait.
+/// Issue 29's must-show: another user runs 20 tables of `max` bots and has 40 analyses
+/// queued, every one waiting (here: for ever, as no thread searches or analyses); a victim's
+/// greedy bot still answers every move and the victim's game is played to its end, while all
+/// 20 searches and 40 analyses still wait.
 #[tokio::test]
 async fn a_victims_greedy_bot_plays_while_a_flooders_searches_wait() {
-    let s = no_search("fair-flood", |c| c.limits.search_bots_per_user = 100).await;
+    let s = no_search("fair-flood", |c| {
+        c.limits.search_bots_per_user = 100;
+        c.limits.analyses_per_user = 40;
+        c.limits.max_analyses = 40;
+    })
+    .await;
     let mut flooder = account(&s, "flooder").await;
+    let mut finished = Vec::new();
+    for _ in 0..40 {
+        finished.push(finished_game(&mut flooder).await);
+    }
+    for game in &finished {
+        assert_eq!(ask_analysis(&mut flooder, game).await.status, 202);
+    }
+    until_waiting(&s, Lane::Analysis, 40).await;
     for _ in 0..20 {
         // The bot sits first: it is to move at once.
         let t = flooder
@@ -56,9 +70,12 @@ async fn a_victims_greedy_bot_plays_while_a_flooders_searches_wait() {
     let (_, done) = play_table(&mut victim, DUEL, json!({"players": 2}), seats, false).await;
     assert_eq!(done["finished"], true);
     assert_eq!(
-        s.state.bots.waiting(Lane::Search),
-        20,
-        "the victim's game never needed a search to be served"
+        (
+            s.state.bots.waiting(Lane::Search),
+            s.state.bots.waiting(Lane::Analysis)
+        ),
+        (20, 40),
+        "the victim's game never needed a search or an analysis to be served"
     );
     let metrics = victim.get("/metrics").await.text;
     assert!(
