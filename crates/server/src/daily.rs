@@ -390,6 +390,27 @@ pub(crate) async fn under_embargo(state: &AppState, game_id: &str) -> ApiResult<
     Ok((!day_is_public(state, &day)).then_some(player))
 }
 
+/// The daily games of `user` whose day is not yet over for everyone (one query, for lists of
+/// a user's games).
+pub(crate) async fn embargoed_games_of(
+    state: &AppState,
+    user: &str,
+) -> ApiResult<std::collections::HashSet<String>> {
+    let rows = sqlx::query("SELECT game_id, day FROM daily_attempts WHERE user_id = $1")
+        .bind(user)
+        .fetch_all(&state.store.pool)
+        .await
+        .map_err(ApiError::internal)?;
+    let mut out = std::collections::HashSet::new();
+    for r in &rows {
+        let day: String = r.try_get("day").map_err(ApiError::internal)?;
+        if !day_is_public(state, &day) {
+            out.insert(r.try_get("game_id").map_err(ApiError::internal)?);
+        }
+    }
+    Ok(out)
+}
+
 fn in_progress() -> ApiError {
     ApiError::conflict(
         "daily_in_progress",

@@ -163,16 +163,14 @@ pub async fn user_games_ndjson(
 ) -> ApiResult<Response> {
     let user = crate::profiles::user_by_id_or_name(&state, &user).await?;
     let mut out = String::new();
+    let embargoed = crate::daily::embargoed_games_of(&state, &user).await?;
     for row in state.store.games_of_user(&user).await? {
         if row.status != "live" && row.status != "finished" {
             continue;
         }
         // A daily game is nobody's until its day is over for everyone (its player reads it
         // from `record`).
-        if crate::daily::under_embargo(&state, &row.id)
-            .await?
-            .is_some()
-        {
+        if embargoed.contains(&row.id) {
             continue;
         }
         let mut line = public_record(&state, &row).await?;

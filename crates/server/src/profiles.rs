@@ -69,12 +69,10 @@ pub async fn profile(
     // Best score per solo mode (a one-seat game's options), with games played and won.
     let mut solo: BTreeMap<(String, String), (i64, usize, usize)> = BTreeMap::new();
     let mut recent = Vec::new();
+    // A daily game is nobody's, its score included, until its day is over for everyone.
+    let embargoed = crate::daily::embargoed_games_of(&state, &id).await?;
     for row in &games {
-        // A daily game is nobody's, its score included, until its day is over for everyone.
-        if crate::daily::under_embargo(&state, &row.id)
-            .await?
-            .is_some()
-        {
+        if embargoed.contains(&row.id) {
             continue;
         }
         let result: Option<Value> = row
