@@ -223,6 +223,15 @@ pub async fn create_table(
             "a solo game cannot be rated: its best scores and the daily challenges rank it",
         ));
     }
+    // A rated game without a clock could be stalled for ever by the player who is losing; with
+    // one, a player who stops is played by a bot (`clock`, `room::scheduling`) and it ends.
+    if t.rated && t.clock.is_none() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "rated_needs_clock",
+            "a rated table needs a clock (see GET /api/clocks)",
+        ));
+    }
     let clock = match &t.clock {
         None => None,
         Some(key) => Some(
@@ -271,6 +280,13 @@ pub async fn create_table(
             "the creator must sit at the table (a seat of type \"me\")",
         ));
     }
+    // The search bots are counted and the table created under the lobby lock too.
+    let _bots_guard = if _count_guard.is_none() {
+        Some(state.lobby_lock.lock().await)
+    } else {
+        None
+    };
+    crate::bot_seats::check(&state, &identity.user_id, &seats).await?;
     let full = !seats.iter().any(SeatKind::is_free);
     let row = GameRow {
         id: random_hex(8),

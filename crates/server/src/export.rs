@@ -52,6 +52,22 @@ pub(crate) async fn public_record(state: &AppState, row: &GameRow) -> ApiResult<
     Ok(json!({ "game": record.game, "options": record.options, "moves": moves }))
 }
 
+/// A started game's record as `seat` saw it: no seed, no result, every move as that seat
+/// saw it (a daily game's record for its player while the day's deal is everyone's).
+pub(crate) async fn seat_record(state: &AppState, row: &GameRow, seat: u8) -> ApiResult<Value> {
+    let record = stored_record(state, row).await?;
+    let (_, played) = crate::rooms::replay_played(&record).map_err(ApiError::internal)?;
+    let moves: Vec<&str> = played
+        .iter()
+        .map(|p| {
+            p.seen_by(Some(pyramidion_core::Seat(seat)), false)
+                .text
+                .as_str()
+        })
+        .collect();
+    Ok(json!({ "game": record.game, "options": record.options, "moves": moves }))
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordQuery {
@@ -72,6 +88,9 @@ pub async fn record(
     let (row, _) = crate::api::load(&state, &id).await?;
     let viewer = crate::auth::Identity::from_headers(&state, &headers).await?;
     crate::daily::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str())).await?;
+    // A daily game's player, before its day is over for everyone: their moves as their seat
+    // saw them, never the seed (a second account would deal the same cards).
+    let sealed = crate::daily::under_embargo(&state, &id).await?.is_some();
     if row.status == "open" || row.status == "abandoned" {
         return Err(ApiError::conflict(
             "not_started",
@@ -79,6 +98,9 @@ pub async fn record(
         ));
     }
     let finished = row.status == "finished";
+    if sealed && q.format.as_deref() == Some("text") {
+        crate::daily::sealed(&state, &id).await?;
+    }
     let (body, content_type, extension) = match q.format.as_deref() {
         Some("text") if finished => (
             stored_record(&state, &row).await?.to_text(),
@@ -91,6 +113,11 @@ pub async fn record(
                 "the text record (with its seed) is given once the game is over",
             ));
         }
+        None | Some("json") if sealed => (
+            seat_record(&state, &row, 0).await?.to_string(),
+            "application/json",
+            "json",
+        ),
         None | Some("json") => (
             public_record(&state, &row).await?.to_string(),
             "application/json",
@@ -133,21 +160,17 @@ fn file_response(
 pub async fn user_games_ndjson(
     State(state): State<AppState>,
     Path(user): Path<String>,
-    headers: HeaderMap,
 ) -> ApiResult<Response> {
     let user = crate::profiles::user_by_id_or_name(&state, &user).await?;
-    let viewer = crate::auth::Identity::from_headers(&state, &headers).await?;
-    let viewer = viewer.as_ref().map(|v| v.user_id.as_str());
     let mut out = String::new();
+    let embargoed = crate::daily::embargoed_games_of(&state, &user).await?;
     for row in state.store.games_of_user(&user).await? {
         if row.status != "live" && row.status != "finished" {
             continue;
         }
-        // A daily game of the current day is its player's only.
-        if crate::daily::embargo(&state, &row.id, viewer)
-            .await
-            .is_err()
-        {
+        // A daily game is nobody's until its day is over for everyone (its player reads it
+        // from `record`).
+        if embargoed.contains(&row.id) {
             continue;
         }
         let mut line = public_record(&state, &row).await?;

@@ -35,6 +35,9 @@ async fn finished(
     }
     let viewer = crate::auth::Identity::from_headers(state, headers).await?;
     crate::daily::embargo(state, id, viewer.as_ref().map(|v| v.user_id.as_str())).await?;
+    // Every move in full and every seat's view would show the day's deal: not even its
+    // player gets them before the day is over for everyone.
+    crate::daily::sealed(state, id).await?;
     let record = crate::export::stored_record(state, &row).await?;
     Ok((row, seats, record))
 }
