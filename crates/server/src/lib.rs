@@ -22,6 +22,7 @@ pub mod moves;
 pub mod profiles;
 pub mod protocol;
 pub mod ratings;
+pub mod reach;
 pub mod rematch;
 pub mod replay;
 pub mod room;
@@ -68,6 +69,8 @@ pub struct Config {
     /// The bot level whose search budget a finished game's analysis uses (a ladder name; a
     /// game that does not list it uses its weakest search level).
     pub analysis_level: String,
+    /// How players away are reached: Web Push, and e-mail when an SMTP server is set.
+    pub reach: reach::ReachConfig,
 }
 
 /// Bounds on what clients may hold, start or make the server do; every one is documented with
@@ -112,6 +115,8 @@ pub struct Limits {
     /// clock or bot is dropped after this long untouched; it is rebuilt from storage when
     /// needed again.
     pub room_idle: Duration,
+    /// Browsers (push subscriptions) one user may have; a new one replaces the oldest.
+    pub push_devices_per_user: usize,
 }
 
 impl Default for Limits {
@@ -133,6 +138,7 @@ impl Default for Limits {
             sweep_every: Duration::from_secs(300),
             lobby_page: 50,
             room_idle: Duration::from_secs(600),
+            push_devices_per_user: 10,
         }
     }
 }
@@ -156,6 +162,12 @@ impl Config {
             // Twice or more the weakest level's budget: fewer misjudged moves, and still a
             // few seconds of one pool thread for a whole game.
             analysis_level: "medium".to_string(),
+            reach: reach::ReachConfig {
+                smtp: None,
+                mail_from: "Pyramidion <pyramidion@localhost>".to_string(),
+                public_url: "http://localhost:8080".to_string(),
+                allow_http_push: false,
+            },
         }
     }
 }
@@ -177,6 +189,8 @@ pub struct AppState {
     pub signed_out: tokio::sync::broadcast::Sender<String>,
     /// Turn and lobby pushes (see `hub`).
     pub hub: Arc<hub::Hub>,
+    /// Push and e-mail to players away (see `reach`).
+    pub reach: Arc<reach::Reach>,
 }
 
 impl AppState {
@@ -196,6 +210,9 @@ impl AppState {
             burst: guests,
         });
         let hashing = tokio::sync::Semaphore::new(config.limits.hash_concurrency.max(1));
+        let (reach, away) = reach::Reach::start(config.reach.clone(), store.clone()).await?;
+        let hub = Arc::<hub::Hub>::default();
+        hub.reach_with(away);
         let state = AppState {
             config: Arc::new(config),
             store,
@@ -206,7 +223,8 @@ impl AppState {
             hashing: Arc::new(hashing),
             lobby_lock: Arc::default(),
             signed_out: tokio::sync::broadcast::channel(256).0,
-            hub: Arc::default(),
+            hub,
+            reach,
         };
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
@@ -244,6 +262,9 @@ impl AppState {
             }
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "sweep failed"),
+        }
+        if let Err(e) = self.store.sweep_subscriptions().await {
+            tracing::warn!(error = %e, "cannot delete the push subscriptions of deleted guests");
         }
         self.http_limit.sweep();
         self.guest_limit.sweep();
@@ -314,6 +335,18 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}", get(api::table))
         .route("/api/tables/{id}/join", post(api::join))
         .route("/api/tables/{id}/leave", post(api::leave))
+        .route("/api/notify", get(reach::api::get).put(reach::api::set))
+        .route(
+            "/api/notify/unsubscribe/{token}",
+            post(reach::api::one_click_unsubscribe),
+        )
+        .route("/api/push/subscribe", post(reach::api::subscribe))
+        .route("/api/push/unsubscribe", post(reach::api::unsubscribe))
+        .route(
+            "/api/me/email",
+            post(reach::api::set_email).delete(reach::api::delete_email),
+        )
+        .route("/api/me/email/verify", post(reach::api::verify_email))
         .route("/ws", get(ws::upgrade))
         .fallback(get(web::static_file))
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))

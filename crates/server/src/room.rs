@@ -306,6 +306,14 @@ impl Room {
                 matches!(&self.seats[s as usize], SeatKind::Human(u) if u == user)
                     && !self.bot_plays(s)
             });
+            // Turn-based games reach a player away from the site (`crate::reach`).
+            if self
+                .clock
+                .as_ref()
+                .is_some_and(|c| c.profile.turn_ms >= crate::reach::TURN_BASED_MS)
+            {
+                self.hub.turn_based(user, &self.id, your_turn);
+            }
             self.hub.to_user(
                 user,
                 &ServerMsg::Turn {
