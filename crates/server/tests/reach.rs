@@ -1,0 +1,528 @@
+//! Reaching players who are away (docs/protocol.md, "Notifications"): Web Push to a push
+//! endpoint the test stands up (each notification decrypted with the keys the test drew for
+//! its "browser"), and e-mail to an SMTP sink the test starts, batched per game and hour.
+mod common;
+#[path = "reach_support/sinks.rs"]
+mod sinks;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+use common::*;
+use pyramidion_server::reach::mail::BATCH_MS;
+use serde_json::{Value, json};
+use sinks::*;
+use std::collections::BTreeSet;
+use std::time::Duration;
+use web_push_native::p256;
+use web_push_native::p256::elliptic_curve::sec1::ToEncodedPoint;
+
+/// The English, French or Italian text of `key`, as the client's catalog has it.
+fn catalog_text(lang: &str, key: &str) -> String {
+    let path = format!("{}/../../web/i18n/{lang}.json", env!("CARGO_MANIFEST_DIR"));
+    let map: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    map[key].as_str().unwrap().to_string()
+}
+
+/// A browser's push subscription keys, drawn here as a browser draws them.
+struct Device {
+    secret: p256::SecretKey,
+    auth: [u8; 16],
+}
+
+impl Device {
+    fn new() -> Device {
+        let mut bytes = [0u8; 32];
+        getrandom::fill(&mut bytes).unwrap();
+        let mut auth = [0u8; 16];
+        getrandom::fill(&mut auth).unwrap();
+        Device {
+            secret: p256::SecretKey::from_slice(&bytes).unwrap(),
+            auth,
+        }
+    }
+
+    /// `PushSubscription.toJSON()` for `endpoint`.
+    fn subscription(&self, endpoint: &str) -> Value {
+        let public = self.secret.public_key().to_encoded_point(false);
+        json!({
+            "endpoint": endpoint,
+            "expirationTime": null,
+            "keys": { "p256dh": B64.encode(public.as_bytes()), "auth": B64.encode(self.auth) },
+        })
+    }
+
+    fn decrypt(&self, body: &[u8]) -> Value {
+        let auth = web_push_native::Auth::from(self.auth);
+        let plain = web_push_native::decrypt(body.to_vec(), &self.secret, &auth)
+            .expect("the push decrypts with the subscription's keys");
+        serde_json::from_slice(&plain).unwrap()
+    }
+}
+
+/// A guest's live two-player Pyramids table with a turn-based clock (a day per turn): `a`
+/// created it (seat 0), a new guest joined (seat 1) and plays, on a socket, until it is
+/// seat 0's move. `a` never opens a socket: it is away.
+async fn turn_based_game(s: &TestServer, a: &mut Client) -> String {
+    let t = a
+        .post(
+            "/api/tables",
+            json!({"game": "pyramids", "options": {"players": 2},
+                   "seats": [{"type": "me"}, {"type": "open"}], "clock": "day"}),
+        )
+        .await;
+    assert_eq!(t.status, 201, "{}", t.text);
+    let id = t.body["id"].as_str().unwrap().to_string();
+    let mut b = Client::guest(s).await;
+    let joined = b.post(&format!("/api/tables/{id}/join"), json!({})).await;
+    assert_eq!(joined.body["status"], "live", "{}", joined.text);
+    let mut socket = b.socket().await;
+    let mut state = socket.subscribe(&id, None).await;
+    while state["to_move"] == 1 {
+        let sid = state["state_id"].as_u64().unwrap();
+        let text = state["legal"][0]["text"].as_str().unwrap().to_string();
+        socket.play(&id, sid, &text).await;
+        state = socket.state_at_least(&id, sid + 1).await;
+    }
+    assert_eq!(state["to_move"], 0, "{state}");
+    id
+}
+
+/// `PUT` with a JSON body, with the client's session.
+async fn put(c: &mut Client, path: &str, body: Value) -> Reply {
+    let mut req = c.http.put(format!("{}{path}", c.base)).json(&body);
+    if let Some(cookie) = &c.cookie {
+        req = req.header("cookie", cookie.clone());
+    }
+    let resp = req.send().await.unwrap();
+    let status = resp.status().as_u16();
+    let text = resp.text().await.unwrap();
+    let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Reply { status, body, text }
+}
+
+async fn recv<T>(rx: &mut tokio::sync::mpsc::UnboundedReceiver<T>, what: &str) -> T {
+    tokio::time::timeout(Duration::from_secs(20), rx.recv())
+        .await
+        .unwrap_or_else(|_| panic!("{what} within 20 s"))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_player_away_gets_encrypted_pushes_when_the_table_fills_and_it_is_their_move() {
+    let (endpoint, mut pushed) = push_endpoint().await;
+    let s = start_sqlite_with("reach-push", |c| c.reach.allow_http_push = true).await;
+    let mut a = Client::guest(&s).await;
+    let device = Device::new();
+    let mut sub = device.subscription(&format!("{endpoint}/push/anna"));
+    sub["lang"] = json!("fr");
+    let r = a.post("/api/push/subscribe", sub).await;
+    assert_eq!(
+        (r.status, r.body["push_devices"].clone()),
+        (201, json!(1)),
+        "{}",
+        r.text
+    );
+    let vapid = r.body["push_public_key"].as_str().unwrap().to_string();
+    // A second browser whose subscription its push service has dropped (410 Gone).
+    let old = Device::new();
+    let mut gone = old.subscription(&format!("{endpoint}/push/gone-anna"));
+    gone["lang"] = json!("fr");
+    let r = a.post("/api/push/subscribe", gone).await;
+    assert_eq!(
+        (r.status, r.body["push_devices"].clone()),
+        (201, json!(2)),
+        "{}",
+        r.text
+    );
+
+    let id = turn_based_game(&s, &mut a).await;
+
+    // The table filled, and it is A's move: each reaches A's browser (in either order); the
+    // first also reaches the dropped one, whose push service answers 410, and then no more.
+    let mut kinds = BTreeSet::new();
+    for _ in 0..3 {
+        let push = recv(&mut pushed, "a push").await;
+        assert_eq!(push.headers["content-encoding"], "aes128gcm");
+        assert!(push.headers.contains_key("ttl"));
+        let authorization = push.headers["authorization"].to_str().unwrap();
+        let (token, key) = authorization
+            .strip_prefix("vapid t=")
+            .and_then(|rest| rest.split_once(", k="))
+            .expect("a VAPID authorization");
+        assert_eq!(key, vapid, "signed with the server's VAPID key");
+        // The token is the server's signature for this push service's origin (RFC 8292).
+        use web_push_native::jwt_simple::prelude::*;
+        let public = ES256PublicKey::from_bytes(&B64.decode(key).unwrap()).unwrap();
+        // The audience is the endpoint's scheme and host: `web-push-native` leaves out the
+        // port, which only matters for a push service on a port other than 443 (none is).
+        let options = VerificationOptions {
+            allowed_audiences: Some(std::collections::HashSet::from([
+                "http://127.0.0.1".to_string()
+            ])),
+            ..Default::default()
+        };
+        public
+            .verify_token::<NoCustomClaims>(token, Some(options))
+            .expect("a valid VAPID signature for the endpoint's origin");
+        let keys = if push.device == "anna" { &device } else { &old };
+        let payload = keys.decrypt(&push.body);
+        assert_eq!(payload["game"], id.as_str(), "{payload}");
+        assert_eq!(payload["url"], format!("/#/game/{id}"));
+        let kind = payload["kind"].as_str().unwrap().to_string();
+        let game = catalog_text("fr", "game.pyramids");
+        assert_eq!(
+            payload["title"],
+            catalog_text("fr", &format!("notify.{kind}_title"))
+        );
+        assert_eq!(
+            payload["body"],
+            catalog_text("fr", &format!("notify.{kind}_body")).replace("{game}", &game)
+        );
+        kinds.insert((push.device, kind));
+    }
+    let anna: BTreeSet<&str> = kinds
+        .iter()
+        .filter(|(d, _)| d == "anna")
+        .map(|(_, k)| k.as_str())
+        .collect();
+    assert_eq!(anna, BTreeSet::from(["table_full", "your_move"]));
+    assert_eq!(kinds.iter().filter(|(d, _)| d == "gone-anna").count(), 1);
+    // The dropped subscription is deleted; the other stays.
+    let mut devices = Value::Null;
+    for _ in 0..2000 {
+        devices = a.get("/api/notify").await.body["push_devices"].clone();
+        if devices == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(devices, 1, "the 410 subscription is deleted");
+}
+
+#[tokio::test]
+async fn bad_subscriptions_and_settings_are_refused_and_change_nothing() {
+    let s = start_sqlite("reach-bad-push").await;
+    let mut a = Client::guest(&s).await;
+    let before = a.get("/api/notify").await;
+    assert_eq!(before.status, 200, "{}", before.text);
+    assert_eq!(before.body["push_devices"], 0);
+    assert_eq!(before.body["email_available"], false);
+    let device = Device::new();
+    let good = device.subscription("https://push.example.org/send/abc");
+    let mut cases = vec![json!({}), json!({"endpoint": "https://push.example.org/x"})];
+    for (field, value) in [
+        ("endpoint", json!("ftp://push.example.org/x")),
+        ("endpoint", json!("not a url")),
+        // Plain http is for tests' loopback endpoints only.
+        ("endpoint", json!("http://127.0.0.1:9/push")),
+        (
+            "endpoint",
+            json!(format!("https://push.example.org/{}", "x".repeat(1100))),
+        ),
+        ("p256dh", json!("not base64!")),
+        ("p256dh", json!(B64.encode([4u8; 65]))),
+        ("auth", json!(B64.encode([1u8; 15]))),
+        ("auth", json!(12)),
+    ] {
+        let mut bad = good.clone();
+        if field == "endpoint" {
+            bad["endpoint"] = value;
+        } else {
+            bad["keys"][field] = value;
+        }
+        cases.push(bad);
+    }
+    for bad in cases {
+        let r = a.post("/api/push/subscribe", bad.clone()).await;
+        assert_eq!(
+            (r.status, r.code()),
+            (400, "bad_subscription"),
+            "{bad}: {}",
+            r.text
+        );
+    }
+    assert_eq!(
+        a.get("/api/notify").await.body,
+        before.body,
+        "nothing changed"
+    );
+
+    for bad in [
+        json!({"push": {"your_move": false}}),
+        json!({"push": {"nope": true}, "email": {}}),
+        json!({"push": {"your_move": "no"}, "email": {}}),
+        json!({"push": {}, "email": {}, "sms": {}}),
+    ] {
+        let r = put(&mut a, "/api/notify", bad.clone()).await;
+        assert_eq!(
+            (r.status, r.code()),
+            (400, "bad_settings"),
+            "{bad}: {}",
+            r.text
+        );
+    }
+    assert_eq!(
+        a.get("/api/notify").await.body,
+        before.body,
+        "nothing changed"
+    );
+
+    // A good subscription is stored, and removed on request; settings are stored.
+    let r = a.post("/api/push/subscribe", good).await;
+    assert_eq!(
+        (r.status, r.body["push_devices"].clone()),
+        (201, json!(1)),
+        "{}",
+        r.text
+    );
+    let r = a
+        .post(
+            "/api/push/unsubscribe",
+            json!({"endpoint": "https://push.example.org/send/abc"}),
+        )
+        .await;
+    assert_eq!(
+        (r.body["removed"].clone(), r.body["push_devices"].clone()),
+        (json!(true), json!(0))
+    );
+    let prefs = json!({"push": {"your_move": true, "rematch": false, "table_full": true},
+                       "email": {"your_move": false, "rematch": true, "table_full": true}});
+    let r = put(&mut a, "/api/notify", prefs.clone()).await;
+    assert_eq!(
+        (r.status, r.body["prefs"].clone()),
+        (200, prefs),
+        "{}",
+        r.text
+    );
+
+    // E-mail needs an SMTP server.
+    let r = a
+        .post("/api/me/email", json!({"address": "anna@example.org"}))
+        .await;
+    assert_eq!((r.status, r.code()), (409, "email_off"), "{}", r.text);
+}
+
+/// Sends `POST` with a form body, as a mail client's one-click unsubscribe does.
+async fn one_click(base: &str, url: &str) -> u16 {
+    let path = url
+        .split_once("/api/")
+        .map(|(_, p)| format!("/api/{p}"))
+        .unwrap();
+    reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("List-Unsubscribe=One-Click")
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+/// A header of a raw mail, unfolded.
+fn header(data: &str, name: &str) -> Option<String> {
+    let head = data
+        .split("\r\n\r\n")
+        .next()
+        .unwrap()
+        .replace("\r\n ", " ")
+        .replace("\r\n\t", " ");
+    head.lines().find_map(|l| {
+        let (n, v) = l.split_once(':')?;
+        n.eq_ignore_ascii_case(name).then(|| v.trim().to_string())
+    })
+}
+
+fn parse(mail: &Mail) -> (String, String) {
+    let message = mail_parser::MessageParser::default()
+        .parse(mail.data.as_bytes())
+        .expect("a mail");
+    (
+        message.subject().unwrap_or_default().to_string(),
+        message.body_text(0).unwrap_or_default().to_string(),
+    )
+}
+
+#[tokio::test]
+async fn a_verified_address_gets_one_mail_per_game_and_hour_with_a_one_click_unsubscribe() {
+    let (smtp, mut mails) = smtp_sink().await;
+    let s = start_sqlite_with("reach-mail", |c| {
+        c.reach.smtp = Some(smtp.clone());
+        c.reach.public_url = "http://pyramidion.test".into();
+    })
+    .await;
+    let mut a = Client::guest(&s).await;
+    // Guests have no address.
+    let r = a
+        .post("/api/me/email", json!({"address": "anna@example.org"}))
+        .await;
+    assert_eq!(
+        (r.status, r.code()),
+        (403, "account_required"),
+        "{}",
+        r.text
+    );
+    let r = a
+        .post(
+            "/api/register",
+            json!({"name": "anna", "password": "long enough"}),
+        )
+        .await;
+    assert!(r.status < 300, "{}", r.text);
+    let me = a.get("/api/me").await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let before = a.get("/api/notify").await.body;
+    for bad in ["not an address", "anna@", " anna@example.org", "a@b@c"] {
+        let r = a
+            .post("/api/me/email", json!({"address": bad, "lang": "it"}))
+            .await;
+        assert_eq!(
+            (r.status, r.code()),
+            (400, "bad_email"),
+            "{bad}: {}",
+            r.text
+        );
+    }
+    let r = a.post("/api/me/email", json!({"address": 5})).await;
+    assert_eq!((r.status, r.code()), (400, "bad_request"), "{}", r.text);
+    assert_eq!(a.get("/api/notify").await.body, before, "nothing changed");
+    assert!(mails.try_recv().is_err(), "no mail for a refused address");
+
+    let r = a
+        .post(
+            "/api/me/email",
+            json!({"address": "anna@example.org", "lang": "it"}),
+        )
+        .await;
+    assert_eq!(r.status, 202, "{}", r.text);
+    assert_eq!(
+        r.body["email"],
+        json!({"address": "anna@example.org", "verified": false})
+    );
+    // A second verification mail within the minute is refused (a mail bomb otherwise).
+    let again = a
+        .post(
+            "/api/me/email",
+            json!({"address": "anna@example.org", "lang": "it"}),
+        )
+        .await;
+    assert_eq!((again.status, again.code()), (429, "rate_limited"));
+    let verify = recv(&mut mails, "the verification mail").await;
+    assert_eq!(verify.to, ["<anna@example.org>"]);
+    let (subject, body) = parse(&verify);
+    assert_eq!(subject, catalog_text("it", "notify.verify_subject"));
+    let token = body
+        .split("http://pyramidion.test/#/verify-email/")
+        .nth(1)
+        .expect("a verification link")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    let r = a
+        .post("/api/me/email/verify", json!({"token": "0123"}))
+        .await;
+    assert_eq!((r.status, r.code()), (404, "bad_token"), "{}", r.text);
+    let r = a
+        .post("/api/me/email/verify", json!({"token": token}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let settings = a.get("/api/notify").await.body;
+    assert_eq!(
+        settings["email"],
+        json!({"address": "anna@example.org", "verified": true})
+    );
+    assert_eq!(settings["email_available"], true);
+    // A bad address now changes nothing either.
+    let r = a.post("/api/me/email", json!({"address": "nope"})).await;
+    assert_eq!((r.status, r.code()), (400, "bad_email"));
+    assert_eq!(a.get("/api/notify").await.body, settings);
+
+    // The table fills and it is A's move: two events about one game, one mail now.
+    let id = turn_based_game(&s, &mut a).await;
+    let first = recv(&mut mails, "the first event's mail").await;
+    assert_eq!(first.to, ["<anna@example.org>"]);
+    let (subject, body) = parse(&first);
+    let game = catalog_text("it", "game.pyramids");
+    assert_eq!(
+        subject,
+        catalog_text("it", "notify.mail_subject").replace("{game}", &game)
+    );
+    assert!(
+        body.contains(&format!("http://pyramidion.test/#/game/{id}")),
+        "{body}"
+    );
+    let unsubscribe = header(&first.data, "List-Unsubscribe").expect("a List-Unsubscribe header");
+    let unsubscribe = unsubscribe.trim_matches(['<', '>']).to_string();
+    assert!(unsubscribe.starts_with("http://pyramidion.test/api/notify/unsubscribe/"));
+    assert_eq!(
+        header(&first.data, "List-Unsubscribe-Post").as_deref(),
+        Some("List-Unsubscribe=One-Click")
+    );
+    let token = unsubscribe.rsplit('/').next().unwrap();
+    assert!(
+        body.contains(&format!("http://pyramidion.test/#/unsubscribe/{token}")),
+        "the text has the one-click link too: {body}"
+    );
+    let first_kind = ["table_full", "your_move"]
+        .into_iter()
+        .find(|k| {
+            body.contains(&catalog_text("it", &format!("notify.{k}_body")).replace("{game}", &game))
+        })
+        .expect("the mail says what happened");
+
+    // The other event waits for the hour: stored in the game's batch, not mailed.
+    let mut batch = None;
+    for _ in 0..2000 {
+        batch = s.state.store.mail_batch(&me, &id).await.unwrap();
+        if batch.as_ref().is_some_and(|(_, pending)| pending.is_some()) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let (sent_at, pending) = batch.expect("a batch");
+    let second_kind = if first_kind == "table_full" {
+        "your_move"
+    } else {
+        "table_full"
+    };
+    assert_eq!(
+        pending.as_deref(),
+        Some(format!("[\"{second_kind}\"]").as_str())
+    );
+    assert!(mails.try_recv().is_err(), "one mail per game and hour");
+    let sent_at = sent_at.unwrap();
+    // Within the hour nothing leaves; once it has passed, the batch does (time injected).
+    s.state.reach.flush_mail(sent_at + BATCH_MS - 1).await;
+    assert!(mails.try_recv().is_err(), "still within the hour");
+    s.state.reach.flush_mail(sent_at + BATCH_MS).await;
+    let second = mails
+        .try_recv()
+        .expect("the batch leaves once the hour has passed");
+    let (_, body) = parse(&second);
+    assert!(
+        body.contains(
+            &catalog_text("it", &format!("notify.{second_kind}_body")).replace("{game}", &game)
+        ),
+        "{body}"
+    );
+    assert!(!body.contains(
+        &catalog_text("it", &format!("notify.{first_kind}_body")).replace("{game}", &game)
+    ));
+
+    // One click (RFC 8058) turns every e-mail event off; a wrong token changes nothing.
+    let wrong = unsubscribe.replace(token, "ffff");
+    assert_eq!(one_click(&s.base, &wrong).await, 404);
+    assert_eq!(
+        a.get("/api/notify").await.body["prefs"]["email"]["your_move"],
+        true
+    );
+    assert_eq!(one_click(&s.base, &unsubscribe).await, 200);
+    let prefs = a.get("/api/notify").await.body["prefs"].clone();
+    assert_eq!(
+        prefs,
+        json!({"push": {"your_move": true, "rematch": true, "table_full": true},
+               "email": {"your_move": false, "rematch": false, "table_full": false}})
+    );
+}
