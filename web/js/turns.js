@@ -19,6 +19,20 @@ export function soundOn() {
   return localStorage.getItem(SOUND_KEY) === '1';
 }
 
+export function setSound(on) {
+  localStorage.setItem(SOUND_KEY, on ? '1' : '0');
+  if (on) beep();
+}
+
+// The tab's title starts with how many games wait for my move ("(2) Your move · Pyramidion")
+// on every page: pages set their own title, and the count is put back in front of it.
+const COUNT_PREFIX = /^\(\d+\) /;
+function titleWithCount() {
+  const base = document.title.replace(COUNT_PREFIX, '');
+  const want = mine.size > 0 ? `(${mine.size}) ${base}` : base;
+  if (document.title !== want) document.title = want;
+}
+
 function changed() {
   renderCount();
   listeners.forEach((f) => f());
@@ -40,6 +54,7 @@ async function reload() {
 function renderCount() {
   const el = document.getElementById('turns');
   if (!el) return;
+  titleWithCount();
   el.dataset.count = String(mine.size);
   el.classList.toggle('waiting', mine.size > 0);
   mount(el, t('turns.count', { count: mine.size }));
@@ -100,6 +115,9 @@ export function initTurns(socket) {
     if (mine.has(msg.game)) notify(msg.game);
   });
   renderCount();
+  // A page that sets its title drops the count: put it back.
+  const title = document.querySelector('title');
+  if (title) new MutationObserver(titleWithCount).observe(title, { childList: true, characterData: true, subtree: true });
 }
 
 // Asked on a click (browsers only allow it on a user gesture).
@@ -130,13 +148,11 @@ function settings(redraw) {
         type: 'checkbox',
         checked: soundOn(),
         'data-testid': 'turn-sound',
-        onchange: (e) => {
-          localStorage.setItem(SOUND_KEY, e.target.checked ? '1' : '0');
-          if (e.target.checked) beep();
-        },
+        onchange: (e) => setSound(e.target.checked),
       }),
       t('turns.sound'),
     ),
+    h('p', {}, h('a', { href: '#/settings', 'data-testid': 'notify-settings-link' }, t('settings.link'))),
   );
 }
 

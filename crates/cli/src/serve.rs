@@ -90,6 +90,24 @@ pub struct ServeArgs {
     /// proxy that sends `X-Forwarded-Proto: https` this is automatic).
     #[arg(long, env = "PYRAMIDION_SECURE_COOKIES")]
     pub secure_cookies: bool,
+    /// SMTP server for e-mail notifications, as a URL: `smtp://user:pass@host:587?tls=required`
+    /// or `smtps://user:pass@host`. Without it, e-mail is off.
+    #[arg(long, env = "PYRAMIDION_SMTP")]
+    pub smtp: Option<String>,
+    /// The sender of notification mails.
+    #[arg(
+        long,
+        default_value = "Pyramidion <pyramidion@localhost>",
+        env = "PYRAMIDION_MAIL_FROM"
+    )]
+    pub mail_from: String,
+    /// The site's address as players reach it, for links in mails and as the Web Push (VAPID)
+    /// contact; default: `http://` and the `--bind` address.
+    #[arg(long, env = "PYRAMIDION_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Browsers (push subscriptions) one user may have; a new one replaces the oldest.
+    #[arg(long, default_value_t = 10, env = "PYRAMIDION_PUSH_DEVICES")]
+    pub push_devices: usize,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -163,6 +181,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
     limits.sweep_every = secs(args.sweep_every.max(1));
     limits.lobby_page = args.lobby_page;
     limits.room_idle = secs(args.room_idle);
+    limits.push_devices_per_user = args.push_devices.max(1);
+    config.reach.smtp = args.smtp.clone();
+    config.reach.mail_from = args.mail_from.clone();
+    config.reach.public_url = args
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{}", args.bind));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
