@@ -526,3 +526,61 @@ async fn a_verified_address_gets_one_mail_per_game_and_hour_with_a_one_click_uns
                "email": {"your_move": false, "rematch": false, "table_full": false}})
     );
 }
+
+#[tokio::test]
+async fn a_rematch_offer_reaches_the_other_player_once_they_have_left() {
+    let (endpoint, mut pushed) = push_endpoint().await;
+    let s = start_sqlite_with("reach-rematch", |c| c.reach.allow_http_push = true).await;
+    let mut a = Client::guest(&s).await;
+    let mut b = Client::guest(&s).await;
+    let device = Device::new();
+    let mut sub = device.subscription(&format!("{endpoint}/push/anna"));
+    sub["lang"] = json!("en");
+    assert_eq!(a.post("/api/push/subscribe", sub).await.status, 201);
+    let t = a
+        .create_table(
+            "pyramids",
+            json!({"players": 2}),
+            json!([{"type": "me"}, {"type": "open"}]),
+        )
+        .await;
+    let id = t.body["id"].as_str().unwrap().to_string();
+    // A is on the site (a socket open) when the table fills: no push for that.
+    let mut wa = a.socket().await;
+    assert_eq!(wa.next_of("hello").await["type"], "hello");
+    assert_eq!(
+        b.post(&format!("/api/tables/{id}/join"), json!({}))
+            .await
+            .status,
+        200
+    );
+    let mut wb = b.socket().await;
+    let sa = wa.subscribe(&id, None).await;
+    let sb = wb.subscribe(&id, None).await;
+    let (ra, _) = tokio::join!(wa.play_out(&id, sa, 1), wb.play_out(&id, sb, 2));
+    assert_eq!(ra["finished"], true);
+    // A closes the page: once the server has seen the socket close, A is away.
+    let a_id = a.get("/api/me").await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    drop(wa);
+    for _ in 0..2000 {
+        if !s.state.hub.connected(&a_id) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(!s.state.hub.connected(&a_id));
+    let r = b.post(&format!("/api/games/{id}/rematch"), json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let new = r.body["id"].as_str().unwrap().to_string();
+    // Nothing was pushed while A was on the site, nor for moves of a game without a long
+    // turn: the first push is the rematch offer.
+    let push = recv(&mut pushed, "the rematch push").await;
+    let payload = device.decrypt(&push.body);
+    assert_eq!(payload["kind"], "rematch", "{payload}");
+    assert_eq!(payload["game"], new.as_str());
+    assert_eq!(payload["url"], format!("/#/table/{new}"));
+    assert_eq!(payload["title"], catalog_text("en", "notify.rematch_title"));
+}
