@@ -95,18 +95,27 @@ impl Hub {
     }
 
     /// Whether `user` is to move in a turn-based `game` now: the first time it is (this
-    /// turn), a player away hears of it.
-    pub fn turn_based(&self, user: &str, game: &str, your_turn: bool) {
+    /// turn), a player away hears of it if `announce` (not when a room is rebuilt).
+    pub fn turn_based(&self, user: &str, game: &str, your_turn: bool, announce: bool) {
         let key = (user.to_string(), game.to_string());
         let mut to_move = self.to_move.lock().unwrap_or_else(|e| e.into_inner());
         if !your_turn {
             to_move.remove(&key);
             return;
         }
-        if to_move.insert(key) {
+        if to_move.insert(key) && announce {
             drop(to_move);
             self.away(user, game, Kind::YourMove);
         }
+    }
+
+    /// Whether `user` is known to be to move in turn-based `game` (told since this server
+    /// started).
+    pub fn knows_turn(&self, user: &str, game: &str) -> bool {
+        self.to_move
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(&(user.to_string(), game.to_string()))
     }
 
     /// Offers `msg` to every connection that watches the lobby.

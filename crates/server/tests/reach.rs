@@ -58,9 +58,11 @@ impl Device {
     }
 }
 
-/// A guest's live two-player Pyramids table with a turn-based clock (a day per turn): `a`
-/// created it (seat 0), a new guest joined (seat 1) and plays, on a socket, until it is
-/// seat 0's move. `a` never opens a socket: it is away.
+/// A live two-player Pyramids table with a turn-based clock (a day per turn): `a` created it
+/// (seat 0) and is away (no socket) when a new guest joins (seat 1). If seat 0 is to move
+/// first, `a` plays that turn on a socket and leaves again; then seat 1 plays, on a socket,
+/// until it is seat 0's move. So `a`, away, hears that the table filled and that it is their
+/// move.
 async fn turn_based_game(s: &TestServer, a: &mut Client) -> String {
     let t = a
         .post(
@@ -74,16 +76,43 @@ async fn turn_based_game(s: &TestServer, a: &mut Client) -> String {
     let mut b = Client::guest(s).await;
     let joined = b.post(&format!("/api/tables/{id}/join"), json!({})).await;
     assert_eq!(joined.body["status"], "live", "{}", joined.text);
-    let mut socket = b.socket().await;
-    let mut state = socket.subscribe(&id, None).await;
-    while state["to_move"] == 1 {
-        let sid = state["state_id"].as_u64().unwrap();
-        let text = state["legal"][0]["text"].as_str().unwrap().to_string();
-        socket.play(&id, sid, &text).await;
-        state = socket.state_at_least(&id, sid + 1).await;
+    let mut state = play_while(&b, &id, 1).await;
+    if state["to_move"] == 0 {
+        play_while(a, &id, 0).await;
+        let me = a.get("/api/me").await.body["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        away(s, &me).await;
+        state = play_while(&b, &id, 1).await;
     }
     assert_eq!(state["to_move"], 0, "{state}");
     id
+}
+
+/// Plays, on a socket of `c`, while `seat` is to move in `game` (the first legal move each
+/// time); returns the state that ends it. The socket is closed on return.
+async fn play_while(c: &Client, game: &str, seat: u64) -> Value {
+    let mut socket = c.socket().await;
+    let mut state = socket.subscribe(game, None).await;
+    while state["to_move"] == seat {
+        let sid = state["state_id"].as_u64().unwrap();
+        let text = state["legal"][0]["text"].as_str().unwrap().to_string();
+        socket.play(game, sid, &text).await;
+        state = socket.state_at_least(game, sid + 1).await;
+    }
+    state
+}
+
+/// Waits until the server has seen every socket of `user` close.
+async fn away(s: &TestServer, user: &str) {
+    for _ in 0..2000 {
+        if !s.state.hub.connected(user) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{user} still has a socket open");
 }
 
 /// `PUT` with a JSON body, with the client's session.
@@ -196,6 +225,36 @@ async fn a_player_away_gets_encrypted_pushes_when_the_table_fills_and_it_is_thei
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     assert_eq!(devices, 1, "the 410 subscription is deleted");
+
+    // After a restart (a second server on the same database) the keys are the same, and the
+    // resumed game does not tell A of the same turn again: the next push is a new event.
+    let restarted = start(sqlite_url(&s.dir), |c| c.reach.allow_http_push = true).await;
+    let mut again = Client::new(&restarted);
+    again.cookie = a.cookie.clone();
+    let me = again.get("/api/me").await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        again.get("/api/notify").await.body["push_public_key"],
+        vapid.as_str()
+    );
+    let mut told = false;
+    for _ in 0..2000 {
+        // Reading the table wakes its game; the room tells whose turn it is when it starts.
+        again.get(&format!("/api/tables/{id}")).await;
+        if restarted.state.rooms.running(&id).is_some() && restarted.state.hub.knows_turn(&me, &id)
+        {
+            told = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(told, "the resumed game knows it is A's move");
+    let other = turn_based_game(&restarted, &mut again).await;
+    let push = recv(&mut pushed, "the next push").await;
+    let payload = device.decrypt(&push.body);
+    assert_eq!(payload["game"], other.as_str(), "{payload}");
 }
 
 #[tokio::test]
@@ -565,13 +624,7 @@ async fn a_rematch_offer_reaches_the_other_player_once_they_have_left() {
         .unwrap()
         .to_string();
     drop(wa);
-    for _ in 0..2000 {
-        if !s.state.hub.connected(&a_id) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert!(!s.state.hub.connected(&a_id));
+    away(&s, &a_id).await;
     let r = b.post(&format!("/api/games/{id}/rematch"), json!({})).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let new = r.body["id"].as_str().unwrap().to_string();
