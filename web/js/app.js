@@ -75,8 +75,10 @@ async function signOut() {
   } catch (e) {
     showError(e);
   }
-  // A fresh guest identity, and a socket that carries it.
+  // A fresh guest identity, and a socket that carries it; this browser's pushes go to it
+  // (no longer to the account that signed out).
   await refreshMe();
+  initPush();
   app.socket.reconnect();
   location.hash = '#/';
 }
