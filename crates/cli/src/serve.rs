@@ -108,6 +108,10 @@ pub struct ServeArgs {
     /// Browsers (push subscriptions) one user may have; a new one replaces the oldest.
     #[arg(long, default_value_t = 10, env = "PYRAMIDION_PUSH_DEVICES")]
     pub push_devices: usize,
+    /// Accept push endpoints on plain `http://` (a local push service in tests and
+    /// development; browsers' push services are always HTTPS).
+    #[arg(long, env = "PYRAMIDION_PUSH_ALLOW_HTTP")]
+    pub push_allow_http: bool,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -184,6 +188,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     limits.push_devices_per_user = args.push_devices.max(1);
     config.reach.smtp = args.smtp.clone();
     config.reach.mail_from = args.mail_from.clone();
+    config.reach.allow_http_push = args.push_allow_http;
     config.reach.public_url = args
         .public_url
         .clone()
