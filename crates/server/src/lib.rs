@@ -263,8 +263,12 @@ impl AppState {
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "sweep failed"),
         }
-        if let Err(e) = self.store.sweep_subscriptions().await {
-            tracing::warn!(error = %e, "cannot delete the push subscriptions of deleted guests");
+        if let Err(e) = self
+            .store
+            .sweep_subscriptions(now, reach::mail::BATCH_MS)
+            .await
+        {
+            tracing::warn!(error = %e, "cannot sweep the notifications' storage");
         }
         self.http_limit.sweep();
         self.guest_limit.sweep();

@@ -570,6 +570,22 @@ async fn a_verified_address_gets_one_mail_per_game_and_hour_with_a_one_click_uns
         &catalog_text("it", &format!("notify.{first_kind}_body")).replace("{game}", &game)
     ));
 
+    // The sweep forgets a batch with nothing waiting once its hour has passed (a new event
+    // would be mailed at once all the same), not before.
+    let second_at = s
+        .state
+        .store
+        .mail_batch(&me, &id)
+        .await
+        .unwrap()
+        .unwrap()
+        .0
+        .unwrap();
+    s.state.sweep(second_at + BATCH_MS - 1).await;
+    assert!(s.state.store.mail_batch(&me, &id).await.unwrap().is_some());
+    s.state.sweep(second_at + BATCH_MS).await;
+    assert!(s.state.store.mail_batch(&me, &id).await.unwrap().is_none());
+
     // One click (RFC 8058) turns every e-mail event off; a wrong token changes nothing.
     let wrong = unsubscribe.replace(token, "ffff");
     assert_eq!(one_click(&s.base, &wrong).await, 404);

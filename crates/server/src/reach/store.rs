@@ -299,11 +299,18 @@ impl Store {
     }
 
     /// Deletes the subscriptions, addresses and choices of users that no longer exist (the
-    /// sweep deletes expired guests).
-    pub async fn sweep_subscriptions(&self) -> Result<()> {
+    /// sweep deletes expired guests), and the e-mail batches with nothing waiting whose hour
+    /// had passed by `now` (ms): without them the next mail leaves at once all the same.
+    pub async fn sweep_subscriptions(&self, now: i64, hour_ms: i64) -> Result<()> {
         self.writer
             .run(move |c| {
                 Box::pin(async move {
+                    sqlx::query(
+                        "DELETE FROM mail_batches WHERE pending IS NULL AND last_sent_at <= $1",
+                    )
+                    .bind(now - hour_ms)
+                    .execute(&mut *c)
+                    .await?;
                     for sql in [
                         "DELETE FROM push_subscriptions WHERE NOT EXISTS
                            (SELECT 1 FROM users WHERE users.id = push_subscriptions.user_id)",
