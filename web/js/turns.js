@@ -8,6 +8,7 @@ import { t } from './i18n.js';
 import { app, showError } from './app.js';
 import { tableLine } from './lobby.js';
 import { formatClock } from './clocks.js';
+import { enablePush, status as pushStatus } from './push.js';
 
 const SOUND_KEY = 'pyr.turn_sound';
 // The games where I am to move, by id (each the table as `GET /api/me/turns` gives it).
@@ -123,7 +124,9 @@ export function initTurns(socket) {
 // Asked on a click (browsers only allow it on a user gesture).
 async function askPermission(redraw) {
   try {
-    await Notification.requestPermission();
+    // Where the browser can, also Web Push: told even with no Pyramidion page open.
+    if (pushStatus.supported) await enablePush();
+    else await Notification.requestPermission();
   } catch {
     /* an old browser without the promise form */
   }
@@ -138,6 +141,7 @@ function settings(redraw) {
     {},
     h('h2', {}, t('turns.alerts')),
     h('p.hint', { 'data-testid': 'notify-status' }, t(`turns.permission_${permission}`)),
+    pushStatus.subscribed ? h('p.hint', { 'data-testid': 'push-on' }, t('settings.push_on')) : null,
     supported && permission === 'default'
       ? h('button.primary', { 'data-testid': 'notify-enable', onclick: () => askPermission(redraw) }, t('turns.enable_notifications'))
       : null,
