@@ -197,6 +197,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
+        // A mistyped mail setting is said as such, before the storage is opened.
+        if let Some(url) = &config.reach.smtp {
+            pyramidion_server::reach::mail::Mailer::new(url, &config.reach)?;
+        }
         // Storage first: a missing, read-only or corrupt database ends the process at once,
         // before the port is taken or "serving" is said.
         let state = pyramidion_server::AppState::new(config)
