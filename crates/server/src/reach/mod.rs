@@ -122,10 +122,25 @@ impl Reach {
             verifications: Default::default(),
         });
         let (tx, mut rx) = mpsc::unbounded_channel::<Away>();
+        // Pushes and mails go out from tasks of their own, each in order: a slow SMTP server
+        // does not hold back pushes.
+        let (mails, mut mail_rx) = mpsc::unbounded_channel::<(Away, String)>();
         let worker = reach.clone();
         tokio::spawn(async move {
             while let Some(event) = rx.recv().await {
-                worker.deliver(&event).await;
+                worker.deliver(&event, &mails).await;
+            }
+        });
+        let mailer = reach.clone();
+        tokio::spawn(async move {
+            while let Some((event, game_kind)) = mail_rx.recv().await {
+                if let Some(mail) = &mailer.mail
+                    && let Err(e) = mail
+                        .queue(&mailer, &event, &game_kind, crate::store::now_ms())
+                        .await
+                {
+                    tracing::warn!(error = %e, user = %event.user, game = %event.game, "cannot mail an event");
+                }
             }
         });
         if reach.mail.is_some() {
@@ -162,13 +177,17 @@ impl Reach {
 
     /// Sends what `event` calls for; failures are logged (an event is a courtesy: the
     /// game goes on, and the "your move" list still shows it).
-    pub async fn deliver(&self, event: &Away) {
-        if let Err(e) = self.try_deliver(event).await {
+    async fn deliver(&self, event: &Away, mails: &mpsc::UnboundedSender<(Away, String)>) {
+        if let Err(e) = self.try_deliver(event, mails).await {
             tracing::warn!(error = %e, user = %event.user, game = %event.game, "cannot notify");
         }
     }
 
-    async fn try_deliver(&self, event: &Away) -> anyhow::Result<()> {
+    async fn try_deliver(
+        &self,
+        event: &Away,
+        mails: &mpsc::UnboundedSender<(Away, String)>,
+    ) -> anyhow::Result<()> {
         let prefs = self.prefs(&event.user).await?;
         let Some(game) = self.store.game(&event.game).await? else {
             return Ok(());
@@ -176,12 +195,8 @@ impl Reach {
         if prefs.push_on(event.kind) {
             self.push.send_all(&self.store, event, &game.kind).await?;
         }
-        if prefs.email_on(event.kind)
-            && let Some(mailer) = &self.mail
-        {
-            mailer
-                .queue(self, event, &game.kind, crate::store::now_ms())
-                .await?;
+        if prefs.email_on(event.kind) && self.mail.is_some() {
+            let _ = mails.send((event.clone(), game.kind));
         }
         Ok(())
     }

@@ -70,6 +70,20 @@ pub fn check(
     })
 }
 
+/// The VAPID `sub` claim: push services (Apple's, Mozilla's) want an `https:` URL or a
+/// `mailto:` address: the site when it is served over HTTPS, else the mails' sender.
+fn contact(config: &ReachConfig) -> String {
+    if config.public_url.starts_with("https://") {
+        return config.public_url.clone();
+    }
+    let address = config
+        .mail_from
+        .parse::<lettre::message::Mailbox>()
+        .map(|m| m.email.to_string())
+        .unwrap_or_else(|_| "pyramidion@localhost".to_string());
+    format!("mailto:{address}")
+}
+
 impl Pusher {
     /// The stored key pair, or a new one (stored before use: every subscription is made
     /// with the public key, which must not change).
@@ -100,7 +114,7 @@ impl Pusher {
         Ok(Pusher {
             key,
             public_key,
-            contact: config.public_url.clone(),
+            contact: contact(config),
             allow_http: config.allow_http_push,
             http,
         })
