@@ -101,8 +101,8 @@ pub struct ServeArgs {
         env = "PYRAMIDION_MAIL_FROM"
     )]
     pub mail_from: String,
-    /// The site's address as players reach it, for links in mails and as the Web Push (VAPID)
-    /// contact; default: `http://` and the `--bind` address.
+    /// The site's address as players reach it, for links in mails (and, when `https://`, the
+    /// Web Push VAPID contact; else `mailto:` the sender); default: `http://` + `--bind`.
     #[arg(long, env = "PYRAMIDION_PUBLIC_URL")]
     pub public_url: Option<String>,
     /// Browsers (push subscriptions) one user may have; a new one replaces the oldest.
