@@ -11,6 +11,7 @@ pub mod bot_pool;
 pub mod bot_retry;
 pub mod clock;
 pub mod daily;
+pub mod endings;
 pub mod error;
 pub mod export;
 pub mod history;
@@ -19,6 +20,7 @@ pub mod limits;
 pub mod listen;
 pub mod metrics;
 pub mod moves;
+mod people_store;
 pub mod profiles;
 pub mod protocol;
 pub mod ratings;
@@ -112,6 +114,9 @@ pub struct Limits {
     /// clock or bot is dropped after this long untouched; it is rebuilt from storage when
     /// needed again.
     pub room_idle: Duration,
+    /// A game against bots only that nobody moved in for this long is abandoned by the
+    /// sweep (it leaves "Your move").
+    pub abandon_after: Duration,
 }
 
 impl Default for Limits {
@@ -133,6 +138,7 @@ impl Default for Limits {
             sweep_every: Duration::from_secs(300),
             lobby_page: 50,
             room_idle: Duration::from_secs(600),
+            abandon_after: Duration::from_secs(14 * 24 * 3600),
         }
     }
 }
@@ -247,6 +253,12 @@ impl AppState {
         }
         self.http_limit.sweep();
         self.guest_limit.sweep();
+        let untouched = now - self.config.limits.abandon_after.as_millis() as i64;
+        match endings::abandon_stale(self, untouched).await {
+            Ok(0) => {}
+            Ok(games) => tracing::info!(games, "untouched games against bots abandoned"),
+            Err(e) => tracing::warn!(error = %e, "cannot abandon untouched games"),
+        }
     }
 }
 
@@ -301,6 +313,11 @@ pub fn router(state: AppState) -> Router {
             get(analysis::get).post(analysis::request),
         )
         .route("/api/games/{id}/replay/{ply}", get(replay::at_ply))
+        // Playing with people (issue 27).
+        .route("/api/games/{id}/resign", post(endings::resign))
+        .route("/api/games/{id}/abandon", post(endings::abandon))
+        .route("/api/games/{id}/claim", post(endings::claim))
+        .route("/api/games/{id}/back", post(endings::back))
         .route("/api/users/{id}", get(profiles::profile))
         .route(
             "/api/users/{id}/games.ndjson",

@@ -68,8 +68,13 @@ pub enum ServerMsg {
         outcome: Option<Outcome>,
         /// Each seat's time left and whose clock runs (none: the table has no clock).
         clock: Option<Box<ClockView>>,
-        /// Seats a bot plays: bot seats, and seats that timed out too often.
+        /// Seats a bot plays: bot seats, resigned seats, and seats that timed out too often.
         bots: Vec<bool>,
+        /// Seats resigned, in order (they rank last, the first to resign lowest).
+        resigned: Vec<u8>,
+        /// When the game ended before its rules said so: `{ending, ranks, resigned}`
+        /// (`ending`: `resigned`, `abandoned` or `claimed`); `outcome` is then null.
+        ending: Option<serde_json::Value>,
     },
     /// A seat's clock ran out (`timeout_bot_move`: a bot played for it;
     /// `seat_to_bot`: it timed out too often, a bot plays it to the end).

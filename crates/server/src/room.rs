@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
+mod acting;
 mod scheduling;
 
 pub type Outbox = mpsc::Sender<ServerMsg>;
@@ -35,6 +36,12 @@ pub enum RoomCmd {
     },
     /// A bot's choice for the state `state_id` (ignored if the state moved on).
     BotMove(BotChoice),
+    /// Resign, abandon, claim or "I'm back" (`crate::endings`); `user` none: the server.
+    Act {
+        user: Option<String>,
+        action: crate::endings::Action,
+        reply: tokio::sync::oneshot::Sender<crate::endings::Answer>,
+    },
 }
 
 struct Subscriber {
@@ -67,6 +74,10 @@ pub struct Room {
     /// A bot's move is published no sooner than this after the previous move.
     bot_pace: Duration,
     last_move_at: tokio::time::Instant,
+    /// Seats resigned, in order (a bot plays them on while the game goes on).
+    resigned: Vec<u8>,
+    /// Why the game ended before its rules said so (`resigned`, `abandoned`, `claimed`).
+    ending: Option<String>,
 }
 
 /// Everything a room starts from.
@@ -83,6 +94,8 @@ pub struct RoomSetup {
     pub hub: Arc<Hub>,
     pub idle_after: Duration,
     pub bot_pace: Duration,
+    pub resigned: Vec<u8>,
+    pub ending: Option<String>,
 }
 
 #[derive(Clone)]
@@ -120,6 +133,8 @@ impl Room {
             idle_after: setup.idle_after,
             bot_pace: setup.bot_pace,
             last_move_at: tokio::time::Instant::now(),
+            resigned: setup.resigned,
+            ending: setup.ending,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -139,6 +154,9 @@ impl Room {
     }
 
     fn to_move(&self) -> Option<u8> {
+        if self.ending.is_some() {
+            return None;
+        }
         match self.game.to_move() {
             ToMove::Seat(s) => Some(s.0),
             ToMove::Over => None,
@@ -190,8 +208,20 @@ impl Room {
                     self.human_move(conn, &user, state_id, &text, received)
                         .await
                 }
+                RoomCmd::Act {
+                    user,
+                    action,
+                    reply,
+                } => {
+                    let answer = self.act(user.as_deref(), action).await;
+                    let _ = reply.send(answer);
+                }
                 RoomCmd::BotMove(choice) => {
-                    if choice.state_id == self.state_id() {
+                    // A seat taken back ("I'm back") since the bot was asked is the person's.
+                    let bot_turn = self.to_move().is_some_and(|s| {
+                        self.bot_plays(s) || self.covering.is_some_and(|(c, _)| c == s)
+                    });
+                    if choice.state_id == self.state_id() && bot_turn {
                         self.bot_asked = None;
                         match self.apply(&choice.text, true, Instant::now()).await {
                             Ok(()) => {
@@ -255,7 +285,8 @@ impl Room {
 
     fn state_for(&self, seat: Option<u8>, missed: Vec<SeenMove>) -> ServerMsg {
         let to_move = self.to_move();
-        let legal = if seat.is_some() && seat == to_move {
+        let legal = if seat.is_some() && seat == to_move && !seat.is_some_and(|s| self.bot_plays(s))
+        {
             self.game.legal_moves()
         } else {
             Vec::new()
@@ -275,7 +306,12 @@ impl Room {
             view: self.game.view_json(seat.map(Seat)),
             legal,
             finished: to_move.is_none(),
-            outcome: self.game.outcome(),
+            outcome: self.outcome(),
+            resigned: self.resigned.clone(),
+            ending: self.ending.as_ref().map(|e| {
+                let ranks = crate::endings::final_ranks(None, self.seats.len(), &self.resigned);
+                crate::endings::early_result(e, &ranks, &self.resigned)
+            }),
             clock: self.clock.as_ref().map(|c| Box::new(c.view(now_ms()))),
             bots: (0..self.seats.len() as u8)
                 .map(|s| self.bot_plays(s))
@@ -283,9 +319,20 @@ impl Room {
         }
     }
 
-    /// Whether a bot plays `seat`: a bot seat, or one that timed out too often.
+    /// The outcome by the rules, its ranking with the resigned seats last; none while the
+    /// game runs or when it ended early (see `ending`).
+    fn outcome(&self) -> Option<pyramidion_core::Outcome> {
+        if self.ending.is_some() {
+            return None;
+        }
+        let outcome = self.game.outcome()?;
+        Some(crate::endings::with_resignations(outcome, &self.resigned))
+    }
+
+    /// Whether a bot plays `seat`: a bot seat, a resigned one, or one that timed out too often.
     fn bot_plays(&self, seat: u8) -> bool {
         matches!(self.seats.get(seat as usize), Some(SeatKind::Bot(_)))
+            || self.resigned.contains(&seat)
             || self.clock.as_ref().is_some_and(|c| c.bot_plays(seat))
     }
 
@@ -419,10 +466,16 @@ impl Room {
         let ply = self.moves.len() as u32;
         // A game's last move and its result are committed together: a crash between two
         // commits would otherwise leave a finished record marked live.
-        let outcome = next.outcome();
-        let result = outcome
-            .as_ref()
-            .map(|o| serde_json::to_string(o).unwrap_or_default());
+        let outcome = next
+            .outcome()
+            .map(|o| crate::endings::with_resignations(o, &self.resigned));
+        let result = outcome.as_ref().map(|o| {
+            let mut v = serde_json::to_value(o).unwrap_or_default();
+            if !self.resigned.is_empty() {
+                v["resigned"] = serde_json::json!(self.resigned);
+            }
+            v.to_string()
+        });
         // The clock after this move, stored with it.
         let before = self.to_move();
         let after = match next.to_move() {

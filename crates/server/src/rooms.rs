@@ -36,6 +36,8 @@ struct Loaded {
     seats: Vec<SeatKind>,
     seed: u64,
     clock: Option<Clock>,
+    resigned: Vec<u8>,
+    ending: Option<String>,
 }
 
 impl Rooms {
@@ -88,6 +90,8 @@ impl Rooms {
                 hub: state.hub.clone(),
                 idle_after: state.config.limits.room_idle,
                 bot_pace: state.config.bot_pace,
+                resigned: loaded.resigned,
+                ending: loaded.ending,
             });
             // Finished rooms end their task but stay in the map; drop them now and then so
             // the map holds about the live games.
@@ -207,6 +211,8 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         seats,
         seed: row.seed,
         clock,
+        resigned: state.store.resignations(id).await?,
+        ending: state.store.ending(id).await?,
     };
     Ok(Some((loaded, row.status == "finished")))
 }

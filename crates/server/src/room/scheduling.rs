@@ -18,7 +18,7 @@ impl Room {
         {
             return self.ask_bot(BotLevel::Greedy, Some(seat));
         }
-        if self.clock.as_ref().is_some_and(|c| c.bot_plays(seat)) {
+        if self.clock.as_ref().is_some_and(|c| c.bot_plays(seat)) || self.resigned.contains(&seat) {
             return self.ask_bot(BotLevel::Greedy, None);
         }
         match &self.seats[seat as usize] {
