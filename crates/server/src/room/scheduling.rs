@@ -56,8 +56,11 @@ impl Room {
             // Bots think on the bounded bot pool, off the async runtime; a bot that panics
             // is logged there and a fallback move comes back instead.
             if let Some(text) = crate::bot_pool::global().choose(game, level, seed).await {
-                // Paced, so that people see each bot move (see `Config::bot_pace`).
-                tokio::time::sleep_until(not_before).await;
+                // Paced, so that people see each bot move (see `Config::bot_pace`). No
+                // timer when the pace has passed already (a timer rounds up to the next ms).
+                if not_before > tokio::time::Instant::now() {
+                    tokio::time::sleep_until(not_before).await;
+                }
                 let _ = tx
                     .send(RoomCmd::BotMove(BotChoice {
                         state_id,
