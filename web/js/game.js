@@ -11,6 +11,7 @@ import { exportLinks } from './history.js';
 import { clockBar, tickClocks } from './clocks.js';
 import { moveLog } from './move-log.js';
 import { playActions, endingText } from './people.js';
+import { chatPanel } from './chat.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
@@ -103,6 +104,7 @@ export async function renderGame(root, id) {
         clockBar(ctx),
         st.finished ? endBar(page.table, st.seat !== null, endingText(ctx)) : playActions(ctx, page),
         render(ctx),
+        chat.el,
       );
     } catch (e) {
       // A drawing bug must not look like a frozen game: say so, and keep the state.
@@ -112,8 +114,11 @@ export async function renderGame(root, id) {
     root.classList.toggle('pending', page.pending);
   };
 
+  const chat = chatPanel(id, socket);
+  chat.load();
   const onMessage = (msg) => {
     if (msg.game !== id) return;
+    if (msg.type === 'chat') return chat.receive(msg.message);
     if (msg.type === 'state') {
       const previous = page.state;
       if (previous && msg.event > previous.event + 1 && !msg.missed.length) {

@@ -15,6 +15,7 @@ mod bots;
 mod game_args;
 mod ladder;
 mod loadtest;
+mod moderation;
 mod perft;
 mod replay;
 mod serve;
@@ -62,6 +63,8 @@ enum Command {
     Loadtest(loadtest::LoadtestArgs),
     /// Re-play a game record, verifying every move, and print the final scores.
     Replay(replay::ReplayArgs),
+    /// List the chat messages players reported (newest first), for the server's operator.
+    Moderation(moderation::ModerationArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -76,6 +79,7 @@ fn main() -> std::process::ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Loadtest(args) => loadtest::run(args),
+        Command::Moderation(args) => moderation::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

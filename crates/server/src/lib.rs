@@ -9,6 +9,7 @@ pub mod api;
 pub mod auth;
 pub mod bot_pool;
 pub mod bot_retry;
+pub mod chat;
 pub mod clock;
 pub mod daily;
 pub mod endings;
@@ -318,6 +319,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/abandon", post(endings::abandon))
         .route("/api/games/{id}/claim", post(endings::claim))
         .route("/api/games/{id}/back", post(endings::back))
+        .route("/api/games/{id}/chat", get(chat::list))
+        .route("/api/chat/{id}/report", post(chat::report))
         .route("/api/users/{id}", get(profiles::profile))
         .route(
             "/api/users/{id}/games.ndjson",

@@ -37,6 +37,14 @@ pub enum ClientMsg {
         #[serde(default)]
         id: Option<u64>,
     },
+    /// A chat message at `game`'s table: plain `text`, or a quick `phrase` key.
+    Chat {
+        game: String,
+        #[serde(default)]
+        text: Option<String>,
+        #[serde(default)]
+        phrase: Option<String>,
+    },
     /// Be told of every change of an open listed table (`table` messages).
     WatchLobby,
     UnwatchLobby,
@@ -87,6 +95,11 @@ pub enum ServerMsg {
         /// The seat's time-outs so far, and after how many a bot takes the seat over.
         timeouts: u32,
         bot_after: u32,
+    },
+    /// A chat message at a table this connection follows (and may read).
+    Chat {
+        game: String,
+        message: crate::chat::ChatMessage,
     },
     /// To every connection of a user seated in `game`, when the seat to move changes:
     /// whether the user is to move there now.

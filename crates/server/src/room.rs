@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 mod acting;
+mod chatting;
+pub use chatting::ChatCmd;
 mod scheduling;
 
 pub type Outbox = mpsc::Sender<ServerMsg>;
@@ -36,6 +38,8 @@ pub enum RoomCmd {
     },
     /// A bot's choice for the state `state_id` (ignored if the state moved on).
     BotMove(BotChoice),
+    /// A chat message (`crate::chat`).
+    Chat(ChatCmd),
     /// Resign, abandon, claim or "I'm back" (`crate::endings`); `user` none: the server.
     Act {
         user: Option<String>,
@@ -78,6 +82,8 @@ pub struct Room {
     resigned: Vec<u8>,
     /// Why the game ended before its rules said so (`resigned`, `abandoned`, `claimed`).
     ending: Option<String>,
+    /// Each user's chat rate limit in this game.
+    chat_limits: std::collections::HashMap<String, crate::limits::Bucket>,
 }
 
 /// Everything a room starts from.
@@ -135,6 +141,7 @@ impl Room {
             last_move_at: tokio::time::Instant::now(),
             resigned: setup.resigned,
             ending: setup.ending,
+            chat_limits: Default::default(),
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -208,6 +215,7 @@ impl Room {
                     self.human_move(conn, &user, state_id, &text, received)
                         .await
                 }
+                RoomCmd::Chat(cmd) => self.chat(cmd).await,
                 RoomCmd::Act {
                     user,
                     action,
