@@ -102,7 +102,7 @@ export async function renderGame(root, id) {
         root,
         h('p.table-links', {}, rulesLink(page.table.game, true)),
         clockBar(ctx),
-        st.finished ? endBar(page.table, st.seat !== null, endingText(ctx)) : playActions(ctx, page),
+        st.finished ? endBar(page.table, st.seat !== null, [endingText(ctx), rematchOffer(page, draw)]) : playActions(ctx, page),
         render(ctx),
         chat.el,
       );
@@ -119,6 +119,10 @@ export async function renderGame(root, id) {
   const onMessage = (msg) => {
     if (msg.game !== id) return;
     if (msg.type === 'chat') return chat.receive(msg.message);
+    if (msg.type === 'rematch_offer') {
+      page.offer = msg;
+      return draw();
+    }
     if (msg.type === 'state') {
       const previous = page.state;
       if (previous && msg.event > previous.event + 1 && !msg.missed.length) {
@@ -180,6 +184,30 @@ function endBar(table, seated, ending) {
     h('a.button', { href: `#/replay/${table.id}`, 'data-testid': 'open-replay' }, t('end.replay')),
     exportLinks({ ...table, status: 'finished' }),
   );
+}
+
+// Another player's rematch offer, on this player's end screen as soon as it is made.
+function rematchOffer(page, draw) {
+  const offer = page.offer;
+  if (!offer) return null;
+  return h(
+    'p.rematch-offer',
+    { 'data-testid': 'rematch-offer', role: 'status' },
+    t('end.rematch_offer', { name: offer.by }),
+    ' ',
+    h('button.primary', { 'data-testid': 'accept-rematch', onclick: () => joinRematch(offer.table) }, t('end.accept')),
+    ' ',
+    h('button', { 'data-testid': 'decline-rematch', onclick: () => { page.offer = null; draw(); } }, t('end.decline')),
+  );
+}
+
+async function joinRematch(table) {
+  try {
+    const joined = await api('POST', `/api/tables/${table}/join`, {});
+    location.hash = joined.status === 'live' ? `#/game/${joined.id}` : `#/table/${joined.id}`;
+  } catch (e) {
+    showError(e);
+  }
 }
 
 // The first player to ask makes the rematch table; the others join it and take the seat kept

@@ -19,6 +19,7 @@ pub mod history;
 pub mod hub;
 pub mod limits;
 pub mod listen;
+pub mod meet;
 pub mod metrics;
 pub mod moves;
 mod people_store;
@@ -184,6 +185,8 @@ pub struct AppState {
     pub signed_out: tokio::sync::broadcast::Sender<String>,
     /// Turn and lobby pushes (see `hub`).
     pub hub: Arc<hub::Hub>,
+    /// Players waiting for quick pairing (see `meet`).
+    pub pairing: Arc<meet::Pairing>,
 }
 
 impl AppState {
@@ -214,6 +217,7 @@ impl AppState {
             lobby_lock: Arc::default(),
             signed_out: tokio::sync::broadcast::channel(256).0,
             hub: Arc::default(),
+            pairing: Arc::default(),
         };
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
@@ -321,6 +325,11 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/back", post(endings::back))
         .route("/api/games/{id}/chat", get(chat::list))
         .route("/api/chat/{id}/report", post(chat::report))
+        .route(
+            "/api/pairing",
+            get(meet::waiting).post(meet::ask).delete(meet::cancel),
+        )
+        .route("/api/watch", get(meet::watch))
         .route("/api/users/{id}", get(profiles::profile))
         .route(
             "/api/users/{id}/games.ndjson",

@@ -96,6 +96,19 @@ pub enum ServerMsg {
         timeouts: u32,
         bot_after: u32,
     },
+    /// To every connection of the other players of finished `game`: `by` offers a rematch at
+    /// `table` (their seats there are kept for them: joining it accepts).
+    RematchOffer {
+        game: String,
+        table: String,
+        by: String,
+    },
+    /// Quick pairing, to every connection of a waiting user: how many wait for the same
+    /// setting, or (`table`) the table just made for them.
+    Pairing {
+        waiting: usize,
+        table: Option<String>,
+    },
     /// A chat message at a table this connection follows (and may read).
     Chat {
         game: String,

@@ -92,6 +92,17 @@ pub async fn rematch(
         finished_at: None,
     };
     state.store.create_rematch_game(&row, &seats, &id).await?;
+    // The other players see the offer at once on their end screens (issue 27).
+    let offer = crate::protocol::ServerMsg::RematchOffer {
+        game: id.clone(),
+        table: row.id.clone(),
+        by: identity.display_name(),
+    };
+    for seat in &seats {
+        if let SeatKind::Reserved(user) = seat {
+            state.hub.to_user(user, &offer);
+        }
+    }
     if full {
         state.rooms.get(&state, &row.id).await?;
     }
