@@ -14,6 +14,7 @@ import { renderProfile } from './profile.js';
 import { renderLeaderboard } from './leaderboard.js';
 import { renderDailyBoard } from './daily.js';
 import { initTurns, relabelTurns, renderTurns } from './turns.js';
+import { renderPlayNow, renderWatch } from './meet.js';
 
 export const app = {
   me: null,
@@ -124,6 +125,10 @@ function route() {
       return renderDailyBoard(root, parts[1]);
     case 'turns':
       return renderTurns(root);
+    case 'play-now':
+      return renderPlayNow(root);
+    case 'watch':
+      return renderWatch(root);
     default:
       return renderLobby(root);
   }

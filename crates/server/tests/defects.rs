@@ -107,6 +107,8 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
         hub: Arc::default(),
         idle_after: idle,
         bot_pace: Duration::ZERO,
+        resigned: Vec::new(),
+        ending: None,
     });
     // A spectator whose queue holds one message, which it does not read yet.
     let (slow, mut slow_rx) = mpsc::channel(1);
