@@ -231,8 +231,10 @@ pub async fn list(
             "no started game with that id",
         ));
     };
-    let seats = state.store.seats(&id).await?;
     let user = identity.as_ref().map(|i| i.user_id.as_str());
+    // A daily challenge's game is its player's alone until its day is over.
+    crate::daily::embargo(&state, &id, user).await?;
+    let seats = state.store.seats(&id).await?;
     let spectators = row.status == "finished" || !is_player(&seats, user);
     let messages = state.store.chat(&id, spectators).await?;
     Ok(Json(json!({ "messages": messages })))

@@ -213,3 +213,10 @@ async fn the_sweep_abandons_games_against_bots_untouched_for_fourteen_days_only(
         "people are never abandoned"
     );
 }
+
+/// The scenario the PostgreSQL tier runs too (`common::people_scenarios`), on SQLite.
+#[tokio::test]
+async fn people_scenario_on_sqlite() {
+    let s = start_sqlite("people-scenario").await;
+    common::people_scenarios::people(&s).await;
+}
