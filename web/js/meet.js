@@ -135,6 +135,7 @@ export async function renderWatch(root) {
                   ' · ',
                   g.seats.map((s, i) => `${s.type === 'bot' ? t(`bot.${s.level}`) : s.name || t('seat.number', { n: i + 1 })} (${s.rating === undefined ? '–' : s.rating})`).join(', '),
                   ' · ',
+                  g.stage !== null && g.stage_name ? [t(`stage.${g.stage_name}`, { n: g.stage }), ' · '] : null,
                   t('watch.moves', { count: g.plies }),
                 ),
               ),

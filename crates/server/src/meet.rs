@@ -310,6 +310,27 @@ pub async fn watch(
             v["seats"][i]["rating"] = json!(rating);
         }
         v["plies"] = json!(plies);
+        // The stage, from the game's room when it is in memory (it is while anyone plays or
+        // follows it); null otherwise.
+        v["stage"] = Value::Null;
+        v["stage_name"] = json!(
+            row.kind
+                .parse::<GameKind>()
+                .map(|k| k.descriptor().stage_name)
+                .ok()
+        );
+        if let Some(room) = state.rooms.running(&row.id) {
+            let (reply, answer) = tokio::sync::oneshot::channel();
+            if room
+                .tx
+                .send(crate::room::RoomCmd::Progress(reply))
+                .await
+                .is_ok()
+                && let Ok((stage, _)) = answer.await
+            {
+                v["stage"] = json!(stage);
+            }
+        }
         v["to_move"] = json!(row.to_move);
         v["mean_rating"] = json!((sum / seats.len().max(1) as f64).round());
         games.push(v);

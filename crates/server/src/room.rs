@@ -40,6 +40,8 @@ pub enum RoomCmd {
     BotMove(BotChoice),
     /// A chat message (`crate::chat`).
     Chat(ChatCmd),
+    /// How far the game is: (stage number, moves played), for the Watch list.
+    Progress(tokio::sync::oneshot::Sender<(u8, u64)>),
     /// Resign, abandon, claim or "I'm back" (`crate::endings`); `user` none: the server.
     Act {
         user: Option<String>,
@@ -216,6 +218,9 @@ impl Room {
                         .await
                 }
                 RoomCmd::Chat(cmd) => self.chat(cmd).await,
+                RoomCmd::Progress(reply) => {
+                    let _ = reply.send((self.game.stage_number(), self.state_id()));
+                }
                 RoomCmd::Act {
                     user,
                     action,

@@ -157,6 +157,10 @@ async fn the_watch_list_shows_live_public_games_with_ratings_and_a_spectator_can
     assert_eq!(g["seats"][0]["rating"], 1500.0);
     assert_eq!(g["seats"][1]["level"], "greedy");
     assert!(g["plies"].is_i64() && g["mean_rating"].is_f64(), "{g}");
+    // The stage as the game's descriptor names it.
+    let stage_name = g["stage_name"].as_str().unwrap();
+    assert!(!stage_name.is_empty());
+    assert_eq!(g["stage"], 1, "{g}");
     let r = watcher.get("/api/watch?sort=rated").await;
     assert_eq!(r.status, 200);
     let r = watcher.get("/api/watch?sort=worst").await;
