@@ -35,7 +35,9 @@ export async function renderPlayNow(root) {
     return mount(root, h('p.hint', {}, errorText(e.code)));
   }
   const games = catalog.games.filter((g) => g.seats.max >= 2);
-  const state = { game: games[0].key, players: 2, clock: '', rated: false, range: '', waiting: null };
+  const state = { game: games[0].key, players: 2, clock: '', rated: false, range: '', waiting: null, others: [] };
+  // Who waits for what right now, so a player can pick a setting others already wait for.
+  const others = h('ul.pairing-others', { 'data-testid': 'pairing-others' });
   const status = h('p', { 'data-testid': 'pairing-status', role: 'status' });
   const box = h('section.card.play-now', { 'data-testid': 'play-now' });
   const draw = () => {
@@ -62,8 +64,22 @@ export async function renderPlayNow(root) {
         state.waiting !== null ? h('button', { 'data-testid': 'pairing-cancel', onclick: cancel }, t('pairing.cancel')) : null,
       ),
       status,
+      state.others.length ? [h('h3', {}, t('pairing.others')), others] : null,
     );
+    const clockName = (key) => {
+      const p = clocks.clocks.find((c) => c.key === key);
+      return p ? profileLabel(p) : t('lobby.no_clock');
+    };
+    mount(others, state.others.map((o) => h('li', {}, t('pairing.other_line', { game: t(`game.${o.game}`), players: o.players, clock: clockName(o.clock), count: o.waiting }))));
   };
+  async function readOthers() {
+    try {
+      state.others = (await api('GET', '/api/pairing')).waiting;
+      draw();
+    } catch {
+      // The list is a hint: a failed read leaves the last one.
+    }
+  }
   async function go() {
     const body = { game: state.game, players: Number(state.players), rated: state.rated };
     if (state.clock) body.clock = state.clock;
@@ -97,13 +113,16 @@ export async function renderPlayNow(root) {
       draw();
     }
   });
+  const every = setInterval(readOthers, 5000);
   app.leave = () => {
+    clearInterval(every);
     off();
     if (state.waiting !== null) api('DELETE', '/api/pairing').catch(() => {});
   };
   app.rerender = draw;
   draw();
   mount(root, box);
+  readOthers();
   document.title = `${t('pairing.title')} · Pyramidion`;
 }
 
