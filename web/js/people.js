@@ -70,7 +70,7 @@ export function endingText(ctx) {
       'div.ending',
       { 'data-testid': 'ending' },
       h('p', {}, t(`ending.${st.ending.ending}`, { names: names(ctx, resigned) })),
-      h('ol.ranking', {}, order.map((i) => h('li', {}, t('ending.rank_line', { rank: ranks[i] + 1, name: ctx.seatName(i) })))),
+      h('ul.ranking', {}, order.map((i) => h('li', {}, t('ending.rank_line', { rank: ranks[i] + 1, name: ctx.seatName(i) })))),
     );
   }
   if (resigned.length) return h('p.ending', { 'data-testid': 'ending' }, t('ending.resigned', { names: names(ctx, resigned) }));
