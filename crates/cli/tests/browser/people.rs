@@ -1,7 +1,7 @@
 //! Playing with people in the browser (issue 27), two real Chromium profiles: the chat shows a
 //! player's markup as plain text and a muted player's messages go away; a player who resigns a
 //! three-player game sees a bot take the seat while the others play on; quick pairing seats two
-//! strangers; the Watch page opens a live game as a spectator; a rematch offer reaches the
+//! strangers at a rated table, where a resignation moves both ratings; the Watch page opens a live game as a spectator; a rematch offer reaches the
 //! other player's end screen.
 use crate::webdriver::Session;
 use crate::{DESKTOP, artifacts, catalog, fill, open_lobby, world};
@@ -139,6 +139,7 @@ async fn quick_pairing_seats_two_strangers_and_the_watch_page_opens_a_spectator_
     a.wait_for("[data-testid=pairing-go]", 15).await;
     a.click("[data-testid=pairing-game] option[value=pyramids]")
         .await;
+    a.click("[data-testid=pairing-rated]").await;
     a.click("[data-testid=pairing-go]").await;
     let waiting = fill(&en["pairing.waiting"], "count", "1");
     a.wait_until(
@@ -154,6 +155,7 @@ async fn quick_pairing_seats_two_strangers_and_the_watch_page_opens_a_spectator_
     b.wait_for("[data-testid=pairing-go]", 15).await;
     b.click("[data-testid=pairing-game] option[value=pyramids]")
         .await;
+    b.click("[data-testid=pairing-rated]").await;
     b.click("[data-testid=pairing-go]").await;
     let (ha, hb) = (at_game(&a).await, at_game(&b).await);
     assert_eq!(ha, hb);
@@ -183,6 +185,12 @@ async fn quick_pairing_seats_two_strangers_and_the_watch_page_opens_a_spectator_
     a.click("[data-testid=resign]").await;
     a.click("[data-testid=confirm-resign]").await;
     b.wait_for("[data-testid=end-bar]", 20).await;
+    // Both asked for rated: the resignation moved the ratings, as a loss and a win.
+    let script =
+        "return fetch('/api/me/games').then((r) => r.json()).then((h) => h.games[0].mine.rating);";
+    let (ra, rb) = (a.js(script, json!([])).await, b.js(script, json!([])).await);
+    assert!(ra["after"].as_f64().unwrap() < 1500.0, "{ra}");
+    assert!(rb["after"].as_f64().unwrap() > 1500.0, "{rb}");
     a.wait_for("[data-testid=rematch]", 20).await;
     a.click("[data-testid=rematch]").await;
     b.wait_for("[data-testid=rematch-offer]", 20).await;
