@@ -227,7 +227,10 @@ async fn connection(
         };
         // A logout on this server closes the socket at once (above); one on another
         // instance, or an expiry, is noticed here, within SESSION_RECHECK.
-        let plays = matches!(msg, ClientMsg::Move { .. } | ClientMsg::Subscribe { .. });
+        let plays = matches!(
+            msg,
+            ClientMsg::Move { .. } | ClientMsg::Subscribe { .. } | ClientMsg::Chat { .. }
+        );
         if plays && checked.elapsed() >= SESSION_RECHECK {
             if !signed_in(&state, session.as_deref()).await {
                 let _ = out.send(signed_out_msg()).await;
