@@ -114,8 +114,14 @@ export async function renderPlayNow(root) {
     }
   });
   const every = setInterval(readOthers, 5000);
+  // Closing the tab stops the wait too: nobody is seated at a table they left.
+  const closing = () => {
+    if (state.waiting !== null) fetch('/api/pairing', { method: 'DELETE', keepalive: true, credentials: 'same-origin' });
+  };
+  window.addEventListener('pagehide', closing);
   app.leave = () => {
     clearInterval(every);
+    window.removeEventListener('pagehide', closing);
     off();
     if (state.waiting !== null) api('DELETE', '/api/pairing').catch(() => {});
   };
