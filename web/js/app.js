@@ -16,6 +16,7 @@ import { renderDailyBoard } from './daily.js';
 import { initTurns, relabelTurns, renderTurns } from './turns.js';
 import { renderSettings, renderVerifyEmail, renderUnsubscribe } from './settings.js';
 import { initPush } from './push.js';
+import { renderPlayNow, renderWatch } from './meet.js';
 
 export const app = {
   me: null,
@@ -134,6 +135,10 @@ function route() {
       return renderVerifyEmail(root, parts[1]);
     case 'unsubscribe':
       return renderUnsubscribe(root, parts[1]);
+    case 'play-now':
+      return renderPlayNow(root);
+    case 'watch':
+      return renderWatch(root);
     default:
       return renderLobby(root);
   }

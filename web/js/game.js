@@ -11,17 +11,25 @@ import { exportLinks } from './history.js';
 import { clockBar, tickClocks } from './clocks.js';
 import { moveLog } from './move-log.js';
 import { notifyOffer } from './push.js';
+import { playActions, endingText } from './people.js';
+import { chatPanel } from './chat.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
 const tables = new Map();
 export function loadTable(key) {
+  return loadModule(key).then((m) => m.render);
+}
+
+// A game's table module: `render(ctx)`, and `moveText(move)` (how a move reads in words, as
+// the move log says it; notices say moves with it too).
+function loadModule(key) {
   if (!tables.has(key)) {
     tables.set(
       key,
       import(`./${key}/table.js`).then(
-        (m) => m.render,
-        () => renderGeneric,
+        (m) => ({ render: m.render, moveText: m.moveText || ((mv) => mv.text) }),
+        () => ({ render: renderGeneric, moveText: (mv) => mv.text }),
       ),
     );
   }
@@ -44,9 +52,10 @@ export async function renderGame(root, id) {
   };
   mount(root, h('p.loading', {}, t('shell.loading')));
   let render = renderGeneric;
+  let moveText = (mv) => mv.text;
   try {
     page.table = await api('GET', `/api/tables/${id}`);
-    render = await loadTable(page.table.game);
+    ({ render, moveText } = await loadModule(page.table.game));
   } catch (e) {
     showError(e);
     return mount(root, h('p.hint', {}, errorText(e.code)));
@@ -66,7 +75,8 @@ export async function renderGame(root, id) {
 
   // A time-out notice in the current language (it is kept as the server sent it, so that a
   // change of language says it again).
-  const noticeText = (n) => n && t(`notice.${n.kind}`, { seat: seatName(n.seat), move: n.move.text, count: n.timeouts, max: n.bot_after });
+  // The move is said in words, as the move log says it (never the engine's notation).
+  const noticeText = (n) => n && t(`notice.${n.kind}`, { seat: seatName(n.seat), move: moveText(n.move), count: n.timeouts, max: n.bot_after });
 
   const play = (move) => {
     if (!page.state || page.pending || page.state.finished) return;
@@ -89,7 +99,15 @@ export async function renderGame(root, id) {
       freshMove: st.last_move && st.last_move.seat !== st.seat ? st.last_move : null,
     };
     try {
-      remount(root, h('p.table-links', {}, rulesLink(page.table.game, true)), st.finished ? null : notifyOffer(page.table), clockBar(ctx), st.finished ? endBar(page.table, st.seat !== null) : null, render(ctx));
+      remount(
+        root,
+        h('p.table-links', {}, rulesLink(page.table.game, true)),
+        st.finished ? null : notifyOffer(page.table),
+        clockBar(ctx),
+        st.finished ? endBar(page.table, st.seat !== null, [endingText(ctx), rematchOffer(page, draw)]) : playActions(ctx, page),
+        render(ctx),
+        chat.el,
+      );
     } catch (e) {
       // A drawing bug must not look like a frozen game: say so, and keep the state.
       console.error(e);
@@ -98,8 +116,15 @@ export async function renderGame(root, id) {
     root.classList.toggle('pending', page.pending);
   };
 
+  const chat = chatPanel(id, socket);
+  chat.load();
   const onMessage = (msg) => {
     if (msg.game !== id) return;
+    if (msg.type === 'chat') return chat.receive(msg.message);
+    if (msg.type === 'rematch_offer') {
+      page.offer = msg;
+      return draw();
+    }
     if (msg.type === 'state') {
       const previous = page.state;
       if (previous && msg.event > previous.event + 1 && !msg.missed.length) {
@@ -152,14 +177,39 @@ export async function renderGame(root, id) {
 }
 
 // Under a finished game: its replay, its record, and a rematch for its players.
-function endBar(table, seated) {
+function endBar(table, seated, ending) {
   return h(
     'nav.card.end-bar.row',
     { 'data-testid': 'end-bar', 'aria-label': t('end.after') },
+    ending,
     seated ? h('button.primary', { 'data-testid': 'rematch', onclick: () => rematch(table.id) }, t('end.rematch')) : null,
     h('a.button', { href: `#/replay/${table.id}`, 'data-testid': 'open-replay' }, t('end.replay')),
     exportLinks({ ...table, status: 'finished' }),
   );
+}
+
+// Another player's rematch offer, on this player's end screen as soon as it is made.
+function rematchOffer(page, draw) {
+  const offer = page.offer;
+  if (!offer) return null;
+  return h(
+    'p.rematch-offer',
+    { 'data-testid': 'rematch-offer', role: 'status' },
+    t('end.rematch_offer', { name: offer.by }),
+    ' ',
+    h('button.primary', { 'data-testid': 'accept-rematch', onclick: () => joinRematch(offer.table) }, t('end.accept')),
+    ' ',
+    h('button', { 'data-testid': 'decline-rematch', onclick: () => { page.offer = null; draw(); } }, t('end.decline')),
+  );
+}
+
+async function joinRematch(table) {
+  try {
+    const joined = await api('POST', `/api/tables/${table}/join`, {});
+    location.hash = joined.status === 'live' ? `#/game/${joined.id}` : `#/table/${joined.id}`;
+  } catch (e) {
+    showError(e);
+  }
 }
 
 // The first player to ask makes the rematch table; the others join it and take the seat kept

@@ -28,6 +28,8 @@ export function seatLink(seat, index) {
 // The result of a finished game for its player, in words (not only colour).
 export function resultText(mine, seats) {
   if (mine.rank === undefined || mine.rank === null) return '';
+  // A game that ended early (resigned, abandoned, claimed) has ranks but no scores.
+  if (mine.score === undefined || mine.score === null) return mine.won ? t('history.won_only') : t('history.rank_only', { rank: mine.rank + 1 });
   if (seats === 1) return mine.won ? t('history.solo_won', { score: mine.score }) : t('history.solo_lost', { score: mine.score });
   return mine.won ? t('history.won', { score: mine.score }) : t('history.rank', { rank: mine.rank + 1, score: mine.score });
 }
@@ -70,6 +72,7 @@ export function historyItem(game) {
       h(`span.status.${game.status}`, {}, t(`status.${game.status}`)),
       game.rated ? h('span.badge', {}, t('history.rated')) : h('span.badge.casual', {}, t('history.casual')),
       h('strong', { 'data-testid': 'history-result' }, resultText(game.mine, game.seats.length)),
+      game.result && game.result.ending ? h('span.ending', { 'data-testid': 'history-ending' }, ` · ${t(`history.ending.${game.result.ending}`)}`) : null,
       rating ? h('span', { 'data-testid': 'history-rating' }, rating) : null,
     ),
     game.status === 'finished' ? h('div.row', {}, h('a', { href }, t('history.replay')), exportLinks(game)) : null,

@@ -273,6 +273,8 @@ export async function renderLobby(root) {
         h(
           'nav.card.row',
           { 'aria-label': t('lobby.more') },
+          h('a', { href: '#/play-now', 'data-testid': 'play-now-link' }, t('pairing.title')),
+          h('a', { href: '#/watch', 'data-testid': 'watch-link' }, t('watch.title')),
           h('a', { href: '#/history', 'data-testid': 'history-link' }, t('history.title')),
           games.map((g) => h('a', { href: `#/leaderboard/${g.key}` }, t('leaderboard.title', { game: t(`game.${g.key}`) }))),
         ),

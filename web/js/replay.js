@@ -1,6 +1,7 @@
 // The replay of a finished game: the game's own table drawn read-only at any ply, a move
 // slider, buttons and the keyboard (Home, End, Left, Right), the move list, and whose view to
 // show (every seat's, since nothing is hidden once the game is over).
+import { chatReplay } from './chat.js';
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
@@ -61,7 +62,7 @@ export async function renderReplay(root, id) {
     }
     // The page is rebuilt: the control that had the focus keeps it (keyboard users).
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.testid : null;
-    mount(root, h('div.replay', { 'data-testid': 'replay', 'data-ply': page.ply }, controls(), summary(), h('div.replay-main', {}, mount(board, drawn), moveList())));
+    mount(root, h('div.replay', { 'data-testid': 'replay', 'data-ply': page.ply }, controls(), summary(), h('div.replay-main', {}, mount(board, drawn), moveList()), chatReplay(replay.chat || [], page.ply)));
     const again = focused && root.querySelector(`[data-testid="${focused}"]`);
     if (again && !again.disabled) again.focus();
   };

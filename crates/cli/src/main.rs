@@ -14,6 +14,7 @@ mod bench;
 mod bots;
 mod game_args;
 mod ladder;
+mod moderation;
 mod perft;
 mod replay;
 mod serve;
@@ -59,6 +60,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Re-play a game record, verifying every move, and print the final scores.
     Replay(replay::ReplayArgs),
+    /// List the chat messages players reported (newest first), for the server's operator.
+    Moderation(moderation::ModerationArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -72,6 +75,7 @@ fn main() -> std::process::ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Moderation(args) => moderation::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -75,6 +75,9 @@ pub struct ServeArgs {
     /// Seconds an untouched game stays in memory.
     #[arg(long, default_value_t = 600, env = "PYRAMIDION_ROOM_IDLE")]
     pub room_idle: u64,
+    /// Days after which an untouched game against bots only is abandoned by the server.
+    #[arg(long, default_value_t = 14, env = "PYRAMIDION_ABANDON_DAYS")]
+    pub abandon_days: u64,
     /// Clock profiles tables may use, comma separated: `key=BANK+BONUS` (real time: a bank of
     /// seconds plus a bonus per turn) or `key=SECONDS` (turn-based: seconds per turn).
     #[arg(
@@ -220,6 +223,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .public_url
         .clone()
         .unwrap_or_else(|| format!("http://{}", args.bind));
+    limits.abandon_after = secs(args.abandon_days.max(1) * 24 * 3600);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

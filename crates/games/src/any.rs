@@ -183,6 +183,11 @@ impl AnyGame {
         each!(self, g => g.ply())
     }
 
+    /// The part of the game being played (what the descriptor's `stage_name` counts).
+    pub fn stage_number(&self) -> u8 {
+        each!(self, g => g.stage_number())
+    }
+
     pub fn options(&self) -> Value {
         each!(self, g => serde_json::to_value(g.options()).expect("options serialise"))
     }

@@ -6,12 +6,19 @@
 //! Time is wall-clock milliseconds, so a clock reads the same across a server restart: the
 //! banks and the start of the running turn are stored with every move (see `store`).
 //!
-//! When a turn's time runs out a bot plays that turn for the seat (announced to everyone);
-//! after [`TIMEOUTS_TO_BOT`] time-outs the seat is played by a bot for the rest of the game.
+//! When a turn's time runs out a bot plays that turn for the seat (announced to everyone), and
+//! the seat's next turn has a fresh minimum of time (real time: [`Clock::fresh_minimum`];
+//! turn-based: the full turn, as always), so that each time-out costs one turn; after
+//! [`TIMEOUTS_TO_BOT`] time-outs the seat is played by a bot until its player takes it back
+//! ("I'm back", [`Clock::take_back`]) or the game ends.
 use serde::{Deserialize, Serialize};
 
 /// Time-outs after which a seat is played by a bot until the end of the game.
 pub const TIMEOUTS_TO_BOT: u32 = 3;
+
+/// The least a real-time seat has for its next turn after a time-out (unless its profile's
+/// whole bank is less).
+pub const FRESH_MINIMUM_MS: i64 = 30_000;
 
 /// A clock profile a table may be created with (the server's list is configurable).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -183,9 +190,34 @@ impl Clock {
             .is_some_and(|&n| n >= TIMEOUTS_TO_BOT)
     }
 
+    /// What a real-time seat's bank is after a turn that ran out: a quarter of the profile's
+    /// bank or [`FRESH_MINIMUM_MS`], whichever is more (never more than the whole bank), so
+    /// that the next turn can be played rather than timed out at once.
+    pub fn fresh_minimum(&self) -> i64 {
+        (self.profile.bank_ms / 4)
+            .max(FRESH_MINIMUM_MS)
+            .min(self.profile.bank_ms)
+    }
+
+    /// `seat`'s player takes back the seat a bot took (at `now`): its time-outs count from
+    /// none again, and its running turn starts afresh with at least the fresh minimum.
+    pub fn take_back(&mut self, seat: u8, now: i64) {
+        if let Some(n) = self.state.timeouts.get_mut(seat as usize) {
+            *n = 0;
+        }
+        let fresh = self.fresh_minimum();
+        if let Some(bank) = self.state.banks_ms.get_mut(seat as usize) {
+            *bank = (*bank).max(fresh);
+        }
+        if self.state.running == Some(seat) {
+            self.state.turn_started_ms = now;
+            self.state.covered = false;
+        }
+    }
+
     /// After a move played at `now`, `next` is to move. The clock only changes when the seat
     /// to move changes: the turn that ends pays its time (and gains the bonus), the next one
-    /// starts now. A turn that ran out (`timed_out`) leaves an empty bank (plus the bonus).
+    /// starts now. A turn that ran out (`timed_out`) leaves the fresh minimum (plus the bonus).
     pub fn after_move(&mut self, next: Option<u8>, now: i64, timed_out: bool) {
         if next == self.state.running {
             return;
@@ -194,7 +226,7 @@ impl Clock {
             && !self.profile.turn_based()
         {
             let left = if timed_out {
-                0
+                self.fresh_minimum()
             } else {
                 self.remaining(seat, now)
             };
@@ -270,19 +302,32 @@ mod tests {
     }
 
     #[test]
-    fn a_turn_that_ran_out_leaves_only_the_bonus() {
+    fn a_turn_that_ran_out_leaves_a_fresh_minimum_for_the_next() {
         let mut c = Clock::start(real_time(), 2, Some(0), 0);
         assert_eq!(c.remaining(0, 70_000), 0, "never below zero");
         c.count_timeout(0);
         assert!(c.state.covered);
         c.after_move(Some(1), 70_000, true);
         assert!(!c.state.covered, "the next turn is the next seat's own");
-        assert_eq!(c.state.banks_ms[0], 5_000);
+        // 60 s bank: a quarter is 15 s, less than 30 s; 30 s plus the 5 s bonus.
+        assert_eq!(c.state.banks_ms[0], 35_000);
+        let big = parse_profiles("long=1800+0").unwrap().remove(0);
+        assert_eq!(Clock::start(big, 2, None, 0).fresh_minimum(), 450_000);
+        let small = parse_profiles("small=10+0").unwrap().remove(0);
+        assert_eq!(Clock::start(small, 2, None, 0).fresh_minimum(), 10_000);
         assert_eq!(c.state.timeouts, vec![1, 0]);
         assert!(!c.bot_plays(0));
         c.count_timeout(0);
         c.count_timeout(0);
         assert!(c.bot_plays(0));
+        // Taken back while seat 0 is to move with an empty bank: a fresh turn.
+        c.after_move(Some(0), 80_000, false);
+        c.state.banks_ms[0] = 0;
+        c.take_back(0, 90_000);
+        assert!(!c.bot_plays(0));
+        assert_eq!(c.state.timeouts, vec![0, 0]);
+        assert_eq!(c.remaining(0, 90_000), 30_000);
+        assert_eq!(c.deadline(), Some(120_000));
     }
 
     #[test]

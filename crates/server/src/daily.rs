@@ -307,6 +307,10 @@ pub async fn leaderboard(
         let result: Value = get("result")?
             .and_then(|o| serde_json::from_str(&o).ok())
             .unwrap_or(Value::Null);
+        // An attempt abandoned (or resigned) has no score: it is not on the board.
+        if result.get("ending").is_some() {
+            continue;
+        }
         let user: String = get("user_id")?.unwrap_or_default();
         let finished_at = r
             .try_get::<Option<i64>, _>("finished_at")

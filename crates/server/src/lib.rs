@@ -10,8 +10,10 @@ pub mod auth;
 pub mod bot_pool;
 pub mod bot_retry;
 pub mod bot_seats;
+pub mod chat;
 pub mod clock;
 pub mod daily;
+pub mod endings;
 pub mod error;
 pub mod export;
 pub mod fair_queue;
@@ -19,8 +21,10 @@ pub mod history;
 pub mod hub;
 pub mod limits;
 pub mod listen;
+pub mod meet;
 pub mod metrics;
 pub mod moves;
+mod people_store;
 pub mod profiles;
 pub mod protocol;
 pub mod ratings;
@@ -135,6 +139,9 @@ pub struct Limits {
     pub daily_grace: Duration,
     /// Browsers (push subscriptions) one user may have; a new one replaces the oldest.
     pub push_devices_per_user: usize,
+    /// A game against bots only that nobody moved in for this long is abandoned by the
+    /// sweep (it leaves "Your move").
+    pub abandon_after: Duration,
 }
 
 impl Default for Limits {
@@ -161,6 +168,7 @@ impl Default for Limits {
             max_analyses: 32,
             daily_grace: Duration::from_secs(3600),
             push_devices_per_user: 10,
+            abandon_after: Duration::from_secs(14 * 24 * 3600),
         }
     }
 }
@@ -219,6 +227,8 @@ pub struct AppState {
     pub analyses: Arc<analysis::Queue>,
     /// Push and e-mail to players away (see `reach`).
     pub reach: Arc<reach::Reach>,
+    /// Players waiting for quick pairing (see `meet`).
+    pub pairing: Arc<meet::Pairing>,
 }
 
 impl AppState {
@@ -256,6 +266,7 @@ impl AppState {
             bots,
             analyses: Arc::default(),
             reach,
+            pairing: Arc::default(),
         };
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
@@ -303,6 +314,12 @@ impl AppState {
         }
         self.http_limit.sweep();
         self.guest_limit.sweep();
+        let untouched = now - self.config.limits.abandon_after.as_millis() as i64;
+        match endings::abandon_stale(self, untouched).await {
+            Ok(0) => {}
+            Ok(games) => tracing::info!(games, "untouched games against bots abandoned"),
+            Err(e) => tracing::warn!(error = %e, "cannot abandon untouched games"),
+        }
     }
 }
 
@@ -359,6 +376,18 @@ pub fn router(state: AppState) -> Router {
             get(analysis::get).post(analysis::request),
         )
         .route("/api/games/{id}/replay/{ply}", get(replay::at_ply))
+        // Playing with people (issue 27).
+        .route("/api/games/{id}/resign", post(endings::resign))
+        .route("/api/games/{id}/abandon", post(endings::abandon))
+        .route("/api/games/{id}/claim", post(endings::claim))
+        .route("/api/games/{id}/back", post(endings::back))
+        .route("/api/games/{id}/chat", get(chat::list))
+        .route("/api/chat/{id}/report", post(chat::report))
+        .route(
+            "/api/pairing",
+            get(meet::waiting).post(meet::ask).delete(meet::cancel),
+        )
+        .route("/api/watch", get(meet::watch))
         .route("/api/users/{id}", get(profiles::profile))
         .route(
             "/api/users/{id}/games.ndjson",

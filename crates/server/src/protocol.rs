@@ -37,6 +37,14 @@ pub enum ClientMsg {
         #[serde(default)]
         id: Option<u64>,
     },
+    /// A chat message at `game`'s table: plain `text`, or a quick `phrase` key.
+    Chat {
+        game: String,
+        #[serde(default)]
+        text: Option<String>,
+        #[serde(default)]
+        phrase: Option<String>,
+    },
     /// Be told of every change of an open listed table (`table` messages).
     WatchLobby,
     UnwatchLobby,
@@ -68,8 +76,13 @@ pub enum ServerMsg {
         outcome: Option<Outcome>,
         /// Each seat's time left and whose clock runs (none: the table has no clock).
         clock: Option<Box<ClockView>>,
-        /// Seats a bot plays: bot seats, and seats that timed out too often.
+        /// Seats a bot plays: bot seats, resigned seats, and seats that timed out too often.
         bots: Vec<bool>,
+        /// Seats resigned, in order (they rank last, the first to resign lowest).
+        resigned: Vec<u8>,
+        /// When the game ended before its rules said so: `{ending, ranks, resigned}`
+        /// (`ending`: `resigned`, `abandoned` or `claimed`); `outcome` is then null.
+        ending: Option<serde_json::Value>,
     },
     /// A seat's clock ran out (`timeout_bot_move`: a bot played for it;
     /// `seat_to_bot`: it timed out too often, a bot plays it to the end).
@@ -82,6 +95,24 @@ pub enum ServerMsg {
         /// The seat's time-outs so far, and after how many a bot takes the seat over.
         timeouts: u32,
         bot_after: u32,
+    },
+    /// To every connection of the other players of finished `game`: `by` offers a rematch at
+    /// `table` (their seats there are kept for them: joining it accepts).
+    RematchOffer {
+        game: String,
+        table: String,
+        by: String,
+    },
+    /// Quick pairing, to every connection of a waiting user: how many wait for the same
+    /// setting, or (`table`) the table just made for them.
+    Pairing {
+        waiting: usize,
+        table: Option<String>,
+    },
+    /// A chat message at a table this connection follows (and may read).
+    Chat {
+        game: String,
+        message: crate::chat::ChatMessage,
     },
     /// To every connection of a user seated in `game`, when the seat to move changes:
     /// whether the user is to move there now.

@@ -93,9 +93,16 @@ pub async fn rematch(
         finished_at: None,
     };
     state.store.create_rematch_game(&row, &seats, &id).await?;
-    // The other players, if away, hear of the offer (their seats are kept for them).
+    // The other players see the offer at once on their end screens, and hear of it if away
+    // (their seats are kept for them).
+    let offer = crate::protocol::ServerMsg::RematchOffer {
+        game: id.clone(),
+        table: row.id.clone(),
+        by: identity.display_name(),
+    };
     for seat in &seats {
         if let SeatKind::Reserved(user) = seat {
+            state.hub.to_user(user, &offer);
             state.hub.away(user, &row.id, crate::reach::Kind::Rematch);
         }
     }

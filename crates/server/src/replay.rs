@@ -64,11 +64,14 @@ pub async fn replay(
     let mut table = crate::api::table_json(&state, &row, &seats, None).await?;
     table["finished_at"] = json!(row.finished_at);
     let analysis = crate::analysis::stored(&state, &id).await?;
+    // The game is over: both channels of its chat are everyone's.
+    let chat = state.store.chat(&id, true).await?;
     Ok(Json(json!({
         "table": table,
         "plies": moves.len(),
         "moves": moves,
         "analysis": analysis,
+        "chat": chat,
     })))
 }
 

@@ -13,6 +13,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
+mod acting;
+mod chatting;
+pub use chatting::ChatCmd;
 mod scheduling;
 
 pub type Outbox = mpsc::Sender<ServerMsg>;
@@ -36,6 +39,16 @@ pub enum RoomCmd {
     },
     /// A bot's choice for the state `state_id` (ignored if the state moved on).
     BotMove(BotChoice),
+    /// A chat message (`crate::chat`).
+    Chat(ChatCmd),
+    /// How far the game is: (stage number, moves played), for the Watch list.
+    Progress(tokio::sync::oneshot::Sender<(u8, u64)>),
+    /// Resign, abandon, claim or "I'm back" (`crate::endings`); `user` none: the server.
+    Act {
+        user: Option<String>,
+        action: crate::endings::Action,
+        reply: tokio::sync::oneshot::Sender<crate::endings::Answer>,
+    },
 }
 
 struct Subscriber {
@@ -74,6 +87,12 @@ pub struct Room {
     /// Hidden moves stay hidden when the game ends (a daily challenge's deal is everyone's
     /// until its day is over: `daily::embargo`).
     reveal_at_end: bool,
+    /// Seats resigned, in order (a bot plays them on while the game goes on).
+    resigned: Vec<u8>,
+    /// Why the game ended before its rules said so (`resigned`, `abandoned`, `claimed`).
+    ending: Option<String>,
+    /// Each user's chat rate limit in this game.
+    chat_limits: std::collections::HashMap<String, crate::limits::Bucket>,
 }
 
 /// Everything a room starts from.
@@ -94,6 +113,8 @@ pub struct RoomSetup {
     /// The table's creator: its bots' work is shared fairly by this user (`fair_queue`).
     pub owner: String,
     pub reveal_at_end: bool,
+    pub resigned: Vec<u8>,
+    pub ending: Option<String>,
 }
 
 #[derive(Clone)]
@@ -134,6 +155,9 @@ impl Room {
             bots: setup.bots,
             owner: setup.owner,
             reveal_at_end: setup.reveal_at_end,
+            resigned: setup.resigned,
+            ending: setup.ending,
+            chat_limits: Default::default(),
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -153,6 +177,9 @@ impl Room {
     }
 
     fn to_move(&self) -> Option<u8> {
+        if self.ending.is_some() {
+            return None;
+        }
         match self.game.to_move() {
             ToMove::Seat(s) => Some(s.0),
             ToMove::Over => None,
@@ -207,8 +234,24 @@ impl Room {
                     self.human_move(conn, &user, state_id, &text, received)
                         .await
                 }
+                RoomCmd::Chat(cmd) => self.chat(cmd).await,
+                RoomCmd::Progress(reply) => {
+                    let _ = reply.send((self.game.stage_number(), self.state_id()));
+                }
+                RoomCmd::Act {
+                    user,
+                    action,
+                    reply,
+                } => {
+                    let answer = self.act(user.as_deref(), action).await;
+                    let _ = reply.send(answer);
+                }
                 RoomCmd::BotMove(choice) => {
-                    if choice.state_id == self.state_id() {
+                    // A seat taken back ("I'm back") since the bot was asked is the person's.
+                    let bot_turn = self.to_move().is_some_and(|s| {
+                        self.bot_plays(s) || self.covering.is_some_and(|(c, _)| c == s)
+                    });
+                    if choice.state_id == self.state_id() && bot_turn {
                         self.bot_asked = None;
                         match self.apply(&choice.text, true, Instant::now()).await {
                             Ok(()) => {
@@ -275,7 +318,8 @@ impl Room {
 
     fn state_for(&self, seat: Option<u8>, missed: Vec<SeenMove>) -> ServerMsg {
         let to_move = self.to_move();
-        let legal = if seat.is_some() && seat == to_move {
+        let legal = if seat.is_some() && seat == to_move && !seat.is_some_and(|s| self.bot_plays(s))
+        {
             self.game.legal_moves()
         } else {
             Vec::new()
@@ -295,7 +339,12 @@ impl Room {
             view: self.game.view_json(seat.map(Seat)),
             legal,
             finished: to_move.is_none(),
-            outcome: self.game.outcome(),
+            outcome: self.outcome(),
+            resigned: self.resigned.clone(),
+            ending: self.ending.as_ref().map(|e| {
+                let ranks = crate::endings::final_ranks(None, self.seats.len(), &self.resigned);
+                crate::endings::early_result(e, &ranks, &self.resigned)
+            }),
             clock: self.clock.as_ref().map(|c| Box::new(c.view(now_ms()))),
             bots: (0..self.seats.len() as u8)
                 .map(|s| self.bot_plays(s))
@@ -303,9 +352,20 @@ impl Room {
         }
     }
 
-    /// Whether a bot plays `seat`: a bot seat, or one that timed out too often.
+    /// The outcome by the rules, its ranking with the resigned seats last; none while the
+    /// game runs or when it ended early (see `ending`).
+    fn outcome(&self) -> Option<pyramidion_core::Outcome> {
+        if self.ending.is_some() {
+            return None;
+        }
+        let outcome = self.game.outcome()?;
+        Some(crate::endings::with_resignations(outcome, &self.resigned))
+    }
+
+    /// Whether a bot plays `seat`: a bot seat, a resigned one, or one that timed out too often.
     fn bot_plays(&self, seat: u8) -> bool {
         matches!(self.seats.get(seat as usize), Some(SeatKind::Bot(_)))
+            || self.resigned.contains(&seat)
             || self.clock.as_ref().is_some_and(|c| c.bot_plays(seat))
     }
 
@@ -447,10 +507,16 @@ impl Room {
         let ply = self.moves.len() as u32;
         // A game's last move and its result are committed together: a crash between two
         // commits would otherwise leave a finished record marked live.
-        let outcome = next.outcome();
-        let result = outcome
-            .as_ref()
-            .map(|o| serde_json::to_string(o).unwrap_or_default());
+        let outcome = next
+            .outcome()
+            .map(|o| crate::endings::with_resignations(o, &self.resigned));
+        let result = outcome.as_ref().map(|o| {
+            let mut v = serde_json::to_value(o).unwrap_or_default();
+            if !self.resigned.is_empty() {
+                v["resigned"] = serde_json::json!(self.resigned);
+            }
+            v.to_string()
+        });
         // The clock after this move, stored with it.
         let before = self.to_move();
         let after = match next.to_move() {

@@ -38,6 +38,8 @@ struct Loaded {
     clock: Option<Clock>,
     owner: String,
     reveal_at_end: bool,
+    resigned: Vec<u8>,
+    ending: Option<String>,
 }
 
 impl Rooms {
@@ -94,6 +96,8 @@ impl Rooms {
                 bots: state.bots.clone(),
                 owner: loaded.owner,
                 reveal_at_end: loaded.reveal_at_end,
+                resigned: loaded.resigned,
+                ending: loaded.ending,
             });
             // Finished rooms end their task but stay in the map; drop them now and then so
             // the map holds about the live games.
@@ -219,6 +223,8 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         clock,
         owner: row.created_by.clone(),
         reveal_at_end,
+        resigned: state.store.resignations(id).await?,
+        ending: state.store.ending(id).await?,
     };
     Ok(Some((loaded, row.status == "finished")))
 }

@@ -115,23 +115,35 @@ impl Store {
             Backend::Sqlite
         };
         let options = |max| {
-            AnyPoolOptions::new()
+            let pool = AnyPoolOptions::new()
                 .max_connections(max)
                 // A broken database fails fast instead of retrying for the default 30 s.
-                .acquire_timeout(std::time::Duration::from_secs(10))
-                .after_connect(move |conn, _| {
-                    Box::pin(async move {
-                        if backend == Backend::Sqlite {
-                            // WAL: readers never block the writer; FULL: a commit survives
-                            // power loss, which "persist before acknowledging" relies on.
-                            conn.execute("PRAGMA journal_mode = WAL").await?;
-                            conn.execute("PRAGMA synchronous = FULL").await?;
-                            conn.execute("PRAGMA busy_timeout = 5000").await?;
-                            conn.execute("PRAGMA foreign_keys = ON").await?;
-                        }
-                        Ok(())
-                    })
+                .acquire_timeout(std::time::Duration::from_secs(10));
+            // A SQLite connection is a local file: it does not drop or go stale as a network
+            // one does, so every connection opens at the start and stays, and a read need not
+            // ping it first. (Then no read waits on the database thread inside the acquire's
+            // timeout, which a test on paused time would see run out at once.)
+            let pool = match backend {
+                Backend::Sqlite => pool
+                    .min_connections(max)
+                    .test_before_acquire(false)
+                    .idle_timeout(None)
+                    .max_lifetime(None),
+                Backend::Postgres => pool,
+            };
+            pool.after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL: readers never block the writer; FULL: a commit survives
+                        // power loss, which "persist before acknowledging" relies on.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        conn.execute("PRAGMA busy_timeout = 5000").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
                 })
+            })
         };
         let open = |max| async move {
             options(max)

@@ -33,6 +33,10 @@ pub async fn my_turns(State(state): State<AppState>, identity: Identity) -> ApiR
         if clock.as_ref().is_some_and(|c| c.bot_plays(seat)) {
             continue;
         }
+        // A resigned seat is a bot's until the end.
+        if state.store.resignations(&row.id).await?.contains(&seat) {
+            continue;
+        }
         let seats = state.store.seats(&row.id).await?;
         let mut v = table_json(&state, &row, &seats, Some(&identity.user_id)).await?;
         v["to_move"] = json!(seat);

@@ -227,7 +227,10 @@ async fn connection(
         };
         // A logout on this server closes the socket at once (above); one on another
         // instance, or an expiry, is noticed here, within SESSION_RECHECK.
-        let plays = matches!(msg, ClientMsg::Move { .. } | ClientMsg::Subscribe { .. });
+        let plays = matches!(
+            msg,
+            ClientMsg::Move { .. } | ClientMsg::Subscribe { .. } | ClientMsg::Chat { .. }
+        );
         if plays && checked.elapsed() >= SESSION_RECHECK {
             if !signed_in(&state, session.as_deref()).await {
                 let _ = out.send(signed_out_msg()).await;
@@ -348,6 +351,42 @@ async fn handle(
             }
             Ok(())
         }
+        ClientMsg::Chat { game, text, phrase } => match identity {
+            None => Err(ServerMsg::error(
+                "unauthorized",
+                "sign in (or get a guest identity) to chat",
+                Some(&game),
+            )),
+            Some(id) => {
+                let mut sent = Ok(());
+                if !subscribed.contains(&game) {
+                    let cmd = RoomCmd::Subscribe {
+                        conn,
+                        user: Some(id.user_id.clone()),
+                        out: out.clone(),
+                        last_event: None,
+                    };
+                    sent = match daily_gate(state, &game, identity).await {
+                        Ok(()) => to_room(state, &game, cmd).await,
+                        Err(e) => Err(e),
+                    };
+                    if sent.is_ok() {
+                        subscribed.insert(game.clone());
+                    }
+                }
+                if sent.is_ok() {
+                    let cmd = RoomCmd::Chat(crate::room::ChatCmd {
+                        conn,
+                        user: id.user_id.clone(),
+                        name: id.display_name(),
+                        text,
+                        phrase,
+                    });
+                    sent = to_room(state, &game, cmd).await;
+                }
+                sent
+            }
+        },
         ClientMsg::Move {
             game,
             state_id,

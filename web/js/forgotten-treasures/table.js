@@ -9,6 +9,8 @@ import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from './placing.js';
 import { resultPanel } from './result.js';
 import { moveText } from './moves.js';
+// How a move reads in words: the shell says time-out notices with it.
+export { moveText };
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 
 export function render(ctx) {

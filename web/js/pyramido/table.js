@@ -402,7 +402,7 @@ function enlargedPlayer(ctx, seat) {
   };
 }
 
-function moveText(m) {
+export function moveText(m) {
   switch (m.kind) {
     case 'take':
       return t('pyo.move.take', { slot: m.slot + 1 });

@@ -5,6 +5,8 @@ import { h, clickable } from '../dom.js';
 import { t } from '../i18n.js';
 import { COLOURS, cardLabel, cardSvg, colourName, pyramidSvg, stoneChip } from './pieces.js';
 import { moveText } from './moves.js';
+// How a move reads in words: the shell says time-out notices with it.
+export { moveText };
 import { resultPanel } from './result.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 

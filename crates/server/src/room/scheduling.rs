@@ -26,7 +26,7 @@ impl Room {
         {
             return self.ask_bot(BotLevel::Greedy, Some(seat));
         }
-        if self.clock.as_ref().is_some_and(|c| c.bot_plays(seat)) {
+        if self.clock.as_ref().is_some_and(|c| c.bot_plays(seat)) || self.resigned.contains(&seat) {
             return self.ask_bot(BotLevel::Greedy, None);
         }
         match &self.seats[seat as usize] {
@@ -75,8 +75,11 @@ impl Room {
             // Bots think on the bounded bot pool, off the async runtime; a bot that panics
             // is logged there and a fallback move comes back instead.
             if let Some(text) = bots.choose(ticket, game, level, seed).await {
-                // Paced, so that people see each bot move (see `Config::bot_pace`).
-                tokio::time::sleep_until(not_before).await;
+                // Paced, so that people see each bot move (see `Config::bot_pace`). No
+                // timer when the pace has passed already (a timer rounds up to the next ms).
+                if not_before > tokio::time::Instant::now() {
+                    tokio::time::sleep_until(not_before).await;
+                }
                 let _ = tx
                     .send(RoomCmd::BotMove(BotChoice {
                         state_id,

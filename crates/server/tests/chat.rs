@@ -1,0 +1,173 @@
+//! A table's chat (issue 27, item 4) over real WebSockets: the players' and spectators'
+//! channels, limits and bad input, phrases, the replay, reports and `pyramidion moderation`'s
+//! reading of them.
+mod common;
+use common::*;
+use serde_json::{Value, json};
+
+/// The next `chat` message (errors fail the test).
+async fn next_chat(ws: &mut Socket) -> Value {
+    loop {
+        let m = ws.next().await;
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "chat" {
+            return m["message"].clone();
+        }
+    }
+}
+
+/// The next error message.
+async fn next_error(ws: &mut Socket) -> Value {
+    ws.next_of("error").await
+}
+
+#[tokio::test]
+async fn players_and_spectators_chat_on_their_channels_and_the_replay_keeps_it() {
+    let s = start_sqlite("chat").await;
+    let mut a = Client::guest(&s).await;
+    let mut b = Client::guest(&s).await;
+    let mut watcher = Client::guest(&s).await;
+    let body = json!({"game": "pyramids", "options": {"players": 2},
+                      "seats": [{"type": "me"}, {"type": "open"}]});
+    let id = a.post("/api/tables", body).await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    b.post(&format!("/api/tables/{id}/join"), json!({})).await;
+    let (mut wa, mut wb, mut ww) = (a.socket().await, b.socket().await, watcher.socket().await);
+    for ws in [&mut wa, &mut wb, &mut ww] {
+        ws.subscribe(&id, None).await;
+    }
+
+    // A player's message reaches everyone, as plain text exactly as written.
+    let text = "<b>hi</b> & <script>alert(1)</script>";
+    wa.send(json!({"type": "chat", "game": id, "text": text}))
+        .await;
+    for ws in [&mut wa, &mut wb, &mut ww] {
+        let m = next_chat(ws).await;
+        assert_eq!(
+            (m["channel"].as_str(), m["text"].as_str()),
+            (Some("players"), Some(text))
+        );
+        assert_eq!(m["seat"], 0);
+    }
+    // A spectator's message reaches spectators only.
+    ww.send(json!({"type": "chat", "game": id, "phrase": "good_luck"}))
+        .await;
+    let m = next_chat(&mut ww).await;
+    assert_eq!(
+        (m["channel"].as_str(), m["phrase"].as_str()),
+        (Some("spectators"), Some("good_luck"))
+    );
+    assert_eq!(m["seat"], Value::Null);
+    // A phrase is sent as its key; each reader's client says it in their language.
+    wb.send(json!({"type": "chat", "game": id, "phrase": "good_game"}))
+        .await;
+    let m = next_chat(&mut wa).await;
+    assert_eq!(
+        (m["phrase"].as_str(), m["text"].as_str()),
+        (Some("good_game"), None)
+    );
+    assert_eq!(next_chat(&mut ww).await["phrase"], "good_game");
+    let m = next_chat(&mut wb).await;
+    assert_eq!(
+        m["phrase"], "good_game",
+        "the players never got the spectators' message"
+    );
+
+    // Bad input: a clear error, nothing stored or sent.
+    let long = "x".repeat(301);
+    for (bad, code) in [
+        (
+            json!({"type": "chat", "game": id, "text": long}),
+            "chat_too_long",
+        ),
+        (
+            json!({"type": "chat", "game": id, "text": "   "}),
+            "empty_chat",
+        ),
+        (
+            json!({"type": "chat", "game": id, "phrase": "you_lose"}),
+            "unknown_phrase",
+        ),
+        (
+            json!({"type": "chat", "game": id, "text": "a", "phrase": "hello"}),
+            "bad_request",
+        ),
+        (
+            json!({"type": "chat", "game": id, "text": "two\nlines"}),
+            "bad_request",
+        ),
+    ] {
+        wa.send(bad).await;
+        let e = next_error(&mut wa).await;
+        assert_eq!(e["code"], code, "{e}");
+    }
+    // What each may read: players their channel, a spectator both.
+    let mine = a.get(&format!("/api/games/{id}/chat")).await.body;
+    assert_eq!(mine["messages"].as_array().unwrap().len(), 2, "{mine}");
+    let theirs = watcher.get(&format!("/api/games/{id}/chat")).await.body;
+    assert_eq!(theirs["messages"].as_array().unwrap().len(), 3, "{theirs}");
+
+    // A report is stored for the operator (a player cannot report what they cannot read).
+    let first = mine["messages"][0]["id"].as_str().unwrap().to_string();
+    let spectators = theirs["messages"][1]["id"].as_str().unwrap().to_string();
+    let r = b
+        .post(&format!("/api/chat/{first}/report"), json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = b
+        .post(&format!("/api/chat/{spectators}/report"), json!({}))
+        .await;
+    assert_eq!((r.status, r.code()), (404, "not_found"), "{}", r.text);
+    let r = b.post("/api/chat/nope/report", json!({})).await;
+    assert_eq!((r.status, r.code()), (404, "not_found"), "{}", r.text);
+    let reports = pyramidion_server::chat::reports_at(&sqlite_url(&s.dir))
+        .await
+        .unwrap();
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0].message.text.as_deref(), Some(text));
+    assert_eq!(reports[0].message.id, first);
+
+    // Once over, the replay shows both channels.
+    a.post(&format!("/api/games/{id}/resign"), json!({})).await;
+    let replay = a.get(&format!("/api/games/{id}/replay")).await.body;
+    let said: Vec<Value> = replay["chat"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| json!([m["channel"], m["text"], m["phrase"]]))
+        .collect();
+    assert_eq!(
+        said,
+        vec![
+            json!(["players", text, null]),
+            json!(["spectators", null, "good_luck"]),
+            json!(["players", null, "good_game"]),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn chat_is_rate_limited_per_player() {
+    let s = start_sqlite("chat-rate").await;
+    let mut a = Client::guest(&s).await;
+    let body = json!({"game": "pyramids", "options": {"players": 2},
+                      "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}]});
+    let id = a.post("/api/tables", body).await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut ws = a.socket().await;
+    ws.subscribe(&id, None).await;
+    for i in 0..5 {
+        ws.send(json!({"type": "chat", "game": id, "text": format!("m{i}")}))
+            .await;
+        assert_eq!(next_chat(&mut ws).await["text"], format!("m{i}"));
+    }
+    ws.send(json!({"type": "chat", "game": id, "text": "one too many"}))
+        .await;
+    assert_eq!(next_error(&mut ws).await["code"], "chat_rate_limited");
+    let stored = a.get(&format!("/api/games/{id}/chat")).await.body;
+    assert_eq!(stored["messages"].as_array().unwrap().len(), 5);
+}

@@ -1,0 +1,207 @@
+//! The fair time-out policy (issue 27, item 2) on paused time: nothing waits for real. A
+//! time-out lets a bot play that turn and gives the seat a fresh minimum for its next one, so
+//! three time-outs are three missed turns; "I'm back" takes the seat back; a turn-based game
+//! whose player is away may be claimed.
+//!
+//! The server starts on real time (its database connections open then); then the clock is
+//! paused and only the test moves it (`tokio::time::advance`). A blocking task held open for
+//! the rest of the test keeps tokio's auto-advance off: it would otherwise jump to the next
+//! timer whenever the runtime waits on another thread (the database's, the bots'), and so run
+//! out timeouts that are not part of the test.
+mod common;
+use common::*;
+use futures_util::StreamExt;
+use pyramidion_server::clock::parse_profiles;
+use serde_json::{Value, json};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+const LONG: Duration = Duration::from_secs(400 * 24 * 3600);
+
+/// A server whose clock profiles are `clocks`, whose own timeouts (pings, idle sockets, slow
+/// requests) never fire while time jumps ahead.
+async fn server(name: &str, clocks: &str) -> TestServer {
+    let profiles = parse_profiles(clocks).unwrap();
+    start_sqlite_with(name, |c| {
+        c.clocks = profiles;
+        let l = &mut c.limits;
+        (l.ws_ping_every, l.ws_idle_timeout, l.ws_send_timeout) = (LONG, LONG, LONG);
+        (l.header_timeout, l.body_timeout, l.sweep_every, l.room_idle) = (LONG, LONG, LONG, LONG);
+    })
+    .await
+}
+
+/// The next text message, with no timeout of its own (time is paused: a timeout would fire
+/// as soon as the server is busy).
+async fn next(ws: &mut Socket) -> Value {
+    loop {
+        match ws.ws.next().await.expect("socket open").expect("no error") {
+            Message::Text(t) => return serde_json::from_str(&t).unwrap(),
+            _ => continue,
+        }
+    }
+}
+
+/// Pauses the clock; from now on, until the guard is dropped, time moves only by [`advance`].
+#[must_use]
+fn freeze() -> std::sync::mpsc::Sender<()> {
+    tokio::time::pause();
+    let (guard, dropped) = std::sync::mpsc::channel::<()>();
+    tokio::task::spawn_blocking(move || {
+        let _ = dropped.recv();
+    });
+    guard
+}
+
+async fn advance(by: Duration) {
+    tokio::time::advance(by).await;
+}
+
+async fn next_state(ws: &mut Socket) -> Value {
+    loop {
+        let m = next(ws).await;
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "state" {
+            return m;
+        }
+    }
+}
+
+#[tokio::test]
+async fn three_time_outs_are_three_missed_turns_and_i_am_back_takes_the_seat_back() {
+    let s = server("timeouts-fair", "rt=60+0").await;
+    let mut c = Client::guest(&s).await;
+    let body = json!({"game": "pyramids", "options": {"players": 2},
+                      "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}], "clock": "rt"});
+    let t = c.post("/api/tables", body).await;
+    assert_eq!(t.status, 201, "{}", t.text);
+    let id = t.body["id"].as_str().unwrap().to_string();
+    let mut ws = c.socket().await;
+    ws.send(json!({"type": "subscribe", "game": id})).await;
+    let mut state = next_state(&mut ws).await;
+    let _frozen = freeze();
+
+    // Nobody plays seat 0: record, for each of its turns, the time it starts with, and the
+    // time-outs announced.
+    let mut my_turns: Vec<i64> = Vec::new();
+    let mut notices: Vec<(String, u64)> = Vec::new();
+    let mut was_mine = false;
+    loop {
+        let mine = state["to_move"] == 0 && state["bots"][0] == false;
+        if mine && !was_mine {
+            my_turns.push(state["clock"]["remaining_ms"][0].as_i64().unwrap());
+            // Nobody plays: the turn's whole time passes.
+            advance(Duration::from_secs(61)).await;
+        }
+        was_mine = mine;
+        // The state that hands the seat to a bot comes before the notice that says so.
+        if state["bots"][0] == true && notices.len() == 3 {
+            break;
+        }
+        let m = next(&mut ws).await;
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "notice" {
+            assert_eq!(m["seat"], 0);
+            let n = (
+                m["kind"].as_str().unwrap().to_string(),
+                m["timeouts"].as_u64().unwrap(),
+            );
+            // Said on every move the bot plays in that turn: counted once.
+            if notices.last() != Some(&n) {
+                notices.push(n);
+            }
+        } else if m["type"] == "state" {
+            state = m;
+        }
+    }
+    assert_eq!(
+        notices,
+        vec![
+            ("timeout_bot_move".to_string(), 1),
+            ("timeout_bot_move".to_string(), 2),
+            ("seat_to_bot".to_string(), 3),
+        ]
+    );
+    // Three turns of mine, each with time to play: the whole bank, then the fresh minimum
+    // (60 s / 4 is less than 30 s) twice, not an empty bank.
+    assert_eq!(my_turns.len(), 3, "{my_turns:?}");
+    assert!(my_turns[0] > 55_000, "{my_turns:?}");
+    for fresh in &my_turns[1..] {
+        assert!(*fresh > 25_000 && *fresh <= 30_000, "{my_turns:?}");
+    }
+    let row = s.state.store.game(&id).await.unwrap().unwrap();
+    assert_eq!(row.clock_state.unwrap().timeouts, vec![3, 0]);
+
+    // "I'm back": the seat is mine again while the game runs, with its time-outs forgiven.
+    let r = c.post(&format!("/api/games/{id}/back"), json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body["seats"], json!([0]));
+    let r = c.post(&format!("/api/games/{id}/back"), json!({})).await;
+    assert_eq!((r.status, r.code()), (409, "not_away"), "{}", r.text);
+    loop {
+        state = next_state(&mut ws).await;
+        if state["bots"][0] == false && state["to_move"] == 0 && state["finished"] == false {
+            break;
+        }
+        assert_eq!(
+            state["finished"], false,
+            "the game ended before my turn came back"
+        );
+    }
+    assert_eq!(state["clock"]["timeouts"], json!([0, 0]));
+    assert!(state["clock"]["remaining_ms"][0].as_i64().unwrap() > 25_000);
+    let legal = state["legal"][0]["text"].as_str().unwrap().to_string();
+    let sid = state["state_id"].as_u64().unwrap();
+    ws.play(&id, sid, &legal).await;
+    let played = next_state(&mut ws).await;
+    assert_eq!(played["state_id"], sid + 1);
+    assert_eq!(played["last_move"]["seat"], 0);
+    let moves = s.state.store.moves(&id).await.unwrap();
+    assert_eq!(moves.len() as u64, sid + 1, "my own move is stored");
+}
+
+#[tokio::test]
+async fn a_turn_based_game_whose_player_is_away_can_be_claimed() {
+    let s = server("timeouts-claim", "day=86400").await;
+    let mut a = Client::guest(&s).await;
+    let mut b = Client::guest(&s).await;
+    let body = json!({"game": "pyramids", "options": {"players": 2},
+                      "seats": [{"type": "me"}, {"type": "open"}], "clock": "day"});
+    let t = a.post("/api/tables", body).await;
+    let id = t.body["id"].as_str().unwrap().to_string();
+    let j = b.post(&format!("/api/tables/{id}/join"), json!({})).await;
+    assert_eq!(j.body["status"], "live", "{}", j.text);
+    let mut ws = a.socket().await;
+    ws.send(json!({"type": "subscribe", "game": id})).await;
+    let mut state = next_state(&mut ws).await;
+    let r = a.post(&format!("/api/games/{id}/claim"), json!({})).await;
+    assert_eq!((r.status, r.code()), (409, "nobody_away"), "{}", r.text);
+    let _frozen = freeze();
+    // A plays its turns at once; B never comes: a day per turn runs out three times.
+    let mut waited_for = None;
+    while state["bots"][1] == false {
+        let sid = state["state_id"].as_u64().unwrap();
+        if let Some(mv) = state["legal"][0]["text"].as_str() {
+            ws.play(&id, sid, mv).await;
+        } else if state["to_move"] == 1 && waited_for != Some(sid) {
+            waited_for = Some(sid);
+            advance(Duration::from_secs(86_401)).await;
+        }
+        state = next_state(&mut ws).await;
+    }
+    let r = a.post(&format!("/api/games/{id}/claim"), json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body, json!({"ended": true, "resigned": [1]}));
+    loop {
+        state = next_state(&mut ws).await;
+        if state["finished"] == true {
+            break;
+        }
+    }
+    assert_eq!(
+        state["ending"],
+        json!({"ending": "claimed", "ranks": [0, 1], "resigned": [1]})
+    );
+    let r = b.post(&format!("/api/games/{id}/back"), json!({})).await;
+    assert_eq!((r.status, r.code()), (409, "game_over"), "{}", r.text);
+}

@@ -1,0 +1,78 @@
+// Playing with people (issue 27): resign, abandon, claim and "I'm back" under a running game,
+// and how a game that ended early (or with resigned seats) reads. The server decides and ranks;
+// this page only asks and says what the state tells it.
+import { api } from './api.js';
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { showError } from './app.js';
+
+const names = (ctx, seats) => seats.map((s) => ctx.seatName(s)).join(', ');
+
+// Asks the server; the new state comes over the socket to every follower.
+async function act(id, action) {
+  try {
+    await api('POST', `/api/games/${id}/${action}`);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+// A button that asks once more before an action that cannot be undone.
+function confirmed(page, ctx, key, action, testid) {
+  if (page.ui.confirming === action) {
+    return [
+      h('span.hint', {}, t(`play.${key}_confirm`)),
+      h('button.danger', { 'data-testid': `confirm-${testid}`, onclick: () => { page.ui.confirming = null; act(ctx.id, action); } }, t(`play.${key}_yes`)),
+      h('button', { onclick: () => { page.ui.confirming = null; ctx.redraw(); } }, t('play.cancel')),
+    ];
+  }
+  return h('button', { 'data-testid': testid, onclick: () => { page.ui.confirming = action; ctx.redraw(); } }, t(`play.${key}`));
+}
+
+// Under a running game, for its players.
+export function playActions(ctx, page) {
+  const st = ctx.state;
+  const seats = ctx.table.seats;
+  const mine = seats.map((s, i) => (s.type === 'human' && s.me ? i : -1)).filter((i) => i >= 0);
+  if (!mine.length) return null;
+  const resigned = st.resigned || [];
+  const inGame = mine.filter((i) => !resigned.includes(i));
+  const parts = [];
+  if (!inGame.length) {
+    parts.push(h('span.hint', { 'data-testid': 'you-resigned' }, t('play.you_resigned')));
+  } else {
+    const timeouts = (st.clock && st.clock.timeouts) || [];
+    const botAfter = (st.clock && st.clock.bot_after) || Infinity;
+    const away = (i) => timeouts[i] >= botAfter && !resigned.includes(i);
+    if (inGame.some(away)) {
+      parts.push(h('span.hint', {}, t('play.bot_has_your_seat')), h('button.primary', { 'data-testid': 'im-back', onclick: () => act(ctx.id, 'back') }, t('play.back')));
+    }
+    const botsOnly = seats.every((s, i) => s.type === 'bot' || mine.includes(i));
+    parts.push(botsOnly ? confirmed(page, ctx, 'abandon', 'abandon', 'abandon') : confirmed(page, ctx, 'resign', 'resign', 'resign'));
+    const turnBased = ctx.table.clock && ctx.table.clock.turn_ms > 0;
+    const awayOthers = seats.map((s, i) => i).filter((i) => seats[i].type === 'human' && !mine.includes(i) && away(i));
+    if (turnBased && awayOthers.length) {
+      parts.push(h('span.hint', {}, t('play.away', { names: names(ctx, awayOthers) })), h('button', { 'data-testid': 'claim', onclick: () => act(ctx.id, 'claim') }, t('play.claim')));
+    }
+  }
+  return h('nav.card.play-actions.row', { 'data-testid': 'play-actions', 'aria-label': t('play.actions') }, parts.flat());
+}
+
+// How a finished game ended, when resignations played a part: who resigned, and for a game
+// that ended early, the server's ranking.
+export function endingText(ctx) {
+  const st = ctx.state;
+  const resigned = st.resigned || [];
+  if (st.ending) {
+    const ranks = st.ending.ranks;
+    const order = ranks.map((r, i) => i).sort((a, b) => ranks[a] - ranks[b]);
+    return h(
+      'div.ending',
+      { 'data-testid': 'ending' },
+      h('p', {}, t(`ending.${st.ending.ending}`, { names: names(ctx, resigned) })),
+      h('ul.ranking', {}, order.map((i) => h('li', {}, t('ending.rank_line', { rank: ranks[i] + 1, name: ctx.seatName(i) })))),
+    );
+  }
+  if (resigned.length) return h('p.ending', { 'data-testid': 'ending' }, t('ending.resigned', { names: names(ctx, resigned) }));
+  return null;
+}
