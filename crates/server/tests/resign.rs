@@ -19,8 +19,12 @@ async fn table(s: &TestServer, people: &mut [Client], players: usize, rated: boo
             json!({"type": "bot", "level": "greedy"})
         });
     }
-    let body = json!({"game": "pyramids", "options": {"players": players}, "seats": seats,
-                      "rated": rated});
+    let mut body = json!({"game": "pyramids", "options": {"players": players}, "seats": seats,
+                          "rated": rated});
+    if rated {
+        // Rated tables need a clock (a rated game without one could be stalled for ever).
+        body["clock"] = json!("normal");
+    }
     let t = people[0].post("/api/tables", body).await;
     assert_eq!(t.status, 201, "{}", t.text);
     let id = t.body["id"].as_str().unwrap().to_string();
