@@ -2,18 +2,18 @@
 //! Password hashing runs off the runtime, a few at a time.
 use crate::AppState;
 use crate::api::ApiJson;
+use crate::client_ip::ClientIp;
 use crate::auth::{
     Identity, clear_cookie, end_session, hash_password, needs_rehash, over_https, random_hex,
     start_session, verify_password,
 };
 use crate::error::{ApiError, ApiResult};
 use axum::Json;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 
 fn with_cookie(cookie: String, body: Value) -> Response {
     ([(header::SET_COOKIE, cookie)], Json(body)).into_response()
@@ -52,13 +52,13 @@ async fn hashing<T: Send + 'static>(
 /// Who am I? Creates a guest identity (and its session cookie) on the first visit.
 pub async fn me(
     State(state): State<AppState>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     if let Some(id) = Identity::from_headers(&state, &headers).await? {
         return Ok(Json(identity_json(&id.user_id, &id.display_name(), id.guest)).into_response());
     }
-    if !state.guest_limit.allow(addr.ip()) {
+    if !state.guest_limit.allow(ip) {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "too_many_guests",

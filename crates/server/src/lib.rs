@@ -9,10 +9,12 @@ pub mod api;
 pub mod auth;
 pub mod bot_pool;
 pub mod bot_retry;
+pub mod client_ip;
 pub mod clock;
 pub mod daily;
 pub mod error;
 pub mod export;
+pub mod fd_limit;
 pub mod history;
 pub mod hub;
 pub mod limits;
@@ -68,6 +70,9 @@ pub struct Config {
     /// The bot level whose search budget a finished game's analysis uses (a ladder name; a
     /// game that does not list it uses its weakest search level).
     pub analysis_level: String,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); empty:
+    /// every client is its socket's peer.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 /// Bounds on what clients may hold, start or make the server do; every one is documented with
@@ -112,6 +117,14 @@ pub struct Limits {
     /// clock or bot is dropped after this long untouched; it is rebuilt from storage when
     /// needed again.
     pub room_idle: Duration,
+    /// Games one WebSocket may follow at once (each keeps a room in memory).
+    pub rooms_per_socket: usize,
+    /// New accounts per client address per hour (also the burst).
+    pub registrations_per_ip_per_hour: u32,
+    /// Open or live tables one account may have created.
+    pub tables_per_account: usize,
+    /// Open or live games a user (guest or account) may hold a seat at.
+    pub seats_per_user: usize,
 }
 
 impl Default for Limits {
@@ -133,6 +146,10 @@ impl Default for Limits {
             sweep_every: Duration::from_secs(300),
             lobby_page: 50,
             room_idle: Duration::from_secs(600),
+            rooms_per_socket: 32,
+            registrations_per_ip_per_hour: 5,
+            tables_per_account: 20,
+            seats_per_user: 40,
         }
     }
 }
@@ -156,6 +173,7 @@ impl Config {
             // Twice or more the weakest level's budget: fewer misjudged moves, and still a
             // few seconds of one pool thread for a whole game.
             analysis_level: "medium".to_string(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -169,6 +187,12 @@ pub struct AppState {
     pub http_limit: Arc<limits::PerIp>,
     /// New guests per client address.
     pub guest_limit: Arc<limits::PerIp>,
+    /// New accounts per client address.
+    pub register_limit: Arc<limits::PerIp>,
+    /// WebSocket messages per client address, shared by all of that address's sockets.
+    pub ws_limit: Arc<limits::PerIp>,
+    /// Open connections (and WebSockets) per client address.
+    pub connections: Arc<listen::PerIpConnections>,
     /// Password hashes computed at once (argon2 takes ~19 MiB and tens of ms each).
     pub hashing: Arc<tokio::sync::Semaphore>,
     /// Serialises seat changes (join/leave), so two players never take the same seat.
@@ -195,6 +219,15 @@ impl AppState {
             per_second: guests / 3600.0,
             burst: guests,
         });
+        let registrations = config.limits.registrations_per_ip_per_hour as f64;
+        let register_limit = limits::PerIp::new(limits::Rate {
+            per_second: registrations / 3600.0,
+            burst: registrations,
+        });
+        let ws_limit = limits::PerIp::new(limits::Rate {
+            per_second: config.ws_messages_per_second,
+            burst: config.ws_burst,
+        });
         let hashing = tokio::sync::Semaphore::new(config.limits.hash_concurrency.max(1));
         let state = AppState {
             config: Arc::new(config),
@@ -203,6 +236,9 @@ impl AppState {
             metrics,
             http_limit: Arc::new(http_limit),
             guest_limit: Arc::new(guest_limit),
+            register_limit: Arc::new(register_limit),
+            ws_limit: Arc::new(ws_limit),
+            connections: Arc::default(),
             hashing: Arc::new(hashing),
             lobby_lock: Arc::default(),
             signed_out: tokio::sync::broadcast::channel(256).0,
@@ -247,6 +283,8 @@ impl AppState {
         }
         self.http_limit.sweep();
         self.guest_limit.sweep();
+        self.register_limit.sweep();
+        self.ws_limit.sweep();
     }
 }
 
@@ -269,10 +307,12 @@ async fn healthz(State(state): State<AppState>) -> Response {
 async fn rate_limit(
     State(state): State<AppState>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    req: Request,
+    mut req: Request,
     next: Next,
 ) -> Response {
-    if !state.http_limit.allow(addr.ip()) {
+    let ip = client_ip::client_ip(&state.config.trusted_proxies, addr.ip(), req.headers());
+    req.extensions_mut().insert(client_ip::ClientIp(ip));
+    if !state.http_limit.allow(ip) {
         return error::ApiError::rate_limited().into_response();
     }
     next.run(req).await

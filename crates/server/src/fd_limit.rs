@@ -1,0 +1,46 @@
+//! Open files: every connection (a WebSocket too) is one. With the soft `RLIMIT_NOFILE` below
+//! `--max-connections`, accepting fails before the cap is reached and the server cannot open
+//! its database or answer `/healthz`; so the soft limit is raised at start (as far as the hard
+//! limit allows), and a server that still could not hold its connections refuses to start.
+
+/// Files kept for what is not a client connection: the database, the listener, logs, the
+/// runtime's own descriptors.
+pub const RESERVED_FILES: u64 = 256;
+
+/// Raises the soft limit on open files to the hard one and checks that it holds
+/// `max_connections` plus [`RESERVED_FILES`]; the limit in force, or why it is too low.
+#[cfg(target_os = "linux")]
+pub fn ensure(max_connections: usize) -> anyhow::Result<u64> {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let needed = (max_connections as u64).saturating_add(RESERVED_FILES);
+    let limit = getrlimit(Resource::Nofile);
+    // `None` is "unlimited".
+    let soft = limit.current.unwrap_or(u64::MAX);
+    let hard = limit.maximum.unwrap_or(u64::MAX);
+    let mut in_force = soft;
+    if soft < hard {
+        let raised = Rlimit {
+            current: limit.maximum,
+            maximum: limit.maximum,
+        };
+        match setrlimit(Resource::Nofile, raised) {
+            Ok(()) => in_force = hard,
+            // Some systems cap the soft limit below an unlimited hard one: keep what is.
+            Err(e) => tracing::warn!(error = %e, "cannot raise the open-file limit"),
+        }
+    }
+    if in_force < needed {
+        anyhow::bail!(
+            "--max-connections {max_connections} needs about {needed} open files, but this \
+             process may open {in_force} (the hard RLIMIT_NOFILE): raise it (ulimit -Hn, \
+             LimitNOFILE=) or lower --max-connections"
+        );
+    }
+    Ok(in_force)
+}
+
+/// Elsewhere the limit is left to the system.
+#[cfg(not(target_os = "linux"))]
+pub fn ensure(_max_connections: usize) -> anyhow::Result<u64> {
+    Ok(u64::MAX)
+}
