@@ -126,6 +126,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
             args.analysis_level
         );
     }
+    let trusted_proxies = pyramidion_server::client_ip::parse_networks(&args.trusted_proxy)
+        .map_err(|e| anyhow::anyhow!("--trusted-proxy: {e}"))?;
     // Logs on stderr: stdout carries the one "serving" line that scripts and tests read.
     tracing_subscriber::fmt()
         .with_target(false)
@@ -133,8 +135,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .init();
     // Every connection is an open file: a server that could not hold --max-connections of
     // them would fail at accept (and on its own database) instead.
-    let files = pyramidion_server::fd_limit::ensure(args.max_connections)?;
-    tracing::info!(files, "open-file limit");
+    pyramidion_server::fd_limit::ensure(args.max_connections)?;
     // Held until the process ends: a second server on this data directory refuses to start.
     let mut _lock = None;
     let url = match args.database {
@@ -163,8 +164,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.clocks = pyramidion_server::clock::parse_profiles(&args.clocks)
         .map_err(|e| anyhow::anyhow!("--clocks: {e}"))?;
     config.bot_pace = std::time::Duration::from_millis(args.bot_pace_ms);
-    config.trusted_proxies = pyramidion_server::client_ip::parse_networks(&args.trusted_proxy)
-        .map_err(|e| anyhow::anyhow!("--trusted-proxy: {e}"))?;
+    config.trusted_proxies = trusted_proxies;
     let secs = std::time::Duration::from_secs;
     let limits = &mut config.limits;
     if let Some(n) = args.hash_concurrency {
