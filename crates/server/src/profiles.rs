@@ -20,17 +20,19 @@ fn db(e: sqlx::Error) -> ApiError {
     ApiError::internal(e)
 }
 
-/// The id of the user named `key` (an account name, else a user id).
+/// The id of the user `key` (a user id, else an account name). Ids first: a name never
+/// takes over the page of the user whose id it spells (names that look like ids are refused
+/// too, but older accounts may have one).
 pub(crate) async fn user_by_id_or_name(state: &AppState, key: &str) -> ApiResult<String> {
     let missing = || ApiError::not_found("no such player");
     if !plausible_id(key) {
         return Err(missing());
     }
-    if let Some((id, _, _)) = state.store.user_by_name(key).await? {
-        return Ok(id);
+    if state.store.user(key).await?.is_some() {
+        return Ok(key.to_string());
     }
-    match state.store.user(key).await? {
-        Some(_) => Ok(key.to_string()),
+    match state.store.user_by_name(key).await? {
+        Some((id, _, _)) => Ok(id),
         None => Err(missing()),
     }
 }
