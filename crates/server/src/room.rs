@@ -67,6 +67,9 @@ pub struct Room {
     /// A bot's move is published no sooner than this after the previous move.
     bot_pace: Duration,
     last_move_at: tokio::time::Instant,
+    /// The storage already holds a move at this room's next ply: the room is stale and is
+    /// dropped, to be rebuilt from storage (`crate::bot_retry::stale_room`).
+    stale: bool,
 }
 
 /// Everything a room starts from.
@@ -120,6 +123,7 @@ impl Room {
             idle_after: setup.idle_after,
             bot_pace: setup.bot_pace,
             last_move_at: tokio::time::Instant::now(),
+            stale: false,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -199,6 +203,10 @@ impl Room {
                                     self.broadcast_notice(seat);
                                 }
                             }
+                            Err(ApplyError::Storage(e)) if crate::bot_retry::stale_room(&e) => {
+                                tracing::warn!(game = %self.id, error = %e, "a bot move met a stored one: the room is stale");
+                                self.stale = true;
+                            }
                             Err(ApplyError::Storage(e)) => {
                                 // Nobody would play this turn again: the same move is tried
                                 // later, until the storage takes it.
@@ -209,6 +217,14 @@ impl Room {
                         }
                     }
                 }
+            }
+            if self.stale {
+                // Rebuilt from storage at the next command; every follower resubscribes.
+                for s in &self.subscribers {
+                    crate::moves::tell_dropped(&s.out, &self.id, None);
+                }
+                crate::moves::evict(&self.id, &mut rx);
+                break;
             }
             if self.to_move().is_none() && self.subscribers.is_empty() {
                 break;
@@ -392,6 +408,7 @@ impl Room {
             }
             Err(ApplyError::Storage(e)) => {
                 tracing::error!(game = %self.id, error = %e, "cannot persist a move");
+                self.stale = crate::bot_retry::stale_room(&e);
                 self.reply(
                     conn,
                     error(
