@@ -92,6 +92,36 @@ fn a_second_server_on_one_sqlite_database_url_refuses() {
     drop(first);
 }
 
+/// The data directory's database named by URL (even by a roundabout path) is the same
+/// database: it takes the same lock, both ways round.
+#[test]
+fn a_database_url_naming_the_data_directorys_file_takes_the_same_lock() {
+    let dir = data_dir("same-file");
+    let by_url = |path: String| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_pyramidion"));
+        c.args(["serve", "--bind", "127.0.0.1:0", "--database"])
+            .arg(format!("sqlite://{path}?mode=rwc"));
+        c
+    };
+    let plain = dir.join("pyramidion.db").display().to_string();
+    let roundabout = dir
+        .join("..")
+        .join(dir.file_name().unwrap())
+        .join("pyramidion.db")
+        .display()
+        .to_string();
+    let first = start(&dir);
+    for path in [plain.clone(), roundabout] {
+        let (_, err) = refused(by_url(path));
+        assert!(err.contains("is in use by another Pyramidion server"), "{err}");
+    }
+    drop(first);
+    let first = start_command(by_url(plain));
+    let (_, err) = refused(serve_args(&dir));
+    assert!(err.contains("is in use by another Pyramidion server"), "{err}");
+    drop(first);
+}
+
 #[test]
 fn a_corrupt_database_ends_the_server_at_once() {
     let dir = data_dir("corrupt");

@@ -60,6 +60,9 @@ pub struct RecordQuery {
     /// Answer as a file to save (`Content-Disposition: attachment`).
     #[serde(default)]
     download: bool,
+    /// The table's invite: an unlisted game's record is its players' and its holders' only.
+    #[serde(default)]
+    invite: Option<String>,
 }
 
 /// `GET /api/games/{id}/record[?format=json|text][&download=true]`.
@@ -71,7 +74,11 @@ pub async fn record(
 ) -> ApiResult<Response> {
     let (row, _) = crate::api::load(&state, &id).await?;
     let viewer = crate::auth::Identity::from_headers(&state, &headers).await?;
-    crate::daily::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str())).await?;
+    let user = viewer.as_ref().map(|v| v.user_id.as_str());
+    crate::daily::embargo(&state, &id, user).await?;
+    if !crate::visibility::may_see(&state, &row, user, q.invite.as_deref()).await? {
+        return Err(ApiError::not_found("no such table"));
+    }
     if row.status == "open" || row.status == "abandoned" {
         return Err(ApiError::conflict(
             "not_started",
@@ -127,22 +134,30 @@ fn file_response(
     response
 }
 
-/// `GET /api/users/{id}/games.ndjson`: every started game of a user, newest first, one JSON
-/// object a line: the game's id, status, dates and public record (see [`public_record`]).
+/// `GET /api/users/{id}/games.ndjson[?before=CURSOR&limit=N]`: a page (50 by default, at
+/// most 500) of a user's started games, newest first, one JSON object a line: the game's id,
+/// status, dates and public record (see [`public_record`]). Unlisted games are only in their
+/// players' exports. A full page ends with a `Link: <…?before=CURSOR>; rel="next"` header.
 /// Finished lines are records that `pyramidion replay` reads as they are.
 pub async fn user_games_ndjson(
     State(state): State<AppState>,
     Path(user): Path<String>,
+    Query(page): Query<crate::profiles::GamesPage>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let user = crate::profiles::user_by_id_or_name(&state, &user).await?;
     let viewer = crate::auth::Identity::from_headers(&state, &headers).await?;
     let viewer = viewer.as_ref().map(|v| v.user_id.as_str());
+    let limit = page
+        .limit
+        .unwrap_or(crate::visibility::PAGE)
+        .clamp(1, crate::visibility::MAX_PAGE);
+    let before = crate::visibility::parse_cursor(page.before.as_deref())?;
+    let rows =
+        crate::visibility::public_games_page(&state, &user, viewer, limit, before).await?;
+    let next = crate::visibility::next_cursor(&rows, limit);
     let mut out = String::new();
-    for row in state.store.games_of_user(&user).await? {
-        if row.status != "live" && row.status != "finished" {
-            continue;
-        }
+    for row in rows {
         // A daily game of the current day is its player's only.
         if crate::daily::embargo(&state, &row.id, viewer)
             .await
@@ -159,11 +174,19 @@ pub async fn user_games_ndjson(
         out.push_str(&line.to_string());
         out.push('\n');
     }
-    Ok(file_response(
+    let mut response = file_response(
         out,
         "application/x-ndjson",
         &format!("games-{user}"),
         "ndjson",
         true,
-    ))
+    );
+    if let Some(next) = next
+        && let Ok(link) =
+            format!("</api/users/{user}/games.ndjson?before={next}&limit={limit}>; rel=\"next\"")
+                .parse()
+    {
+        response.headers_mut().insert(header::LINK, link);
+    }
+    Ok(response)
 }

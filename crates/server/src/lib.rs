@@ -32,6 +32,7 @@ pub mod room;
 pub mod rooms;
 pub mod store;
 pub mod turns;
+pub mod visibility;
 pub mod web;
 pub mod writer;
 pub mod ws;
@@ -290,16 +291,20 @@ impl AppState {
     }
 }
 
-/// `200 ok`, or `503` with the last storage error while writes fail (nothing is acknowledged
-/// then; the status turns back to ok as soon as a write succeeds again).
+/// `200 ok`, or `503` with a code while writes fail (nothing is acknowledged then; the status
+/// turns back to ok as soon as a write succeeds again). The storage error itself (paths, SQL,
+/// the OS's words) is for the operator: it is logged and shown in `/metrics`, not here.
 async fn healthz(State(state): State<AppState>) -> Response {
     match state.metrics.storage.degraded() {
         None => "ok".into_response(),
-        Some(error) => (
+        Some(_) => (
             axum::http::StatusCode::SERVICE_UNAVAILABLE,
             axum::Json(serde_json::json!({
                 "status": "degraded",
-                "error": { "code": "storage_failing", "message": error },
+                "error": {
+                    "code": "storage_failing",
+                    "message": "writes to the database fail: nothing is acknowledged until they succeed again",
+                },
             })),
         )
             .into_response(),
@@ -368,19 +373,16 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Takes the data directory for this process: a second server on the same directory would
-/// write the same games from two places. The lock (an advisory lock on `pyramidion.lock`)
-/// lasts as long as the returned file is open, and is released by the OS when the process
-/// ends, however it ends.
+/// write the same games from two places. The lock (an advisory lock on the database's
+/// `pyramidion.db.lock`) lasts as long as the returned file is open, and is released by the OS
+/// when the process ends, however it ends.
 pub fn lock_data_dir(dir: &std::path::Path) -> anyhow::Result<std::fs::File> {
-    lock_file(
-        &dir.join("pyramidion.lock"),
-        &format!("the data directory {}", dir.display()),
-    )
+    lock_sqlite_file(&dir.join("pyramidion.db"))
 }
 
-/// The same guard for a SQLite database named by URL (`--database sqlite://PATH`): the lock
-/// file sits beside it (`PATH.lock`). `None` for other databases (PostgreSQL guards itself)
-/// and for in-memory SQLite, which no second process can open.
+/// The same guard for a SQLite database named by URL (`--database sqlite://PATH`). `None` for
+/// other databases (PostgreSQL guards itself) and for in-memory SQLite, which no second
+/// process can open.
 pub fn lock_sqlite_url(url: &str) -> anyhow::Result<Option<std::fs::File>> {
     let Some(rest) = url.strip_prefix("sqlite:") else {
         return Ok(None);
@@ -390,8 +392,37 @@ pub fn lock_sqlite_url(url: &str) -> anyhow::Result<Option<std::fs::File>> {
     if path.is_empty() || path.contains(":memory:") {
         return Ok(None);
     }
-    let lock = std::path::PathBuf::from(format!("{path}.lock"));
-    lock_file(&lock, &format!("the database {path}")).map(Some)
+    lock_sqlite_file(std::path::Path::new(path)).map(Some)
+}
+
+/// Locks `DB.lock` beside the database file, named by its canonical path: however the file is
+/// named (the data directory, a URL, a relative path, `..`, a symbolic link), one database has
+/// one lock.
+fn lock_sqlite_file(db: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    use anyhow::Context;
+    let canonical = match db.canonicalize() {
+        Ok(path) => path,
+        // Not created yet: its directory's canonical path and its name.
+        Err(_) => {
+            let parent = db
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(std::path::Path::new("."));
+            let name = db
+                .file_name()
+                .with_context(|| format!("{} names no database file", db.display()))?;
+            parent
+                .canonicalize()
+                .with_context(|| format!("cannot open {}", parent.display()))?
+                .join(name)
+        }
+    };
+    let mut lock = canonical.clone().into_os_string();
+    lock.push(".lock");
+    lock_file(
+        std::path::Path::new(&lock),
+        &format!("the database {}", canonical.display()),
+    )
 }
 
 fn lock_file(path: &std::path::Path, what: &str) -> anyhow::Result<std::fs::File> {

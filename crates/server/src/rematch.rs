@@ -50,14 +50,11 @@ pub async fn rematch(
     }
     crate::quotas::may_create_table(&state, &identity).await?;
     crate::quotas::may_take_seats(&state, me, 1).await?;
-    let mut asker_seated = false;
     let seats: Vec<SeatKind> = old_seats
         .iter()
         .map(|s| match s {
-            SeatKind::Human(u) if u == me && !asker_seated => {
-                asker_seated = true;
-                SeatKind::Human(u.clone())
-            }
+            // Every seat of the asker (several in a hot-seat game) is theirs again.
+            SeatKind::Human(u) if u == me => SeatKind::Human(u.clone()),
             SeatKind::Bot(level) => SeatKind::Bot(level.clone()),
             SeatKind::Human(u) => SeatKind::Reserved(u.clone()),
             _ => SeatKind::Open,

@@ -40,6 +40,9 @@ pub enum RoomCmd {
 struct Subscriber {
     conn: u64,
     seat: Option<u8>,
+    /// Every seat of the subscriber's user: one who holds several (hot seat) views the one to
+    /// move after every move.
+    held: Vec<u8>,
     out: Outbox,
 }
 
@@ -236,6 +239,7 @@ impl Room {
     }
 
     fn subscribe(&mut self, conn: u64, user: Option<String>, out: Outbox, last_event: Option<u64>) {
+        let held = user.as_deref().map(|u| self.seat_of(u)).unwrap_or_default();
         let seat = user.as_deref().and_then(|u| {
             let seats = self.seat_of(u);
             // A user holding several seats (hot seat) follows the one to move.
@@ -254,7 +258,12 @@ impl Room {
         };
         let msg = self.state_for(seat, missed);
         let _ = out.try_send(msg);
-        self.subscribers.push(Subscriber { conn, seat, out });
+        self.subscribers.push(Subscriber {
+            conn,
+            seat,
+            held,
+            out,
+        });
     }
 
     /// Move `ply` as the connection of `seat` may see it.
@@ -493,6 +502,13 @@ impl Room {
     }
 
     fn publish(&mut self) {
+        if let Some(to_move) = self.to_move() {
+            for s in &mut self.subscribers {
+                if s.held.len() > 1 && s.held.contains(&to_move) {
+                    s.seat = Some(to_move);
+                }
+            }
+        }
         let mut gone = Vec::new();
         for s in &self.subscribers {
             let msg = self.state_for(s.seat, Vec::new());

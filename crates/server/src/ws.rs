@@ -328,14 +328,39 @@ async fn to_room(state: &AppState, game: &str, mut cmd: RoomCmd) -> Result<(), S
 
 /// A daily challenge's game is followed only by its player until its day is over: the deal
 /// is everyone's that day (`crate::daily::embargo`).
+///
+/// An unlisted game is followed only by its players and whoever holds its invite
+/// (`crate::visibility`); to anyone else it does not exist.
 async fn daily_gate(
     state: &AppState,
     game: &str,
     identity: Option<&Identity>,
+    invite: Option<&str>,
 ) -> Result<(), ServerMsg> {
-    crate::daily::embargo(state, game, identity.map(|i| i.user_id.as_str()))
+    let user = identity.map(|i| i.user_id.as_str());
+    crate::daily::embargo(state, game, user)
         .await
-        .map_err(|e| ServerMsg::error(e.code, e.message, Some(game)))
+        .map_err(|e| ServerMsg::error(e.code, e.message, Some(game)))?;
+    if !crate::api::plausible_id(game) {
+        return Ok(()); // `room_of` answers not_found
+    }
+    let row = match state.store.game(game).await {
+        Ok(Some(row)) => row,
+        Ok(None) => return Ok(()), // likewise
+        Err(e) => {
+            tracing::error!(error = %e, "cannot read a game");
+            return Err(ServerMsg::error("internal", "cannot open that game", Some(game)));
+        }
+    };
+    match crate::visibility::may_see(state, &row, user, invite).await {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(ServerMsg::error(
+            "not_found",
+            "no started game with that id",
+            Some(game),
+        )),
+        Err(e) => Err(ServerMsg::error(e.code, e.message, Some(game))),
+    }
 }
 
 /// A socket follows at most `rooms_per_socket` games: each keeps a room in memory.
@@ -372,7 +397,11 @@ async fn handle(
             state.hub.watch_lobby(conn, None);
             Ok(())
         }
-        ClientMsg::Subscribe { game, last_event } => {
+        ClientMsg::Subscribe {
+            game,
+            last_event,
+            invite,
+        } => {
             let cmd = RoomCmd::Subscribe {
                 conn,
                 user: identity.map(|i| i.user_id.clone()),
@@ -380,7 +409,7 @@ async fn handle(
                 last_event,
             };
             let sent = match room_cap(state, subscribed, &game) {
-                Ok(()) => daily_gate(state, &game, identity).await,
+                Ok(()) => daily_gate(state, &game, identity, invite.as_deref()).await,
                 Err(e) => Err(e),
             };
             let sent = match sent {
@@ -419,7 +448,7 @@ async fn handle(
                         out: out.clone(),
                         last_event: None,
                     };
-                    sent = match daily_gate(state, &game, identity).await {
+                    sent = match daily_gate(state, &game, identity, None).await {
                         Ok(()) => to_room(state, &game, cmd).await,
                         Err(e) => Err(e),
                     };
