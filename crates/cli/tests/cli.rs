@@ -393,7 +393,12 @@ fn serve_refuses_bad_rates_and_analysis_levels() {
         "{}",
         stderr(&o)
     );
-    let o = pyramidion(&["serve", "--bind", "127.0.0.1:0", "--trusted-proxy=10.0.0.0/33"]);
+    let o = pyramidion(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--trusted-proxy=10.0.0.0/33",
+    ]);
     assert!(!o.status.success());
     assert!(
         stderr(&o).contains("--trusted-proxy: '10.0.0.0/33' is not a CIDR network"),

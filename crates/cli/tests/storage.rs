@@ -113,12 +113,18 @@ fn a_database_url_naming_the_data_directorys_file_takes_the_same_lock() {
     let first = start(&dir);
     for path in [plain.clone(), roundabout] {
         let (_, err) = refused(by_url(path));
-        assert!(err.contains("is in use by another Pyramidion server"), "{err}");
+        assert!(
+            err.contains("is in use by another Pyramidion server"),
+            "{err}"
+        );
     }
     drop(first);
     let first = start_command(by_url(plain));
     let (_, err) = refused(serve_args(&dir));
-    assert!(err.contains("is in use by another Pyramidion server"), "{err}");
+    assert!(
+        err.contains("is in use by another Pyramidion server"),
+        "{err}"
+    );
     drop(first);
 }
 

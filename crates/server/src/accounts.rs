@@ -2,11 +2,11 @@
 //! Password hashing runs off the runtime, a few at a time.
 use crate::AppState;
 use crate::api::ApiJson;
-use crate::client_ip::ClientIp;
 use crate::auth::{
     Identity, clear_cookie, end_session, hash_password, needs_rehash, over_https, random_hex,
     start_session, verify_password,
 };
+use crate::client_ip::ClientIp;
 use crate::error::{ApiError, ApiResult};
 use axum::Json;
 use axum::extract::State;

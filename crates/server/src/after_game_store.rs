@@ -162,9 +162,9 @@ impl Store {
             "SELECT id FROM games WHERE rematch_of = $1 AND status <> 'abandoned' \
              ORDER BY created_at DESC, id LIMIT 1",
         )
-            .bind(game_id)
-            .fetch_optional(&self.pool)
-            .await?;
+        .bind(game_id)
+        .fetch_optional(&self.pool)
+        .await?;
         Ok(match row {
             Some(r) => Some(r.try_get("id")?),
             None => None,

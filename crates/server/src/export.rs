@@ -153,8 +153,7 @@ pub async fn user_games_ndjson(
         .unwrap_or(crate::visibility::PAGE)
         .clamp(1, crate::visibility::MAX_PAGE);
     let before = crate::visibility::parse_cursor(page.before.as_deref())?;
-    let rows =
-        crate::visibility::public_games_page(&state, &user, viewer, limit, before).await?;
+    let rows = crate::visibility::public_games_page(&state, &user, viewer, limit, before).await?;
     let next = crate::visibility::next_cursor(&rows, limit);
     let mut out = String::new();
     for row in rows {

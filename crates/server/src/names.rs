@@ -69,7 +69,9 @@ pub fn check(raw: &str) -> Result<Name, BadName> {
     // UTS #39: characters recommended for identifiers, and no mix of scripts that look alike
     // (Latin with Cyrillic or Greek); Latin with Han or Kana is fine.
     if !name.chars().all(|c| c.identifier_allowed() || c == '-')
-        || !name.as_str().check_restriction_level(RestrictionLevel::HighlyRestrictive)
+        || !name
+            .as_str()
+            .check_restriction_level(RestrictionLevel::HighlyRestrictive)
     {
         return Err(BadName(
             "names use one script (and digits): no look-alike letters of another",
@@ -95,12 +97,12 @@ mod tests {
         for alike in [
             "ADMIN",
             "Admin",
-            "\u{0430}dmin",                                 // Cyrillic а
+            "\u{0430}dmin",                                  // Cyrillic а
             "\u{1d41a}\u{1d41d}\u{1d426}\u{1d422}\u{1d427}", // mathematical bold
-            "a\u{0301}dmin",                                // á, decomposed
-            "\u{e1}dmin",                                   // á, composed
-            "adm\u{0131}n",                                 // dotless ı
-            "ad\u{ff4d}in",                                 // fullwidth ｍ
+            "a\u{0301}dmin",                                 // á, decomposed
+            "\u{e1}dmin",                                    // á, composed
+            "adm\u{0131}n",                                  // dotless ı
+            "ad\u{ff4d}in",                                  // fullwidth ｍ
         ] {
             assert_eq!(key(alike), admin, "{alike:?}");
         }

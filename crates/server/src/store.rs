@@ -257,8 +257,8 @@ impl Store {
         )
         .bind(name)
         .bind(crate::names::key(name))
-            .fetch_optional(&self.pool)
-            .await?;
+        .fetch_optional(&self.pool)
+        .await?;
         Ok(match row {
             Some(r) => Some((
                 r.try_get("id")?,

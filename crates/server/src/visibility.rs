@@ -26,9 +26,10 @@ pub async fn may_see(
     }
     if let Some(user) = user {
         let seats = state.store.seats(&row.id).await?;
-        if seats.iter().any(
-            |s| matches!(s, SeatKind::Human(u) | SeatKind::Reserved(u) if u.as_str() == user),
-        ) {
+        if seats
+            .iter()
+            .any(|s| matches!(s, SeatKind::Human(u) | SeatKind::Reserved(u) if u.as_str() == user))
+        {
             return Ok(true);
         }
     }
@@ -54,7 +55,10 @@ pub fn parse_cursor(cursor: Option<&str>) -> ApiResult<Option<(i64, String)>> {
     if !crate::api::plausible_id(id) {
         return Err(bad());
     }
-    Ok(Some((at.parse::<i64>().map_err(|_| bad())?, id.to_string())))
+    Ok(Some((
+        at.parse::<i64>().map_err(|_| bad())?,
+        id.to_string(),
+    )))
 }
 
 /// The cursor of the page after `rows`, when it was full (there may be more).

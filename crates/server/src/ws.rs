@@ -1,14 +1,14 @@
 //! One WebSocket per client: it subscribes to games and sends moves; rooms answer.
 use crate::AppState;
 use crate::auth::Identity;
-use crate::error::ApiError;
 use crate::client_ip::ClientIp;
+use crate::error::ApiError;
 use crate::listen::{ConnectionSlot, Held};
 use crate::protocol::{ClientMsg, ServerMsg};
 use crate::room::{RoomCmd, RoomHandle};
 use axum::Extension;
-use axum::extract::{ConnectInfo, State};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
@@ -349,7 +349,11 @@ async fn daily_gate(
         Ok(None) => return Ok(()), // likewise
         Err(e) => {
             tracing::error!(error = %e, "cannot read a game");
-            return Err(ServerMsg::error("internal", "cannot open that game", Some(game)));
+            return Err(ServerMsg::error(
+                "internal",
+                "cannot open that game",
+                Some(game),
+            ));
         }
     };
     match crate::visibility::may_see(state, &row, user, invite).await {
@@ -364,12 +368,12 @@ async fn daily_gate(
 }
 
 /// A socket follows at most `rooms_per_socket` games: each keeps a room in memory.
-fn room_cap(state: &AppState, subscribed: &HashSet<String>, game: &str) -> Result<(), ServerMsg> {
+fn room_cap(state: &AppState, subscribed: &HashSet<String>, game: &str) -> Option<ServerMsg> {
     let cap = state.config.limits.rooms_per_socket;
     if subscribed.contains(game) || subscribed.len() < cap {
-        return Ok(());
+        return None;
     }
-    Err(ServerMsg::error(
+    Some(ServerMsg::error(
         "too_many_games",
         format!("one connection follows at most {cap} games: unsubscribe from one first"),
         Some(game),
@@ -409,8 +413,8 @@ async fn handle(
                 last_event,
             };
             let sent = match room_cap(state, subscribed, &game) {
-                Ok(()) => daily_gate(state, &game, identity, invite.as_deref()).await,
-                Err(e) => Err(e),
+                None => daily_gate(state, &game, identity, invite.as_deref()).await,
+                Some(e) => Err(e),
             };
             let sent = match sent {
                 Ok(()) => to_room(state, &game, cmd).await,
@@ -440,7 +444,7 @@ async fn handle(
                 Some(&game),
             )),
             Some(id) => {
-                let mut sent = room_cap(state, subscribed, &game);
+                let mut sent = room_cap(state, subscribed, &game).map_or(Ok(()), Err);
                 if sent.is_ok() && !subscribed.contains(&game) {
                     let cmd = RoomCmd::Subscribe {
                         conn,

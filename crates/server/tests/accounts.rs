@@ -80,9 +80,13 @@ async fn accounts_have_table_and_seat_quotas() {
         let t = two_seat_table(&mut bob).await;
         tables.push(t.body["id"].as_str().unwrap().to_string());
     }
-    let j = ann.post(&format!("/api/tables/{}/join", tables[0]), json!({})).await;
+    let j = ann
+        .post(&format!("/api/tables/{}/join", tables[0]), json!({}))
+        .await;
     assert_eq!(j.status, 200, "{}", j.text);
-    let j = ann.post(&format!("/api/tables/{}/join", tables[1]), json!({})).await;
+    let j = ann
+        .post(&format!("/api/tables/{}/join", tables[1]), json!({}))
+        .await;
     assert_eq!((j.status, j.code()), (429, "too_many_seats"), "{}", j.text);
     // A solo game is a seat too.
     let t = bob
@@ -116,7 +120,12 @@ async fn look_alike_names_are_refused() {
         (combining.as_str(), "bad_name"),
     ] {
         let r = register(&mut Client::new(&s), name).await;
-        assert_eq!((r.status, r.code()), (code_status(code), code), "{name:?}: {}", r.text);
+        assert_eq!(
+            (r.status, r.code()),
+            (code_status(code), code),
+            "{name:?}: {}",
+            r.text
+        );
         // A guest upgrading to that name is refused the same way.
         let mut guest = Client::guest(&s).await;
         let r = register(&mut guest, name).await;
@@ -128,7 +137,10 @@ async fn look_alike_names_are_refused() {
     assert_eq!(r.body["name"], "bob", "{}", r.text);
     // Signing in with a look-alike of one's name works (it is the same name).
     let r = Client::new(&s)
-        .post("/api/login", json!({"name": "BOB", "password": "correct horse"}))
+        .post(
+            "/api/login",
+            json!({"name": "BOB", "password": "correct horse"}),
+        )
         .await;
     assert_eq!((r.status, r.body["name"].as_str()), (200, Some("bob")));
 }
@@ -147,7 +159,12 @@ async fn a_name_never_passes_for_a_user_id() {
         .to_string();
     for name in [id.clone(), id.to_uppercase()] {
         let r = register(&mut Client::new(&s), &name).await;
-        assert_eq!((r.status, r.code()), (400, "bad_name"), "{name}: {}", r.text);
+        assert_eq!(
+            (r.status, r.code()),
+            (400, "bad_name"),
+            "{name}: {}",
+            r.text
+        );
     }
     let r = register(&mut Client::new(&s), &format!("guest-{}", &id[..6])).await;
     assert_eq!((r.status, r.code()), (400, "bad_name"));
@@ -168,8 +185,11 @@ async fn an_unknown_name_is_checked_like_a_wrong_password() {
     let login = |name: &'static str| {
         let mut c = Client::new(&s);
         async move {
-            c.post("/api/login", json!({"name": name, "password": "wrong password"}))
-                .await
+            c.post(
+                "/api/login",
+                json!({"name": name, "password": "wrong password"}),
+            )
+            .await
         }
     };
     // Every hashing slot taken: a sign-in that checks a password must wait (and, waiting at
@@ -205,10 +225,11 @@ async fn names_of_older_accounts_get_their_keys_at_start() {
     let again = start(sqlite_url(&dir), |_| {}).await;
     let r = register(&mut Client::new(&again), "carol").await;
     assert_eq!((r.status, r.code()), (409, "name_taken"), "{}", r.text);
-    let key: Option<String> = sqlx::query_scalar("SELECT name_key FROM users WHERE id = 'old0000000001'")
-        .fetch_one(&again.state.store.pool)
-        .await
-        .unwrap();
+    let key: Option<String> =
+        sqlx::query_scalar("SELECT name_key FROM users WHERE id = 'old0000000001'")
+            .fetch_one(&again.state.store.pool)
+            .await
+            .unwrap();
     assert_eq!(key.as_deref(), Some("carol"));
     let second: Option<String> =
         sqlx::query_scalar("SELECT name_key FROM users WHERE id = 'old0000000002'")

@@ -135,7 +135,11 @@ async fn an_address_has_one_message_budget_across_its_sockets() {
     }
     let (pa, la) = answers(&mut a, 6).await;
     let (pb, lb) = answers(&mut b, 6).await;
-    assert_eq!((pa + pb, la + lb), (10, 2), "one budget of 10 for both sockets");
+    assert_eq!(
+        (pa + pb, la + lb),
+        (10, 2),
+        "one budget of 10 for both sockets"
+    );
     // A third socket of the same address has nothing left either.
     let mut third = c.socket().await;
     third.send(json!({"type": "ping", "id": 9})).await;
@@ -165,7 +169,8 @@ async fn a_socket_follows_a_bounded_number_of_games() {
     let mut ws = guest.socket().await;
     ws.subscribe(&games[0], None).await;
     ws.subscribe(&games[1], None).await;
-    ws.send(json!({"type": "subscribe", "game": games[2]})).await;
+    ws.send(json!({"type": "subscribe", "game": games[2]}))
+        .await;
     let refused = ws.next_of("error").await;
     assert_eq!(the_code_of(&refused), "too_many_games", "{refused}");
     assert_eq!(refused["game"], games[2].as_str());
@@ -174,7 +179,8 @@ async fn a_socket_follows_a_bounded_number_of_games() {
     assert_eq!(the_code_of(&ws.next_of("error").await), "too_many_games");
     // Following one again is no new room; leaving one makes room for another.
     ws.subscribe(&games[1], None).await;
-    ws.send(json!({"type": "unsubscribe", "game": games[0]})).await;
+    ws.send(json!({"type": "unsubscribe", "game": games[0]}))
+        .await;
     ws.subscribe(&games[2], None).await;
 }
 

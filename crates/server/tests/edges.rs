@@ -100,7 +100,11 @@ async fn a_stale_rooms_bot_move_is_not_retried_and_the_room_is_rebuilt() {
     assert!(room.tx.is_closed(), "the stale room still runs");
     // …and the rebuilt room holds the stored move.
     let rebuilt = ws.subscribe(&game, None).await;
-    assert_eq!(rebuilt["state_id"].as_u64(), Some(bots_state + 1), "{rebuilt}");
+    assert_eq!(
+        rebuilt["state_id"].as_u64(),
+        Some(bots_state + 1),
+        "{rebuilt}"
+    );
     assert_eq!(rebuilt["last_move"]["text"], theirs.as_str(), "{rebuilt}");
     let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
         .bind(&game)
@@ -165,12 +169,19 @@ async fn unlisted_games_are_seen_only_by_their_players_and_invite_holders() {
     let p = stranger.get(&format!("/api/users/{a_id}")).await;
     assert_eq!(p.status, 200, "{}", p.text);
     assert!(!p.text.contains(&id), "{}", p.text);
-    let n = stranger.get(&format!("/api/users/{a_id}/games.ndjson")).await;
+    let n = stranger
+        .get(&format!("/api/users/{a_id}/games.ndjson"))
+        .await;
     assert_eq!(n.status, 200);
     assert!(!n.text.contains(&id), "{}", n.text);
     // …but the player sees it in both.
     let mut me = a.clone();
-    assert!(me.get(&format!("/api/users/{a_id}")).await.text.contains(&id));
+    assert!(
+        me.get(&format!("/api/users/{a_id}"))
+            .await
+            .text
+            .contains(&id)
+    );
     assert!(
         me.get(&format!("/api/users/{a_id}/games.ndjson"))
             .await
@@ -183,7 +194,10 @@ async fn unlisted_games_are_seen_only_by_their_players_and_invite_holders() {
 async fn profiles_and_exports_are_paged() {
     let s = start_sqlite("paged").await;
     let mut c = Client::guest(&s).await;
-    let me = c.get("/api/me").await.body["id"].as_str().unwrap().to_string();
+    let me = c.get("/api/me").await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let mut games = Vec::new();
     for _ in 0..5 {
         let t = c
@@ -281,7 +295,9 @@ async fn a_rematch_table_its_asker_left_does_not_block_the_next() {
     let r = a.post(&format!("/api/games/{id}/rematch"), json!({})).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let first = r.body["id"].as_str().unwrap().to_string();
-    let left = a.post(&format!("/api/tables/{first}/leave"), json!({})).await;
+    let left = a
+        .post(&format!("/api/tables/{first}/leave"), json!({}))
+        .await;
     assert_eq!(left.body["status"], "abandoned", "{}", left.text);
     // B asks: a new table, not the abandoned one; A joins it.
     let r = b.post(&format!("/api/games/{id}/rematch"), json!({})).await;
@@ -290,6 +306,8 @@ async fn a_rematch_table_its_asker_left_does_not_block_the_next() {
     assert_ne!(second, first);
     let r = a.post(&format!("/api/games/{id}/rematch"), json!({})).await;
     assert_eq!(r.body["id"], second.as_str(), "{}", r.text);
-    let joined = a.post(&format!("/api/tables/{second}/join"), json!({})).await;
+    let joined = a
+        .post(&format!("/api/tables/{second}/join"), json!({}))
+        .await;
     assert_eq!(joined.body["status"], "live", "{}", joined.text);
 }
