@@ -238,3 +238,10 @@ async fn names_of_older_accounts_get_their_keys_at_start() {
             .unwrap();
     assert_eq!(second, None, "the second look-alike keeps no key");
 }
+
+/// The storage scenario PostgreSQL runs too (tests/postgres.rs).
+#[tokio::test]
+async fn names_quotas_and_pages_on_sqlite() {
+    let s = start_sqlite("fair-scenario").await;
+    fair_edges_scenarios::names_quotas_and_pages(&s).await;
+}

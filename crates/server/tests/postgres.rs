@@ -24,6 +24,7 @@ async fn postgres_backend() {
     scenarios::solo_game(&server).await;
     scenarios::nul_bytes(&server).await;
     after_game_scenarios::rated_game_replay_and_daily(&server).await;
+    fair_edges_scenarios::names_quotas_and_pages(&server).await;
     // A restart on the same database resumes from the stored records.
     let again = start(url, |_| {}).await;
     scenarios::solo_game(&again).await;

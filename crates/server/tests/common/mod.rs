@@ -1,6 +1,7 @@
 //! A real server on loopback for tests, and small HTTP / WebSocket clients.
 #![allow(dead_code)]
 pub mod after_game_scenarios;
+pub mod fair_edges_scenarios;
 pub mod scenarios;
 use futures_util::{SinkExt, StreamExt};
 use pyramidion_server::{AppState, Config, auth::HashCost, serve_state};
