@@ -140,7 +140,7 @@ async fn unlisted_game(s: &TestServer) -> (Client, Client, String, String) {
 #[tokio::test]
 async fn unlisted_games_are_seen_only_by_their_players_and_invite_holders() {
     let s = start_sqlite("unlisted").await;
-    let (a, _b, id, invite) = unlisted_game(&s).await;
+    let (a, b, id, invite) = unlisted_game(&s).await;
     let a_id = a.clone().get("/api/me").await.body["id"]
         .as_str()
         .unwrap()
@@ -188,6 +188,31 @@ async fn unlisted_games_are_seen_only_by_their_players_and_invite_holders() {
             .text
             .contains(&id)
     );
+    // Finished, its replay is likewise its players' and its invite holders'.
+    let (mut wa, mut wb) = (a.socket().await, b.socket().await);
+    let (sa, sb) = (wa.subscribe(&id, None).await, wb.subscribe(&id, None).await);
+    let (end, _) = tokio::join!(wa.play_out(&id, sa, 1), wb.play_out(&id, sb, 2));
+    assert_eq!(end["finished"], true);
+    for path in [
+        format!("/api/games/{id}/replay"),
+        format!("/api/games/{id}/replay/1"),
+    ] {
+        let r = stranger.get(&path).await;
+        assert_eq!(
+            (r.status, r.code()),
+            (404, "not_found"),
+            "{path}: {}",
+            r.text
+        );
+        let with = if path.ends_with("/1") {
+            "?seat=0&invite="
+        } else {
+            "?invite="
+        };
+        let r = stranger.get(&format!("{path}{with}{invite}")).await;
+        assert_eq!(r.status, 200, "{path}: {}", r.text);
+        assert_eq!(me.get(&path).await.status, 200, "{path}");
+    }
 }
 
 #[tokio::test]

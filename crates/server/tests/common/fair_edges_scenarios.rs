@@ -51,11 +51,12 @@ pub async fn names_quotas_and_pages(server: &TestServer) {
     let hidden = hidden.body["id"].as_str().unwrap().to_string();
     // Pages of two for a stranger: the three solo games, not the unlisted one.
     let mut stranger = Client::new(server);
-    let first = stranger
-        .get(&format!("/api/users/{ann_id}?limit=2"))
-        .await;
+    let first = stranger.get(&format!("/api/users/{ann_id}?limit=2")).await;
     assert_eq!(first.status, 200, "{}", first.text);
-    let next = first.body["next"].as_str().expect("a second page").to_string();
+    let next = first.body["next"]
+        .as_str()
+        .expect("a second page")
+        .to_string();
     let second = stranger
         .get(&format!("/api/users/{ann_id}?limit=2&before={next}"))
         .await;
@@ -73,9 +74,10 @@ pub async fn names_quotas_and_pages(server: &TestServer) {
         .get(&format!("/api/users/{ann_id}/games.ndjson"))
         .await;
     assert_eq!(export.text.lines().count(), 3, "{}", export.text);
-    assert!(ann
-        .get(&format!("/api/users/{ann_id}/games.ndjson"))
-        .await
-        .text
-        .contains(&hidden));
+    assert!(
+        ann.get(&format!("/api/users/{ann_id}/games.ndjson"))
+            .await
+            .text
+            .contains(&hidden)
+    );
 }
