@@ -108,8 +108,13 @@ pub async fn register(
     ApiJson(c): ApiJson<Credentials>,
 ) -> ApiResult<Response> {
     let name = check_credentials(&c)?;
-    // Counted before the (costly) hash: a refused name costs nothing, a burst of accounts
-    // from one address is stopped.
+    let taken = || ApiError::conflict("name_taken", "that name is taken");
+    // A name (or a look-alike) already taken is refused before anything is counted: trying
+    // a few names is not a burst of accounts. Checked again when the account is written.
+    if state.store.user_by_name(&name).await?.is_some() {
+        return Err(taken());
+    }
+    // Counted before the (costly) hash: a burst of accounts from one address is stopped.
     if !state.register_limit.allow(ip) {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
@@ -120,7 +125,6 @@ pub async fn register(
     let cost = state.config.hash_cost;
     let password = c.password.clone();
     let hash = hashing(&state, move || hash_password(&password, cost)).await?;
-    let taken = || ApiError::conflict("name_taken", "that name is taken");
     // Only a unique violation means the name is taken; any other failure is the server's.
     let refused = |e: anyhow::Error| {
         if crate::store::is_unique_violation(&e) {
