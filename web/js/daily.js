@@ -102,6 +102,7 @@ export async function renderDailyBoard(root, id) {
             ),
           )
         : h('p.hint', {}, t('daily.empty')),
+      board.hidden_until ? h('p.hint', { 'data-testid': 'daily-hidden' }, t('daily.hidden_until', { time: new Date(board.hidden_until).toLocaleString() })) : null,
     ),
   );
   document.title = `${title} · Pyramidion`;

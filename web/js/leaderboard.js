@@ -47,6 +47,7 @@ export async function renderLeaderboard(root, game) {
           )
         : h('p.hint', {}, t('leaderboard.empty')),
       h('p.hint', {}, t('leaderboard.how')),
+      h('p.hint', {}, t('leaderboard.provisional')),
     ),
   );
   document.title = `${t('leaderboard.title', { game: t(`game.${board.game}`) })} · Pyramidion`;

@@ -4,14 +4,11 @@
 //! 0 plays to the end).
 use pyramidion_ai::search::{Playout, Search, SearchConfig};
 use pyramidion_ai::seed::seat_seed;
-use pyramidion_ai::{Bot, Favourite, Greedy};
+use pyramidion_ai::{Bot, Greedy};
 use pyramidion_core::{Rules, ToMove};
 use std::time::Instant;
 
-fn run<G: Rules>(options: G::Options, config: SearchConfig, games: u64, seats: usize)
-where
-    Greedy: Favourite<G>,
-{
+fn run<G: Rules>(options: G::Options, config: SearchConfig, games: u64, seats: usize) {
     let start = Instant::now();
     let (mut wins, mut score, mut opp, mut decisions) = (0.0, 0.0, 0.0, 0u64);
     for seed in 1..=games {

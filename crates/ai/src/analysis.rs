@@ -8,8 +8,8 @@
 //! difference is not noise of two different samples. Flags: `inaccuracy` from 2 points lost,
 //! `mistake` from 5, `blunder` from 10. `pyramidion analyse` prints it; the server stores it
 //! for the replay page.
+use crate::Bot;
 use crate::search::{Search, SearchConfig};
-use crate::{Bot, Favourite, Greedy};
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, ToMove};
 use pyramidion_games::dispatch;
@@ -169,10 +169,7 @@ fn decisions<G: Rules>(
     record: &Record,
     config: AnalysisConfig,
     plies: std::ops::Range<usize>,
-) -> Result<(Vec<Decision>, u8), AnalysisError>
-where
-    Greedy: Favourite<G>,
-{
+) -> Result<(Vec<Decision>, u8), AnalysisError> {
     let mut game: G = record
         .replay_prefix(Some(0))
         .map_err(|e| AnalysisError(format!("record setup: {e}")))?;
@@ -226,6 +223,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Greedy;
     use pyramidion_games::{AnyGame, GameKind};
 
     /// A short greedy game of every kind analysed whole, and in two halves: the same report.
@@ -274,10 +272,7 @@ mod tests {
 
     /// A whole greedy game: its decisions cover every stage (round) of the game in order,
     /// and each seat's stage totals add up to its game totals.
-    fn totals_add_up<G: Rules>(options: &G::Options)
-    where
-        Greedy: Favourite<G>,
-    {
+    fn totals_add_up<G: Rules>(options: &G::Options) {
         let kind = G::DESCRIPTOR.key;
         let mut game = G::new(options, 9).unwrap();
         let mut record = Record::new(kind, options, 9);

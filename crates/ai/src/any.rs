@@ -6,7 +6,7 @@
 //! as a search budget spec `search:ITERATIONS`. Unknown names are an error, never a silent
 //! fallback.
 use crate::search::{Search, SearchConfig};
-use crate::{Bot, Favourite, Greedy, RandomBot};
+use crate::{Bot, Greedy, RandomBot};
 use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::{Rules, Seed};
 use pyramidion_games::{AnyGame, with_game};
@@ -108,10 +108,7 @@ impl BotLevel {
     }
 
     /// A bot of this level for game `G`, seeded.
-    pub fn make<G: Rules>(self, seed: Seed) -> Box<dyn Bot<G>>
-    where
-        Greedy: Favourite<G>,
-    {
+    pub fn make<G: Rules>(self, seed: Seed) -> Box<dyn Bot<G>> {
         match self {
             BotLevel::Random => Box::new(RandomBot::<G::Move>::new(seed)),
             BotLevel::Greedy => Box::new(Greedy::new(seed)),
@@ -164,17 +161,11 @@ impl FromStr for BotLevel {
 }
 
 /// A bot of the level named `name` for game `G` (ladder name or `search:N`).
-pub fn bot_for<G: Rules>(name: &str, seed: Seed) -> Result<Box<dyn Bot<G>>, UnknownLevel>
-where
-    Greedy: Favourite<G>,
-{
+pub fn bot_for<G: Rules>(name: &str, seed: Seed) -> Result<Box<dyn Bot<G>>, UnknownLevel> {
     Ok(name.parse::<BotLevel>()?.make::<G>(seed))
 }
 
-fn pick<G: Rules>(game: &G, level: BotLevel, seed: u64) -> String
-where
-    Greedy: Favourite<G>,
-{
+fn pick<G: Rules>(game: &G, level: BotLevel, seed: u64) -> String {
     level.make::<G>(seed).choose(game).to_string()
 }
 

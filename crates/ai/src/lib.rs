@@ -10,7 +10,7 @@ pub mod random;
 pub mod search;
 pub mod seed;
 
-pub use greedy::{Favourite, Greedy};
+pub use greedy::Greedy;
 pub use random::RandomBot;
 pub use search::{Search, SearchConfig};
 

@@ -16,7 +16,6 @@
 //! and still explore. In Pyramido a playout stops two stage ends ahead and counts the points
 //! banked (the policy's `horizon`). Everything is seeded: the same (seed, budget, calls) give
 //! the same moves, with no clock anywhere, so bot games stay records.
-use crate::greedy::Favourite;
 use crate::{Bot, Greedy};
 use pyramidion_core::{GameRng, Outcome, Rules, Seat, Seed, ToMove};
 
@@ -49,7 +48,7 @@ pub struct SearchConfig {
     /// decision's time where playouts are long: a game's first moves, more players.
     pub plies_per_iteration: u32,
     /// Stage ends after which a playout stops and counts the points banked, in games whose
-    /// guiding policy offers an estimate there ([`Favourite::horizon`]); 0 plays every
+    /// guiding policy offers an estimate there ([`Rules::playout_horizon`]); 0 plays every
     /// playout to the game's end. Where games are long, a playout's last stages, played by
     /// the policy with random moves mixed in, add more noise than information.
     pub horizon_stages: u8,
@@ -196,10 +195,7 @@ pub struct Search<G: Rules> {
     path: Vec<u32>,
 }
 
-impl<G: Rules> Search<G>
-where
-    Greedy: Favourite<G>,
-{
+impl<G: Rules> Search<G> {
     /// A search seeded with `seed`, which must not be the game's own seed (its samples could
     /// then repeat the real deal): take it from [`crate::seed`].
     pub fn new(config: SearchConfig, seed: Seed) -> Self {
@@ -358,10 +354,7 @@ where
             if let ToMove::Over = state.to_move() {
                 break state.outcome().expect("a finished game has an outcome");
             }
-            if let Some(estimate) = self
-                .greedy
-                .horizon(root, &state, self.config.horizon_stages)
-            {
+            if let Some(estimate) = state.playout_horizon(root, self.config.horizon_stages) {
                 break estimate;
             }
             let m = self.playout_move(&state);
@@ -389,7 +382,7 @@ where
     fn next_to_try(&mut self, state: &G) -> G::Move {
         let guided = match self.config.playout {
             Playout::Uniform => None,
-            Playout::Greedy { .. } => self.greedy.favourite(state, &self.untried),
+            Playout::Greedy { .. } => state.favourite_move(&self.untried, &mut self.greedy.rng),
         };
         match guided {
             Some(m) => m,
@@ -413,10 +406,7 @@ where
     }
 }
 
-impl<G: Rules> Bot<G> for Search<G>
-where
-    Greedy: Favourite<G>,
-{
+impl<G: Rules> Bot<G> for Search<G> {
     fn choose(&mut self, game: &G) -> G::Move {
         game.legal_moves(&mut self.legal);
         if self.legal.len() == 1 {

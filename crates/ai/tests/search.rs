@@ -2,7 +2,7 @@
 //! greedy. Correctness only; speed is measured by `pyramidion bench` and `arena`.
 use pyramidion_ai::search::{Playout, Search, SearchConfig};
 use pyramidion_ai::seed::seat_seed;
-use pyramidion_ai::{Bot, Favourite, Greedy};
+use pyramidion_ai::{Bot, Greedy};
 use pyramidion_core::{GameRng, Rules, Seat, ToMove};
 use pyramidion_games::{pyramido, pyramids, treasures};
 
@@ -16,10 +16,7 @@ fn tiny(iterations: u32) -> SearchConfig {
 }
 
 /// Plays a game with a search bot at every seat; `play` (checked) must accept every move.
-fn all_search<G: Rules>(options: &G::Options, seed: u64, config: SearchConfig) -> Vec<String>
-where
-    Greedy: Favourite<G>,
-{
+fn all_search<G: Rules>(options: &G::Options, seed: u64, config: SearchConfig) -> Vec<String> {
     let mut game = G::new(options, seed).unwrap();
     let mut bots: Vec<Search<G>> = (0..game.seats())
         .map(|s| Search::new(config, seat_seed(seed, s.into())))
@@ -87,10 +84,7 @@ fn same_seed_and_budget_same_game() {
 /// Two true states that look the same to the seat to move (one is a determinisation of the
 /// other: its hidden piles, hands, tombs and RNG differ) get the same move from the same
 /// seed: the bot's choice depends only on what its seat may see.
-fn blind_to_hidden<G: Rules>(options: &G::Options, seeds: std::ops::Range<u64>) -> usize
-where
-    Greedy: Favourite<G>,
-{
+fn blind_to_hidden<G: Rules>(options: &G::Options, seeds: std::ops::Range<u64>) -> usize {
     let mut differing = 0;
     for seed in seeds {
         let mut game = G::new(options, seed).unwrap();
@@ -147,10 +141,7 @@ fn wins_against_greedy<G: Rules>(
     options: &G::Options,
     seeds: std::ops::Range<u64>,
     config: SearchConfig,
-) -> u32
-where
-    Greedy: Favourite<G>,
-{
+) -> u32 {
     let mut wins = 0;
     for seed in seeds {
         let mut game = G::new(options, seed).unwrap();

@@ -9,10 +9,10 @@ use crate::bots::parse_bots;
 use crate::game_args::{game_parser, options_json};
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use pyramidion_ai::Bot;
 use pyramidion_ai::any::BotLevel;
 use pyramidion_ai::arena::{EloEstimate, Sprt, SprtDecision, elo_estimate, game_score};
 use pyramidion_ai::seed::seat_seed;
-use pyramidion_ai::{Bot, Favourite, Greedy};
 use pyramidion_core::{Rules, Seed, ToMove};
 use pyramidion_games::{GameKind, dispatch};
 use serde::Serialize;
@@ -72,10 +72,11 @@ pub(crate) struct PairResult {
     b_slowest: Duration,
 }
 
-fn play_pair<G: Rules>(options: &G::Options, seed: Seed, bots: [BotLevel; 2]) -> Result<PairResult>
-where
-    Greedy: Favourite<G>,
-{
+fn play_pair<G: Rules>(
+    options: &G::Options,
+    seed: Seed,
+    bots: [BotLevel; 2],
+) -> Result<PairResult> {
     let mut result = PairResult::default();
     let seats = G::new(options, seed)
         .map_err(|e| anyhow::anyhow!("{e}"))?
@@ -194,10 +195,7 @@ pub(crate) fn run_match<G: Rules>(
     options: &G::Options,
     spec: &MatchSpec,
     checkpoint: Option<Checkpoint>,
-) -> Result<Vec<PairResult>>
-where
-    Greedy: Favourite<G>,
-{
+) -> Result<Vec<PairResult>> {
     let MatchSpec {
         bots,
         sprt,

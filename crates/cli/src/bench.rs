@@ -5,7 +5,7 @@ use anyhow::{Result, ensure};
 use clap::Args;
 use pyramidion_ai::search::{Playout, Search, SearchConfig};
 use pyramidion_ai::seed::seat_seed;
-use pyramidion_ai::{Bot, Favourite, Greedy, RandomBot};
+use pyramidion_ai::{Bot, Greedy, RandomBot};
 use pyramidion_core::{Rules, ToMove};
 use pyramidion_games::{GameKind, dispatch};
 use std::hint::black_box;
@@ -70,10 +70,7 @@ fn random_games_per_second<G: Rules>(options: &G::Options, budget: Duration) -> 
 
 /// Complete 2-player games with every decision by the greedy bot (the search bot's playout
 /// policy, so its speed bounds the guided search's).
-fn greedy_games_per_second<G: Rules>(options: &G::Options, budget: Duration) -> Rate
-where
-    Greedy: Favourite<G>,
-{
+fn greedy_games_per_second<G: Rules>(options: &G::Options, budget: Duration) -> Rate {
     let mut seed = 0;
     let mut bot = Greedy::new(7);
     rate(budget, || {
@@ -91,10 +88,7 @@ where
 /// Search iterations per second from the first position of 2-player games (new seed each
 /// search), with uniform or greedy-guided playouts. The iterations counted are those the
 /// search ran (its root's visits): the move cap can stop a search before its budget.
-fn search_iterations<G: Rules>(options: &G::Options, playout: Playout, budget: Duration) -> Rate
-where
-    Greedy: Favourite<G>,
-{
+fn search_iterations<G: Rules>(options: &G::Options, playout: Playout, budget: Duration) -> Rate {
     const ITERATIONS: u32 = 100;
     let mut seed = 0;
     rate(budget, || {
@@ -111,10 +105,7 @@ where
 }
 
 /// Prints the search speed figures of 2-player games.
-fn print_search<G: Rules>(options: &G::Options, budget: Duration) -> Result<()>
-where
-    Greedy: Favourite<G>,
-{
+fn print_search<G: Rules>(options: &G::Options, budget: Duration) -> Result<()> {
     print_games(
         "greedy 2-player games",
         greedy_games_per_second::<G>(options, budget),

@@ -1,4 +1,4 @@
-//! `pyramidion loadtest`: N concurrent games played through WebSockets against a running
+//! `pyramidion-loadtest`: N concurrent games played through WebSockets against a running
 //! server, bounded in time; prints moves/s, errors and move round-trip latency percentiles.
 //! Each game is a solo game against the automa whose player moves uniformly at random, as
 //! fast as the server answers: every move is a full round trip (persist, then publish).

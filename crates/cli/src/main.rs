@@ -14,7 +14,6 @@ mod bench;
 mod bots;
 mod game_args;
 mod ladder;
-mod loadtest;
 mod perft;
 mod replay;
 mod serve;
@@ -59,8 +58,6 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Count legal moves (and move sequences to a depth) after a record prefix.
     Perft(perft::PerftArgs),
-    /// Play N concurrent games against a running server (loopback only) and report latency.
-    Loadtest(loadtest::LoadtestArgs),
     /// Re-play a game record, verifying every move, and print the final scores.
     Replay(replay::ReplayArgs),
 }
@@ -76,7 +73,6 @@ fn main() -> std::process::ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
-        Command::Loadtest(args) => loadtest::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -86,6 +86,23 @@ pub struct ServeArgs {
     /// Milliseconds a bot's move waits after the move before it, so that people can follow.
     #[arg(long, default_value_t = 700, env = "PYRAMIDION_BOT_PACE_MS")]
     pub bot_pace_ms: u64,
+    /// Bot pool threads that search and analyse (default: the number of cores but one, at
+    /// least one); one more thread plays only quick bots and time-out stand-ins.
+    #[arg(long, env = "PYRAMIDION_BOT_THREADS")]
+    pub bot_threads: Option<usize>,
+    /// Search-bot seats one user may have at the open and live tables they created.
+    #[arg(long, default_value_t = 8, env = "PYRAMIDION_SEARCH_BOTS_PER_USER")]
+    pub search_bots_per_user: usize,
+    /// Analyses one user may have queued or running.
+    #[arg(long, default_value_t = 2, env = "PYRAMIDION_ANALYSES_PER_USER")]
+    pub analyses_per_user: usize,
+    /// Analyses queued or running on the server.
+    #[arg(long, default_value_t = 32, env = "PYRAMIDION_MAX_ANALYSES")]
+    pub max_analyses: usize,
+    /// Seconds after a day's end (midnight UTC) by which a daily attempt must finish to rank;
+    /// the day's deals and records stay hidden until then.
+    #[arg(long, default_value_t = 3600, env = "PYRAMIDION_DAILY_GRACE")]
+    pub daily_grace: u64,
     /// Games one WebSocket may follow at once.
     #[arg(long, default_value_t = 32, env = "PYRAMIDION_ROOMS_PER_SOCKET")]
     pub rooms_per_socket: usize,
@@ -113,6 +130,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
         if !(rate > 0.0 && rate.is_finite()) {
             bail!("{flag} must be a positive number of messages per second, not {rate}");
         }
+    }
+    if args.bot_threads == Some(0) {
+        bail!("--bot-threads must be at least 1: no other thread searches or analyses");
     }
     use pyramidion_ai::any::BotLevel;
     let searches: Vec<&str> = BotLevel::names()
@@ -185,6 +205,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
     limits.sweep_every = secs(args.sweep_every.max(1));
     limits.lobby_page = args.lobby_page;
     limits.room_idle = secs(args.room_idle);
+    limits.search_bots_per_user = args.search_bots_per_user;
+    limits.analyses_per_user = args.analyses_per_user;
+    limits.max_analyses = args.max_analyses;
+    limits.daily_grace = secs(args.daily_grace);
+    if let Some(n) = args.bot_threads {
+        config.bot_threads = n;
+    }
     limits.rooms_per_socket = args.rooms_per_socket;
     limits.registrations_per_ip_per_hour = args.registrations_per_ip;
     limits.tables_per_account = args.tables_per_account;

@@ -3,9 +3,9 @@ use crate::bots::parse_bots;
 use crate::game_args::GameChoice;
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use pyramidion_ai::Bot;
 use pyramidion_ai::any::BotLevel;
 use pyramidion_ai::seed::seat_seed;
-use pyramidion_ai::{Bot, Favourite, Greedy};
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, Seed, ToMove};
 use pyramidion_games::dispatch;
@@ -113,10 +113,7 @@ pub fn play_game<G: Rules>(
     seed: Seed,
     bots: &[BotLevel],
     mut record: Option<&mut Record>,
-) -> Result<GamePlayed>
-where
-    Greedy: Favourite<G>,
-{
+) -> Result<GamePlayed> {
     let mut game = G::new(options, seed).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut players: Vec<Box<dyn Bot<G>>> = bots
         .iter()
@@ -147,10 +144,7 @@ fn run_batch<G: Rules>(
     bots: &[BotLevel],
     args: &SimArgs,
     threads: usize,
-) -> Result<(Stats, Duration)>
-where
-    Greedy: Favourite<G>,
-{
+) -> Result<(Stats, Duration)> {
     let seats = bots.len();
     let empty = Stats {
         score_sum: vec![0; seats],

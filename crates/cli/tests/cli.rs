@@ -412,6 +412,13 @@ fn serve_refuses_bad_rates_and_analysis_levels() {
         "{}",
         stderr(&o)
     );
+    let o = pyramidion(&["serve", "--bind", "127.0.0.1:0", "--bot-threads=0"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--bot-threads must be at least 1"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -57,8 +57,8 @@ fn figure(report: &str, name: &str) -> u64 {
 fn loadtest_plays_games_without_errors() {
     let server = Server::start("load", &[]);
     let url = server.url.clone();
-    let out = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
-        .args(["loadtest", "--url", &url, "--games", "8", "--seconds", "2"])
+    let out = Command::new(env!("CARGO_BIN_EXE_pyramidion-loadtest"))
+        .args(["--url", &url, "--games", "8", "--seconds", "2"])
         .output()
         .unwrap();
     drop(server);
@@ -71,9 +71,8 @@ fn loadtest_plays_games_without_errors() {
     assert!(text.contains("errors: 0"), "{text}");
     assert!(figure(&text, "moves") > 50, "{text}");
     assert!(text.contains("move round trip p99: "), "{text}");
-    let refused = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+    let refused = Command::new(env!("CARGO_BIN_EXE_pyramidion-loadtest"))
         .args([
-            "loadtest",
             "--url",
             "http://10.0.0.1:80",
             "--games",
@@ -93,10 +92,10 @@ fn loadtest_plays_games_without_errors() {
 fn loadtest_plays_games_against_bots_next_to_solo_games() {
     // Unpaced bots, as a load test runs them: the pool thinks all the time.
     let server = Server::start("load-bots", &["--bot-pace-ms", "0"]);
-    let out = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+    let out = Command::new(env!("CARGO_BIN_EXE_pyramidion-loadtest"))
         // Long enough for a bot move even when the machine is loaded (3 s saw none once, with
         // two matches and the rest of the tests sharing the two cores).
-        .args(["loadtest", "--url", &server.url, "--seconds", "8"])
+        .args(["--url", &server.url, "--seconds", "8"])
         .args(["--games", "2", "--bot-games", "2", "--bot-level", "easy"])
         // Under the server's per-connection message rate however fast the machine.
         .args(["--think-ms", "20"])
@@ -114,8 +113,8 @@ fn loadtest_plays_games_against_bots_next_to_solo_games() {
     assert!(figure(&text, "bot games' client moves") > 0, "{text}");
     assert!(figure(&text, "bot games' bot moves") > 0, "{text}");
     assert!(text.contains("bot games' move round trip p99: "), "{text}");
-    let refused = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
-        .args(["loadtest", "--url", &server.url, "--seconds", "1"])
+    let refused = Command::new(env!("CARGO_BIN_EXE_pyramidion-loadtest"))
+        .args(["--url", &server.url, "--seconds", "1"])
         .args([
             "--games",
             "1",
@@ -132,5 +131,20 @@ fn loadtest_plays_games_against_bots_next_to_solo_games() {
             .contains("no registered game has the bot level 'grandmaster'"),
         "{}",
         String::from_utf8_lossy(&refused.stderr)
+    );
+}
+
+/// The binary operators deploy has no load generator in it.
+#[test]
+fn the_server_binary_has_no_loadtest_command() {
+    let out = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+        .args(["loadtest", "--help"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("unrecognized subcommand"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }

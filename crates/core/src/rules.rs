@@ -189,6 +189,32 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
         let _ = (m, viewer);
         None
     }
+
+    // Bot knowledge. A game offers its heuristics here, in its own crate (`heuristic.rs`), so
+    // that the bots' crate names no game. Every hook is optional: a game without them is
+    // played by a greedy bot that picks uniformly and searched with uniform playouts.
+
+    /// The greedy bot's move for the seat to move (the best immediate gain), ties broken with
+    /// `rng`; `None` when the game offers no greedy policy (the bot then picks uniformly).
+    fn greedy_move(&self, rng: &mut GameRng) -> Option<Self::Move> {
+        let _ = rng;
+        None
+    }
+    /// The move of `candidates` (legal here, not empty) the greedy policy ranks first, ties
+    /// broken with `rng`: the order in which the search widens a node. `None`: no opinion
+    /// (the search then draws one).
+    fn favourite_move(&self, candidates: &[Self::Move], rng: &mut GameRng) -> Option<Self::Move> {
+        let _ = (candidates, rng);
+        None
+    }
+    /// Where a playout that started at `root` may stop before the game's end, and the outcome
+    /// it would then count, once `stages` stage ends have passed since `root` in a game whose
+    /// stage ends score every player. `None` plays on (a finished game is exact; a cut is an
+    /// estimate, so games with short enough playouts keep the default).
+    fn playout_horizon(&self, root: &Self, stages: u8) -> Option<Outcome> {
+        let _ = (root, stages);
+        None
+    }
 }
 
 /// A move as a seat that may not see all of it is shown it.

@@ -60,11 +60,9 @@ fn move_texts_tell_no_seat_more_than_its_view() {
     for &kind in GameKind::ALL {
         let d = kind.descriptor();
         // Hidden hands make Pyramids the game to search hardest: 2,000 games in the second
-        // test tier (`scripts/test` sets PYRAMIDION_FULL_SIMULATION), 200 in plain `cargo test`.
-        let full = std::env::var_os("PYRAMIDION_FULL_SIMULATION").is_some();
-        let seeds = match (d.key, full) {
-            ("pyramids", true) => 2000,
-            ("pyramids", false) => 200,
+        // test tier, 200 in plain `cargo test` (the one tiering switch, `tier_games`).
+        let seeds = match d.key {
+            "pyramids" => pyramidion_testkit::tier_games(2000),
             _ => 6,
         };
         for seed in 0..seeds {

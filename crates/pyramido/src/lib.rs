@@ -11,6 +11,7 @@ pub mod data;
 pub mod descriptor;
 mod determinize;
 pub mod error;
+mod heuristic;
 mod holes;
 pub mod moves;
 mod options;

@@ -339,6 +339,18 @@ impl Rules for Game {
 
     const DESCRIPTOR: &'static GameDescriptor = &crate::descriptor::DESCRIPTOR;
 
+    fn greedy_move(&self, rng: &mut GameRng) -> Option<Move> {
+        crate::heuristic::greedy_move(self, rng)
+    }
+
+    fn favourite_move(&self, candidates: &[Move], rng: &mut GameRng) -> Option<Move> {
+        crate::heuristic::favourite(self, candidates, rng)
+    }
+
+    fn playout_horizon(&self, root: &Game, stages: u8) -> Option<Outcome> {
+        crate::heuristic::horizon(root, self, stages)
+    }
+
     fn form(&self, m: &Move) -> MoveForm {
         MoveForm::of(self, m)
     }

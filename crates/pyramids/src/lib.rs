@@ -24,6 +24,7 @@ pub mod data;
 pub mod descriptor;
 mod determinize;
 mod error;
+mod heuristic;
 pub mod moves;
 pub mod necropolis;
 mod options;

@@ -236,6 +236,14 @@ impl Rules for Game {
 
     const DESCRIPTOR: &'static GameDescriptor = &crate::descriptor::DESCRIPTOR;
 
+    fn greedy_move(&self, rng: &mut GameRng) -> Option<Move> {
+        crate::heuristic::greedy_move(self, rng)
+    }
+
+    fn favourite_move(&self, candidates: &[Move], rng: &mut GameRng) -> Option<Move> {
+        crate::heuristic::favourite(self, candidates, rng)
+    }
+
     fn form(&self, m: &Move) -> MoveForm {
         match self.to_move() {
             ToMove::Seat(seat) => MoveForm::of(m, self.hand(seat)),

@@ -1,11 +1,12 @@
-//! The shared random-simulation harness over 10,000 seeded games (2,500 per player count),
+//! The shared random-simulation harness over 10,000 seeded games (2,500 per player count; a
+//! tenth in the first tier, see `tier_games`),
 //! plus fewer games checked more densely.
 //!
 //! The bulk checks views and determinisation every 41 plies and probes illegal moves every 13
 //! (both prime, so the checks fall on every kind of decision over the games); the dense runs
 //! use the harness defaults (7 and 5) and every ply.
 use pyramidion_pyramids::{Game, Options};
-use pyramidion_testkit::{SimConfig, simulate, simulate_many};
+use pyramidion_testkit::{SimConfig, simulate, simulate_many, tier_games};
 
 const BULK: SimConfig = SimConfig {
     view_every: 41,
@@ -14,10 +15,11 @@ const BULK: SimConfig = SimConfig {
 
 fn bulk(players: u8) {
     let first_seed = players as u64 * 1_000_000;
-    let plies = simulate_many::<Game>(&Options { players }, first_seed, 2500, BULK)
+    let games = tier_games(2500);
+    let plies = simulate_many::<Game>(&Options { players }, first_seed, games, BULK)
         .unwrap_or_else(|e| panic!("{players} players: {e}"));
     // Every round has at least a god pick (or an automatic one), a Pyramid card per seat.
-    assert!(plies >= 2500 * 10 * players as u64);
+    assert!(plies >= games * 10 * players as u64);
 }
 
 #[test]

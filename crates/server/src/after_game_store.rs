@@ -185,14 +185,47 @@ impl Store {
         })
     }
 
-    /// Games whose analysis was queued and never finished (a restart cut it short).
-    pub async fn queued_analyses(&self) -> Result<Vec<String>> {
+    /// Games whose analysis was queued and never finished (a restart cut it short), with who
+    /// asked and how many times it was started.
+    pub async fn queued_analyses(&self) -> Result<Vec<(String, String, i64)>> {
         let rows = sqlx::query(
-            "SELECT game_id FROM analyses WHERE status = 'queued' ORDER BY requested_at",
+            "SELECT game_id, requested_by, attempts FROM analyses WHERE status = 'queued'
+              ORDER BY requested_at",
         )
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(|r| Ok(r.try_get("game_id")?)).collect()
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get("game_id")?,
+                    r.try_get::<Option<String>, _>("requested_by")?
+                        .unwrap_or_default(),
+                    r.try_get("attempts")?,
+                ))
+            })
+            .collect()
+    }
+
+    /// Records that `owner`'s analysis of a game is queued: its first start when asked
+    /// (`resumed` false), one more start after a restart.
+    pub async fn queue_analysis(&self, game_id: &str, owner: &str, resumed: bool) -> Result<()> {
+        let now = crate::store::now_ms();
+        self.writer
+            .execute(
+                sqlx::query(
+                    "INSERT INTO analyses (game_id, status, result, requested_at, finished_at,
+                                           requested_by, attempts)
+                     VALUES ($1, 'queued', NULL, $2, NULL, $3, 1)
+                     ON CONFLICT (game_id) DO UPDATE SET status = 'queued', result = NULL,
+                       finished_at = NULL, requested_by = $3,
+                       attempts = CASE WHEN $4 = 1 THEN analyses.attempts + 1 ELSE 1 END",
+                )
+                .bind(game_id.to_string())
+                .bind(now)
+                .bind(owner.to_string())
+                .bind(i64::from(resumed)),
+            )
+            .await
     }
 
     /// Records a game's analysis as `status` (`queued`, `done`, `failed`) with its result.

@@ -6,9 +6,18 @@
 //! a search level of the game's descriptor (`Config::analysis_level`, `medium` unless
 //! `serve --analysis-level` says otherwise) with 16 sampled futures per decision: enough to
 //! flag the clear mistakes, cheap enough to share the pool with live games.
+//!
+//! Analyses wait in the pool's lowest lane (`fair_queue`): a chunk runs only when no bot move
+//! waits. A user has at most `Limits::analyses_per_user` analyses queued or running
+//! (`429 too_many_analyses`) and the server `Limits::max_analyses` (`503
+//! analysis_queue_full`). An analysis a restart cut short starts again when the server starts,
+//! within those bounds and at most [`MAX_ATTEMPTS`] times in all; else it is marked `failed`
+//! (its player may ask again).
 use crate::AppState;
 use crate::auth::Identity;
+use crate::bot_pool::{BotPool, Ticket};
 use crate::error::{ApiError, ApiResult};
+use crate::fair_queue::Lane;
 use crate::store::SeatKind;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -17,19 +26,84 @@ use pyramidion_ai::analysis::{Analysis, AnalysisConfig, analyse_plies};
 use pyramidion_core::record::Record;
 use pyramidion_games::GameKind;
 use serde_json::{Value, json};
-use std::collections::HashSet;
-use std::sync::{Mutex, OnceLock};
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 /// Plies per bot pool job.
 const PLIES_PER_JOB: usize = 8;
 /// Sampled futures per decision.
 const SAMPLES: u32 = 16;
 
-/// Games whose analysis runs in this process (a `queued` row whose game is not here was cut
-/// short by a restart: [`resume_queued`] starts it again when the server starts).
-fn running() -> &'static Mutex<HashSet<String>> {
-    static RUNNING: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
-    RUNNING.get_or_init(Mutex::default)
+/// Starts of one analysis (the first and those after restarts) before it is given up.
+pub const MAX_ATTEMPTS: i64 = 3;
+
+/// Games whose analysis is queued or runs in this process, with the user who asked (a
+/// `queued` row whose game is not here was cut short by a restart: [`resume_queued`] starts
+/// it again when the server starts).
+#[derive(Default)]
+pub struct Queue {
+    running: Mutex<HashMap<String, String>>,
+}
+
+/// Why an analysis was not queued.
+enum Refused {
+    /// It is queued or running already.
+    Already,
+    PerUser(usize),
+    Full(usize),
+}
+
+impl Queue {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
+        self.running.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Takes a place for `game`'s analysis asked by `owner`, within the limits.
+    fn admit(&self, game: &str, owner: &str, limits: &crate::Limits) -> Result<(), Refused> {
+        let mut running = self.lock();
+        if running.contains_key(game) {
+            return Err(Refused::Already);
+        }
+        if running.values().filter(|o| *o == owner).count() >= limits.analyses_per_user {
+            return Err(Refused::PerUser(limits.analyses_per_user));
+        }
+        if running.len() >= limits.max_analyses {
+            return Err(Refused::Full(limits.max_analyses));
+        }
+        running.insert(game.to_string(), owner.to_string());
+        Ok(())
+    }
+
+    fn done(&self, game: &str) {
+        self.lock().remove(game);
+    }
+
+    /// Analyses queued or running.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Refused {
+    fn into_error(self) -> Option<ApiError> {
+        match self {
+            Refused::Already => None,
+            Refused::PerUser(n) => Some(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_analyses",
+                format!("you have {n} analyses queued: wait until one is done"),
+            )),
+            Refused::Full(n) => Some(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "analysis_queue_full",
+                format!("the server has {n} analyses queued: try again later"),
+            )),
+        }
+    }
 }
 
 /// The stored analysis of a game, as the API gives it: `{"status", "analysis"}`; status `none`
@@ -54,6 +128,7 @@ pub async fn get(
     crate::api::load(&state, &id).await?;
     let viewer = Identity::from_headers(&state, &headers).await?;
     crate::daily::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str())).await?;
+    crate::daily::sealed(&state, &id).await?;
     Ok(Json(stored(&state, &id).await?))
 }
 
@@ -80,11 +155,13 @@ pub async fn request(
             "a game is analysed once it is over",
         ));
     }
+    // An analysis weighs every hidden card: a daily game's waits for its day to be over.
+    crate::daily::sealed(&state, &id).await?;
     let current = stored(&state, &id).await?;
     if current["status"] == "done" {
         return Ok((StatusCode::OK, Json(current)));
     }
-    if !start(&state, &row).await? {
+    if !start(&state, &row, &identity.user_id, false).await? {
         return Ok((StatusCode::ACCEPTED, Json(current)));
     }
     Ok((
@@ -93,14 +170,21 @@ pub async fn request(
     ))
 }
 
-/// Starts again every analysis a restart cut short (called once the server is up; a game
-/// that cannot be read is logged and marked `failed`, so nobody waits on it forever).
+/// Starts again every analysis a restart cut short (called once the server is up), within
+/// the limits and at most [`MAX_ATTEMPTS`] starts in all; any other is marked `failed`, so
+/// nobody waits on it forever and a restart loop does not run it forever.
 pub async fn resume_queued(state: &AppState) -> anyhow::Result<usize> {
     let mut resumed = 0;
-    for id in state.store.queued_analyses().await? {
-        let started = match crate::api::load(state, &id).await {
-            Ok((row, _)) => start(state, &row).await,
-            Err(e) => Err(e),
+    for (id, owner, attempts) in state.store.queued_analyses().await? {
+        let started = if attempts >= MAX_ATTEMPTS {
+            Err(ApiError::internal(format!(
+                "started {attempts} times already"
+            )))
+        } else {
+            match crate::api::load(state, &id).await {
+                Ok((row, _)) => start(state, &row, &owner, true).await,
+                Err(e) => Err(e),
+            }
         };
         match started {
             Ok(true) => resumed += 1,
@@ -115,27 +199,31 @@ pub async fn resume_queued(state: &AppState) -> anyhow::Result<usize> {
 }
 
 /// Marks the game's analysis `queued` and runs it on the bot pool; `false` if it already
-/// runs in this process.
-async fn start(state: &AppState, row: &crate::store::GameRow) -> ApiResult<bool> {
+/// runs in this process; an error when the limits refuse it.
+async fn start(
+    state: &AppState,
+    row: &crate::store::GameRow,
+    owner: &str,
+    resumed: bool,
+) -> ApiResult<bool> {
     let id = row.id.clone();
-    if !running()
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .insert(id.clone())
-    {
-        return Ok(false);
+    if let Err(refused) = state.analyses.admit(&id, owner, &state.config.limits) {
+        return match refused.into_error() {
+            None => Ok(false),
+            Some(e) => Err(e),
+        };
     }
     let prepared = async {
         let record = crate::export::stored_record(state, row).await?;
         let kind: GameKind = row.kind.parse().map_err(ApiError::internal)?;
         let iterations = analysis_iterations(kind, &state.config.analysis_level);
-        state.store.set_analysis(&id, "queued", None).await?;
+        state.store.queue_analysis(&id, owner, resumed).await?;
         ApiResult::Ok((record, iterations))
     };
     let (record, iterations) = match prepared.await {
         Ok(prepared) => prepared,
         Err(e) => {
-            done_running(&id);
+            state.analyses.done(&id);
             return Err(e);
         }
     };
@@ -144,19 +232,24 @@ async fn start(state: &AppState, row: &crate::store::GameRow) -> ApiResult<bool>
         samples: SAMPLES,
         seed: row.seed,
     };
-    let store = state.store.clone();
+    let state = state.clone();
+    let ticket = Ticket {
+        lane: Lane::Analysis,
+        owner: owner.to_string(),
+        game: id.clone(),
+    };
     tokio::spawn(async move {
-        let (status, result) = match analyse(record, config).await {
+        let (status, result) = match analyse(&state.bots, ticket, record, config).await {
             Ok(analysis) => ("done", serde_json::to_string(&analysis).ok()),
             Err(e) => {
                 tracing::warn!(game = %id, error = %e, "analysis failed");
                 ("failed", None)
             }
         };
-        if let Err(e) = store.set_analysis(&id, status, result).await {
+        if let Err(e) = state.store.set_analysis(&id, status, result).await {
             tracing::error!(game = %id, error = %e, "cannot store an analysis");
         }
-        done_running(&id);
+        state.analyses.done(&id);
     });
     Ok(true)
 }
@@ -179,15 +272,13 @@ fn analysis_iterations(kind: GameKind, level: &str) -> u32 {
         .unwrap_or(1)
 }
 
-fn done_running(id: &str) {
-    running()
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .remove(id);
-}
-
 /// The whole analysis, one short pool job after the other.
-async fn analyse(record: Record, config: AnalysisConfig) -> Result<Analysis, String> {
+async fn analyse(
+    bots: &BotPool,
+    ticket: Ticket,
+    record: Record,
+    config: AnalysisConfig,
+) -> Result<Analysis, String> {
     let record = std::sync::Arc::new(record);
     let mut decisions = Vec::new();
     let mut seats = 0;
@@ -195,8 +286,10 @@ async fn analyse(record: Record, config: AnalysisConfig) -> Result<Analysis, Str
     while from < record.moves.len() {
         let to = (from + PLIES_PER_JOB).min(record.moves.len());
         let shared = record.clone();
-        let (part, n) = crate::bot_pool::global()
-            .run(move || analyse_plies(&shared, config, from..to))
+        let (part, n) = bots
+            .run(ticket.clone(), move || {
+                analyse_plies(&shared, config, from..to)
+            })
             .await
             .ok_or("the analysis stopped (see the log)")?
             .map_err(|e| e.to_string())?;

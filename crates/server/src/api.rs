@@ -210,6 +210,15 @@ pub async fn create_table(
             "a solo game cannot be rated: its best scores and the daily challenges rank it",
         ));
     }
+    // A rated game without a clock could be stalled for ever by the player who is losing; with
+    // one, a player who stops is played by a bot (`clock`, `room::scheduling`) and it ends.
+    if t.rated && t.clock.is_none() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "rated_needs_clock",
+            "a rated table needs a clock (see GET /api/clocks)",
+        ));
+    }
     let clock = match &t.clock {
         None => None,
         Some(key) => Some(
@@ -263,6 +272,8 @@ pub async fn create_table(
         .filter(|s| matches!(s, SeatKind::Human(_)))
         .count();
     crate::quotas::may_take_seats(&state, &identity.user_id, mine).await?;
+    // The search bots are counted and the table created under the lobby lock (taken above).
+    crate::bot_seats::check(&state, &identity.user_id, &seats).await?;
     let full = !seats.iter().any(SeatKind::is_free);
     let row = GameRow {
         id: random_hex(8),

@@ -2,8 +2,9 @@
 //!
 //! A search bot thinks for up to a second per move; on tokio's blocking pool (up to 512
 //! threads) a hundred games of bots would take every core from the rooms that serve humans.
-//! The pool has a fixed number of dedicated threads fed by one queue: bot moves wait their
-//! turn, human moves do not wait for them.
+//! The pool has a fixed number of dedicated threads: bot moves wait their turn, human moves
+//! do not wait for them. The turn is fair (see `fair_queue`): users take turns, quick bots
+//! and time-out stand-ins go first and have a thread of their own, analyses go last.
 //!
 //! The threads also run at the lowest scheduling priority (nice 19 on Linux): they take all the
 //! CPU nobody else wants, but a core they share with the rooms, the writer or the HTTP
@@ -11,75 +12,144 @@
 //!
 //! A bot that panics never stalls its game: the panic is caught, logged, and a fallback move
 //! is played (the greedy bot's, or the first legal move if greedy fails too).
+use crate::fair_queue::{FairQueue, Lane, Worker};
 use pyramidion_ai::any::{BotLevel, choose_any};
 use pyramidion_games::AnyGame;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use tokio::sync::oneshot;
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
+/// Who a job is for: the lane it waits in, and the user and game it is shared fairly by.
+#[derive(Clone, Debug)]
+pub struct Ticket {
+    pub lane: Lane,
+    /// The user the work is done for (a table's creator, an analysis's asker).
+    pub owner: String,
+    pub game: String,
+}
+
+struct Shared {
+    queue: Mutex<FairQueue<Job>>,
+    ready: Condvar,
+    closed: AtomicBool,
+}
+
+impl Shared {
+    fn queue(&self) -> MutexGuard<'_, FairQueue<Job>> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The next job for `worker`, waiting for one; `None` once the pool is dropped.
+    fn next(&self, worker: Worker) -> Option<Job> {
+        let mut queue = self.queue();
+        loop {
+            if let Some((_, job)) = queue.pop(worker) {
+                return Some(job);
+            }
+            if self.closed.load(Ordering::Acquire) {
+                return None;
+            }
+            queue = self.ready.wait(queue).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+}
+
 pub struct BotPool {
-    jobs: Mutex<Sender<Job>>,
+    shared: Arc<Shared>,
     threads: usize,
 }
 
 impl BotPool {
-    /// A pool of `threads` (at least 1) dedicated threads.
+    /// A pool of `threads` threads that take any work (fast moves first, then searches, then
+    /// analyses) and one more that takes only fast moves. `threads` may be 0 (a test seam:
+    /// nothing but fast moves is ever served).
     pub fn new(threads: usize) -> BotPool {
-        let threads = threads.max(1);
-        let (tx, rx) = channel::<Job>();
-        let rx = Arc::new(Mutex::new(rx));
-        for i in 0..threads {
-            let rx: Arc<Mutex<Receiver<Job>>> = Arc::clone(&rx);
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(FairQueue::default()),
+            ready: Condvar::new(),
+            closed: AtomicBool::new(false),
+        });
+        let workers =
+            std::iter::once(Worker::Fast).chain(std::iter::repeat_n(Worker::Any, threads));
+        for (i, worker) in workers.enumerate() {
+            let shared = Arc::clone(&shared);
             std::thread::Builder::new()
                 .name(format!("bot-{i}"))
                 .spawn(move || {
                     lower_priority();
-                    loop {
-                        // The lock is held only to take one job, not while it runs.
-                        let job = match rx.lock() {
-                            Ok(rx) => rx.recv(),
-                            Err(poisoned) => poisoned.into_inner().recv(),
-                        };
-                        match job {
-                            Ok(job) => job(),
-                            Err(_) => return, // the pool is gone
-                        }
+                    // The lock is held only to take one job, not while it runs.
+                    while let Some(job) = shared.next(worker) {
+                        job();
                     }
                 })
                 .expect("spawn a bot thread");
         }
-        BotPool {
-            jobs: Mutex::new(tx),
-            threads,
-        }
+        BotPool { shared, threads }
     }
 
+    /// The threads that take any work (the fast-only thread is not counted).
     pub fn threads(&self) -> usize {
         self.threads
     }
 
+    /// Jobs waiting in `lane` (for `/metrics`).
+    pub fn waiting(&self, lane: Lane) -> usize {
+        self.shared.queue().waiting(lane)
+    }
+
+    /// The waiting jobs per lane, Prometheus-style (appended to `/metrics`).
+    pub fn render_metrics(&self) -> String {
+        let queue = self.shared.queue();
+        let mut out = String::from(
+            "# HELP pyramidion_bot_jobs_waiting Bot pool jobs waiting, per lane.\n\
+             # TYPE pyramidion_bot_jobs_waiting gauge\n",
+        );
+        for (lane, name) in [
+            (Lane::Fast, "fast"),
+            (Lane::Search, "search"),
+            (Lane::Analysis, "analysis"),
+        ] {
+            out.push_str(&format!(
+                "pyramidion_bot_jobs_waiting{{lane=\"{name}\"}} {}\n",
+                queue.waiting(lane)
+            ));
+        }
+        out
+    }
+
+    fn submit(&self, ticket: &Ticket, job: Job) {
+        self.shared
+            .queue()
+            .push(ticket.lane, &ticket.owner, &ticket.game, job);
+        // Every thread: the one woken must be one that may take this lane.
+        self.shared.ready.notify_all();
+    }
+
     /// The move (as text) a bot of `level` plays in `game`; never fails while `game` has a
     /// legal move (see [`choose_or_fallback`]).
-    pub async fn choose(&self, game: AnyGame, level: BotLevel, seed: u64) -> Option<String> {
+    pub async fn choose(
+        &self,
+        ticket: Ticket,
+        game: AnyGame,
+        level: BotLevel,
+        seed: u64,
+    ) -> Option<String> {
         let (tx, rx) = oneshot::channel();
         let job: Job = Box::new(move || {
             let _ = tx.send(choose_or_fallback(&game, level, seed));
         });
-        self.jobs
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .send(job)
-            .ok()?;
+        self.submit(&ticket, job);
         rx.await.ok().flatten()
     }
 
-    /// Runs other bot work (e.g. a game's analysis) on the pool, behind the moves already
-    /// queued. `None` if `f` panicked (the panic is logged) or the pool is gone.
+    /// Runs other bot work (e.g. a chunk of a game's analysis) on the pool in `ticket`'s
+    /// lane. `None` if `f` panicked (the panic is logged).
     pub async fn run<T: Send + 'static>(
         &self,
+        ticket: Ticket,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Option<T> {
         let (tx, rx) = oneshot::channel();
@@ -89,13 +159,32 @@ impl BotPool {
             }
             Err(panic) => tracing::error!(panic = panic_text(&panic), "bot pool job panicked"),
         });
-        self.jobs
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .send(job)
-            .ok()?;
+        self.submit(&ticket, job);
         rx.await.ok()
     }
+}
+
+impl Drop for BotPool {
+    /// The threads end once the queue is empty.
+    fn drop(&mut self) {
+        self.shared.closed.store(true, Ordering::Release);
+        self.shared.ready.notify_all();
+    }
+}
+
+/// The lane of a bot of `level`: bots that do not search are fast.
+pub fn lane_of(level: BotLevel) -> Lane {
+    match level {
+        BotLevel::Random | BotLevel::Greedy => Lane::Fast,
+        BotLevel::Ladder(_) | BotLevel::Search(_) => Lane::Search,
+    }
+}
+
+/// The default number of threads that search: one per core but one (at least one), so that
+/// a core stays for the rooms and the database whatever the bots do.
+pub fn default_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.saturating_sub(1).max(1)
 }
 
 /// The nice value of a bot thread, the lowest: the kernel gives it about 1.5 % of the CPU
@@ -159,16 +248,6 @@ fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
-/// The process's pool: one thread per core but one (at least one), so that a core stays for
-/// the rooms and the database whatever the bots do.
-pub fn global() -> &'static BotPool {
-    static POOL: OnceLock<BotPool> = OnceLock::new();
-    POOL.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        BotPool::new(cores.saturating_sub(1))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,7 +270,12 @@ mod tests {
             let legal = game.legal_texts();
             let mut waits = Vec::new();
             for seed in 0..4 {
-                waits.push(pool.choose(game.clone(), BotLevel::Search(4), seed));
+                let ticket = Ticket {
+                    lane: Lane::Search,
+                    owner: "u".into(),
+                    game: "g".into(),
+                };
+                waits.push(pool.choose(ticket, game.clone(), BotLevel::Search(4), seed));
             }
             for w in waits {
                 let m = w.await.expect("a move");
@@ -200,12 +284,79 @@ mod tests {
         }
     }
 
+    /// Every thread that searches is busy (here: one search that waits for the test); a
+    /// greedy move and a time-out stand-in are still answered, by the fast thread.
+    #[tokio::test]
+    async fn quick_bots_never_wait_behind_a_search() {
+        let pool = std::sync::Arc::new(BotPool::new(1));
+        let (started_tx, started_rx) = oneshot::channel();
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let search = Ticket {
+            lane: Lane::Search,
+            owner: "flooder".into(),
+            game: "t1".into(),
+        };
+        let busy = {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                pool.run(search, move || {
+                    let _ = started_tx.send(());
+                    let _ = release_rx.recv();
+                })
+                .await
+            })
+        };
+        started_rx.await.expect("the search thread took the search");
+        // Another search of the flooder waits: the only search thread is busy.
+        let queued = Ticket {
+            lane: Lane::Search,
+            owner: "flooder".into(),
+            game: "t2".into(),
+        };
+        let waiting = {
+            let pool = pool.clone();
+            tokio::spawn(async move { pool.run(queued, || "second search").await })
+        };
+        while pool.waiting(Lane::Search) == 0 {
+            tokio::task::yield_now().await;
+        }
+        for game in two_player_games(5) {
+            let legal = game.legal_texts();
+            let ticket = Ticket {
+                lane: lane_of(BotLevel::Greedy),
+                owner: "victim".into(),
+                game: "v".into(),
+            };
+            let answer = tokio::time::timeout(
+                std::time::Duration::from_secs(60),
+                pool.choose(ticket, game, BotLevel::Greedy, 1),
+            )
+            .await
+            .expect("the greedy bot is not stuck behind the search")
+            .expect("a move");
+            assert!(legal.contains(&answer), "{answer}");
+        }
+        assert_eq!(
+            pool.waiting(Lane::Search),
+            1,
+            "the second search still waits"
+        );
+        release_tx.send(()).unwrap();
+        assert_eq!(busy.await.unwrap(), Some(()));
+        assert_eq!(waiting.await.unwrap(), Some("second search"));
+    }
+
     #[cfg(target_os = "linux")]
     #[tokio::test]
     async fn bots_think_at_a_lower_priority_than_the_rooms() {
         let mine = current_nice();
         let pool = BotPool::new(1);
-        let theirs = pool.run(current_nice).await.expect("the job runs");
+        let ticket = Ticket {
+            lane: Lane::Analysis,
+            owner: "u".into(),
+            game: "g".into(),
+        };
+        let theirs = pool.run(ticket, current_nice).await.expect("the job runs");
         assert_eq!(theirs, mine.max(BOT_NICE));
         assert_eq!(current_nice(), mine, "only the bot threads are lowered");
     }

@@ -132,6 +132,46 @@ pub fn seed(secret: &str, c: &Challenge) -> u64 {
     u64::from_le_bytes(bytes) >> 1 // stored as a signed 64-bit integer
 }
 
+/// The time of day the daily challenges read (ms since the epoch).
+fn now(state: &AppState) -> i64 {
+    state.config.wall_clock.now_ms()
+}
+
+/// The first ms after `day` (`YYYY-MM-DD`, UTC); `None` for a text that is not a day
+/// (Howard Hinnant's `days_from_civil`).
+pub fn day_end_ms(day: &str) -> Option<i64> {
+    let mut parts = day.splitn(3, '-').map(str::parse::<i64>);
+    let (y, m, d) = (
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+    );
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some((days + 1) * DAY_MS)
+}
+
+/// When `day`'s deals and records become public: its end plus the grace window. Attempts
+/// that finished later do not rank.
+pub fn public_at(state: &AppState, day: &str) -> i64 {
+    let grace = state.config.limits.daily_grace.as_millis() as i64;
+    // A day that does not parse was never a challenge's: nothing of it is kept hidden.
+    day_end_ms(day).map_or(i64::MIN, |end| end + grace)
+}
+
+/// Whether `day` is over for every attempt (see [`public_at`]).
+pub fn day_is_public(state: &AppState, day: &str) -> bool {
+    now(state) >= public_at(state, day)
+}
+
 /// The server's daily secret, drawn and stored on first use.
 async fn secret(state: &AppState) -> ApiResult<String> {
     if let Some(s) = state.store.secret("daily").await? {
@@ -148,7 +188,7 @@ async fn secret(state: &AppState) -> ApiResult<String> {
 /// `GET /api/daily`: today's challenges, with the game id of the signed-in user's attempt.
 pub async fn today(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Value>> {
     let me = Identity::from_headers(&state, &headers).await?;
-    let day = utc_day(now_ms());
+    let day = utc_day(now(&state));
     let mut list = Vec::new();
     for c in challenges(&day) {
         let played = match &me {
@@ -180,7 +220,7 @@ pub async fn start(
             "the daily challenge is one attempt per account: sign in to take it",
         ));
     }
-    let day = utc_day(now_ms());
+    let day = utc_day(now(&state));
     let challenge = challenges(&day)
         .into_iter()
         .find(|c| c.id == id)
@@ -226,9 +266,10 @@ pub async fn start(
     Ok((StatusCode::CREATED, Json(table)))
 }
 
-/// `GET /api/daily/{challenge}/leaderboard`: the finished attempts, best first: winners
-/// first, then by score, then who finished earlier; today's challenge is named (day, game,
-/// options) even while nobody has finished it.
+/// `GET /api/daily/{challenge}/leaderboard`: the attempts that finished in time, best first:
+/// winners first, then by score, then who finished earlier; today's challenge is named (day,
+/// game, options) even while nobody has finished it. Until the day is over for everyone
+/// (`public_at`) the entries are hidden: `entries` is empty, `hidden_until` says when.
 pub async fn leaderboard(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -250,10 +291,11 @@ pub async fn leaderboard(
     let mut entries = Vec::with_capacity(rows.len());
     // A challenge is described even while nobody has finished it (its page says which game
     // and day it is): from its id for the last year, else by its finished attempts.
-    let (mut day, mut game, mut options) = match find_challenge(&id, now_ms()) {
+    let (mut day, mut game, mut options) = match find_challenge(&id, now(&state)) {
         Some(c) => (Some(c.day), Some(c.game.key().to_string()), Some(c.options)),
         None => (None, None, None),
     };
+    let mut hidden_until = None;
     for r in &rows {
         let get = |c: &str| {
             r.try_get::<Option<String>, _>(c)
@@ -266,13 +308,25 @@ pub async fn leaderboard(
             .and_then(|o| serde_json::from_str(&o).ok())
             .unwrap_or(Value::Null);
         let user: String = get("user_id")?.unwrap_or_default();
+        let finished_at = r
+            .try_get::<Option<i64>, _>("finished_at")
+            .map_err(ApiError::internal)?;
+        let public = public_at(&state, day.as_deref().unwrap_or_default());
+        if now(&state) < public {
+            hidden_until = Some(public);
+            continue;
+        }
+        // Finished after the day was over for everyone: its player may have seen the others.
+        if finished_at.is_none_or(|at| at > public) {
+            continue;
+        }
         entries.push(json!({
             "user": user,
             "name": crate::auth::display_name(&user, get("name")?.as_deref()),
             "game_id": get("id")?,
             "score": result["scores"][0],
             "won": result["ranks"][0].as_u64() == Some(0),
-            "finished_at": r.try_get::<Option<i64>, _>("finished_at").map_err(ApiError::internal)?,
+            "finished_at": finished_at,
         }));
     }
     entries.sort_by_key(|e| {
@@ -282,42 +336,104 @@ pub async fn leaderboard(
             e["finished_at"].as_i64().unwrap_or(i64::MAX),
         )
     });
+    // Today's challenge nobody has finished is hidden as long as its day.
+    if let Some(d) = &day
+        && hidden_until.is_none()
+        && !day_is_public(&state, d)
+    {
+        hidden_until = Some(public_at(&state, d));
+    }
     Ok(Json(json!({
         "challenge": id,
         "day": day,
         "game": game,
         "options": options,
         "entries": entries,
+        "hidden_until": hidden_until,
     })))
 }
 
-/// Refuses a daily game's record or replay to anyone but its player until its day is over:
-/// the deal is everyone's that day.
+/// Refuses a daily game to anyone but its player until its day is over for everyone
+/// (`public_at`): its player may follow it live and read its record as their seat saw it
+/// (see [`sealed`] for what even they wait for).
 pub(crate) async fn embargo(
     state: &AppState,
     game_id: &str,
     viewer: Option<&str>,
 ) -> ApiResult<()> {
+    match under_embargo(state, game_id).await? {
+        Some(player) if viewer != Some(player.as_str()) => Err(in_progress()),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses what would show a daily game's deal (its seed, its replay with every hidden move,
+/// its analysis) to everyone, its player included, until its day is over for everyone.
+pub(crate) async fn sealed(state: &AppState, game_id: &str) -> ApiResult<()> {
+    match under_embargo(state, game_id).await? {
+        Some(_) => Err(in_progress()),
+        None => Ok(()),
+    }
+}
+
+/// The player of a daily game whose day is not yet over for everyone; `None` for any other
+/// game.
+pub(crate) async fn under_embargo(state: &AppState, game_id: &str) -> ApiResult<Option<String>> {
     // An id no game can have (e.g. with a NUL) names no daily game: its lookup, not this
     // check, answers.
     if !plausible_id(game_id) {
-        return Ok(());
+        return Ok(None);
     }
     let Some((day, player)) = state.store.daily_of_game(game_id).await? else {
-        return Ok(());
+        return Ok(None);
     };
-    if day >= utc_day(now_ms()) && viewer != Some(player.as_str()) {
-        return Err(ApiError::conflict(
-            "daily_in_progress",
-            "a daily challenge's games are shown once its day is over",
-        ));
+    Ok((!day_is_public(state, &day)).then_some(player))
+}
+
+/// The daily games of `user` whose day is not yet over for everyone (one query, for lists of
+/// a user's games).
+pub(crate) async fn embargoed_games_of(
+    state: &AppState,
+    user: &str,
+) -> ApiResult<std::collections::HashSet<String>> {
+    let rows = sqlx::query("SELECT game_id, day FROM daily_attempts WHERE user_id = $1")
+        .bind(user)
+        .fetch_all(&state.store.pool)
+        .await
+        .map_err(ApiError::internal)?;
+    let mut out = std::collections::HashSet::new();
+    for r in &rows {
+        let day: String = r.try_get("day").map_err(ApiError::internal)?;
+        if !day_is_public(state, &day) {
+            out.insert(r.try_get("game_id").map_err(ApiError::internal)?);
+        }
     }
-    Ok(())
+    Ok(out)
+}
+
+fn in_progress() -> ApiError {
+    ApiError::conflict(
+        "daily_in_progress",
+        "a daily challenge's games are shown once its day is over for everyone",
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_day_ends_at_the_next_midnight_utc() {
+        for ms in [0, 951_782_400_000, 1_795_478_399_999, 1_795_478_400_000] {
+            let end = day_end_ms(&utc_day(ms)).unwrap();
+            assert!(end > ms && end - ms <= DAY_MS, "{ms}");
+            assert_eq!(utc_day(end - 1), utc_day(ms));
+            assert_ne!(utc_day(end), utc_day(ms));
+        }
+        assert_eq!(day_end_ms("2026-11-24"), Some(1_795_478_400_000 + DAY_MS));
+        assert_eq!(day_end_ms("nonsense"), None);
+        assert_eq!(day_end_ms("2026-13-01"), None);
+    }
 
     #[test]
     fn days_are_utc_dates() {

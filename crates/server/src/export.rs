@@ -52,6 +52,22 @@ pub(crate) async fn public_record(state: &AppState, row: &GameRow) -> ApiResult<
     Ok(json!({ "game": record.game, "options": record.options, "moves": moves }))
 }
 
+/// A started game's record as `seat` saw it: no seed, no result, every move as that seat
+/// saw it (a daily game's record for its player while the day's deal is everyone's).
+pub(crate) async fn seat_record(state: &AppState, row: &GameRow, seat: u8) -> ApiResult<Value> {
+    let record = stored_record(state, row).await?;
+    let (_, played) = crate::rooms::replay_played(&record).map_err(ApiError::internal)?;
+    let moves: Vec<&str> = played
+        .iter()
+        .map(|p| {
+            p.seen_by(Some(pyramidion_core::Seat(seat)), false)
+                .text
+                .as_str()
+        })
+        .collect();
+    Ok(json!({ "game": record.game, "options": record.options, "moves": moves }))
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordQuery {
@@ -79,6 +95,9 @@ pub async fn record(
     if !crate::visibility::may_see(&state, &row, user, q.invite.as_deref()).await? {
         return Err(ApiError::not_found("no such table"));
     }
+    // A daily game's player, before its day is over for everyone: their moves as their seat
+    // saw them, never the seed (a second account would deal the same cards).
+    let sealed = crate::daily::under_embargo(&state, &id).await?.is_some();
     if row.status == "open" || row.status == "abandoned" {
         return Err(ApiError::conflict(
             "not_started",
@@ -86,6 +105,9 @@ pub async fn record(
         ));
     }
     let finished = row.status == "finished";
+    if sealed && q.format.as_deref() == Some("text") {
+        crate::daily::sealed(&state, &id).await?;
+    }
     let (body, content_type, extension) = match q.format.as_deref() {
         Some("text") if finished => (
             stored_record(&state, &row).await?.to_text(),
@@ -98,6 +120,11 @@ pub async fn record(
                 "the text record (with its seed) is given once the game is over",
             ));
         }
+        None | Some("json") if sealed => (
+            seat_record(&state, &row, 0).await?.to_string(),
+            "application/json",
+            "json",
+        ),
         None | Some("json") => (
             public_record(&state, &row).await?.to_string(),
             "application/json",
@@ -156,12 +183,11 @@ pub async fn user_games_ndjson(
     let rows = crate::visibility::public_games_page(&state, &user, viewer, limit, before).await?;
     let next = crate::visibility::next_cursor(&rows, limit);
     let mut out = String::new();
+    let embargoed = crate::daily::embargoed_games_of(&state, &user).await?;
     for row in rows {
-        // A daily game of the current day is its player's only.
-        if crate::daily::embargo(&state, &row.id, viewer)
-            .await
-            .is_err()
-        {
+        // A daily game is nobody's until its day is over for everyone (its player reads it
+        // from `record`).
+        if embargoed.contains(&row.id) {
             continue;
         }
         let mut line = public_record(&state, &row).await?;

@@ -9,11 +9,13 @@ pub mod api;
 pub mod auth;
 pub mod bot_pool;
 pub mod bot_retry;
+pub mod bot_seats;
 pub mod client_ip;
 pub mod clock;
 pub mod daily;
 pub mod error;
 pub mod export;
+pub mod fair_queue;
 pub mod fd_limit;
 pub mod history;
 pub mod hub;
@@ -33,6 +35,7 @@ pub mod rooms;
 pub mod store;
 pub mod turns;
 pub mod visibility;
+pub mod wall_clock;
 pub mod web;
 pub mod writer;
 pub mod ws;
@@ -73,6 +76,11 @@ pub struct Config {
     /// The bot level whose search budget a finished game's analysis uses (a ladder name; a
     /// game that does not list it uses its weakest search level).
     pub analysis_level: String,
+    /// Threads of the bot pool that search and analyse (besides its one thread for quick
+    /// bots and time-out stand-ins). 0 serves nothing but quick bots (a test seam).
+    pub bot_threads: usize,
+    /// The time of day of the daily challenges (a test sets it).
+    pub wall_clock: wall_clock::WallClock,
     /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); empty:
     /// every client is its socket's peer.
     pub trusted_proxies: Vec<ipnet::IpNet>,
@@ -120,6 +128,16 @@ pub struct Limits {
     /// clock or bot is dropped after this long untouched; it is rebuilt from storage when
     /// needed again.
     pub room_idle: Duration,
+    /// Search-bot seats (levels that search) one user may have at open or live tables they
+    /// created (`429 too_many_bot_seats`).
+    pub search_bots_per_user: usize,
+    /// Analyses one user may have queued or running (`429 too_many_analyses`)…
+    pub analyses_per_user: usize,
+    /// …and the server (`503 analysis_queue_full`).
+    pub max_analyses: usize,
+    /// A daily challenge's attempt ranks if it finishes by the end of its day plus this; the
+    /// day's deals and records stay hidden until then.
+    pub daily_grace: Duration,
     /// Games one WebSocket may follow at once (each keeps a room in memory).
     pub rooms_per_socket: usize,
     /// New accounts per client address per hour (also the burst).
@@ -149,6 +167,10 @@ impl Default for Limits {
             sweep_every: Duration::from_secs(300),
             lobby_page: 50,
             room_idle: Duration::from_secs(600),
+            search_bots_per_user: 8,
+            analyses_per_user: 2,
+            max_analyses: 32,
+            daily_grace: Duration::from_secs(3600),
             rooms_per_socket: 32,
             registrations_per_ip_per_hour: 5,
             tables_per_account: 20,
@@ -176,6 +198,8 @@ impl Config {
             // Twice or more the weakest level's budget: fewer misjudged moves, and still a
             // few seconds of one pool thread for a whole game.
             analysis_level: "medium".to_string(),
+            bot_threads: bot_pool::default_threads(),
+            wall_clock: wall_clock::WallClock::default(),
             trusted_proxies: Vec::new(),
         }
     }
@@ -204,6 +228,10 @@ pub struct AppState {
     pub signed_out: tokio::sync::broadcast::Sender<String>,
     /// Turn and lobby pushes (see `hub`).
     pub hub: Arc<hub::Hub>,
+    /// Where bots think and analyses run (fairly shared: see `fair_queue`).
+    pub bots: Arc<bot_pool::BotPool>,
+    /// The analyses queued or running in this process.
+    pub analyses: Arc<analysis::Queue>,
 }
 
 impl AppState {
@@ -232,6 +260,7 @@ impl AppState {
             burst: config.ws_burst,
         });
         let hashing = tokio::sync::Semaphore::new(config.limits.hash_concurrency.max(1));
+        let bots = Arc::new(bot_pool::BotPool::new(config.bot_threads));
         let state = AppState {
             config: Arc::new(config),
             store,
@@ -246,6 +275,8 @@ impl AppState {
             lobby_lock: Arc::default(),
             signed_out: tokio::sync::broadcast::channel(256).0,
             hub: Arc::default(),
+            bots,
+            analyses: Arc::default(),
         };
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
@@ -330,7 +361,9 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route(
             "/metrics",
-            get(|State(s): State<AppState>| async move { s.metrics.render() }),
+            get(|State(s): State<AppState>| async move {
+                s.metrics.render() + &s.bots.render_metrics()
+            }),
         )
         .route("/api/me", get(accounts::me))
         .route("/api/me/games", get(history::my_games))

@@ -75,6 +75,7 @@ pub async fn profile(
             "rating": r.try_get::<f64, _>("rating")?.round(),
             "deviation": r.try_get::<f64, _>("deviation")?.round(),
             "games": r.try_get::<i64, _>("games")?,
+            "provisional": r.try_get::<f64, _>("deviation")? > crate::ratings::PROVISIONAL_DEVIATION,
         }))
     })
     .collect::<Result<_, _>>()
@@ -83,7 +84,12 @@ pub async fn profile(
     // Best score per solo mode (a one-seat game's options), with games played and won.
     let mut solo: BTreeMap<(String, String), (i64, usize, usize)> = BTreeMap::new();
     let mut recent = Vec::new();
+    // A daily game is nobody's, its score included, until its day is over for everyone.
+    let embargoed = crate::daily::embargoed_games_of(&state, &id).await?;
     for row in &games {
+        if embargoed.contains(&row.id) {
+            continue;
+        }
         let result: Option<Value> = row
             .result
             .as_deref()
@@ -145,8 +151,8 @@ pub async fn profile(
 }
 
 /// `GET /api/leaderboards/{game}`: the best-rated players of a game, accounts and bot levels
-/// (guests are temporary identities and are not listed), highest rating first; ties by more
-/// games, then by id.
+/// (guests are temporary identities and are not listed, nor are provisional ratings: see
+/// `ratings`), highest rating first; ties by more games, then by id.
 pub async fn leaderboard(
     State(state): State<AppState>,
     Path(game): Path<String>,
@@ -162,11 +168,13 @@ pub async fn leaderboard(
         "SELECT ratings.player, ratings.rating, ratings.deviation, ratings.games, users.name
            FROM ratings LEFT JOIN users ON users.id = ratings.player
           WHERE ratings.game = $1 AND (ratings.player LIKE 'bot:%' OR users.guest = 0)
+            AND ratings.deviation <= $3
           ORDER BY ratings.rating DESC, ratings.games DESC, ratings.player
           LIMIT $2",
     )
     .bind(kind.key())
     .bind(LEADERBOARD_SIZE)
+    .bind(crate::ratings::PROVISIONAL_DEVIATION)
     .fetch_all(&state.store.pool)
     .await
     .map_err(db)?;

@@ -60,6 +60,7 @@ pub async fn rematch(
             _ => SeatKind::Open,
         })
         .collect();
+    crate::bot_seats::check(&state, me, &seats).await?;
     let mut seed_bytes = [0u8; 8];
     getrandom::fill(&mut seed_bytes).map_err(ApiError::internal)?;
     let full = !seats.iter().any(SeatKind::is_free);

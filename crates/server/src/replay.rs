@@ -41,6 +41,9 @@ async fn finished(
     if !crate::visibility::may_see(state, &row, user, invite).await? {
         return Err(ApiError::not_found("no such table"));
     }
+    // Every move in full and every seat's view would show the day's deal: not even its
+    // player gets them before the day is over for everyone.
+    crate::daily::sealed(state, id).await?;
     let record = crate::export::stored_record(state, &row).await?;
     Ok((row, seats, record))
 }

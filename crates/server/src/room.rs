@@ -1,5 +1,6 @@
 //! One task per live game (after lichess): it owns the game, takes commands in order, persists
 //! every accepted move before acknowledging or publishing it, and runs bots off the runtime.
+use crate::bot_pool::BotPool;
 use crate::bot_retry::BotChoice;
 use crate::clock::Clock;
 use crate::hub::Hub;
@@ -70,6 +71,12 @@ pub struct Room {
     /// A bot's move is published no sooner than this after the previous move.
     bot_pace: Duration,
     last_move_at: tokio::time::Instant,
+    /// The pool bots think on, and the user whose turn in it this game's bots take.
+    bots: Arc<BotPool>,
+    owner: String,
+    /// Hidden moves stay hidden when the game ends (a daily challenge's deal is everyone's
+    /// until its day is over: `daily::embargo`).
+    reveal_at_end: bool,
     /// The storage already holds a move at this room's next ply: the room is stale and is
     /// dropped, to be rebuilt from storage (`crate::bot_retry::stale_room`).
     stale: bool,
@@ -89,6 +96,10 @@ pub struct RoomSetup {
     pub hub: Arc<Hub>,
     pub idle_after: Duration,
     pub bot_pace: Duration,
+    pub bots: Arc<BotPool>,
+    /// The table's creator: its bots' work is shared fairly by this user (`fair_queue`).
+    pub owner: String,
+    pub reveal_at_end: bool,
 }
 
 #[derive(Clone)]
@@ -126,6 +137,9 @@ impl Room {
             idle_after: setup.idle_after,
             bot_pace: setup.bot_pace,
             last_move_at: tokio::time::Instant::now(),
+            bots: setup.bots,
+            owner: setup.owner,
+            reveal_at_end: setup.reveal_at_end,
             stale: false,
         };
         tokio::spawn(room.run(rx));
@@ -273,7 +287,10 @@ impl Room {
             ply: ply as u32,
             seat: played.seat.0,
             info: played
-                .seen_by(seat.map(Seat), self.to_move().is_none())
+                .seen_by(
+                    seat.map(Seat),
+                    self.reveal_at_end && self.to_move().is_none(),
+                )
                 .clone(),
         }
     }

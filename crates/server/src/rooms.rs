@@ -36,6 +36,8 @@ struct Loaded {
     seats: Vec<SeatKind>,
     seed: u64,
     clock: Option<Clock>,
+    owner: String,
+    reveal_at_end: bool,
 }
 
 impl Rooms {
@@ -53,7 +55,8 @@ impl Rooms {
                     let Some((loaded, finished)) = load(state, id).await? else {
                         return Ok(None);
                     };
-                    if finished {
+                    // A daily game under embargo is not kept: its end is revealed later.
+                    if finished && loaded.reveal_at_end {
                         let mut cache = self.finished_lock();
                         if cache.len() >= FINISHED_CACHE {
                             // Any one: the cache only saves replays, it is never needed.
@@ -88,6 +91,9 @@ impl Rooms {
                 hub: state.hub.clone(),
                 idle_after: state.config.limits.room_idle,
                 bot_pace: state.config.bot_pace,
+                bots: state.bots.clone(),
+                owner: loaded.owner,
+                reveal_at_end: loaded.reveal_at_end,
             });
             // Finished rooms end their task but stay in the map; drop them now and then so
             // the map holds about the live games.
@@ -201,12 +207,18 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         };
         state.store.set_turn(id, turn).await?;
     }
+    let reveal_at_end = match state.store.daily_of_game(id).await? {
+        Some((day, _)) => crate::daily::day_is_public(state, &day),
+        None => true,
+    };
     let loaded = Loaded {
         game,
         moves,
         seats,
         seed: row.seed,
         clock,
+        owner: row.created_by.clone(),
+        reveal_at_end,
     };
     Ok(Some((loaded, row.status == "finished")))
 }

@@ -42,24 +42,12 @@ async fn ratings_move_after_a_rated_game_and_not_after_a_casual_one() {
     } else if lost {
         assert!(rating < 1500.0, "a loss lowers it: {rating}");
     }
-    // The bot level is rated too, the other way; the leaderboard orders them.
+    // After one game both ratings (the player's and the bot level's) are provisional: the
+    // profile says so and the leaderboard lists neither yet (its ordering has a test below).
+    let profile = c.get("/api/users/rated_player").await.body;
+    assert_eq!(profile["ratings"][0]["provisional"], true, "{profile}");
     let board = c.get(&format!("/api/leaderboards/{DUEL}")).await.body;
-    let players = board["players"].as_array().unwrap();
-    assert_eq!(players.len(), 2, "{board}");
-    let ratings: Vec<f64> = players
-        .iter()
-        .map(|p| p["rating"].as_f64().unwrap())
-        .collect();
-    assert!(ratings[0] >= ratings[1], "{board}");
-    let bot_entry = players.iter().find(|p| p["bot"] == "random").unwrap();
-    let me_entry = players
-        .iter()
-        .find(|p| p["name"] == "rated_player")
-        .unwrap();
-    assert_eq!(me_entry["rating"].as_f64().unwrap(), rating);
-    if won || lost {
-        assert_ne!(bot_entry["rating"], me_entry["rating"]);
-    }
+    assert_eq!(board["players"], json!([]), "{board}");
     // History: both games, newest first, with my seat, rank, score and rating change.
     let history = c.get("/api/me/games").await.body;
     let games = history["games"].as_array().unwrap();
@@ -331,18 +319,13 @@ async fn the_daily_challenge_deals_alike_once_per_account() {
     assert_eq!(board["day"], yesterday.day, "{board}");
     assert_eq!(board["game"], yesterday.game.key(), "{board}");
     assert_eq!(board["options"], yesterday.options, "{board}");
-    // Both play; the leaderboard lists both, best first.
+    // Both play; the leaderboard keeps their entries hidden until the day is over for
+    // everyone (tests/daily_embargo.rs moves the clock past it).
     let da = wa.play_out(ga, sa, 11).await;
-    let db = wb.play_out(gb, sb, 12).await;
+    let _ = wb.play_out(gb, sb, 12).await;
     let board = ann.get(&format!("/api/daily/{cid}/leaderboard")).await.body;
-    let entries = board["entries"].as_array().unwrap();
-    assert_eq!(entries.len(), 2, "{board}");
-    let key = |e: &Value| (!e["won"].as_bool().unwrap(), -e["score"].as_i64().unwrap());
-    assert!(key(&entries[0]) <= key(&entries[1]), "{board}");
-    let score_of =
-        |name: &str| entries.iter().find(|e| e["name"] == name).unwrap()["score"].clone();
-    assert_eq!(score_of("ann_daily"), da["outcome"]["scores"][0]);
-    assert_eq!(score_of("bob_daily"), db["outcome"]["scores"][0]);
+    assert_eq!(board["entries"], json!([]), "{board}");
+    assert!(board["hidden_until"].is_i64(), "{board}");
     // Today's deal stays private: another player gets neither record nor replay.
     let r = bob
         .get(&format!("/api/games/{ga}/record?format=text"))
@@ -350,20 +333,23 @@ async fn the_daily_challenge_deals_alike_once_per_account() {
     assert_eq!((r.status, r.code()), (409, "daily_in_progress"));
     let r = bob.get(&format!("/api/games/{ga}/replay")).await;
     assert_eq!((r.status, r.code()), (409, "daily_in_progress"));
-    assert_eq!(
-        ann.get(&format!("/api/games/{ga}/replay")).await.status,
-        200
-    );
+    // Its player gets their moves, without the seed, and no replay yet either.
+    let own = ann.get(&format!("/api/games/{ga}/record")).await;
+    assert_eq!(own.status, 200, "{}", own.text);
+    assert!(own.body.get("seed").is_none(), "{}", own.text);
+    let r = ann.get(&format!("/api/games/{ga}/replay")).await;
+    assert_eq!((r.status, r.code()), (409, "daily_in_progress"));
     wb.send(json!({ "type": "subscribe", "game": ga })).await;
     let refused = wb.next_of("error").await;
     assert_eq!(refused["code"], "daily_in_progress", "{refused}");
     let r = bob.get(&format!("/api/games/{ga}/analysis")).await;
     assert_eq!((r.status, r.code()), (409, "daily_in_progress"));
-    // A solo game counts towards the best scores of its mode.
+    // The public profile shows nothing of it yet either (tests/daily_embargo.rs shows it
+    // counting towards the mode's best scores once the day is over).
     let profile = ann.get("/api/users/ann_daily").await.body;
-    let best = &profile["solo_bests"][0];
-    assert_eq!(best["options"], challenge["options"]);
-    assert_eq!(best["best"], da["outcome"]["scores"][0]);
+    assert_eq!(profile["solo_bests"], json!([]), "{profile}");
+    assert_eq!(profile["recent"], json!([]), "{profile}");
+    assert!(da["outcome"]["scores"][0].is_i64());
 }
 
 /// The scenario the PostgreSQL tier runs, on SQLite.
@@ -374,7 +360,7 @@ async fn the_storage_scenario_runs_on_sqlite() {
 }
 
 /// A leaderboard lists accounts and bot levels, highest rating first (ties: more games
-/// first), and leaves guests out.
+/// first), and leaves guests and provisional ratings out.
 #[tokio::test]
 async fn leaderboards_order_players_by_rating() {
     let s = start_sqlite("leaderboard").await;
@@ -397,15 +383,23 @@ async fn leaderboards_order_players_by_rating() {
         (g.as_str(), 1900.0, 5),
         ("bot:greedy", 1600.4, 9),
         ("bot:random", 1300.0, 9),
+        ("bot:max", 2500.0, 1),
     ] {
+        // Everyone is established but `bot:max`, whose one game leaves it provisional.
+        let deviation = if games == 1 && player.starts_with("bot:") {
+            300.0
+        } else {
+            100.0
+        };
         sqlx::query(
             "INSERT INTO ratings (game, player, rating, deviation, volatility, games, updated_at)
-             VALUES ($1, $2, $3, 100.0, 0.06, $4, 0)",
+             VALUES ($1, $2, $3, $5, 0.06, $4, 0)",
         )
         .bind(DUEL)
         .bind(player)
         .bind(rating)
         .bind(games)
+        .bind(deviation)
         .execute(&s.state.store.pool)
         .await
         .unwrap();

@@ -107,6 +107,9 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
         hub: Arc::default(),
         idle_after: idle,
         bot_pace: Duration::ZERO,
+        bots: Arc::new(pyramidion_server::bot_pool::BotPool::new(1)),
+        owner: "u".into(),
+        reveal_at_end: true,
     });
     // A spectator whose queue holds one message, which it does not read yet.
     let (slow, mut slow_rx) = mpsc::channel(1);

@@ -324,3 +324,35 @@ async fn a_clock_running_out_lets_a_bot_play_and_tells_everyone() {
         .expect("state 1 was sent");
     assert_eq!(state["last_move"], notice["move"]);
 }
+
+/// Every registered game (the demonstration game too, when CI turns its feature on) is listed,
+/// served and played to the end against a bot, with nothing in the server naming it.
+#[tokio::test]
+async fn every_registered_game_is_served_and_played_against_a_bot() {
+    let s = start_sqlite("every-game").await;
+    let mut c = Client::guest(&s).await;
+    let listed = c.get("/api/games").await;
+    let keys: Vec<String> = listed.body["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["key"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(keys, pyramidion_games::GameKind::keys());
+    for key in keys {
+        let seats = json!([{"type": "me"}, {"type": "bot", "level": "greedy"}]);
+        let t = c.create_table(&key, json!({"players": 2}), seats).await;
+        assert_eq!(t.body["status"], "live", "{key}: {}", t.text);
+        let id = t.body["id"].as_str().unwrap().to_string();
+        let mut ws = c.socket().await;
+        let state = ws.subscribe(&id, None).await;
+        let done = ws.play_out(&id, state, 11).await;
+        assert_eq!(
+            done["outcome"]["scores"].as_array().unwrap().len(),
+            2,
+            "{key}"
+        );
+        let record = c.get(&format!("/api/games/{id}/record?format=text")).await;
+        assert!(record.text.contains(&key), "{key}: {}", record.text);
+    }
+}

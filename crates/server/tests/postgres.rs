@@ -9,7 +9,18 @@ async fn postgres_backend() {
         "PYRAMIDION_TEST_POSTGRES is not set: run the tests with scripts/test, which starts PostgreSQL, \
          or point it at a database the tests may fill (postgres://user:pass@host/db)",
     );
-    // A fresh schema: the scenarios create their own users and games.
+    // A fresh schema: the scenarios create their own users and games. The schema is dropped,
+    // so a database whose name does not say it is for tests is refused before anything runs.
+    let name = url
+        .rsplit('/')
+        .next()
+        .and_then(|tail| tail.split('?').next())
+        .unwrap_or_default();
+    assert!(
+        name.ends_with("_test"),
+        "PYRAMIDION_TEST_POSTGRES names the database '{name}': these tests drop its schema, so \
+         they only run on a database whose name ends in _test"
+    );
     {
         sqlx::any::install_default_drivers();
         let pool = sqlx::AnyPool::connect(&url)
@@ -24,6 +35,7 @@ async fn postgres_backend() {
     scenarios::solo_game(&server).await;
     scenarios::nul_bytes(&server).await;
     after_game_scenarios::rated_game_replay_and_daily(&server).await;
+    fair_scenarios::fair_shares_storage(&server).await;
     fair_edges_scenarios::names_quotas_and_pages(&server).await;
     // A restart on the same database resumes from the stored records.
     let again = start(url, |_| {}).await;

@@ -12,6 +12,7 @@ pub mod descriptor;
 mod determinize;
 pub mod error;
 pub mod gems;
+mod heuristic;
 mod legend;
 pub mod moves;
 pub mod options;

@@ -208,6 +208,14 @@ impl Rules for Game {
             Move::Discard(gem) => MoveForm::Discard { gem },
         }
     }
+
+    fn greedy_move(&self, rng: &mut GameRng) -> Option<Move> {
+        Some(crate::heuristic::greedy_move(self, rng))
+    }
+
+    fn favourite_move(&self, candidates: &[Move], rng: &mut GameRng) -> Option<Move> {
+        crate::heuristic::favourite(self, candidates, rng)
+    }
 }
 
 impl Game {

@@ -1,6 +1,6 @@
 //! After the game, in the browser: a rated game (driven through the API from the page) shows
 //! in "My games", its replay steps to the first move and back to the end with the keyboard,
-//! and the profile and the leaderboard show the new rating.
+//! and the profile shows the new rating (the leaderboard keeps it off while provisional).
 use crate::{DESKTOP, PHONE, artifacts, open_lobby, world};
 use serde_json::{Value, json};
 
@@ -20,7 +20,7 @@ const PLAY_RATED: &str = "const [game] = arguments;
 return (async () => {
   const r = await fetch('/api/tables', { method: 'POST', credentials: 'same-origin',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ game, options: { players: 2 }, rated: true,
+    body: JSON.stringify({ game, options: { players: 2 }, rated: true, clock: 'day',
       seats: [{ type: 'me' }, { type: 'bot', level: 'random' }] }) });
   const table = await r.json();
   if (r.status !== 201) return ['create failed', table];
@@ -228,13 +228,18 @@ async fn a_finished_game_is_in_the_history_replays_by_keyboard_and_rates_the_pro
     s.resize(PHONE.0, PHONE.1).await;
     s.screenshot(&dir, "after-game-profile-375").await;
 
-    // The game's leaderboard lists the player and the bot level.
+    // After one rated game both ratings (the player's and the bot level's) are provisional:
+    // the game's leaderboard lists neither, and says why.
     s.resize(DESKTOP.0, DESKTOP.1).await;
     s.goto(&format!("{base}/#/leaderboard/{DUEL}")).await;
-    s.wait_for("[data-testid=leaderboard-row]", 15).await;
-    assert_eq!(s.find_all("[data-testid=leaderboard-row]").await.len(), 2);
+    s.wait_for("[data-testid=leaderboard]", 15).await;
+    assert_eq!(s.find_all("[data-testid=leaderboard-row]").await.len(), 0);
     let board = s.text("[data-testid=leaderboard]").await;
-    assert!(board.contains("replayer"), "{board}");
+    let provisional = crate::catalog("en")["leaderboard.provisional"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(board.contains(&provisional), "{board}");
     s.screenshot(&dir, "after-game-leaderboard-1280").await;
 
     // The finished game's page offers a rematch: same seats (the bot kept), a new game.

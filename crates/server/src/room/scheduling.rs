@@ -1,6 +1,14 @@
 //! Who plays the next turn: a bot seat's bot, a greedy bot for a seat whose time ran out, or
 //! a person against their clock; and what happens when a bot's move is refused.
+//!
+//! A game nobody plays any more does not keep the pool searching: once every human seat of a
+//! game with a clock has been handed to a bot (each ran out of time on
+//! `clock::TIMEOUTS_TO_BOT` turns), its bot seats play greedy too, in the pool's fast lane,
+//! so the game plays itself to its end in milliseconds of CPU a move and its result stands
+//! (a rated one included: the players' ratings move as for any finished game). A game without
+//! a clock never runs a bot for an absent person: it waits.
 use super::{ApplyError, Room, RoomCmd};
+use crate::bot_pool::{Ticket, lane_of};
 use crate::bot_retry::BotChoice;
 use crate::clock::Clock;
 use crate::store::{SeatKind, now_ms};
@@ -29,6 +37,11 @@ impl Room {
                     tracing::error!(game = %self.id, error = %e, "unknown bot level, greedy plays");
                     BotLevel::Greedy
                 });
+                let level = if humans_gone(&self.seats, self.clock.as_ref()) {
+                    BotLevel::Greedy
+                } else {
+                    level
+                };
                 self.ask_bot(level, None);
             }
             _ => {
@@ -52,10 +65,16 @@ impl Room {
         let seed = pyramidion_ai::seed::decision_seed(self.seed, state_id);
         let tx = self.me.clone();
         let not_before = self.last_move_at + self.bot_pace;
+        let bots = self.bots.clone();
+        let ticket = Ticket {
+            lane: lane_of(level),
+            owner: self.owner.clone(),
+            game: self.id.clone(),
+        };
         tokio::spawn(async move {
             // Bots think on the bounded bot pool, off the async runtime; a bot that panics
             // is logged there and a fallback move comes back instead.
-            if let Some(text) = crate::bot_pool::global().choose(game, level, seed).await {
+            if let Some(text) = bots.choose(ticket, game, level, seed).await {
                 // Paced, so that people see each bot move (see `Config::bot_pace`).
                 tokio::time::sleep_until(not_before).await;
                 let _ = tx
@@ -102,5 +121,45 @@ impl Room {
             self.covering = Some((seat, false));
             self.ask_bot(BotLevel::Greedy, Some(seat));
         }
+    }
+}
+
+/// Whether every person at a table with a clock has been handed to a bot (see the module's
+/// documentation); false for a table without a person or without a clock.
+pub(super) fn humans_gone(seats: &[SeatKind], clock: Option<&Clock>) -> bool {
+    let Some(clock) = clock else { return false };
+    let mut humans = seats
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, SeatKind::Human(_)))
+        .peekable();
+    humans.peek().is_some() && humans.all(|(i, _)| clock.bot_plays(i as u8))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::{ClockProfile, TIMEOUTS_TO_BOT};
+
+    #[test]
+    fn a_game_is_left_to_greedy_bots_once_every_person_is_handed_over() {
+        let seats = vec![
+            SeatKind::Human("a".into()),
+            SeatKind::Bot("max".into()),
+            SeatKind::Human("b".into()),
+        ];
+        let mut clock = Clock::start(ClockProfile::legacy(10), 3, Some(0), 0);
+        assert!(!humans_gone(&seats, None), "no clock: the game waits");
+        assert!(!humans_gone(&seats, Some(&clock)));
+        for _ in 0..TIMEOUTS_TO_BOT {
+            clock.count_timeout(0);
+        }
+        assert!(!humans_gone(&seats, Some(&clock)), "b still plays");
+        for _ in 0..TIMEOUTS_TO_BOT {
+            clock.count_timeout(2);
+        }
+        assert!(humans_gone(&seats, Some(&clock)));
+        let bots_only = [SeatKind::Bot("max".into()), SeatKind::Bot("max".into())];
+        assert!(!humans_gone(&bots_only, Some(&clock)));
     }
 }

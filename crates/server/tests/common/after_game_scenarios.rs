@@ -27,10 +27,13 @@ pub async fn play_table(
     seats: Value,
     rated: bool,
 ) -> (String, Value) {
+    // A rated table needs a clock: a turn-based one that never runs out in a test.
+    let clock = if rated { json!("day") } else { Value::Null };
     let t = c
         .post(
             "/api/tables",
-            json!({ "game": game, "options": options, "seats": seats, "rated": rated }),
+            json!({ "game": game, "options": options, "seats": seats, "rated": rated,
+                    "clock": clock }),
         )
         .await;
     assert_eq!(t.status, 201, "{}", t.text);
@@ -58,7 +61,7 @@ pub async fn rated_game_replay_and_daily(server: &TestServer) {
     let t = c
         .post(
             "/api/tables",
-            json!({"game": "pyramids", "options": {"players": 2}, "rated": true,
+            json!({"game": "pyramids", "options": {"players": 2}, "rated": true, "clock": "day",
                    "seats": [{"type": "me"}, {"type": "bot", "level": "random"}]}),
         )
         .await;
@@ -69,13 +72,15 @@ pub async fn rated_game_replay_and_daily(server: &TestServer) {
     let done = ws.play_out(&id, state, 9).await;
     let profile = c.get(&format!("/api/users/{name}")).await.body;
     assert_eq!(profile["ratings"][0]["games"], 1, "{profile}");
+    assert_eq!(profile["ratings"][0]["provisional"], true, "{profile}");
+    // One game: both ratings are provisional, kept off the leaderboard.
     let board = c.get("/api/leaderboards/pyramids").await.body;
     assert!(
-        board["players"]
+        !board["players"]
             .as_array()
             .unwrap()
             .iter()
-            .any(|p| p["bot"] == "random"),
+            .any(|p| p["name"] == name.as_str()),
         "{board}"
     );
     let history = c.get("/api/me/games").await.body;

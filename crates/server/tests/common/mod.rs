@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 pub mod after_game_scenarios;
 pub mod fair_edges_scenarios;
+pub mod fair_scenarios;
 pub mod scenarios;
 use futures_util::{SinkExt, StreamExt};
 use pyramidion_server::{AppState, Config, auth::HashCost, serve_state};

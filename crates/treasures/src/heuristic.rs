@@ -1,14 +1,12 @@
 //! Greedy for Forgotten Treasures: every decision maximises the stage score the player would
 //! get if the stage ended right now (exact best gem allocation over the current top view).
-use super::{Favourite, Greedy};
-use crate::Bot;
+use crate::allocation::{best_plan, best_points};
+use crate::state::{Phase, SPACES, STAGES, ScorableArea};
+use crate::{Game, Gem, Gems, Move, data, legend_pick};
 use arrayvec::ArrayVec;
-use pyramidion_core::Rules;
+use pyramidion_core::{GameRng, Rules};
 use pyramidion_pyramid::topview::{MAX_AREAS, TopView};
 use pyramidion_pyramid::{Block, Pyramid};
-use pyramidion_treasures::allocation::{best_plan, best_points};
-use pyramidion_treasures::state::{Phase, SPACES, STAGES, ScorableArea};
-use pyramidion_treasures::{Game, Gem, Gems, Move, data, legend_pick};
 
 /// Stage points of a top view with `gems`. On the stack, and with the areas in the order the
 /// flood fill finds them (the best allocation does not depend on it): the search bot's
@@ -37,88 +35,83 @@ fn best_placements(pyramid: &Pyramid, domino: [Block; 2], inventories: &[Gems]) 
     best
 }
 
-impl Greedy {
-    /// Uniform among the moves of highest score.
-    fn pick_best<M: Copy>(&mut self, scored: &[(M, i64)]) -> M {
-        let top = scored.iter().map(|(_, s)| *s).max().expect("a move");
-        let best: Vec<M> = scored
-            .iter()
-            .filter(|(_, s)| *s == top)
-            .map(|(m, _)| *m)
-            .collect();
-        best[self.rng.below(best.len() as u32) as usize]
-    }
+/// Uniform among the moves of highest score.
+fn pick_best<M: Copy>(scored: &[(M, i64)], rng: &mut GameRng) -> M {
+    let top = scored.iter().map(|(_, s)| *s).max().expect("a move");
+    let best: Vec<M> = scored
+        .iter()
+        .filter(|(_, s)| *s == top)
+        .map(|(m, _)| *m)
+        .collect();
+    best[rng.below(best.len() as u32) as usize]
 }
 
-impl Favourite<Game> for Greedy {
-    fn favourite(&mut self, game: &Game, candidates: &[Move]) -> Option<Move> {
-        let player = game.player(game.current());
-        let gems = player.gems();
-        let scored: Vec<(Move, i64)> = match game.phase() {
-            Phase::Take => {
-                // Each space's placements are weighed once, for every candidate gem there.
-                let mut scored = Vec::with_capacity(candidates.len());
-                for space in 0..5u8 {
-                    let takes: Vec<Move> = candidates
-                        .iter()
-                        .copied()
-                        .filter(|m| matches!(m, Move::Take { space: s, .. } if *s == space))
-                        .collect();
-                    let Some(id) = game.piles()[space as usize].face_up_top() else {
-                        continue;
-                    };
-                    if takes.is_empty() {
-                        continue;
-                    }
-                    let inventories: Vec<Gems> =
-                        takes.iter().map(|m| after_take(gems, m)).collect();
-                    let values =
-                        best_placements(player.pyramid(), data::get(id).blocks, &inventories);
-                    scored.extend(takes.into_iter().zip(values).map(|(take, value)| {
-                        (take, i64::from(value) - legend_gain_after_take(game, &take))
-                    }));
+/// The move of `candidates` with the best immediate gain ([`Rules::favourite_move`]).
+pub(crate) fn favourite(game: &Game, candidates: &[Move], rng: &mut GameRng) -> Option<Move> {
+    let player = game.player(game.current());
+    let gems = player.gems();
+    let scored: Vec<(Move, i64)> = match game.phase() {
+        Phase::Take => {
+            // Each space's placements are weighed once, for every candidate gem there.
+            let mut scored = Vec::with_capacity(candidates.len());
+            for space in 0..5u8 {
+                let takes: Vec<Move> = candidates
+                    .iter()
+                    .copied()
+                    .filter(|m| matches!(m, Move::Take { space: s, .. } if *s == space))
+                    .collect();
+                let Some(id) = game.piles()[space as usize].face_up_top() else {
+                    continue;
+                };
+                if takes.is_empty() {
+                    continue;
                 }
-                scored
+                let inventories: Vec<Gems> = takes.iter().map(|m| after_take(gems, m)).collect();
+                let values = best_placements(player.pyramid(), data::get(id).blocks, &inventories);
+                scored.extend(takes.into_iter().zip(values).map(|(take, value)| {
+                    (take, i64::from(value) - legend_gain_after_take(game, &take))
+                }));
             }
-            Phase::Place => {
-                let domino = game.hand_domino()?.blocks;
-                candidates
-                    .iter()
-                    .map(|m| match m {
-                        Move::Place(p) => {
-                            let view = player.pyramid().top_view_after(p, domino);
-                            (*m, view_value(&view, gems) as i64)
-                        }
-                        _ => (*m, i64::MIN),
-                    })
-                    .collect()
-            }
-            Phase::Activate => {
-                let plan = self.choose(game);
-                return candidates.contains(&plan).then_some(plan);
-            }
-            Phase::Discard => candidates
+            scored
+        }
+        Phase::Place => {
+            let domino = game.hand_domino()?.blocks;
+            candidates
                 .iter()
-                .map(|m| (*m, discard_value(player.pyramid(), m)))
-                .collect(),
-            // Alone against THE Legend, the pile flipped decides which gem area he sees next.
-            Phase::Flip if game.legend().is_some() => {
-                let face_up = game.face_up_spaces();
-                candidates
-                    .iter()
-                    .map(|m| match m {
-                        Move::Flip { pile } => (
-                            *m,
-                            -legend_gain(game, face_up | 1 << pile, game.gem_areas()),
-                        ),
-                        _ => (*m, i64::MIN),
-                    })
-                    .collect()
-            }
-            Phase::Flip | Phase::Over => return None,
-        };
-        (!scored.is_empty()).then(|| self.pick_best(&scored))
-    }
+                .map(|m| match m {
+                    Move::Place(p) => {
+                        let view = player.pyramid().top_view_after(p, domino);
+                        (*m, view_value(&view, gems) as i64)
+                    }
+                    _ => (*m, i64::MIN),
+                })
+                .collect()
+        }
+        Phase::Activate => {
+            let plan = greedy_move(game, rng);
+            return candidates.contains(&plan).then_some(plan);
+        }
+        Phase::Discard => candidates
+            .iter()
+            .map(|m| (*m, discard_value(player.pyramid(), m)))
+            .collect(),
+        // Alone against THE Legend, the pile flipped decides which gem area he sees next.
+        Phase::Flip if game.legend().is_some() => {
+            let face_up = game.face_up_spaces();
+            candidates
+                .iter()
+                .map(|m| match m {
+                    Move::Flip { pile } => (
+                        *m,
+                        -legend_gain(game, face_up | 1 << pile, game.gem_areas()),
+                    ),
+                    _ => (*m, i64::MIN),
+                })
+                .collect()
+        }
+        Phase::Flip | Phase::Over => return None,
+    };
+    (!scored.is_empty()).then(|| pick_best(&scored, rng))
 }
 
 /// What THE Legend's next turn would be worth to him, in final points, if he saw the spaces
@@ -195,50 +188,49 @@ fn discard_value(pyramid: &Pyramid, m: &Move) -> i64 {
     }
 }
 
-impl Bot<Game> for Greedy {
-    fn choose(&mut self, game: &Game) -> Move {
-        let mut legal = Vec::new();
-        game.legal_moves(&mut legal);
-        match game.phase() {
-            // Takes, placements and discards are scored by `favourite`, over every legal move.
-            Phase::Take | Phase::Place | Phase::Discard => self
-                .favourite(game, &legal)
-                .expect("greedy scores every take, placement and discard"),
-            Phase::Activate => {
-                let gems = game.player(game.current()).gems();
-                let scoring = game.scoring().expect("scoring");
-                let activated: u128 = scoring
-                    .areas()
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, a)| scoring.activations().iter().any(|(x, _)| *x == a.anchor))
-                    .fold(0, |m, (i, _)| m | 1 << i);
-                let plan = best_plan(scoring.areas(), !activated, gems);
-                match plan.activations.first() {
-                    Some(&(area, payment)) => Move::Activate { area, payment },
-                    None => Move::Done,
-                }
-            }
-            Phase::Flip if game.legend().is_some() => self
-                .favourite(game, &legal)
-                .expect("greedy scores every flip in solo"),
-            // No immediate gain to compare: any face-down pile.
-            Phase::Flip | Phase::Over => legal[self.rng.below(legal.len() as u32) as usize],
+/// The greedy policy's move for the seat to move ([`Rules::greedy_move`]).
+pub(crate) fn greedy_move(game: &Game, rng: &mut GameRng) -> Move {
+    let mut legal = Vec::new();
+    game.legal_moves(&mut legal);
+    match game.phase() {
+        // Takes, placements and discards are scored by `favourite`, over every legal move.
+        Phase::Take | Phase::Place | Phase::Discard => {
+            favourite(game, &legal, rng).expect("greedy scores every take, placement and discard")
         }
+        Phase::Activate => {
+            let gems = game.player(game.current()).gems();
+            let scoring = game.scoring().expect("scoring");
+            let activated: u128 = scoring
+                .areas()
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| scoring.activations().iter().any(|(x, _)| *x == a.anchor))
+                .fold(0, |m, (i, _)| m | 1 << i);
+            let plan = best_plan(scoring.areas(), !activated, gems);
+            match plan.activations.first() {
+                Some(&(area, payment)) => Move::Activate { area, payment },
+                None => Move::Done,
+            }
+        }
+        Phase::Flip if game.legend().is_some() => {
+            favourite(game, &legal, rng).expect("greedy scores every flip in solo")
+        }
+        // No immediate gain to compare: any face-down pile.
+        Phase::Flip | Phase::Over => legal[rng.below(legal.len() as u32) as usize],
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::random::RandomBot;
+    use crate::{Options, SoloMode};
     use pyramidion_core::ToMove;
-    use pyramidion_treasures::{Options, SoloMode};
+    use pyramidion_testkit::players::{GreedyPlayer as Greedy, RandomPlayer};
 
     fn play_out(seed: u64) -> Vec<i32> {
         let mut game = Game::new(&Options::multiplayer(2), seed).unwrap();
         let mut greedy = Greedy::new(seed);
-        let mut random = RandomBot::new(seed);
+        let mut random = RandomPlayer::new(seed);
         while let ToMove::Seat(s) = game.to_move() {
             let m = if s.0 == 0 {
                 greedy.choose(&game)
@@ -287,7 +279,7 @@ mod tests {
                         .map(|m| placement_value(&game, m))
                         .max()
                         .unwrap();
-                    let fav = greedy.favourite(&game, &legal).unwrap();
+                    let fav = favourite(&game, &legal, &mut greedy.rng).unwrap();
                     assert_eq!(placement_value(&game, &fav), best, "seed {seed}");
                     // Without the best moves, the favourite is the best of the rest.
                     let rest: Vec<Move> = legal
@@ -296,14 +288,14 @@ mod tests {
                         .filter(|m| placement_value(&game, m) < best)
                         .collect();
                     if let Some(next) = rest.iter().map(|m| placement_value(&game, m)).max() {
-                        let fav = greedy.favourite(&game, &rest).unwrap();
+                        let fav = favourite(&game, &rest, &mut greedy.rng).unwrap();
                         assert!(rest.contains(&fav));
                         assert_eq!(placement_value(&game, &fav), next, "seed {seed}");
                         checked += 1;
                     }
                 }
                 if game.phase() == Phase::Take {
-                    let fav = greedy.favourite(&game, &legal).unwrap();
+                    let fav = favourite(&game, &legal, &mut greedy.rng).unwrap();
                     assert!(legal.contains(&fav));
                 }
                 let m = greedy.choose(&game);

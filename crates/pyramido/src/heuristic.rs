@@ -11,15 +11,13 @@
 //!    and the Mino bonus);
 //! 5. more unused resurfacing cards (so a card is only spent for points).
 //!
-//! Equal keys are broken with `self.rng`; refilling the quarry is therefore a coin toss.
-use super::{Favourite, Greedy};
-use crate::Bot;
-use pyramidion_core::{Outcome, Rules, Seat, ToMove};
-use pyramidion_pyramid::{Block, Placement, Pyramid};
-use pyramidion_pyramido::data::{COLOURS, dominoes};
-use pyramidion_pyramido::{
+//! Equal keys are broken with the caller's RNG; refilling the quarry is therefore a coin toss.
+use crate::data::{COLOURS, dominoes};
+use crate::{
     Game, Move, Phase, PlacementScores, Player, Status, mark_options, min_holes, stage_total,
 };
+use pyramidion_core::{GameRng, Outcome, Rules, Seat, ToMove};
+use pyramidion_pyramid::{Block, Placement, Pyramid};
 
 type Key = (bool, bool, i8, u16, u8);
 
@@ -213,69 +211,65 @@ fn evaluate(game: &Game, seat: Seat, m: Move, placements: &Option<Placements>) -
     }
 }
 
-impl Bot<Game> for Greedy {
-    fn choose(&mut self, game: &Game) -> Move {
-        let ToMove::Seat(seat) = game.to_move() else {
-            panic!("Greedy asked to move in a finished game");
-        };
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        assert!(!moves.is_empty(), "Greedy asked to move with no legal move");
-        if moves.len() == 1 || game.phase() == Phase::Refill {
-            return moves[self.rng.below(moves.len() as u32) as usize];
-        }
-        self.best_pyramido_move(game, seat, &moves)
+/// The greedy policy's move for the seat to move ([`Rules::greedy_move`]); `None` when the
+/// game is over.
+pub(crate) fn greedy_move(game: &Game, rng: &mut GameRng) -> Option<Move> {
+    let ToMove::Seat(seat) = game.to_move() else {
+        return None;
+    };
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    if moves.len() == 1 || game.phase() == Phase::Refill {
+        return Some(moves[rng.below(moves.len() as u32) as usize]);
     }
+    Some(best_move(game, seat, &moves, rng))
 }
 
-impl Greedy {
-    /// The move of `moves` (legal, not empty) with the best key, ties uniformly.
-    fn best_pyramido_move(&mut self, game: &Game, seat: Seat, moves: &[Move]) -> Move {
-        let placements = matches!(game.phase(), Phase::Take | Phase::Place)
-            .then(|| Placements::new(game.player(seat)));
-        let mut best: Vec<Move> = Vec::new();
-        let mut best_key = None;
-        for &m in moves {
-            let k = evaluate(game, seat, m, &placements);
-            if best_key.is_none_or(|b| k > b) {
-                best_key = Some(k);
-                best.clear();
-            }
-            if best_key == Some(k) {
-                best.push(m);
-            }
+/// The move of `moves` (legal, not empty) with the best key, ties uniformly.
+fn best_move(game: &Game, seat: Seat, moves: &[Move], rng: &mut GameRng) -> Move {
+    let placements = matches!(game.phase(), Phase::Take | Phase::Place)
+        .then(|| Placements::new(game.player(seat)));
+    let mut best: Vec<Move> = Vec::new();
+    let mut best_key = None;
+    for &m in moves {
+        let k = evaluate(game, seat, m, &placements);
+        if best_key.is_none_or(|b| k > b) {
+            best_key = Some(k);
+            best.clear();
         }
-        best[self.rng.below(best.len() as u32) as usize]
+        if best_key == Some(k) {
+            best.push(m);
+        }
     }
+    best[rng.below(best.len() as u32) as usize]
 }
 
-impl Favourite<Game> for Greedy {
-    fn favourite(&mut self, game: &Game, candidates: &[Move]) -> Option<Move> {
-        let ToMove::Seat(seat) = game.to_move() else {
-            return None;
-        };
-        // Refills have no key worth ranking (greedy draws them at random too).
-        (game.phase() != Phase::Refill).then(|| self.best_pyramido_move(game, seat, candidates))
-    }
+/// The move of `candidates` with the best key ([`Rules::favourite_move`]).
+pub(crate) fn favourite(game: &Game, candidates: &[Move], rng: &mut GameRng) -> Option<Move> {
+    let ToMove::Seat(seat) = game.to_move() else {
+        return None;
+    };
+    // Refills have no key worth ranking (greedy draws them at random too).
+    (game.phase() != Phase::Refill).then(|| best_move(game, seat, candidates, rng))
+}
 
-    /// Every stage end scores every player, and what a stage scores is mostly decided by the
-    /// stage itself: once `stages` stage ends have passed, the points banked rank the seats.
-    fn horizon(&self, root: &Game, state: &Game, stages: u8) -> Option<Outcome> {
-        (stages > 0 && state.stage() >= root.stage().saturating_add(stages))
-            .then(|| state.standings())
-    }
+/// Every stage end scores every player, and what a stage scores is mostly decided by the
+/// stage itself: once `stages` stage ends have passed, the points banked rank the seats
+/// ([`Rules::playout_horizon`]).
+pub(crate) fn horizon(root: &Game, state: &Game, stages: u8) -> Option<Outcome> {
+    (stages > 0 && state.stage() >= root.stage().saturating_add(stages)).then(|| state.standings())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RandomBot;
-    use pyramidion_pyramido::Options;
+    use crate::Options;
+    use pyramidion_testkit::players::{GreedyPlayer as Greedy, RandomPlayer};
 
     fn play(options: &Options, seed: u64, greedy_seats: &[u8]) -> Game {
         let mut game = Game::new(options, seed).unwrap();
         let mut greedy = Greedy::new(seed);
-        let mut random = RandomBot::<Move>::new(seed);
+        let mut random = RandomPlayer::<Move>::new(seed);
         while let ToMove::Seat(s) = game.to_move() {
             let m = if greedy_seats.contains(&s.0) {
                 greedy.choose(&game)
@@ -333,7 +327,7 @@ mod tests {
             let mut game = root.clone();
             while let ToMove::Seat(_) = game.to_move() {
                 for stages in 0..=3u8 {
-                    let cut = greedy.horizon(&root, &game, stages);
+                    let cut = horizon(&root, &game, stages);
                     if stages == 0 || game.stage() < stages {
                         assert_eq!(cut, None, "seed {seed}, stage {}", game.stage());
                         continue;
