@@ -123,7 +123,7 @@ pub async fn profile(
     )
     .await?;
     let next = crate::visibility::next_cursor(&rows, limit);
-    for row in &rows {
+    for row in rows.iter().filter(|r| !embargoed.contains(&r.id)) {
         let seats = state.store.seats(&row.id).await?;
         recent.push(crate::history::entry(&state, row, &seats, &id, None).await?);
     }
