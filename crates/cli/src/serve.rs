@@ -33,9 +33,10 @@ pub struct ServeArgs {
     /// Seconds a sign-in waits for a hashing slot before `503 unavailable`.
     #[arg(long, default_value_t = 5, env = "PYRAMIDION_HASH_WAIT")]
     pub hash_wait: u64,
-    /// Open connections in all; more wait to be accepted.
-    #[arg(long, default_value_t = 4096, env = "PYRAMIDION_MAX_CONNECTIONS")]
-    pub max_connections: usize,
+    /// Open connections in all; more wait to be accepted (default: 4096, or what the
+    /// open-file limit allows; a larger value than the limit allows refuses to start).
+    #[arg(long, env = "PYRAMIDION_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
     /// Open connections per client address; more are closed at once.
     #[arg(long, default_value_t = 128, env = "PYRAMIDION_CONNECTIONS_PER_IP")]
     pub connections_per_ip: usize,
@@ -155,7 +156,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .init();
     // Every connection is an open file: a server that could not hold --max-connections of
     // them would fail at accept (and on its own database) instead.
-    pyramidion_server::fd_limit::ensure(args.max_connections)?;
+    let max_connections = pyramidion_server::fd_limit::fit(args.max_connections)?;
     // Held until the process ends: a second server on this data directory refuses to start.
     let mut _lock = None;
     let url = match args.database {
@@ -191,7 +192,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         limits.hash_concurrency = n;
     }
     limits.hash_wait = secs(args.hash_wait);
-    limits.max_connections = args.max_connections;
+    limits.max_connections = max_connections;
     limits.connections_per_ip = args.connections_per_ip;
     limits.header_timeout = secs(args.header_timeout);
     limits.body_timeout = secs(args.body_timeout);

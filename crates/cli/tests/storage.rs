@@ -128,6 +128,37 @@ fn a_database_url_naming_the_data_directorys_file_takes_the_same_lock() {
     drop(first);
 }
 
+/// A `serve` whose hard open-file limit is 1024 (set by the shell that starts it).
+fn serve_with_few_files(dir: &Path, extra: &[&str]) -> Command {
+    let mut c = Command::new("sh");
+    c.arg("-c")
+        .arg("ulimit -Sn 1024 && ulimit -Hn 1024 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_pyramidion"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--data-dir"])
+        .arg(dir)
+        .args(extra);
+    c
+}
+
+/// Every connection is an open file: a default the limit cannot hold is lowered (the server
+/// starts), a cap asked for that it cannot hold refuses to start.
+#[test]
+fn the_open_file_limit_bounds_the_connections() {
+    let dir = data_dir("few-files");
+    drop(start_command(serve_with_few_files(&dir, &[])));
+    let (_, err) = refused(serve_with_few_files(&dir, &["--max-connections", "4096"]));
+    assert!(
+        err.contains(
+            "--max-connections 4096 needs about 4352 open files, but this process may open 1024"
+        ),
+        "{err}"
+    );
+    drop(start_command(serve_with_few_files(
+        &dir,
+        &["--max-connections", "500"],
+    )));
+}
+
 #[test]
 fn a_corrupt_database_ends_the_server_at_once() {
     let dir = data_dir("corrupt");

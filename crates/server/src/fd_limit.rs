@@ -39,6 +39,32 @@ pub fn ensure(max_connections: usize) -> anyhow::Result<u64> {
     Ok(in_force)
 }
 
+/// Connections when none were asked for: the server's default, lowered to what the open-file
+/// limit allows (a default must not keep the server from starting).
+pub const DEFAULT_CONNECTIONS: usize = 4096;
+
+/// The connection cap to use: `asked` if the open-file limit holds it (else an error, see
+/// [`ensure`]); without one, [`DEFAULT_CONNECTIONS`] or as many as the limit allows.
+pub fn fit(asked: Option<usize>) -> anyhow::Result<usize> {
+    if let Some(n) = asked {
+        ensure(n)?;
+        return Ok(n);
+    }
+    match ensure(DEFAULT_CONNECTIONS) {
+        Ok(_) => Ok(DEFAULT_CONNECTIONS),
+        Err(_) => {
+            let files = ensure(0)?;
+            let n = files.saturating_sub(RESERVED_FILES).max(1) as usize;
+            tracing::warn!(
+                max_connections = n,
+                open_files = files,
+                "the open-file limit holds fewer connections than the default"
+            );
+            Ok(n)
+        }
+    }
+}
+
 /// Elsewhere the limit is left to the system.
 #[cfg(not(target_os = "linux"))]
 pub fn ensure(_max_connections: usize) -> anyhow::Result<u64> {
