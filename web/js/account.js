@@ -3,6 +3,7 @@ import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { app, refreshMe, showError } from './app.js';
+import { initPush } from './push.js';
 
 export function renderAccount(root) {
   const form = (kind) => {
@@ -23,6 +24,8 @@ export function renderAccount(root) {
           try {
             await api('POST', kind === 'login' ? '/api/login' : '/api/register', { name: name.value, password: password.value });
             await refreshMe();
+            // This browser's push subscription now belongs to the signed-in account.
+            initPush();
             app.socket.reconnect(); // the socket carries the new session
             location.hash = '#/';
           } catch (err) {

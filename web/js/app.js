@@ -14,6 +14,8 @@ import { renderProfile } from './profile.js';
 import { renderLeaderboard } from './leaderboard.js';
 import { renderDailyBoard } from './daily.js';
 import { initTurns, relabelTurns, renderTurns } from './turns.js';
+import { renderSettings, renderVerifyEmail, renderUnsubscribe } from './settings.js';
+import { initPush } from './push.js';
 
 export const app = {
   me: null,
@@ -73,8 +75,10 @@ async function signOut() {
   } catch (e) {
     showError(e);
   }
-  // A fresh guest identity, and a socket that carries it.
+  // A fresh guest identity, and a socket that carries it; this browser's pushes go to it
+  // (no longer to the account that signed out).
   await refreshMe();
+  initPush();
   app.socket.reconnect();
   location.hash = '#/';
 }
@@ -124,6 +128,12 @@ function route() {
       return renderDailyBoard(root, parts[1]);
     case 'turns':
       return renderTurns(root);
+    case 'settings':
+      return renderSettings(root);
+    case 'verify-email':
+      return renderVerifyEmail(root, parts[1]);
+    case 'unsubscribe':
+      return renderUnsubscribe(root, parts[1]);
     default:
       return renderLobby(root);
   }
@@ -140,6 +150,7 @@ async function boot() {
   app.socket = new Socket();
   app.socket.onStatus(renderConnection);
   initTurns(app.socket);
+  initPush();
   onLanguageChange(() => {
     renderLanguagePicker();
     renderIdentity();

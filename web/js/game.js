@@ -10,6 +10,7 @@ import { rulesLink } from './rules.js';
 import { exportLinks } from './history.js';
 import { clockBar, tickClocks } from './clocks.js';
 import { moveLog } from './move-log.js';
+import { notifyOffer } from './push.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
@@ -88,7 +89,7 @@ export async function renderGame(root, id, invite) {
       freshMove: st.last_move && st.last_move.seat !== st.seat ? st.last_move : null,
     };
     try {
-      remount(root, h('p.table-links', {}, rulesLink(page.table.game, true)), clockBar(ctx), st.finished ? endBar(page.table, st.seat !== null) : null, render(ctx));
+      remount(root, h('p.table-links', {}, rulesLink(page.table.game, true)), st.finished ? null : notifyOffer(page.table), clockBar(ctx), st.finished ? endBar(page.table, st.seat !== null) : null, render(ctx));
     } catch (e) {
       // A drawing bug must not look like a frozen game: say so, and keep the state.
       console.error(e);

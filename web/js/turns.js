@@ -8,6 +8,7 @@ import { t } from './i18n.js';
 import { app, showError } from './app.js';
 import { tableLine } from './lobby.js';
 import { formatClock } from './clocks.js';
+import { enablePush, status as pushStatus } from './push.js';
 
 const SOUND_KEY = 'pyr.turn_sound';
 // The games where I am to move, by id (each the table as `GET /api/me/turns` gives it).
@@ -17,6 +18,20 @@ const listeners = new Set();
 
 export function soundOn() {
   return localStorage.getItem(SOUND_KEY) === '1';
+}
+
+export function setSound(on) {
+  localStorage.setItem(SOUND_KEY, on ? '1' : '0');
+  if (on) beep();
+}
+
+// The tab's title starts with how many games wait for my move ("(2) Your move · Pyramidion")
+// on every page: pages set their own title, and the count is put back in front of it.
+const COUNT_PREFIX = /^\(\d+\) /;
+function titleWithCount() {
+  const base = document.title.replace(COUNT_PREFIX, '');
+  const want = mine.size > 0 ? `(${mine.size}) ${base}` : base;
+  if (document.title !== want) document.title = want;
 }
 
 function changed() {
@@ -40,6 +55,7 @@ async function reload() {
 function renderCount() {
   const el = document.getElementById('turns');
   if (!el) return;
+  titleWithCount();
   el.dataset.count = String(mine.size);
   el.classList.toggle('waiting', mine.size > 0);
   mount(el, t('turns.count', { count: mine.size }));
@@ -100,12 +116,17 @@ export function initTurns(socket) {
     if (mine.has(msg.game)) notify(msg.game);
   });
   renderCount();
+  // A page that sets its title drops the count: put it back.
+  const title = document.querySelector('title');
+  if (title) new MutationObserver(titleWithCount).observe(title, { childList: true, characterData: true, subtree: true });
 }
 
 // Asked on a click (browsers only allow it on a user gesture).
 async function askPermission(redraw) {
   try {
-    await Notification.requestPermission();
+    // Where the browser can, also Web Push: told even with no Pyramidion page open.
+    if (pushStatus.supported) await enablePush();
+    else await Notification.requestPermission();
   } catch {
     /* an old browser without the promise form */
   }
@@ -120,6 +141,7 @@ function settings(redraw) {
     {},
     h('h2', {}, t('turns.alerts')),
     h('p.hint', { 'data-testid': 'notify-status' }, t(`turns.permission_${permission}`)),
+    pushStatus.subscribed ? h('p.hint', { 'data-testid': 'push-on' }, t('settings.push_on')) : null,
     supported && permission === 'default'
       ? h('button.primary', { 'data-testid': 'notify-enable', onclick: () => askPermission(redraw) }, t('turns.enable_notifications'))
       : null,
@@ -130,13 +152,11 @@ function settings(redraw) {
         type: 'checkbox',
         checked: soundOn(),
         'data-testid': 'turn-sound',
-        onchange: (e) => {
-          localStorage.setItem(SOUND_KEY, e.target.checked ? '1' : '0');
-          if (e.target.checked) beep();
-        },
+        onchange: (e) => setSound(e.target.checked),
       }),
       t('turns.sound'),
     ),
+    h('p', {}, h('a', { href: '#/settings', 'data-testid': 'notify-settings-link' }, t('settings.link'))),
   );
 }
 

@@ -7,6 +7,7 @@ import { t } from './i18n.js';
 import { app, showError, toast } from './app.js';
 import { tableLine } from './lobby.js';
 import { profileLabel } from './clocks.js';
+import { notifyOffer } from './push.js';
 
 export async function renderWaiting(root, id, invite) {
   let timer = null;
@@ -78,6 +79,7 @@ export async function renderWaiting(root, id, invite) {
           : null,
         table.status === 'open' && seated ? h('button', { 'data-testid': 'leave', onclick: () => leave() }, t('waiting.leave')) : null,
         table.status === 'open' && seated ? h('p.hint', {}, t('waiting.starts_when_full')) : null,
+        table.status === 'open' ? notifyOffer(table) : null,
         table.status === 'abandoned' ? h('a.button', { href: '#/' }, t('waiting.back')) : null,
       ),
     );

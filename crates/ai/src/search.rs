@@ -82,7 +82,7 @@ impl Default for SearchConfig {
             // 4 players, the cap left few iterations, and their noise drowned the signal;
             // stopping two stage ends ahead won 36 of 40 games against three greedy where
             // playing to the end won 64% and one stage end ahead 65%, then 169 of 200 in the
-            // arena (README, "Bots").
+            // arena (docs/bots.md).
             horizon_stages: 2,
         }
     }
@@ -105,7 +105,7 @@ const MAX_SEATS: usize = 8;
 /// moves lose by less, and it rewards winning by more, which the issue asks for in 2-player
 /// games. Why not the margin alone: the margin of the
 /// best opponent is what decides a win, and a move that gains points while giving away a
-/// win must lose. An even blend won most in our trials (see the README, "Bots").
+/// win must lose. An even blend won most in our trials (see the docs/bots.md).
 pub fn rewards(outcome: &Outcome, margin_weight: f64, margin_scale: f64) -> [f64; MAX_SEATS] {
     let mut out = [0.0; MAX_SEATS];
     let n = outcome.scores.len();

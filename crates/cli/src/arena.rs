@@ -15,6 +15,7 @@ use pyramidion_ai::arena::{EloEstimate, Sprt, SprtDecision, elo_estimate, game_s
 use pyramidion_ai::seed::seat_seed;
 use pyramidion_core::{Rules, Seed, ToMove};
 use pyramidion_games::{GameKind, dispatch};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -203,19 +204,23 @@ pub(crate) fn run_match<G: Rules>(
         ..
     } = *spec;
     let slots: Mutex<Vec<Option<PairResult>>> = Mutex::new(vec![None; spec.pairs as usize]);
-    let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let progress = std::io::stderr().is_terminal();
     // The decided prefix: pairs 0..decided_at, when the SPRT stops.
     let mut decided_at = None;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                while !stop.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= spec.pairs {
+        // Pairs are handed out in order (`par_bridge` pulls from the sequential range), so the
+        // completed prefix the SPRT reads grows steadily whatever the thread count.
+        scope.spawn(|| {
+            pool.install(|| {
+                (0..spec.pairs).par_bridge().for_each(|i| {
+                    if stop.load(Ordering::Relaxed) {
                         return;
                     }
                     match play_pair::<G>(options, spec.seed + i, bots) {
@@ -226,9 +231,9 @@ pub(crate) fn run_match<G: Rules>(
                         }
                     }
                     done.fetch_add(1, Ordering::Relaxed);
-                }
-            });
-        }
+                })
+            })
+        });
         let mut checked = 0usize;
         let mut last_line = Instant::now();
         let mut last_checkpoint = Instant::now();

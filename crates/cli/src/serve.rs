@@ -124,6 +124,28 @@ pub struct ServeArgs {
     /// proxy that sends `X-Forwarded-Proto: https` this is automatic).
     #[arg(long, env = "PYRAMIDION_SECURE_COOKIES")]
     pub secure_cookies: bool,
+    /// SMTP server for e-mail notifications, as a URL: `smtp://user:pass@host:587?tls=required`
+    /// or `smtps://user:pass@host`. Without it, e-mail is off.
+    #[arg(long, env = "PYRAMIDION_SMTP")]
+    pub smtp: Option<String>,
+    /// The sender of notification mails.
+    #[arg(
+        long,
+        default_value = "Pyramidion <pyramidion@localhost>",
+        env = "PYRAMIDION_MAIL_FROM"
+    )]
+    pub mail_from: String,
+    /// The site's address as players reach it, for links in mails (and, when `https://`, the
+    /// Web Push VAPID contact; else `mailto:` the sender); default: `http://` + `--bind`.
+    #[arg(long, env = "PYRAMIDION_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Browsers (push subscriptions) one user may have; a new one replaces the oldest.
+    #[arg(long, default_value_t = 10, env = "PYRAMIDION_PUSH_DEVICES")]
+    pub push_devices: usize,
+    /// Accept push endpoints on plain `http://` (a local push service in tests and
+    /// development; browsers' push services are always HTTPS).
+    #[arg(long, env = "PYRAMIDION_PUSH_ALLOW_HTTP")]
+    pub push_allow_http: bool,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -213,6 +235,14 @@ pub fn run(args: ServeArgs) -> Result<()> {
     if let Some(n) = args.bot_threads {
         config.bot_threads = n;
     }
+    limits.push_devices_per_user = args.push_devices.max(1);
+    config.reach.smtp = args.smtp.clone();
+    config.reach.mail_from = args.mail_from.clone();
+    config.reach.allow_http_push = args.push_allow_http;
+    config.reach.public_url = args
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{}", args.bind));
     limits.rooms_per_socket = args.rooms_per_socket;
     limits.registrations_per_ip_per_hour = args.registrations_per_ip;
     limits.tables_per_account = args.tables_per_account;
@@ -221,6 +251,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
+        // A mistyped mail setting is said as such, before the storage is opened.
+        if let Some(url) = &config.reach.smtp {
+            pyramidion_server::reach::mail::Mailer::new(url, &config.reach)?;
+        }
         // Storage first: a missing, read-only or corrupt database ends the process at once,
         // before the port is taken or "serving" is said.
         let state = pyramidion_server::AppState::new(config)

@@ -9,6 +9,7 @@ use pyramidion_ai::seed::seat_seed;
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, Seed, ToMove};
 use pyramidion_games::dispatch;
+use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -153,62 +154,68 @@ fn run_batch<G: Rules>(
         thinking: vec![Thinking::default(); seats],
         ..Default::default()
     };
-    let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let start = Instant::now();
     let show_progress = std::io::stderr().is_terminal();
-    let results: Vec<Result<Stats>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| -> Result<Stats> {
-                    let mut stats = empty.clone();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= args.games {
-                            return Ok(stats);
-                        }
-                        let seed = args.seed + i;
-                        let mut record = args
-                            .records
-                            .as_ref()
-                            .map(|_| Record::new(G::DESCRIPTOR.key, options, seed));
-                        let played = play_game::<G>(options, seed, bots, record.as_mut())?;
-                        let (plies, outcome) = (played.plies, played.outcome);
-                        stats.add_thinking(&played.thinking);
-                        if let (Some(dir), Some(mut record)) = (&args.records, record) {
-                            record.result = Some(outcome.scores.clone());
-                            let path = dir.join(format!("{}-{seed}.txt", G::DESCRIPTOR.key));
-                            let bots: Vec<String> =
-                                bots.iter().map(|b| b.name().into_owned()).collect();
-                            let text = format!("# bots: {}\n{}", bots.join(","), record.to_text());
-                            std::fs::write(&path, text)
-                                .with_context(|| format!("cannot write {}", path.display()))?;
-                        }
-                        stats.games += 1;
-                        stats.plies += plies as u64;
-                        let winners = outcome.ranks.iter().filter(|&&r| r == 0).count();
-                        for (s, (&score, &rank)) in
-                            outcome.scores.iter().zip(&outcome.ranks).enumerate()
-                        {
-                            stats.score_sum[s] += score as i64;
-                            if rank == 0 {
-                                stats.wins[s] += 1;
-                                if winners > 1 {
-                                    stats.shared[s] += 1;
-                                }
-                            }
-                        }
-                        if let Some(a) = outcome.automa {
-                            stats.automa_sum += a as i64;
-                            stats.automa_wins += u64::from(outcome.ranks[0] != 0);
-                        }
-                        done.fetch_add(1, Ordering::Relaxed);
-                    }
-                })
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let play_one = |mut stats: Stats, i: u64| -> Result<Stats> {
+        let seed = args.seed + i;
+        let mut record = args
+            .records
+            .as_ref()
+            .map(|_| Record::new(G::DESCRIPTOR.key, options, seed));
+        let played = play_game::<G>(options, seed, bots, record.as_mut())?;
+        let (plies, outcome) = (played.plies, played.outcome);
+        stats.add_thinking(&played.thinking);
+        if let (Some(dir), Some(mut record)) = (&args.records, record) {
+            record.result = Some(outcome.scores.clone());
+            let path = dir.join(format!("{}-{seed}.txt", G::DESCRIPTOR.key));
+            let bots: Vec<String> = bots.iter().map(|b| b.name().into_owned()).collect();
+            let text = format!("# bots: {}\n{}", bots.join(","), record.to_text());
+            std::fs::write(&path, text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        stats.games += 1;
+        stats.plies += plies as u64;
+        let winners = outcome.ranks.iter().filter(|&&r| r == 0).count();
+        for (s, (&score, &rank)) in outcome.scores.iter().zip(&outcome.ranks).enumerate() {
+            stats.score_sum[s] += score as i64;
+            if rank == 0 {
+                stats.wins[s] += 1;
+                if winners > 1 {
+                    stats.shared[s] += 1;
+                }
+            }
+        }
+        if let Some(a) = outcome.automa {
+            stats.automa_sum += a as i64;
+            stats.automa_wins += u64::from(outcome.ranks[0] != 0);
+        }
+        done.fetch_add(1, Ordering::Relaxed);
+        Ok(stats)
+    };
+    // The games run on a rayon pool of `threads` threads (each game's seed is fixed, so the
+    // totals do not depend on which thread played what); this thread draws the progress bar.
+    let total: Result<Stats> = std::thread::scope(|scope| {
+        let batch = scope.spawn(|| {
+            pool.install(|| {
+                (0..args.games)
+                    .into_par_iter()
+                    .try_fold(|| empty.clone(), play_one)
+                    .try_reduce(
+                        || empty.clone(),
+                        |mut a, b| {
+                            a.merge(&b);
+                            Ok(a)
+                        },
+                    )
             })
-            .collect();
+        });
         if show_progress {
-            while !workers.iter().all(|w| w.is_finished()) {
+            while !batch.is_finished() {
                 let n = done.load(Ordering::Relaxed);
                 let filled = (n * 30 / args.games.max(1)) as usize;
                 eprint!(
@@ -221,17 +228,10 @@ fn run_batch<G: Rules>(
             }
             eprintln!("\r[{}] {}/{} games", "#".repeat(30), args.games, args.games);
         }
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("worker panicked"))
-            .collect()
+        batch.join().expect("the batch panicked")
     });
     let elapsed = start.elapsed();
-    let mut total = empty;
-    for r in results {
-        total.merge(&r?);
-    }
-    Ok((total, elapsed))
+    Ok((total?, elapsed))
 }
 
 fn report(

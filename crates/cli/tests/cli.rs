@@ -529,3 +529,42 @@ fn analyse_reports_every_decision_and_writes_json() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn serve_refuses_a_bad_smtp_url_or_sender_clearly() {
+    let dir = std::env::temp_dir().join(format!("pyramidion-cli-smtp-{}", std::process::id()));
+    let data = dir.to_str().unwrap();
+    let o = pyramidion(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--data-dir",
+        data,
+        "--smtp",
+        "mail.example.org",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--smtp is not an smtp:// or smtps:// URL"),
+        "{}",
+        stderr(&o)
+    );
+    let o = pyramidion(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--data-dir",
+        data,
+        "--smtp",
+        "smtp://127.0.0.1:9",
+        "--mail-from",
+        "not an address",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--mail-from `not an address` is not an address"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

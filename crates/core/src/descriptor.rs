@@ -73,7 +73,7 @@ pub struct BotLevel {
     /// Search iterations per decision; 0 for the levels that do not search (random, greedy).
     pub iterations: u32,
     /// A typical think time per decision on one core, in milliseconds: `max`'s mean time
-    /// per move on a core of its own at the player count where it is longest (README, "Time
+    /// per move on a core of its own at the player count where it is longest (docs/bots.md, "Time
     /// per move"), scaled by iterations for the lower levels; the lobby shows it beside each
     /// level so players know what to expect.
     pub think_ms: u32,

@@ -6,7 +6,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     name: "Pyramido",
     seats: SeatRange { min: 2, max: 4 },
     options: &[],
-    // Search budgets sized to the measured cost of an iteration in this game (README, "Bots").
+    // Search budgets sized to the measured cost of an iteration in this game (docs/bots.md).
     bot_levels: &ladder([50, 150, 400, 1000], [14, 42, 112, 280]),
     setup_errors: &["bad_options", "bad_player_count", "bad_deck"],
     move_errors: &[

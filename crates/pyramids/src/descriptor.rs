@@ -6,9 +6,9 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     name: "Pyramids",
     seats: SeatRange { min: 2, max: 5 },
     options: &[],
-    // Search budgets sized to the measured cost of an iteration in this game (README, "Bots").
+    // Search budgets sized to the measured cost of an iteration in this game (docs/bots.md).
     // Iterations buy less here as they grow: 1,500 was only +89 Elo below 5,000, while 500
-    // is +200 below it, so the lower levels sit lower (each step measured: README, "Bots").
+    // is +200 below it, so the lower levels sit lower (each step measured: docs/bots.md).
     bot_levels: &ladder([25, 100, 500, 5000], [3, 11, 55, 550]),
     setup_errors: &["bad_options", "bad_player_count"],
     move_errors: &[

@@ -458,6 +458,16 @@ pub async fn join(
         state.rooms.get(&state, &id).await?;
     }
     tell_lobby(&state, &row, &seats).await?;
+    if full {
+        // The players who were waiting and went away hear that their game started.
+        for seat in &seats {
+            if let SeatKind::Human(user) = seat
+                && *user != identity.user_id
+            {
+                state.hub.away(user, &id, crate::reach::Kind::TableFull);
+            }
+        }
+    }
     Ok(Json(
         table_json(&state, &row, &seats, Some(&identity.user_id)).await?,
     ))

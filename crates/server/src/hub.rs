@@ -3,9 +3,10 @@
 //! Messages are offered without waiting: a connection whose queue is full misses them (its
 //! page reads the list again when it reconnects or reopens the page).
 use crate::protocol::ServerMsg;
+use crate::reach::{Away, Kind};
 use crate::room::Outbox;
-use std::collections::HashMap;
-use std::sync::Mutex;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, OnceLock};
 
 #[derive(Default)]
 pub struct Hub {
@@ -13,6 +14,11 @@ pub struct Hub {
     users: Mutex<HashMap<String, Vec<(u64, Outbox)>>>,
     /// Connections that watch the lobby.
     lobby: Mutex<Vec<(u64, Outbox)>>,
+    /// Where events for players away go (`crate::reach`); set once at start.
+    away: OnceLock<tokio::sync::mpsc::UnboundedSender<Away>>,
+    /// (user, game) where the user is known to be to move: "your move" reaches a player
+    /// away once per turn, not once per move of a turn or per room rebuilt.
+    to_move: Mutex<HashSet<(String, String)>>,
 }
 
 impl Hub {
@@ -62,6 +68,54 @@ impl Hub {
                 let _ = out.try_send(msg.clone());
             }
         }
+    }
+
+    /// Events for players away go to `tx` from now on.
+    pub fn reach_with(&self, tx: tokio::sync::mpsc::UnboundedSender<Away>) {
+        let _ = self.away.set(tx);
+    }
+
+    /// Whether `user` has an open connection (is on the site).
+    pub fn connected(&self, user: &str) -> bool {
+        self.users().get(user).is_some_and(|c| !c.is_empty())
+    }
+
+    /// Tells `user` of `kind` in `game` by push and e-mail if they have no open connection.
+    pub fn away(&self, user: &str, game: &str, kind: Kind) {
+        if self.connected(user) {
+            return;
+        }
+        if let Some(tx) = self.away.get() {
+            let _ = tx.send(Away {
+                user: user.to_string(),
+                game: game.to_string(),
+                kind,
+            });
+        }
+    }
+
+    /// Whether `user` is to move in a turn-based `game` now: the first time it is (this
+    /// turn), a player away hears of it if `announce` (not when a room is rebuilt).
+    pub fn turn_based(&self, user: &str, game: &str, your_turn: bool, announce: bool) {
+        let key = (user.to_string(), game.to_string());
+        let mut to_move = self.to_move.lock().unwrap_or_else(|e| e.into_inner());
+        if !your_turn {
+            to_move.remove(&key);
+            return;
+        }
+        if to_move.insert(key) && announce {
+            drop(to_move);
+            self.away(user, game, Kind::YourMove);
+        }
+    }
+
+    /// Whether `user` is known to be to move in turn-based `game` (told since this server
+    /// started).
+    pub fn knows_turn(&self, user: &str, game: &str) -> bool {
+        self.to_move
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(&(user.to_string(), game.to_string()))
     }
 
     /// Offers `msg` to every connection that watches the lobby.

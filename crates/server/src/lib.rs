@@ -28,6 +28,7 @@ pub mod profiles;
 pub mod protocol;
 pub mod quotas;
 pub mod ratings;
+pub mod reach;
 pub mod rematch;
 pub mod replay;
 pub mod room;
@@ -81,6 +82,8 @@ pub struct Config {
     pub bot_threads: usize,
     /// The time of day of the daily challenges (a test sets it).
     pub wall_clock: wall_clock::WallClock,
+    /// How players away are reached: Web Push, and e-mail when an SMTP server is set.
+    pub reach: reach::ReachConfig,
     /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); empty:
     /// every client is its socket's peer.
     pub trusted_proxies: Vec<ipnet::IpNet>,
@@ -138,6 +141,8 @@ pub struct Limits {
     /// A daily challenge's attempt ranks if it finishes by the end of its day plus this; the
     /// day's deals and records stay hidden until then.
     pub daily_grace: Duration,
+    /// Browsers (push subscriptions) one user may have; a new one replaces the oldest.
+    pub push_devices_per_user: usize,
     /// Games one WebSocket may follow at once (each keeps a room in memory).
     pub rooms_per_socket: usize,
     /// New accounts per client address per hour (also the burst).
@@ -171,6 +176,7 @@ impl Default for Limits {
             analyses_per_user: 2,
             max_analyses: 32,
             daily_grace: Duration::from_secs(3600),
+            push_devices_per_user: 10,
             rooms_per_socket: 32,
             registrations_per_ip_per_hour: 5,
             tables_per_account: 20,
@@ -200,6 +206,12 @@ impl Config {
             analysis_level: "medium".to_string(),
             bot_threads: bot_pool::default_threads(),
             wall_clock: wall_clock::WallClock::default(),
+            reach: reach::ReachConfig {
+                smtp: None,
+                mail_from: "Pyramidion <pyramidion@localhost>".to_string(),
+                public_url: "http://localhost:8080".to_string(),
+                allow_http_push: false,
+            },
             trusted_proxies: Vec::new(),
         }
     }
@@ -232,6 +244,8 @@ pub struct AppState {
     pub bots: Arc<bot_pool::BotPool>,
     /// The analyses queued or running in this process.
     pub analyses: Arc<analysis::Queue>,
+    /// Push and e-mail to players away (see `reach`).
+    pub reach: Arc<reach::Reach>,
 }
 
 impl AppState {
@@ -261,6 +275,9 @@ impl AppState {
         });
         let hashing = tokio::sync::Semaphore::new(config.limits.hash_concurrency.max(1));
         let bots = Arc::new(bot_pool::BotPool::new(config.bot_threads));
+        let (reach, away) = reach::Reach::start(config.reach.clone(), store.clone()).await?;
+        let hub = Arc::<hub::Hub>::default();
+        hub.reach_with(away);
         let state = AppState {
             config: Arc::new(config),
             store,
@@ -274,9 +291,10 @@ impl AppState {
             hashing: Arc::new(hashing),
             lobby_lock: Arc::default(),
             signed_out: tokio::sync::broadcast::channel(256).0,
-            hub: Arc::default(),
+            hub,
             bots,
             analyses: Arc::default(),
+            reach,
         };
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
@@ -314,6 +332,13 @@ impl AppState {
             }
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "sweep failed"),
+        }
+        if let Err(e) = self
+            .store
+            .sweep_subscriptions(now, reach::mail::BATCH_MS)
+            .await
+        {
+            tracing::warn!(error = %e, "cannot sweep the notifications' storage");
         }
         self.http_limit.sweep();
         self.guest_limit.sweep();
@@ -394,6 +419,18 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}", get(api::table))
         .route("/api/tables/{id}/join", post(api::join))
         .route("/api/tables/{id}/leave", post(api::leave))
+        .route("/api/notify", get(reach::api::get).put(reach::api::set))
+        .route(
+            "/api/notify/unsubscribe/{token}",
+            post(reach::api::one_click_unsubscribe),
+        )
+        .route("/api/push/subscribe", post(reach::api::subscribe))
+        .route("/api/push/unsubscribe", post(reach::api::unsubscribe))
+        .route(
+            "/api/me/email",
+            post(reach::api::set_email).delete(reach::api::delete_email),
+        )
+        .route("/api/me/email/verify", post(reach::api::verify_email))
         .route("/ws", get(ws::upgrade))
         .fallback(get(web::static_file))
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))

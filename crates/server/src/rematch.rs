@@ -82,6 +82,12 @@ pub async fn rematch(
         finished_at: None,
     };
     state.store.create_rematch_game(&row, &seats, &id).await?;
+    // The other players, if away, hear of the offer (their seats are kept for them).
+    for seat in &seats {
+        if let SeatKind::Reserved(user) = seat {
+            state.hub.away(user, &row.id, crate::reach::Kind::Rematch);
+        }
+    }
     if full {
         state.rooms.get(&state, &row.id).await?;
     }

@@ -170,7 +170,10 @@ impl Room {
         self.metrics
             .games_live
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.tell_turns();
+        // A room rebuilt (a restart, or back from idle) tells whose turn it is again, but a
+        // player away heard of it when the turn began; a new game's players away hear that
+        // their table filled (`reach::Kind::TableFull`).
+        self.tell_turns(false);
         self.schedule();
         loop {
             let deadline = self.deadline.map(|(_, at)| at);
@@ -333,7 +336,7 @@ impl Room {
 
     /// Tells every seated user whether it is to move here now (for their "your move" list
     /// and notifications).
-    fn tell_turns(&self) {
+    fn tell_turns(&self, announce: bool) {
         let to_move = self.to_move();
         let mut told: Vec<&str> = Vec::new();
         for seat in &self.seats {
@@ -348,6 +351,14 @@ impl Room {
                 matches!(&self.seats[s as usize], SeatKind::Human(u) if u == user)
                     && !self.bot_plays(s)
             });
+            // Turn-based games reach a player away from the site (`crate::reach`).
+            if self
+                .clock
+                .as_ref()
+                .is_some_and(|c| c.profile.turn_ms >= crate::reach::TURN_BASED_MS)
+            {
+                self.hub.turn_based(user, &self.id, your_turn, announce);
+            }
             self.hub.to_user(
                 user,
                 &ServerMsg::Turn {
@@ -512,7 +523,7 @@ impl Room {
         self.publish();
         self.metrics.observe_move(received.elapsed());
         if before != after {
-            self.tell_turns();
+            self.tell_turns(true);
         }
         self.schedule();
         Ok(())

@@ -19,3 +19,9 @@ pub async fn static_file(uri: Uri) -> Response {
             .into_response(),
     }
 }
+
+/// A file of the browser client (`web/`), e.g. a message catalog the server's own texts
+/// (e-mails, push notifications) are taken from.
+pub fn asset(path: &str) -> Option<std::borrow::Cow<'static, [u8]>> {
+    Assets::get(path).map(|f| f.data)
+}

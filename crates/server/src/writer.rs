@@ -53,12 +53,19 @@ enum Write {
 
 /// Why one move was not stored. `duplicate`: the database already holds a move at that ply
 /// (another room, or another server, stored one): the room that sent it is stale.
-#[derive(Clone, Debug, thiserror::Error)]
-#[error("{message}")]
+#[derive(Clone, Debug)]
 pub struct MoveRefused {
     pub message: String,
     pub duplicate: bool,
 }
+
+impl std::fmt::Display for MoveRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MoveRefused {}
 
 impl MoveRefused {
     fn other(message: String) -> Self {

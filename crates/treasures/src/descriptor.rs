@@ -11,7 +11,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         default: "the-legend",
         players: &[1],
     }],
-    // Search budgets sized to the measured cost of an iteration in this game (README, "Bots").
+    // Search budgets sized to the measured cost of an iteration in this game (docs/bots.md).
     bot_levels: &ladder([40, 120, 250, 1000], [9, 28, 58, 230]),
     setup_errors: &[
         "bad_options",

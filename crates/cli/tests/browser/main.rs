@@ -4,6 +4,7 @@
 mod after_game;
 mod follow;
 mod live_play;
+mod reach;
 mod tables_polish;
 mod webdriver;
 

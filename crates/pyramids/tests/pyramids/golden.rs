@@ -4,7 +4,7 @@
 //! from its seed with the same random policy gives the same text, so an unintended change to
 //! the rules, the move order, the card data or the RNG use shows up here.
 //! Rewrite them after an intended change with `UPDATE_EXPECT=1 cargo test -p
-//! pyramidion-pyramids --test golden` (the one golden mechanism, `pyramidion_testkit::golden`).
+//! pyramidion-pyramids --test pyramids golden` (the one golden mechanism, `pyramidion_testkit::golden`).
 use pyramidion_core::record::Record;
 use pyramidion_core::{GameRng, Rules, ToMove};
 use pyramidion_pyramids::{Game, Options};

@@ -1,11 +1,10 @@
 //! Golden records: seeded games stored as text records (`result:` included), replayed move by
 //! move, and regenerated from their seeds by the same players. Any rule change that alters
 //! legality or scoring breaks them. Regenerate deliberately with
-//! `UPDATE_EXPECT=1 cargo test -p pyramidion-pyramido --test golden` (the one golden
+//! `UPDATE_EXPECT=1 cargo test -p pyramidion-pyramido --test pyramido golden` (the one golden
 //! mechanism, `pyramidion_testkit::golden`).
-mod common;
 
-use common::careful_move;
+use crate::common::careful_move;
 use pyramidion_core::record::Record;
 use pyramidion_core::{GameRng, Rules, ToMove};
 use pyramidion_pyramido::{Game, Options};

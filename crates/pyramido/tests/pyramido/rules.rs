@@ -1,8 +1,7 @@
 //! Turn rules through the public API: placement counts, markers, resurfacing, holes,
 //! elimination, the market, illegal moves, views.
-mod common;
 
-use common::{careful_move, safe_move};
+use crate::common::{careful_move, safe_move};
 use pyramidion_core::{ErrorCode, GameRng, Rules, Seat, ToMove};
 use pyramidion_pyramid::{Dir, Placement, StageGrid};
 use pyramidion_pyramido::data::{BLUE, BROWN, DOMINO_COUNT, GREEN, RED, dominoes};

@@ -36,7 +36,7 @@ fn golden_records_replay_to_their_results() {
 
 #[test]
 fn perft_counts() {
-    let table = include_str!("perft.txt");
+    let table = include_str!("../perft.txt");
     let mut n = 0;
     for line in table
         .lines()

@@ -1,8 +1,7 @@
 //! The shared random-simulation harness over many seeded games, and the same checks over
 //! careful random games that reach the upper stages.
-mod common;
 
-use common::careful_move;
+use crate::common::careful_move;
 use pyramidion_core::{GameRng, Seat};
 use pyramidion_pyramido::{Game, Move, Options, Status};
 use pyramidion_testkit::{SimConfig, simulate_many, simulate_many_with, simulate_with, tier_games};

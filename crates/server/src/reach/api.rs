@@ -1,0 +1,270 @@
+//! HTTP endpoints of notifications (docs/protocol.md, "Notifications"): the settings page's
+//! data and choices, push subscriptions per browser, the e-mail address and its
+//! verification, and the one-click unsubscribe of every mail.
+use super::{Prefs, mail, push, text};
+use crate::AppState;
+use crate::api::ApiJson;
+use crate::auth::{Identity, random_hex, token_hash};
+use crate::error::{ApiError, ApiResult};
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// A new address gets at most one verification mail this often (each is a mail to someone
+/// who may not have asked for it).
+const VERIFY_EVERY_MS: i64 = 60 * 1000;
+
+async fn settings_json(state: &AppState, identity: &Identity) -> ApiResult<Value> {
+    let reach = &state.reach;
+    let prefs = reach.prefs(&identity.user_id).await?;
+    let email = reach.store.email(&identity.user_id).await?;
+    let devices = reach.store.subscriptions(&identity.user_id).await?.len();
+    Ok(json!({
+        "prefs": prefs,
+        "email": email.map(|e| json!({ "address": e.address, "verified": e.verified })),
+        "email_available": reach.mail.is_some(),
+        "push_public_key": reach.push.public_key,
+        "push_devices": devices,
+        "guest": identity.guest,
+    }))
+}
+
+/// `GET /api/notify`: what reaches me and how.
+pub async fn get(State(state): State<AppState>, identity: Identity) -> ApiResult<Json<Value>> {
+    Ok(Json(settings_json(&state, &identity).await?))
+}
+
+/// `PUT /api/notify`: which events reach me by push and by e-mail.
+pub async fn set(
+    State(state): State<AppState>,
+    identity: Identity,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<Json<Value>> {
+    let prefs: Prefs = serde_json::from_value(body).map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_settings",
+            format!("settings are {{\"push\": {{event: bool}}, \"email\": {{event: bool}}}} with events your_move, rematch, table_full: {e}"),
+        )
+    })?;
+    let json = serde_json::to_string(&prefs).map_err(ApiError::internal)?;
+    state
+        .reach
+        .store
+        .set_notify_prefs(&identity.user_id, &json)
+        .await?;
+    Ok(Json(settings_json(&state, &identity).await?))
+}
+
+#[derive(Deserialize)]
+pub struct Keys {
+    p256dh: String,
+    auth: String,
+}
+
+/// A browser's `PushSubscription.toJSON()`, with the language its notifications are in.
+#[derive(Deserialize)]
+pub struct SubscribeRequest {
+    endpoint: String,
+    keys: Keys,
+    #[serde(default, rename = "expirationTime")]
+    _expiration_time: Option<Value>,
+    #[serde(default)]
+    lang: Option<String>,
+}
+
+fn bad_subscription(message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, "bad_subscription", message)
+}
+
+/// `POST /api/push/subscribe`: this browser is told of my events.
+pub async fn subscribe(
+    State(state): State<AppState>,
+    identity: Identity,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let request: SubscribeRequest = serde_json::from_value(body).map_err(|e| {
+        bad_subscription(format!(
+            "a subscription is {{\"endpoint\", \"keys\": {{\"p256dh\", \"auth\"}}}}: {e}"
+        ))
+    })?;
+    let reach = &state.reach;
+    push::check(
+        &request.endpoint,
+        &request.keys.p256dh,
+        &request.keys.auth,
+        reach.push.allow_http(),
+    )
+    .map_err(bad_subscription)?;
+    let lang = text::language(request.lang.as_deref().unwrap_or("en"));
+    let sub = super::store::Subscription {
+        endpoint: request.endpoint,
+        p256dh: request.keys.p256dh,
+        auth: request.keys.auth,
+        lang: lang.to_string(),
+    };
+    reach
+        .store
+        .add_subscription(
+            &identity.user_id,
+            &sub,
+            state.config.limits.push_devices_per_user.max(1),
+        )
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(settings_json(&state, &identity).await?),
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnsubscribeRequest {
+    endpoint: String,
+}
+
+/// `POST /api/push/unsubscribe`: this browser is no longer told.
+pub async fn unsubscribe(
+    State(state): State<AppState>,
+    identity: Identity,
+    ApiJson(request): ApiJson<UnsubscribeRequest>,
+) -> ApiResult<Json<Value>> {
+    let removed = state
+        .reach
+        .store
+        .remove_subscription(Some(&identity.user_id), &request.endpoint)
+        .await?;
+    let mut v = settings_json(&state, &identity).await?;
+    v["removed"] = json!(removed);
+    Ok(Json(v))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmailRequest {
+    address: String,
+    #[serde(default)]
+    lang: Option<String>,
+}
+
+/// `POST /api/me/email`: sets my address (unverified) and mails it a verification link.
+pub async fn set_email(
+    State(state): State<AppState>,
+    identity: Identity,
+    ApiJson(request): ApiJson<EmailRequest>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let reach = &state.reach;
+    let Some(mailer) = &reach.mail else {
+        return Err(ApiError::conflict(
+            "email_off",
+            "this server sends no e-mail (it was started without --smtp)",
+        ));
+    };
+    if identity.guest {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "account_required",
+            "e-mail is for accounts: sign in first",
+        ));
+    }
+    if !mail::valid_address(&request.address) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_email",
+            "that is not an e-mail address",
+        ));
+    }
+    if !reach.verification_allowed(&identity.user_id, crate::store::now_ms(), VERIFY_EVERY_MS) {
+        return Err(ApiError::rate_limited());
+    }
+    let lang = text::language(request.lang.as_deref().unwrap_or("en"));
+    let token = random_hex(16);
+    reach
+        .store
+        .set_email(
+            &identity.user_id,
+            &request.address,
+            &token_hash(&token),
+            &random_hex(16),
+            lang,
+        )
+        .await?;
+    if let Err(e) = mailer
+        .send_verification(&request.address, lang, &token)
+        .await
+    {
+        tracing::warn!(error = %e, "cannot send a verification mail");
+        return Err(ApiError::new(
+            StatusCode::BAD_GATEWAY,
+            "mail_failed",
+            "the verification mail could not be sent: try again later",
+        ));
+    }
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(settings_json(&state, &identity).await?),
+    ))
+}
+
+/// `DELETE /api/me/email`: forgets my address.
+pub async fn delete_email(
+    State(state): State<AppState>,
+    identity: Identity,
+) -> ApiResult<Json<Value>> {
+    let removed = state.reach.store.delete_email(&identity.user_id).await?;
+    let mut v = settings_json(&state, &identity).await?;
+    v["removed"] = json!(removed);
+    Ok(Json(v))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyRequest {
+    token: String,
+}
+
+fn bad_token() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "bad_token",
+        "that link is not (or no longer) valid",
+    )
+}
+
+/// `POST /api/me/email/verify`: the link of the verification mail (no session needed: the
+/// token is the proof).
+pub async fn verify_email(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<VerifyRequest>,
+) -> ApiResult<Json<Value>> {
+    match state
+        .reach
+        .store
+        .verify_email(&token_hash(&request.token))
+        .await?
+    {
+        Some(_) => Ok(Json(json!({ "verified": true }))),
+        None => Err(bad_token()),
+    }
+}
+
+/// `POST /api/notify/unsubscribe/{token}`: the one-click unsubscribe of every mail (RFC
+/// 8058: mail clients POST `List-Unsubscribe=One-Click`; the body is not needed). Turns
+/// off every e-mail event of the address's account.
+pub async fn one_click_unsubscribe(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let store = &state.reach.store;
+    let user = store
+        .user_of_unsubscribe(&token)
+        .await?
+        .ok_or_else(bad_token)?;
+    let mut prefs = state.reach.prefs(&user).await?;
+    prefs.email.values_mut().for_each(|on| *on = false);
+    let json = serde_json::to_string(&prefs).map_err(ApiError::internal)?;
+    store.set_notify_prefs(&user, &json).await?;
+    Ok(Json(json!({ "unsubscribed": true })))
+}

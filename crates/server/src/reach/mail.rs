@@ -1,0 +1,226 @@
+//! E-mail over SMTP (`lettre`): the verification link of a new address, and the events of
+//! players away, batched: at most one mail per game and hour, later events wait for the
+//! hour to pass and leave together. Every event mail carries a one-click unsubscribe link
+//! (in the text, and as RFC 8058 `List-Unsubscribe` headers for mail clients).
+use super::{Away, Kind, Reach, ReachConfig, text};
+use anyhow::{Context, Result};
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, Message};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+
+/// At most one mail per game this often.
+pub const BATCH_MS: i64 = 3600 * 1000;
+
+pub struct Mailer {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    from: Mailbox,
+    public_url: String,
+    /// One batch change at a time (the delivery task and the hourly flusher both send).
+    batches: tokio::sync::Mutex<()>,
+}
+
+/// Whether `address` is one the server can send to (`bad_email` otherwise).
+pub fn valid_address(address: &str) -> bool {
+    address.len() <= 254 && address == address.trim() && address.parse::<lettre::Address>().is_ok()
+}
+
+impl Mailer {
+    pub fn new(url: &str, config: &ReachConfig) -> Result<Mailer> {
+        let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+            .with_context(|| "--smtp is not an smtp:// or smtps:// URL".to_string())?
+            .timeout(Some(std::time::Duration::from_secs(30)))
+            .build();
+        let from = config
+            .mail_from
+            .parse()
+            .with_context(|| format!("--mail-from `{}` is not an address", config.mail_from))?;
+        Ok(Mailer {
+            transport,
+            from,
+            public_url: config.public_url.trim_end_matches('/').to_string(),
+            batches: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    fn link(&self, path: &str) -> String {
+        format!("{}{path}", self.public_url)
+    }
+
+    /// The mail whose link verifies `address`.
+    pub async fn send_verification(&self, address: &str, lang: &str, token: &str) -> Result<()> {
+        let body = format!(
+            "{}\n\n{}\n",
+            text::t(lang, "notify.verify_body", &[]),
+            self.link(&format!("/#/verify-email/{token}")),
+        );
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(address.parse()?)
+            .subject(text::t(lang, "notify.verify_subject", &[]))
+            .header(ContentType::TEXT_PLAIN)
+            .body(body)?;
+        self.transport.send(message).await?;
+        Ok(())
+    }
+
+    /// Mails `event` now, or adds it to its game's batch if a mail about that game left
+    /// less than an hour before `now`.
+    pub async fn queue(
+        &self,
+        reach: &Reach,
+        event: &Away,
+        game_kind: &str,
+        now: i64,
+    ) -> Result<()> {
+        let store = &reach.store;
+        let Some(email) = store.email(&event.user).await?.filter(|e| e.verified) else {
+            return Ok(());
+        };
+        let _one = self.batches.lock().await;
+        let (last, pending) = store
+            .mail_batch(&event.user, &event.game)
+            .await?
+            .unwrap_or_default();
+        let mut kinds = parse_kinds(pending.as_deref());
+        if !kinds.contains(&event.kind) {
+            kinds.push(event.kind);
+        }
+        if last.is_some_and(|at| now - at < BATCH_MS) {
+            let pending = serde_json::to_string(&kinds)?;
+            return store
+                .set_mail_batch(&event.user, &event.game, last, Some(&pending))
+                .await;
+        }
+        self.send_batch(
+            reach,
+            &email,
+            &event.user,
+            &event.game,
+            game_kind,
+            last,
+            kinds,
+            now,
+        )
+        .await
+    }
+
+    /// Sends every batch whose hour has passed by `now`.
+    pub async fn flush(&self, reach: &Reach, now: i64) -> Result<()> {
+        let store = &reach.store;
+        for (user, game) in store.mail_batches_due(now, BATCH_MS).await? {
+            let _one = self.batches.lock().await;
+            let Some((last, Some(pending))) = store.mail_batch(&user, &game).await? else {
+                continue;
+            };
+            if last.is_some_and(|at| now - at < BATCH_MS) {
+                continue;
+            }
+            let kinds = parse_kinds(Some(&pending));
+            let email = store.email(&user).await?.filter(|e| e.verified);
+            let game_kind = store.game(&game).await?.map(|g| g.kind);
+            let (Some(email), Some(game_kind), false) = (email, game_kind, kinds.is_empty()) else {
+                // Nobody to send it to any more (address removed, game gone): forget it.
+                store.set_mail_batch(&user, &game, last, None).await?;
+                continue;
+            };
+            let prefs = reach.prefs(&user).await?;
+            let kinds: Vec<Kind> = kinds.into_iter().filter(|k| prefs.email_on(*k)).collect();
+            if kinds.is_empty() {
+                store.set_mail_batch(&user, &game, last, None).await?;
+                continue;
+            }
+            self.send_batch(reach, &email, &user, &game, &game_kind, last, kinds, now)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Sends one mail about `kinds` in `game`; stored as sent at `now` once it left, kept
+    /// waiting (to be tried again by the flusher) if it could not be sent.
+    #[allow(clippy::too_many_arguments)]
+    async fn send_batch(
+        &self,
+        reach: &Reach,
+        email: &super::store::Email,
+        user: &str,
+        game: &str,
+        game_kind: &str,
+        last: Option<i64>,
+        kinds: Vec<Kind>,
+        now: i64,
+    ) -> Result<()> {
+        let message = self.compose(email, game, game_kind, &kinds)?;
+        match self.transport.send(message).await {
+            Ok(_) => {
+                reach
+                    .store
+                    .set_mail_batch(user, game, Some(now), None)
+                    .await
+            }
+            Err(e) => {
+                let pending = serde_json::to_string(&kinds)?;
+                reach
+                    .store
+                    .set_mail_batch(user, game, last, Some(&pending))
+                    .await?;
+                Err(e).context("cannot send a mail")
+            }
+        }
+    }
+
+    fn compose(
+        &self,
+        email: &super::store::Email,
+        game: &str,
+        game_kind: &str,
+        kinds: &[Kind],
+    ) -> Result<Message> {
+        let lang = email.lang.as_str();
+        let name = text::t(lang, &format!("game.{game_kind}"), &[]);
+        let mut body = String::new();
+        for kind in kinds {
+            body.push_str(&text::t(
+                lang,
+                &format!("notify.{}_body", kind.key()),
+                &[("game", &name)],
+            ));
+            body.push('\n');
+        }
+        let page = if kinds == [Kind::Rematch] {
+            format!("/#/table/{game}")
+        } else {
+            format!("/#/game/{game}")
+        };
+        let unsubscribe = self.link(&format!("/#/unsubscribe/{}", email.unsubscribe));
+        body.push_str(&format!(
+            "\n{}\n{}\n\n--\n{}\n{}\n{}\n{}\n",
+            text::t(lang, "notify.mail_open", &[]),
+            self.link(&page),
+            text::t(lang, "notify.mail_unsubscribe", &[]),
+            unsubscribe,
+            text::t(lang, "notify.mail_settings", &[]),
+            self.link("/#/settings"),
+        ));
+        let one_click = self.link(&format!("/api/notify/unsubscribe/{}", email.unsubscribe));
+        Ok(Message::builder()
+            .from(self.from.clone())
+            .to(email.address.parse()?)
+            .subject(text::t(lang, "notify.mail_subject", &[("game", &name)]))
+            .header(ContentType::TEXT_PLAIN)
+            .raw_header(HeaderValue::new(
+                HeaderName::new_from_ascii_str("List-Unsubscribe"),
+                format!("<{one_click}>"),
+            ))
+            .raw_header(HeaderValue::new(
+                HeaderName::new_from_ascii_str("List-Unsubscribe-Post"),
+                "List-Unsubscribe=One-Click".to_string(),
+            ))
+            .body(body)?)
+    }
+}
+
+fn parse_kinds(pending: Option<&str>) -> Vec<Kind> {
+    pending
+        .and_then(|p| serde_json::from_str(p).ok())
+        .unwrap_or_default()
+}
