@@ -112,7 +112,7 @@ function route() {
     case 'join':
       return renderWaiting(root, parts[1], parts[2]);
     case 'game':
-      return renderGame(root, parts[1]);
+      return renderGame(root, parts[1], parts[2]);
     case 'account':
       return renderAccount(root);
     case 'rules':

@@ -36,7 +36,7 @@ function loadModule(key) {
   return tables.get(key);
 }
 
-export async function renderGame(root, id) {
+export async function renderGame(root, id, invite) {
   const socket = app.socket;
   const page = {
     id,
@@ -161,12 +161,12 @@ export async function renderGame(root, id) {
   const ticking = setInterval(() => tickClocks(root, page.state, page.receivedAt), 1000);
 
   const off = socket.onMessage(onMessage);
-  socket.subscribe(id);
+  socket.subscribe(id, invite);
   // The whole move list, as this seat may see it: subscribing from event 0 sends every move
   // as `missed`.
   function loadLog() {
     page.log = [];
-    socket.send({ type: 'subscribe', game: id, last_event: 0 });
+    socket.send({ type: 'subscribe', game: id, last_event: 0, invite });
   }
   app.leave = () => {
     clearInterval(ticking);

@@ -95,7 +95,7 @@ export async function renderHistory(root) {
               'p.row',
               {},
               h('a', { href: `#/player/${encodeURIComponent(me.id)}`, 'data-testid': 'my-profile' }, t('history.my_profile')),
-              h('a', { href: `/api/users/${encodeURIComponent(me.id)}/games.ndjson`, download: '', 'data-testid': 'export-all' }, t('export.all')),
+              h('a', { href: `/api/users/${encodeURIComponent(me.id)}/games.ndjson?limit=500`, download: '', 'data-testid': 'export-all' }, t('export.all')),
             )
           : null,
         mine.games.length ? h('ul.history-list', {}, mine.games.map(historyItem)) : h('p.hint', {}, t('lobby.no_games')),

@@ -70,7 +70,7 @@ export async function renderProfile(root, key) {
         {},
         h('h3', {}, t('profile.recent')),
         p.recent.length ? h('ul.history-list', {}, p.recent.map(historyItem)) : h('p.hint', {}, t('lobby.no_games')),
-        h('a', { href: `/api/users/${encodeURIComponent(p.id)}/games.ndjson`, download: '' }, t('export.all')),
+        h('a', { href: `/api/users/${encodeURIComponent(p.id)}/games.ndjson?limit=500`, download: '' }, t('export.all')),
       ),
     ),
   );

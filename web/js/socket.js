@@ -5,6 +5,8 @@ export class Socket {
     this.handlers = new Set();
     this.statusHandlers = new Set();
     this.subscriptions = new Map(); // game id -> last event seen (or null)
+    // An unlisted game is followed with its invite (its players need none).
+    this.invites = new Map(); // game id -> invite token
     this.status = 'connecting';
     this.retry = 0;
     this.queue = [];
@@ -20,7 +22,7 @@ export class Socket {
       this.retry = 0;
       this.setStatus('connected');
       for (const [game, last] of this.subscriptions) {
-        this.sendNow({ type: 'subscribe', game, last_event: last ?? undefined });
+        this.sendNow({ type: 'subscribe', game, last_event: last ?? undefined, invite: this.invites.get(game) });
       }
       const pending = this.queue;
       this.queue = [];
@@ -73,18 +75,20 @@ export class Socket {
     else this.queue.push(msg);
   }
 
-  subscribe(game) {
+  subscribe(game, invite) {
     this.subscriptions.set(game, null);
-    this.send({ type: 'subscribe', game });
+    if (invite) this.invites.set(game, invite);
+    this.send({ type: 'subscribe', game, invite });
   }
 
   // Asks again from the last event seen (after a gap in the numbering).
   resubscribe(game) {
     const last = this.subscriptions.get(game);
-    this.send({ type: 'subscribe', game, last_event: last ?? undefined });
+    this.send({ type: 'subscribe', game, last_event: last ?? undefined, invite: this.invites.get(game) });
   }
 
   unsubscribe(game) {
+    this.invites.delete(game);
     if (this.subscriptions.delete(game)) this.send({ type: 'unsubscribe', game });
   }
 

@@ -27,7 +27,8 @@ export async function renderWaiting(root, id, invite) {
 
   const draw = (table) => {
     if (table.status === 'live' || table.status === 'finished') {
-      location.hash = `#/game/${id}`;
+      // The invite link's holder follows an unlisted game with it.
+      location.hash = invite ? `#/game/${id}/${invite}` : `#/game/${id}`;
       return;
     }
     const seated = table.seats.some((s) => s.me && s.type === 'human');

@@ -44,6 +44,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    // Boxed: its many flags make it far larger than the other commands.
     /// Run the game server (HTTP API, WebSocket play, the browser client).
     Serve(Box<serve::ServeArgs>),
     /// Play many seeded bot games and print per-seat statistics.

@@ -20,8 +20,8 @@ pub struct ServeArgs {
     /// HTTP requests per second allowed per client IP (burst: 4×).
     #[arg(long, default_value_t = 50.0)]
     pub http_rate: f64,
-    /// WebSocket messages per second allowed per connection (burst: 2×); more get
-    /// `rate_limited` errors.
+    /// WebSocket messages per second allowed per client address, shared by all of its
+    /// sockets (burst: 2×); more get `rate_limited` errors.
     #[arg(long, default_value_t = 200.0, env = "PYRAMIDION_WS_RATE")]
     pub ws_rate: f64,
     /// The bot level whose search budget analyses of finished games use.
@@ -33,9 +33,10 @@ pub struct ServeArgs {
     /// Seconds a sign-in waits for a hashing slot before `503 unavailable`.
     #[arg(long, default_value_t = 5, env = "PYRAMIDION_HASH_WAIT")]
     pub hash_wait: u64,
-    /// Open connections in all; more wait to be accepted.
-    #[arg(long, default_value_t = 4096, env = "PYRAMIDION_MAX_CONNECTIONS")]
-    pub max_connections: usize,
+    /// Open connections in all; more wait to be accepted (default: 4096, or what the
+    /// open-file limit allows; a larger value than the limit allows refuses to start).
+    #[arg(long, env = "PYRAMIDION_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
     /// Open connections per client address; more are closed at once.
     #[arg(long, default_value_t = 128, env = "PYRAMIDION_CONNECTIONS_PER_IP")]
     pub connections_per_ip: usize,
@@ -106,6 +107,22 @@ pub struct ServeArgs {
     /// the day's deals and records stay hidden until then.
     #[arg(long, default_value_t = 3600, env = "PYRAMIDION_DAILY_GRACE")]
     pub daily_grace: u64,
+    /// Games one WebSocket may follow at once.
+    #[arg(long, default_value_t = 32, env = "PYRAMIDION_ROOMS_PER_SOCKET")]
+    pub rooms_per_socket: usize,
+    /// New accounts per client address per hour.
+    #[arg(long, default_value_t = 5, env = "PYRAMIDION_REGISTRATIONS_PER_IP")]
+    pub registrations_per_ip: u32,
+    /// Open or live tables an account may have created.
+    #[arg(long, default_value_t = 20, env = "PYRAMIDION_TABLES_PER_ACCOUNT")]
+    pub tables_per_account: usize,
+    /// Open or live games a user (guest or account) may hold a seat at.
+    #[arg(long, default_value_t = 40, env = "PYRAMIDION_SEATS_PER_USER")]
+    pub seats_per_user: usize,
+    /// Reverse proxies (CIDR, comma separated) whose `X-Forwarded-For` names the client;
+    /// nobody else's is believed.
+    #[arg(long, value_delimiter = ',', env = "PYRAMIDION_TRUSTED_PROXY")]
+    pub trusted_proxy: Vec<String>,
     /// Session cookies get `Secure` (set when clients reach the server over HTTPS; behind a
     /// proxy that sends `X-Forwarded-Proto: https` this is automatic).
     #[arg(long, env = "PYRAMIDION_SECURE_COOKIES")]
@@ -155,11 +172,16 @@ pub fn run(args: ServeArgs) -> Result<()> {
             args.analysis_level
         );
     }
+    let trusted_proxies = pyramidion_server::client_ip::parse_networks(&args.trusted_proxy)
+        .map_err(|e| anyhow::anyhow!("--trusted-proxy: {e}"))?;
     // Logs on stderr: stdout carries the one "serving" line that scripts and tests read.
     tracing_subscriber::fmt()
         .with_target(false)
         .with_writer(std::io::stderr)
         .init();
+    // Every connection is an open file: a server that could not hold --max-connections of
+    // them would fail at accept (and on its own database) instead.
+    let max_connections = pyramidion_server::fd_limit::fit(args.max_connections)?;
     // Held until the process ends: a second server on this data directory refuses to start.
     let mut _lock = None;
     let url = match args.database {
@@ -188,13 +210,14 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.clocks = pyramidion_server::clock::parse_profiles(&args.clocks)
         .map_err(|e| anyhow::anyhow!("--clocks: {e}"))?;
     config.bot_pace = std::time::Duration::from_millis(args.bot_pace_ms);
+    config.trusted_proxies = trusted_proxies;
     let secs = std::time::Duration::from_secs;
     let limits = &mut config.limits;
     if let Some(n) = args.hash_concurrency {
         limits.hash_concurrency = n;
     }
     limits.hash_wait = secs(args.hash_wait);
-    limits.max_connections = args.max_connections;
+    limits.max_connections = max_connections;
     limits.connections_per_ip = args.connections_per_ip;
     limits.header_timeout = secs(args.header_timeout);
     limits.body_timeout = secs(args.body_timeout);
@@ -224,6 +247,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| format!("http://{}", args.bind));
     limits.abandon_after = secs(args.abandon_days.max(1) * 24 * 3600);
+    limits.rooms_per_socket = args.rooms_per_socket;
+    limits.registrations_per_ip_per_hour = args.registrations_per_ip;
+    limits.tables_per_account = args.tables_per_account;
+    limits.seats_per_user = args.seats_per_user;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

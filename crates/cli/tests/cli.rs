@@ -380,6 +380,31 @@ fn serve_refuses_bad_rates_and_analysis_levels() {
             stderr(&o)
         );
     }
+    // More connections than this process may open files.
+    let o = pyramidion(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--max-connections=18446744073709551000",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--max-connections 18446744073709551000 needs about"),
+        "{}",
+        stderr(&o)
+    );
+    let o = pyramidion(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--trusted-proxy=10.0.0.0/33",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--trusted-proxy: '10.0.0.0/33' is not a CIDR network"),
+        "{}",
+        stderr(&o)
+    );
     let o = pyramidion(&["serve", "--bind", "127.0.0.1:0", "--analysis-level=greedy"]);
     assert!(!o.status.success());
     assert!(

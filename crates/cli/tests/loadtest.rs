@@ -13,7 +13,9 @@ impl Server {
     fn start(name: &str, flags: &[&str]) -> Server {
         let dir = std::env::temp_dir().join(format!("pyramidion-{name}-{}", std::process::id()));
         let mut process = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+            // Every player is on the one loopback address, whose WebSockets share one budget.
             .args(["serve", "--bind", "127.0.0.1:0", "--http-rate", "1000"])
+            .args(["--ws-rate", "100000"])
             .args(flags)
             .arg("--data-dir")
             .arg(&dir)

@@ -92,6 +92,73 @@ fn a_second_server_on_one_sqlite_database_url_refuses() {
     drop(first);
 }
 
+/// The data directory's database named by URL (even by a roundabout path) is the same
+/// database: it takes the same lock, both ways round.
+#[test]
+fn a_database_url_naming_the_data_directorys_file_takes_the_same_lock() {
+    let dir = data_dir("same-file");
+    let by_url = |path: String| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_pyramidion"));
+        c.args(["serve", "--bind", "127.0.0.1:0", "--database"])
+            .arg(format!("sqlite://{path}?mode=rwc"));
+        c
+    };
+    let plain = dir.join("pyramidion.db").display().to_string();
+    let roundabout = dir
+        .join("..")
+        .join(dir.file_name().unwrap())
+        .join("pyramidion.db")
+        .display()
+        .to_string();
+    let first = start(&dir);
+    for path in [plain.clone(), roundabout] {
+        let (_, err) = refused(by_url(path));
+        assert!(
+            err.contains("is in use by another Pyramidion server"),
+            "{err}"
+        );
+    }
+    drop(first);
+    let first = start_command(by_url(plain));
+    let (_, err) = refused(serve_args(&dir));
+    assert!(
+        err.contains("is in use by another Pyramidion server"),
+        "{err}"
+    );
+    drop(first);
+}
+
+/// A `serve` whose hard open-file limit is 1024 (set by the shell that starts it).
+fn serve_with_few_files(dir: &Path, extra: &[&str]) -> Command {
+    let mut c = Command::new("sh");
+    c.arg("-c")
+        .arg("ulimit -Sn 1024 && ulimit -Hn 1024 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_pyramidion"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--data-dir"])
+        .arg(dir)
+        .args(extra);
+    c
+}
+
+/// Every connection is an open file: a default the limit cannot hold is lowered (the server
+/// starts), a cap asked for that it cannot hold refuses to start.
+#[test]
+fn the_open_file_limit_bounds_the_connections() {
+    let dir = data_dir("few-files");
+    drop(start_command(serve_with_few_files(&dir, &[])));
+    let (_, err) = refused(serve_with_few_files(&dir, &["--max-connections", "4096"]));
+    assert!(
+        err.contains(
+            "--max-connections 4096 needs about 4352 open files, but this process may open 1024"
+        ),
+        "{err}"
+    );
+    drop(start_command(serve_with_few_files(
+        &dir,
+        &["--max-connections", "500"],
+    )));
+}
+
 #[test]
 fn a_corrupt_database_ends_the_server_at_once() {
     let dir = data_dir("corrupt");

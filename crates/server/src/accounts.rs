@@ -6,14 +6,14 @@ use crate::auth::{
     Identity, clear_cookie, end_session, hash_password, needs_rehash, over_https, random_hex,
     start_session, verify_password,
 };
+use crate::client_ip::ClientIp;
 use crate::error::{ApiError, ApiResult};
 use axum::Json;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 
 fn with_cookie(cookie: String, body: Value) -> Response {
     ([(header::SET_COOKIE, cookie)], Json(body)).into_response()
@@ -52,13 +52,13 @@ async fn hashing<T: Send + 'static>(
 /// Who am I? Creates a guest identity (and its session cookie) on the first visit.
 pub async fn me(
     State(state): State<AppState>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     if let Some(id) = Identity::from_headers(&state, &headers).await? {
         return Ok(Json(identity_json(&id.user_id, &id.display_name(), id.guest)).into_response());
     }
-    if !state.guest_limit.allow(addr.ip()) {
+    if !state.guest_limit.allow(ip) {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "too_many_guests",
@@ -86,18 +86,10 @@ pub struct Credentials {
     password: String,
 }
 
-fn check_credentials(c: &Credentials) -> ApiResult<()> {
-    let name_ok = (3..=24).contains(&c.name.chars().count())
-        && c.name
-            .chars()
-            .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '-');
-    if !name_ok {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_name",
-            "names have 3–24 letters, digits, _ or -",
-        ));
-    }
+/// The name to store (NFKC) once the name and password are acceptable.
+fn check_credentials(c: &Credentials) -> ApiResult<String> {
+    let name = crate::names::check(&c.name)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_name", e.0))?;
     if !(8..=128).contains(&c.password.chars().count()) {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -105,20 +97,34 @@ fn check_credentials(c: &Credentials) -> ApiResult<()> {
             "passwords have 8–128 characters",
         ));
     }
-    Ok(())
+    Ok(name.name)
 }
 
 /// Creates an account; a guest who registers keeps its identity and games.
 pub async fn register(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     ApiJson(c): ApiJson<Credentials>,
 ) -> ApiResult<Response> {
-    check_credentials(&c)?;
+    let name = check_credentials(&c)?;
+    let taken = || ApiError::conflict("name_taken", "that name is taken");
+    // A name (or a look-alike) already taken is refused before anything is counted: trying
+    // a few names is not a burst of accounts. Checked again when the account is written.
+    if state.store.user_by_name(&name).await?.is_some() {
+        return Err(taken());
+    }
+    // Counted before the (costly) hash: a burst of accounts from one address is stopped.
+    if !state.register_limit.allow(ip) {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_registrations",
+            "too many new accounts from this address: try again later",
+        ));
+    }
     let cost = state.config.hash_cost;
     let password = c.password.clone();
     let hash = hashing(&state, move || hash_password(&password, cost)).await?;
-    let taken = || ApiError::conflict("name_taken", "that name is taken");
     // Only a unique violation means the name is taken; any other failure is the server's.
     let refused = |e: anyhow::Error| {
         if crate::store::is_unique_violation(&e) {
@@ -132,7 +138,7 @@ pub async fn register(
     {
         if !state
             .store
-            .upgrade_guest(&id.user_id, &c.name, &hash)
+            .upgrade_guest(&id.user_id, &name, &hash)
             .await
             .map_err(refused)?
         {
@@ -142,20 +148,20 @@ pub async fn register(
         let cookie = start_session(&state, &headers, &id.user_id).await?;
         return Ok(with_cookie(
             cookie,
-            identity_json(&id.user_id, &c.name, false),
+            identity_json(&id.user_id, &name, false),
         ));
     }
-    if state.store.user_by_name(&c.name).await?.is_some() {
+    if state.store.user_by_name(&name).await?.is_some() {
         return Err(taken());
     }
     let user_id = random_hex(12);
     state
         .store
-        .create_user(&user_id, Some(&c.name), Some(&hash), false)
+        .create_user(&user_id, Some(&name), Some(&hash), false)
         .await
         .map_err(refused)?;
     let cookie = start_session(&state, &headers, &user_id).await?;
-    Ok(with_cookie(cookie, identity_json(&user_id, &c.name, false)))
+    Ok(with_cookie(cookie, identity_json(&user_id, &name, false)))
 }
 
 pub async fn login(
@@ -164,26 +170,44 @@ pub async fn login(
     ApiJson(c): ApiJson<Credentials>,
 ) -> ApiResult<Response> {
     let wrong = || ApiError::unauthorized("wrong name or password");
-    let Some((user_id, Some(hash), false)) = state.store.user_by_name(&c.name).await? else {
-        return Err(wrong());
+    let cost = state.config.hash_cost;
+    let (user_id, name, hash) = match state.store.user_by_name(&c.name).await? {
+        Some((user_id, Some(hash), false)) => {
+            let name = state.store.user(&user_id).await?.and_then(|(n, _)| n);
+            (Some(user_id), name, Some(hash))
+        }
+        // No such account: a password is checked all the same, so that the answer takes as
+        // long as a wrong password's and does not tell which names exist.
+        _ => (None, None, None),
     };
     let password = c.password.clone();
-    let cost = state.config.hash_cost;
     let (ok, rehashed) = hashing(&state, move || {
+        let Some(hash) = hash else {
+            let _ = verify_password(&password, dummy_hash(cost));
+            return (false, None);
+        };
         let ok = verify_password(&password, &hash);
         // A hash in the format of earlier versions becomes a PHC string.
         let rehashed = (ok && needs_rehash(&hash)).then(|| hash_password(&password, cost));
         (ok, rehashed)
     })
     .await?;
-    if !ok {
+    let (true, Some(user_id)) = (ok, user_id) else {
         return Err(wrong());
-    }
+    };
     if let Some(phc) = rehashed {
         state.store.set_password_hash(&user_id, &phc).await?;
     }
     let cookie = start_session(&state, &headers, &user_id).await?;
-    Ok(with_cookie(cookie, identity_json(&user_id, &c.name, false)))
+    let name = name.unwrap_or(c.name);
+    Ok(with_cookie(cookie, identity_json(&user_id, &name, false)))
+}
+
+/// A hash of a password nobody has, at the server's cost: what an unknown name is checked
+/// against.
+fn dummy_hash(cost: crate::auth::HashCost) -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| hash_password(&random_hex(16), cost))
 }
 
 pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {

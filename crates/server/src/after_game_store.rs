@@ -155,12 +155,16 @@ impl Store {
             .await
     }
 
-    /// The rematch table of a finished game, if one was made.
+    /// The rematch table of a finished game, if one was made and not abandoned (everyone
+    /// left it before it started: a new rematch may be asked for).
     pub async fn rematch_of(&self, game_id: &str) -> Result<Option<String>> {
-        let row = sqlx::query("SELECT id FROM games WHERE rematch_of = $1")
-            .bind(game_id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(
+            "SELECT id FROM games WHERE rematch_of = $1 AND status <> 'abandoned' \
+             ORDER BY created_at DESC, id LIMIT 1",
+        )
+        .bind(game_id)
+        .fetch_optional(&self.pool)
+        .await?;
         Ok(match row {
             Some(r) => Some(r.try_get("id")?),
             None => None,

@@ -187,23 +187,10 @@ pub async fn create_table(
     let kind: GameKind = t.game.parse().map_err(|e: pyramidion_games::UnknownGame| {
         ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string())
     })?;
-    // Counting and creating under one lock: two requests of the same guest at once would
+    // Counting and creating under one lock: two requests of the same user at once would
     // otherwise both pass the count and go one over the limit.
-    let _count_guard = if identity.guest {
-        Some(state.lobby_lock.lock().await)
-    } else {
-        None
-    };
-    if identity.guest {
-        let limit = state.config.limits.tables_per_guest;
-        if state.store.active_tables_of(&identity.user_id).await? >= limit as i64 {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_tables",
-                format!("a guest has at most {limit} open or live tables: finish one, or sign in"),
-            ));
-        }
-    }
+    let _count_guard = state.lobby_lock.lock().await;
+    crate::quotas::may_create_table(&state, &identity).await?;
     let mut seed_bytes = [0u8; 8];
     getrandom::fill(&mut seed_bytes).map_err(ApiError::internal)?;
     let seed = u64::from_le_bytes(seed_bytes) >> 1; // stored as a signed 64-bit integer
@@ -280,12 +267,12 @@ pub async fn create_table(
             "the creator must sit at the table (a seat of type \"me\")",
         ));
     }
-    // The search bots are counted and the table created under the lobby lock too.
-    let _bots_guard = if _count_guard.is_none() {
-        Some(state.lobby_lock.lock().await)
-    } else {
-        None
-    };
+    let mine = seats
+        .iter()
+        .filter(|s| matches!(s, SeatKind::Human(_)))
+        .count();
+    crate::quotas::may_take_seats(&state, &identity.user_id, mine).await?;
+    // The search bots are counted and the table created under the lobby lock (taken above).
     crate::bot_seats::check(&state, &identity.user_id, &seats).await?;
     let full = !seats.iter().any(SeatKind::is_free);
     let row = GameRow {
@@ -450,6 +437,7 @@ pub async fn join(
             "you already sit at this table",
         ));
     }
+    crate::quotas::may_take_seats(&state, &identity.user_id, 1).await?;
     // The seat kept for this user first; a seat kept for someone else is never taken.
     let seat = reserved
         .or_else(|| {

@@ -20,6 +20,17 @@ pub fn delay(failures: u32) -> Duration {
     Duration::from_millis(100 << doublings).min(Duration::from_secs(30))
 }
 
+/// Whether the storage refused a move because it already holds one at that ply: the room is
+/// stale (another room or server played on). Such a move is never tried again: the room is
+/// dropped and rebuilt from storage.
+pub fn stale_room(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<crate::writer::MoveRefused>()
+            .is_some_and(|r| r.duplicate)
+    })
+}
+
 /// Logs the failure of `choice` and sends it back to its room after the [`delay`].
 pub fn persist_later(
     game: &str,

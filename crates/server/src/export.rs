@@ -76,6 +76,9 @@ pub struct RecordQuery {
     /// Answer as a file to save (`Content-Disposition: attachment`).
     #[serde(default)]
     download: bool,
+    /// The table's invite: an unlisted game's record is its players' and its holders' only.
+    #[serde(default)]
+    invite: Option<String>,
 }
 
 /// `GET /api/games/{id}/record[?format=json|text][&download=true]`.
@@ -87,7 +90,11 @@ pub async fn record(
 ) -> ApiResult<Response> {
     let (row, _) = crate::api::load(&state, &id).await?;
     let viewer = crate::auth::Identity::from_headers(&state, &headers).await?;
-    crate::daily::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str())).await?;
+    let user = viewer.as_ref().map(|v| v.user_id.as_str());
+    crate::daily::embargo(&state, &id, user).await?;
+    if !crate::visibility::may_see(&state, &row, user, q.invite.as_deref()).await? {
+        return Err(ApiError::not_found("no such table"));
+    }
     // A daily game's player, before its day is over for everyone: their moves as their seat
     // saw them, never the seed (a second account would deal the same cards).
     let sealed = crate::daily::under_embargo(&state, &id).await?.is_some();
@@ -154,20 +161,30 @@ fn file_response(
     response
 }
 
-/// `GET /api/users/{id}/games.ndjson`: every started game of a user, newest first, one JSON
-/// object a line: the game's id, status, dates and public record (see [`public_record`]).
+/// `GET /api/users/{id}/games.ndjson[?before=CURSOR&limit=N]`: a page (50 by default, at
+/// most 500) of a user's started games, newest first, one JSON object a line: the game's id,
+/// status, dates and public record (see [`public_record`]). Unlisted games are only in their
+/// players' exports. A full page ends with a `Link: <…?before=CURSOR>; rel="next"` header.
 /// Finished lines are records that `pyramidion replay` reads as they are.
 pub async fn user_games_ndjson(
     State(state): State<AppState>,
     Path(user): Path<String>,
+    Query(page): Query<crate::profiles::GamesPage>,
+    headers: HeaderMap,
 ) -> ApiResult<Response> {
     let user = crate::profiles::user_by_id_or_name(&state, &user).await?;
+    let viewer = crate::auth::Identity::from_headers(&state, &headers).await?;
+    let viewer = viewer.as_ref().map(|v| v.user_id.as_str());
+    let limit = page
+        .limit
+        .unwrap_or(crate::visibility::PAGE)
+        .clamp(1, crate::visibility::MAX_PAGE);
+    let before = crate::visibility::parse_cursor(page.before.as_deref())?;
+    let rows = crate::visibility::public_games_page(&state, &user, viewer, limit, before).await?;
+    let next = crate::visibility::next_cursor(&rows, limit);
     let mut out = String::new();
     let embargoed = crate::daily::embargoed_games_of(&state, &user).await?;
-    for row in state.store.games_of_user(&user).await? {
-        if row.status != "live" && row.status != "finished" {
-            continue;
-        }
+    for row in rows {
         // A daily game is nobody's until its day is over for everyone (its player reads it
         // from `record`).
         if embargoed.contains(&row.id) {
@@ -182,11 +199,19 @@ pub async fn user_games_ndjson(
         out.push_str(&line.to_string());
         out.push('\n');
     }
-    Ok(file_response(
+    let mut response = file_response(
         out,
         "application/x-ndjson",
         &format!("games-{user}"),
         "ndjson",
         true,
-    ))
+    );
+    if let Some(next) = next
+        && let Ok(link) =
+            format!("</api/users/{user}/games.ndjson?before={next}&limit={limit}>; rel=\"next\"")
+                .parse()
+    {
+        response.headers_mut().insert(header::LINK, link);
+    }
+    Ok(response)
 }

@@ -11,12 +11,14 @@ pub mod bot_pool;
 pub mod bot_retry;
 pub mod bot_seats;
 pub mod chat;
+pub mod client_ip;
 pub mod clock;
 pub mod daily;
 pub mod endings;
 pub mod error;
 pub mod export;
 pub mod fair_queue;
+pub mod fd_limit;
 pub mod history;
 pub mod hub;
 pub mod limits;
@@ -24,9 +26,11 @@ pub mod listen;
 pub mod meet;
 pub mod metrics;
 pub mod moves;
+pub mod names;
 mod people_store;
 pub mod profiles;
 pub mod protocol;
+pub mod quotas;
 pub mod ratings;
 pub mod reach;
 pub mod rematch;
@@ -35,6 +39,7 @@ pub mod room;
 pub mod rooms;
 pub mod store;
 pub mod turns;
+pub mod visibility;
 pub mod wall_clock;
 pub mod web;
 pub mod writer;
@@ -83,6 +88,9 @@ pub struct Config {
     pub wall_clock: wall_clock::WallClock,
     /// How players away are reached: Web Push, and e-mail when an SMTP server is set.
     pub reach: reach::ReachConfig,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); empty:
+    /// every client is its socket's peer.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 /// Bounds on what clients may hold, start or make the server do; every one is documented with
@@ -142,6 +150,14 @@ pub struct Limits {
     /// A game against bots only that nobody moved in for this long is abandoned by the
     /// sweep (it leaves "Your move").
     pub abandon_after: Duration,
+    /// Games one WebSocket may follow at once (each keeps a room in memory).
+    pub rooms_per_socket: usize,
+    /// New accounts per client address per hour (also the burst).
+    pub registrations_per_ip_per_hour: u32,
+    /// Open or live tables one account may have created.
+    pub tables_per_account: usize,
+    /// Open or live games a user (guest or account) may hold a seat at.
+    pub seats_per_user: usize,
 }
 
 impl Default for Limits {
@@ -169,6 +185,10 @@ impl Default for Limits {
             daily_grace: Duration::from_secs(3600),
             push_devices_per_user: 10,
             abandon_after: Duration::from_secs(14 * 24 * 3600),
+            rooms_per_socket: 32,
+            registrations_per_ip_per_hour: 5,
+            tables_per_account: 20,
+            seats_per_user: 40,
         }
     }
 }
@@ -200,6 +220,7 @@ impl Config {
                 public_url: "http://localhost:8080".to_string(),
                 allow_http_push: false,
             },
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -213,6 +234,12 @@ pub struct AppState {
     pub http_limit: Arc<limits::PerIp>,
     /// New guests per client address.
     pub guest_limit: Arc<limits::PerIp>,
+    /// New accounts per client address.
+    pub register_limit: Arc<limits::PerIp>,
+    /// WebSocket messages per client address, shared by all of that address's sockets.
+    pub ws_limit: Arc<limits::PerIp>,
+    /// Open connections (and WebSockets) per client address.
+    pub connections: Arc<listen::PerIpConnections>,
     /// Password hashes computed at once (argon2 takes ~19 MiB and tens of ms each).
     pub hashing: Arc<tokio::sync::Semaphore>,
     /// Serialises seat changes (join/leave), so two players never take the same seat.
@@ -247,6 +274,15 @@ impl AppState {
             per_second: guests / 3600.0,
             burst: guests,
         });
+        let registrations = config.limits.registrations_per_ip_per_hour as f64;
+        let register_limit = limits::PerIp::new(limits::Rate {
+            per_second: registrations / 3600.0,
+            burst: registrations,
+        });
+        let ws_limit = limits::PerIp::new(limits::Rate {
+            per_second: config.ws_messages_per_second,
+            burst: config.ws_burst,
+        });
         let hashing = tokio::sync::Semaphore::new(config.limits.hash_concurrency.max(1));
         let bots = Arc::new(bot_pool::BotPool::new(config.bot_threads));
         let (reach, away) = reach::Reach::start(config.reach.clone(), store.clone()).await?;
@@ -259,6 +295,9 @@ impl AppState {
             metrics,
             http_limit: Arc::new(http_limit),
             guest_limit: Arc::new(guest_limit),
+            register_limit: Arc::new(register_limit),
+            ws_limit: Arc::new(ws_limit),
+            connections: Arc::default(),
             hashing: Arc::new(hashing),
             lobby_lock: Arc::default(),
             signed_out: tokio::sync::broadcast::channel(256).0,
@@ -320,19 +359,25 @@ impl AppState {
             Ok(games) => tracing::info!(games, "untouched games against bots abandoned"),
             Err(e) => tracing::warn!(error = %e, "cannot abandon untouched games"),
         }
+        self.register_limit.sweep();
+        self.ws_limit.sweep();
     }
 }
 
-/// `200 ok`, or `503` with the last storage error while writes fail (nothing is acknowledged
-/// then; the status turns back to ok as soon as a write succeeds again).
+/// `200 ok`, or `503` with a code while writes fail (nothing is acknowledged then; the status
+/// turns back to ok as soon as a write succeeds again). The storage error itself (paths, SQL,
+/// the OS's words) is for the operator: it is logged and shown in `/metrics`, not here.
 async fn healthz(State(state): State<AppState>) -> Response {
     match state.metrics.storage.degraded() {
         None => "ok".into_response(),
-        Some(error) => (
+        Some(_) => (
             axum::http::StatusCode::SERVICE_UNAVAILABLE,
             axum::Json(serde_json::json!({
                 "status": "degraded",
-                "error": { "code": "storage_failing", "message": error },
+                "error": {
+                    "code": "storage_failing",
+                    "message": "writes to the database fail: nothing is acknowledged until they succeed again",
+                },
             })),
         )
             .into_response(),
@@ -342,10 +387,12 @@ async fn healthz(State(state): State<AppState>) -> Response {
 async fn rate_limit(
     State(state): State<AppState>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    req: Request,
+    mut req: Request,
     next: Next,
 ) -> Response {
-    if !state.http_limit.allow(addr.ip()) {
+    let ip = client_ip::client_ip(&state.config.trusted_proxies, addr.ip(), req.headers());
+    req.extensions_mut().insert(client_ip::ClientIp(ip));
+    if !state.http_limit.allow(ip) {
         return error::ApiError::rate_limited().into_response();
     }
     next.run(req).await
@@ -425,19 +472,16 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Takes the data directory for this process: a second server on the same directory would
-/// write the same games from two places. The lock (an advisory lock on `pyramidion.lock`)
-/// lasts as long as the returned file is open, and is released by the OS when the process
-/// ends, however it ends.
+/// write the same games from two places. The lock (an advisory lock on the database's
+/// `pyramidion.db.lock`) lasts as long as the returned file is open, and is released by the OS
+/// when the process ends, however it ends.
 pub fn lock_data_dir(dir: &std::path::Path) -> anyhow::Result<std::fs::File> {
-    lock_file(
-        &dir.join("pyramidion.lock"),
-        &format!("the data directory {}", dir.display()),
-    )
+    lock_sqlite_file(&dir.join("pyramidion.db"))
 }
 
-/// The same guard for a SQLite database named by URL (`--database sqlite://PATH`): the lock
-/// file sits beside it (`PATH.lock`). `None` for other databases (PostgreSQL guards itself)
-/// and for in-memory SQLite, which no second process can open.
+/// The same guard for a SQLite database named by URL (`--database sqlite://PATH`). `None` for
+/// other databases (PostgreSQL guards itself) and for in-memory SQLite, which no second
+/// process can open.
 pub fn lock_sqlite_url(url: &str) -> anyhow::Result<Option<std::fs::File>> {
     let Some(rest) = url.strip_prefix("sqlite:") else {
         return Ok(None);
@@ -447,8 +491,37 @@ pub fn lock_sqlite_url(url: &str) -> anyhow::Result<Option<std::fs::File>> {
     if path.is_empty() || path.contains(":memory:") {
         return Ok(None);
     }
-    let lock = std::path::PathBuf::from(format!("{path}.lock"));
-    lock_file(&lock, &format!("the database {path}")).map(Some)
+    lock_sqlite_file(std::path::Path::new(path)).map(Some)
+}
+
+/// Locks `DB.lock` beside the database file, named by its canonical path: however the file is
+/// named (the data directory, a URL, a relative path, `..`, a symbolic link), one database has
+/// one lock.
+fn lock_sqlite_file(db: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    use anyhow::Context;
+    let canonical = match db.canonicalize() {
+        Ok(path) => path,
+        // Not created yet: its directory's canonical path and its name.
+        Err(_) => {
+            let parent = db
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(std::path::Path::new("."));
+            let name = db
+                .file_name()
+                .with_context(|| format!("{} names no database file", db.display()))?;
+            parent
+                .canonicalize()
+                .with_context(|| format!("cannot open {}", parent.display()))?
+                .join(name)
+        }
+    };
+    let mut lock = canonical.clone().into_os_string();
+    lock.push(".lock");
+    lock_file(
+        std::path::Path::new(&lock),
+        &format!("the database {}", canonical.display()),
+    )
 }
 
 fn lock_file(path: &std::path::Path, what: &str) -> anyhow::Result<std::fs::File> {

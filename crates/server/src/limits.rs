@@ -1,5 +1,5 @@
-//! Rate limits (through `governor`): per client IP for HTTP requests and for new guests, per
-//! connection for WebSocket messages. Keyed limiters forget an address once its bucket is full
+//! Rate limits (through `governor`): per client IP for HTTP requests, new guests, new accounts
+//! and WebSocket messages (one budget shared by all of an address's sockets). Keyed limiters forget an address once its bucket is full
 //! again ([`PerIp::sweep`], run by the server's periodic sweep), so their memory stays bounded
 //! by the addresses seen recently.
 use governor::clock::DefaultClock;

@@ -1,6 +1,8 @@
 //! The accept loop: hyper's HTTP/1 server with a header read timeout, a cap on open
 //! connections (more wait in the kernel's backlog until one closes) and a cap per client
-//! address (more are closed at once). Each request carries `ConnectInfo<SocketAddr>`.
+//! address (more are closed at once). Each request carries `ConnectInfo<SocketAddr>` and the
+//! connection's [`Held`] slot and permit, which a WebSocket keeps until it closes: hyper lets
+//! go of an upgraded connection, so without it a socket would count for nothing.
 use crate::AppState;
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
@@ -9,7 +11,7 @@ use hyper_util::server::conn::auto::Builder;
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt;
 
 /// Open connections per client address. An address is forgotten when its last one closes.
@@ -37,6 +39,12 @@ impl PerIpConnections {
         })
     }
 
+    /// Open connections (and WebSockets) of `ip`.
+    pub fn open(&self, ip: IpAddr) -> usize {
+        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&ip).copied().unwrap_or(0)
+    }
+
     /// Addresses with an open connection.
     pub fn addresses(&self) -> usize {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).len()
@@ -55,11 +63,19 @@ impl Drop for ConnectionSlot {
     }
 }
 
+/// What one connection holds (its global permit and its address's slot), shared by its
+/// requests: the last holder (the connection, or a WebSocket it became) gives it back.
+#[derive(Clone)]
+pub struct Held {
+    _inner: Arc<(OwnedSemaphorePermit, Option<ConnectionSlot>)>,
+}
+
 pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
     let limits = state.config.limits.clone();
-    let app = crate::router(state);
+    let app = crate::router(state.clone());
     let open = Arc::new(Semaphore::new(limits.max_connections.max(1)));
-    let per_ip = Arc::<PerIpConnections>::default();
+    let per_ip = state.connections.clone();
+    let proxies = state.config.trusted_proxies.clone();
     loop {
         let permit = open.clone().acquire_owned().await?;
         let (stream, addr) = match listener.accept().await {
@@ -72,15 +88,26 @@ pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> anyhow
                 continue;
             }
         };
-        let Some(slot) = per_ip.take(addr.ip(), limits.connections_per_ip) else {
-            tracing::debug!(ip = %addr.ip(), "connection refused: too many from this address");
-            continue; // dropping the stream closes it
+        // A trusted proxy carries every client: its connections are counted per client
+        // address by the WebSockets they become (`ws::upgrade`), and globally here.
+        let slot = if crate::client_ip::trusted(&proxies, addr.ip()) {
+            None
+        } else {
+            match per_ip.take(addr.ip(), limits.connections_per_ip) {
+                Some(slot) => Some(slot),
+                None => {
+                    tracing::debug!(ip = %addr.ip(), "connection refused: too many from this address");
+                    continue; // dropping the stream closes it
+                }
+            }
         };
         let _ = stream.set_nodelay(true);
         let app = app.clone();
         let header_timeout = limits.header_timeout;
         tokio::spawn(async move {
-            let _held = (permit, slot);
+            let held = Held {
+                _inner: Arc::new((permit, slot)),
+            };
             // hyper's header timeout starts with the first byte: a client that connects and
             // sends nothing is given the same time.
             let mut first = [0u8; 1];
@@ -90,6 +117,7 @@ pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> anyhow
             }
             let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
                 req.extensions_mut().insert(ConnectInfo::<SocketAddr>(addr));
+                req.extensions_mut().insert(held.clone());
                 app.clone().oneshot(req)
             });
             let mut builder = Builder::new(TokioExecutor::new());

@@ -179,6 +179,22 @@ impl Metrics {
             "gauge",
             self.storage.degraded().is_some() as u64,
         );
+        if let Some(error) = self.storage.degraded() {
+            // The operator's view of the failure (`/healthz` shows only its code).
+            let escaped = error
+                .replace('\\', "\\\\")
+                .replace('"', "\\\"")
+                .replace('\n', "\\n");
+            let _ = writeln!(
+                s,
+                "# HELP pyramidion_storage_last_error_info The last storage error, while writes fail.\n\
+                 # TYPE pyramidion_storage_last_error_info gauge\n\
+                 pyramidion_storage_last_error_info{{error=\"{escaped}\"}} 1"
+            );
+        }
+        let mut gauge = |name: &str, help: &str, kind: &str, v: u64| {
+            let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
+        };
         gauge(
             "process_resident_memory_bytes",
             "Resident memory of the server process.",

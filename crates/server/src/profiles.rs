@@ -5,7 +5,7 @@ use crate::api::plausible_id;
 use crate::error::{ApiError, ApiResult};
 use crate::ratings::BOT_PREFIX;
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use pyramidion_games::GameKind;
 use serde_json::{Value, json};
 use sqlx::Row;
@@ -20,25 +20,40 @@ fn db(e: sqlx::Error) -> ApiError {
     ApiError::internal(e)
 }
 
-/// The id of the user named `key` (an account name, else a user id).
+/// The id of the user `key` (a user id, else an account name). Ids first: a name never
+/// takes over the page of the user whose id it spells (names that look like ids are refused
+/// too, but older accounts may have one).
 pub(crate) async fn user_by_id_or_name(state: &AppState, key: &str) -> ApiResult<String> {
     let missing = || ApiError::not_found("no such player");
     if !plausible_id(key) {
         return Err(missing());
     }
-    if let Some((id, _, _)) = state.store.user_by_name(key).await? {
-        return Ok(id);
+    if state.store.user(key).await?.is_some() {
+        return Ok(key.to_string());
     }
-    match state.store.user(key).await? {
-        Some(_) => Ok(key.to_string()),
+    match state.store.user_by_name(key).await? {
+        Some((id, _, _)) => Ok(id),
         None => Err(missing()),
     }
 }
 
-/// `GET /api/users/{name or id}`: the public profile.
+/// `?before=` (the `next` of the previous page) and `?limit=`: a page of recent games.
+#[derive(serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct GamesPage {
+    #[serde(default)]
+    pub before: Option<String>,
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// `GET /api/users/{name or id}[?before=CURSOR&limit=N]`: the public profile, with one page
+/// of recent games (unlisted ones only to their players).
 pub async fn profile(
     State(state): State<AppState>,
     Path(key): Path<String>,
+    Query(page): Query<GamesPage>,
+    headers: axum::http::HeaderMap,
 ) -> ApiResult<Json<Value>> {
     let id = user_by_id_or_name(&state, &key).await?;
     let (name, guest) = state
@@ -92,10 +107,25 @@ pub async fn profile(
             entry.1 += 1;
             entry.2 += usize::from(result["ranks"][0].as_u64() == Some(0));
         }
-        if recent.len() < RECENT_GAMES && row.status != "open" && row.status != "abandoned" {
-            let seats = state.store.seats(&row.id).await?;
-            recent.push(crate::history::entry(&state, row, &seats, &id, None).await?);
-        }
+    }
+    let viewer = crate::auth::Identity::from_headers(&state, &headers).await?;
+    let limit = page
+        .limit
+        .unwrap_or(RECENT_GAMES)
+        .clamp(1, crate::visibility::MAX_PAGE);
+    let before = crate::visibility::parse_cursor(page.before.as_deref())?;
+    let rows = crate::visibility::public_games_page(
+        &state,
+        &id,
+        viewer.as_ref().map(|v| v.user_id.as_str()),
+        limit,
+        before,
+    )
+    .await?;
+    let next = crate::visibility::next_cursor(&rows, limit);
+    for row in rows.iter().filter(|r| !embargoed.contains(&r.id)) {
+        let seats = state.store.seats(&row.id).await?;
+        recent.push(crate::history::entry(&state, row, &seats, &id, None).await?);
     }
     let solo_bests: Vec<Value> = solo
         .into_iter()
@@ -116,6 +146,7 @@ pub async fn profile(
         "ratings": ratings,
         "solo_bests": solo_bests,
         "recent": recent,
+        "next": next,
     })))
 }
 

@@ -22,6 +22,10 @@ pub enum ClientMsg {
         game: String,
         #[serde(default)]
         last_event: Option<u64>,
+        /// The table's invite: an unlisted game is followed by its players and by whoever
+        /// holds it.
+        #[serde(default)]
+        invite: Option<String>,
     },
     Unsubscribe {
         game: String,

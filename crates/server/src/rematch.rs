@@ -48,24 +48,13 @@ pub async fn rematch(
         let v = crate::api::table_json(&state, &row, &seats, Some(me)).await?;
         return Ok((StatusCode::OK, Json(v)));
     }
-    if identity.guest {
-        let limit = state.config.limits.tables_per_guest;
-        if state.store.active_tables_of(me).await? >= limit as i64 {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_tables",
-                format!("a guest has at most {limit} open or live tables: finish one, or sign in"),
-            ));
-        }
-    }
-    let mut asker_seated = false;
+    crate::quotas::may_create_table(&state, &identity).await?;
+    crate::quotas::may_take_seats(&state, me, 1).await?;
     let seats: Vec<SeatKind> = old_seats
         .iter()
         .map(|s| match s {
-            SeatKind::Human(u) if u == me && !asker_seated => {
-                asker_seated = true;
-                SeatKind::Human(u.clone())
-            }
+            // Every seat of the asker (several in a hot-seat game) is theirs again.
+            SeatKind::Human(u) if u == me => SeatKind::Human(u.clone()),
             SeatKind::Bot(level) => SeatKind::Bot(level.clone()),
             SeatKind::Human(u) => SeatKind::Reserved(u.clone()),
             _ => SeatKind::Open,

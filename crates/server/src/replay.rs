@@ -21,6 +21,7 @@ async fn finished(
     state: &AppState,
     id: &str,
     headers: &HeaderMap,
+    invite: Option<&str>,
 ) -> ApiResult<(
     GameRow,
     Vec<crate::store::SeatKind>,
@@ -34,7 +35,12 @@ async fn finished(
         ));
     }
     let viewer = crate::auth::Identity::from_headers(state, headers).await?;
-    crate::daily::embargo(state, id, viewer.as_ref().map(|v| v.user_id.as_str())).await?;
+    let user = viewer.as_ref().map(|v| v.user_id.as_str());
+    crate::daily::embargo(state, id, user).await?;
+    // An unlisted game is its players' (and its invite holders') only.
+    if !crate::visibility::may_see(state, &row, user, invite).await? {
+        return Err(ApiError::not_found("no such table"));
+    }
     // Every move in full and every seat's view would show the day's deal: not even its
     // player gets them before the day is over for everyone.
     crate::daily::sealed(state, id).await?;
@@ -44,12 +50,21 @@ async fn finished(
 
 /// `GET /api/games/{id}/replay`: the table (as the lobby shows it), its number of plies,
 /// every move (`{ply, seat, text, kind, …fields}`) and the game's analysis status and result.
+/// `?invite=`: the table's invite, for an unlisted game.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InviteQuery {
+    #[serde(default)]
+    invite: Option<String>,
+}
+
 pub async fn replay(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Query(q): Query<InviteQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Json<Value>> {
-    let (row, seats, record) = finished(&state, &id, &headers).await?;
+    let (row, seats, record) = finished(&state, &id, &headers, q.invite.as_deref()).await?;
     let (_, played) = crate::rooms::replay_played(&record).map_err(ApiError::internal)?;
     let moves: Vec<Value> = played
         .iter()
@@ -81,6 +96,9 @@ pub struct PlyQuery {
     /// Whose view (default seat 0).
     #[serde(default)]
     seat: u8,
+    /// The table's invite, for an unlisted game.
+    #[serde(default)]
+    invite: Option<String>,
 }
 
 /// `GET /api/games/{id}/replay/{ply}?seat=S`: the table after the first `ply` moves as seat
@@ -91,7 +109,7 @@ pub async fn at_ply(
     Query(q): Query<PlyQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Json<Value>> {
-    let (_, _, record) = finished(&state, &id, &headers).await?;
+    let (_, _, record) = finished(&state, &id, &headers, q.invite.as_deref()).await?;
     let plies = record.moves.len();
     if ply as usize > plies {
         return Err(ApiError::new(

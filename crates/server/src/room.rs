@@ -54,6 +54,9 @@ pub enum RoomCmd {
 struct Subscriber {
     conn: u64,
     seat: Option<u8>,
+    /// Every seat of the subscriber's user: one who holds several (hot seat) views the one to
+    /// move after every move.
+    held: Vec<u8>,
     out: Outbox,
 }
 
@@ -93,6 +96,9 @@ pub struct Room {
     ending: Option<String>,
     /// Each user's chat rate limit in this game.
     chat_limits: std::collections::HashMap<String, crate::limits::Bucket>,
+    /// The storage already holds a move at this room's next ply: the room is stale and is
+    /// dropped, to be rebuilt from storage (`crate::bot_retry::stale_room`).
+    stale: bool,
 }
 
 /// Everything a room starts from.
@@ -158,6 +164,7 @@ impl Room {
             resigned: setup.resigned,
             ending: setup.ending,
             chat_limits: Default::default(),
+            stale: false,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -259,6 +266,10 @@ impl Room {
                                     self.broadcast_notice(seat);
                                 }
                             }
+                            Err(ApplyError::Storage(e)) if crate::bot_retry::stale_room(&e) => {
+                                tracing::warn!(game = %self.id, error = %e, "a bot move met a stored one: the room is stale");
+                                self.stale = true;
+                            }
                             Err(ApplyError::Storage(e)) => {
                                 // Nobody would play this turn again: the same move is tried
                                 // later, until the storage takes it.
@@ -270,6 +281,14 @@ impl Room {
                     }
                 }
             }
+            if self.stale {
+                // Rebuilt from storage at the next command; every follower resubscribes.
+                for s in &self.subscribers {
+                    crate::moves::tell_dropped(&s.out, &self.id, None);
+                }
+                crate::moves::evict(&self.id, &mut rx);
+                break;
+            }
             if self.to_move().is_none() && self.subscribers.is_empty() {
                 break;
             }
@@ -280,6 +299,7 @@ impl Room {
     }
 
     fn subscribe(&mut self, conn: u64, user: Option<String>, out: Outbox, last_event: Option<u64>) {
+        let held = user.as_deref().map(|u| self.seat_of(u)).unwrap_or_default();
         let seat = user.as_deref().and_then(|u| {
             let seats = self.seat_of(u);
             // A user holding several seats (hot seat) follows the one to move.
@@ -298,7 +318,12 @@ impl Room {
         };
         let msg = self.state_for(seat, missed);
         let _ = out.try_send(msg);
-        self.subscribers.push(Subscriber { conn, seat, out });
+        self.subscribers.push(Subscriber {
+            conn,
+            seat,
+            held,
+            out,
+        });
     }
 
     /// Move `ply` as the connection of `seat` may see it.
@@ -480,6 +505,7 @@ impl Room {
             }
             Err(ApplyError::Storage(e)) => {
                 tracing::error!(game = %self.id, error = %e, "cannot persist a move");
+                self.stale = crate::bot_retry::stale_room(&e);
                 self.reply(
                     conn,
                     error(
@@ -570,6 +596,13 @@ impl Room {
     }
 
     fn publish(&mut self) {
+        if let Some(to_move) = self.to_move() {
+            for s in &mut self.subscribers {
+                if s.held.len() > 1 && s.held.contains(&to_move) {
+                    s.seat = Some(to_move);
+                }
+            }
+        }
         let mut gone = Vec::new();
         for s in &self.subscribers {
             let msg = self.state_for(s.seat, Vec::new());

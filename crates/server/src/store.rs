@@ -172,6 +172,7 @@ impl Store {
         // The writer's own connection: nothing else writes (migrations run before it starts).
         let writes = open(1).await?;
         migrate(&writes).await?;
+        fill_name_keys(&writes).await?;
         // Readers connect once the schema is migrated: a SQLite connection opened before a
         // migration added columns prepares `SELECT *` with the old columns, and sqlx then
         // reads rows with more values than the columns it knows (a panic in its worker).
@@ -207,36 +208,40 @@ impl Store {
     ) -> Result<()> {
         self.writer
             .execute(
-                sqlx::query("INSERT INTO users (id, name, password_hash, guest, created_at) VALUES ($1, $2, $3, $4, $5)")
+                sqlx::query("INSERT INTO users (id, name, password_hash, guest, created_at, name_key) VALUES ($1, $2, $3, $4, $5, $6)")
                     .bind(id)
                     .bind(name)
                     .bind(password_hash)
                     .bind(guest as i64)
-                    .bind(now_ms()),
+                    .bind(now_ms())
+                    .bind(name.map(crate::names::key)),
             )
             .await
     }
 
-    /// Turns a guest into an account, keeping its id (and so its games). False if the name is
-    /// taken.
+    /// Turns a guest into an account, keeping its id (and so its games). False if the name (or
+    /// a look-alike) is taken.
     pub async fn upgrade_guest(&self, id: &str, name: &str, password_hash: &str) -> Result<bool> {
         let (id, name, hash) = (id.to_string(), name.to_string(), password_hash.to_string());
+        let key = crate::names::key(&name);
         self.writer
             .run(move |c| {
                 Box::pin(async move {
-                    let taken = sqlx::query("SELECT id FROM users WHERE name = $1")
+                    let taken = sqlx::query("SELECT id FROM users WHERE name = $1 OR name_key = $2")
                         .bind(&name)
+                        .bind(&key)
                         .fetch_optional(&mut *c)
                         .await?;
                     if taken.is_some() {
                         return Ok(false);
                     }
                     let done = sqlx::query(
-                        "UPDATE users SET name = $1, password_hash = $2, guest = 0 WHERE id = $3 AND guest = 1",
+                        "UPDATE users SET name = $1, password_hash = $2, guest = 0, name_key = $4 WHERE id = $3 AND guest = 1",
                     )
                     .bind(name)
                     .bind(hash)
                     .bind(id)
+                    .bind(key)
                     .execute(c)
                     .await?;
                     Ok(done.rows_affected() == 1)
@@ -255,12 +260,17 @@ impl Store {
             .await
     }
 
-    /// (id, password hash, guest) of the user with that name.
+    /// (id, password hash, guest) of the user with that name, or a name that looks like it
+    /// (see `crate::names`; the exact name first).
     pub async fn user_by_name(&self, name: &str) -> Result<Option<(String, Option<String>, bool)>> {
-        let row = sqlx::query("SELECT id, password_hash, guest FROM users WHERE name = $1")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(
+            "SELECT id, password_hash, guest FROM users WHERE name = $1 OR name_key = $2 \
+             ORDER BY CASE WHEN name = $1 THEN 0 ELSE 1 END LIMIT 1",
+        )
+        .bind(name)
+        .bind(crate::names::key(name))
+        .fetch_optional(&self.pool)
+        .await?;
         Ok(match row {
             Some(r) => Some((
                 r.try_get("id")?,
@@ -354,6 +364,18 @@ impl Store {
     pub async fn active_tables_of(&self, user_id: &str) -> Result<i64> {
         let n: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM games WHERE created_by = $1 AND status IN ('open', 'live')",
+        )
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(n)
+    }
+
+    /// Seats `user_id` holds at open or live games.
+    pub async fn seats_held_by(&self, user_id: &str) -> Result<i64> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id \
+             WHERE s.user_id = $1 AND s.kind = 'human' AND g.status IN ('open', 'live')",
         )
         .bind(user_id)
         .fetch_one(&self.pool)
@@ -564,6 +586,31 @@ async fn migrate(pool: &AnyPool) -> Result<()> {
         .run(pool)
         .await
         .context("cannot apply the database migrations")?;
+    Ok(())
+}
+
+/// Fills in the look-alike key of accounts named before keys existed (migration 0005). Of
+/// two look-alike names, the first keeps the key: the second keeps its name and its sign-in,
+/// and blocks nobody.
+async fn fill_name_keys(pool: &AnyPool) -> Result<()> {
+    let rows = sqlx::query("SELECT id, name FROM users WHERE name IS NOT NULL AND name_key IS NULL ORDER BY created_at, id")
+        .fetch_all(pool)
+        .await?;
+    for row in rows {
+        let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
+        let key = crate::names::key(&name);
+        let done = sqlx::query(
+            "UPDATE users SET name_key = $1 WHERE id = $2 \
+             AND NOT EXISTS (SELECT 1 FROM users WHERE name_key = $1)",
+        )
+        .bind(&key)
+        .bind(&id)
+        .execute(pool)
+        .await?;
+        if done.rows_affected() == 0 {
+            tracing::warn!(user = %id, name = %name, "an older account's name looks like another's: it keeps no key");
+        }
+    }
     Ok(())
 }
 

@@ -51,6 +51,31 @@ enum Write {
     Job(Job),
 }
 
+/// Why one move was not stored. `duplicate`: the database already holds a move at that ply
+/// (another room, or another server, stored one): the room that sent it is stale.
+#[derive(Clone, Debug)]
+pub struct MoveRefused {
+    pub message: String,
+    pub duplicate: bool,
+}
+
+impl std::fmt::Display for MoveRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MoveRefused {}
+
+impl MoveRefused {
+    fn other(message: String) -> Self {
+        MoveRefused {
+            message,
+            duplicate: false,
+        }
+    }
+}
+
 struct PendingMove {
     game_id: String,
     ply: u32,
@@ -60,7 +85,7 @@ struct PendingMove {
     result: Option<String>,
     /// The seat to move and the clock after this move, when they changed.
     turn: Option<TurnWrite>,
-    done: oneshot::Sender<Result<(), String>>,
+    done: oneshot::Sender<Result<(), MoveRefused>>,
 }
 
 #[derive(Clone)]
@@ -120,7 +145,7 @@ impl Writer {
         committed
             .await
             .map_err(|_| anyhow!("the database writer has stopped"))?
-            .map_err(|e| anyhow!(e))
+            .map_err(anyhow::Error::new)
     }
 
     /// Runs `f` in the next batch, in a savepoint of its own (its failure undoes only its own
@@ -231,7 +256,7 @@ async fn write(
         let mut committed = 0;
         for (m, own) in moves.into_iter().zip(move_errors) {
             let r = match (&result, own) {
-                (Err(e), _) => Err(e.clone()),
+                (Err(e), _) => Err(MoveRefused::other(e.clone())),
                 (Ok(()), Some(e)) => Err(e),
                 (Ok(()), None) => {
                     committed += 1;
@@ -276,7 +301,7 @@ async fn commit(
     moves: &[PendingMove],
     jobs: Vec<Job>,
     options: &WriterOptions,
-) -> (Result<()>, Vec<Deliver>, Vec<Option<String>>) {
+) -> (Result<()>, Vec<Deliver>, Vec<Option<MoveRefused>>) {
     let mut delivers = Vec::with_capacity(jobs.len());
     let mut move_errors = vec![None; moves.len()];
     let mut conn = match pool.acquire().await {
@@ -348,7 +373,7 @@ fn insert_moves_sql(rows: usize) -> &'static str {
 async fn insert_moves(
     conn: &mut AnyConnection,
     moves: &[PendingMove],
-) -> Result<Vec<Option<String>>> {
+) -> Result<Vec<Option<MoveRefused>>> {
     if moves.is_empty() {
         return Ok(Vec::new());
     }
@@ -362,7 +387,10 @@ async fn insert_moves(
         let one = insert_in_savepoint(conn, std::slice::from_ref(m)).await?;
         errors.push(one.err().map(|e| {
             tracing::error!(game = %m.game_id, ply = m.ply, error = %e, "a move was refused by the database");
-            format!("{e:#}")
+            MoveRefused {
+                message: format!("{e:#}"),
+                duplicate: crate::store::is_unique_violation(&e),
+            }
         }));
     }
     Ok(errors)

@@ -1,16 +1,19 @@
 //! One WebSocket per client: it subscribes to games and sends moves; rooms answer.
 use crate::AppState;
 use crate::auth::Identity;
+use crate::client_ip::ClientIp;
 use crate::error::ApiError;
-use crate::limits::{Bucket, Rate};
+use crate::listen::{ConnectionSlot, Held};
 use crate::protocol::{ClientMsg, ServerMsg};
 use crate::room::{RoomCmd, RoomHandle};
-use axum::extract::State;
+use axum::Extension;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashSet;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
@@ -37,8 +40,19 @@ fn origin_allowed(state: &AppState, headers: &HeaderMap) -> bool {
     origin == format!("http://{host}") || origin == format!("https://{host}")
 }
 
+/// What a WebSocket holds until it closes: its connection's global permit and address slot
+/// (hyper lets go of them at the upgrade), and behind a trusted proxy a slot of the client's
+/// own address.
+struct Hold {
+    _connection: Option<Held>,
+    _client: Option<ConnectionSlot>,
+}
+
 pub async fn upgrade(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(ip): ClientIp,
+    held: Option<Extension<Held>>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
@@ -50,6 +64,27 @@ pub async fn upgrade(
         )
         .into_response();
     }
+    // Behind a trusted proxy the accept loop counted the proxy, not the client.
+    let client = if crate::client_ip::trusted(&state.config.trusted_proxies, peer.ip()) {
+        let cap = state.config.limits.connections_per_ip;
+        match state.connections.take(ip, cap) {
+            Some(slot) => Some(slot),
+            None => {
+                return ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too_many_connections",
+                    format!("at most {cap} connections per address"),
+                )
+                .into_response();
+            }
+        }
+    } else {
+        None
+    };
+    let hold = Hold {
+        _connection: held.map(|Extension(h)| h),
+        _client: client,
+    };
     let identity = match Identity::from_headers(&state, &headers).await {
         Ok(i) => i,
         Err(e) => return e.into_response(),
@@ -65,7 +100,7 @@ pub async fn upgrade(
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .read_buffer_size(4 * 1024)
-        .on_upgrade(move |socket| connection(state, identity, session, socket))
+        .on_upgrade(move |socket| connection(state, identity, session, socket, ip, hold))
 }
 
 /// Whether the socket's session still exists (it is checked before every move and
@@ -88,7 +123,10 @@ async fn connection(
     identity: Option<Identity>,
     session: Option<String>,
     socket: WebSocket,
+    ip: IpAddr,
+    hold: Hold,
 ) {
+    let _hold = hold;
     let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
@@ -149,10 +187,6 @@ async fn connection(
             })
             .await;
     }
-    let mut bucket = Bucket::new(Rate {
-        per_second: state.config.ws_messages_per_second,
-        burst: state.config.ws_burst,
-    });
     let mut subscribed: HashSet<String> = HashSet::new();
     let mut signed_out = state.signed_out.subscribe();
     let mut checked = Instant::now();
@@ -202,7 +236,8 @@ async fn connection(
             Message::Close(_) => break,
             _ => continue,
         };
-        if !bucket.allow() {
+        // One budget per address, shared by its sockets: more sockets are no more messages.
+        if !state.ws_limit.allow(ip) {
             let _ = out
                 .send(ServerMsg::error(
                     "rate_limited",
@@ -296,14 +331,56 @@ async fn to_room(state: &AppState, game: &str, mut cmd: RoomCmd) -> Result<(), S
 
 /// A daily challenge's game is followed only by its player until its day is over: the deal
 /// is everyone's that day (`crate::daily::embargo`).
+///
+/// An unlisted game is followed only by its players and whoever holds its invite
+/// (`crate::visibility`); to anyone else it does not exist.
 async fn daily_gate(
     state: &AppState,
     game: &str,
     identity: Option<&Identity>,
+    invite: Option<&str>,
 ) -> Result<(), ServerMsg> {
-    crate::daily::embargo(state, game, identity.map(|i| i.user_id.as_str()))
+    let user = identity.map(|i| i.user_id.as_str());
+    crate::daily::embargo(state, game, user)
         .await
-        .map_err(|e| ServerMsg::error(e.code, e.message, Some(game)))
+        .map_err(|e| ServerMsg::error(e.code, e.message, Some(game)))?;
+    if !crate::api::plausible_id(game) {
+        return Ok(()); // `room_of` answers not_found
+    }
+    let row = match state.store.game(game).await {
+        Ok(Some(row)) => row,
+        Ok(None) => return Ok(()), // likewise
+        Err(e) => {
+            tracing::error!(error = %e, "cannot read a game");
+            return Err(ServerMsg::error(
+                "internal",
+                "cannot open that game",
+                Some(game),
+            ));
+        }
+    };
+    match crate::visibility::may_see(state, &row, user, invite).await {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(ServerMsg::error(
+            "not_found",
+            "no started game with that id",
+            Some(game),
+        )),
+        Err(e) => Err(ServerMsg::error(e.code, e.message, Some(game))),
+    }
+}
+
+/// A socket follows at most `rooms_per_socket` games: each keeps a room in memory.
+fn room_cap(state: &AppState, subscribed: &HashSet<String>, game: &str) -> Option<ServerMsg> {
+    let cap = state.config.limits.rooms_per_socket;
+    if subscribed.contains(game) || subscribed.len() < cap {
+        return None;
+    }
+    Some(ServerMsg::error(
+        "too_many_games",
+        format!("one connection follows at most {cap} games: unsubscribe from one first"),
+        Some(game),
+    ))
 }
 
 async fn handle(
@@ -327,14 +404,22 @@ async fn handle(
             state.hub.watch_lobby(conn, None);
             Ok(())
         }
-        ClientMsg::Subscribe { game, last_event } => {
+        ClientMsg::Subscribe {
+            game,
+            last_event,
+            invite,
+        } => {
             let cmd = RoomCmd::Subscribe {
                 conn,
                 user: identity.map(|i| i.user_id.clone()),
                 out: out.clone(),
                 last_event,
             };
-            let sent = match daily_gate(state, &game, identity).await {
+            let sent = match room_cap(state, subscribed, &game) {
+                None => daily_gate(state, &game, identity, invite.as_deref()).await,
+                Some(e) => Err(e),
+            };
+            let sent = match sent {
                 Ok(()) => to_room(state, &game, cmd).await,
                 Err(e) => Err(e),
             };
@@ -366,7 +451,7 @@ async fn handle(
                         out: out.clone(),
                         last_event: None,
                     };
-                    sent = match daily_gate(state, &game, identity).await {
+                    sent = match daily_gate(state, &game, identity, None).await {
                         Ok(()) => to_room(state, &game, cmd).await,
                         Err(e) => Err(e),
                     };
@@ -398,15 +483,15 @@ async fn handle(
                 Some(&game),
             )),
             Some(id) => {
-                let mut sent = Ok(());
-                if !subscribed.contains(&game) {
+                let mut sent = room_cap(state, subscribed, &game).map_or(Ok(()), Err);
+                if sent.is_ok() && !subscribed.contains(&game) {
                     let cmd = RoomCmd::Subscribe {
                         conn,
                         user: Some(id.user_id.clone()),
                         out: out.clone(),
                         last_event: None,
                     };
-                    sent = match daily_gate(state, &game, identity).await {
+                    sent = match daily_gate(state, &game, identity, None).await {
                         Ok(()) => to_room(state, &game, cmd).await,
                         Err(e) => Err(e),
                     };

@@ -138,13 +138,14 @@ async fn failing_commits_acknowledge_nothing_and_the_writer_recovers() {
                 let h = c.get("/healthz").await;
                 assert_eq!(h.status, 503, "{}", h.text);
                 assert_eq!(h.body["status"], "degraded");
+                // The public sees a code; the error itself is the operator's (/metrics).
+                assert_eq!(h.body["error"]["code"], "storage_failing");
+                assert!(!h.text.contains("the test fails this commit"), "{}", h.text);
+                let m = c.get("/metrics").await.text;
                 assert!(
-                    h.body["error"]["message"]
-                        .as_str()
-                        .unwrap()
-                        .contains("the test fails this commit"),
-                    "{}",
-                    h.text
+                    m.contains("pyramidion_storage_last_error_info{error=\"")
+                        && m.contains("the test fails this commit"),
+                    "{m}"
                 );
                 assert_eq!(metric(&mut c, "pyramidion_storage_degraded").await, 1);
             }

@@ -1,6 +1,7 @@
 //! A real server on loopback for tests, and small HTTP / WebSocket clients.
 #![allow(dead_code)]
 pub mod after_game_scenarios;
+pub mod fair_edges_scenarios;
 pub mod fair_scenarios;
 pub mod people_scenarios;
 pub mod scenarios;
@@ -68,6 +69,9 @@ pub async fn start(url: String, tweak: impl FnOnce(&mut Config)) -> TestServer {
     // Analyses at the cheapest search level: the tests check what an analysis holds and
     // when, not how deep it looks (debug builds search slowly).
     config.analysis_level = "easy".to_string();
+    // Many tests register accounts from the one loopback address; the registration limit
+    // has tests of its own.
+    config.limits.registrations_per_ip_per_hour = 10_000;
     tweak(&mut config);
     let state = AppState::new(config).await.expect("server starts");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
