@@ -3,13 +3,14 @@
 // scoring pad and the end of the game.
 import { h, clickable } from '../dom.js';
 import { t } from '../i18n.js';
-import { GEMS, backSvg, dominoSvg, gemName, gemSvg } from './pieces.js';
+import { GEMS, backSvg, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
 import { pyramidSvg } from './pyramid.js';
 import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
-import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from './placing.js';
+import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyramid-drawing/placing.js';
 import { resultPanel } from './result.js';
 import { moveText } from './moves.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
+import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
 
 export function render(ctx) {
   const { view, state } = ctx;
@@ -20,6 +21,7 @@ export function render(ctx) {
   if (ctx.ui.stateId !== state.state_id) {
     ctx.ui.stateId = state.state_id;
     ctx.ui.selected = null;
+    ctx.ui.confirm = null;
     if (placing) bringIntoView();
   }
   const own = h(
@@ -27,10 +29,13 @@ export function render(ctx) {
     { 'aria-label': t('table.pyramid_of', { name: ctx.seatName(focus) }), 'data-testid': 'own-area', onkeydown: placing ? onRotateKey(ctx) : null },
     ownArea(ctx, focus),
   );
-  return h(
+  watchTableHead();
+  // The status line sits outside the table's grid so that it can stick under the clocks.
+  return [
+    statusBar(ctx),
+    h(
     'div.ft-table',
     { 'data-testid': 'ft-table', 'data-phase': view.phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
-    statusBar(ctx),
     view.outcome ? resultPanel(ctx) : null,
     // While placing, the pyramid comes first: the exploration area is not needed then.
     h('div.ft-main', {}, placing ? [own, exploration(ctx)] : [exploration(ctx), own]),
@@ -43,7 +48,8 @@ export function render(ctx) {
       moveLog(ctx),
     ),
     enlargedDialog(ctx, (seat) => enlargedPlayer(ctx, seat)),
-  );
+  ),
+  ];
 }
 
 function statusBar(ctx) {
@@ -54,8 +60,8 @@ function statusBar(ctx) {
   else if (view.to_move !== null) prompt = t(`prompt.others_${view.phase}`, { name: ctx.seatName(view.to_move) });
   else prompt = '';
   return h(
-    'div.ft-status',
-    {},
+    'div.ft-status.table-status',
+    { 'data-testid': 'table-status' },
     h('span.stage', { 'data-testid': 'stage' }, t('table.stage', { stage: view.stage })),
     h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '' }, prompt),
     h('span.info', {}, t('table.bag', { count: view.bag_size })),
@@ -139,7 +145,7 @@ function ownArea(ctx, focus) {
   ];
 
   // The domino in hand (taken this turn), turned as the rotate control says.
-  if (view.hand && view.to_move === focus) parts.push(handRow(ctx, view.hand, placing));
+  if (view.hand && view.to_move === focus) parts.push(handRow(ctx, dominoSvg(view.hand.blocks, 76, dominoLabel(view.hand.blocks)), placing));
   const ghosts = placing ? ghostsNow(ctx) : [];
   if (placing) parts.push(placeHint(ctx));
   const best = scoring && ctx.state.seat === focus ? new Set(scoring.best.map((b) => b.area)) : null;
@@ -150,7 +156,7 @@ function ownArea(ctx, focus) {
     stage: player.pyramid_stage,
     hand: view.hand ? view.hand.blocks : null,
     selected: ui.selected,
-    onGhost: (ghost) => pickGhost(ctx, ghost),
+    onGhost: (ghost) => pickGhost(ctx, ghost.text),
     areas: scoring ? scoring.areas : null,
     planned: scoring ? plannedAreas(ctx) : null,
     best: ui.showBest ? best : null,
@@ -162,16 +168,6 @@ function ownArea(ctx, focus) {
   parts.push(h('div.pyramid-box.big', {}, svg));
   parts.push(scoreLine(ctx, player));
   return parts;
-}
-
-// A new placing step shows the whole own area (pyramid, ghosts and buttons) on screen.
-function bringIntoView() {
-  requestAnimationFrame(() => {
-    const own = document.querySelector('[data-testid=own-area]');
-    if (!own) return;
-    const r = own.getBoundingClientRect();
-    if (r.top < 0 || r.bottom > window.innerHeight) own.scrollIntoView({ block: 'start' });
-  });
 }
 
 function scoreLine(ctx, player) {
@@ -227,7 +223,8 @@ function legendPanel(ctx) {
   return h(
     'section.card.legend',
     { 'data-testid': 'legend' },
-    h('h3', {}, t(`solo.${l.mode}`)),
+    // The automa is THE Legend in both modes; only the mode is "Become A Legend".
+    h('h3', {}, t('legend.name'), h('span.hint', { 'data-testid': 'legend-mode' }, ` · ${t(`legend.mode.${l.mode}`)}`)),
     h('div.legend-pile', {}, top ? dominoSvg(top.blocks, 76) : null, h('span', {}, t('legend.pile', { count: l.pile.length }))),
     h('p', {}, t('legend.wishes', { a: t(`colour.${GEMS[l.wishes[0]]}`), b: t(`colour.${GEMS[l.wishes[1]]}`) })),
     h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(l.gems)),
