@@ -11,6 +11,10 @@ import { resultPanel } from './result.js';
 import { moveText } from './moves.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
+import { focusNextDecision } from '../pyramid-drawing/focus.js';
+
+// The controls of a decision, for the focus after a move (the first one present wins).
+const DECISIONS = '[data-testid=take], [data-testid=flip], [data-testid=my-pyramid] [data-testid=ghost], [data-testid=scoring-panel] button:not([disabled]), [data-testid=discard]';
 
 export function render(ctx) {
   const { view, state } = ctx;
@@ -23,6 +27,7 @@ export function render(ctx) {
     ctx.ui.selected = null;
     ctx.ui.confirm = null;
     if (placing) bringIntoView();
+    if (ctx.myTurn) focusNextDecision(DECISIONS);
   }
   const own = h(
     'section.card.own',

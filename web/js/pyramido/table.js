@@ -9,6 +9,10 @@ import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint, placements, usab
 import { eliminationText, scoringPad, resultPanel } from './scoring.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
+import { focusNextDecision } from '../pyramid-drawing/focus.js';
+
+// The controls of a decision, for the focus after a move (the first one present wins).
+const DECISIONS = '[data-testid=take], [data-testid=my-pyramid] [data-testid=ghost], [data-testid=mark], [data-testid=resurface-block], [data-testid=pass], [data-testid=refill], [data-testid=cover-colour]';
 
 export const PALETTE = palette('pyo', [
   ['brown', 'dots'],
@@ -67,6 +71,7 @@ export function render(ctx) {
     ctx.ui.cover = null;
     ctx.ui.confirm = null;
     if (placing) bringIntoView();
+    if (ctx.myTurn) focusNextDecision(DECISIONS);
   }
   const own = h('section.card.own', { 'data-testid': 'own-area', onkeydown: placing ? onRotateKey(ctx) : null }, ownArea(ctx, focus));
   watchTableHead();
@@ -121,13 +126,13 @@ function quarry(ctx) {
       const d = view.quarry[i];
       const take = takes.find((m) => m.slot === i);
       const head = h('span.pile-head', {}, t('pyo.slot', { slot: i + 1 }));
-      if (!d) items.push(h('div.pyo-slot.empty', {}, head, h('span.hint', {}, t('pyo.slot_empty'))));
+      if (!d) items.push(h('div.pyo-slot.empty', { 'data-slot': i + 1 }, head, h('span.hint', {}, t('pyo.slot_empty'))));
       else {
         const pic2 = dominoSvg(PALETTE, [asBlock(d.a), asBlock(d.b)], 84, dominoLabel(d));
         items.push(
           take
             ? h('button.pyo-slot.choice', { 'data-testid': 'take', 'data-slot': i + 1, 'data-move': take.text, 'aria-label': t('pyo.take', { slot: i + 1, domino: dominoLabel(d) }), onclick: () => play(take.text) }, head, pic2)
-            : h('div.pyo-slot', {}, head, pic2),
+            : h('div.pyo-slot', { 'data-slot': i + 1 }, head, pic2),
         );
       }
     }

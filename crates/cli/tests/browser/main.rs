@@ -6,6 +6,7 @@ mod follow;
 mod live_play;
 mod reach;
 mod tables_polish;
+mod tables_round3;
 mod webdriver;
 
 use pyramidion_games::GameKind;
@@ -1048,6 +1049,10 @@ async fn pyo_play_to_end(s: &Session, prefix: Option<&str>) -> (usize, bool, boo
                     placed_shot = true;
                 }
                 s.click("[data-testid=confirm-place]").await;
+                // A slot the engine flags as eliminating asks first (the person accepts).
+                if exists(s, "[data-testid=eliminate-anyway]").await {
+                    s.click("[data-testid=eliminate-anyway]").await;
+                }
             }
             "mark" => {
                 assert_eq!(s.find_all("[data-testid=mark-target]").await.len(), 2);
