@@ -90,6 +90,7 @@ export function dominoSvg(pal, blocks, width, label) {
   return s(
     'svg.domino',
     { viewBox: '-0.1 -0.1 4.2 2.2', width, height: (width * 2.2) / 4.2, role: 'img', 'aria-label': label },
+    label ? s('title', {}, label) : null,
     patternDefs(pal),
     blockSvg(pal, blocks[0], 0, 0),
     blockSvg(pal, blocks[1], 2, 0),

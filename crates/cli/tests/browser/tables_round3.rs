@@ -111,6 +111,8 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
     s.click("[data-testid=new-players] option[value='2']").await;
     s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
         .await;
+    // A clock (a day per turn: the test never runs out of time) to keep in view.
+    s.click("[data-testid=new-clock] option[value=day]").await;
     s.click("[data-testid=create-table]").await;
     s.wait_for("[data-testid=pyo-table]", 20).await;
     let dir = artifacts();
