@@ -21,12 +21,15 @@ export function render(ctx) {
   const mine = state.seat !== null && state.seat !== undefined;
   const focus = mine ? state.seat : (view.to_move ?? 0);
   const placing = ctx.myTurn && view.phase === 'place';
+  // While placing or scoring a stage, the own pyramid comes first (the exploration area is
+  // not needed then).
+  const ownFirst = placing || (view.scoring && view.scoring.seat === focus) || (ctx.myTurn && view.phase === 'discard');
   // Local choices belong to one state: a new state forgets the selected slot.
   if (ctx.ui.stateId !== state.state_id) {
     ctx.ui.stateId = state.state_id;
     ctx.ui.selected = null;
     ctx.ui.confirm = null;
-    if (placing) bringIntoView();
+    if (ownFirst) bringIntoView();
     if (ctx.myTurn) focusNextDecision(DECISIONS);
   }
   const own = h(
@@ -43,7 +46,7 @@ export function render(ctx) {
     { 'data-testid': 'ft-table', 'data-phase': view.phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
     view.outcome ? resultPanel(ctx) : null,
     // While placing, the pyramid comes first: the exploration area is not needed then.
-    h('div.ft-main', {}, placing ? [own, exploration(ctx)] : [exploration(ctx), own]),
+    h('div.ft-main', {}, ownFirst ? [own, exploration(ctx)] : [exploration(ctx), own]),
     h(
       'aside.ft-side',
       {},
@@ -168,9 +171,10 @@ function ownArea(ctx, focus) {
     selectedArea: ui.area,
     onArea: scoring && ctx.myTurn ? (area) => ((ui.area = area.name), ctx.redraw()) : null,
   });
-  // At a stage end the choices come first, next to the pyramid whose areas they name.
-  if (view.scoring || view.phase === 'discard') parts.push(stageEndPanel(ctx, focus));
-  parts.push(h('div.pyramid-box.big', {}, svg));
+  // At a stage end the pyramid and the choices (the area buttons) sit side by side on a
+  // wide screen, the pyramid just above them on a phone, so both are in view together.
+  if (view.scoring || view.phase === 'discard') parts.push(h('div.ft-scoring-work', { 'data-testid': 'scoring-work' }, h('div.pyramid-box.big', {}, svg), stageEndPanel(ctx, focus)));
+  else parts.push(h('div.pyramid-box.big', {}, svg));
   parts.push(scoreLine(ctx, player));
   return parts;
 }

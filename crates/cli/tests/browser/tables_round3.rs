@@ -31,7 +31,7 @@ async fn head_outside_viewport_when_scrolled(s: &Session, seat: u64) -> Value {
 
 /// Every pair of slot hit areas (block A's cell) that overlap by more than half a pixel, and
 /// every slot whose hit area's centre is taken by something else (nothing may cover it).
-async fn slot_hit_problems(s: &Session) -> (usize, Value) {
+pub(crate) async fn slot_hit_problems(s: &Session) -> (usize, Value) {
     let v = s
         .js(
             "const hits = [...document.querySelectorAll('[data-testid=my-pyramid] [data-testid=ghost] .ghost-hit')];
@@ -118,6 +118,7 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
     let dir = artifacts();
     let en = catalog("en");
     let (mut head_checked, mut focus_checked, mut asked) = (false, false, false);
+    let mut italian_shot = false;
     let mut stages_checked = std::collections::BTreeSet::new();
     let mut steps = 0;
     let mut after_take = false;
@@ -259,9 +260,54 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
                 "mark" => s.click("[data-testid=mark]").await,
                 // Spend the cards early: with none left, a stray hole is fatal.
                 "resurface" if exists(&s, "[data-testid=resurface-block]").await => {
+                    if !italian_shot {
+                        // The Italian card names sit above their buttons (they overlapped).
+                        s.click("[data-testid=language] option[value=it]").await;
+                        s.wait_until(
+                            "the table in Italian",
+                            "return document.documentElement.lang === 'it' && !!document.querySelector('[data-testid=resurface-block]');",
+                            json!([]),
+                            5,
+                        )
+                        .await;
+                    }
                     s.click("[data-testid=resurface-block]").await;
                     s.click("[data-testid=resurface-colour]").await;
                     s.wait_for("[data-testid=resurface]", 5).await;
+                    if !italian_shot {
+                        let card = catalog("it")["pyo.card"].as_str().unwrap_or("?").to_string();
+                        assert_eq!(card, "carta Rivestimento");
+                        let overlaps = s
+                            .js(
+                                "const out = [];
+                                 for (const g of document.querySelectorAll('.card-group')) {
+                                   const l = g.querySelector('.label').getBoundingClientRect();
+                                   for (const b of g.querySelectorAll('button')) {
+                                     const r = b.getBoundingClientRect();
+                                     if (Math.min(l.right, r.right) - Math.max(l.left, r.left) > 0 && Math.min(l.bottom, r.bottom) - Math.max(l.top, r.top) > 0) out.push(g.querySelector('.label').textContent);
+                                   }
+                                 }
+                                 return out;",
+                                json!([]),
+                            )
+                            .await;
+                        assert_eq!(overlaps, json!([]), "card names overlap their buttons");
+                        s.js(
+                            "document.querySelector('[data-testid=resurface-panel]').scrollIntoView({ block: 'center' });",
+                            json!([]),
+                        )
+                        .await;
+                        s.screenshot(&dir, "round3-it-pyramido-resurface-1280x800").await;
+                        s.click("[data-testid=language] option[value=en]").await;
+                        s.wait_until(
+                            "the table in English again",
+                            "return document.documentElement.lang === 'en';",
+                            json!([]),
+                            5,
+                        )
+                        .await;
+                        italian_shot = true;
+                    }
                     s.click("[data-testid=resurface]").await;
                 }
                 "resurface" => s.click("[data-testid=pass]").await,
