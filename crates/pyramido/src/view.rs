@@ -443,7 +443,10 @@ mod tests {
                 }
             }
         }
-        assert!(flagged > 0 && safe > 0 && eliminated > 0, "{flagged} {safe} {eliminated}");
+        assert!(
+            flagged > 0 && safe > 0 && eliminated > 0,
+            "{flagged} {safe} {eliminated}"
+        );
     }
 
     #[test]

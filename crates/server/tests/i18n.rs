@@ -209,11 +209,17 @@ fn french_and_italian_use_the_rulebooks_terms() {
             );
         }
     }
-    for (key, want) in [("pyo.card", "Revêtement"), ("pyo.resurface_hint", "Revêtement")] {
+    for (key, want) in [
+        ("pyo.card", "Revêtement"),
+        ("pyo.resurface_hint", "Revêtement"),
+    ] {
         let text = fr[key].as_str().unwrap_or_default();
         assert!(text.contains(want), "fr.{key}: {text}");
     }
-    for (key, want) in [("pyo.card", "Rivestimento"), ("pyo.resurface_hint", "Rivestimento")] {
+    for (key, want) in [
+        ("pyo.card", "Rivestimento"),
+        ("pyo.resurface_hint", "Rivestimento"),
+    ] {
         let text = it[key].as_str().unwrap_or_default();
         assert!(text.contains(want), "it.{key}: {text}");
     }
@@ -229,7 +235,12 @@ fn french_and_italian_use_the_rulebooks_terms() {
                 "{lang}.{key}: {text}"
             );
         }
-        for key in ["legend.name", "history.solo_won", "history.solo_lost", "result.solo_lost"] {
+        for key in [
+            "legend.name",
+            "history.solo_won",
+            "history.solo_lost",
+            "result.solo_lost",
+        ] {
             let text = cat[key].as_str().unwrap_or_default();
             assert!(text.contains(the), "{lang}.{key}: {text}");
         }

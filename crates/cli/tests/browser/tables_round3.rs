@@ -4,9 +4,7 @@
 //! and one non-overlapping hit area per slot, and the focus on the next decision after a move.
 use crate::tables_polish::{DESKTOP_800, viewport};
 use crate::webdriver::Session;
-use crate::{
-    PHONE, artifacts, catalog, exists, fill, open_lobby, pyo_state, pyo_wait_past, world,
-};
+use crate::{PHONE, artifacts, catalog, exists, fill, open_lobby, pyo_state, pyo_wait_past, world};
 use serde_json::{Value, json};
 
 /// Boxes (in CSS px) of what must stay on screen, scrolled to the very bottom of the page:
@@ -74,7 +72,12 @@ async fn eliminating_count(s: &Session) -> u64 {
 /// Rotates until a slot flagged as eliminating shows (it exists in some orientation).
 async fn show_an_eliminating_slot(s: &Session) {
     for _ in 0..4 {
-        if exists(s, "[data-testid=my-pyramid] [data-testid=ghost][data-eliminates]").await {
+        if exists(
+            s,
+            "[data-testid=my-pyramid] [data-testid=ghost][data-eliminates]",
+        )
+        .await
+        {
             return;
         }
         s.click("[data-testid=rotate]").await;
@@ -174,7 +177,10 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
                     viewport(&s, width, height).await;
                     let v = head_outside_viewport_when_scrolled(&s, 0).await;
                     if width < 600 {
-                        assert!(v[0].as_f64().unwrap_or(0.0) > 0.0, "{name}: the page scrolls");
+                        assert!(
+                            v[0].as_f64().unwrap_or(0.0) > 0.0,
+                            "{name}: the page scrolls"
+                        );
                     }
                     assert_eq!(v[1], json!([]), "{name}: the clock and prompt in view");
                     s.screenshot(&dir, &format!("round3-placing-scrolled-{name}"))
@@ -206,7 +212,14 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
                     "{question}"
                 );
                 assert!(
-                    stage.contains(question.split("stage ").nth(1).unwrap_or("?").get(..1).unwrap_or("?")),
+                    stage.contains(
+                        question
+                            .split("stage ")
+                            .nth(1)
+                            .unwrap_or("?")
+                            .get(..1)
+                            .unwrap_or("?")
+                    ),
                     "{stage} / {question}"
                 );
                 assert!(
@@ -236,12 +249,22 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
             } else {
                 // Any slot that does not eliminate (the first).
                 for _ in 0..4 {
-                    if exists(&s, "[data-testid=my-pyramid] [data-testid=ghost]:not([data-eliminates])").await {
+                    if exists(
+                        &s,
+                        "[data-testid=my-pyramid] [data-testid=ghost]:not([data-eliminates])",
+                    )
+                    .await
+                    {
                         break;
                     }
                     s.click("[data-testid=rotate]").await;
                 }
-                let css = if exists(&s, "[data-testid=my-pyramid] [data-testid=ghost]:not([data-eliminates])").await {
+                let css = if exists(
+                    &s,
+                    "[data-testid=my-pyramid] [data-testid=ghost]:not([data-eliminates])",
+                )
+                .await
+                {
                     "[data-testid=my-pyramid] [data-testid=ghost]:not([data-eliminates])"
                 } else {
                     "[data-testid=my-pyramid] [data-testid=ghost]"
@@ -275,7 +298,10 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
                     s.click("[data-testid=resurface-colour]").await;
                     s.wait_for("[data-testid=resurface]", 5).await;
                     if !italian_shot {
-                        let card = catalog("it")["pyo.card"].as_str().unwrap_or("?").to_string();
+                        let card = catalog("it")["pyo.card"]
+                            .as_str()
+                            .unwrap_or("?")
+                            .to_string();
                         assert_eq!(card, "carta Rivestimento");
                         let overlaps = s
                             .js(
@@ -297,7 +323,8 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
                             json!([]),
                         )
                         .await;
-                        s.screenshot(&dir, "round3-it-pyramido-resurface-1280x800").await;
+                        s.screenshot(&dir, "round3-it-pyramido-resurface-1280x800")
+                            .await;
                         s.click("[data-testid=language] option[value=en]").await;
                         s.wait_until(
                             "the table in English again",
@@ -331,7 +358,10 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
     if exists(&s, "[data-testid=elimination-reason]").await {
         let why = s.text("[data-testid=elimination-reason]").await;
         let start = fill(&en["pyo.elimination_none"], "stage", "");
-        assert!(why.starts_with(start.split(':').next().unwrap_or("?")), "{why}");
+        assert!(
+            why.starts_with(start.split(':').next().unwrap_or("?")),
+            "{why}"
+        );
         assert!(exists(&s, "[data-testid=log-elimination]").await);
         assert!(exists(&s, "[data-testid=result-elimination]").await);
         s.js(
@@ -387,11 +417,13 @@ async fn the_lobby_offers_each_game_with_a_picture_and_shows_open_tables_at_once
         "the open tables in view at 1280×800: {v}"
     );
     let dir = artifacts();
-    s.screenshot(&dir, "round3-lobby-first-visit-1280x800").await;
+    s.screenshot(&dir, "round3-lobby-first-visit-1280x800")
+        .await;
     viewport(&s, PHONE.0, PHONE.1).await;
     s.screenshot(&dir, "round3-lobby-first-visit-375x812").await;
     // A game's "against bots" starts a table with bots at once.
-    s.click("[data-game=pyramido][data-testid^=quick-bots]").await;
+    s.click("[data-game=pyramido][data-testid^=quick-bots]")
+        .await;
     s.wait_for("[data-testid=pyo-table]", 20).await;
     s.quit().await;
 }

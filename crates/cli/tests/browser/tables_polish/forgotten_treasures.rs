@@ -138,7 +138,8 @@ async fn check_plan(s: &Session) {
         5,
     )
     .await;
-    s.screenshot(&artifacts(), "round3-ft-stage-end-1280x800").await;
+    s.screenshot(&artifacts(), "round3-ft-stage-end-1280x800")
+        .await;
     let (state, _) = table_state(s).await;
     let start = total(s).await;
     let areas = s
