@@ -121,7 +121,7 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
     let dir = artifacts();
     let en = catalog("en");
     let (mut head_checked, mut focus_checked, mut asked) = (false, false, false);
-    let mut italian_shot = false;
+    let (mut italian_shot, mut quarry_checked) = (false, false);
     let mut stages_checked = std::collections::BTreeSet::new();
     let mut steps = 0;
     let mut after_take = false;
@@ -278,6 +278,41 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
             after_take = false;
         } else {
             after_take = step == "take";
+            if step == "take" && !quarry_checked {
+                // At 375 px each quarry slot lies between its two piles, and every control of
+                // the quarry is at least 44×44 CSS px.
+                viewport(&s, PHONE.0, PHONE.1).await;
+                let v = s
+                    .js(
+                        "const box = (e) => e.getBoundingClientRect();
+                         const mid = (e) => { const r = box(e); return (r.left + r.right) / 2; };
+                         const out = [];
+                         for (const slot of [1, 2, 3]) {
+                           const el = document.querySelector(`.pyo-row > [data-slot='${slot}']`);
+                           const a = document.querySelector(`.pyo-row > [data-pile='${slot}']`);
+                           const b = document.querySelector(`.pyo-row > [data-pile='${slot + 1}']`);
+                           if (!el || !a || !b) { out.push(['missing', slot]); continue; }
+                           if (!(mid(a) < mid(el) && mid(el) < mid(b))) out.push(['not between', slot, mid(a), mid(el), mid(b)]);
+                         }
+                         for (const e of document.querySelectorAll('.pyo-quarry button')) {
+                           const r = box(e);
+                           if (r.width < 44 || r.height < 44) out.push(['small', e.dataset.testid, r.width, r.height]);
+                         }
+                         if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push(['scrolls sideways', document.documentElement.scrollWidth]);
+                         return out;",
+                        json!([]),
+                    )
+                    .await;
+                assert_eq!(v, json!([]), "the quarry at 375 px");
+                s.js(
+                    "document.querySelector('.pyo-quarry').scrollIntoView({ block: 'center' });",
+                    json!([]),
+                )
+                .await;
+                s.screenshot(&dir, "round3-pyramido-quarry-375x812").await;
+                viewport(&s, DESKTOP_800.0, DESKTOP_800.1).await;
+                quarry_checked = true;
+            }
             match step.as_str() {
                 "take" => s.click("[data-testid=take]").await,
                 "mark" => s.click("[data-testid=mark]").await,
@@ -351,7 +386,7 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
         assert!(steps < 600, "the game should end");
     }
     assert!(asked, "some placement was flagged as eliminating");
-    assert!(head_checked && focus_checked);
+    assert!(head_checked && focus_checked && quarry_checked);
     // Jewel markers not placed yet, beside each pyramid.
     assert!(s.find_all("[data-testid=markers-in-hand]").await.len() >= 2);
     // Eliminated: the pyramid, the log and the end screen say why.
