@@ -252,6 +252,10 @@ function legendTurnText(turn) {
 }
 
 function moveLog(ctx) {
-  // The shell's log (complete, by turn, with names); this table says how a move reads.
-  return ctx.moveLog(moveText);
+  // The shell's log (complete, by turn, with names); this table says how a move reads. In
+  // solo it ends with THE Legend's last turn (the engine keeps only the last one).
+  const log = ctx.moveLog(moveText);
+  const last = ctx.view.legend && ctx.view.legend.last_turn;
+  if (last) log.append(h('p.hint.legend-log', { 'data-testid': 'log-legend-turn' }, h('strong', {}, `${t('legend.name')}: `), legendTurnText(last)));
+  return log;
 }
