@@ -3,7 +3,7 @@
 // ranges, options and their values, bot levels.
 import { api } from './api.js';
 import { h, mount } from './dom.js';
-import { t, language } from './i18n.js';
+import { has, t, language } from './i18n.js';
 import { app, showError } from './app.js';
 import { rulesCard } from './rules.js';
 import { dailySection } from './daily.js';
@@ -31,48 +31,57 @@ export function tableLine(table) {
   return `${t(`game.${table.game}`)} · ${seats}`;
 }
 
-// One button per solo mode of every game played alone, then a table against bots of the
-// first game.
+// "Play now": one card per game, from the descriptors: a small picture of its table (the
+// game folder's `picture.svg`, when it has one), one line saying what it is, a table against
+// bots, and one button per solo mode where the game can be played alone.
 function quickStarts(games) {
-  const buttons = [];
-  for (const game of games) {
-    if (game.seats.min !== 1) continue;
-    for (const o of optionsFor(game, 1)) {
-      for (const value of o.values) {
-        buttons.push(
-          h(
-            'button.primary.big',
-            {
-              'data-testid': `quick-${value}`,
-              onclick: () => createTable({ game: game.key, options: { players: 1, [o.key]: value }, seats: [{ type: 'me' }] }).catch(showError),
-            },
-            t(`quick.${value}`),
-          ),
-        );
+  const cards = games.map((game, i) => {
+    const buttons = [];
+    if (game.seats.max > 1 && game.bot_levels.length) {
+      const players = Math.min(Math.max(2, Math.min(3, game.seats.max)), game.seats.max);
+      const level = quickLevel(game);
+      const bots = players - 1;
+      buttons.push(
+        h(
+          'button.primary',
+          {
+            // The first game's keeps its historical id.
+            'data-testid': i === 0 ? 'quick-bots' : `quick-bots-${game.key}`,
+            'data-game': game.key,
+            onclick: () =>
+              createTable({
+                game: game.key,
+                options: { players },
+                seats: [{ type: 'me' }, ...range(2, players).map(() => ({ type: 'bot', level }))],
+              }).catch(showError),
+          },
+          t('quick.against_bots', { count: bots }),
+        ),
+      );
+    }
+    if (game.seats.min === 1) {
+      for (const o of optionsFor(game, 1)) {
+        for (const value of o.values) {
+          buttons.push(
+            h(
+              'button.primary',
+              { 'data-testid': `quick-${value}`, 'data-game': game.key, onclick: () => createTable({ game: game.key, options: { players: 1, [o.key]: value }, seats: [{ type: 'me' }] }).catch(showError) },
+              t(`quick.${value}`),
+            ),
+          );
+        }
       }
     }
-  }
-  const first = games[0];
-  if (first) {
-    const players = Math.min(3, first.seats.max);
-    const level = quickLevel(first);
-    buttons.push(
-      h(
-        'button.big',
-        {
-          'data-testid': 'quick-bots',
-          onclick: () =>
-            createTable({
-              game: first.key,
-              options: { players },
-              seats: [{ type: 'me' }, ...range(2, players).map(() => ({ type: 'bot', level }))],
-            }).catch(showError),
-        },
-        t('quick.bots'),
-      ),
+    const picture = h('img.game-picture', { src: `/js/${encodeURIComponent(game.key)}/picture.svg`, alt: '', width: 120, height: 80, loading: 'lazy' });
+    picture.addEventListener('error', () => picture.remove());
+    return h(
+      'article.game-card',
+      { 'data-testid': `game-card-${game.key}` },
+      picture,
+      h('div.game-card-text', {}, h('h3', {}, t(`game.${game.key}`)), has(`game_line.${game.key}`) ? h('p.hint', { 'data-testid': 'game-line' }, t(`game_line.${game.key}`)) : null, h('div.row', {}, buttons)),
     );
-  }
-  return h('section.card.quick', {}, h('h2', {}, t('lobby.play_now')), h('div.row', {}, buttons));
+  });
+  return h('section.card.quick', {}, h('h2', {}, t('lobby.play_now')), h('div.game-cards', {}, cards));
 }
 
 // A bot level with the think time its descriptor gives (the mean per move of `max` on one
@@ -265,9 +274,10 @@ export async function renderLobby(root) {
         'div.lobby',
         {},
         quickStarts(games),
-        dailySection(daily),
-        builder(games, clocks),
+        // The open tables right under "Play now", in view at 1280×800 without scrolling.
         liveOpenTables(open),
+        builder(games, clocks),
+        dailySection(daily),
         tableList(t('lobby.my_games'), mine.games.slice(0, 30), 'my-games', t('lobby.no_games')),
         rulesCard(games),
         h(

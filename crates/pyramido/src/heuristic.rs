@@ -14,7 +14,8 @@
 //! Equal keys are broken with the caller's RNG; refilling the quarry is therefore a coin toss.
 use crate::data::{COLOURS, dominoes};
 use crate::{
-    Game, Move, Phase, PlacementScores, Player, Status, mark_options, min_holes, stage_total,
+    Game, Move, Phase, PlacementScores, Player, Status, mark_options, min_holes, min_holes_after,
+    stage_total,
 };
 use pyramidion_core::{GameRng, Outcome, Rules, Seat, ToMove};
 use pyramidion_pyramid::{Block, Placement, Pyramid};
@@ -68,10 +69,6 @@ impl<'a> Placements<'a> {
     fn new(player: &'a Player) -> Placements<'a> {
         let mut list = Vec::new();
         player.pyramid().legal(|p| list.push(p));
-        let blank = [Block {
-            colour: 0,
-            icons: 0,
-        }; 2];
         let mut holes: Vec<u8> = Vec::with_capacity(list.len());
         let mut last = None;
         for p in &list {
@@ -82,11 +79,7 @@ impl<'a> Placements<'a> {
             };
             let h = match last {
                 Some((c, h)) if c == cells => h,
-                _ => {
-                    let mut pyramid = player.pyramid().clone();
-                    pyramid.place(p, blank);
-                    min_holes(&pyramid) as u8
-                }
+                _ => min_holes_after(player.pyramid(), p) as u8,
             };
             last = Some((cells, h));
             holes.push(h);

@@ -1,7 +1,7 @@
 //! How many cells of a stage dominoes can no longer fill: a maximum matching of the free
 //! cells' grid graph. The rules do not need it; the greedy bots and the tests do.
 use crate::play::for_each_hole;
-use pyramidion_pyramid::{CANVAS_SIZE, Pyramid};
+use pyramidion_pyramid::{Block, CANVAS_SIZE, Placement, Pyramid};
 
 /// Free cells of the current stage once its frame is known, as a bitboard on a 9×9 grid of
 /// stage-local cells (bit `y * 9 + x`); 0 before stage 1's frame is forced.
@@ -35,6 +35,26 @@ pub fn min_holes(pyramid: &Pyramid) -> u32 {
         }
     }
     best
+}
+
+/// [`min_holes`] once a domino lies at `p` (a legal placement): which dominoes is irrelevant,
+/// only the two cells count.
+pub fn min_holes_after(pyramid: &Pyramid, p: &Placement) -> u32 {
+    let blank = [Block {
+        colour: 0,
+        icons: 0,
+    }; 2];
+    let mut pyramid = pyramid.clone();
+    pyramid.place(p, blank);
+    min_holes(&pyramid)
+}
+
+/// Whether placing at `p` dooms a player holding `cards` unused resurfacing cards: the stage
+/// would keep more cells no domino can fill than the cards can cover, so the player is
+/// eliminated when the stage gets stuck (cards are never regained, and holes are counted
+/// then, at least `min_holes_after` of them). The greedy bot avoids these; the table warns.
+pub fn placement_dooms(pyramid: &Pyramid, p: &Placement, cards: u32) -> bool {
+    min_holes_after(pyramid, p) > cards
 }
 
 /// Every 5×4 and 4×5 window of the 9×9 canvas, as cell masks (bit `y * 9 + x`).

@@ -24,7 +24,7 @@ pub mod state;
 pub mod view;
 
 pub use error::IllegalMove;
-pub use holes::{free_cells, min_holes};
+pub use holes::{free_cells, min_holes, min_holes_after, placement_dooms};
 pub use moves::{Move, MoveForm, Side};
 pub use options::Options;
 pub use placement_scores::{AfterPlacement, PlacementScores};

@@ -296,11 +296,14 @@ pub enum MoveForm {
         slot: u8,
     },
     /// Block A at (`x`, `y`), block B towards `dir`; `cells` are both blocks' cells, A first.
+    /// `eliminates`: this placement dooms the mover (see [`crate::placement_dooms`]): the
+    /// stage would keep more holes than their unused resurfacing cards can cover.
     Place {
         x: u8,
         y: u8,
         dir: pyramidion_pyramid::Dir,
         cells: [(u8, u8); 2],
+        eliminates: bool,
     },
     /// `x`, `y`: the cell of the block that gets the marker.
     Mark {
@@ -348,6 +351,11 @@ impl MoveForm {
                 y: p.y,
                 dir: p.dir,
                 cells: [(p.x, p.y), p.second().unwrap_or((p.x, p.y))],
+                eliminates: {
+                    let player = game.player(game.current());
+                    p.second().is_some()
+                        && crate::placement_dooms(player.pyramid(), &p, player.unused_cards())
+                },
             },
             Move::Mark(side) => {
                 let (x, y) = new_block(side);

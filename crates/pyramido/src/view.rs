@@ -98,10 +98,22 @@ pub struct LiveAreaView {
     pub cells: Vec<u8>,
 }
 
+/// Why a player was eliminated: their stage `stage` got stuck with `holes` cells no domino
+/// could fill and only `cards` unused resurfacing cards to cover them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EliminationView {
+    pub stage: u8,
+    pub holes: u8,
+    pub cards: u8,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerView {
     pub seat: Seat,
     pub status: Status,
+    /// Set once the player is eliminated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elimination: Option<EliminationView>,
     /// The stage-1 frame once forced.
     pub frame: Option<FrameRect>,
     /// Blocks in placing order (the order the top view stacks them).
@@ -207,6 +219,13 @@ impl View {
                 PlayerView {
                     seat: Seat(i as u8),
                     status: p.status(),
+                    // The pyramid stays as it was when the stage got stuck: its free cells
+                    // are the holes that could not be covered.
+                    elimination: (p.status() == Status::Eliminated).then(|| EliminationView {
+                        stage: p.pyramid().stage() + 1,
+                        holes: crate::free_cells(p.pyramid()).count_ones() as u8,
+                        cards: p.unused_cards() as u8,
+                    }),
                     frame: p.pyramid().frame().or(p.pyramid().canvas().frame()),
                     blocks,
                     dominoes: p.dominoes().to_vec(),
@@ -372,6 +391,62 @@ mod tests {
             }
         }
         assert!(checked > 0, "some stage scored a marked area");
+    }
+
+    /// A placement whose form says it eliminates the mover never lets them finish that
+    /// stage; every eliminated player's view says why (more holes than cards); and random
+    /// play meets both.
+    #[test]
+    fn eliminating_placements_are_flagged_and_eliminations_explained() {
+        use crate::moves::MoveForm;
+        use crate::{Move, Status};
+        use pyramidion_core::{GameRng, Rules, ToMove};
+        let (mut flagged, mut eliminated, mut safe) = (0, 0, 0);
+        for seed in 0..30 {
+            let mut game = Game::new(&crate::options::Options::players(3), seed).expect("a game");
+            let mut rng = GameRng::from_seed(seed);
+            let mut doomed: [Option<u8>; 4] = [None; 4];
+            let mut moves = Vec::new();
+            while let ToMove::Seat(seat) = game.to_move() {
+                game.legal_moves(&mut moves);
+                let m = moves[rng.below(moves.len() as u32) as usize];
+                if let Move::Place(_) = m {
+                    let MoveForm::Place { eliminates, .. } = MoveForm::of(&game, &m) else {
+                        panic!("a place form");
+                    };
+                    if eliminates {
+                        flagged += 1;
+                        doomed[seat.0 as usize] = Some(game.stage());
+                    } else {
+                        safe += 1;
+                    }
+                }
+                let stage = game.stage();
+                game.play(&m).expect("a legal move");
+                let player = game.player(seat);
+                if player.status() == Status::Done || game.stage() != stage {
+                    assert_ne!(
+                        (doomed[seat.0 as usize], player.status()),
+                        (Some(stage), Status::Done),
+                        "seed {seed}: a flagged placement let seat {} finish stage {stage}",
+                        seat.0
+                    );
+                }
+            }
+            for p in View::new(&game, None).seats {
+                if p.status == Status::Eliminated {
+                    let why = p.elimination.expect("an eliminated player's reason");
+                    assert!(why.holes > why.cards, "seed {seed}: {why:?}");
+                    eliminated += 1;
+                } else {
+                    assert_eq!(p.elimination, None);
+                }
+            }
+        }
+        assert!(
+            flagged > 0 && safe > 0 && eliminated > 0,
+            "{flagged} {safe} {eliminated}"
+        );
     }
 
     #[test]

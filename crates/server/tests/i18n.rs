@@ -186,3 +186,70 @@ fn every_code_the_server_can_send_has_a_message() {
         .collect();
     assert!(missing.is_empty(), "no message for {missing:?}");
 }
+
+/// Each occurrence of `name` in `text` is preceded by one of `articles` (the automa's name in
+/// the rulebooks: "THE Legend", "La Légende", "LA Leggenda"; "A Legend" only in mode names).
+fn every_mention_has_an_article(text: &str, name: &str, articles: &[&str]) -> bool {
+    text.match_indices(name)
+        .all(|(at, _)| articles.iter().any(|a| text[..at].ends_with(a)))
+}
+
+/// French and Italian say what the rulebooks say: Pyramido's cards are "Revêtement" /
+/// "Rivestimento" (the old "restauration" / "restauro" fail), and the solo automa is THE
+/// Legend in both modes ("A Legend" is only the easier mode's name), history included.
+#[test]
+fn french_and_italian_use_the_rulebooks_terms() {
+    let [en, fr, it] = LANGUAGES.map(catalog);
+    for (lang, cat) in [("fr", &fr), ("it", &it)] {
+        for (key, value) in cat {
+            let text = value.as_str().unwrap_or_default().to_lowercase();
+            assert!(
+                !text.contains("restaur"),
+                "{lang}.{key}: {text} (the rulebook's term is revêtement / Rivestimento)"
+            );
+        }
+    }
+    for (key, want) in [
+        ("pyo.card", "Revêtement"),
+        ("pyo.resurface_hint", "Revêtement"),
+    ] {
+        let text = fr[key].as_str().unwrap_or_default();
+        assert!(text.contains(want), "fr.{key}: {text}");
+    }
+    for (key, want) in [
+        ("pyo.card", "Rivestimento"),
+        ("pyo.resurface_hint", "Rivestimento"),
+    ] {
+        let text = it[key].as_str().unwrap_or_default();
+        assert!(text.contains(want), "it.{key}: {text}");
+    }
+    for (lang, cat, name, articles, the) in [
+        ("en", &en, "Legend", &["THE ", "A "][..], "THE Legend"),
+        ("fr", &fr, "Légende", &["La ", "LA "][..], "La Légende"),
+        ("it", &it, "Leggenda", &["LA ", "UNA "][..], "LA Leggenda"),
+    ] {
+        for (key, value) in cat {
+            let text = value.as_str().unwrap_or_default();
+            assert!(
+                every_mention_has_an_article(text, name, articles),
+                "{lang}.{key}: {text}"
+            );
+        }
+        for key in [
+            "legend.name",
+            "history.solo_won",
+            "history.solo_lost",
+            "result.solo_lost",
+        ] {
+            let text = cat[key].as_str().unwrap_or_default();
+            assert!(text.contains(the), "{lang}.{key}: {text}");
+        }
+    }
+    // "A Legend" names the easier mode only, never the automa.
+    for (key, value) in &en {
+        let text = value.as_str().unwrap_or_default();
+        if text.contains("A Legend") {
+            assert!(key.contains("a-legend"), "en.{key}: {text}");
+        }
+    }
+}

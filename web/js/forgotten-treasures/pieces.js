@@ -105,6 +105,8 @@ export function dominoSvg(blocks, width = 64, label) {
   return s(
     'svg.domino',
     { viewBox: '-0.1 -0.1 4.2 2.2', width, height: (width * 2.2) / 4.2, role: 'img', 'aria-label': label || dominoLabel(blocks) },
+    // A tooltip naming the colours and gems (the glyphs' meaning) on hover.
+    s('title', {}, label || dominoLabel(blocks)),
     patternDefs(),
     blockSvg(blocks[0], 0, 0),
     blockSvg(blocks[1], 2, 0),
@@ -120,7 +122,7 @@ export function dominoLabel(blocks) {
 // The back of a face-down domino: colours and icon counts, positions unknown.
 export function backSvg(back, width = 64) {
   const label = back.map((b) => t('piece.block', { colour: colourName(b.colour), count: b.icons })).join(' | ');
-  const svg = s('svg.domino.back', { viewBox: '-0.1 -0.1 4.2 2.2', width, height: (width * 2.2) / 4.2, role: 'img', 'aria-label': t('piece.back', { blocks: label }) }, patternDefs());
+  const svg = s('svg.domino.back', { viewBox: '-0.1 -0.1 4.2 2.2', width, height: (width * 2.2) / 4.2, role: 'img', 'aria-label': t('piece.back', { blocks: label }) }, s('title', {}, t('piece.back', { blocks: label })), patternDefs());
   back.forEach((b, i) => {
     const g = blockSvg({ colour: b.colour, icons: 0 }, i * 2, 0, { class: 'face-down' });
     g.append(s('text', { x: 1, y: 1.3, class: 'icon-count', 'text-anchor': 'middle' }, `${b.icons}`));

@@ -6,11 +6,7 @@ import { h, s, clickable } from '../dom.js';
 import { t } from '../i18n.js';
 import { blockSvg, colourName, orient, patternDefs } from './pieces.js';
 import { blockOrigin as sharedOrigin, fitViewBox } from '../pyramid-drawing/drawing.js';
-
-// The legal placements among the structured moves: {text, x, y, dir, cells: [[x, y], [x, y]]}.
-export function placements(legal) {
-  return legal.filter((m) => m.kind === 'place');
-}
+import { slotLayers } from '../pyramid-drawing/slots.js';
 
 // Top-left corner, in quadrant units, of block (x, y) of stage `stage` (1–4).
 function blockOrigin(player, stage, x, y) {
@@ -118,41 +114,16 @@ export function pyramidSvg(player, opts = {}) {
     layers.append(g);
   }
 
-  const previews = s('g.ghost-previews');
-  for (const ghost of opts.ghosts || []) {
-    const cells = ghost.cells.map(([x, y]) => blockOrigin(player, opts.stage, x, y));
-    cells.forEach(([x, y]) => bounds.push([x, y, 2, 2]));
-    const selected = opts.selected === ghost.text;
-    const g = s('g', { class: `ghost${selected ? ' selected' : ''}`, 'data-move': ghost.text, 'data-testid': 'ghost' });
-    if (opts.hand) {
-      const blocks = orient(opts.hand, ghost.dir);
-      // The selected slot shows the domino inside its ghost; a hovered or focused one shows
-      // it in the preview layer above every ghost, so no neighbouring slot covers it.
-      if (selected) cells.forEach(([x, y], i) => g.append(blockSvg(blocks[i], x, y, { class: 'preview' })));
-      const shown = s('g.ghost-preview', { 'data-for': ghost.text, 'aria-hidden': 'true' });
-      cells.forEach(([x, y], i) => shown.append(blockSvg(blocks[i], x, y, { class: 'preview' })));
-      previews.append(shown);
-      const show = (on) => shown.classList.toggle('shown', on);
-      g.addEventListener('pointerenter', () => show(true));
-      g.addEventListener('pointerleave', () => show(false));
-      g.addEventListener('focus', () => show(true));
-      g.addEventListener('blur', () => show(false));
-    }
-    const minX = Math.min(cells[0][0], cells[1][0]);
-    const minY = Math.min(cells[0][1], cells[1][1]);
-    g.append(
-      s('rect.ghost-outline', {
-        x: minX + 0.08,
-        y: minY + 0.08,
-        width: Math.abs(cells[0][0] - cells[1][0]) + 1.84,
-        height: Math.abs(cells[0][1] - cells[1][1]) + 1.84,
-      }),
-    );
-    // Block A's end is marked, so both orders of one slot look different before choosing.
-    g.append(s('circle.ghost-anchor', { cx: cells[0][0] + 1, cy: cells[0][1] + 1, r: 0.22 }));
-    clickable(g, () => opts.onGhost(ghost), t('place.ghost_label', { move: `${String.fromCharCode(97 + ghost.x)}${ghost.y + 1} ${ghost.dir}` }));
-    layers.append(g);
-  }
+  const ghosts = (opts.ghosts || []).map((ghost) => ({
+    key: ghost.text,
+    cells: ghost.cells.map(([x, y]) => blockOrigin(player, opts.stage, x, y)),
+    blocks: opts.hand ? orient(opts.hand, ghost.dir) : null,
+    selected: opts.selected === ghost.text,
+    label: t('place.ghost_label', { move: `${String.fromCharCode(97 + ghost.x)}${ghost.y + 1} ${ghost.dir}` }),
+    onPick: () => opts.onGhost(ghost),
+  }));
+  const [slots, previews] = slotLayers(ghosts, (block, x, y) => blockSvg(block, x, y, { class: 'preview' }), bounds);
+  layers.append(slots);
 
   fitViewBox(svg, bounds, !!f);
   svg.append(layers, previews);

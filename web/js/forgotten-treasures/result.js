@@ -41,7 +41,7 @@ export function resultPanel(ctx) {
   if (view.legend) {
     // THE Legend takes whichever of the two places the player did not.
     const legendRank = outcome.ranks[0] === 0 ? 2 : 1;
-    ranking.push({ name: t(`solo.${view.legend.mode}`), score: outcome.automa, rank: legendRank, ties: tieKeys.map(() => null) });
+    ranking.push({ name: t('legend.name'), score: outcome.automa, rank: legendRank, ties: tieKeys.map(() => null) });
     ranking.sort((a, b) => a.rank - b.rank);
   }
   return h(

@@ -65,7 +65,7 @@ function legendBreakdown(l, stage) {
   return h(
     'div.breakdown',
     {},
-    h('strong', {}, `${t(`solo.${l.mode}`)}: ${l.stage_scores[stage - 1]}`),
+    h('strong', {}, `${t('legend.name')}: ${l.stage_scores[stage - 1]}`),
     h('ul', {}, h('li', {}, t('scoring.legend_breakdown', { coloured: sc.coloured, value: sc.coloured_value, mythical: sc.mythical, mvalue: sc.mythical_value }))),
   );
 }
@@ -74,7 +74,7 @@ export function scoringPad(ctx) {
   const { view } = ctx;
   const done = scoredStages(view);
   const rows = view.players.map((p) => ({ name: ctx.seatName(p.seat), scores: p.stage_scores, total: p.total }));
-  if (view.legend) rows.push({ name: t(`solo.${view.legend.mode}`), scores: view.legend.stage_scores, total: view.legend.total });
+  if (view.legend) rows.push({ name: t('legend.name'), scores: view.legend.stage_scores, total: view.legend.total });
   return h(
     'section.card.pad',
     { 'data-testid': 'scoring-pad' },

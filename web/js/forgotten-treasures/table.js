@@ -3,39 +3,52 @@
 // scoring pad and the end of the game.
 import { h, clickable } from '../dom.js';
 import { t } from '../i18n.js';
-import { GEMS, backSvg, dominoSvg, gemName, gemSvg } from './pieces.js';
+import { GEMS, backSvg, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
 import { pyramidSvg } from './pyramid.js';
 import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
-import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from './placing.js';
+import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyramid-drawing/placing.js';
 import { resultPanel } from './result.js';
 import { moveText } from './moves.js';
 // How a move reads in words: the shell says time-out notices with it.
 export { moveText };
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
+import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
+import { focusNextDecision } from '../pyramid-drawing/focus.js';
+
+// The controls of a decision, for the focus after a move (the first one present wins).
+const DECISIONS = '[data-testid=take], [data-testid=flip], [data-testid=my-pyramid] [data-testid=ghost], [data-testid=scoring-panel] button:not([disabled]), [data-testid=discard]';
 
 export function render(ctx) {
   const { view, state } = ctx;
   const mine = state.seat !== null && state.seat !== undefined;
   const focus = mine ? state.seat : (view.to_move ?? 0);
   const placing = ctx.myTurn && view.phase === 'place';
+  // While placing or scoring a stage, the own pyramid comes first (the exploration area is
+  // not needed then).
+  const ownFirst = placing || (view.scoring && view.scoring.seat === focus) || (ctx.myTurn && view.phase === 'discard');
   // Local choices belong to one state: a new state forgets the selected slot.
   if (ctx.ui.stateId !== state.state_id) {
     ctx.ui.stateId = state.state_id;
     ctx.ui.selected = null;
-    if (placing) bringIntoView();
+    ctx.ui.confirm = null;
+    if (ownFirst) bringIntoView();
+    if (ctx.myTurn) focusNextDecision(DECISIONS);
   }
   const own = h(
     'section.card.own',
     { 'aria-label': t('table.pyramid_of', { name: ctx.seatName(focus) }), 'data-testid': 'own-area', onkeydown: placing ? onRotateKey(ctx) : null },
     ownArea(ctx, focus),
   );
-  return h(
+  watchTableHead();
+  // The status line sits outside the table's grid so that it can stick under the clocks.
+  return [
+    statusBar(ctx),
+    h(
     'div.ft-table',
     { 'data-testid': 'ft-table', 'data-phase': view.phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
-    statusBar(ctx),
     view.outcome ? resultPanel(ctx) : null,
     // While placing, the pyramid comes first: the exploration area is not needed then.
-    h('div.ft-main', {}, placing ? [own, exploration(ctx)] : [exploration(ctx), own]),
+    h('div.ft-main', {}, ownFirst ? [own, exploration(ctx)] : [exploration(ctx), own]),
     h(
       'aside.ft-side',
       {},
@@ -45,7 +58,8 @@ export function render(ctx) {
       moveLog(ctx),
     ),
     enlargedDialog(ctx, (seat) => enlargedPlayer(ctx, seat)),
-  );
+  ),
+  ];
 }
 
 function statusBar(ctx) {
@@ -56,8 +70,8 @@ function statusBar(ctx) {
   else if (view.to_move !== null) prompt = t(`prompt.others_${view.phase}`, { name: ctx.seatName(view.to_move) });
   else prompt = '';
   return h(
-    'div.ft-status',
-    {},
+    'div.ft-status.table-status',
+    { 'data-testid': 'table-status' },
     h('span.stage', { 'data-testid': 'stage' }, t('table.stage', { stage: view.stage })),
     h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '' }, prompt),
     h('span.info', {}, t('table.bag', { count: view.bag_size })),
@@ -141,7 +155,7 @@ function ownArea(ctx, focus) {
   ];
 
   // The domino in hand (taken this turn), turned as the rotate control says.
-  if (view.hand && view.to_move === focus) parts.push(handRow(ctx, view.hand, placing));
+  if (view.hand && view.to_move === focus) parts.push(handRow(ctx, dominoSvg(view.hand.blocks, 76, dominoLabel(view.hand.blocks)), placing));
   const ghosts = placing ? ghostsNow(ctx) : [];
   if (placing) parts.push(placeHint(ctx));
   const best = scoring && ctx.state.seat === focus ? new Set(scoring.best.map((b) => b.area)) : null;
@@ -152,28 +166,19 @@ function ownArea(ctx, focus) {
     stage: player.pyramid_stage,
     hand: view.hand ? view.hand.blocks : null,
     selected: ui.selected,
-    onGhost: (ghost) => pickGhost(ctx, ghost),
+    onGhost: (ghost) => pickGhost(ctx, ghost.text),
     areas: scoring ? scoring.areas : null,
     planned: scoring ? plannedAreas(ctx) : null,
     best: ui.showBest ? best : null,
     selectedArea: ui.area,
     onArea: scoring && ctx.myTurn ? (area) => ((ui.area = area.name), ctx.redraw()) : null,
   });
-  // At a stage end the choices come first, next to the pyramid whose areas they name.
-  if (view.scoring || view.phase === 'discard') parts.push(stageEndPanel(ctx, focus));
-  parts.push(h('div.pyramid-box.big', {}, svg));
+  // At a stage end the pyramid and the choices (the area buttons) sit side by side on a
+  // wide screen, the pyramid just above them on a phone, so both are in view together.
+  if (view.scoring || view.phase === 'discard') parts.push(h('div.ft-scoring-work', { 'data-testid': 'scoring-work' }, h('div.pyramid-box.big', {}, svg), stageEndPanel(ctx, focus)));
+  else parts.push(h('div.pyramid-box.big', {}, svg));
   parts.push(scoreLine(ctx, player));
   return parts;
-}
-
-// A new placing step shows the whole own area (pyramid, ghosts and buttons) on screen.
-function bringIntoView() {
-  requestAnimationFrame(() => {
-    const own = document.querySelector('[data-testid=own-area]');
-    if (!own) return;
-    const r = own.getBoundingClientRect();
-    if (r.top < 0 || r.bottom > window.innerHeight) own.scrollIntoView({ block: 'start' });
-  });
 }
 
 function scoreLine(ctx, player) {
@@ -229,7 +234,8 @@ function legendPanel(ctx) {
   return h(
     'section.card.legend',
     { 'data-testid': 'legend' },
-    h('h3', {}, t(`solo.${l.mode}`)),
+    // The automa is THE Legend in both modes; only the mode is "Become A Legend".
+    h('h3', {}, t('legend.name'), h('span.hint', { 'data-testid': 'legend-mode' }, ` · ${t(`legend.mode.${l.mode}`)}`)),
     h('div.legend-pile', {}, top ? dominoSvg(top.blocks, 76) : null, h('span', {}, t('legend.pile', { count: l.pile.length }))),
     h('p', {}, t('legend.wishes', { a: t(`colour.${GEMS[l.wishes[0]]}`), b: t(`colour.${GEMS[l.wishes[1]]}`) })),
     h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(l.gems)),
@@ -248,6 +254,10 @@ function legendTurnText(turn) {
 }
 
 function moveLog(ctx) {
-  // The shell's log (complete, by turn, with names); this table says how a move reads.
-  return ctx.moveLog(moveText);
+  // The shell's log (complete, by turn, with names); this table says how a move reads. In
+  // solo it ends with THE Legend's last turn (the engine keeps only the last one).
+  const log = ctx.moveLog(moveText);
+  const last = ctx.view.legend && ctx.view.legend.last_turn;
+  if (last) log.append(h('p.hint.legend-log', { 'data-testid': 'log-legend-turn' }, h('strong', {}, `${t('legend.name')}: `), legendTurnText(last)));
+  return log;
 }

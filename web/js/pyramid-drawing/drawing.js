@@ -3,6 +3,7 @@
 // its palette: the colour names (CSS class `pc-<name>`) and one pattern per colour, so colour
 // is never the only cue. Blocks here are {colour: name, icons: quadrant mask}.
 import { s, clickable } from '../dom.js';
+import { slotLayers } from './slots.js';
 
 const NW = 1, NE = 2, SW = 4, SE = 8;
 export const QUADRANTS = [
@@ -89,6 +90,7 @@ export function dominoSvg(pal, blocks, width, label) {
   return s(
     'svg.domino',
     { viewBox: '-0.1 -0.1 4.2 2.2', width, height: (width * 2.2) / 4.2, role: 'img', 'aria-label': label },
+    label ? s('title', {}, label) : null,
     patternDefs(pal),
     blockSvg(pal, blocks[0], 0, 0),
     blockSvg(pal, blocks[1], 2, 0),
@@ -96,8 +98,9 @@ export function dominoSvg(pal, blocks, width, label) {
 }
 
 // A single block as a small picture (previews of resurfacing choices).
-export function blockPicture(pal, block, width, label) {
-  return s('svg.block-pic', { viewBox: '-0.1 -0.1 2.2 2.2', width, height: width, role: 'img', 'aria-label': label }, patternDefs(pal), blockSvg(pal, block, 0, 0, { card: true }));
+// `extra` as for blockSvg (default: drawn as a resurfacing card's side).
+export function blockPicture(pal, block, width, label, extra = { card: true }) {
+  return s('svg.block-pic', { viewBox: '-0.1 -0.1 2.2 2.2', width, height: width, role: 'img', 'aria-label': label }, patternDefs(pal), blockSvg(pal, block, 0, 0, extra));
 }
 
 // Top-left corner, in quadrant units, of block (x, y) of stage `stage` (1–4): stage 1 on its
@@ -130,7 +133,7 @@ export function outline(cells) {
 
 // A pyramid seen from above. `blocks`: [{stage, x, y, block, card, marker, title}] bottom-up;
 // opts: {frame, stage (being built), label, testid, last: [i, j] (indices of the last domino),
-// ghosts: [{key, cells, blocks (oriented, A first), selected, label, onPick}],
+// ghosts: [{key, cells, blocks (oriented, A first), selected, dooms, label, onPick}] (see slots.js),
 // targets: [{key, stage, x, y, label, testid, selected, onPick}] (blocks or holes to choose),
 // areas: [{cells: [[x, y]] in quadrant units, count, label, testid}] (outlined, with their count)}.
 export function pyramidSvg(pal, blocks, opts = {}) {
@@ -177,19 +180,9 @@ export function pyramidSvg(pal, blocks, opts = {}) {
     g.append(s('title', {}, tg.label));
     layers.append(g);
   }
-  for (const gh of opts.ghosts || []) {
-    const cells = gh.cells.map(([x, y]) => blockOrigin(f, opts.stage, x, y));
-    cells.forEach(([x, y]) => bounds.push([x, y, 2, 2]));
-    const g = s('g', { class: `ghost${gh.selected ? ' selected' : ''}`, 'data-testid': 'ghost', 'data-key': gh.key });
-    // The preview shows on hover, focus and selection (CSS).
-    cells.forEach(([x, y], i) => g.append(blockSvg(pal, gh.blocks[i], x, y, { class: 'preview' })));
-    const r = span(cells);
-    g.append(s('rect.ghost-outline', { x: r.x + 0.08, y: r.y + 0.08, width: r.width - 0.16, height: r.height - 0.16 }));
-    // Block A's end is marked, so both orders of one slot look different.
-    g.append(s('circle.ghost-anchor', { cx: cells[0][0] + 1, cy: cells[0][1] + 1, r: 0.22 }));
-    clickable(g, gh.onPick, gh.label);
-    layers.append(g);
-  }
+  const ghosts = (opts.ghosts || []).map((gh) => ({ ...gh, cells: gh.cells.map(([x, y]) => blockOrigin(f, opts.stage, x, y)) }));
+  const [slots, previews] = slotLayers(ghosts, (b, x, y) => blockSvg(pal, b, x, y, { class: 'preview' }), bounds);
+  layers.append(slots, previews);
   fitViewBox(svg, bounds, !!f);
   svg.append(layers);
   return svg;

@@ -66,6 +66,13 @@ export function scoringPad(ctx) {
   );
 }
 
+// Why a player was eliminated, as the engine says (stage, holes, cards left).
+export function eliminationText(p) {
+  const e = p.elimination;
+  if (!e) return t('pyo.eliminated');
+  return e.cards === 0 ? t('pyo.elimination_none', { stage: e.stage, holes: e.holes }) : t('pyo.elimination', { stage: e.stage, holes: e.holes, count: e.cards });
+}
+
 const keyValue = (outcome, name, seat) => {
   const key = outcome.keys.find((k) => k.name === name);
   return key ? key.values[seat] : null;
@@ -104,7 +111,7 @@ export function resultPanel(ctx) {
             'tr',
             {},
             h('td', {}, `${r.rank + 1}`),
-            h('td', {}, r.name, r.p.status === 'eliminated' ? ` (${t('pyo.eliminated')})` : ''),
+            h('td', {}, r.name, r.p.status === 'eliminated' ? h('div.elimination', { 'data-testid': 'result-elimination' }, eliminationText(r.p)) : ''),
             h('td', {}, h('strong', {}, `${r.score}`)),
             h('td', {}, cell(keyValue(outcome, 'unused_cards', r.p.seat))),
             h('td', {}, cell(keyValue(outcome, 'best_stage', r.p.seat))),

@@ -4,9 +4,15 @@
 // view's facts: no rule is decided here.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { DIRS, blockPicture, dominoSvg, orient, palette, pyramidSvg, quadrantMask } from '../pyramid-drawing/drawing.js';
-import { scoringPad, resultPanel } from './scoring.js';
+import { blockPicture, dominoSvg, orient, palette, pyramidSvg, quadrantMask } from '../pyramid-drawing/drawing.js';
+import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint, placements, usableDirs } from '../pyramid-drawing/placing.js';
+import { eliminationText, scoringPad, resultPanel } from './scoring.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
+import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
+import { focusNextDecision } from '../pyramid-drawing/focus.js';
+
+// The controls of a decision, for the focus after a move (the first one present wins).
+const DECISIONS = '[data-testid=take], [data-testid=my-pyramid] [data-testid=ghost], [data-testid=mark], [data-testid=resurface-block], [data-testid=pass], [data-testid=refill], [data-testid=cover-colour]';
 
 export const PALETTE = palette('pyo', [
   ['brown', 'dots'],
@@ -63,29 +69,25 @@ export function render(ctx) {
     ctx.ui.selected = null;
     ctx.ui.resurface = null;
     ctx.ui.cover = null;
+    ctx.ui.confirm = null;
     if (placing) bringIntoView();
+    if (ctx.myTurn) focusNextDecision(DECISIONS);
   }
   const own = h('section.card.own', { 'data-testid': 'own-area', onkeydown: placing ? onRotateKey(ctx) : null }, ownArea(ctx, focus));
-  return h(
+  watchTableHead();
+  // The status line sits outside the table's grid so that it can stick under the clocks.
+  return [
+    statusBar(ctx, phase),
+    h(
     'div.ft-table.pyo-table',
     { 'data-testid': 'pyo-table', 'data-phase': phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
-    statusBar(ctx, phase),
     view.outcome ? resultPanel(ctx) : null,
     // While placing, the pyramid comes first: the quarry is not needed then.
     h('div.ft-main', {}, placing ? [own, quarry(ctx)] : [quarry(ctx), own]),
     h('aside.ft-side', {}, view.seats.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)), scoringPad(ctx), moveLog(ctx)),
     enlargedDialog(ctx, (seat) => enlargedPlayer(ctx, seat)),
-  );
-}
-
-// A new placing step shows the whole own area (pyramid, ghosts and buttons) on screen.
-function bringIntoView() {
-  requestAnimationFrame(() => {
-    const own = document.querySelector('[data-testid=own-area]');
-    if (!own) return;
-    const r = own.getBoundingClientRect();
-    if (r.top < 0 || r.bottom > window.innerHeight) own.scrollIntoView({ block: 'start' });
-  });
+  ),
+  ];
 }
 
 function statusBar(ctx, phase) {
@@ -95,8 +97,8 @@ function statusBar(ctx, phase) {
   else if (ctx.myTurn) prompt = t(`pyo.prompt.${phase}`);
   else if (view.to_move !== null) prompt = t('pyo.prompt.others', { name: ctx.seatName(view.to_move) });
   return h(
-    'div.ft-status',
-    {},
+    'div.ft-status.table-status',
+    { 'data-testid': 'table-status' },
     h('span.stage', { 'data-testid': 'stage' }, t('table.stage', { stage: view.stage })),
     h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '' }, prompt),
     h('span.info', {}, t('pyo.first_player', { name: ctx.seatName(view.first_player) })),
@@ -124,13 +126,13 @@ function quarry(ctx) {
       const d = view.quarry[i];
       const take = takes.find((m) => m.slot === i);
       const head = h('span.pile-head', {}, t('pyo.slot', { slot: i + 1 }));
-      if (!d) items.push(h('div.pyo-slot.empty', {}, head, h('span.hint', {}, t('pyo.slot_empty'))));
+      if (!d) items.push(h('div.pyo-slot.empty', { 'data-slot': i + 1 }, head, h('span.hint', {}, t('pyo.slot_empty'))));
       else {
         const pic2 = dominoSvg(PALETTE, [asBlock(d.a), asBlock(d.b)], 84, dominoLabel(d));
         items.push(
           take
             ? h('button.pyo-slot.choice', { 'data-testid': 'take', 'data-slot': i + 1, 'data-move': take.text, 'aria-label': t('pyo.take', { slot: i + 1, domino: dominoLabel(d) }), onclick: () => play(take.text) }, head, pic2)
-            : h('div.pyo-slot', {}, head, pic2),
+            : h('div.pyo-slot', { 'data-slot': i + 1 }, head, pic2),
         );
       }
     }
@@ -138,80 +140,28 @@ function quarry(ctx) {
   return h('section.card.pyo-quarry', { 'aria-label': t('pyo.quarry') }, h('h3', {}, t('pyo.quarry')), h('div.pyo-row', {}, items));
 }
 
-// The orientations (in DIRS order) that have at least one legal slot.
-function usableDirs(places) {
-  return DIRS.filter((d) => places.some((p) => p.dir === d));
-}
-
-// `R` anywhere in the own area (a ghost, Rotate) turns the domino; the focus goes to a ghost.
-function onRotateKey(ctx) {
-  return (e) => {
-    if ((e.key === 'r' || e.key === 'R') && !e.ctrlKey && !e.metaKey && !e.altKey) {
-      e.preventDefault();
-      rotate(ctx);
-      requestAnimationFrame(() => {
-        const el = document.querySelector('[data-testid=my-pyramid] .ghost');
-        if (el) el.focus({ preventScroll: true });
-      });
-    }
-  };
-}
-
-function rotate(ctx) {
-  const places = ctx.legal.filter((m) => m.kind === 'place');
-  const dirs = usableDirs(places);
-  if (!dirs.length) return;
-  const at = dirs.indexOf(ctx.ui.dir);
-  ctx.ui.dir = dirs[(at + 1) % dirs.length];
-  ctx.ui.selected = null;
-  ctx.redraw();
-}
-
 function ownArea(ctx, focus) {
   const { view, legal, ui, play } = ctx;
   const player = view.seats[focus];
   const parts = [h('h3', {}, ctx.state.seat === focus ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) }), statusNote(player))];
-  const places = ctx.myTurn ? legal.filter((m) => m.kind === 'place') : [];
+  const placing = ctx.myTurn && view.phase === 'place' && placements(legal).length > 0;
   let ghosts = [];
   const targets = [];
-  const dirs = usableDirs(places);
   if (view.held && view.to_move === focus) {
-    if (places.length && !dirs.includes(ui.dir)) ui.dir = dirs[0];
-    const dir = places.length ? ui.dir : 'E';
     const held = [asBlock(view.held.a), asBlock(view.held.b)];
-    const turned = dominoSvg(PALETTE, held, 76, dominoLabel(view.held));
-    turned.style.transform = `rotate(${DIRS.indexOf(dir) * 90}deg)`;
-    parts.push(
-      h(
-        'div.hand',
-        { 'data-testid': 'hand' },
-        h('span.label', {}, t('table.hand')),
-        h('span.hand-box', { 'data-dir': dir }, turned),
-        places.length ? h('button', { 'data-testid': 'rotate', onclick: () => rotate(ctx), title: t('pyo.rotate_hint'), disabled: dirs.length < 2 }, `⟳ ${t('place.rotate')}`) : null,
-        // Always there (disabled until a slot is picked), so the board does not move on a tap.
-        places.length ? h('button.primary', { 'data-testid': 'confirm-place', disabled: !ui.selected, onclick: () => ui.selected && play(ui.selected) }, t('place.confirm')) : null,
-      ),
-    );
-    if (places.length) {
-      const here = places.filter((p) => p.dir === dir);
-      parts.push(h('p.hint', {}, t('pyo.place_hint', { count: here.length, orientations: dirs.length })));
-      ghosts = here.map((p) => ({
+    const cards = player.cards_in_hand.length;
+    const warning = t('pyo.eliminates_confirm', { stage: view.stage, count: cards });
+    parts.push(handRow(ctx, dominoSvg(PALETTE, held, 76, dominoLabel(view.held)), placing, warning));
+    if (placing) {
+      parts.push(placeHint(ctx));
+      ghosts = ghostsNow(ctx).map((p) => ({
         key: p.text,
         cells: p.cells,
         blocks: orient(held, p.dir),
         selected: ui.selected === p.text,
-        label: t('pyo.ghost', { cell: cellName(p.x, p.y), dir: t(`dir.${p.dir}`) }),
-        onPick: () => {
-          if (ui.selected === p.text) play(p.text);
-          else {
-            ui.selected = p.text;
-            ctx.redraw();
-            requestAnimationFrame(() => {
-              const el = document.querySelector(`[data-testid=my-pyramid] .ghost.selected`);
-              if (el) el.focus();
-            });
-          }
-        },
+        dooms: !!p.eliminates,
+        label: t('pyo.ghost', { cell: cellName(p.x, p.y), dir: t(`dir.${p.dir}`) }) + (p.eliminates ? ` · ${t('place.eliminates_short')}` : ''),
+        onPick: () => pickGhost(ctx, p.text),
       }));
     }
   }
@@ -238,7 +188,8 @@ function ownArea(ctx, focus) {
     targets,
   });
   if (ghosts.length) {
-    svg.setAttribute('data-orientations', dirs.length);
+    svg.setAttribute('data-orientations', usableDirs(legal).length);
+    svg.setAttribute('data-eliminating', placements(legal).filter((p) => p.eliminates).length);
   }
   // The choices sit beside the pyramid they are about (below it on a narrow screen).
   const choices = [];
@@ -247,12 +198,13 @@ function ownArea(ctx, focus) {
   if (covers.length) choices.push(coverPanel(ctx, covers));
   if (ctx.myTurn && legal.some((m) => m.kind === 'refill')) choices.push(h('p.hint', { 'data-testid': 'refill-hint' }, t('pyo.refill_hint')));
   parts.push(h('div.pyo-work', {}, h('div.pyramid-box.big', {}, svg), choices.length ? h('div.pyo-choices', {}, choices) : null));
+  if (player.status === 'eliminated') parts.push(h('p.elimination', { 'data-testid': 'elimination-reason' }, eliminationText(player)));
   parts.push(scoreLine(ctx, player));
   return parts;
 }
 
 function statusNote(p) {
-  if (p.status === 'eliminated') return h('span.hint', { 'data-testid': 'eliminated' }, ` · ${t('pyo.eliminated')}`);
+  if (p.status === 'eliminated') return h('span.hint', { 'data-testid': 'eliminated', title: eliminationText(p) }, ` · ${t('pyo.eliminated')}`);
   if (p.status === 'done') return h('span.hint', {}, ` · ${t('table.stage_complete')}`);
   return null;
 }
@@ -371,6 +323,19 @@ function scoreLine(ctx, p) {
     live,
     h('span', {}, t('pyo.cards_left', { count: p.cards_in_hand.length })),
     h('strong', { 'data-testid': 'total' }, t('table.total', { total: p.total })),
+    markersInHand(p),
+  );
+}
+
+// The jewel markers a player has not placed yet, each in its colour and pattern.
+function markersInHand(p) {
+  return h(
+    'span.pyo-markers',
+    { 'data-testid': 'markers-in-hand' },
+    h('span.label', {}, t('pyo.markers_in_hand')),
+    p.markers_in_hand.length
+      ? p.markers_in_hand.map((c) => h('span.marker-chip', { title: t('pyo.marker_of', { colour: colourName(c) }), 'data-colour': c }, blockPicture(PALETTE, { colour: c, icons: 0 }, 18, t('pyo.marker_of', { colour: colourName(c) }), { marker: true })))
+      : h('span.hint', {}, t('pyo.markers_none')),
   );
 }
 
@@ -424,6 +389,10 @@ export function moveText(m) {
 }
 
 function moveLog(ctx) {
-  // The shell's log (complete, by turn, with names); this table says how a move reads.
-  return ctx.moveLog(moveText);
+  // The shell's log (complete, by turn, with names); this table says how a move reads, and
+  // ends with who was eliminated and why.
+  const log = ctx.moveLog(moveText);
+  const out = ctx.view.seats.filter((p) => p.status === 'eliminated');
+  for (const p of out) log.append(h('p.elimination', { 'data-testid': 'log-elimination' }, t('pyo.log_eliminated', { name: ctx.seatName(p.seat), why: eliminationText(p) })));
+  return log;
 }

@@ -9,6 +9,7 @@ import { moveText } from './moves.js';
 export { moveText };
 import { resultPanel } from './result.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
+import { watchTableHead } from '../pyramid-drawing/sticky.js';
 
 // The table's styles live next to it (loaded once).
 if (!document.querySelector('link[data-pyramids-css]')) {
@@ -18,10 +19,13 @@ if (!document.querySelector('link[data-pyramids-css]')) {
 export function render(ctx) {
   const { view, state } = ctx;
   const me = state.seat !== null && state.seat !== undefined ? state.seat : null;
-  return h(
+  watchTableHead();
+  // The status line sits outside the table's grid so that it can stick under the clocks.
+  return [
+    statusBar(ctx),
+    h(
     'div.py-table',
     { 'data-testid': 'py-table', 'data-phase': view.phase, 'data-state-id': state.state_id },
-    statusBar(ctx),
     view.outcome ? resultPanel(ctx) : null,
     h(
       'div.py-main',
@@ -30,7 +34,8 @@ export function render(ctx) {
       h('aside.py-col.py-side', {}, view.tables.filter((p) => p.seat !== me).map((p) => necropolis(ctx, p, false)), moveLog(ctx)),
     ),
     enlargedDialog(ctx, (seat) => enlargedNecropolis(ctx, seat)),
-  );
+  ),
+  ];
 }
 
 function statusBar(ctx) {
@@ -40,8 +45,8 @@ function statusBar(ctx) {
   else if (ctx.myTurn) prompt = t(`py.prompt.${view.phase}`);
   else if (ctx.state.to_move !== null && ctx.state.to_move !== undefined) prompt = t(`py.prompt.others_${view.phase}`, { name: ctx.seatName(ctx.state.to_move) });
   return h(
-    'div.py-status',
-    {},
+    'div.py-status.table-status',
+    { 'data-testid': 'table-status' },
     h('span.round', { 'data-testid': 'round' }, t('py.round', { round: view.round, rounds: view.rounds })),
     h('span.info', { 'data-testid': 'first-player' }, t('py.first_player', { name: ctx.seatName(view.first_player) })),
     h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '', role: 'status' }, prompt),

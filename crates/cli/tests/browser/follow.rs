@@ -346,6 +346,9 @@ async fn pyramido_an_opponents_pyramid_opens_enlarged_and_closes_back_to_its_but
             "place" => {
                 s.click("[data-testid=ghost]").await;
                 s.click("[data-testid=confirm-place]").await;
+                if crate::exists(&s, "[data-testid=eliminate-anyway]").await {
+                    s.click("[data-testid=eliminate-anyway]").await;
+                }
             }
             "refill" => s.click("[data-testid=refill]").await,
             "resurface" => s.click("[data-testid=pass]").await,

@@ -7,6 +7,7 @@ mod live_play;
 mod people;
 mod reach;
 mod tables_polish;
+mod tables_round3;
 mod webdriver;
 
 use pyramidion_games::GameKind;
@@ -1049,6 +1050,10 @@ async fn pyo_play_to_end(s: &Session, prefix: Option<&str>) -> (usize, bool, boo
                     placed_shot = true;
                 }
                 s.click("[data-testid=confirm-place]").await;
+                // A slot the engine flags as eliminating asks first (the person accepts).
+                if exists(s, "[data-testid=eliminate-anyway]").await {
+                    s.click("[data-testid=eliminate-anyway]").await;
+                }
             }
             "mark" => {
                 assert_eq!(s.find_all("[data-testid=mark-target]").await.len(), 2);

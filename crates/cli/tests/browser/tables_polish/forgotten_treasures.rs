@@ -127,6 +127,19 @@ async fn total(s: &Session) -> i64 {
 /// nothing; Reset brings the plan back; finishing below the best allocation asks first.
 async fn check_plan(s: &Session) {
     s.wait_for("[data-testid=scoring-panel]", 5).await;
+    // The pyramid and the area buttons in view together (issue 32).
+    s.wait_until(
+        "the pyramid and the first area button in the viewport at a stage end",
+        "const vh = window.innerHeight;
+         const inside = (e) => { if (!e) return false; const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= vh + 0.5 && r.height > 0; };
+         return inside(document.querySelector('[data-testid=my-pyramid]'))
+           && inside(document.querySelector('[data-testid^=area-button-]'));",
+        json!([]),
+        5,
+    )
+    .await;
+    s.screenshot(&artifacts(), "round3-ft-stage-end-1280x800")
+        .await;
     let (state, _) = table_state(s).await;
     let start = total(s).await;
     let areas = s
@@ -199,6 +212,10 @@ async fn play_to_stage_two(s: &Session, prefix: &str, plan: bool) {
                 check_placing(s, &name).await;
             }
             if stage_two {
+                // Stage 2's slots overlap as dominoes; their hit areas (block A's cell) do not.
+                let (slots, problems) = crate::tables_round3::slot_hit_problems(s).await;
+                assert!(slots > 0);
+                assert_eq!(problems, json!([]), "{prefix}: stage 2 slot hit areas");
                 return;
             }
             if prefix == "375" && placings == 1 {
