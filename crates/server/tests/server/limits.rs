@@ -2,8 +2,7 @@
 //! (in all and per address), header and body timeouts, idle and non-reading WebSockets, guests
 //! per address, tables per guest, session and guest expiry, lobby paging, rooms leaving memory
 //! and the rate limiter forgetting addresses.
-mod common;
-use common::*;
+use crate::common::*;
 use futures_util::{SinkExt, StreamExt};
 use pyramidion_server::store::now_ms;
 use serde_json::{Value, json};

@@ -3,9 +3,8 @@
 //! grace window); an attempt finished later does not rank. The daily challenges read an
 //! injected time of day (`Config::wall_clock`): the day under test is yesterday, so that the
 //! games (whose end the storage dates with the real clock) finish after its end.
-mod common;
-use common::after_game_scenarios::account;
-use common::*;
+use crate::common::after_game_scenarios::account;
+use crate::common::*;
 use pyramidion_server::daily::{day_end_ms, utc_day};
 use pyramidion_server::wall_clock::WallClock;
 use serde_json::{Value, json};

@@ -1,8 +1,7 @@
 //! Rematches and analyses of finished games, through the HTTP API with games played over the
 //! socket.
-mod common;
-use common::after_game_scenarios::{DUEL, play_out, play_table};
-use common::*;
+use crate::common::after_game_scenarios::{DUEL, play_out, play_table};
+use crate::common::*;
 use serde_json::{Value, json};
 
 #[tokio::test]

@@ -1,6 +1,5 @@
 //! Every HTTP endpoint, including bad input, each answered with its documented error.
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! The reach tests' players and browsers: a device's push keys, a turn-based game whose
 //! creator is away, HTTP and mail helpers.
+use super::sinks::Mail;
 use crate::common::*;
-use crate::sinks::Mail;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use serde_json::{Value, json};

@@ -1,7 +1,6 @@
 //! The storage scenarios against a real PostgreSQL (same code path as SQLite). `scripts/test`
 //! starts one and sets PYRAMIDION_TEST_POSTGRES; without it this test fails and says so.
-mod common;
-use common::*;
+use crate::common::*;
 
 #[tokio::test]
 async fn postgres_backend() {

@@ -1,7 +1,7 @@
 //! A finished game's exports (the text record, the JSON record, and its line of the player's
 //! NDJSON export) are records that `pyramidion replay` verifies move by move, to the scores the
 //! game ended with.
-#[path = "../../server/tests/common/mod.rs"]
+#[path = "../../../server/tests/server/common/mod.rs"]
 mod common;
 use common::{Client, start_sqlite};
 use serde_json::json;

@@ -8,8 +8,7 @@
 //! the rest of the test keeps tokio's auto-advance off: it would otherwise jump to the next
 //! timer whenever the runtime waits on another thread (the database's, the bots'), and so run
 //! out timeouts that are not part of the test.
-mod common;
-use common::*;
+use crate::common::*;
 use futures_util::StreamExt;
 use pyramidion_server::clock::parse_profiles;
 use serde_json::{Value, json};

@@ -1,7 +1,6 @@
 //! Clocks per turn, the time-out policy, "your move" pushes and the live lobby, over real
 //! HTTP and WebSockets.
-mod common;
-use common::*;
+use crate::common::*;
 use pyramidion_server::clock::parse_profiles;
 use serde_json::{Value, json};
 

@@ -2,8 +2,7 @@
 //! permit until it closes, an address has one message budget across its sockets, a socket
 //! follows a bounded number of games, the open-file limit covers `--max-connections`, and
 //! behind a trusted proxy each client is counted by its own address.
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use std::net::{IpAddr, SocketAddr};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -1,8 +1,7 @@
 //! After the game: history, profiles, ratings and leaderboards, replays, exports and daily
 //! challenges, through the HTTP API with games played over the socket.
-mod common;
-use common::after_game_scenarios::{DUEL, account, play_out, play_table};
-use common::*;
+use crate::common::after_game_scenarios::{DUEL, account, play_out, play_table};
+use crate::common::*;
 use pyramidion_core::record::Record;
 use pyramidion_games::AnyGame;
 use serde_json::{Value, json};

@@ -1,8 +1,7 @@
 //! Accounts under abuse (issue 29): registrations per address, table and seat quotas for
 //! accounts, names unique by their look-alike key, no name that passes for a user id, and an
 //! unknown name checked like a wrong password.
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use std::net::IpAddr;
 

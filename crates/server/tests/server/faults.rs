@@ -1,8 +1,7 @@
 //! Storage that fails, then recovers: every acknowledged move survives a restart (the data
 //! directory is reopened and every game replayed), every refused one was answered with an
 //! error, and the failure shows in `/healthz` and `/metrics` until a write succeeds again.
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;

@@ -1,6 +1,5 @@
 //! Live play over WebSockets with real clients.
-mod common;
-use common::*;
+use crate::common::*;
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, Seat};
 use pyramidion_games::treasures::Game;

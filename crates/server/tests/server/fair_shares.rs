@@ -5,9 +5,8 @@
 //! Most servers here run with `bot_threads = 0`: no pool thread takes searches or analyses,
 //! so whatever waits behind them waits for ever. What still happens then is what the fast
 //! lane alone does: nothing in these tests depends on how long anything takes.
-mod common;
-use common::after_game_scenarios::{DUEL, account, play_table};
-use common::*;
+use crate::common::after_game_scenarios::{DUEL, account, play_table};
+use crate::common::*;
 use pyramidion_server::fair_queue::Lane;
 use serde_json::{Value, json};
 use sqlx::Row;
@@ -382,5 +381,5 @@ async fn a_repeated_game_against_a_provisional_account_counts_for_nothing() {
 #[tokio::test]
 async fn the_fair_shares_storage_scenario_runs_on_sqlite() {
     let s = start_sqlite("fair-scenario").await;
-    common::fair_scenarios::fair_shares_storage(&s).await;
+    crate::common::fair_scenarios::fair_shares_storage(&s).await;
 }

@@ -1,7 +1,6 @@
 //! The smaller edges of issue 29: a stale room, unlisted games, hot seat, rematches, the
 //! public health check, and paged exports.
-mod common;
-use common::*;
+use crate::common::*;
 use pyramidion_games::{AnyGame, GameKind};
 use serde_json::{Value, json};
 use sqlx::Row;

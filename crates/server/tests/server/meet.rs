@@ -1,9 +1,8 @@
 //! Meeting people (issue 27, item 5) over real HTTP and WebSockets: quick pairing seats
 //! strangers who asked for the same setting, the Watch list, and a rematch offer that reaches
 //! the other player at once.
-mod common;
-use common::after_game_scenarios::account;
-use common::*;
+use crate::common::after_game_scenarios::account;
+use crate::common::*;
 use serde_json::{Value, json};
 
 #[tokio::test]

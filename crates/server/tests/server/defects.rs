@@ -2,8 +2,7 @@
 //! told, abandoned tables staying dead, registration errors, invite links, session renewal,
 //! `Secure` cookies, sockets after logout, JSON error shapes, NUL bytes, `leave`'s status and
 //! finished games replayed once.
-mod common;
-use common::*;
+use crate::common::*;
 use futures_util::StreamExt;
 use pyramidion_server::metrics::Metrics;
 use pyramidion_server::protocol::ServerMsg;

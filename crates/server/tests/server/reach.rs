@@ -1,14 +1,13 @@
 //! Reaching players who are away (docs/protocol.md, "Notifications"): Web Push to a push
 //! endpoint the test stands up (each notification decrypted with the keys the test drew for
 //! its "browser"), and e-mail to an SMTP sink the test starts, batched per game and hour.
-mod common;
 #[path = "reach_support/players.rs"]
 mod players;
 #[path = "reach_support/sinks.rs"]
 mod sinks;
+use crate::common::*;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
-use common::*;
 use players::*;
 use pyramidion_server::reach::mail::BATCH_MS;
 use serde_json::{Value, json};

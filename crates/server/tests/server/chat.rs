@@ -1,8 +1,7 @@
 //! A table's chat (issue 27, item 4) over real WebSockets: the players' and spectators'
 //! channels, limits and bad input, phrases, the replay, reports and `pyramidion moderation`'s
 //! reading of them.
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 /// The next `chat` message (errors fail the test).

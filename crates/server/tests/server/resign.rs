@@ -1,8 +1,7 @@
 //! Resign, abandon, and the sweep that abandons forgotten games against bots (issue 27), over
 //! real HTTP and WebSockets.
-mod common;
-use common::after_game_scenarios::account;
-use common::*;
+use crate::common::after_game_scenarios::account;
+use crate::common::*;
 use pyramidion_server::store::now_ms;
 use serde_json::{Value, json};
 
@@ -218,9 +217,9 @@ async fn the_sweep_abandons_games_against_bots_untouched_for_fourteen_days_only(
     );
 }
 
-/// The scenario the PostgreSQL tier runs too (`common::people_scenarios`), on SQLite.
+/// The scenario the PostgreSQL tier runs too (`crate::common::people_scenarios`), on SQLite.
 #[tokio::test]
 async fn people_scenario_on_sqlite() {
     let s = start_sqlite("people-scenario").await;
-    common::people_scenarios::people(&s).await;
+    crate::common::people_scenarios::people(&s).await;
 }

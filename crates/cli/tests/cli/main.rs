@@ -1,0 +1,9 @@
+//! Every integration test of this crate, one module per feature, in one binary: one link
+//! of the crate and its dependencies instead of one per file.
+
+mod cli;
+mod crash;
+mod export_replay;
+mod golden;
+mod loadtest;
+mod storage;

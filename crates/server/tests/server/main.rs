@@ -1,0 +1,25 @@
+//! Every integration test of this crate, one module per feature, in one binary: one link
+//! of the crate and its dependencies instead of one per file.
+
+mod accounts;
+mod after_game;
+mod api;
+mod chat;
+mod clocks;
+mod common;
+mod connections;
+mod daily_embargo;
+mod defects;
+mod edges;
+mod fair_shares;
+mod faults;
+mod i18n;
+mod limits;
+mod meet;
+mod play;
+#[cfg(feature = "postgres-tests")]
+mod postgres;
+mod reach;
+mod rematch_and_analysis;
+mod resign;
+mod timeouts;
