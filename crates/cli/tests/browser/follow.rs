@@ -453,7 +453,9 @@ async fn a_new_account_takes_a_daily_challenge_moves_reads_its_leaderboard_and_c
     );
     assert_eq!(s.text("[data-testid=daily-board] h2").await, title);
     // The day is not over for everyone: the board lists nobody and says when it will.
-    let hidden = s.text("[data-testid=daily-board] [data-testid=daily-hidden]").await;
+    let hidden = s
+        .text("[data-testid=daily-board] [data-testid=daily-hidden]")
+        .await;
     let before_time = en["daily.hidden_until"]
         .as_str()
         .unwrap()

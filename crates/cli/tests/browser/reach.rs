@@ -4,7 +4,7 @@
 use super::*;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
-#[path = "../../../server/tests/reach_support/sinks.rs"]
+#[path = "../../../server/tests/server/reach_support/sinks.rs"]
 mod sinks;
 
 /// Stands in for the browser's push service, which headless Chromium cannot reach here (it
