@@ -341,6 +341,34 @@ impl Room {
         }
     }
 
+    /// The view `seat` is shown. A finished game whose end may not be revealed yet (a daily
+    /// challenge before its day is over for everyone: `reveal_at_end` false) shows the
+    /// position before its last move: a game's end may reveal what was hidden (another seat's
+    /// tomb), and the deal is everyone's until the day is over. Nothing is shown rather than
+    /// too much if that position cannot be rebuilt.
+    fn view_for(&self, seat: Option<Seat>) -> Box<serde_json::value::RawValue> {
+        let Some(last) = self.moves.len().checked_sub(1) else {
+            return self.game.view_json(seat);
+        };
+        if self.reveal_at_end || self.to_move().is_some() {
+            return self.game.view_json(seat);
+        }
+        let before =
+            AnyGame::new(self.game.kind(), &self.game.options(), self.seed).and_then(|mut game| {
+                for m in &self.moves[..last] {
+                    game.play_text(&m.full.text)?;
+                }
+                Ok(game)
+            });
+        match before {
+            Ok(game) => game.view_json(seat),
+            Err(e) => {
+                tracing::error!(game = %self.id, error = %e, "cannot rebuild the position before the end");
+                serde_json::value::RawValue::from_string("null".to_string()).expect("null is JSON")
+            }
+        }
+    }
+
     fn state_for(&self, seat: Option<u8>, missed: Vec<SeenMove>) -> ServerMsg {
         let to_move = self.to_move();
         let legal = if seat.is_some() && seat == to_move && !seat.is_some_and(|s| self.bot_plays(s))
@@ -361,7 +389,7 @@ impl Room {
                 .checked_sub(1)
                 .map(|ply| self.seen(ply, seat)),
             missed,
-            view: self.game.view_json(seat.map(Seat)),
+            view: self.view_for(seat.map(Seat)),
             legal,
             finished: to_move.is_none(),
             outcome: self.outcome(),

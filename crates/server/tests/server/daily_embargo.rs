@@ -129,6 +129,11 @@ async fn a_second_account_learns_nothing_of_the_day_until_it_is_over_for_everyon
         let profile = bob.get("/api/users/ann_embargo").await.body;
         assert_eq!(profile["solo_bests"], json!([]), "{profile}");
     }
+    // Ann's own end shows the position before her last move: the end of a game may reveal
+    // what the deal hid (checked against the record once it is public, below).
+    let mut ws = ann.socket().await;
+    let ann_end = ws.subscribe(&ga, None).await;
+    assert_eq!(ann_end["finished"], true);
     // Bob's own attempt (the same deal) tells him nothing more: no seed anywhere.
     clock.set(day_end_ms(&day).unwrap() - HOUR);
     let gb = attempt(&mut bob, &cid, 12).await;
@@ -143,6 +148,14 @@ async fn a_second_account_learns_nothing_of_the_day_until_it_is_over_for_everyon
         .get(&format!("/api/games/{ga}/record?format=text"))
         .await;
     assert!(text.text.contains("seed"), "{}", text.text);
+    let record = pyramidion_core::record::Record::parse(&text.text).unwrap();
+    let before_last =
+        pyramidion_games::AnyGame::from_record_prefix(&record, Some(record.moves.len() - 1))
+            .unwrap();
+    let seat = ann_end["seat"]
+        .as_u64()
+        .map(|s| pyramidion_core::Seat(s as u8));
+    assert_eq!(ann_end["view"], before_last.view(seat));
     let board = bob.get(&format!("/api/daily/{cid}/leaderboard")).await.body;
     let names: Vec<&str> = board["entries"]
         .as_array()
