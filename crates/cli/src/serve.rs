@@ -123,6 +123,14 @@ pub struct ServeArgs {
     /// nobody else's is believed.
     #[arg(long, value_delimiter = ',', env = "PYRAMIDION_TRUSTED_PROXY")]
     pub trusted_proxy: Vec<String>,
+    /// This instance's id among several on one PostgreSQL database (default: drawn at
+    /// start; see docs/deploy.md).
+    #[arg(long, env = "PYRAMIDION_INSTANCE")]
+    pub instance: Option<String>,
+    /// Where the other instances reach this one, `http://host:port` (default: the address it
+    /// listens on).
+    #[arg(long, env = "PYRAMIDION_ADVERTISE")]
+    pub advertise: Option<String>,
     /// Session cookies get `Secure` (set when clients reach the server over HTTPS; behind a
     /// proxy that sends `X-Forwarded-Proto: https` this is automatic).
     #[arg(long, env = "PYRAMIDION_SECURE_COOKIES")]
@@ -211,6 +219,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("--clocks: {e}"))?;
     config.bot_pace = std::time::Duration::from_millis(args.bot_pace_ms);
     config.trusted_proxies = trusted_proxies;
+    config.instance = args.instance;
+    // Known before the storage opens (and the games resumed here are announced) when the
+    // address to bind says it; otherwise the bound address is advertised once listening.
+    config.advertise = args.advertise.or_else(|| {
+        let addr: std::net::SocketAddr = args.bind.parse().ok()?;
+        (addr.port() != 0 && !addr.ip().is_unspecified()).then(|| format!("http://{addr}"))
+    });
     let secs = std::time::Duration::from_secs;
     let limits = &mut config.limits;
     if let Some(n) = args.hash_concurrency {

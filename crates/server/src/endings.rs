@@ -17,7 +17,8 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 /// What a player asks of a started game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Action {
     /// Leave the game ranked last; in a game of three or more a bot plays the seat on.
     Resign,

@@ -19,6 +19,8 @@ pub struct Hub {
     /// (user, game) where the user is known to be to move: "your move" reaches a player
     /// away once per turn, not once per move of a turn or per room rebuilt.
     to_move: Mutex<HashSet<(String, String)>>,
+    /// With several instances, every push also goes to the others (`crate::cluster::fanout`).
+    fanout: OnceLock<tokio::sync::mpsc::UnboundedSender<crate::cluster::fanout::Push>>,
 }
 
 impl Hub {
@@ -61,8 +63,28 @@ impl Hub {
         self.watch_lobby(conn, None);
     }
 
-    /// Offers `msg` to every connection of `user`.
+    /// Offers `msg` to every connection of `user` (on every instance).
     pub fn to_user(&self, user: &str, msg: &ServerMsg) {
+        self.spread(Some(user), msg);
+        self.to_user_here(user, msg);
+    }
+
+    /// Pushes go to the other instances through `tx` from now on.
+    pub fn fan_out_with(&self, tx: tokio::sync::mpsc::UnboundedSender<crate::cluster::fanout::Push>) {
+        let _ = self.fanout.set(tx);
+    }
+
+    fn spread(&self, user: Option<&str>, msg: &ServerMsg) {
+        if let Some(tx) = self.fanout.get() {
+            let _ = tx.send(crate::cluster::fanout::Push {
+                user: user.map(str::to_string),
+                msg: msg.clone(),
+            });
+        }
+    }
+
+    /// Offers `msg` to the connections of `user` on this instance.
+    pub fn to_user_here(&self, user: &str, msg: &ServerMsg) {
         if let Some(conns) = self.users().get(user) {
             for (_, out) in conns {
                 let _ = out.try_send(msg.clone());
@@ -118,8 +140,14 @@ impl Hub {
             .contains(&(user.to_string(), game.to_string()))
     }
 
-    /// Offers `msg` to every connection that watches the lobby.
+    /// Offers `msg` to every connection that watches the lobby (on every instance).
     pub fn to_lobby(&self, msg: &ServerMsg) {
+        self.spread(None, msg);
+        self.to_lobby_here(msg);
+    }
+
+    /// Offers `msg` to the connections of this instance that watch the lobby.
+    pub fn to_lobby_here(&self, msg: &ServerMsg) {
         for (_, out) in self.lobby().iter() {
             let _ = out.try_send(msg.clone());
         }

@@ -13,7 +13,9 @@ pub mod bot_seats;
 pub mod chat;
 pub mod client_ip;
 pub mod clock;
+pub mod cluster;
 pub mod daily;
+pub mod drain;
 pub mod endings;
 pub mod error;
 pub mod export;
@@ -91,6 +93,12 @@ pub struct Config {
     /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); empty:
     /// every client is its socket's peer.
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// This instance's id among several on one PostgreSQL database (`--instance`; default:
+    /// drawn at start). Unused on SQLite.
+    pub instance: Option<String>,
+    /// Where the other instances reach this one (`--advertise`, `http://host:port`; default:
+    /// the address it listens on).
+    pub advertise: Option<String>,
 }
 
 /// Bounds on what clients may hold, start or make the server do; every one is documented with
@@ -221,6 +229,8 @@ impl Config {
                 allow_http_push: false,
             },
             trusted_proxies: Vec::new(),
+            instance: None,
+            advertise: None,
         }
     }
 }
@@ -256,6 +266,12 @@ pub struct AppState {
     pub reach: Arc<reach::Reach>,
     /// Players waiting for quick pairing (see `meet`).
     pub pairing: Arc<meet::Pairing>,
+    /// This instance among several on one PostgreSQL database (see `cluster`); none on
+    /// SQLite.
+    pub cluster: Option<Arc<cluster::Cluster>>,
+    /// Set when the instance drains (SIGTERM): every WebSocket is closed so that its client
+    /// reconnects to another instance.
+    pub draining: tokio::sync::watch::Sender<bool>,
 }
 
 impl AppState {
@@ -288,6 +304,26 @@ impl AppState {
         let (reach, away) = reach::Reach::start(config.reach.clone(), store.clone()).await?;
         let hub = Arc::<hub::Hub>::default();
         hub.reach_with(away);
+        // On PostgreSQL every instance is one of a cluster (of one, or of several).
+        let cluster = match store.backend {
+            store::Backend::Postgres => {
+                let me = config
+                    .instance
+                    .clone()
+                    .unwrap_or_else(|| format!("i-{}", auth::random_hex(6)));
+                let address = config
+                    .advertise
+                    .clone()
+                    .unwrap_or_else(|| "http://127.0.0.1:0".to_string());
+                let cluster = cluster::Cluster::join(&store, me.clone(), address).await?;
+                let fanout =
+                    cluster::fanout::start(&config.database_url, store.pool.clone(), me, hub.clone())
+                        .await?;
+                hub.fan_out_with(fanout);
+                Some(cluster)
+            }
+            store::Backend::Sqlite => None,
+        };
         let state = AppState {
             config: Arc::new(config),
             store,
@@ -306,6 +342,8 @@ impl AppState {
             analyses: Arc::default(),
             reach,
             pairing: Arc::default(),
+            cluster,
+            draining: tokio::sync::watch::channel(false).0,
         };
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
@@ -318,6 +356,9 @@ impl AppState {
                 every.tick().await;
                 if let Err(e) = waker.rooms.wake_due(&waker).await {
                     tracing::warn!(error = %e, "cannot read the games whose clock runs out");
+                }
+                if let Err(e) = waker.rooms.adopt_orphans(&waker).await {
+                    tracing::warn!(error = %e, "cannot read the games of dead instances");
                 }
             }
         });
@@ -461,6 +502,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/me/email/verify", post(reach::api::verify_email))
         .route("/ws", get(ws::upgrade))
+        .route("/internal/link/{id}", get(cluster::link::accept))
         .fallback(get(web::static_file))
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -545,12 +587,31 @@ fn lock_file(path: &std::path::Path, what: &str) -> anyhow::Result<std::fs::File
     }
 }
 
-/// Serves until the process is stopped.
-pub async fn serve(config: Config, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
+/// Serves until the process is stopped; SIGTERM drains it first (`drain`).
+pub async fn serve(mut config: Config, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
+    if config.advertise.is_none() {
+        config.advertise = Some(format!("http://{}", listener.local_addr()?));
+    }
     serve_state(AppState::new(config).await?, listener).await
 }
 
-/// Serves an opened state (its storage is open and writable) until the process is stopped.
+/// Serves an opened state (its storage is open and writable) until the process is stopped;
+/// SIGTERM drains it first (`drain`).
 pub async fn serve_state(state: AppState, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
-    listen::serve(state, listener).await
+    if let Some(cluster) = &state.cluster
+        && state.config.advertise.is_none()
+    {
+        cluster
+            .advertise(&format!("http://{}", listener.local_addr()?))
+            .await?;
+    }
+    let mut terminate =
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    tokio::select! {
+        served = listen::serve(state.clone(), listener) => served,
+        _ = terminate.recv() => {
+            drain::drain(&state).await;
+            Ok(())
+        }
+    }
 }

@@ -144,6 +144,10 @@ pub enum ServerMsg {
     Pong {
         id: Option<u64>,
     },
+    /// A message another instance of the cluster wrote for this connection (`crate::cluster`),
+    /// passed on as it is.
+    #[serde(untagged)]
+    Relayed(Box<serde_json::value::RawValue>),
 }
 
 impl ServerMsg {

@@ -99,6 +99,9 @@ pub struct Room {
     /// The storage already holds a move at this room's next ply: the room is stale and is
     /// dropped, to be rebuilt from storage (`crate::bot_retry::stale_room`).
     stale: bool,
+    /// This instance's hold on the game among several (`crate::cluster`): every move is
+    /// fenced with it, and it is let go when the room ends.
+    lease: Option<crate::cluster::Lease>,
 }
 
 /// Everything a room starts from.
@@ -121,11 +124,15 @@ pub struct RoomSetup {
     pub reveal_at_end: bool,
     pub resigned: Vec<u8>,
     pub ending: Option<String>,
+    pub lease: Option<crate::cluster::Lease>,
 }
 
 #[derive(Clone)]
 pub struct RoomHandle {
     pub tx: mpsc::Sender<RoomCmd>,
+    /// Whether the game runs here, or on another instance this handle forwards to
+    /// (`crate::cluster::link`).
+    pub local: bool,
 }
 
 impl Room {
@@ -165,9 +172,10 @@ impl Room {
             ending: setup.ending,
             chat_limits: Default::default(),
             stale: false,
+            lease: setup.lease,
         };
         tokio::spawn(room.run(rx));
-        RoomHandle { tx }
+        RoomHandle { tx, local: true }
     }
 
     fn state_id(&self) -> u64 {
@@ -596,7 +604,15 @@ impl Room {
         });
         let persisting = Instant::now();
         self.store
-            .append_move(&self.id, ply, text, by_bot, result, turn)
+            .append_move(
+                &self.id,
+                ply,
+                text,
+                by_bot,
+                result,
+                turn,
+                self.lease.as_ref().map(crate::cluster::Lease::fence),
+            )
             .await
             .map_err(ApplyError::Storage)?;
         self.metrics.persist_latency.observe(persisting.elapsed());

@@ -1,6 +1,7 @@
 //! The registry of running rooms: one per game that someone follows or that is being played.
 use crate::AppState;
 use crate::clock::Clock;
+use crate::cluster::{Lease, Owner};
 use crate::room::{Room, RoomHandle, RoomSetup};
 use crate::store::{SeatKind, TurnWrite};
 use anyhow::{Result, bail};
@@ -43,17 +44,67 @@ struct Loaded {
 }
 
 impl Rooms {
-    /// The room of a started game, rebuilding it from its record if it is not running.
+    /// The room of a started game, rebuilding it from its record if it is not running. With
+    /// several instances, a live game another alive instance runs is served by a remote room
+    /// that forwards to it (`crate::cluster::link`).
     pub async fn get(&self, state: &AppState, id: &str) -> Result<Option<RoomHandle>> {
+        self.get_as(state, id, true).await
+    }
+
+    /// The room of a started game only if it runs here (or can be taken over now): never a
+    /// remote room. For the internal link, and for what only the owner does (clocks,
+    /// resuming, adopting orphans).
+    pub async fn get_owned(&self, state: &AppState, id: &str) -> Result<Option<RoomHandle>> {
+        match self.lookup(id) {
+            Ok(running) if !running.local => Ok(None),
+            _ => self.get_as(state, id, false).await,
+        }
+    }
+
+    async fn get_as(&self, state: &AppState, id: &str, remote_ok: bool) -> Result<Option<RoomHandle>> {
         loop {
             let seen = match self.lookup(id) {
                 Ok(running) => return Ok(Some(running)),
                 Err(ended) => ended,
             };
             let cached = self.finished_lock().get(id).cloned();
+            let mut lease = None;
             let loaded = match cached {
                 Some(loaded) => loaded,
                 None => {
+                    // Among several instances, a live game is claimed before it is read: the
+                    // record read after the claim holds every move its last owner committed.
+                    if let Some(cluster) = state.cluster.clone()
+                        && is_live(state, id).await?
+                    {
+                        match cluster.claim(id).await? {
+                            Owner::Me(epoch) => {
+                                lease = Some(Lease {
+                                    cluster,
+                                    game: id.to_string(),
+                                    epoch,
+                                })
+                            }
+                            Owner::Other { id: owner, address } => {
+                                if !remote_ok {
+                                    return Ok(None);
+                                }
+                                let mut map = self.map.lock().expect("rooms lock");
+                                if let Some(running) = map.get(id).filter(|h| !h.tx.is_closed()) {
+                                    return Ok(Some(running.clone()));
+                                }
+                                let handle = crate::cluster::link::remote_room(
+                                    state.clone(),
+                                    cluster,
+                                    id.to_string(),
+                                    owner,
+                                    address,
+                                );
+                                map.insert(id.to_string(), handle.clone());
+                                return Ok(Some(handle));
+                            }
+                        }
+                    }
                     let Some((loaded, finished)) = load(state, id).await? else {
                         return Ok(None);
                     };
@@ -98,6 +149,7 @@ impl Rooms {
                 reveal_at_end: loaded.reveal_at_end,
                 resigned: loaded.resigned,
                 ending: loaded.ending,
+                lease,
             });
             // Finished rooms end their task but stay in the map; drop them now and then so
             // the map holds about the live games.
@@ -139,7 +191,7 @@ impl Rooms {
         let soon = crate::store::now_ms() + WAKE_AHEAD.as_millis() as i64;
         for id in state.store.games_due(soon).await? {
             if self.running(&id).is_none()
-                && let Err(e) = self.get(state, &id).await
+                && let Err(e) = self.get_owned(state, &id).await
             {
                 tracing::error!(game = %id, error = %e, "cannot wake a game whose clock runs out");
             }
@@ -150,13 +202,54 @@ impl Rooms {
     /// Starts every unfinished game after a restart, so bots and clocks resume at once.
     pub async fn resume_all(&self, state: &AppState) -> Result<usize> {
         let live = state.store.games_with_status("live").await?;
+        let mut resumed = 0;
         for g in &live {
-            if let Err(e) = self.get(state, &g.id).await {
-                tracing::error!(game = %g.id, error = %e, "cannot resume game");
+            match self.get_owned(state, &g.id).await {
+                Ok(Some(_)) => resumed += 1,
+                // Another alive instance runs it.
+                Ok(None) => {}
+                Err(e) => tracing::error!(game = %g.id, error = %e, "cannot resume game"),
             }
         }
-        Ok(live.len())
+        Ok(resumed)
     }
+
+    /// Takes over the live games of instances that died (`crate::cluster`): their clocks and
+    /// bots go on here even if none of their players comes back. Run every [`WAKE_EVERY`].
+    pub async fn adopt_orphans(&self, state: &AppState) -> Result<usize> {
+        let Some(cluster) = state.cluster.as_ref() else {
+            return Ok(0);
+        };
+        if cluster.retired() {
+            return Ok(0);
+        }
+        let mut adopted = 0;
+        for id in cluster.orphans().await? {
+            if let Some(running) = self.running(&id) {
+                if running.local {
+                    continue;
+                }
+            }
+            match self.get_owned(state, &id).await {
+                Ok(Some(_)) => {
+                    adopted += 1;
+                    tracing::info!(game = %id, "took over a game whose instance died");
+                }
+                Ok(None) => {}
+                Err(e) => tracing::error!(game = %id, error = %e, "cannot take over a game"),
+            }
+        }
+        Ok(adopted)
+    }
+}
+
+/// Whether `id` is a live game (only those have an owner among several instances).
+async fn is_live(state: &AppState, id: &str) -> Result<bool> {
+    Ok(state
+        .store
+        .game(id)
+        .await?
+        .is_some_and(|row| row.status == "live"))
 }
 
 /// A started game rebuilt from its record, and whether it is finished. Tables that never

@@ -525,9 +525,10 @@ impl Store {
         by_bot: bool,
         result: Option<String>,
         turn: Option<TurnWrite>,
+        fence: Option<crate::writer::Fence>,
     ) -> Result<()> {
         self.writer
-            .append_move(game_id, ply, text, by_bot, result, turn)
+            .append_move(game_id, ply, text, by_bot, result, turn, fence)
             .await
     }
 

@@ -76,8 +76,18 @@ impl MoveRefused {
     }
 }
 
+/// What a move of a game run by one instance among several must still hold when it commits:
+/// the game's lease, at the epoch its room started with (see `crate::cluster`).
+#[derive(Clone, Debug)]
+pub struct Fence {
+    pub owner: String,
+    pub epoch: i64,
+}
+
 struct PendingMove {
     game_id: String,
+    /// Checked in the move's transaction; none on a single instance (SQLite).
+    fence: Option<Fence>,
     ply: u32,
     text: String,
     by_bot: bool,
@@ -130,10 +140,12 @@ impl Writer {
         by_bot: bool,
         result: Option<String>,
         turn: Option<TurnWrite>,
+        fence: Option<Fence>,
     ) -> Result<()> {
         let (done, committed) = oneshot::channel();
         let pending = PendingMove {
             game_id: game_id.to_string(),
+            fence,
             ply,
             text: text.to_string(),
             by_bot,
@@ -315,7 +327,29 @@ async fn commit(
             delivers.push(deliver);
             broken?;
         }
-        move_errors = insert_moves(&mut tx, moves).await?;
+        // A move whose instance no longer owns its game is refused alone, as stale: its
+        // room is dropped, and its players resubscribe to the game's owner.
+        let fenced = fenced_out(&mut tx, moves).await?;
+        let kept: Vec<&PendingMove> = moves
+            .iter()
+            .zip(&fenced)
+            .filter(|(_, f)| !**f)
+            .map(|(m, _)| m)
+            .collect();
+        let mut kept_errors = insert_moves(&mut tx, &kept).await?.into_iter();
+        move_errors = fenced
+            .iter()
+            .map(|&f| {
+                if f {
+                    Some(MoveRefused {
+                        message: "this instance no longer runs this game".into(),
+                        duplicate: true,
+                    })
+                } else {
+                    kept_errors.next().flatten()
+                }
+            })
+            .collect();
         if let Some(reason) = options.faults.as_ref().and_then(|f| f.fail_commit()) {
             return Err(anyhow!("injected fault: {reason}"));
         }
@@ -328,6 +362,32 @@ async fn commit(
         conn.close_on_drop();
     }
     (result, delivers, move_errors)
+}
+
+/// Which of `moves` are fenced out: their instance no longer holds their game at their
+/// epoch. The lease row is read under a shared lock, so that a takeover (which updates it)
+/// waits for this transaction: the new owner then reads every move committed here.
+async fn fenced_out(conn: &mut AnyConnection, moves: &[PendingMove]) -> Result<Vec<bool>> {
+    let mut out = Vec::with_capacity(moves.len());
+    for m in moves {
+        let Some(fence) = &m.fence else {
+            out.push(false);
+            continue;
+        };
+        let held = sqlx::query(
+            "SELECT 1 FROM game_leases WHERE game_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE",
+        )
+        .bind(&m.game_id)
+        .bind(&fence.owner)
+        .bind(fence.epoch)
+        .fetch_optional(&mut *conn)
+        .await?;
+        if held.is_none() {
+            tracing::warn!(game = %m.game_id, ply = m.ply, epoch = fence.epoch, "a move of a game this instance no longer owns was refused");
+        }
+        out.push(held.is_none());
+    }
+    Ok(out)
 }
 
 /// Rows per multi-row INSERT: powers of two up to 64, so that a batch of any size takes a
@@ -372,7 +432,7 @@ fn insert_moves_sql(rows: usize) -> &'static str {
 /// The outer error means the transaction is broken; the vector holds each move's own error.
 async fn insert_moves(
     conn: &mut AnyConnection,
-    moves: &[PendingMove],
+    moves: &[&PendingMove],
 ) -> Result<Vec<Option<MoveRefused>>> {
     if moves.is_empty() {
         return Ok(Vec::new());
@@ -398,7 +458,7 @@ async fn insert_moves(
 
 async fn insert_in_savepoint(
     conn: &mut AnyConnection,
-    moves: &[PendingMove],
+    moves: &[&PendingMove],
 ) -> Result<Result<()>> {
     let mut savepoint = conn.begin().await?;
     match insert_rows(&mut savepoint, moves).await {
@@ -415,7 +475,7 @@ async fn insert_in_savepoint(
 
 /// Each statement is a round trip to SQLite's worker thread, which a busy machine may be slow
 /// to schedule: moves go in as few multi-row statements as possible.
-async fn insert_rows(conn: &mut AnyConnection, moves: &[PendingMove]) -> Result<()> {
+async fn insert_rows(conn: &mut AnyConnection, moves: &[&PendingMove]) -> Result<()> {
     let now = crate::store::now_ms();
     let mut rest = moves;
     while !rest.is_empty() {
@@ -502,7 +562,7 @@ mod tests {
             tasks.push(tokio::spawn(async move {
                 if i % 2 == 0 {
                     let result = (i == 98).then(|| "{}".to_string());
-                    w.append_move("g", i / 2, "m", false, result, Some(TurnWrite::default()))
+                    w.append_move("g", i / 2, "m", false, result, Some(TurnWrite::default()), None)
                         .await
                 } else {
                     // Every name twice: one of each pair breaks the primary key.
@@ -555,7 +615,7 @@ mod tests {
             .map(|i| {
                 let w = writer.clone();
                 tokio::spawn(
-                    async move { w.append_move("g", i % 100, "m", false, None, None).await },
+                    async move { w.append_move("g", i % 100, "m", false, None, None, None).await },
                 )
             })
             .collect();

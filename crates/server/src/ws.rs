@@ -21,6 +21,12 @@ use tokio::sync::{mpsc, oneshot};
 /// Largest message a client may send.
 pub const MAX_MESSAGE: usize = 16 * 1024;
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// A connection number no other connection of this instance has (rooms tell their
+/// subscribers apart by it; an internal link's connections take theirs here too).
+pub fn next_conn() -> u64 {
+    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
+}
 /// How often a socket that plays checks that its session still exists.
 const SESSION_RECHECK: Duration = Duration::from_secs(10);
 
@@ -127,7 +133,7 @@ async fn connection(
     hold: Hold,
 ) {
     let _hold = hold;
-    let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
+    let conn = next_conn();
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
     let limits = state.config.limits.clone();
@@ -190,6 +196,7 @@ async fn connection(
     let mut subscribed: HashSet<String> = HashSet::new();
     let mut signed_out = state.signed_out.subscribe();
     let mut checked = Instant::now();
+    let mut draining = state.draining.subscribe();
     let signed_out_msg = || {
         ServerMsg::error(
             "unauthorized",
@@ -209,6 +216,8 @@ async fn connection(
                 }
             },
             _ = &mut writer_gone => break,
+            // The instance drains (`crate::drain`): the client reconnects, to another one.
+            _ = async { drop(draining.wait_for(|d| *d).await) } => break,
             ended = signed_out.recv() => {
                 let ended = match ended {
                     Ok(hash) => session.as_ref() == Some(&hash),

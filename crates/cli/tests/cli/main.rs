@@ -2,6 +2,10 @@
 //! of the crate and its dependencies instead of one per file.
 
 mod cli;
+#[cfg(feature = "postgres-tests")]
+mod cluster;
+#[cfg(feature = "postgres-tests")]
+mod cluster_support;
 mod crash;
 mod export_replay;
 mod golden;

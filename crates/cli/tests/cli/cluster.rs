@@ -1,0 +1,205 @@
+//! Several real instances on one PostgreSQL database (issue 28): players on different
+//! instances play one game; the owner is killed (`kill -9`) or paused past its lease
+//! (`SIGSTOP`) mid-game; no acknowledged move is lost, none is committed twice, and the game
+//! goes on from another instance.
+use crate::cluster_support::*;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// The instance that runs `game` now, by the database.
+async fn owner(database: &str, game: &str) -> Option<String> {
+    let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(database)
+        .await
+        .unwrap();
+    sqlx::query_scalar::<_, String>("SELECT owner FROM game_leases WHERE game_id = $1")
+        .bind(game)
+        .fetch_optional(&mut c)
+        .await
+        .unwrap()
+}
+
+/// The moves stored for `game`, in order.
+async fn stored_moves(database: &str, game: &str) -> Vec<String> {
+    let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(database)
+        .await
+        .unwrap();
+    sqlx::query_scalar::<_, String>("SELECT text FROM moves WHERE game_id = $1 ORDER BY ply")
+        .bind(game)
+        .fetch_all(&mut c)
+        .await
+        .unwrap()
+}
+
+/// Two players, each on a different instance of three, play a game of Pyramids to its end;
+/// after a few moves the instance running the game is killed with SIGKILL. Every move a
+/// player saw acknowledged is stored, at its place, and the record replays.
+#[tokio::test]
+async fn players_on_two_instances_play_on_after_the_owner_is_killed() {
+    let database = fresh_database("pyramidion_cluster_kill_test").await;
+    let mut instances: Vec<Instance> = ["a", "b", "c"]
+        .iter()
+        .map(|n| Instance::start(&database, n, &[]))
+        .collect();
+    let bases: Vec<String> = instances.iter().map(|i| i.base.clone()).collect();
+    let http = reqwest::Client::new();
+    let alice = guest(&http, &bases[0]).await;
+    let bob = guest(&http, &bases[1]).await;
+    let table = post(
+        &http,
+        format!("{}/api/tables", bases[0]),
+        &alice,
+        json!({"game": "pyramids", "options": {"players": 2},
+               "seats": [{"type": "me"}, {"type": "open"}]}),
+    )
+    .await;
+    let game = table["id"].as_str().unwrap().to_string();
+    post(
+        &http,
+        format!("{}/api/tables/{game}/join", bases[1]),
+        &bob,
+        json!({}),
+    )
+    .await;
+    let mut players = [
+        Player::join(alice, &game, &bases, 0).await,
+        Player::join(bob, &game, &bases, 1).await,
+    ];
+    let mut dead: Vec<usize> = Vec::new();
+    // (ply, move) of every move whose player saw the next state.
+    let mut acknowledged: Vec<(u64, String)> = Vec::new();
+    let mut ply = 0;
+    let mut failover = None;
+    loop {
+        let states = [
+            players[0].state(ply, &bases, &dead).await,
+            players[1].state(ply, &bases, &dead).await,
+        ];
+        ply = states[0]["state_id"]
+            .as_u64()
+            .unwrap()
+            .max(states[1]["state_id"].as_u64().unwrap());
+        if states.iter().any(|s| s["finished"] == true) {
+            break;
+        }
+        // Who is to move plays its first legal move (once both see the same state).
+        let Some(mover) = (0..2).find(|&p| {
+            states[p]["state_id"].as_u64() == Some(ply)
+                && !states[p]["legal"].as_array().unwrap().is_empty()
+        }) else {
+            continue;
+        };
+        let text = states[mover]["legal"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        players[mover].send_move(ply, &text).await;
+        let after = players[mover].state(ply + 1, &bases, &dead).await;
+        if after["state_id"].as_u64() == Some(ply + 1) {
+            acknowledged.push((ply, text));
+        }
+        if ply == 6 && dead.is_empty() {
+            let running = owner(&database, &game).await.expect("a live game has an owner");
+            let i = instances.iter().position(|i| i.name == running).unwrap();
+            instances[i].kill();
+            dead.push(i);
+            failover = Some(Instant::now());
+        }
+        if let Some(killed) = failover
+            && after["state_id"].as_u64() > Some(7)
+        {
+            eprintln!(
+                "the game went on {:?} after its owner was killed",
+                killed.elapsed()
+            );
+            failover = None;
+        }
+    }
+    assert!(!dead.is_empty(), "the game was long enough to kill its owner");
+    let stored = stored_moves(&database, &game).await;
+    for (ply, text) in &acknowledged {
+        assert_eq!(
+            stored.get(*ply as usize),
+            Some(text),
+            "acknowledged move {ply} is stored at its place"
+        );
+    }
+    let alive = (0..3).find(|i| !dead.contains(i)).unwrap();
+    let record: Value = http
+        .get(format!("{}/api/games/{game}/record", bases[alive]))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(record["moves"].as_array().unwrap().len(), stored.len());
+    assert!(record["result"].is_object(), "{record}");
+    assert!(
+        players.iter().any(|p| p.resumed > 0),
+        "a player had to follow the game again after its owner died"
+    );
+}
+
+/// An owner paused past its lease (SIGSTOP) takes in a move while paused; meanwhile the game
+/// moves to another instance, where the player plays another move at the same point. Resumed
+/// (SIGCONT), the paused instance does not commit its move: the other one stands.
+#[tokio::test]
+async fn an_owner_paused_past_its_lease_commits_nothing() {
+    let database = fresh_database("pyramidion_cluster_pause_test").await;
+    let a = Instance::start(&database, "a", &[]);
+    let b = Instance::start(&database, "b", &[]);
+    let bases = vec![a.base.clone(), b.base.clone()];
+    let http = reqwest::Client::new();
+    let solo = guest(&http, &bases[1]).await;
+    let table = post(
+        &http,
+        format!("{}/api/tables", bases[1]),
+        &solo,
+        json!({"game": "forgotten-treasures", "options": {"players": 1, "solo": "the-legend"},
+               "seats": [{"type": "me"}]}),
+    )
+    .await;
+    let game = table["id"].as_str().unwrap().to_string();
+    // On b, which runs the game.
+    let mut on_b = Player::join(solo.clone(), &game, &bases, 1).await;
+    let mut state = on_b.state(0, &bases, &[]).await;
+    for _ in 0..3 {
+        let id = state["state_id"].as_u64().unwrap();
+        let text = state["legal"][0]["text"].as_str().unwrap().to_string();
+        on_b.send_move(id, &text).await;
+        state = on_b.state(id + 1, &bases, &[]).await;
+    }
+    assert_eq!(owner(&database, &game).await.as_deref(), Some("b"));
+    let at = state["state_id"].as_u64().unwrap();
+    let legal = state["legal"].as_array().unwrap().clone();
+    assert!(legal.len() >= 2, "two different moves to tell apart");
+    let (late, played) = (
+        legal[0]["text"].as_str().unwrap().to_string(),
+        legal[1]["text"].as_str().unwrap().to_string(),
+    );
+    b.signal("-STOP");
+    // Taken in by the paused instance's socket, not read yet.
+    on_b.send_move(at, &late).await;
+    // The same player on a: the game is taken over once b's life ends.
+    let mut on_a = Player::join(solo, &game, &bases, 0).await;
+    let now = on_a.state(at, &bases, &[1]).await;
+    assert_eq!(now["state_id"].as_u64(), Some(at), "{now}");
+    on_a.send_move(at, &played).await;
+    let after = on_a.state(at + 1, &bases, &[1]).await;
+    assert_eq!(after["state_id"].as_u64(), Some(at + 1));
+    assert_eq!(owner(&database, &game).await.as_deref(), Some("a"));
+    b.signal("-CONT");
+    // Whatever b does with its late move, it is never committed; the player on b is told
+    // to follow again, and then sees the move played on a.
+    let seen = on_b.state(at + 1, &bases, &[]).await;
+    assert_eq!(seen["last_move"]["ply"].as_u64(), Some(at), "{seen}");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let stored = stored_moves(&database, &game).await;
+    assert_eq!(stored.get(at as usize), Some(&played), "{stored:?}");
+    assert_eq!(stored.len() as u64, at + 1, "nothing after the move played on a");
+    let log = std::fs::read_to_string(&b.log).unwrap_or_default();
+    assert!(
+        log.contains("no longer owns"),
+        "b met its fence when it woke up:\n{log}"
+    );
+}

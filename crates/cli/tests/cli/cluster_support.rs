@@ -1,0 +1,237 @@
+//! Real instances of `pyramidion serve` on one PostgreSQL database, and players who reconnect
+//! as the browser does (tests/cli/cluster.rs).
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+pub type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A fresh database `name` (which must end in `_test`) on the server of
+/// `PYRAMIDION_TEST_POSTGRES`; its URL.
+pub async fn fresh_database(name: &str) -> String {
+    assert!(name.ends_with("_test"));
+    let url = std::env::var("PYRAMIDION_TEST_POSTGRES").expect(
+        "PYRAMIDION_TEST_POSTGRES is not set: run the tests with scripts/test, which starts \
+         PostgreSQL (its role needs CREATEDB: the cluster tests create their own database)",
+    );
+    let (server, _) = url.rsplit_once('/').expect("a database URL");
+    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .expect("PostgreSQL reachable");
+    for stmt in [
+        format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+        format!("CREATE DATABASE {name}"),
+    ] {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(stmt))
+            .execute(&mut admin)
+            .await
+            .expect("the test role may create databases");
+    }
+    format!("{server}/{name}")
+}
+
+pub struct Instance {
+    pub name: String,
+    pub base: String,
+    pub child: Child,
+    pub log: std::path::PathBuf,
+}
+
+impl Instance {
+    /// Starts instance `name` on `database`, listening on a free port.
+    pub fn start(database: &str, name: &str, extra: &[&str]) -> Instance {
+        let log = std::env::temp_dir().join(format!(
+            "pyramidion-cluster-{}-{name}.log",
+            std::process::id()
+        ));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+            .args(["serve", "--bind", "127.0.0.1:0", "--database", database])
+            .args(["--instance", name, "--ws-rate", "100000", "--http-rate", "100000"])
+            .args(extra)
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&log).expect("a log file"))
+            .spawn()
+            .expect("server starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let base = line.trim().rsplit(' ').next().unwrap_or_default().to_string();
+        assert!(
+            base.starts_with("http://127.0.0.1:"),
+            "instance {name} did not start: {line}\n{}",
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+        Instance {
+            name: name.to_string(),
+            base,
+            child,
+            log,
+        }
+    }
+
+    pub fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([signal, &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+    }
+
+    pub fn kill(&mut self) {
+        self.child.kill().unwrap(); // SIGKILL
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A guest's session cookie, made on `base`.
+pub async fn guest(http: &reqwest::Client, base: &str) -> String {
+    let me = http.get(format!("{base}/api/me")).send().await.unwrap();
+    me.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+pub async fn post(http: &reqwest::Client, url: String, cookie: &str, body: Value) -> Value {
+    let r = http
+        .post(url)
+        .header("cookie", cookie)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = r.status();
+    let v: Value = r.json().await.unwrap_or(Value::Null);
+    assert!(status.is_success(), "{status}: {v}");
+    v
+}
+
+/// A player as the browser plays: one socket to one instance, reconnected to another when
+/// it closes, subscribing again with its last event when told it no longer follows.
+pub struct Player {
+    pub cookie: String,
+    pub game: String,
+    pub socket: Option<Socket>,
+    /// Index of the instance the socket is connected to.
+    pub on: usize,
+    pub last_event: Option<u64>,
+    /// Reconnections and resubscriptions made.
+    pub resumed: u32,
+}
+
+async fn connect(base: &str, cookie: &str) -> Option<Socket> {
+    let mut req = format!("{}/ws", base.replacen("http", "ws", 1))
+        .into_client_request()
+        .unwrap();
+    req.headers_mut().insert("cookie", cookie.parse().unwrap());
+    tokio_tungstenite::connect_async(req).await.ok().map(|c| c.0)
+}
+
+impl Player {
+    pub async fn join(cookie: String, game: &str, bases: &[String], on: usize) -> Player {
+        let mut p = Player {
+            cookie,
+            game: game.to_string(),
+            socket: None,
+            on,
+            last_event: None,
+            resumed: 0,
+        };
+        p.reconnect(bases, &[]).await;
+        p
+    }
+
+    /// Connects to the first instance from `self.on` on that is not `dead`, and subscribes.
+    async fn reconnect(&mut self, bases: &[String], dead: &[usize]) {
+        for k in 0..bases.len() * 20 {
+            let i = (self.on + k) % bases.len();
+            if dead.contains(&i) {
+                continue;
+            }
+            if let Some(socket) = connect(&bases[i], &self.cookie).await {
+                self.socket = Some(socket);
+                self.on = i;
+                self.subscribe().await;
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        panic!("no instance takes a connection");
+    }
+
+    async fn subscribe(&mut self) {
+        let msg = json!({"type": "subscribe", "game": self.game, "last_event": self.last_event});
+        if let Some(s) = self.socket.as_mut() {
+            let _ = s.send(Message::Text(msg.to_string().into())).await;
+        }
+    }
+
+    pub async fn send_move(&mut self, state_id: u64, text: &str) {
+        let msg = json!({"type": "move", "game": self.game, "state_id": state_id, "move": text});
+        if let Some(s) = self.socket.as_mut() {
+            let _ = s.send(Message::Text(msg.to_string().into())).await;
+        }
+    }
+
+    /// The next state of the game at `at_least` or later, reconnecting and resubscribing as
+    /// needed. Errors other than "follow again" fail the test, except `refused` ones.
+    pub async fn state(&mut self, at_least: u64, bases: &[String], dead: &[usize]) -> Value {
+        loop {
+            let next = match self.socket.as_mut() {
+                Some(s) => tokio::time::timeout(Duration::from_secs(30), s.next())
+                    .await
+                    .expect("a message within 30 s"),
+                None => None,
+            };
+            let text = match next {
+                Some(Ok(Message::Text(t))) => t,
+                Some(Ok(_)) => continue,
+                // Closed (the instance died or drains): as the browser, connect again.
+                None | Some(Err(_)) => {
+                    self.resumed += 1;
+                    self.socket = None;
+                    self.reconnect(bases, dead).await;
+                    continue;
+                }
+            };
+            let v: Value = serde_json::from_str(&text).unwrap();
+            match v["type"].as_str() {
+                Some("state") if v["game"] == self.game.as_str() => {
+                    let id = v["state_id"].as_u64().unwrap();
+                    self.last_event = Some(id);
+                    if id >= at_least {
+                        return v;
+                    }
+                }
+                Some("error") => match v["code"].as_str() {
+                    Some("lagging") | Some("unavailable") => {
+                        self.resumed += 1;
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        self.subscribe().await;
+                    }
+                    // A move that met a change of owner was not played: the state says so.
+                    Some("internal") | Some("stale_state") | Some("not_your_turn") => {}
+                    _ => panic!("unexpected error: {v}"),
+                },
+                _ => {}
+            }
+        }
+    }
+}

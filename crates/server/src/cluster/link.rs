@@ -1,0 +1,495 @@
+//! The internal link: how an instance serves a player whose game another instance runs.
+//!
+//! The instance the player reached keeps a *remote room* for the game: it takes the same
+//! commands as a room (`RoomCmd`), so the WebSocket and HTTP code do not know the difference,
+//! and passes them over one internal WebSocket per game to the owner, which runs them on its
+//! room for a connection of its own per player. What the room says to that connection comes
+//! back over the link in order and is passed on as it is (`ServerMsg::Relayed`): the owner
+//! computes every view for the player's own seat, so nothing hidden is exposed by the relay.
+//!
+//! When the link breaks (the owner died, drained or let the game go), every follower is told
+//! it no longer follows (`lagging`) and subscribes again with its last event: that
+//! subscription finds the game's owner anew (this instance, once the old owner is dead), and
+//! the moves it missed come from the database, so none is skipped.
+use super::{Cluster, SECRET_HEADER};
+use crate::AppState;
+use crate::endings::Action;
+use crate::error::ApiError;
+use crate::protocol::ServerMsg;
+use crate::room::{ChatCmd, Outbox, RoomCmd, RoomHandle};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot};
+
+/// A command for the owner's room, from a connection of the instance that forwards it.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+enum Forward {
+    Subscribe {
+        conn: u64,
+        user: Option<String>,
+        last_event: Option<u64>,
+    },
+    Unsubscribe {
+        conn: u64,
+    },
+    Move {
+        conn: u64,
+        user: String,
+        state_id: u64,
+        text: String,
+    },
+    Chat {
+        conn: u64,
+        user: String,
+        name: String,
+        text: Option<String>,
+        phrase: Option<String>,
+    },
+    Progress {
+        req: u64,
+    },
+    Act {
+        req: u64,
+        user: Option<String>,
+        action: Action,
+    },
+}
+
+/// What the owner sends back. Externally tagged: a raw message inside an internally tagged
+/// enum cannot be read back (serde buffers such an enum's content, and a `RawValue` cannot
+/// come from a buffer).
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Back {
+    /// A message of the room for connection `conn` of the forwarding instance.
+    Msg { conn: u64, msg: Box<RawValue> },
+    Progress { req: u64, stage: u8, moves: u64 },
+    Answer {
+        req: u64,
+        ok: Option<serde_json::Value>,
+        error: Option<RefusedAct>,
+    },
+    /// The owner no longer runs the game here (it ended, or another instance owns it).
+    Closed { reason: String },
+}
+
+#[derive(Serialize, Deserialize)]
+struct RefusedAct {
+    status: u16,
+    code: String,
+    message: String,
+}
+
+/// Codes are `&'static str` across the server (they are the stable names the UI translates);
+/// a code that came over a link is one of them, interned once.
+fn intern(code: &str) -> &'static str {
+    static CODES: std::sync::LazyLock<std::sync::Mutex<std::collections::HashSet<&'static str>>> =
+        std::sync::LazyLock::new(Default::default);
+    let mut codes = CODES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(known) = codes.get(code) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(code.to_string().into_boxed_str());
+    codes.insert(leaked);
+    leaked
+}
+
+fn unavailable(game: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "unavailable",
+        format!("the server running game {game} is changing: try again in a few seconds"),
+    )
+}
+
+// ---- the forwarding side ------------------------------------------------------------------
+
+/// Starts a remote room for `game`, run by instance `owner` at `address`.
+pub fn remote_room(
+    state: AppState,
+    cluster: Arc<Cluster>,
+    game: String,
+    owner: String,
+    address: String,
+) -> RoomHandle {
+    let (tx, rx) = mpsc::channel(1024);
+    tokio::spawn(forward(state, cluster, game, owner, address, rx));
+    RoomHandle { tx, local: false }
+}
+
+enum Waiting {
+    Progress(oneshot::Sender<(u8, u64)>),
+    Act(oneshot::Sender<crate::endings::Answer>),
+}
+
+async fn forward(
+    state: AppState,
+    cluster: Arc<Cluster>,
+    game: String,
+    owner: String,
+    address: String,
+    mut rx: mpsc::Receiver<RoomCmd>,
+) {
+    let url = format!(
+        "{}/internal/link/{game}",
+        address.replacen("http", "ws", 1)
+    );
+    let request = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
+        url.as_str(),
+    )
+    .map(|mut r| {
+        if let Ok(v) = cluster.secret.parse() {
+            r.headers_mut().insert(SECRET_HEADER, v);
+        }
+        r
+    });
+    let connected = match request {
+        Ok(r) => tokio::time::timeout(Duration::from_secs(3), tokio_tungstenite::connect_async(r))
+            .await
+            .map_err(|_| "timed out".to_string())
+            .and_then(|c| c.map_err(|e| e.to_string())),
+        Err(e) => Err(e.to_string()),
+    };
+    let mut followers: HashMap<u64, Outbox> = HashMap::new();
+    let mut waiting: HashMap<u64, Waiting> = HashMap::new();
+    match connected {
+        Err(e) => {
+            // The owner cannot be reached: it is dying (or cut off). Its games are free once
+            // its life ends; until then, nobody can play them anywhere.
+            tracing::warn!(%game, %owner, error = %e, "cannot reach the instance that runs this game");
+            let until = tokio::time::Instant::now() + super::LIFE + 2 * super::HEARTBEAT;
+            while cluster.is_alive(&owner) && tokio::time::Instant::now() < until {
+                tokio::time::sleep(super::HEARTBEAT / 2).await;
+            }
+        }
+        Ok((socket, _)) => {
+            let (mut sink, mut stream) = socket.split();
+            let mut next_req = 0u64;
+            let mut check = tokio::time::interval(super::HEARTBEAT);
+            let mut idle_since = Some(Instant::now());
+            let idle_after = state.config.limits.room_idle;
+            loop {
+                use tokio_tungstenite::tungstenite::Message as Frame;
+                tokio::select! {
+                    cmd = rx.recv() => {
+                        let Some(cmd) = cmd else { break };
+                        let forward = match cmd {
+                            RoomCmd::Subscribe { conn, user, out, last_event } => {
+                                followers.insert(conn, out);
+                                Forward::Subscribe { conn, user, last_event }
+                            }
+                            RoomCmd::Unsubscribe { conn } => {
+                                followers.remove(&conn);
+                                Forward::Unsubscribe { conn }
+                            }
+                            RoomCmd::Move { conn, user, state_id, text, .. } => {
+                                Forward::Move { conn, user, state_id, text }
+                            }
+                            RoomCmd::Chat(c) => Forward::Chat {
+                                conn: c.conn, user: c.user, name: c.name, text: c.text, phrase: c.phrase,
+                            },
+                            RoomCmd::Progress(reply) => {
+                                next_req += 1;
+                                waiting.insert(next_req, Waiting::Progress(reply));
+                                Forward::Progress { req: next_req }
+                            }
+                            RoomCmd::Act { user, action, reply } => {
+                                next_req += 1;
+                                waiting.insert(next_req, Waiting::Act(reply));
+                                Forward::Act { req: next_req, user, action }
+                            }
+                            // Bots play in the owner's room only.
+                            RoomCmd::BotMove(_) => continue,
+                        };
+                        let text = serde_json::to_string(&forward).expect("commands serialise");
+                        if sink.send(Frame::Text(text.into())).await.is_err() {
+                            break;
+                        }
+                        idle_since = followers.is_empty().then(Instant::now);
+                    }
+                    frame = stream.next() => {
+                        let text = match frame {
+                            Some(Ok(Frame::Text(t))) => t,
+                            Some(Ok(Frame::Close(_))) | None | Some(Err(_)) => break,
+                            Some(Ok(_)) => continue,
+                        };
+                        let Ok(back) = serde_json::from_str::<Back>(&text) else {
+                            tracing::error!(%game, "an unreadable message on the internal link");
+                            break;
+                        };
+                        match back {
+                            Back::Msg { conn, msg } => {
+                                let Some(out) = followers.get(&conn) else { continue };
+                                if out.try_send(ServerMsg::Relayed(msg)).is_err() {
+                                    // Like a room's subscriber that cannot keep up.
+                                    crate::moves::tell_dropped(out, &game, None);
+                                    followers.remove(&conn);
+                                    let text = serde_json::to_string(&Forward::Unsubscribe { conn })
+                                        .expect("commands serialise");
+                                    let _ = sink.send(Frame::Text(text.into())).await;
+                                }
+                            }
+                            Back::Progress { req, stage, moves } => {
+                                if let Some(Waiting::Progress(reply)) = waiting.remove(&req) {
+                                    let _ = reply.send((stage, moves));
+                                }
+                            }
+                            Back::Answer { req, ok, error } => {
+                                if let Some(Waiting::Act(reply)) = waiting.remove(&req) {
+                                    let answer = match (ok, error) {
+                                        (Some(v), _) => Ok(v),
+                                        (None, Some(e)) => Err(ApiError::new(
+                                            StatusCode::from_u16(e.status)
+                                                .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+                                            intern(&e.code),
+                                            e.message,
+                                        )),
+                                        (None, None) => Err(unavailable(&game)),
+                                    };
+                                    let _ = reply.send(answer);
+                                }
+                            }
+                            Back::Closed { reason } => {
+                                tracing::debug!(%game, %owner, reason, "the owner closed the link");
+                                break;
+                            }
+                        }
+                    }
+                    _ = check.tick() => {
+                        // An owner paused or cut off does not close its link: its life ending
+                        // in the database is what tells.
+                        if !cluster.is_alive(&owner) {
+                            tracing::info!(%game, %owner, "the instance running this game is gone: its followers subscribe again");
+                            break;
+                        }
+                        if followers.is_empty() && idle_since.is_some_and(|t| t.elapsed() >= idle_after) {
+                            break;
+                        }
+                    }
+                }
+            }
+            let _ = sink.close().await;
+        }
+    }
+    // Every follower, and every command still queued, starts again on whoever runs the game
+    // now (see the module's comment).
+    rx.close();
+    for out in followers.values() {
+        crate::moves::tell_dropped(out, &game, None);
+    }
+    for (_, w) in waiting.drain() {
+        if let Waiting::Act(reply) = w {
+            let _ = reply.send(Err(unavailable(&game)));
+        }
+    }
+    while let Ok(cmd) = rx.try_recv() {
+        match cmd {
+            RoomCmd::Subscribe { out, .. } => crate::moves::tell_dropped(&out, &game, None),
+            RoomCmd::Move { conn, .. } | RoomCmd::Chat(ChatCmd { conn, .. }) => {
+                if let Some(out) = followers.get(&conn) {
+                    let _ = out.try_send(ServerMsg::error(
+                        "unavailable",
+                        "the server running this game is changing: try again in a few seconds",
+                        Some(&game),
+                    ));
+                }
+            }
+            RoomCmd::Act { reply, .. } => {
+                let _ = reply.send(Err(unavailable(&game)));
+            }
+            _ => {}
+        }
+    }
+}
+
+// ---- the owner's side ----------------------------------------------------------------------
+
+/// `GET /internal/link/{game}`: another instance of the cluster forwards its players' commands
+/// for `game`. Only an instance that knows the cluster's secret may; the game must run here.
+pub async fn accept(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let Some(cluster) = state.cluster.clone() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let secret = headers.get(SECRET_HEADER).and_then(|v| v.to_str().ok());
+    if secret != Some(cluster.secret.as_str()) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    upgrade.on_upgrade(move |socket| serve_link(state, game, socket))
+}
+
+async fn serve_link(state: AppState, game: String, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+    let (to_peer, mut outgoing) = mpsc::channel::<Back>(1024);
+    let writer = tokio::spawn(async move {
+        while let Some(back) = outgoing.recv().await {
+            let text = serde_json::to_string(&back).expect("messages serialise");
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let room = match state.rooms.get_owned(&state, &game).await {
+        Ok(Some(room)) => room,
+        other => {
+            let reason = match other {
+                Err(e) => format!("cannot open the game: {e}"),
+                _ => "not_owner".to_string(),
+            };
+            let _ = to_peer.send(Back::Closed { reason }).await;
+            drop(to_peer);
+            let _ = writer.await;
+            return;
+        }
+    };
+    // The forwarding instance's connections, as connections of this one.
+    let mut conns: HashMap<u64, u64> = HashMap::new();
+    loop {
+        let frame = tokio::select! {
+            frame = stream.next() => frame,
+            _ = room.tx.closed() => {
+                let _ = to_peer.send(Back::Closed { reason: "room_ended".into() }).await;
+                break;
+            }
+        };
+        let text = match frame {
+            Some(Ok(Message::Text(t))) => t,
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+            Some(Ok(_)) => continue,
+        };
+        let Ok(forward) = serde_json::from_str::<Forward>(&text) else {
+            tracing::error!(%game, "an unreadable command on the internal link");
+            break;
+        };
+        let cmd = match forward {
+            Forward::Subscribe {
+                conn,
+                user,
+                last_event,
+            } => {
+                let local = *conns.entry(conn).or_insert_with(crate::ws::next_conn);
+                RoomCmd::Subscribe {
+                    conn: local,
+                    user,
+                    out: relay(conn, to_peer.clone(), state.config.limits.ws_queue),
+                    last_event,
+                }
+            }
+            Forward::Unsubscribe { conn } => match conns.remove(&conn) {
+                Some(local) => RoomCmd::Unsubscribe { conn: local },
+                None => continue,
+            },
+            Forward::Move {
+                conn,
+                user,
+                state_id,
+                text,
+            } => RoomCmd::Move {
+                conn: *conns.entry(conn).or_insert_with(crate::ws::next_conn),
+                user,
+                state_id,
+                text,
+                received: Instant::now(),
+            },
+            Forward::Chat {
+                conn,
+                user,
+                name,
+                text,
+                phrase,
+            } => RoomCmd::Chat(ChatCmd {
+                conn: *conns.entry(conn).or_insert_with(crate::ws::next_conn),
+                user,
+                name,
+                text,
+                phrase,
+            }),
+            Forward::Progress { req } => {
+                let (reply, answer) = oneshot::channel();
+                let to_peer = to_peer.clone();
+                tokio::spawn(async move {
+                    if let Ok((stage, moves)) = answer.await {
+                        let _ = to_peer.send(Back::Progress { req, stage, moves }).await;
+                    }
+                });
+                RoomCmd::Progress(reply)
+            }
+            Forward::Act { req, user, action } => {
+                let (reply, answer) = oneshot::channel::<crate::endings::Answer>();
+                let to_peer = to_peer.clone();
+                tokio::spawn(async move {
+                    let back = match answer.await {
+                        Ok(Ok(v)) => Back::Answer {
+                            req,
+                            ok: Some(v),
+                            error: None,
+                        },
+                        Ok(Err(e)) => Back::Answer {
+                            req,
+                            ok: None,
+                            error: Some(RefusedAct {
+                                status: e.status.as_u16(),
+                                code: e.code.to_string(),
+                                message: e.message,
+                            }),
+                        },
+                        Err(_) => Back::Answer {
+                            req,
+                            ok: None,
+                            error: None,
+                        },
+                    };
+                    let _ = to_peer.send(back).await;
+                });
+                RoomCmd::Act {
+                    user,
+                    action,
+                    reply,
+                }
+            }
+        };
+        if room.tx.send(cmd).await.is_err() {
+            let _ = to_peer
+                .send(Back::Closed {
+                    reason: "room_ended".into(),
+                })
+                .await;
+            break;
+        }
+    }
+    for local in conns.into_values() {
+        let _ = room.tx.send(RoomCmd::Unsubscribe { conn: local }).await;
+    }
+    drop(to_peer);
+    let _ = writer.await;
+}
+
+/// An outbox whose messages go back over the link for the forwarding instance's `conn`.
+fn relay(conn: u64, to_peer: mpsc::Sender<Back>, queue: usize) -> Outbox {
+    let (out, mut messages) = mpsc::channel::<ServerMsg>(queue.max(1));
+    tokio::spawn(async move {
+        while let Some(msg) = messages.recv().await {
+            let Ok(raw) = serde_json::value::to_raw_value(&msg) else {
+                continue;
+            };
+            if to_peer.send(Back::Msg { conn, msg: raw }).await.is_err() {
+                break;
+            }
+        }
+    });
+    out
+}

@@ -1,0 +1,265 @@
+//! Several instances on one PostgreSQL database (issue 28). No home-made consensus: the
+//! database is the one authority, and every decision is one of its transactions.
+//!
+//! - Each instance has a row in `instances`, kept alive by a heartbeat in database time (the
+//!   instances' own clocks never enter a decision).
+//! - A live game is run by one instance at a time, the owner in `game_leases`; taking a game
+//!   over increments its epoch, and a move commits only with its room's epoch (`writer`'s
+//!   fence, checked in the move's transaction under a shared lock on the lease row). An
+//!   instance paused past its lease (`SIGSTOP`) or cut off may take a move in, but never
+//!   commits it once another instance owns the game: the move is refused, not acknowledged.
+//! - A game is taken over only when its owner is no longer alive (or let it go), and only when
+//!   something needs it: a player subscribes, its clock runs out (`Rooms::wake_due`), or the
+//!   `adopt` sweep finds it orphaned. Other instances forward their players' commands to the
+//!   owner over one internal WebSocket per game (`link`), and pushes that are not about one
+//!   game (your turn, lobby) reach every instance through `LISTEN/NOTIFY` (`fanout`).
+//!
+//! SQLite has one instance (its data directory is locked) and no cluster.
+use anyhow::{Context, Result};
+use sqlx::{AnyPool, Row};
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+pub mod fanout;
+pub mod link;
+
+/// How often an instance renews its life…
+pub const HEARTBEAT: Duration = Duration::from_secs(1);
+/// …and how long past its last renewal it counts as alive. A dead instance's games are free
+/// within this; the `adopt` sweep (every `rooms::WAKE_EVERY`) takes them over after it.
+pub const LIFE: Duration = Duration::from_secs(4);
+
+/// The database's clock in ms since the epoch: the one clock every instance agrees on.
+const DB_NOW_MS: &str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
+
+/// Header carrying the cluster's secret on the internal link (drawn once, kept in
+/// `server_secrets`: only instances of this database know it).
+pub const SECRET_HEADER: &str = "x-pyramidion-cluster";
+
+pub struct Cluster {
+    /// This instance's id.
+    pub me: String,
+    /// Where the other instances reach this one (`http://host:port`).
+    pub address: String,
+    pub secret: String,
+    pool: AnyPool,
+    /// The instances alive at the last heartbeat (this one included while it lives).
+    alive: Mutex<HashSet<String>>,
+    /// Set when draining: the heartbeat stops and every game is let go.
+    retired: std::sync::atomic::AtomicBool,
+}
+
+/// Who runs a live game now.
+pub enum Owner {
+    /// This instance, from this epoch on.
+    Me(i64),
+    /// Another, alive instance, reached at `address`.
+    Other { id: String, address: String },
+}
+
+/// A game this instance owns; let go when dropped (its room ended), so that whichever
+/// instance a player reaches next may take it at once.
+pub struct Lease {
+    pub cluster: Arc<Cluster>,
+    pub game: String,
+    pub epoch: i64,
+}
+
+impl Lease {
+    /// What the writer checks before committing a move of this game.
+    pub fn fence(&self) -> crate::writer::Fence {
+        crate::writer::Fence {
+            owner: self.cluster.me.clone(),
+            epoch: self.epoch,
+        }
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        let (cluster, game, epoch) = (self.cluster.clone(), self.game.clone(), self.epoch);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Err(e) = cluster.release(&game, epoch).await {
+                    tracing::warn!(game, error = %e, "cannot let a game go (it is taken over when this instance's life ends)");
+                }
+            });
+        }
+    }
+}
+
+impl Cluster {
+    /// Joins the cluster of the database behind `pool` as `me`, reachable at `address`, and
+    /// starts the heartbeat.
+    pub async fn join(store: &crate::store::Store, me: String, address: String) -> Result<Arc<Self>> {
+        let pool = store.pool.clone();
+        let secret = match store.secret("cluster_link").await? {
+            Some(s) => s,
+            None => {
+                store
+                    .add_secret("cluster_link", &crate::auth::random_hex(32))
+                    .await?;
+                store
+                    .secret("cluster_link")
+                    .await?
+                    .context("the cluster secret was not stored")?
+            }
+        };
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO instances (id, address, alive_until, started_at)
+             VALUES ($1, $2, {DB_NOW_MS} + $3, {DB_NOW_MS})
+             ON CONFLICT (id) DO UPDATE SET address = EXCLUDED.address,
+                 alive_until = EXCLUDED.alive_until, started_at = EXCLUDED.started_at"
+        )))
+        .bind(&me)
+        .bind(&address)
+        .bind(LIFE.as_millis() as i64)
+        .execute(&pool)
+        .await
+        .context("cannot join the cluster")?;
+        let cluster = Arc::new(Cluster {
+            alive: Mutex::new(HashSet::from([me.clone()])),
+            me,
+            address,
+            secret,
+            pool,
+            retired: Default::default(),
+        });
+        let beating = cluster.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(HEARTBEAT);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                if beating.retired.load(std::sync::atomic::Ordering::Relaxed) {
+                    break;
+                }
+                if let Err(e) = beating.beat().await {
+                    tracing::warn!(error = %e, "heartbeat failed: this instance's games will be taken over if it keeps failing");
+                }
+            }
+        });
+        tracing::info!(instance = %cluster.me, address = %cluster.address, "joined the cluster");
+        Ok(cluster)
+    }
+
+    async fn beat(&self) -> Result<()> {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE instances SET alive_until = {DB_NOW_MS} + $1 WHERE id = $2"
+        )))
+        .bind(LIFE.as_millis() as i64)
+        .bind(&self.me)
+        .execute(&self.pool)
+        .await?;
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT id FROM instances WHERE alive_until > {DB_NOW_MS}"
+        )))
+        .fetch_all(&self.pool)
+        .await?;
+        let alive = rows
+            .iter()
+            .map(|r| r.try_get::<String, _>("id"))
+            .collect::<Result<HashSet<_>, _>>()?;
+        *self.alive.lock().unwrap_or_else(|e| e.into_inner()) = alive;
+        Ok(())
+    }
+
+    /// Tells the others where to reach this instance (once its listener is bound).
+    pub async fn advertise(&self, address: &str) -> Result<()> {
+        sqlx::query("UPDATE instances SET address = $1 WHERE id = $2")
+            .bind(address)
+            .bind(&self.me)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Whether `instance` was alive at the last heartbeat.
+    pub fn is_alive(&self, instance: &str) -> bool {
+        self.alive
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(instance)
+    }
+
+    /// Takes `game` if it is free (never owned, let go, or its owner is dead), or confirms
+    /// this instance's hold with a new epoch; otherwise names its alive owner.
+    pub async fn claim(&self, game: &str) -> Result<Owner> {
+        for _ in 0..3 {
+            let taken = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "INSERT INTO game_leases (game_id, owner, epoch) VALUES ($1, $2, 1)
+                 ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner,
+                     epoch = game_leases.epoch + 1
+                 WHERE game_leases.owner = EXCLUDED.owner OR game_leases.owner = ''
+                    OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = game_leases.owner
+                                   AND i.alive_until > {DB_NOW_MS})
+                 RETURNING epoch"
+            )))
+            .bind(game)
+            .bind(&self.me)
+            .fetch_optional(&self.pool)
+            .await?;
+            if let Some(row) = taken {
+                return Ok(Owner::Me(row.try_get("epoch")?));
+            }
+            let owner = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "SELECT l.owner, i.address FROM game_leases l JOIN instances i ON i.id = l.owner
+                 WHERE l.game_id = $1 AND i.alive_until > {DB_NOW_MS}"
+            )))
+            .bind(game)
+            .fetch_optional(&self.pool)
+            .await?;
+            if let Some(row) = owner {
+                return Ok(Owner::Other {
+                    id: row.try_get("owner")?,
+                    address: row.try_get("address")?,
+                });
+            }
+            // Its owner died between the two statements: claim again.
+        }
+        anyhow::bail!("game {game} changes owner too often to be claimed")
+    }
+
+    /// Lets `game` go, if this instance still holds it at `epoch`.
+    pub async fn release(&self, game: &str, epoch: i64) -> Result<()> {
+        sqlx::query("UPDATE game_leases SET owner = '' WHERE game_id = $1 AND owner = $2 AND epoch = $3")
+            .bind(game)
+            .bind(&self.me)
+            .bind(epoch)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Live games whose owner is dead: nobody runs their clocks or bots until one takes them.
+    pub async fn orphans(&self) -> Result<Vec<String>> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT l.game_id FROM game_leases l JOIN games g ON g.id = l.game_id
+             WHERE g.status = 'live' AND l.owner <> ''
+               AND NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = l.owner
+                               AND i.alive_until > {DB_NOW_MS})"
+        )))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>("game_id").map_err(Into::into))
+            .collect()
+    }
+
+    /// Drains: this instance stops living, so the others take its games over at once (a move
+    /// of its still running rooms is then refused by the fence, never committed twice).
+    pub async fn retire(&self) -> Result<()> {
+        self.retired
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        sqlx::query("UPDATE instances SET alive_until = 0 WHERE id = $1")
+            .bind(&self.me)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub fn retired(&self) -> bool {
+        self.retired.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
