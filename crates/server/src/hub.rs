@@ -70,7 +70,10 @@ impl Hub {
     }
 
     /// Pushes go to the other instances through `tx` from now on.
-    pub fn fan_out_with(&self, tx: tokio::sync::mpsc::UnboundedSender<crate::cluster::fanout::Push>) {
+    pub fn fan_out_with(
+        &self,
+        tx: tokio::sync::mpsc::UnboundedSender<crate::cluster::fanout::Push>,
+    ) {
         let _ = self.fanout.set(tx);
     }
 

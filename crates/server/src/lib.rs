@@ -316,9 +316,13 @@ impl AppState {
                     .clone()
                     .unwrap_or_else(|| "http://127.0.0.1:0".to_string());
                 let cluster = cluster::Cluster::join(&store, me.clone(), address).await?;
-                let fanout =
-                    cluster::fanout::start(&config.database_url, store.pool.clone(), me, hub.clone())
-                        .await?;
+                let fanout = cluster::fanout::start(
+                    &config.database_url,
+                    store.pool.clone(),
+                    me,
+                    hub.clone(),
+                )
+                .await?;
                 hub.fan_out_with(fanout);
                 Some(cluster)
             }
@@ -605,8 +609,7 @@ pub async fn serve_state(state: AppState, listener: tokio::net::TcpListener) -> 
             .advertise(&format!("http://{}", listener.local_addr()?))
             .await?;
     }
-    let mut terminate =
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     tokio::select! {
         served = listen::serve(state.clone(), listener) => served,
         _ = terminate.recv() => {

@@ -61,7 +61,12 @@ impl Rooms {
         }
     }
 
-    async fn get_as(&self, state: &AppState, id: &str, remote_ok: bool) -> Result<Option<RoomHandle>> {
+    async fn get_as(
+        &self,
+        state: &AppState,
+        id: &str,
+        remote_ok: bool,
+    ) -> Result<Option<RoomHandle>> {
         loop {
             let seen = match self.lookup(id) {
                 Ok(running) => return Ok(Some(running)),

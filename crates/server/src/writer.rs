@@ -562,8 +562,16 @@ mod tests {
             tasks.push(tokio::spawn(async move {
                 if i % 2 == 0 {
                     let result = (i == 98).then(|| "{}".to_string());
-                    w.append_move("g", i / 2, "m", false, result, Some(TurnWrite::default()), None)
-                        .await
+                    w.append_move(
+                        "g",
+                        i / 2,
+                        "m",
+                        false,
+                        result,
+                        Some(TurnWrite::default()),
+                        None,
+                    )
+                    .await
                 } else {
                     // Every name twice: one of each pair breaks the primary key.
                     let name = format!("n{}", i / 4);
@@ -614,9 +622,10 @@ mod tests {
         let tasks: Vec<_> = (0..110u32)
             .map(|i| {
                 let w = writer.clone();
-                tokio::spawn(
-                    async move { w.append_move("g", i % 100, "m", false, None, None, None).await },
-                )
+                tokio::spawn(async move {
+                    w.append_move("g", i % 100, "m", false, None, None, None)
+                        .await
+                })
             })
             .collect();
         let mut failed = 0;

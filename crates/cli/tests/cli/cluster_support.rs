@@ -45,13 +45,22 @@ pub struct Instance {
 impl Instance {
     /// Starts instance `name` on `database`, listening on a free port.
     pub fn start(database: &str, name: &str, extra: &[&str]) -> Instance {
+        // Named by database too: the tests of one process each start an `a`.
+        let db = database.rsplit('/').next().unwrap_or_default();
         let log = std::env::temp_dir().join(format!(
-            "pyramidion-cluster-{}-{name}.log",
+            "pyramidion-cluster-{}-{db}-{name}.log",
             std::process::id()
         ));
         let mut child = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
             .args(["serve", "--bind", "127.0.0.1:0", "--database", database])
-            .args(["--instance", name, "--ws-rate", "100000", "--http-rate", "100000"])
+            .args([
+                "--instance",
+                name,
+                "--ws-rate",
+                "100000",
+                "--http-rate",
+                "100000",
+            ])
             .args(extra)
             .env("RUST_LOG", "info")
             .stdout(Stdio::piped())
@@ -62,7 +71,12 @@ impl Instance {
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
             .unwrap();
-        let base = line.trim().rsplit(' ').next().unwrap_or_default().to_string();
+        let base = line
+            .trim()
+            .rsplit(' ')
+            .next()
+            .unwrap_or_default()
+            .to_string();
         assert!(
             base.starts_with("http://127.0.0.1:"),
             "instance {name} did not start: {line}\n{}",
@@ -82,6 +96,31 @@ impl Instance {
             .status()
             .expect("kill runs");
         assert!(status.success());
+    }
+
+    /// Stops the process (SIGSTOP) and waits until every thread of it is stopped: the signal
+    /// is delivered asynchronously, and a thread still running could take a message in.
+    pub fn pause(&self) {
+        self.signal("-STOP");
+        let stat = format!("/proc/{}/stat", self.child.id());
+        for _ in 0..1000 {
+            let threads = std::fs::read_dir(format!("/proc/{}/task", self.child.id()))
+                .map(|d| {
+                    d.filter_map(Result::ok)
+                        .map(|t| std::fs::read_to_string(t.path().join("stat")).unwrap_or_default())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default();
+            let stopped = |s: &String| {
+                s.rsplit_once(") ")
+                    .is_some_and(|(_, rest)| rest.starts_with('T'))
+            };
+            if !threads.is_empty() && threads.iter().all(stopped) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("{stat}: the process did not stop");
     }
 
     pub fn kill(&mut self) {
@@ -134,6 +173,8 @@ pub struct Player {
     pub last_event: Option<u64>,
     /// Reconnections and resubscriptions made.
     pub resumed: u32,
+    /// The last state seen.
+    pub latest: Option<Value>,
 }
 
 async fn connect(base: &str, cookie: &str) -> Option<Socket> {
@@ -141,7 +182,10 @@ async fn connect(base: &str, cookie: &str) -> Option<Socket> {
         .into_client_request()
         .unwrap();
     req.headers_mut().insert("cookie", cookie.parse().unwrap());
-    tokio_tungstenite::connect_async(req).await.ok().map(|c| c.0)
+    tokio_tungstenite::connect_async(req)
+        .await
+        .ok()
+        .map(|c| c.0)
 }
 
 impl Player {
@@ -153,6 +197,7 @@ impl Player {
             on,
             last_event: None,
             resumed: 0,
+            latest: None,
         };
         p.reconnect(bases, &[]).await;
         p
@@ -190,14 +235,23 @@ impl Player {
         }
     }
 
-    /// The next state of the game at `at_least` or later, reconnecting and resubscribing as
-    /// needed. Errors other than "follow again" fail the test, except `refused` ones.
+    /// The game's state at `at_least` or later (the latest one seen, if it is), reading,
+    /// reconnecting and resubscribing as needed; or, after a resubscription, whatever state
+    /// it brings (a move in flight when the game changed instance may not have been played).
     pub async fn state(&mut self, at_least: u64, bases: &[String], dead: &[usize]) -> Value {
+        if let Some(latest) = &self.latest
+            && latest["state_id"].as_u64() >= Some(at_least)
+        {
+            return latest.clone();
+        }
+        // Pings keep a socket busy: the wait is bounded as a whole, not per message.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        let mut resynced = false;
         loop {
             let next = match self.socket.as_mut() {
-                Some(s) => tokio::time::timeout(Duration::from_secs(30), s.next())
+                Some(s) => tokio::time::timeout_at(deadline, s.next())
                     .await
-                    .expect("a message within 30 s"),
+                    .expect("the game's state within 60 s"),
                 None => None,
             };
             let text = match next {
@@ -208,6 +262,7 @@ impl Player {
                     self.resumed += 1;
                     self.socket = None;
                     self.reconnect(bases, dead).await;
+                    resynced = true;
                     continue;
                 }
             };
@@ -216,13 +271,15 @@ impl Player {
                 Some("state") if v["game"] == self.game.as_str() => {
                     let id = v["state_id"].as_u64().unwrap();
                     self.last_event = Some(id);
-                    if id >= at_least {
+                    self.latest = Some(v.clone());
+                    if id >= at_least || resynced {
                         return v;
                     }
                 }
                 Some("error") => match v["code"].as_str() {
                     Some("lagging") | Some("unavailable") => {
                         self.resumed += 1;
+                        resynced = true;
                         tokio::time::sleep(Duration::from_millis(100)).await;
                         self.subscribe().await;
                     }

@@ -71,15 +71,24 @@ enum Forward {
 #[serde(rename_all = "snake_case")]
 enum Back {
     /// A message of the room for connection `conn` of the forwarding instance.
-    Msg { conn: u64, msg: Box<RawValue> },
-    Progress { req: u64, stage: u8, moves: u64 },
+    Msg {
+        conn: u64,
+        msg: Box<RawValue>,
+    },
+    Progress {
+        req: u64,
+        stage: u8,
+        moves: u64,
+    },
     Answer {
         req: u64,
         ok: Option<serde_json::Value>,
         error: Option<RefusedAct>,
     },
     /// The owner no longer runs the game here (it ended, or another instance owns it).
-    Closed { reason: String },
+    Closed {
+        reason: String,
+    },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -139,10 +148,7 @@ async fn forward(
     address: String,
     mut rx: mpsc::Receiver<RoomCmd>,
 ) {
-    let url = format!(
-        "{}/internal/link/{game}",
-        address.replacen("http", "ws", 1)
-    );
+    let url = format!("{}/internal/link/{game}", address.replacen("http", "ws", 1));
     let request = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
         url.as_str(),
     )
@@ -175,6 +181,8 @@ async fn forward(
             let (mut sink, mut stream) = socket.split();
             let mut next_req = 0u64;
             let mut check = tokio::time::interval(super::HEARTBEAT);
+            // The first tick is now: the owner was just found alive.
+            check.reset();
             let mut idle_since = Some(Instant::now());
             let idle_after = state.config.limits.room_idle;
             loop {

@@ -92,7 +92,11 @@ impl Drop for Lease {
 impl Cluster {
     /// Joins the cluster of the database behind `pool` as `me`, reachable at `address`, and
     /// starts the heartbeat.
-    pub async fn join(store: &crate::store::Store, me: String, address: String) -> Result<Arc<Self>> {
+    pub async fn join(
+        store: &crate::store::Store,
+        me: String,
+        address: String,
+    ) -> Result<Arc<Self>> {
         let pool = store.pool.clone();
         let secret = match store.secret("cluster_link").await? {
             Some(s) => s,
@@ -211,8 +215,14 @@ impl Cluster {
             .fetch_optional(&self.pool)
             .await?;
             if let Some(row) = owner {
+                let id: String = row.try_get("owner")?;
+                // Alive now by the database, whatever the last heartbeat saw.
+                self.alive
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(id.clone());
                 return Ok(Owner::Other {
-                    id: row.try_get("owner")?,
+                    id,
                     address: row.try_get("address")?,
                 });
             }
@@ -223,12 +233,14 @@ impl Cluster {
 
     /// Lets `game` go, if this instance still holds it at `epoch`.
     pub async fn release(&self, game: &str, epoch: i64) -> Result<()> {
-        sqlx::query("UPDATE game_leases SET owner = '' WHERE game_id = $1 AND owner = $2 AND epoch = $3")
-            .bind(game)
-            .bind(&self.me)
-            .bind(epoch)
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "UPDATE game_leases SET owner = '' WHERE game_id = $1 AND owner = $2 AND epoch = $3",
+        )
+        .bind(game)
+        .bind(&self.me)
+        .bind(epoch)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
