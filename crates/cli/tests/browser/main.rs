@@ -50,9 +50,9 @@ fn start_server(dir: PathBuf, bind: &str) -> Server {
 /// [`start_server`] with more `pyramidion serve` flags.
 fn start_server_with(dir: PathBuf, bind: &str, flags: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
-        // Analyses at the cheapest search level: the pages are tested, not the depth.
+        // Analyses on a tiny budget: the pages are tested, not the depth.
         .args(["serve", "--bind", bind, "--http-rate", "1000"])
-        .args(["--analysis-level", "easy", "--data-dir"])
+        .args(["--analysis-budget", "2000", "--data-dir"])
         .arg(&dir)
         .args(flags)
         .stdout(Stdio::piped())
