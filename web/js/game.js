@@ -13,18 +13,26 @@ import { moveLog } from './move-log.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
+// It may also export `moveText(move)`, the move in words (the shell's replay, notices and
+// analysis say moves with it); without it a move reads as its text.
 const tables = new Map();
-export function loadTable(key) {
+function tableModule(key) {
   if (!tables.has(key)) {
     tables.set(
       key,
       import(`./${key}/table.js`).then(
-        (m) => m.render,
-        () => renderGeneric,
+        (m) => m,
+        () => ({ render: renderGeneric }),
       ),
     );
   }
   return tables.get(key);
+}
+export function loadTable(key) {
+  return tableModule(key).then((m) => m.render);
+}
+export function loadMoveText(key) {
+  return tableModule(key).then((m) => m.moveText || ((move) => move.text));
 }
 
 export async function renderGame(root, id) {
@@ -46,6 +54,7 @@ export async function renderGame(root, id) {
   try {
     page.table = await api('GET', `/api/tables/${id}`);
     render = await loadTable(page.table.game);
+    page.moveText = await loadMoveText(page.table.game);
   } catch (e) {
     showError(e);
     return mount(root, h('p.hint', {}, errorText(e.code)));
@@ -65,7 +74,7 @@ export async function renderGame(root, id) {
 
   // A time-out notice in the current language (it is kept as the server sent it, so that a
   // change of language says it again).
-  const noticeText = (n) => n && t(`notice.${n.kind}`, { seat: seatName(n.seat), move: n.move.text, count: n.timeouts, max: n.bot_after });
+  const noticeText = (n) => n && t(`notice.${n.kind}`, { seat: seatName(n.seat), move: page.moveText ? page.moveText(n.move) : n.move.text, count: n.timeouts, max: n.bot_after });
 
   const play = (move) => {
     if (!page.state || page.pending || page.state.finished) return;

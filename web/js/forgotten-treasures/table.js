@@ -9,6 +9,9 @@ import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from './placing.js';
 import { resultPanel } from './result.js';
 import { moveText } from './moves.js';
+
+// A move in words, for the shell's replay, notices and analysis.
+export { moveText };
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 
 export function render(ctx) {
@@ -133,7 +136,7 @@ function ownArea(ctx, focus) {
     h(
       'div.own-head',
       {},
-      h('h3', {}, ctx.state.seat === focus ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) })),
+      h('h3', {}, ctx.state.seat === focus && !ctx.replay ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) })),
       h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(player.gems)),
     ),
   ];

@@ -170,7 +170,7 @@ function rotate(ctx) {
 function ownArea(ctx, focus) {
   const { view, legal, ui, play } = ctx;
   const player = view.seats[focus];
-  const parts = [h('h3', {}, ctx.state.seat === focus ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) }), statusNote(player))];
+  const parts = [h('h3', {}, ctx.state.seat === focus && !ctx.replay ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) }), statusNote(player))];
   const places = ctx.myTurn ? legal.filter((m) => m.kind === 'place') : [];
   let ghosts = [];
   const targets = [];
@@ -402,7 +402,8 @@ function enlargedPlayer(ctx, seat) {
   };
 }
 
-function moveText(m) {
+// A move in words (the log, the replay, notices, the analysis): exported for the shell.
+export function moveText(m) {
   switch (m.kind) {
     case 'take':
       return t('pyo.move.take', { slot: m.slot + 1 });
