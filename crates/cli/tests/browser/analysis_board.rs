@@ -93,6 +93,9 @@ async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
     .await;
     open_lobby(&s, base).await;
     assert_eq!(s.js(REGISTER, json!(["analyst"])).await, 200);
+    // Reloaded: the page knows its new identity.
+    open_lobby(&s, base).await;
+    assert_eq!(s.text("[data-testid=me]").await, "analyst");
     s.goto(&format!("{base}/#/replay/{id}")).await;
     s.wait_for("[data-testid=replay]", 15).await;
     // The replay opens at the start.
