@@ -48,7 +48,7 @@ async fn set_language(s: &Session, lang: &str) {
 async fn no_notation_in_the_list(s: &Session, notations: &[String]) {
     let entries = s
         .js(
-            "return [...document.querySelectorAll('[data-testid=replay-moves] li > button')].map((b) => b.textContent);",
+            "return [...document.querySelectorAll('[data-testid=replay-moves] li > button:first-child')].map((b) => b.textContent);",
             json!([]),
         )
         .await;
@@ -190,12 +190,26 @@ async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
             )
             .await;
         let (played, best) = (said[0].as_str().unwrap(), said[1].as_str().unwrap());
+        // The move played reads as the move list says it.
+        let listed = s
+            .js(
+                "return document.querySelectorAll('[data-testid=replay-moves] li > button:first-child')[arguments[0]].textContent;",
+                json!([d["ply"]]),
+            )
+            .await;
+        let listed = listed.as_str().unwrap();
+        let listed_words = listed.split_once(": ").map_or(listed, |(_, w)| w);
+        assert!(played.contains(listed_words), "{lang}: '{played}' says '{listed_words}'");
         for (words, mv, points) in [
             (played, &d["played"], &d["played_points"]),
             (best, &d["best"], &d["best_points"]),
         ] {
+            // Notation would read "… <record text>: 40.6".
             let mv = mv.as_str().unwrap();
-            assert!(!words.contains(mv), "{lang}: notation '{mv}' in '{words}'");
+            assert!(
+                !words.contains(&format!(" {mv}:")) && !words.contains(&format!(" {mv} :")),
+                "{lang}: notation '{mv}' in '{words}'"
+            );
             let points = format!("{:.1}", points.as_f64().unwrap());
             assert!(
                 words.ends_with(&points),
