@@ -193,7 +193,8 @@ function ownArea(ctx, focus) {
       ),
     );
     if (places.length) {
-      const here = places.filter((p) => p.dir === dir);
+      // The replay's analysis shows its two moves whatever their orientations.
+      const here = ctx.replay ? places : places.filter((p) => p.dir === dir);
       parts.push(h('p.hint', {}, t('pyo.place_hint', { count: here.length, orientations: dirs.length })));
       ghosts = here.map((p) => ({
         key: p.text,

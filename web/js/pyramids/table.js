@@ -185,7 +185,8 @@ function necropolis(ctx, p, own) {
   let ghosts = [];
   let preview = null;
   if (own && ctx.myTurn) {
-    ghosts = legal.filter((m) => m.kind === 'pyramid' && m.hand === ui.hand);
+    // The replay's analysis shows its two moves whichever card each places.
+    ghosts = legal.filter((m) => m.kind === 'pyramid' && (ctx.replay || m.hand === ui.hand));
     preview = p.hand ? p.hand[ui.hand] : null;
   }
   return h(
