@@ -199,7 +199,10 @@ async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
             .await;
         let listed = listed.as_str().unwrap();
         let listed_words = listed.split_once(": ").map_or(listed, |(_, w)| w);
-        assert!(played.contains(listed_words), "{lang}: '{played}' says '{listed_words}'");
+        assert!(
+            played.contains(listed_words),
+            "{lang}: '{played}' says '{listed_words}'"
+        );
         for (words, mv, points) in [
             (played, &d["played"], &d["played_points"]),
             (best, &d["best"], &d["best_points"]),
