@@ -9,7 +9,8 @@ import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyramid-drawing/placing.js';
 import { resultPanel } from './result.js';
 import { moveText } from './moves.js';
-// How a move reads in words: the shell says time-out notices with it.
+
+// A move in words, for the shell's replay, notices and analysis.
 export { moveText };
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
@@ -149,7 +150,7 @@ function ownArea(ctx, focus) {
     h(
       'div.own-head',
       {},
-      h('h3', {}, ctx.state.seat === focus ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) })),
+      h('h3', {}, ctx.state.seat === focus && !ctx.replay ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) })),
       h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(player.gems)),
     ),
   ];

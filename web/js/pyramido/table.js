@@ -143,7 +143,7 @@ function quarry(ctx) {
 function ownArea(ctx, focus) {
   const { view, legal, ui, play } = ctx;
   const player = view.seats[focus];
-  const parts = [h('h3', {}, ctx.state.seat === focus ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) }), statusNote(player))];
+  const parts = [h('h3', {}, ctx.state.seat === focus && !ctx.replay ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) }), statusNote(player))];
   const placing = ctx.myTurn && view.phase === 'place' && placements(legal).length > 0;
   let ghosts = [];
   const targets = [];
@@ -367,6 +367,7 @@ function enlargedPlayer(ctx, seat) {
   };
 }
 
+// A move in words (the log, the replay, notices, the analysis): exported for the shell.
 export function moveText(m) {
   switch (m.kind) {
     case 'take':
