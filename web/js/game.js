@@ -107,8 +107,12 @@ export async function renderGame(root, id, invite) {
         h('p.table-links', {}, rulesLink(page.table.game, true)),
         st.finished ? null : notifyOffer(page.table),
         clockBar(ctx),
-        st.finished ? endBar(page.table, st.seat !== null, [endingText(ctx), rematchOffer(page, draw)]) : playActions(ctx, page),
+        st.finished ? endBar(page.table, st.seat !== null, [endingText(ctx), rematchOffer(page, draw)]) : null,
         render(ctx),
+        // Resign, abandon, claim and "I'm back" under the board (as lichess and BGA place
+        // them): above it they would push the board down on a phone and sit under the
+        // sticky clock bar.
+        st.finished ? null : playActions(ctx, page),
         chat.el,
       );
     } catch (e) {
