@@ -38,7 +38,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         },
         MoveKind {
             kind: "place",
-            fields: &["x", "y", "dir", "cells"],
+            fields: &["x", "y", "dir", "cells", "eliminates"],
             example: "place e5 E",
         },
         MoveKind {

@@ -329,6 +329,35 @@ async fn to_room(state: &AppState, game: &str, mut cmd: RoomCmd) -> Result<(), S
     ))
 }
 
+/// Follows `game` for a user who acts in it (a move, a chat message) without having
+/// subscribed: within the socket's cap on rooms and behind the same gate as `subscribe`.
+async fn follow_implicitly(
+    state: &AppState,
+    subscribed: &mut HashSet<String>,
+    game: &str,
+    conn: u64,
+    id: &Identity,
+    identity: Option<&Identity>,
+    out: &mpsc::Sender<ServerMsg>,
+) -> Result<(), ServerMsg> {
+    if subscribed.contains(game) {
+        return Ok(());
+    }
+    if let Some(refused) = room_cap(state, subscribed, game) {
+        return Err(refused);
+    }
+    let cmd = RoomCmd::Subscribe {
+        conn,
+        user: Some(id.user_id.clone()),
+        out: out.clone(),
+        last_event: None,
+    };
+    daily_gate(state, game, identity, None).await?;
+    to_room(state, game, cmd).await?;
+    subscribed.insert(game.to_string());
+    Ok(())
+}
+
 /// A daily challenge's game is followed only by its player until its day is over: the deal
 /// is everyone's that day (`crate::daily::embargo`).
 ///
@@ -443,22 +472,8 @@ async fn handle(
                 Some(&game),
             )),
             Some(id) => {
-                let mut sent = Ok(());
-                if !subscribed.contains(&game) {
-                    let cmd = RoomCmd::Subscribe {
-                        conn,
-                        user: Some(id.user_id.clone()),
-                        out: out.clone(),
-                        last_event: None,
-                    };
-                    sent = match daily_gate(state, &game, identity, None).await {
-                        Ok(()) => to_room(state, &game, cmd).await,
-                        Err(e) => Err(e),
-                    };
-                    if sent.is_ok() {
-                        subscribed.insert(game.clone());
-                    }
-                }
+                let mut sent =
+                    follow_implicitly(state, subscribed, &game, conn, id, identity, out).await;
                 if sent.is_ok() {
                     let cmd = RoomCmd::Chat(crate::room::ChatCmd {
                         conn,
@@ -483,22 +498,8 @@ async fn handle(
                 Some(&game),
             )),
             Some(id) => {
-                let mut sent = room_cap(state, subscribed, &game).map_or(Ok(()), Err);
-                if sent.is_ok() && !subscribed.contains(&game) {
-                    let cmd = RoomCmd::Subscribe {
-                        conn,
-                        user: Some(id.user_id.clone()),
-                        out: out.clone(),
-                        last_event: None,
-                    };
-                    sent = match daily_gate(state, &game, identity, None).await {
-                        Ok(()) => to_room(state, &game, cmd).await,
-                        Err(e) => Err(e),
-                    };
-                    if sent.is_ok() {
-                        subscribed.insert(game.clone());
-                    }
-                }
+                let mut sent =
+                    follow_implicitly(state, subscribed, &game, conn, id, identity, out).await;
                 if sent.is_ok() {
                     let cmd = RoomCmd::Move {
                         conn,

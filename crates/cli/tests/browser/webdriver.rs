@@ -256,6 +256,22 @@ impl Session {
         match e.click().await {
             Ok(()) => true,
             Err(err) if err.is_stale_element_reference() => false,
+            // In view but under the sticky clock bar and prompt (WebDriver does not scroll an
+            // element whose centre is inside the window): scroll it to the middle, as a person
+            // would, and click once more.
+            Err(err) if err.to_string().contains("element click intercepted") => {
+                let element = serde_json::to_value(e).expect("an element serialises");
+                self.js(
+                    "arguments[0].scrollIntoView({ block: 'center' }); return true;",
+                    json!([element]),
+                )
+                .await;
+                match e.click().await {
+                    Ok(()) => true,
+                    Err(err) if err.is_stale_element_reference() => false,
+                    Err(err) => panic!("click failed: {err}"),
+                }
+            }
             Err(err) => panic!("click failed: {err}"),
         }
     }

@@ -41,6 +41,10 @@ async fn a_victims_greedy_bot_plays_while_a_flooders_searches_wait() {
         c.limits.search_bots_per_user = 100;
         c.limits.analyses_per_user = 40;
         c.limits.max_analyses = 40;
+        // Flooder and victim share 127.0.0.1 here; on a real server they are two addresses,
+        // so the per-address message budget (tested in `limits`) must not be what is measured.
+        c.ws_messages_per_second = 1e6;
+        c.ws_burst = 1e6;
     })
     .await;
     let mut flooder = account(&s, "flooder").await;
