@@ -274,10 +274,13 @@ export async function renderReplay(root, id) {
       ),
       h('p.hint', {}, t('analysis.decision_hint', { low: Math.max(0, d.lost_low).toFixed(1), high: d.lost_high.toFixed(1) })),
     );
-  // Marks the table's drawing of both moves (a ghost, a slot, a card, a button).
+  // Marks the table's drawing of both moves (a ghost, a slot, a card, a button). A table may
+  // draw one element or several (the status line that sticks under the clocks is a sibling of
+  // the table's grid), so every element drawn is searched, itself included.
   const markDecision = (drawn, d) => {
-    if (!drawn || !drawn.querySelectorAll) return;
-    for (const el of drawn.querySelectorAll('[data-move], [data-key]')) {
+    const roots = (Array.isArray(drawn) ? drawn.flat(Infinity) : [drawn]).filter((n) => n && n.querySelectorAll);
+    const sel = '[data-move], [data-key]';
+    for (const el of roots.flatMap((r) => [...(r.matches(sel) ? [r] : []), ...r.querySelectorAll(sel)])) {
       const text = el.getAttribute('data-move') || el.getAttribute('data-key');
       if (text === d.best_move.text) el.classList.add('analysis-best');
       if (text === d.played_move.text) el.classList.add('analysis-played');

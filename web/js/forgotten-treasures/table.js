@@ -30,10 +30,11 @@ export function render(ctx) {
   // Local choices belong to one state: a new state forgets the selected slot.
   if (ctx.ui.stateId !== state.state_id) {
     ctx.ui.stateId = state.state_id;
-    ctx.ui.selected = null;
+    // A replay's flagged decision arrives with its best move selected (its domino drawn).
+    if (!ctx.replay) ctx.ui.selected = null;
     ctx.ui.confirm = null;
-    if (ownFirst) bringIntoView();
-    if (ctx.myTurn) focusNextDecision(DECISIONS);
+    if (ownFirst && !ctx.replay) bringIntoView();
+    if (ctx.myTurn && !ctx.replay) focusNextDecision(DECISIONS);
   }
   const own = h(
     'section.card.own',

@@ -66,12 +66,13 @@ export function render(ctx) {
   const placing = ctx.myTurn && phase === 'place';
   if (ctx.ui.stateId !== state.state_id) {
     ctx.ui.stateId = state.state_id;
-    ctx.ui.selected = null;
+    // A replay's flagged decision arrives with its best move selected (its domino drawn).
+    if (!ctx.replay) ctx.ui.selected = null;
     ctx.ui.resurface = null;
     ctx.ui.cover = null;
     ctx.ui.confirm = null;
-    if (placing) bringIntoView();
-    if (ctx.myTurn) focusNextDecision(DECISIONS);
+    if (placing && !ctx.replay) bringIntoView();
+    if (ctx.myTurn && !ctx.replay) focusNextDecision(DECISIONS);
   }
   const own = h('section.card.own', { 'data-testid': 'own-area', onkeydown: placing ? onRotateKey(ctx) : null }, ownArea(ctx, focus));
   watchTableHead();
