@@ -224,3 +224,87 @@ async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
             .await;
     }
 }
+
+/// The two tables drawn with the shared slot layer (Pyramido, Forgotten Treasures) mark the
+/// analysis' best move of every flagged decision too, and a best placement is the selected
+/// slot with its domino drawn (a ghost placement), not only a marker among the others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
+    let turn = ONE_AT_A_TIME.lock().await;
+    let dir = std::env::temp_dir().join(format!(
+        "pyramidion-browser-analysis-slots-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let flags = ["--analysis-budget", "60000", "--bot-pace-ms", "0"];
+    let w = World {
+        server: start_server_with(dir, "127.0.0.1:0", &flags),
+        driver: Driver::start().await,
+        _turn: turn,
+    };
+    let base = &w.server.base;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, base).await;
+    assert_eq!(s.js(REGISTER, json!(["player"])).await, 200);
+    open_lobby(&s, base).await;
+    let mut placements = 0;
+    for game in ["pyramido", "forgotten-treasures"] {
+        let id = s.js(PLAY, json!([game])).await;
+        let id = id.as_str().unwrap_or_default().to_string();
+        assert_eq!(id.len(), 16, "{game} was played to the end: {id}");
+        s.goto(&format!("{base}/#/replay/{id}")).await;
+        s.wait_for("[data-testid=replay]", 15).await;
+        s.click("[data-testid=analyse]").await;
+        s.wait_for("[data-testid=analysis-done]", 600).await;
+        let analysis = s
+            .js(
+                &format!("return fetch('/api/games/{id}/analysis').then((r) => r.json());"),
+                json!([]),
+            )
+            .await;
+        let flagged: Vec<&Value> = analysis["analysis"]["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["flag"].is_string())
+            .collect();
+        assert!(!flagged.is_empty(), "{game}: first moves were found out");
+        let mut shot = false;
+        for (n, d) in flagged.iter().enumerate() {
+            s.click_nth("[data-testid=show-decision]", n).await;
+            s.wait_until(
+                "the flagged decision on the board",
+                "const r = document.querySelector('[data-testid=replay]'); return r && Number(r.dataset.ply) === arguments[0] && !!document.querySelector('[data-testid=analysis-decision]');",
+                json!([d["ply"]]),
+                15,
+            )
+            .await;
+            let drawn = s
+                .js(
+                    "const b = document.querySelector('[data-testid=replay-board]');
+                     return [b.querySelectorAll('.analysis-best').length,
+                       !!b.querySelector('[data-testid=ghost].analysis-best.selected .ghost-preview-blocks')];",
+                    json!([]),
+                )
+                .await;
+            assert!(
+                drawn[0].as_u64().unwrap() >= 1,
+                "{game}: the best move is drawn: {d}"
+            );
+            if d["best_move"]["kind"] == "place" {
+                placements += 1;
+                assert_eq!(
+                    drawn[1],
+                    true,
+                    "{game}: the best slot is selected with its domino: {d}"
+                );
+                if !shot {
+                    s.screenshot(&artifacts(), &format!("analysis-board-{game}-1280"))
+                        .await;
+                    shot = true;
+                }
+            }
+        }
+    }
+    assert!(placements > 0, "a best placement was drawn");
+}
