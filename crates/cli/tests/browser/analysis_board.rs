@@ -283,7 +283,8 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
                 .js(
                     "const b = document.querySelector('[data-testid=replay-board]');
                      return [b.querySelectorAll('.analysis-best').length,
-                       !!b.querySelector('[data-testid=ghost].analysis-best.selected .ghost-preview-blocks')];",
+                       !!b.querySelector('[data-testid=ghost].analysis-best.selected .ghost-preview-blocks'),
+                       [...b.querySelectorAll('svg .analysis-best, svg .analysis-played')].filter((e) => getComputedStyle(e).outlineStyle !== 'none').length];",
                     json!([]),
                 )
                 .await;
@@ -291,6 +292,8 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
                 drawn[0].as_u64().unwrap() >= 1,
                 "{game}: the best move is drawn: {d}"
             );
+            // An outline on a drawing is drawn in its units: a cell wide, it hid the pyramid.
+            assert_eq!(drawn[2], 0, "{game}: marks on the drawing are strokes: {d}");
             if d["best_move"]["kind"] == "place" {
                 placements += 1;
                 assert_eq!(
@@ -299,6 +302,11 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
                     "{game}: the best slot is selected with its domino: {d}"
                 );
                 if !shot {
+                    s.js(
+                        "document.querySelector('[data-testid=replay-board] .analysis-best').scrollIntoView({ block: 'center' });",
+                        json!([]),
+                    )
+                    .await;
                     s.screenshot(&artifacts(), &format!("analysis-board-{game}-1280"))
                         .await;
                     shot = true;
