@@ -297,8 +297,7 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
             if d["best_move"]["kind"] == "place" {
                 placements += 1;
                 assert_eq!(
-                    drawn[1],
-                    true,
+                    drawn[1], true,
                     "{game}: the best slot is selected with its domino: {d}"
                 );
                 if !shot {
