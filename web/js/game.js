@@ -16,24 +16,26 @@ import { chatPanel } from './chat.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
+// It may also export `moveText(move)`, the move in words (the shell's replay, notices and
+// analysis say moves with it); without it a move reads as its text.
 const tables = new Map();
-export function loadTable(key) {
-  return loadModule(key).then((m) => m.render);
-}
-
-// A game's table module: `render(ctx)`, and `moveText(move)` (how a move reads in words, as
-// the move log says it; notices say moves with it too).
-function loadModule(key) {
+function tableModule(key) {
   if (!tables.has(key)) {
     tables.set(
       key,
       import(`./${key}/table.js`).then(
-        (m) => ({ render: m.render, moveText: m.moveText || ((mv) => mv.text) }),
-        () => ({ render: renderGeneric, moveText: (mv) => mv.text }),
+        (m) => m,
+        () => ({ render: renderGeneric }),
       ),
     );
   }
   return tables.get(key);
+}
+export function loadTable(key) {
+  return tableModule(key).then((m) => m.render);
+}
+export function loadMoveText(key) {
+  return tableModule(key).then((m) => m.moveText || ((move) => move.text));
 }
 
 export async function renderGame(root, id, invite) {
@@ -55,7 +57,8 @@ export async function renderGame(root, id, invite) {
   let moveText = (mv) => mv.text;
   try {
     page.table = await api('GET', `/api/tables/${id}`);
-    ({ render, moveText } = await loadModule(page.table.game));
+    render = await loadTable(page.table.game);
+    moveText = await loadMoveText(page.table.game);
   } catch (e) {
     showError(e);
     return mount(root, h('p.hint', {}, errorText(e.code)));

@@ -6,7 +6,7 @@ import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { app, errorText, showError } from './app.js';
-import { loadTable } from './game.js';
+import { loadMoveText, loadTable } from './game.js';
 import { seatLabel, exportLinks } from './history.js';
 import { moveLog } from './move-log.js';
 
@@ -14,16 +14,20 @@ export async function renderReplay(root, id) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   let replay;
   let render;
+  let moveText;
   try {
     replay = await api('GET', `/api/games/${id}/replay`);
     render = await loadTable(replay.table.game);
+    // Moves are said in words by the game's own renderer (the live log's), never notation.
+    moveText = await loadMoveText(replay.table.game);
   } catch (e) {
     showError(e);
     return mount(root, h('p.hint', { 'data-testid': 'replay-error' }, errorText(e.code)));
   }
   const { table, moves, plies } = replay;
   const mySeat = table.seats.findIndex((s) => s.type === 'human' && app.me && s.user === app.me.id);
-  const page = { ply: plies, seat: mySeat >= 0 ? mySeat : 0, ui: {}, positions: new Map(), analysis: replay.analysis, polling: null };
+  // The replay opens at the start (the analysis's links go to its flagged decisions).
+  const page = { ply: 0, seat: mySeat >= 0 ? mySeat : 0, ui: {}, positions: new Map(), analysis: replay.analysis, polling: null };
   const seatName = (seat) => seatLabel(table.seats[seat], seat);
 
   // Each position is asked once; quick key presses only draw the last one asked.
@@ -39,6 +43,15 @@ export async function renderReplay(root, id) {
     page.ply = Math.max(0, Math.min(plies, ply));
     draw();
   };
+  // A decision of the analysis, shown from its seat before the move: both moves on the board.
+  const goDecision = (d) => {
+    page.seat = d.seat;
+    go(d.ply);
+  };
+  const decisionAt = (ply) => {
+    const d = lost().get(ply);
+    return d && d.flag && d.best_move && d.played_move ? d : null;
+  };
 
   const board = h('div.replay-board', { 'data-testid': 'replay-board' });
   const draw = async () => {
@@ -51,6 +64,17 @@ export async function renderReplay(root, id) {
     }
     if (wanted !== `${page.ply}/${page.seat}`) return;
     const ctx = { id, table, state, view: state.view, seat: page.seat, legal: [], myTurn: false, ui: page.ui, log: moves.slice(0, page.ply), seatName, play: () => {}, redraw: draw, pending: false, replay: true };
+    // At a flagged decision seen from its seat, the table draws the move played and the best
+    // one as it draws choices (ghost placements, highlighted slots and cards), best first.
+    const decision = decisionAt(page.ply);
+    const shown = decision && decision.seat === page.seat ? decision : null;
+    if (shown) {
+      ctx.legal = [shown.best_move, shown.played_move];
+      ctx.myTurn = true;
+      if (shown.best_move.dir) page.ui.dir = shown.best_move.dir;
+      // The best move is selected: its ghost shows the piece in place.
+      page.ui.selected = shown.best_move.text;
+    }
     // The tables draw the shell's move log through the context, as on a live table.
     ctx.moveLog = (describe) => moveLog(ctx, describe);
     let drawn;
@@ -60,9 +84,10 @@ export async function renderReplay(root, id) {
       console.error(e);
       drawn = h('p.hint', { 'data-testid': 'render-error' }, t('error.render'));
     }
+    if (shown) markDecision(drawn, shown);
     // The page is rebuilt: the control that had the focus keeps it (keyboard users).
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.testid : null;
-    mount(root, h('div.replay', { 'data-testid': 'replay', 'data-ply': page.ply }, controls(), summary(), h('div.replay-main', {}, mount(board, drawn), moveList()), chatReplay(replay.chat || [], page.ply)));
+    mount(root, h('div.replay', { 'data-testid': 'replay', 'data-ply': page.ply }, controls(), summary(), h('div.replay-main', {}, mount(board, shown ? [decisionPanel(shown), drawn] : drawn), moveList()), chatReplay(replay.chat || [], page.ply)));
     const again = focused && root.querySelector(`[data-testid="${focused}"]`);
     if (again && !again.disabled) again.focus();
   };
@@ -97,7 +122,8 @@ export async function renderReplay(root, id) {
     const status = page.analysis ? page.analysis.status : 'none';
     if (status === 'done') return h('p.hint', { 'data-testid': 'analysis-done' }, t('analysis.done'));
     if (status === 'queued') return h('p.hint', { 'data-testid': 'analysis-queued', role: 'status' }, t('analysis.queued'));
-    if (mySeat < 0) return null;
+    // A game's players, and any signed-in player for a public game (a daily quota).
+    if (mySeat < 0 && !(table.listed && app.me && !app.me.guest)) return null;
     return h('p', {}, h('button', { 'data-testid': 'analyse', onclick: analyse }, t('analysis.analyse')), ' ', status === 'failed' ? t('analysis.failed') : t('analysis.hint'));
   };
   if (page.analysis && page.analysis.status === 'queued') pollAnalysis();
@@ -105,6 +131,7 @@ export async function renderReplay(root, id) {
   // Each seat's points lost stage by stage (or round by round: the analysis names its parts
   // from the game's descriptor) and over the game, with its flags. A stage's heading goes to
   // the position before its first analysed decision.
+  const firstFlag = (analysis, seat) => analysis.decisions.find((d) => d.seat === seat && d.flag && d.best_move);
   const summary = () => {
     const analysis = page.analysis && page.analysis.status === 'done' ? page.analysis.analysis : null;
     if (!analysis || !analysis.seats || !analysis.seats.every((s) => Array.isArray(s.stages))) return null;
@@ -144,7 +171,12 @@ export async function renderReplay(root, id) {
               h(
                 'tr',
                 { 'data-testid': 'analysis-seat' },
-                h('th', { scope: 'row' }, seatName(seat.seat)),
+                h(
+                  'th',
+                  { scope: 'row' },
+                  seatName(seat.seat),
+                  firstFlag(analysis, seat.seat) ? [' ', h('button.link', { 'data-testid': 'analysis-first-flag', onclick: () => goDecision(firstFlag(analysis, seat.seat)) }, t('analysis.first_flag'))] : null,
+                ),
                 seat.stages.map((s) => h('td', { title: t('analysis.decisions', { count: s.decisions }) }, points(s))),
                 h('td', { 'data-testid': 'analysis-seat-lost' }, points(seat)),
                 [seat.inaccuracies, seat.mistakes, seat.blunders].map((n) => h('td', {}, String(n))),
@@ -207,8 +239,9 @@ export async function renderReplay(root, id) {
           h(
             'li',
             { class: m.ply + 1 === page.ply ? 'current' : null },
-            h('button.link', { onclick: () => go(m.ply + 1), 'aria-current': m.ply + 1 === page.ply ? 'step' : null }, `${seatName(m.seat)}: ${m.text}`),
+            h('button.link', { onclick: () => go(m.ply + 1), 'aria-current': m.ply + 1 === page.ply ? 'step' : null }, `${seatName(m.seat)}: ${moveText(m)}`),
             decisions.has(m.ply) ? lostText(decisions.get(m.ply)) : null,
+            decisionAt(m.ply) ? [' ', h('button.link', { 'data-testid': 'show-decision', onclick: () => goDecision(decisions.get(m.ply)) }, t('analysis.show_on_board'))] : null,
           ),
         ),
       ),
@@ -219,11 +252,40 @@ export async function renderReplay(root, id) {
   const lostText = (d) =>
     h(
       `span.lost${d.flag ? `.${d.flag}` : ''}`,
-      { 'data-testid': 'points-lost', title: t('analysis.best', { move: d.best }) },
+      { 'data-testid': 'points-lost', title: d.best_move ? t('analysis.best', { move: moveText(d.best_move) }) + ' · ' + t('analysis.interval', { low: Math.max(0, d.lost_low).toFixed(1), high: d.lost_high.toFixed(1) }) : null },
       ' ',
       d.lost < 0.05 ? t('analysis.no_loss') : t('analysis.lost', { points: d.lost.toFixed(1) }),
       d.flag ? ` · ${t(`analysis.flag_${d.flag}`)}` : '',
     );
+
+  // The two moves of a flagged decision in words, with their expected points: "Anna placed
+  // …: 41.2; best: …: 47.0". Colours match the marks drawn on the table, and words say it too.
+  const decisionPanel = (d) =>
+    h(
+      `section.card.analysis-decision.${d.flag}`,
+      { 'data-testid': 'analysis-decision', role: 'note' },
+      h('h3', {}, t('analysis.decision_of', { name: seatName(d.seat) }), ' · ', t(`analysis.flag_${d.flag}`)),
+      h(
+        'p',
+        {},
+        h('span.analysis-played-word', { 'data-testid': 'decision-played' }, t('analysis.played_move', { name: seatName(d.seat), move: moveText(d.played_move), points: d.played_points.toFixed(1) })),
+        '; ',
+        h('span.analysis-best-word', { 'data-testid': 'decision-best' }, t('analysis.best_move', { move: moveText(d.best_move), points: d.best_points.toFixed(1) })),
+      ),
+      h('p.hint', {}, t('analysis.decision_hint', { low: Math.max(0, d.lost_low).toFixed(1), high: d.lost_high.toFixed(1) })),
+    );
+  // Marks the table's drawing of both moves (a ghost, a slot, a card, a button). A table may
+  // draw one element or several (the status line that sticks under the clocks is a sibling of
+  // the table's grid), so every element drawn is searched, itself included.
+  const markDecision = (drawn, d) => {
+    const roots = (Array.isArray(drawn) ? drawn.flat(Infinity) : [drawn]).filter((n) => n && n.querySelectorAll);
+    const sel = '[data-move], [data-key]';
+    for (const el of roots.flatMap((r) => [...(r.matches(sel) ? [r] : []), ...r.querySelectorAll(sel)])) {
+      const text = el.getAttribute('data-move') || el.getAttribute('data-key');
+      if (text === d.best_move.text) el.classList.add('analysis-best');
+      if (text === d.played_move.text) el.classList.add('analysis-played');
+    }
+  };
 
   const onKey = (e) => {
     const tag = e.target && e.target.tagName;

@@ -1,32 +1,83 @@
 //! Game analysis: for every decision of every seat with more than one legal move, the
-//! expected final points of the move played and of the best move the search finds, from
-//! that seat's information only, and the points lost.
+//! expected final points of the move played and of the best candidate, from that seat's
+//! information only, and the points lost with a 95% interval.
 //!
-//! At each decision the search bot runs from the seat's information and proposes its move;
-//! then both the played move and the proposed one are evaluated on the same sampled futures
-//! (common random numbers: the same determinisations and the same playout seeds), so their
-//! difference is not noise of two different samples. Flags: `inaccuracy` from 2 points lost,
-//! `mistake` from 5, `blunder` from 10. `pyramidion analyse` prints it; the server stores it
-//! for the replay page.
-use crate::Bot;
+//! The judge must be stronger than any player it judges, or it approves its own moves: its
+//! budget per decision is [`JUDGE_MULTIPLE`] times the playouts of the game's strongest level
+//! (`max`), less where the server's operator caps a game's budget. Where a decision has few
+//! legal moves ([`FEW`] or fewer) every one is a candidate; where it has many (placements), a
+//! search with half the budget proposes its best few, and the move played joins them. Every
+//! candidate is then played out on the same futures (common random numbers: the same
+//! determinisations and the same playout seeds), and [`crate::judge`] says what was lost, with
+//! its interval, and flags a decision (`inaccuracy` from 2 points, `mistake` from 5, `blunder`
+//! from 10) only where the interval's lower end passes the threshold. Totals add up the point
+//! estimates. `pyramidion analyse` prints it; the server stores it for the replay page.
+use crate::judge::judge;
 use crate::search::{Search, SearchConfig};
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, ToMove};
 use pyramidion_games::dispatch;
 use serde::Serialize;
+use serde_json::Value;
 
-/// Points lost from which a decision is flagged.
-const FLAGS: [(f64, &str); 3] = [(10.0, "blunder"), (5.0, "mistake"), (2.0, "inaccuracy")];
+/// The judge's budget per decision, in multiples of the `max` level's iterations.
+pub const JUDGE_MULTIPLE: u32 = 4;
+/// Legal moves up to which every one is a candidate; beyond, the search's best `FEW - 1` and
+/// the move played.
+pub const FEW: usize = 8;
+/// Futures per candidate, at least (an interval needs two; a budget this small flags
+/// nothing, honestly) and at most (beyond, the interval narrows too slowly to be worth it).
+const MIN_SAMPLES: u32 = 4;
+const MAX_SAMPLES: u32 = 1024;
 
 /// The analysis budget.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AnalysisConfig {
-    /// Search iterations per decision.
-    pub iterations: u32,
-    /// Sampled futures on which the played and the best move are compared.
-    pub samples: u32,
+    /// Playouts per decision: the search that proposes candidates (where moves are many) and
+    /// the candidates' futures.
+    pub budget: u32,
     /// Seed of the analysis (the same seed gives the same report).
     pub seed: u64,
+}
+
+impl AnalysisConfig {
+    /// The judge's full budget in a game: [`JUDGE_MULTIPLE`] times its `max` level's
+    /// iterations (or its strongest level's).
+    pub fn judge(descriptor: &pyramidion_core::descriptor::GameDescriptor, seed: u64) -> Self {
+        let strongest = descriptor
+            .bot_level("max")
+            .map(|l| l.iterations)
+            .or_else(|| descriptor.bot_levels.iter().map(|l| l.iterations).max())
+            .unwrap_or(1000)
+            .max(1);
+        AnalysisConfig {
+            budget: strongest.saturating_mul(JUDGE_MULTIPLE),
+            seed,
+        }
+    }
+
+    /// The judge's budget within `game_budget` playouts for a whole game of `decisions`
+    /// decisions (an operator's cap): the full judge where it fits, less where it does not.
+    pub fn within(self, game_budget: u64, decisions: usize) -> Self {
+        let share = game_budget / decisions.max(1) as u64;
+        AnalysisConfig {
+            budget: self
+                .budget
+                .min(share.min(u64::from(u32::MAX)) as u32)
+                .max(1),
+            ..self
+        }
+    }
+}
+
+/// One candidate of a decision.
+#[derive(Clone, Debug, Serialize)]
+pub struct Candidate {
+    /// The move: its text and structured form (`kind` and fields), as moves reach clients.
+    #[serde(rename = "move")]
+    pub mv: Value,
+    /// Mean final points over the decision's futures.
+    pub points: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -36,13 +87,24 @@ pub struct Decision {
     pub seat: u8,
     /// The stage (or round: the descriptor's `stage_name`) the decision was taken in, from 1.
     pub stage: u8,
+    /// Record texts of the move played and of the best candidate.
     pub played: String,
     pub best: String,
+    /// Their structured forms (`{text, kind, …fields}`), for the replay to draw and say.
+    pub played_move: Value,
+    pub best_move: Value,
     pub played_points: f64,
     pub best_points: f64,
-    /// `best_points − played_points`, at least 0.
+    /// `best_points − played_points`, at least 0: the point estimate.
     pub lost: f64,
+    /// The loss's 95% interval.
+    pub lost_low: f64,
+    pub lost_high: f64,
+    /// Set only where `lost_low` passes the flag's threshold.
     pub flag: Option<&'static str>,
+    /// How many moves were compared, on how many futures each.
+    pub candidates: usize,
+    pub samples: u32,
 }
 
 /// What a set of decisions adds up to.
@@ -95,8 +157,8 @@ pub struct Analysis {
     pub game: String,
     /// What the game's rulebook calls its stages (`stage`, `round`), from its descriptor.
     pub stage_name: &'static str,
-    pub iterations: u32,
-    pub samples: u32,
+    /// Playouts per decision.
+    pub budget: u32,
     pub decisions: Vec<Decision>,
     pub seats: Vec<SeatTotal>,
 }
@@ -105,6 +167,13 @@ pub struct Analysis {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{0}")]
 pub struct AnalysisError(pub String);
+
+fn kind_of(record: &Record) -> Result<pyramidion_games::GameKind, AnalysisError> {
+    record
+        .game
+        .parse()
+        .map_err(|e: pyramidion_games::UnknownGame| AnalysisError(e.to_string()))
+}
 
 /// Analyses every decision of a record (of any registered game).
 pub fn analyse_record(record: &Record, config: AnalysisConfig) -> Result<Analysis, AnalysisError> {
@@ -119,11 +188,22 @@ pub fn analyse_plies(
     config: AnalysisConfig,
     plies: std::ops::Range<usize>,
 ) -> Result<(Vec<Decision>, u8), AnalysisError> {
-    let kind: pyramidion_games::GameKind = record
-        .game
-        .parse()
-        .map_err(|e: pyramidion_games::UnknownGame| AnalysisError(e.to_string()))?;
-    dispatch!(kind, G => decisions::<G>(record, config, plies))
+    dispatch!(kind_of(record)?, G => decisions::<G>(record, config, plies))
+}
+
+/// How many decisions (moves of a seat that had a choice) a record holds: what a per-game
+/// budget is shared among.
+pub fn decision_count(record: &Record) -> Result<usize, AnalysisError> {
+    dispatch!(kind_of(record)?, G => count::<G>(record))
+}
+
+fn count<G: Rules>(record: &Record) -> Result<usize, AnalysisError> {
+    let mut n = 0;
+    replay::<G>(record, 0..record.moves.len(), |_, _, _| {
+        n += 1;
+        Ok(())
+    })?;
+    Ok(n)
 }
 
 impl Analysis {
@@ -157,12 +237,75 @@ impl Analysis {
         Analysis {
             game: record.game.to_string(),
             stage_name,
-            iterations: config.iterations,
-            samples: config.samples,
+            budget: config.budget,
             decisions,
             seats,
         }
     }
+}
+
+/// Replays `record`, calling `at` with the state, the move played and its ply at every
+/// decision among `plies` (a seat to move with more than one legal move).
+fn replay<G: Rules>(
+    record: &Record,
+    plies: std::ops::Range<usize>,
+    mut at: impl FnMut(&G, G::Move, usize) -> Result<(), AnalysisError>,
+) -> Result<u8, AnalysisError> {
+    let mut game: G = record
+        .replay_prefix(Some(0))
+        .map_err(|e| AnalysisError(format!("record setup: {e}")))?;
+    let mut legal = Vec::new();
+    for (ply, text) in record.moves.iter().enumerate().take(plies.end) {
+        let played: G::Move = text
+            .parse()
+            .map_err(|e| AnalysisError(format!("{}: {e}", record.place_of(ply))))?;
+        if let (true, ToMove::Seat(_)) = (plies.contains(&ply), game.to_move()) {
+            game.legal_moves(&mut legal);
+            if legal.len() > 1 {
+                at(&game, played, ply)?;
+            }
+        }
+        game.play(&played)
+            .map_err(|e| AnalysisError(format!("{}: {e}", record.place_of(ply))))?;
+    }
+    Ok(game.seats())
+}
+
+fn form<G: Rules>(game: &G, m: &G::Move) -> Value {
+    let mut v = serde_json::to_value(game.form(m)).unwrap_or(Value::Null);
+    if let Value::Object(map) = &mut v {
+        map.insert("text".into(), Value::String(m.to_string()));
+    }
+    v
+}
+
+/// The candidates of a decision: every legal move where they are few; otherwise the best
+/// few of a search with half the budget (most visited first) and the move played. Also the
+/// playouts that search spent.
+fn candidates<G: Rules>(
+    game: &G,
+    played: G::Move,
+    config: AnalysisConfig,
+    seed: u64,
+) -> (Vec<G::Move>, u32) {
+    let mut legal = Vec::new();
+    game.legal_moves(&mut legal);
+    if legal.len() <= FEW {
+        return (legal, 0);
+    }
+    let iterations = (config.budget / 2).max(1);
+    let mut search = Search::<G>::new(SearchConfig::with_iterations(iterations), seed);
+    let mut stats = search.analyse(game);
+    stats.sort_by(|a, b| {
+        (b.visits, b.mean_reward)
+            .partial_cmp(&(a.visits, a.mean_reward))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let mut out: Vec<G::Move> = stats.iter().take(FEW - 1).map(|s| s.mv).collect();
+    if !out.contains(&played) {
+        out.push(played);
+    }
+    (out, iterations)
 }
 
 fn decisions<G: Rules>(
@@ -170,60 +313,55 @@ fn decisions<G: Rules>(
     config: AnalysisConfig,
     plies: std::ops::Range<usize>,
 ) -> Result<(Vec<Decision>, u8), AnalysisError> {
-    let mut game: G = record
-        .replay_prefix(Some(0))
-        .map_err(|e| AnalysisError(format!("record setup: {e}")))?;
-    let seats = game.seats();
     let mut decisions = Vec::new();
-    let mut legal = Vec::new();
-    for (ply, text) in record.moves.iter().enumerate().take(plies.end) {
-        let played: G::Move = text
-            .parse()
-            .map_err(|e| AnalysisError(format!("{}: {e}", record.place_of(ply))))?;
-        if let (true, ToMove::Seat(seat)) = (plies.contains(&ply), game.to_move()) {
-            game.legal_moves(&mut legal);
-            if legal.len() > 1 {
-                let seed = crate::seed::decision_seed(config.seed, ply as u64);
-                let mut search =
-                    Search::<G>::new(SearchConfig::with_iterations(config.iterations), seed);
-                let best = search.choose(&game);
-                let (played_points, _) = search.evaluate_move(&game, played, config.samples, seed);
-                let best_points = if best == played {
-                    played_points
-                } else {
-                    search.evaluate_move(&game, best, config.samples, seed).0
-                };
-                // The search's move may evaluate worse than the played one on these
-                // futures: then the played move is the best known.
-                let (best, best_points) = if best_points >= played_points {
-                    (best, best_points)
-                } else {
-                    (played, played_points)
-                };
-                let lost = best_points - played_points;
-                decisions.push(Decision {
-                    ply,
-                    seat: seat.0,
-                    stage: game.stage_number(),
-                    played: played.to_string(),
-                    best: best.to_string(),
-                    played_points,
-                    best_points,
-                    lost,
-                    flag: FLAGS.iter().find(|(t, _)| lost >= *t).map(|(_, f)| *f),
-                });
-            }
-        }
-        game.play(&played)
-            .map_err(|e| AnalysisError(format!("{}: {e}", record.place_of(ply))))?;
-    }
+    let seats = replay::<G>(record, plies, |game, played, ply| {
+        let ToMove::Seat(seat) = game.to_move() else {
+            return Ok(());
+        };
+        let seed = crate::seed::decision_seed(config.seed, ply as u64);
+        let (moves, spent) = candidates(game, played, config, seed);
+        let left = config.budget.saturating_sub(spent);
+        let samples = (left / moves.len() as u32).clamp(MIN_SAMPLES, MAX_SAMPLES);
+        // One playout searcher for every candidate, and one seed for their futures: the
+        // same determinisations and playout seeds for each (common random numbers).
+        let futures = crate::seed::decision_seed(seed, u64::from(u32::MAX));
+        let mut evaluator = Search::<G>::new(SearchConfig::default(), futures);
+        let values: Vec<Vec<f64>> = moves
+            .iter()
+            .map(|&m| evaluator.playout_points(game, m, samples, futures))
+            .collect();
+        let played_at = moves
+            .iter()
+            .position(|&m| m == played)
+            .expect("the move played is a candidate");
+        let v = judge(&values, played_at);
+        let best = moves[v.best];
+        decisions.push(Decision {
+            ply,
+            seat: seat.0,
+            stage: game.stage_number(),
+            played: played.to_string(),
+            best: best.to_string(),
+            played_move: form(game, &played),
+            best_move: form(game, &best),
+            played_points: v.means[played_at],
+            best_points: v.means[v.best],
+            lost: v.lost,
+            lost_low: v.low,
+            lost_high: v.high,
+            flag: v.flag,
+            candidates: moves.len(),
+            samples,
+        });
+        Ok(())
+    })?;
     Ok((decisions, seats))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Greedy;
+    use crate::{Bot, Greedy};
     use pyramidion_games::{AnyGame, GameKind};
 
     /// A short greedy game of every kind analysed whole, and in two halves: the same report.
@@ -246,11 +384,7 @@ mod tests {
                 };
                 record.moves.push(game.play_text(&m).unwrap().full.text);
             }
-            let config = AnalysisConfig {
-                iterations: 4,
-                samples: 2,
-                seed: 1,
-            };
+            let config = AnalysisConfig { budget: 8, seed: 1 };
             let whole = analyse_record(&record, config).unwrap();
             let (mut parts, seats) = analyse_plies(&record, config, 0..5).unwrap();
             parts.extend(analyse_plies(&record, config, 5..12).unwrap().0);
@@ -282,11 +416,7 @@ mod tests {
             game.play(&m).unwrap();
             record.push(&m);
         }
-        let config = AnalysisConfig {
-            iterations: 1,
-            samples: 1,
-            seed: 1,
-        };
+        let config = AnalysisConfig { budget: 1, seed: 1 };
         let analysis = analyse_record(&record, config).unwrap();
         assert_eq!(analysis.stage_name, G::DESCRIPTOR.stage_name);
         let stages: Vec<u8> = analysis.decisions.iter().map(|d| d.stage).collect();
@@ -330,5 +460,75 @@ mod tests {
         totals_add_up::<treasures::Game>(&treasures::Options::multiplayer(2));
         totals_add_up::<pyramido::Game>(&pyramido::Options { players: 2 });
         totals_add_up::<pyramids::Game>(&pyramids::Options { players: 3 });
+    }
+
+    /// Two analysis seeds agree on the flag of at least 90% of decisions and on each seat's
+    /// total within 15% or 2 points, on a few fixed records (greedy against random, so that
+    /// there are losses to find; the first plies only, to keep the test short).
+    #[test]
+    fn two_seeds_agree_on_flags_and_totals() {
+        use pyramidion_games::{pyramido, pyramids, treasures};
+        fn record<G: Rules>(options: &G::Options, seed: u64, plies: usize) -> Record {
+            let mut game = G::new(options, seed).unwrap();
+            let mut record = Record::new(G::DESCRIPTOR.key, options, seed);
+            let mut bots: [Box<dyn Bot<G>>; 2] = [
+                Box::new(Greedy::new(seed + 1)),
+                Box::new(crate::RandomBot::<G::Move>::new(seed + 2)),
+            ];
+            while let ToMove::Seat(s) = game.to_move() {
+                if record.moves.len() == plies {
+                    break;
+                }
+                let m = bots[s.index()].choose(&game);
+                game.play(&m).unwrap();
+                record.push(&m);
+            }
+            record
+        }
+        let records = [
+            record::<pyramids::Game>(&pyramids::Options { players: 2 }, 3, 20),
+            record::<treasures::Game>(&treasures::Options::multiplayer(2), 4, 10),
+            record::<pyramido::Game>(&pyramido::Options { players: 2 }, 5, 6),
+        ];
+        let (mut decisions, mut agreeing, mut flagged) = (0, 0, 0);
+        for record in &records {
+            let a = analyse_record(
+                record,
+                AnalysisConfig {
+                    budget: 2000,
+                    seed: 1,
+                },
+            )
+            .unwrap();
+            let b = analyse_record(
+                record,
+                AnalysisConfig {
+                    budget: 2000,
+                    seed: 2,
+                },
+            )
+            .unwrap();
+            for (x, y) in a.decisions.iter().zip(&b.decisions) {
+                assert_eq!(x.ply, y.ply);
+                decisions += 1;
+                agreeing += usize::from(x.flag == y.flag);
+                flagged += usize::from(x.flag.is_some() || y.flag.is_some());
+            }
+            for (x, y) in a.seats.iter().zip(&b.seats) {
+                let (p, q) = (x.game.lost, y.game.lost);
+                assert!(
+                    (p - q).abs() <= 2.0_f64.max(0.15 * p.max(q)),
+                    "{}: seat {} lost {p:.1} with one seed, {q:.1} with the other",
+                    record.game,
+                    x.seat
+                );
+            }
+        }
+        assert!(
+            agreeing * 10 >= decisions * 9,
+            "flags agree on {agreeing} of {decisions} decisions"
+        );
+        // Random moves are found out: the agreement is not that of two silent analyses.
+        assert!(flagged > 0, "no flag in {decisions} decisions");
     }
 }

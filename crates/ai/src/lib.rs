@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod any;
 pub mod arena;
 pub mod greedy;
+pub mod judge;
 pub mod random;
 pub mod search;
 pub mod seed;

@@ -260,12 +260,48 @@ impl<G: Rules> Search<G> {
     /// guided playout. The futures are drawn from `seed` alone, so two moves evaluated with
     /// the same seed meet the same hidden piles, hands and draws (common random numbers).
     pub fn evaluate_move(&mut self, game: &G, mv: G::Move, samples: u32, seed: Seed) -> (f64, f64) {
+        let finals = self.playout_outcomes(game, mv, samples, seed);
         let ToMove::Seat(seat) = game.to_move() else {
             return (0.0, 0.0);
         };
+        let (mut points, mut reward) = (0.0, 0.0);
+        for outcome in &finals {
+            points += outcome.scores[seat.index()] as f64;
+            reward += rewards(outcome, self.config.margin_weight, self.config.margin_scale)
+                [seat.index().min(MAX_SEATS - 1)];
+        }
+        let n = finals.len().max(1) as f64;
+        (points / n, reward / n)
+    }
+
+    /// The final points of the seat to move if it plays `mv`, future by future: future `i`
+    /// (a determinisation from that seat's information, then a guided playout to the game's
+    /// end) is drawn from `seed` alone, whatever the move. So the `i`-th values of two moves
+    /// met the same hidden piles, hands and draws and the same playout seeds (common random
+    /// numbers): their difference is the moves' difference, not two samples' noise.
+    pub fn playout_points(&mut self, game: &G, mv: G::Move, samples: u32, seed: Seed) -> Vec<f64> {
+        let ToMove::Seat(seat) = game.to_move() else {
+            return Vec::new();
+        };
+        self.playout_outcomes(game, mv, samples, seed)
+            .iter()
+            .map(|o| o.scores[seat.index()] as f64)
+            .collect()
+    }
+
+    fn playout_outcomes(
+        &mut self,
+        game: &G,
+        mv: G::Move,
+        samples: u32,
+        seed: Seed,
+    ) -> Vec<Outcome> {
+        let ToMove::Seat(seat) = game.to_move() else {
+            return Vec::new();
+        };
         let saved = (self.rng.clone(), self.greedy.rng.clone());
         let mut futures = GameRng::from_seed(seed);
-        let (mut points, mut reward) = (0.0, 0.0);
+        let mut out = Vec::with_capacity(samples.max(1) as usize);
         for _ in 0..samples.max(1) {
             let mut state = game.determinize(seat, &mut futures);
             self.rng = futures.fork();
@@ -275,17 +311,10 @@ impl<G: Rules> Search<G> {
                 let m = self.playout_move(&state);
                 state.play_unchecked(&m);
             }
-            let outcome = state.outcome().expect("a finished game has an outcome");
-            points += outcome.scores[seat.index()] as f64;
-            reward += rewards(
-                &outcome,
-                self.config.margin_weight,
-                self.config.margin_scale,
-            )[seat.index().min(MAX_SEATS - 1)];
+            out.push(state.outcome().expect("a finished game has an outcome"));
         }
         (self.rng, self.greedy.rng) = saved;
-        let n = samples.max(1) as f64;
-        (points / n, reward / n)
+        out
     }
 
     /// One iteration; returns the moves it played (tree walk and playout).

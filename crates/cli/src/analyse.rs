@@ -1,23 +1,23 @@
 //! `pyramidion analyse RECORD`: for every decision of every seat, the expected final points
-//! of the move played and of the best move the search finds, from that seat's information
-//! only, and the points lost (`pyramidion_ai::analysis`, which the server's "Analyse" uses
-//! too). Flags: `inaccuracy` from 2 points lost, `mistake` from 5, `blunder` from 10.
+//! of the move played and of the best candidate, from that seat's information only, and the
+//! points lost with their 95% interval (`pyramidion_ai::analysis`, which the server's
+//! "Analyse" uses too). Flags (`inaccuracy` from 2 points lost, `mistake` from 5, `blunder`
+//! from 10) only where the interval's lower end passes the threshold.
 use crate::replay::read_record;
 use anyhow::{Context, Result};
 use clap::Args;
 use pyramidion_ai::analysis::{AnalysisConfig, Totals, analyse_record};
+use pyramidion_core::record::Record;
+use pyramidion_games::GameKind;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
     /// Record file, text or JSON form (`-` for standard input).
     pub file: PathBuf,
-    /// Search iterations per decision.
-    #[arg(long, default_value_t = 200)]
-    pub iterations: u32,
-    /// Sampled futures on which the played and the best move are compared.
-    #[arg(long, default_value_t = 64)]
-    pub samples: u32,
+    /// Playouts per decision; default: the judge's, 4 times the game's `max` level.
+    #[arg(long)]
+    pub budget: Option<u32>,
     /// Seed of the analysis (the same seed gives the same report).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -28,26 +28,23 @@ pub struct AnalyseArgs {
 
 pub fn run(args: AnalyseArgs) -> Result<()> {
     let record = read_record(&args.file)?;
-    let config = AnalysisConfig {
-        iterations: args.iterations,
-        samples: args.samples,
-        seed: args.seed,
-    };
+    let config = config_for(&record, args.budget, args.seed)?;
     let analysis =
         analyse_record(&record, config).with_context(|| format!("{}", args.file.display()))?;
     outln!(
-        "{:>5} {:>4}  {:<16}{:>8}  {:<16}{:>8}{:>7}  flag",
+        "{:>5} {:>4}  {:<16}{:>8}  {:<16}{:>8}{:>7}  {:<15} flag",
         "ply",
         "seat",
         "played",
         "points",
         "best",
         "points",
-        "lost"
+        "lost",
+        "95% interval"
     )?;
     for d in &analysis.decisions {
         outln!(
-            "{:>5} {:>4}  {:<16}{:>8.1}  {:<16}{:>8.1}{:>7.1}  {}",
+            "{:>5} {:>4}  {:<16}{:>8.1}  {:<16}{:>8.1}{:>7.1}  {:<15} {}",
             d.ply + 1,
             d.seat,
             d.played,
@@ -55,6 +52,7 @@ pub fn run(args: AnalyseArgs) -> Result<()> {
             d.best,
             d.best_points,
             d.lost,
+            format!("{:.1}..{:.1}", d.lost_low, d.lost_high),
             d.flag.unwrap_or("")
         )?;
     }
@@ -81,4 +79,15 @@ pub fn run(args: AnalyseArgs) -> Result<()> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// The judge's config for `record`'s game, or `budget` playouts per decision when given.
+pub fn config_for(record: &Record, budget: Option<u32>, seed: u64) -> Result<AnalysisConfig> {
+    let kind: GameKind = record.game.parse()?;
+    let judge = AnalysisConfig::judge(kind.descriptor(), seed);
+    Ok(match budget {
+        Some(0) => anyhow::bail!("--budget must be at least 1"),
+        Some(budget) => AnalysisConfig { budget, seed },
+        None => judge,
+    })
 }

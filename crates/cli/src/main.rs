@@ -9,6 +9,7 @@ macro_rules! outln {
 }
 
 mod analyse;
+mod analyse_check;
 mod arena;
 mod bench;
 mod bots;
@@ -55,6 +56,8 @@ enum Command {
     Ladder(ladder::LadderArgs),
     /// Expected final points of every decision of a record against the search's best move.
     Analyse(analyse::AnalyseArgs),
+    /// Whether the analysis can be trusted: max against greedy (sanity), two seeds (agreement).
+    AnalyseCheck(analyse_check::AnalyseCheckArgs),
     /// Print the engine speed figures, one per line as `name: value unit`.
     Bench(bench::BenchArgs),
     /// Count legal moves (and move sequences to a depth) after a record prefix.
@@ -73,6 +76,7 @@ fn main() -> std::process::ExitCode {
         Command::Arena(args) => arena::run(args),
         Command::Ladder(args) => ladder::run(args),
         Command::Analyse(args) => analyse::run(args),
+        Command::AnalyseCheck(args) => analyse_check::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),

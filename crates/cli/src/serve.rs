@@ -24,9 +24,14 @@ pub struct ServeArgs {
     /// sockets (burst: 2×); more get `rate_limited` errors.
     #[arg(long, default_value_t = 200.0, env = "PYRAMIDION_WS_RATE")]
     pub ws_rate: f64,
-    /// The bot level whose search budget analyses of finished games use.
-    #[arg(long, default_value = "medium", env = "PYRAMIDION_ANALYSIS_LEVEL")]
-    pub analysis_level: String,
+    /// Playouts one finished game's analysis may spend in all (its CPU budget): each decision
+    /// gets the judge's budget (4 × the game's `max` level) or this shared among the game's
+    /// decisions, whichever is smaller.
+    #[arg(long, default_value_t = 600_000, env = "PYRAMIDION_ANALYSIS_BUDGET")]
+    pub analysis_budget: u64,
+    /// Analyses a signed-in player may ask for in a day, of public games they did not play in.
+    #[arg(long, default_value_t = 5, env = "PYRAMIDION_ANALYSIS_QUOTA")]
+    pub analysis_quota: u32,
     /// Password hashes computed at once (default: the number of cores).
     #[arg(long, env = "PYRAMIDION_HASH_CONCURRENCY")]
     pub hash_concurrency: Option<usize>,
@@ -168,17 +173,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
     if args.bot_threads == Some(0) {
         bail!("--bot-threads must be at least 1: no other thread searches or analyses");
     }
-    use pyramidion_ai::any::BotLevel;
-    let searches: Vec<&str> = BotLevel::names()
-        .into_iter()
-        .filter(|n| matches!(n.parse(), Ok(BotLevel::Ladder(_))))
-        .collect();
-    if !searches.contains(&args.analysis_level.as_str()) {
-        bail!(
-            "--analysis-level must be a search level ({}), not '{}'",
-            searches.join(", "),
-            args.analysis_level
-        );
+    if args.analysis_budget == 0 {
+        bail!("--analysis-budget must be at least 1 playout");
     }
     let trusted_proxies = pyramidion_server::client_ip::parse_networks(&args.trusted_proxy)
         .map_err(|e| anyhow::anyhow!("--trusted-proxy: {e}"))?;
@@ -213,7 +209,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.http_burst = args.http_rate * 4.0;
     config.ws_messages_per_second = args.ws_rate;
     config.ws_burst = args.ws_rate * 2.0;
-    config.analysis_level = args.analysis_level;
+    config.analysis_game_budget = args.analysis_budget;
+    config.analysis_daily_quota = args.analysis_quota;
     config.secure_cookies = args.secure_cookies;
     config.clocks = pyramidion_server::clock::parse_profiles(&args.clocks)
         .map_err(|e| anyhow::anyhow!("--clocks: {e}"))?;

@@ -2,10 +2,13 @@
 //! prints) queued on the bot pool and stored, for the replay to show each move's points lost.
 //!
 //! The work is cut into jobs of a few plies each, queued one after the other behind the bot
-//! moves of live games, so that an analysis never holds a pool thread for long. The budget is
-//! a search level of the game's descriptor (`Config::analysis_level`, `medium` unless
-//! `serve --analysis-level` says otherwise) with 16 sampled futures per decision: enough to
-//! flag the clear mistakes, cheap enough to share the pool with live games.
+//! moves of live games, so that an analysis never holds a pool thread for long. The budget
+//! per decision is the judge's (4 × the game's `max`), or the operator's budget per game
+//! (`serve --analysis-budget`) shared among its decisions where that is less.
+//!
+//! A game's players may always ask for its analysis; any other signed-in player may ask for
+//! the analysis of a finished public (listed) game, up to `serve --analysis-quota` a day (a
+//! counter in memory: a restart forgets it, which costs at most one more day's quota).
 //!
 //! Analyses wait in the pool's lowest lane (`fair_queue`): a chunk runs only when no bot move
 //! waits. A user has at most `Limits::analyses_per_user` analyses queued or running
@@ -22,17 +25,36 @@ use crate::store::SeatKind;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use pyramidion_ai::analysis::{Analysis, AnalysisConfig, analyse_plies};
+use pyramidion_ai::analysis::{Analysis, AnalysisConfig, analyse_plies, decision_count};
 use pyramidion_core::record::Record;
 use pyramidion_games::GameKind;
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// Plies per bot pool job.
 const PLIES_PER_JOB: usize = 8;
-/// Sampled futures per decision.
-const SAMPLES: u32 = 16;
+
+/// Analyses asked today by players of games they did not play in: (user, UTC day) → count.
+fn asked_today() -> &'static Mutex<std::collections::HashMap<String, (i64, u32)>> {
+    static ASKED: OnceLock<Mutex<std::collections::HashMap<String, (i64, u32)>>> = OnceLock::new();
+    ASKED.get_or_init(Mutex::default)
+}
+
+/// Counts one analysis asked by `user` on `day`; `false` (and nothing counted) when the
+/// day's `quota` is spent.
+fn take_quota(user: &str, day: i64, quota: u32) -> bool {
+    let mut asked = asked_today().lock().unwrap_or_else(|p| p.into_inner());
+    let entry = asked.entry(user.to_string()).or_insert((day, 0));
+    if entry.0 != day {
+        *entry = (day, 0);
+    }
+    if entry.1 >= quota {
+        return false;
+    }
+    entry.1 += 1;
+    true
+}
 
 /// Starts of one analysis (the first and those after restarts) before it is given up.
 pub const MAX_ATTEMPTS: i64 = 3;
@@ -133,20 +155,21 @@ pub async fn get(
 }
 
 /// `POST /api/games/{id}/analysis`: queues the analysis of a finished game, asked by one of
-/// its players; answers the stored one if it is done.
+/// its players, or by any signed-in player when the game is public (within their daily
+/// quota); answers the stored one if it is done.
 pub async fn request(
     State(state): State<AppState>,
     Path(id): Path<String>,
     identity: Identity,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let (row, seats) = crate::api::load(&state, &id).await?;
-    if !seats
+    let seated = seats
         .iter()
-        .any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id))
-    {
+        .any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id));
+    if !seated && (!row.listed || identity.guest) {
         return Err(ApiError::conflict(
             "not_seated",
-            "only the game's players can ask for its analysis",
+            "only the game's players, or any signed-in player for a public game, can ask for its analysis",
         ));
     }
     if row.status != "finished" {
@@ -155,11 +178,29 @@ pub async fn request(
             "a game is analysed once it is over",
         ));
     }
+    crate::daily::embargo(&state, &id, Some(identity.user_id.as_str())).await?;
     // An analysis weighs every hidden card: a daily game's waits for its day to be over.
     crate::daily::sealed(&state, &id).await?;
     let current = stored(&state, &id).await?;
-    if current["status"] == "done" {
-        return Ok((StatusCode::OK, Json(current)));
+    if current["status"] == "done" || current["status"] == "queued" {
+        let code = if current["status"] == "done" {
+            StatusCode::OK
+        } else {
+            StatusCode::ACCEPTED
+        };
+        // Already asked: nothing to count; it runs, or the server's start resumes it.
+        return Ok((code, Json(current)));
+    }
+    let day = crate::store::now_ms().div_euclid(86_400_000);
+    if !seated && !take_quota(&identity.user_id, day, state.config.analysis_daily_quota) {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "analysis_quota",
+            format!(
+                "at most {} analyses a day of games you did not play in",
+                state.config.analysis_daily_quota
+            ),
+        ));
     }
     if !start(&state, &row, &identity.user_id, false).await? {
         return Ok((StatusCode::ACCEPTED, Json(current)));
@@ -216,21 +257,18 @@ async fn start(
     let prepared = async {
         let record = crate::export::stored_record(state, row).await?;
         let kind: GameKind = row.kind.parse().map_err(ApiError::internal)?;
-        let iterations = analysis_iterations(kind, &state.config.analysis_level);
+        let decisions = decision_count(&record).map_err(ApiError::internal)?;
+        let config = AnalysisConfig::judge(kind.descriptor(), row.seed)
+            .within(state.config.analysis_game_budget, decisions);
         state.store.queue_analysis(&id, owner, resumed).await?;
-        ApiResult::Ok((record, iterations))
+        ApiResult::Ok((record, config))
     };
-    let (record, iterations) = match prepared.await {
+    let (record, config) = match prepared.await {
         Ok(prepared) => prepared,
         Err(e) => {
             state.analyses.done(&id);
             return Err(e);
         }
-    };
-    let config = AnalysisConfig {
-        iterations,
-        samples: SAMPLES,
-        seed: row.seed,
     };
     let state = state.clone();
     let ticket = Ticket {
@@ -252,24 +290,6 @@ async fn start(
         state.analyses.done(&id);
     });
     Ok(true)
-}
-
-/// Search iterations per decision of an analysis of a `kind` game: those of `level`, or of
-/// the game's weakest search level when it does not list `level`.
-fn analysis_iterations(kind: GameKind, level: &str) -> u32 {
-    let descriptor = kind.descriptor();
-    descriptor
-        .bot_level(level)
-        .map(|l| l.iterations)
-        .filter(|&i| i > 0)
-        .or_else(|| {
-            descriptor
-                .bot_levels
-                .iter()
-                .map(|l| l.iterations)
-                .find(|&i| i > 0)
-        })
-        .unwrap_or(1)
 }
 
 /// The whole analysis, one short pool job after the other.
@@ -305,19 +325,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_analysis_budget_is_the_named_level_or_the_weakest_search() {
-        for &kind in GameKind::ALL {
-            let d = kind.descriptor();
-            let medium = d.bot_level("medium").map(|l| l.iterations);
-            let weakest = d.bot_levels.iter().map(|l| l.iterations).find(|&i| i > 0);
-            assert_eq!(Some(analysis_iterations(kind, "medium")), medium, "{kind}");
-            // Random and greedy do not search; an unknown level is not listed.
-            assert_eq!(Some(analysis_iterations(kind, "greedy")), weakest, "{kind}");
-            assert_eq!(
-                Some(analysis_iterations(kind, "grandmaster")),
-                weakest,
-                "{kind}"
-            );
-        }
+    fn the_daily_quota_counts_per_user_and_day() {
+        assert!(take_quota("quota-a", 10, 2));
+        assert!(take_quota("quota-a", 10, 2));
+        assert!(!take_quota("quota-a", 10, 2));
+        assert!(take_quota("quota-b", 10, 2), "another user's own quota");
+        assert!(take_quota("quota-a", 11, 2), "a new day");
     }
 }

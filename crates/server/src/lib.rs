@@ -80,9 +80,6 @@ pub struct Config {
     /// A bot's move is published no sooner than this after the move before it, so that
     /// people can follow (bots otherwise answer within milliseconds).
     pub bot_pace: Duration,
-    /// The bot level whose search budget a finished game's analysis uses (a ladder name; a
-    /// game that does not list it uses its weakest search level).
-    pub analysis_level: String,
     /// Threads of the bot pool that search and analyse (besides its one thread for quick
     /// bots and time-out stand-ins). 0 serves nothing but quick bots (a test seam).
     pub bot_threads: usize,
@@ -99,6 +96,12 @@ pub struct Config {
     /// Where the other instances reach this one (`--advertise`, `http://host:port`; default:
     /// the address it listens on).
     pub advertise: Option<String>,
+    /// Playouts a finished game's analysis may spend in all (the operator's CPU budget per
+    /// game): each decision gets the judge's budget (4 × `max`) or this shared among the
+    /// game's decisions, whichever is smaller.
+    pub analysis_game_budget: u64,
+    /// Analyses a signed-in player may ask for in a day of games they did not play in.
+    pub analysis_daily_quota: u32,
 }
 
 /// Bounds on what clients may hold, start or make the server do; every one is documented with
@@ -217,9 +220,6 @@ impl Config {
             limits: Limits::default(),
             clocks: clock::ClockProfile::defaults(),
             bot_pace: Duration::from_millis(700),
-            // Twice or more the weakest level's budget: fewer misjudged moves, and still a
-            // few seconds of one pool thread for a whole game.
-            analysis_level: "medium".to_string(),
             bot_threads: bot_pool::default_threads(),
             wall_clock: wall_clock::WallClock::default(),
             reach: reach::ReachConfig {
@@ -231,6 +231,10 @@ impl Config {
             trusted_proxies: Vec::new(),
             instance: None,
             advertise: None,
+            // The full judge for a 2-player game of every game (about 150 decisions of
+            // 4,000 playouts in Pyramido); longer games get less per decision.
+            analysis_game_budget: 600_000,
+            analysis_daily_quota: 5,
         }
     }
 }

@@ -84,7 +84,14 @@ export function activationPanel(ctx) {
   if (!ctx.myTurn || sc.seat !== ctx.state.seat) {
     return h('div.stage-end', {}, h('p', {}, t('scoring.others_scoring', { name: ctx.seatName(sc.seat), points: sc.points + sc.mythical_kept, count: sc.points + sc.mythical_kept })));
   }
+  // A replay's analysis lists its best move first: its area is chosen, so that its payment
+  // (drawn and marked) shows.
+  if (ctx.replay) {
+    const first = ctx.legal.find((m) => m.kind === 'activate');
+    if (first) ui.area = first.area;
+  }
   const plan = planOf(ctx);
+  const doneMove = ctx.legal.find((m) => m.kind === 'done');
   sendQueued(ctx, plan);
   const sending = !!(plan.queue && plan.queue.length);
   const left = gemsLeft(ctx, plan);
@@ -169,7 +176,8 @@ export function activationPanel(ctx) {
       ),
       h(
         'button.primary',
-        { 'data-testid': 'finish-scoring', disabled: sending, onclick: () => (below ? ((plan.confirming = true), ctx.redraw()) : finish(ctx, plan)) },
+        // With nothing planned it plays the engine's `done` (a replay's analysis marks it).
+        { 'data-testid': 'finish-scoring', 'data-move': !plan.items.length && doneMove ? doneMove.text : null, disabled: sending, onclick: () => (below ? ((plan.confirming = true), ctx.redraw()) : finish(ctx, plan)) },
         t('scoring.done', { total, count: total }),
       ),
     ),

@@ -9,7 +9,8 @@ import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyramid-drawing/placing.js';
 import { resultPanel } from './result.js';
 import { moveText } from './moves.js';
-// How a move reads in words: the shell says time-out notices with it.
+
+// A move in words, for the shell's replay, notices and analysis.
 export { moveText };
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
@@ -29,10 +30,11 @@ export function render(ctx) {
   // Local choices belong to one state: a new state forgets the selected slot.
   if (ctx.ui.stateId !== state.state_id) {
     ctx.ui.stateId = state.state_id;
-    ctx.ui.selected = null;
+    // A replay's flagged decision arrives with its best move selected (its domino drawn).
+    if (!ctx.replay) ctx.ui.selected = null;
     ctx.ui.confirm = null;
-    if (ownFirst) bringIntoView();
-    if (ctx.myTurn) focusNextDecision(DECISIONS);
+    if (ownFirst && !ctx.replay) bringIntoView();
+    if (ctx.myTurn && !ctx.replay) focusNextDecision(DECISIONS);
   }
   const own = h(
     'section.card.own',
@@ -149,7 +151,7 @@ function ownArea(ctx, focus) {
     h(
       'div.own-head',
       {},
-      h('h3', {}, ctx.state.seat === focus ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) })),
+      h('h3', {}, ctx.state.seat === focus && !ctx.replay ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) })),
       h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(player.gems)),
     ),
   ];

@@ -30,6 +30,8 @@ export function currentDir(ctx) {
 
 // The slots of the orientation shown.
 export function ghostsNow(ctx) {
+  // The replay's analysis shows its two moves whatever their orientations.
+  if (ctx.replay) return placements(ctx.legal);
   const dir = currentDir(ctx);
   return placements(ctx.legal).filter((p) => p.dir === dir);
 }

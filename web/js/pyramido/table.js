@@ -66,12 +66,13 @@ export function render(ctx) {
   const placing = ctx.myTurn && phase === 'place';
   if (ctx.ui.stateId !== state.state_id) {
     ctx.ui.stateId = state.state_id;
-    ctx.ui.selected = null;
+    // A replay's flagged decision arrives with its best move selected (its domino drawn).
+    if (!ctx.replay) ctx.ui.selected = null;
     ctx.ui.resurface = null;
     ctx.ui.cover = null;
     ctx.ui.confirm = null;
-    if (placing) bringIntoView();
-    if (ctx.myTurn) focusNextDecision(DECISIONS);
+    if (placing && !ctx.replay) bringIntoView();
+    if (ctx.myTurn && !ctx.replay) focusNextDecision(DECISIONS);
   }
   const own = h('section.card.own', { 'data-testid': 'own-area', onkeydown: placing ? onRotateKey(ctx) : null }, ownArea(ctx, focus));
   watchTableHead();
@@ -119,7 +120,7 @@ function quarry(ctx) {
     const content = [h('span.pile-head', {}, `${t('pyo.pile', { pile: i + 1 })} · ▤ ${pile.size}`), pic];
     items.push(
       refill
-        ? h('button.pyo-pile.choice', { 'data-testid': 'refill', 'data-pile': i + 1, title: size, 'aria-label': `${label} (${size})`, onclick: () => play(refill.text) }, content)
+        ? h('button.pyo-pile.choice', { 'data-testid': 'refill', 'data-move': refill.text, 'data-pile': i + 1, title: size, 'aria-label': `${label} (${size})`, onclick: () => play(refill.text) }, content)
         : h('div.pyo-pile', { 'data-pile': i + 1, title: size }, content),
     );
     if (i < 3) {
@@ -143,7 +144,7 @@ function quarry(ctx) {
 function ownArea(ctx, focus) {
   const { view, legal, ui, play } = ctx;
   const player = view.seats[focus];
-  const parts = [h('h3', {}, ctx.state.seat === focus ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) }), statusNote(player))];
+  const parts = [h('h3', {}, ctx.state.seat === focus && !ctx.replay ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) }), statusNote(player))];
   const placing = ctx.myTurn && view.phase === 'place' && placements(legal).length > 0;
   let ghosts = [];
   const targets = [];
@@ -223,7 +224,7 @@ function markPanel(ctx, marks, player) {
       {},
       marks.map((m) => {
         const b = blockAt(player, ctx.view.stage, m.x, m.y);
-        return h('button', { 'data-testid': 'mark', onclick: () => ctx.play(m.text) }, b ? blockPicture(PALETTE, asBlock(b), 28, colourName(b.colour)) : null, ` ${t('pyo.mark_on', { side: m.side, colour: b ? colourName(b.colour) : '' })}`);
+        return h('button', { 'data-testid': 'mark', 'data-move': m.text, onclick: () => ctx.play(m.text) }, b ? blockPicture(PALETTE, asBlock(b), 28, colourName(b.colour)) : null, ` ${t('pyo.mark_on', { side: m.side, colour: b ? colourName(b.colour) : '' })}`);
       }),
     ),
   );
@@ -234,6 +235,9 @@ function markPanel(ctx, marks, player) {
 function resurfacePanel(ctx, moves, player) {
   const { ui, play, legal } = ctx;
   ui.resurface = ui.resurface || {};
+  // A replay's analysis lists its best move first: its block and side are chosen, so that
+  // its last button (drawn and marked) shows.
+  if (ctx.replay && moves.length && !ui.resurface.side) ui.resurface = { side: moves[0].side, colour: moves[0].colour };
   const pass = legal.find((m) => m.kind === 'pass');
   const sides = [...new Set(moves.map((m) => m.side))];
   if (sides.length === 1) ui.resurface.side = sides[0];
@@ -251,7 +255,7 @@ function resurfacePanel(ctx, moves, player) {
         const b = blockAt(player, ctx.view.stage, m.x, m.y);
         return h('button', { 'data-testid': 'resurface-block', class: sd === side ? 'selected' : '', 'aria-pressed': sd === side ? 'true' : 'false', onclick: () => ((ui.resurface = { side: sd }), ctx.redraw()) }, b ? blockPicture(PALETTE, asBlock(b), 28, colourName(b.colour)) : null, ` ${t('pyo.block_side', { side: sd })}`);
       }),
-      pass ? h('button', { 'data-testid': 'pass', onclick: () => play(pass.text) }, t('pyo.pass')) : null,
+      pass ? h('button', { 'data-testid': 'pass', 'data-move': pass.text, onclick: () => play(pass.text) }, t('pyo.pass')) : null,
     ),
   );
   if (side) {
@@ -294,7 +298,7 @@ function quadrantChoices(moves, testid, ctx) {
     {},
     moves.map((m) => {
       const label = t('pyo.jewel_in', { colour: colourName(m.colour), quadrant: t(`pyo.quadrant.${m.quadrant}`) });
-      return h('button', { 'data-testid': testid, 'aria-label': label, title: label, onclick: () => ctx.play(m.text) }, blockPicture(PALETTE, { colour: m.colour, icons: quadrantMask(m.quadrant) }, 40, label), h('span.q', {}, t(`pyo.quadrant.${m.quadrant}`)));
+      return h('button', { 'data-testid': testid, 'data-move': m.text, 'aria-label': label, title: label, onclick: () => ctx.play(m.text) }, blockPicture(PALETTE, { colour: m.colour, icons: quadrantMask(m.quadrant) }, 40, label), h('span.q', {}, t(`pyo.quadrant.${m.quadrant}`)));
     }),
   );
 }
@@ -302,6 +306,8 @@ function quadrantChoices(moves, testid, ctx) {
 function coverPanel(ctx, moves) {
   const { ui } = ctx;
   ui.cover = ui.cover || {};
+  // As for resurfacing: a replay shows its best move's card side chosen.
+  if (ctx.replay && !ui.cover.colour) ui.cover.colour = moves[0].colour;
   const cell = moves[0].cell;
   const colours = [...new Set(moves.map((m) => m.colour))];
   const colour = colours.includes(ui.cover.colour) ? ui.cover.colour : null;
@@ -367,6 +373,7 @@ function enlargedPlayer(ctx, seat) {
   };
 }
 
+// A move in words (the log, the replay, notices, the analysis): exported for the shell.
 export function moveText(m) {
   switch (m.kind) {
     case 'take':

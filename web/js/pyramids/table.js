@@ -5,7 +5,8 @@ import { h, clickable } from '../dom.js';
 import { t } from '../i18n.js';
 import { COLOURS, cardLabel, cardSvg, colourName, pyramidSvg, stoneChip } from './pieces.js';
 import { moveText } from './moves.js';
-// How a move reads in words: the shell says time-out notices with it.
+
+// A move in words, for the shell's replay, notices and analysis.
 export { moveText };
 import { resultPanel } from './result.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
@@ -121,6 +122,9 @@ function quarryPanel(ctx) {
   );
 }
 
+// The replay names the seat shown ("Anna's hand"); a live table speaks to its player.
+const handTitle = (ctx) => (ctx.replay ? t('py.hand_of', { name: ctx.seatName(ctx.seat) }) : t('py.your_hand'));
+
 function handPanel(ctx, me) {
   const { view, legal, ui, play } = ctx;
   const mine = view.tables[me];
@@ -145,8 +149,8 @@ function handPanel(ctx, me) {
   const selected = pyramid.find((m) => m.text === ui.selected);
   return h(
     'section.card.py-hand',
-    { 'data-testid': 'hand', 'aria-label': t('py.your_hand') },
-    h('h3', {}, t('py.your_hand'), ' ', h('span.hint', {}, t('py.hand_count', { count: hand.length }))),
+    { 'data-testid': 'hand', 'aria-label': handTitle(ctx) },
+    h('h3', {}, handTitle(ctx), ' ', h('span.hint', {}, t('py.hand_count', { count: hand.length }))),
     hand.length ? h('div.py-hand-cards', {}, cards) : h('p.hint', {}, t('py.hand_empty')),
     pyramid.length ? h('p.hint', {}, selected ? t('py.confirm_hint', { place: selected.place }) : t('py.ghost_hint', { count: pyramid.filter((m) => m.hand === ui.hand).length })) : null,
     h(
@@ -186,7 +190,8 @@ function necropolis(ctx, p, own) {
   let ghosts = [];
   let preview = null;
   if (own && ctx.myTurn) {
-    ghosts = legal.filter((m) => m.kind === 'pyramid' && m.hand === ui.hand);
+    // The replay's analysis shows its two moves whichever card each places.
+    ghosts = legal.filter((m) => m.kind === 'pyramid' && (ctx.replay || m.hand === ui.hand));
     preview = p.hand ? p.hand[ui.hand] : null;
   }
   return h(
@@ -198,7 +203,7 @@ function necropolis(ctx, p, own) {
       h(
         'h3',
         {},
-        own ? t('py.your_necropolis') : t('py.necropolis_of', { name }),
+        own && !ctx.replay ? t('py.your_necropolis') : t('py.necropolis_of', { name }),
         turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null,
         p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null,
       ),

@@ -2,6 +2,7 @@
 //! `pyramidion serve` binary: everything is done by clicking in the page, as a player would.
 //! Screenshots (1280 px and 375 px wide) are saved in `target/browser-artifacts/`.
 mod after_game;
+mod analysis_board;
 mod follow;
 mod live_play;
 mod people;
@@ -53,9 +54,15 @@ fn start_server(dir: PathBuf, bind: &str) -> Server {
 /// [`start_server`] with more `pyramidion serve` flags.
 fn start_server_with(dir: PathBuf, bind: &str, flags: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
-        // Analyses at the cheapest search level: the pages are tested, not the depth.
+        // Analyses on a tiny budget unless the test asks for more: the pages are tested, not
+        // the depth.
         .args(["serve", "--bind", bind, "--http-rate", "1000"])
-        .args(["--analysis-level", "easy", "--data-dir"])
+        .args(if flags.contains(&"--analysis-budget") {
+            &[][..]
+        } else {
+            &["--analysis-budget", "2000"][..]
+        })
+        .arg("--data-dir")
         .arg(&dir)
         .args(flags)
         .stdout(Stdio::piped())

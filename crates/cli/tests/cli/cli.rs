@@ -365,7 +365,7 @@ fn arena_sprt_stops_and_unknown_levels_are_refused() {
 }
 
 #[test]
-fn serve_refuses_bad_rates_and_analysis_levels() {
+fn serve_refuses_bad_rates_and_analysis_budgets() {
     for (flag, value) in [
         ("--ws-rate", "0"),
         ("--http-rate", "-5"),
@@ -405,10 +405,10 @@ fn serve_refuses_bad_rates_and_analysis_levels() {
         "{}",
         stderr(&o)
     );
-    let o = pyramidion(&["serve", "--bind", "127.0.0.1:0", "--analysis-level=greedy"]);
+    let o = pyramidion(&["serve", "--bind", "127.0.0.1:0", "--analysis-budget=0"]);
     assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("--analysis-level must be a search level (easy, medium, hard, max)"),
+        stderr(&o).contains("--analysis-budget must be at least 1 playout"),
         "{}",
         stderr(&o)
     );
@@ -490,10 +490,10 @@ fn analyse_reports_every_decision_and_writes_json() {
     let o = pyramidion(&[
         "analyse",
         record.to_str().unwrap(),
-        "--iterations",
-        "8",
-        "--samples",
-        "4",
+        "--budget",
+        "16",
+        "--seed",
+        "3",
         "--json",
         json.to_str().unwrap(),
     ]);
@@ -515,6 +515,11 @@ fn analyse_reports_every_decision_and_writes_json() {
     for d in decisions {
         assert!(d["lost"].as_f64().unwrap() >= 0.0);
         assert!(d["best_points"].as_f64().unwrap() >= d["played_points"].as_f64().unwrap());
+        assert!(d["lost_low"].as_f64().unwrap() <= d["lost"].as_f64().unwrap());
+        assert!(d["lost_high"].as_f64().unwrap() >= d["lost"].as_f64().unwrap());
+        // Both moves reach the replay in structured form, to be drawn and said in words.
+        assert_eq!(d["best_move"]["text"], d["best"]);
+        assert!(d["played_move"]["kind"].is_string(), "{d}");
         assert!((1..=10).contains(&d["stage"].as_u64().unwrap()));
     }
     assert_eq!(report["stage_name"], "round");

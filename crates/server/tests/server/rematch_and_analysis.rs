@@ -1,6 +1,6 @@
 //! Rematches and analyses of finished games, through the HTTP API with games played over the
 //! socket.
-use crate::common::after_game_scenarios::{DUEL, play_out, play_table};
+use crate::common::after_game_scenarios::{DUEL, account, play_out, play_table};
 use crate::common::*;
 use serde_json::{Value, json};
 
@@ -191,4 +191,54 @@ async fn an_analysis_cut_short_by_a_restart_is_resumed() {
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
     assert_eq!(status, "done");
+}
+
+/// Any signed-in player may ask for the analysis of a finished public game they did not play
+/// in, up to a daily quota; not of an unlisted one, and not as a guest. Its players are never
+/// counted against the quota.
+#[tokio::test]
+async fn a_signed_in_player_analyses_public_games_within_a_daily_quota() {
+    let s = start_sqlite_with("analysis-quota", |c| c.analysis_daily_quota = 1).await;
+    let mut player = Client::guest(&s).await;
+    let seats = json!([{"type": "me"}, {"type": "bot", "level": "random"}]);
+    let mut games = Vec::new();
+    for listed in [true, true, false] {
+        let t = player
+            .post(
+                "/api/tables",
+                json!({ "game": DUEL, "options": {"players": 2}, "seats": seats, "listed": listed }),
+            )
+            .await;
+        assert_eq!(t.status, 201, "{}", t.text);
+        let id = t.body["id"].as_str().unwrap().to_string();
+        play_out(&mut player, &id).await;
+        games.push(id);
+    }
+    let mut reader = account(&s, "reader").await;
+    let ask = |id: &str| format!("/api/games/{id}/analysis");
+    let r = reader.post(&ask(&games[0]), json!({})).await;
+    assert_eq!(r.status, 202, "{}", r.text);
+    // Asking again for the same game costs nothing.
+    let r = reader.post(&ask(&games[0]), json!({})).await;
+    assert!(matches!(r.status, 200 | 202), "{}", r.text);
+    let r = reader.post(&ask(&games[1]), json!({})).await;
+    assert_eq!((r.status, r.code()), (429, "analysis_quota"), "{}", r.text);
+    let r = reader.post(&ask(&games[2]), json!({})).await;
+    assert_eq!(
+        (r.status, r.code()),
+        (409, "not_seated"),
+        "unlisted: {}",
+        r.text
+    );
+    let mut guest = Client::guest(&s).await;
+    let r = guest.post(&ask(&games[1]), json!({})).await;
+    assert_eq!(
+        (r.status, r.code()),
+        (409, "not_seated"),
+        "a guest: {}",
+        r.text
+    );
+    // The game's own player is not limited by the quota.
+    let r = player.post(&ask(&games[1]), json!({})).await;
+    assert_eq!(r.status, 202, "{}", r.text);
 }

@@ -66,9 +66,9 @@ pub async fn start(url: String, tweak: impl FnOnce(&mut Config)) -> TestServer {
     };
     // Bots answer at once: tests play many bot moves (the pace has tests of its own).
     config.bot_pace = Duration::ZERO;
-    // Analyses at the cheapest search level: the tests check what an analysis holds and
-    // when, not how deep it looks (debug builds search slowly).
-    config.analysis_level = "easy".to_string();
+    // Analyses on a tiny budget: the tests check what an analysis holds and when, not how
+    // deep it looks (debug builds search slowly).
+    config.analysis_game_budget = 2_000;
     // Many tests register accounts from the one loopback address; the registration limit
     // has tests of its own.
     config.limits.registrations_per_ip_per_hour = 10_000;

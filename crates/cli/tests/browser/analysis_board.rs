@@ -1,0 +1,317 @@
+//! The analysis on the board: a flagged decision of a finished game, asked for by a signed-in
+//! player, is shown from its seat with the best move and the move played drawn on the table
+//! and said in words with their expected points, in English, French and Italian; the replay's
+//! move list says every move in words, never in engine notation.
+use super::*;
+use crate::webdriver::Session;
+
+/// A 2-seat game that plays quickly against a bot.
+const DUEL: &str = "pyramids";
+
+/// Registers an account from the page (its cookie becomes the page's).
+const REGISTER: &str = "return fetch('/api/register', { method: 'POST', credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: arguments[0], password: 'correct horse' }) })
+  .then((r) => r.status);";
+
+/// A public table of the page's player (the first legal move, always) against a random bot,
+/// played to the end over a WebSocket of its own; returns the game id. Both play badly: the
+/// analysis has mistakes to find.
+const PLAY: &str = "const [game] = arguments;
+return (async () => {
+  const r = await fetch('/api/tables', { method: 'POST', credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ game, options: { players: 2 },
+      seats: [{ type: 'me' }, { type: 'bot', level: 'random' }] }) });
+  const table = await r.json();
+  if (r.status !== 201) return ['create failed', table];
+  const ws = new WebSocket(location.origin.replace('http', 'ws') + '/ws');
+  return await new Promise((done) => {
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'subscribe', game: table.id }));
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === 'error') { ws.close(); done(['error', m]); }
+      if (m.type !== 'state') return;
+      if (m.finished) { ws.close(); done(table.id); return; }
+      if (m.legal.length) ws.send(JSON.stringify({ type: 'move', game: table.id,
+        state_id: m.state_id, move: m.legal[0].text }));
+    };
+  });
+})();";
+
+async fn set_language(s: &Session, lang: &str) {
+    s.click(&format!("[data-testid=language] option[value={lang}]"))
+        .await;
+}
+
+/// The replay's move list says no move in notation: no entry reads "name: <record text>".
+async fn no_notation_in_the_list(s: &Session, notations: &[String]) {
+    let entries = s
+        .js(
+            "return [...document.querySelectorAll('[data-testid=replay-moves] li > button:first-child')].map((b) => b.textContent);",
+            json!([]),
+        )
+        .await;
+    let entries = entries.as_array().unwrap();
+    assert_eq!(entries.len(), notations.len());
+    for (entry, text) in entries.iter().zip(notations) {
+        let entry = entry.as_str().unwrap();
+        assert!(
+            !entry.ends_with(&format!(": {text}")),
+            "engine notation in the replay list: {entry}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
+    let turn = ONE_AT_A_TIME.lock().await;
+    let dir = std::env::temp_dir().join(format!(
+        "pyramidion-browser-analysis-board-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Enough playouts for the judge to be sure of some losses.
+    let flags = ["--analysis-budget", "150000", "--bot-pace-ms", "0"];
+    let w = World {
+        server: start_server_with(dir, "127.0.0.1:0", &flags),
+        driver: Driver::start().await,
+        _turn: turn,
+    };
+    let base = &w.server.base;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, base).await;
+    assert_eq!(s.js(REGISTER, json!(["player"])).await, 200);
+    let id = s.js(PLAY, json!([DUEL])).await;
+    let id = id.as_str().unwrap_or_default().to_string();
+    assert_eq!(id.len(), 16, "the game was played to the end: {id}");
+    // Another signed-in player, who did not play, asks for the analysis of this public game.
+    s.js(
+        "return fetch('/api/logout', { method: 'POST', credentials: 'same-origin' }).then((r) => r.status);",
+        json!([]),
+    )
+    .await;
+    open_lobby(&s, base).await;
+    assert_eq!(s.js(REGISTER, json!(["analyst"])).await, 200);
+    // Reloaded: the page knows its new identity.
+    open_lobby(&s, base).await;
+    assert_eq!(s.text("[data-testid=me]").await, "analyst");
+    s.goto(&format!("{base}/#/replay/{id}")).await;
+    s.wait_for("[data-testid=replay]", 15).await;
+    // The replay opens at the start.
+    assert_eq!(
+        s.js(
+            "return Number(document.querySelector('[data-testid=replay]').dataset.ply);",
+            json!([])
+        )
+        .await,
+        0
+    );
+    let replay = s
+        .js(
+            &format!("return fetch('/api/games/{id}/replay').then((r) => r.json());"),
+            json!([]),
+        )
+        .await;
+    let notations: Vec<String> = replay["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_string())
+        .collect();
+    no_notation_in_the_list(&s, &notations).await;
+    s.click("[data-testid=analyse]").await;
+    s.wait_for("[data-testid=analysis-done]", 600).await;
+    let analysis = s
+        .js(
+            &format!("return fetch('/api/games/{id}/analysis').then((r) => r.json());"),
+            json!([]),
+        )
+        .await;
+    let flagged: Vec<&Value> = analysis["analysis"]["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["flag"].is_string())
+        .collect();
+    assert!(
+        !flagged.is_empty(),
+        "random moves were found out: {analysis}"
+    );
+    // Each flagged decision in turn, from the move list: the table marks both moves where it
+    // draws them; at least one decision draws both (others may draw a move the table shows
+    // only after a choice, e.g. another card of the hand).
+    let mut both_drawn = None;
+    for (n, d) in flagged.iter().enumerate() {
+        s.click_nth("[data-testid=show-decision]", n).await;
+        let ply = d["ply"].as_i64().unwrap();
+        s.wait_until(
+            "the flagged decision on the board",
+            "const r = document.querySelector('[data-testid=replay]'); return r && Number(r.dataset.ply) === arguments[0] && !!document.querySelector('[data-testid=analysis-decision]');",
+            json!([ply]),
+            15,
+        )
+        .await;
+        let marks = s
+            .js(
+                "const b = document.querySelector('[data-testid=replay-board]'); return [b.querySelectorAll('.analysis-best').length, b.querySelectorAll('.analysis-played').length];",
+                json!([]),
+            )
+            .await;
+        assert!(
+            marks[0].as_u64().unwrap() >= 1,
+            "the best move is drawn: {d}"
+        );
+        if marks[1].as_u64().unwrap() >= 1 && both_drawn.is_none() {
+            both_drawn = Some(n);
+        }
+    }
+    let n = both_drawn.expect("a flagged decision draws both moves on the table");
+    let d = flagged[n];
+    s.click_nth("[data-testid=show-decision]", n).await;
+    s.wait_for("[data-testid=analysis-decision]", 15).await;
+    s.screenshot(&artifacts(), "analysis-board-1280").await;
+    for lang in ["en", "fr", "it"] {
+        set_language(&s, lang).await;
+        let cat = catalog(lang);
+        let best_start = cat["analysis.best_move"]
+            .as_str()
+            .unwrap()
+            .split("{move}")
+            .next()
+            .unwrap()
+            .to_string();
+        let said = s
+            .wait_until(
+                "the decision in the chosen language",
+                "const b = document.querySelector('[data-testid=decision-best]'); return b && b.textContent.startsWith(arguments[0]) ? [document.querySelector('[data-testid=decision-played]').textContent, b.textContent] : null;",
+                json!([best_start]),
+                10,
+            )
+            .await;
+        let (played, best) = (said[0].as_str().unwrap(), said[1].as_str().unwrap());
+        // The move played reads as the move list says it.
+        let listed = s
+            .js(
+                "return document.querySelectorAll('[data-testid=replay-moves] li > button:first-child')[arguments[0]].textContent;",
+                json!([d["ply"]]),
+            )
+            .await;
+        let listed = listed.as_str().unwrap();
+        let listed_words = listed.split_once(": ").map_or(listed, |(_, w)| w);
+        assert!(
+            played.contains(listed_words),
+            "{lang}: '{played}' says '{listed_words}'"
+        );
+        for (words, mv, points) in [
+            (played, &d["played"], &d["played_points"]),
+            (best, &d["best"], &d["best_points"]),
+        ] {
+            // Notation would read "… <record text>: 40.6".
+            let mv = mv.as_str().unwrap();
+            assert!(
+                !words.contains(&format!(" {mv}:")) && !words.contains(&format!(" {mv} :")),
+                "{lang}: notation '{mv}' in '{words}'"
+            );
+            let points = format!("{:.1}", points.as_f64().unwrap());
+            assert!(
+                words.ends_with(&points),
+                "{lang}: '{words}' ends with {points}"
+            );
+        }
+        no_notation_in_the_list(&s, &notations).await;
+        s.screenshot(&artifacts(), &format!("analysis-board-{lang}-1280"))
+            .await;
+    }
+}
+
+/// The two tables drawn with the shared slot layer (Pyramido, Forgotten Treasures) mark the
+/// analysis' best move of every flagged decision too, and a best placement is the selected
+/// slot with its domino drawn (a ghost placement), not only a marker among the others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
+    let turn = ONE_AT_A_TIME.lock().await;
+    let dir = std::env::temp_dir().join(format!(
+        "pyramidion-browser-analysis-slots-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let flags = ["--analysis-budget", "60000", "--bot-pace-ms", "0"];
+    let w = World {
+        server: start_server_with(dir, "127.0.0.1:0", &flags),
+        driver: Driver::start().await,
+        _turn: turn,
+    };
+    let base = &w.server.base;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, base).await;
+    assert_eq!(s.js(REGISTER, json!(["player"])).await, 200);
+    open_lobby(&s, base).await;
+    let mut placements = 0;
+    for game in ["pyramido", "forgotten-treasures"] {
+        let id = s.js(PLAY, json!([game])).await;
+        let id = id.as_str().unwrap_or_default().to_string();
+        assert_eq!(id.len(), 16, "{game} was played to the end: {id}");
+        s.goto(&format!("{base}/#/replay/{id}")).await;
+        s.wait_for("[data-testid=replay]", 15).await;
+        s.click("[data-testid=analyse]").await;
+        s.wait_for("[data-testid=analysis-done]", 600).await;
+        let analysis = s
+            .js(
+                &format!("return fetch('/api/games/{id}/analysis').then((r) => r.json());"),
+                json!([]),
+            )
+            .await;
+        let flagged: Vec<&Value> = analysis["analysis"]["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["flag"].is_string())
+            .collect();
+        assert!(!flagged.is_empty(), "{game}: first moves were found out");
+        let mut shot = false;
+        for (n, d) in flagged.iter().enumerate() {
+            s.click_nth("[data-testid=show-decision]", n).await;
+            s.wait_until(
+                "the flagged decision on the board",
+                "const r = document.querySelector('[data-testid=replay]'); return r && Number(r.dataset.ply) === arguments[0] && !!document.querySelector('[data-testid=analysis-decision]');",
+                json!([d["ply"]]),
+                15,
+            )
+            .await;
+            let drawn = s
+                .js(
+                    "const b = document.querySelector('[data-testid=replay-board]');
+                     return [b.querySelectorAll('.analysis-best').length,
+                       !!b.querySelector('[data-testid=ghost].analysis-best.selected .ghost-preview-blocks'),
+                       [...b.querySelectorAll('svg .analysis-best, svg .analysis-played')].filter((e) => getComputedStyle(e).outlineStyle !== 'none').length];",
+                    json!([]),
+                )
+                .await;
+            assert!(
+                drawn[0].as_u64().unwrap() >= 1,
+                "{game}: the best move is drawn: {d}"
+            );
+            // An outline on a drawing is drawn in its units: a cell wide, it hid the pyramid.
+            assert_eq!(drawn[2], 0, "{game}: marks on the drawing are strokes: {d}");
+            if d["best_move"]["kind"] == "place" {
+                placements += 1;
+                assert_eq!(
+                    drawn[1], true,
+                    "{game}: the best slot is selected with its domino: {d}"
+                );
+                if !shot {
+                    s.js(
+                        "document.querySelector('[data-testid=replay-board] .analysis-best').scrollIntoView({ block: 'center' });",
+                        json!([]),
+                    )
+                    .await;
+                    s.screenshot(&artifacts(), &format!("analysis-board-{game}-1280"))
+                        .await;
+                    shot = true;
+                }
+            }
+        }
+    }
+    assert!(placements > 0, "a best placement was drawn");
+}
