@@ -20,3 +20,7 @@ CREATE TABLE IF NOT EXISTS game_leases (
     epoch BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS game_leases_owner ON game_leases(owner);
+
+-- The instance running a queued analysis: exactly one runs it, and another starts it again
+-- only once that one is dead (see `Cluster::claim_analysis`).
+ALTER TABLE analyses ADD COLUMN runner TEXT;

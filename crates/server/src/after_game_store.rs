@@ -218,6 +218,8 @@ impl Store {
                      VALUES ($1, 'queued', NULL, $2, NULL, $3, 1)
                      ON CONFLICT (game_id) DO UPDATE SET status = 'queued', result = NULL,
                        finished_at = NULL, requested_by = $3,
+                       runner = CASE WHEN $4 = 1 OR analyses.status = 'queued'
+                                     THEN analyses.runner ELSE NULL END,
                        attempts = CASE WHEN $4 = 1 THEN analyses.attempts + 1 ELSE 1 END",
                 )
                 .bind(game_id.to_string())

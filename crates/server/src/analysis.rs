@@ -100,6 +100,11 @@ impl Queue {
         self.lock().remove(game);
     }
 
+    /// Whether `game`'s analysis is queued or running in this process.
+    pub fn running(&self, game: &str) -> bool {
+        self.lock().contains_key(game)
+    }
+
     /// Analyses queued or running.
     pub fn len(&self) -> usize {
         self.lock().len()
@@ -217,6 +222,12 @@ pub async fn request(
 pub async fn resume_queued(state: &AppState) -> anyhow::Result<usize> {
     let mut resumed = 0;
     for (id, owner, attempts) in state.store.queued_analyses().await? {
+        // Among several instances: only those whose runner is gone (or never was).
+        if let Some(cluster) = &state.cluster
+            && (state.analyses.running(&id) || !cluster.claim_analysis(&id).await?)
+        {
+            continue;
+        }
         let started = if attempts >= MAX_ATTEMPTS {
             Err(ApiError::internal(format!(
                 "started {attempts} times already"
@@ -254,6 +265,19 @@ async fn start(
             Some(e) => Err(e),
         };
     }
+    // Among several instances one runs an analysis: a restart (or the sweep for dead
+    // instances' work) resumes it only if its runner is gone; a new one is claimed once queued.
+    let claim = async || match &state.cluster {
+        Some(cluster) => cluster
+            .claim_analysis(&id)
+            .await
+            .map_err(|e| ApiError::internal(format!("{e:#}"))),
+        None => Ok(true),
+    };
+    if resumed && !claim().await.inspect_err(|_| state.analyses.done(&id))? {
+        state.analyses.done(&id);
+        return Ok(false);
+    }
     let prepared = async {
         let record = crate::export::stored_record(state, row).await?;
         let kind: GameKind = row.kind.parse().map_err(ApiError::internal)?;
@@ -270,6 +294,11 @@ async fn start(
             return Err(e);
         }
     };
+    if !resumed && !claim().await.inspect_err(|_| state.analyses.done(&id))? {
+        state.analyses.done(&id);
+        return Ok(false);
+    }
+    tracing::info!(game = %id, resumed, "analysis started");
     let state = state.clone();
     let ticket = Ticket {
         lane: Lane::Analysis,

@@ -368,6 +368,12 @@ impl AppState {
                 if let Err(e) = waker.rooms.adopt_orphans(&waker).await {
                     tracing::warn!(error = %e, "cannot read the games of dead instances");
                 }
+                // A dead instance's analyses are run again by one of the others.
+                if waker.cluster.as_ref().is_some_and(|c| !c.retired())
+                    && let Err(e) = analysis::resume_queued(&waker).await
+                {
+                    tracing::warn!(error = %e, "cannot read the analyses of dead instances");
+                }
             }
         });
         let sweeper = state.clone();

@@ -214,3 +214,157 @@ async fn an_owner_paused_past_its_lease_commits_nothing() {
         "b met its fence when it woke up:\n{log}"
     );
 }
+
+/// A turn's time runs out while the instance running the game is dead: another takes the
+/// game over and plays the time-out, once (one stand-in move, one time-out counted).
+#[tokio::test]
+async fn a_time_out_fires_once_after_its_owner_died() {
+    let database = fresh_database("pyramidion_cluster_timeout_test").await;
+    let clock = ["--clocks", "quick=3+0"];
+    let mut instances: Vec<Instance> = ["a", "b"]
+        .iter()
+        .map(|n| Instance::start(&database, n, &clock))
+        .collect();
+    let bases: Vec<String> = instances.iter().map(|i| i.base.clone()).collect();
+    let http = reqwest::Client::new();
+    let solo = guest(&http, &bases[0]).await;
+    let table = post(
+        &http,
+        format!("{}/api/tables", bases[0]),
+        &solo,
+        json!({"game": "forgotten-treasures", "options": {"players": 1, "solo": "the-legend"},
+               "seats": [{"type": "me"}], "clock": "quick"}),
+    )
+    .await;
+    let game = table["id"].as_str().unwrap().to_string();
+    let mut player = Player::join(solo, &game, &bases, 0).await;
+    let state = player.state(0, &bases, &[]).await;
+    assert_eq!(owner(&database, &game).await.as_deref(), Some("a"));
+    let at = state["state_id"].as_u64().unwrap();
+    // The player thinks; the instance running the game dies.
+    instances[0].kill();
+    let after = player.state(at + 1, &bases, &[0]).await;
+    let after = if after["state_id"].as_u64() > Some(at) {
+        after
+    } else {
+        player.state(at + 1, &bases, &[0]).await
+    };
+    assert_eq!(after["last_move"]["ply"].as_u64(), Some(at), "{after}");
+    assert_eq!(owner(&database, &game).await.as_deref(), Some("b"));
+    let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&database)
+        .await
+        .unwrap();
+    let by_bot: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT ply, by_bot FROM moves WHERE game_id = $1 AND by_bot = 1 ORDER BY ply",
+    )
+    .bind(&game)
+    .fetch_all(&mut c)
+    .await
+    .unwrap();
+    assert_eq!(
+        by_bot.first(),
+        Some(&(at as i64, 1)),
+        "the stand-in played the turn"
+    );
+    let clock: String = sqlx::query_scalar("SELECT clock_state FROM games WHERE id = $1")
+        .bind(&game)
+        .fetch_one(&mut c)
+        .await
+        .unwrap();
+    let clock: Value = serde_json::from_str(&clock).unwrap();
+    assert!(clock["timeouts"][0].as_u64() >= Some(1), "{clock}");
+    // Each stand-in move is one time-out: never two for one turn.
+    assert_eq!(
+        clock["timeouts"][0].as_u64().unwrap() as usize,
+        by_bot.len().min(3),
+        "{clock} {by_bot:?}"
+    );
+}
+
+/// A finished game's analysis asked of three instances at once runs on one of them.
+#[tokio::test]
+async fn an_analysis_asked_of_every_instance_runs_once() {
+    let database = fresh_database("pyramidion_cluster_analysis_test").await;
+    let quick = ["--bot-pace-ms", "0"];
+    let instances: Vec<Instance> = ["a", "b", "c"]
+        .iter()
+        .map(|n| Instance::start(&database, n, &quick))
+        .collect();
+    let bases: Vec<String> = instances.iter().map(|i| i.base.clone()).collect();
+    let http = reqwest::Client::new();
+    let me = guest(&http, &bases[0]).await;
+    let table = post(
+        &http,
+        format!("{}/api/tables", bases[0]),
+        &me,
+        json!({"game": "pyramids", "options": {"players": 2},
+               "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}]}),
+    )
+    .await;
+    let game = table["id"].as_str().unwrap().to_string();
+    let mut player = Player::join(me.clone(), &game, &bases, 1).await;
+    let mut ply = 0;
+    loop {
+        let state = player.state(ply, &bases, &[]).await;
+        ply = state["state_id"].as_u64().unwrap();
+        if state["finished"] == true {
+            break;
+        }
+        let legal = state["legal"].as_array().unwrap();
+        if let Some(m) = legal.first() {
+            player.send_move(ply, m["text"].as_str().unwrap()).await;
+        }
+        ply += 1;
+    }
+    let asks = bases.iter().map(|base| {
+        let http = http.clone();
+        let (url, me) = (format!("{base}/api/games/{game}/analysis"), me.clone());
+        async move {
+            http.post(url)
+                .header("cookie", me)
+                .json(&json!({}))
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    });
+    let statuses = futures_util::future::join_all(asks).await;
+    assert!(
+        statuses.iter().all(|s| *s == 202 || *s == 200),
+        "{statuses:?}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let v: Value = http
+            .get(format!("{}/api/games/{game}/analysis", bases[2]))
+            .header("cookie", &me)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if v["status"] == "done" {
+            break;
+        }
+        assert_ne!(v["status"], "failed", "{v}");
+        assert!(
+            Instant::now() < deadline,
+            "the analysis is done within 5 minutes"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let started: usize = instances
+        .iter()
+        .map(|i| {
+            std::fs::read_to_string(&i.log)
+                .unwrap_or_default()
+                .lines()
+                .filter(|l| l.contains("analysis started") && l.contains(&game))
+                .count()
+        })
+        .sum();
+    assert_eq!(started, 1, "one instance ran the analysis");
+}

@@ -231,6 +231,21 @@ impl Cluster {
         anyhow::bail!("game {game} changes owner too often to be claimed")
     }
 
+    /// Takes the queued analysis of `game` to run it here, unless an alive instance runs it.
+    pub async fn claim_analysis(&self, game: &str) -> Result<bool> {
+        let claimed = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE analyses SET runner = $2 WHERE game_id = $1 AND status = 'queued'
+               AND (runner IS NULL OR runner = $2
+                    OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = analyses.runner
+                                   AND i.alive_until > {DB_NOW_MS}))"
+        )))
+        .bind(game)
+        .bind(&self.me)
+        .execute(&self.pool)
+        .await?;
+        Ok(claimed.rows_affected() == 1)
+    }
+
     /// Lets `game` go, if this instance still holds it at `epoch`.
     pub async fn release(&self, game: &str, epoch: i64) -> Result<()> {
         sqlx::query(
