@@ -368,3 +368,67 @@ async fn an_analysis_asked_of_every_instance_runs_once() {
         .sum();
     assert_eq!(started, 1, "one instance ran the analysis");
 }
+
+/// Two players reach three instances only through HAProxy (deploy/haproxy.cfg), with no
+/// stickiness. Mid-game the instance running the game is drained (SIGTERM: a rolling
+/// restart), later the next one is killed (SIGKILL); the players only reconnect, and every
+/// acknowledged move is stored at its place.
+#[tokio::test]
+async fn through_the_proxy_a_game_survives_a_drain_and_a_kill() {
+    let database = fresh_database("pyramidion_cluster_proxy_test").await;
+    let mut instances: Vec<Instance> = ["a", "b", "c"]
+        .iter()
+        .map(|n| Instance::start(&database, n, &[]))
+        .collect();
+    let (mut haproxy, proxy) = proxy(&instances.iter().collect::<Vec<_>>());
+    let bases = vec![proxy.clone()];
+    let http = reqwest::Client::new();
+    let alice = guest(&http, &proxy).await;
+    let bob = guest(&http, &proxy).await;
+    let table = post(
+        &http,
+        format!("{proxy}/api/tables"),
+        &alice,
+        json!({"game": "pyramids", "options": {"players": 2},
+               "seats": [{"type": "me"}, {"type": "open"}]}),
+    )
+    .await;
+    let game = table["id"].as_str().unwrap().to_string();
+    post(
+        &http,
+        format!("{proxy}/api/tables/{game}/join"),
+        &bob,
+        json!({}),
+    )
+    .await;
+    let mut duel = Duel {
+        players: [
+            Player::join(alice, &game, &bases, 0).await,
+            Player::join(bob, &game, &bases, 0).await,
+        ],
+        acknowledged: Vec::new(),
+        ply: 0,
+    };
+    assert!(!duel.play_until(Some(6), &bases, &[]).await);
+    let running = owner(&database, &game).await.expect("an owner");
+    let drained = instances.iter().position(|i| i.name == running).unwrap();
+    instances[drained].signal("-TERM");
+    let status = instances[drained].child.wait().unwrap();
+    assert!(
+        status.success(),
+        "a drained instance exits cleanly: {status}"
+    );
+    assert!(!duel.play_until(Some(14), &bases, &[]).await);
+    let running = owner(&database, &game).await.expect("an owner");
+    assert_ne!(running, instances[drained].name, "the game moved on");
+    let killed = instances.iter().position(|i| i.name == running).unwrap();
+    instances[killed].kill();
+    assert!(duel.play_until(None, &bases, &[]).await, "the game ends");
+    let stored = stored_moves(&database, &game).await;
+    for (ply, text) in &duel.acknowledged {
+        assert_eq!(stored.get(*ply as usize), Some(text), "move {ply}");
+    }
+    assert!(duel.players.iter().any(|p| p.resumed > 0));
+    let _ = haproxy.kill();
+    let _ = haproxy.wait();
+}

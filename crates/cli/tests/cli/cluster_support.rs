@@ -292,3 +292,88 @@ impl Player {
         }
     }
 }
+
+/// Two people playing one game, each through their own socket.
+pub struct Duel {
+    pub players: [Player; 2],
+    /// (ply, move) of every move whose player saw the next state.
+    pub acknowledged: Vec<(u64, String)>,
+    pub ply: u64,
+}
+
+impl Duel {
+    /// Plays first legal moves until the game is at `stop` moves (or over); whether it is over.
+    pub async fn play_until(
+        &mut self,
+        stop: Option<u64>,
+        bases: &[String],
+        dead: &[usize],
+    ) -> bool {
+        loop {
+            let states = [
+                self.players[0].state(self.ply, bases, dead).await,
+                self.players[1].state(self.ply, bases, dead).await,
+            ];
+            let newest = states
+                .iter()
+                .map(|s| s["state_id"].as_u64().unwrap())
+                .max()
+                .unwrap();
+            if newest > self.ply {
+                self.ply = newest;
+                continue;
+            }
+            if states.iter().any(|s| s["finished"] == true) {
+                return true;
+            }
+            if stop.is_some_and(|s| self.ply >= s) {
+                return false;
+            }
+            let mover = (0..2)
+                .find(|&p| !states[p]["legal"].as_array().unwrap().is_empty())
+                .expect("someone is to move in a game between two people");
+            let text = states[mover]["legal"][0]["text"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            self.players[mover].send_move(self.ply, &text).await;
+            let after = self.players[mover].state(self.ply + 1, bases, dead).await;
+            if after["last_move"]["ply"].as_u64() == Some(self.ply) {
+                self.acknowledged.push((self.ply, text));
+            }
+        }
+    }
+}
+
+/// HAProxy from Debian with deploy/haproxy.cfg in front of `instances`; its base URL.
+pub fn proxy(instances: &[&Instance]) -> (Child, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let config = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/haproxy.cfg");
+    let mut command = Command::new("haproxy");
+    command
+        .args(["-db", "-f", config])
+        .env("PYRAMIDION_PROXY_BIND", format!("127.0.0.1:{port}"));
+    for (i, instance) in instances.iter().enumerate() {
+        command.env(
+            format!("PYRAMIDION_INSTANCE_{}", i + 1),
+            instance.base.trim_start_matches("http://"),
+        );
+    }
+    let child = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("haproxy runs (scripts/test installs Debian's haproxy)");
+    let base = format!("http://127.0.0.1:{port}");
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return (child, base);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("haproxy does not listen");
+}
