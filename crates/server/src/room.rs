@@ -604,15 +604,15 @@ impl Room {
         });
         let persisting = Instant::now();
         self.store
-            .append_move(
-                &self.id,
+            .append_move(crate::writer::NewMove {
+                game_id: &self.id,
                 ply,
                 text,
                 by_bot,
                 result,
                 turn,
-                self.lease.as_ref().map(crate::cluster::Lease::fence),
-            )
+                fence: self.lease.as_ref().map(crate::cluster::Lease::fence),
+            })
             .await
             .map_err(ApplyError::Storage)?;
         self.metrics.persist_latency.observe(persisting.elapsed());

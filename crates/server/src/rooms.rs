@@ -230,10 +230,10 @@ impl Rooms {
         }
         let mut adopted = 0;
         for id in cluster.orphans().await? {
-            if let Some(running) = self.running(&id) {
-                if running.local {
-                    continue;
-                }
+            if let Some(running) = self.running(&id)
+                && running.local
+            {
+                continue;
             }
             match self.get_owned(state, &id).await {
                 Ok(Some(_)) => {

@@ -517,19 +517,8 @@ impl Store {
     /// committed when this returns. Moves of every game, and every other write, go through
     /// one writer that commits whatever has queued up in a single transaction (group commit):
     /// one disk flush serves many moves, and no move is acknowledged before its flush.
-    pub async fn append_move(
-        &self,
-        game_id: &str,
-        ply: u32,
-        text: &str,
-        by_bot: bool,
-        result: Option<String>,
-        turn: Option<TurnWrite>,
-        fence: Option<crate::writer::Fence>,
-    ) -> Result<()> {
-        self.writer
-            .append_move(game_id, ply, text, by_bot, result, turn, fence)
-            .await
+    pub async fn append_move(&self, m: crate::writer::NewMove<'_>) -> Result<()> {
+        self.writer.append_move(m).await
     }
 
     /// Stores the seat to move and the clock outside a move (when a game is first read: a new

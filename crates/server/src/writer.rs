@@ -84,6 +84,21 @@ pub struct Fence {
     pub epoch: i64,
 }
 
+/// One accepted move to store.
+pub struct NewMove<'a> {
+    pub game_id: &'a str,
+    pub ply: u32,
+    /// The engine's notation of the move.
+    pub text: &'a str,
+    pub by_bot: bool,
+    /// The outcome, when this move ends the game: the status changes in the same commit.
+    pub result: Option<String>,
+    /// The seat to move and the clock after this move, when they changed.
+    pub turn: Option<TurnWrite>,
+    /// Checked in the move's transaction; none on a single instance (SQLite).
+    pub fence: Option<Fence>,
+}
+
 struct PendingMove {
     game_id: String,
     /// Checked in the move's transaction; none on a single instance (SQLite).
@@ -132,25 +147,16 @@ impl Writer {
 
     /// Appends one accepted move (and, with `result`, marks the game finished); it is
     /// committed when this returns.
-    pub async fn append_move(
-        &self,
-        game_id: &str,
-        ply: u32,
-        text: &str,
-        by_bot: bool,
-        result: Option<String>,
-        turn: Option<TurnWrite>,
-        fence: Option<Fence>,
-    ) -> Result<()> {
+    pub async fn append_move(&self, m: NewMove<'_>) -> Result<()> {
         let (done, committed) = oneshot::channel();
         let pending = PendingMove {
-            game_id: game_id.to_string(),
-            fence,
-            ply,
-            text: text.to_string(),
-            by_bot,
-            result,
-            turn,
+            game_id: m.game_id.to_string(),
+            fence: m.fence,
+            ply: m.ply,
+            text: m.text.to_string(),
+            by_bot: m.by_bot,
+            result: m.result,
+            turn: m.turn,
             done,
         };
         self.send(Write::Move(pending)).await?;
@@ -562,15 +568,15 @@ mod tests {
             tasks.push(tokio::spawn(async move {
                 if i % 2 == 0 {
                     let result = (i == 98).then(|| "{}".to_string());
-                    w.append_move(
-                        "g",
-                        i / 2,
-                        "m",
-                        false,
+                    w.append_move(NewMove {
+                        game_id: "g",
+                        ply: i / 2,
+                        text: "m",
+                        by_bot: false,
                         result,
-                        Some(TurnWrite::default()),
-                        None,
-                    )
+                        turn: Some(TurnWrite::default()),
+                        fence: None,
+                    })
                     .await
                 } else {
                     // Every name twice: one of each pair breaks the primary key.
@@ -623,8 +629,16 @@ mod tests {
             .map(|i| {
                 let w = writer.clone();
                 tokio::spawn(async move {
-                    w.append_move("g", i % 100, "m", false, None, None, None)
-                        .await
+                    w.append_move(NewMove {
+                        game_id: "g",
+                        ply: i % 100,
+                        text: "m",
+                        by_bot: false,
+                        result: None,
+                        turn: None,
+                        fence: None,
+                    })
+                    .await
                 })
             })
             .collect();
