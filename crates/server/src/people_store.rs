@@ -12,11 +12,14 @@ impl Store {
         seats: Vec<(u8, usize)>,
         ply: i64,
         end: Option<(String, String)>,
+        fence: Option<crate::writer::Fence>,
     ) -> Result<()> {
         let game_id = game_id.to_string();
         self.writer
             .run(move |c| {
                 Box::pin(async move {
+                    // Like a move: never from an instance that lost the game.
+                    crate::writer::hold_fence(c, &game_id, fence.as_ref()).await?;
                     let at = now_ms();
                     for (seat, ord) in seats {
                         sqlx::query(

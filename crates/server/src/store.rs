@@ -521,6 +521,34 @@ impl Store {
         self.writer.append_move(m).await
     }
 
+    /// [`Store::set_turn`] from a room of one instance among several: never once it lost the
+    /// game (`crate::cluster`).
+    pub async fn set_turn_fenced(
+        &self,
+        game_id: &str,
+        turn: TurnWrite,
+        fence: Option<crate::writer::Fence>,
+    ) -> Result<()> {
+        let game_id = game_id.to_string();
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    crate::writer::hold_fence(c, &game_id, fence.as_ref()).await?;
+                    sqlx::query(
+                        "UPDATE games SET to_move = $1, clock_state = $2, deadline_at = $3 WHERE id = $4",
+                    )
+                    .bind(turn.to_move.map(i64::from))
+                    .bind(turn.clock_state)
+                    .bind(turn.deadline_at)
+                    .bind(&game_id)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(())
+                })
+            })
+            .await
+    }
+
     /// Stores the seat to move and the clock outside a move (when a game is first read: a new
     /// game, or one from before clocks per turn).
     pub async fn set_turn(&self, game_id: &str, turn: TurnWrite) -> Result<()> {

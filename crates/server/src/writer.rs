@@ -370,6 +370,34 @@ async fn commit(
     (result, delivers, move_errors)
 }
 
+/// Whether this instance still holds `game_id` at `fence`'s epoch, under a shared lock on
+/// the lease row until the transaction ends (see [`fenced_out`]); an error to return from a
+/// job that must not commit otherwise.
+pub async fn hold_fence(
+    conn: &mut AnyConnection,
+    game_id: &str,
+    fence: Option<&Fence>,
+) -> Result<()> {
+    let Some(fence) = fence else {
+        return Ok(());
+    };
+    let held = sqlx::query(
+        "SELECT 1 FROM game_leases WHERE game_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE",
+    )
+    .bind(game_id)
+    .bind(&fence.owner)
+    .bind(fence.epoch)
+    .fetch_optional(&mut *conn)
+    .await?;
+    match held {
+        Some(_) => Ok(()),
+        None => Err(anyhow::Error::new(MoveRefused {
+            message: "this instance no longer runs this game".into(),
+            duplicate: true,
+        })),
+    }
+}
+
 /// Which of `moves` are fenced out: their instance no longer holds their game at their
 /// epoch. The lease row is read under a shared lock, so that a takeover (which updates it)
 /// waits for this transaction: the new owner then reads every move committed here.

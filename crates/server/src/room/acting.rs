@@ -117,6 +117,7 @@ impl Room {
                 rows,
                 self.state_id() as i64,
                 result.as_ref().map(|r| (ending.to_string(), r.clone())),
+                self.lease.as_ref().map(crate::cluster::Lease::fence),
             )
             .await;
         if let Err(e) = stored {
@@ -166,7 +167,8 @@ impl Room {
             clock_state: serde_json::to_string(&clock.state).ok(),
             deadline_at: clock.deadline(),
         };
-        if let Err(e) = self.store.set_turn(&self.id, turn).await {
+        let fence = self.lease.as_ref().map(crate::cluster::Lease::fence);
+        if let Err(e) = self.store.set_turn_fenced(&self.id, turn, fence).await {
             tracing::error!(game = %self.id, error = %e, "cannot store a seat taken back");
             return Err(ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
