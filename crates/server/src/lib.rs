@@ -447,7 +447,10 @@ async fn rate_limit(
 ) -> Response {
     let ip = client_ip::client_ip(&state.config.trusted_proxies, addr.ip(), req.headers());
     req.extensions_mut().insert(client_ip::ClientIp(ip));
-    if !state.http_limit.allow(ip) {
+    // Other instances of the cluster carry many players' requests from one address; an
+    // `/internal/` request without the cluster's secret is answered 404 at once.
+    let internal = state.cluster.is_some() && req.uri().path().starts_with("/internal/");
+    if !internal && !state.http_limit.allow(ip) {
         return error::ApiError::rate_limited().into_response();
     }
     next.run(req).await
@@ -517,6 +520,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/me/email/verify", post(reach::api::verify_email))
         .route("/ws", get(ws::upgrade))
         .route("/internal/link/{id}", get(cluster::link::accept))
+        .route(
+            "/internal/pairing",
+            get(cluster::pairing::accept)
+                .post(cluster::pairing::accept)
+                .delete(cluster::pairing::accept),
+        )
         .fallback(get(web::static_file))
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY))

@@ -10,6 +10,7 @@ use crate::store::{GameRow, SeatKind, now_ms};
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use pyramidion_games::{AnyGame, GameKind};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -30,7 +31,7 @@ pub struct Setting {
     pub clock: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PairingAsk {
     game: String,
@@ -147,7 +148,21 @@ pub async fn ask(
     State(state): State<AppState>,
     identity: Identity,
     ApiJson(a): ApiJson<PairingAsk>,
+) -> Response {
+    let body = serde_json::to_value(&a).ok();
+    match crate::cluster::pairing::elsewhere(&state, "POST", Some(&identity), body).await {
+        Some(answer) => answer,
+        None => ask_here(&state, &identity, a).await.into_response(),
+    }
+}
+
+/// [`ask`] on the instance that holds the queue.
+pub async fn ask_here(
+    state: &AppState,
+    identity: &Identity,
+    a: PairingAsk,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
+    let state = state.clone();
     let setting = Setting {
         game: a.game.clone(),
         players: a.players,
@@ -240,7 +255,15 @@ pub async fn ask(
 }
 
 /// `DELETE /api/pairing`: stop waiting.
-pub async fn cancel(State(state): State<AppState>, identity: Identity) -> Json<Value> {
+pub async fn cancel(State(state): State<AppState>, identity: Identity) -> Response {
+    match crate::cluster::pairing::elsewhere(&state, "DELETE", Some(&identity), None).await {
+        Some(answer) => answer,
+        None => cancel_here(&state, &identity).into_response(),
+    }
+}
+
+/// [`cancel`] on the instance that holds the queue.
+pub fn cancel_here(state: &AppState, identity: &Identity) -> Json<Value> {
     let mut queue = state.pairing.queue();
     let gone: Vec<Setting> = queue
         .iter()
@@ -249,13 +272,21 @@ pub async fn cancel(State(state): State<AppState>, identity: Identity) -> Json<V
         .collect();
     queue.retain(|w| w.user != identity.user_id);
     for s in &gone {
-        tell_waiting(&state, &queue, s);
+        tell_waiting(state, &queue, s);
     }
     Json(json!({"status": "cancelled"}))
 }
 
 /// `GET /api/pairing`: how many wait for each setting.
-pub async fn waiting(State(state): State<AppState>) -> Json<Value> {
+pub async fn waiting(State(state): State<AppState>) -> Response {
+    match crate::cluster::pairing::elsewhere(&state, "GET", None, None).await {
+        Some(answer) => answer,
+        None => waiting_here(&state).into_response(),
+    }
+}
+
+/// [`waiting`] on the instance that holds the queue.
+pub fn waiting_here(state: &AppState) -> Json<Value> {
     let mut queue = state.pairing.queue();
     let now = now_ms();
     queue.retain(|w| now - w.since < PAIRING_WAIT_MS);

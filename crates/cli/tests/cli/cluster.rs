@@ -432,3 +432,50 @@ async fn through_the_proxy_a_game_survives_a_drain_and_a_kill() {
     let _ = haproxy.kill();
     let _ = haproxy.wait();
 }
+
+/// Quick pairing across instances: two players asking on different instances sit at one
+/// table, and the one who waited hears of it on their own instance's socket.
+#[tokio::test]
+async fn players_asking_on_different_instances_are_paired() {
+    use futures_util::StreamExt;
+    let database = fresh_database("pyramidion_cluster_pairing_test").await;
+    let instances: Vec<Instance> = ["a", "b"]
+        .iter()
+        .map(|n| Instance::start(&database, n, &[]))
+        .collect();
+    let bases: Vec<String> = instances.iter().map(|i| i.base.clone()).collect();
+    let http = reqwest::Client::new();
+    let first = guest(&http, &bases[0]).await;
+    let second = guest(&http, &bases[1]).await;
+    let mut socket = Player::join(first.clone(), "none", &bases, 0)
+        .await
+        .socket
+        .take()
+        .unwrap();
+    let ask = json!({"game": "pyramids", "players": 2});
+    let waiting = http
+        .post(format!("{}/api/pairing", bases[0]))
+        .header("cookie", &first)
+        .json(&ask)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(waiting.status().as_u16(), 202);
+    let seated = post(&http, format!("{}/api/pairing", bases[1]), &second, ask).await;
+    assert_eq!(seated["status"], "seated", "{seated}");
+    let table = seated["table"]["id"].as_str().unwrap().to_string();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let msg = tokio::time::timeout_at(deadline, socket.next())
+            .await
+            .expect("the waiting player hears of the table")
+            .expect("socket open")
+            .unwrap();
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == "pairing" && v["table"] == table.as_str() {
+                break;
+            }
+        }
+    }
+}

@@ -23,6 +23,7 @@ use std::time::Duration;
 
 pub mod fanout;
 pub mod link;
+pub mod pairing;
 
 /// How often an instance renews its life…
 pub const HEARTBEAT: Duration = Duration::from_secs(1);
