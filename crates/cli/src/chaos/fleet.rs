@@ -25,6 +25,13 @@ fn spawn(database: &str, name: &str, bind: &str, logs: &Path) -> Result<Instance
         .args(["serve", "--bind", bind, "--database", database])
         .args(["--instance", name, "--ws-rate", "100000"])
         .args(["--http-rate", "100000", "--bot-pace-ms", "0"])
+        // Every player comes from the one loopback address.
+        .args([
+            "--guests-per-ip",
+            "100000",
+            "--connections-per-ip",
+            "100000",
+        ])
         .env("RUST_LOG", "warn")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

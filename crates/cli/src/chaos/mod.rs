@@ -58,51 +58,67 @@ pub fn run(args: ChaosArgs) -> Result<()> {
         .block_on(chaos(args))
 }
 
-/// Two guests at a new two-player table of Pyramids, each on a socket of its own.
-async fn new_duel(http: &reqwest::Client, base: &str, seed: u64) -> Result<(Duel, String)> {
+/// Guests `a` and `b` at a new two-player table of Pyramids, each on a socket of its own.
+async fn new_duel(
+    http: &reqwest::Client,
+    base: &str,
+    (a, b): (&str, &str),
+    seed: u64,
+) -> Result<Duel> {
     let bases = [base.to_string()];
-    let (a, b) = (guest(http, base).await?, guest(http, base).await?);
     let table = post(
         http,
         format!("{base}/api/tables"),
-        &a,
+        a,
         json!({"game": "pyramids", "options": {"players": 2},
                "seats": [{"type": "me"}, {"type": "open"}]}),
     )
     .await?;
     let id = table["id"].as_str().context("a table id")?.to_string();
-    post(http, format!("{base}/api/tables/{id}/join"), &b, json!({})).await?;
+    post(http, format!("{base}/api/tables/{id}/join"), b, json!({})).await?;
     let players = [
-        Player::join(a.clone(), &id, &bases, 0).await?,
-        Player::join(b, &id, &bases, 0).await?,
+        Player::join(a.to_string(), &id, &bases, 0).await?,
+        Player::join(b.to_string(), &id, &bases, 0).await?,
     ];
-    Ok((Duel::new(players, Some(seed)), a))
+    Ok(Duel::new(players, Some(seed)))
 }
 
-/// One slot of the load: games one after another until the load stops, the last one played
-/// to its end (or `finish_by`).
+/// One slot of the load: two guests playing games one after another until the load stops,
+/// the last one played to its end (or `finish_by`); with the errors met making tables.
 async fn slot(
     http: reqwest::Client,
     base: String,
     seed: u64,
     load: Arc<AtomicBool>,
     finish_by: Instant,
-) -> (Vec<Played>, usize) {
+) -> (Vec<Played>, Vec<String>) {
     let mut played = Vec::new();
-    let mut setup_errors = 0;
+    let mut setup_errors = Vec::new();
     let bases = [base.clone()];
     let mut round = 0u64;
+    let mut guests: Option<(String, String)> = None;
     while load.load(Ordering::Relaxed) {
         round += 1;
-        let (mut duel, cookie) = match new_duel(&http, &base, seed ^ (round << 32)).await {
+        let made = match &guests {
+            Some((a, b)) => new_duel(&http, &base, (a, b), seed ^ (round << 32)).await,
+            None => match (guest(&http, &base).await, guest(&http, &base).await) {
+                (Ok(a), Ok(b)) => {
+                    guests = Some((a, b));
+                    continue;
+                }
+                (Err(e), _) | (_, Err(e)) => Err(e),
+            },
+        };
+        let mut duel = match made {
             Ok(d) => d,
             // A table made while its instance died: another one is made.
-            Err(_) => {
-                setup_errors += 1;
+            Err(e) => {
+                setup_errors.push(format!("{e:#}"));
                 tokio::time::sleep(Duration::from_millis(500)).await;
                 continue;
             }
         };
+        let cookie = duel.players[0].cookie.clone();
         let id = duel.players[0].game.clone();
         let outcome = tokio::time::timeout_at(finish_by, duel.play_until(None, &bases, &[])).await;
         let (finished, error) = match outcome {
@@ -204,11 +220,11 @@ async fn chaos(args: ChaosArgs) -> Result<()> {
     load.store(false, Ordering::Relaxed);
     let (kills, instances) = killing.await??;
     let mut games = Vec::new();
-    let mut setup_errors = 0;
+    let mut setup_errors = Vec::new();
     for s in slots {
         let (played, errors) = s.await?;
         games.extend(played);
-        setup_errors += errors;
+        setup_errors.extend(errors);
     }
     let played_for = start.elapsed();
     let checked = verify::check(&http, &proxy.base, &games).await;
@@ -221,7 +237,7 @@ async fn chaos(args: ChaosArgs) -> Result<()> {
         &checked,
         played_for,
         until,
-        setup_errors,
+        &setup_errors,
         &logs,
     )
 }
@@ -234,7 +250,7 @@ fn report(
     checked: &verify::Checked,
     played_for: Duration,
     until: Instant,
-    setup_errors: usize,
+    setup_errors: &[String],
     logs: &Path,
 ) -> Result<()> {
     let acks: Vec<_> = games.iter().flat_map(|g| &g.acks).collect();
@@ -275,10 +291,14 @@ fn report(
         finished,
         games.len(),
         checked.replayed,
-        setup_errors,
+        setup_errors.len(),
         played_for.as_secs_f64(),
         logs.display()
     )?;
+    // Failing to make a table loses nothing, but says why (the first few).
+    for e in setup_errors.iter().take(5) {
+        outln!("making a table failed: {e}")?;
+    }
     for (id, e) in &stopped {
         outln!("game {id} stopped: {e}")?;
     }
