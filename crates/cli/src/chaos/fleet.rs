@@ -183,3 +183,21 @@ pub fn proxy(template: &Path, instances: &[Instance], logs: &Path) -> Result<Pro
         logs.join("haproxy.log").display()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_proxy_config_gets_one_server_line_per_instance() {
+        let shipped = include_str!("../../../../deploy/haproxy.cfg");
+        let five = super::proxy_config(shipped, 5).unwrap();
+        let servers: Vec<_> = five
+            .lines()
+            .filter(|l| l.trim_start().starts_with("server "))
+            .collect();
+        assert_eq!(servers.len(), 5, "{five}");
+        assert_eq!(servers[4].trim(), "server i5 \"${PYRAMIDION_INSTANCE_5}\"");
+        // The rest is kept, comments naming the placeholders too.
+        assert_eq!(five.lines().count(), shipped.lines().count() + 2);
+        assert!(super::proxy_config("global\n", 3).is_err());
+    }
+}

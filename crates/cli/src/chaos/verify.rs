@@ -50,6 +50,25 @@ async fn fetch_record(http: &reqwest::Client, base: &str, game: &Played) -> Resu
     bail!("GET {url}: {}", last.unwrap_or_default())
 }
 
+/// The acknowledged moves of game `id` that `record` does not hold at their place.
+fn missing(id: &str, acks: &[Ack], record: &Value) -> Vec<String> {
+    let moves = record["moves"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    acks.iter()
+        .filter_map(|a| {
+            let stored = moves.get(a.ply as usize).and_then(Value::as_str);
+            (stored != Some(a.text.as_str())).then(|| {
+                format!(
+                    "{id} ply {}: acknowledged {:?}, stored {stored:?}",
+                    a.ply, a.text
+                )
+            })
+        })
+        .collect()
+}
+
 /// Whether the rules replay `record` (a finished game's, with its seed) move by move.
 fn replays(record: &Value) -> Result<()> {
     let record: Record = serde_json::from_value(record.clone()).context("a record")?;
@@ -75,16 +94,7 @@ pub async fn check(http: &reqwest::Client, base: &str, games: &[Played]) -> Chec
                 continue;
             }
         };
-        let moves = record["moves"].as_array().cloned().unwrap_or_default();
-        for a in &game.acks {
-            let stored = moves.get(a.ply as usize).and_then(Value::as_str);
-            if stored != Some(a.text.as_str()) {
-                out.lost.push(format!(
-                    "{} ply {}: acknowledged {:?}, stored {stored:?}",
-                    game.id, a.ply, a.text
-                ));
-            }
-        }
+        out.lost.extend(missing(&game.id, &game.acks, &record));
         // An unfinished game's public record has no seed (it would tell the deal): only a
         // finished one can be replayed.
         if game.finished || !record["seed"].is_null() {
@@ -117,4 +127,67 @@ pub fn failover_max(games: &[Played], kills: &[Instant]) -> Duration {
         .map(|a| a.acknowledged - a.sent)
         .max()
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ack(ply: u64, text: &str, sent: Instant, waited: u64) -> Ack {
+        Ack {
+            ply,
+            text: text.to_string(),
+            sent,
+            acknowledged: sent + Duration::from_millis(waited),
+        }
+    }
+
+    #[test]
+    fn a_move_not_stored_at_its_place_is_lost() {
+        let t = Instant::now();
+        let record = json!({"moves": ["a", "b", "c"]});
+        let acks = [ack(0, "a", t, 1), ack(1, "x", t, 1), ack(3, "d", t, 1)];
+        let lost = missing("g", &acks, &record);
+        assert_eq!(lost.len(), 2, "{lost:?}");
+        assert!(
+            lost[0].contains("ply 1") && lost[1].contains("ply 3"),
+            "{lost:?}"
+        );
+        assert!(missing("g", &acks[..1], &record).is_empty());
+    }
+
+    #[test]
+    fn a_record_the_rules_refuse_does_not_replay() {
+        let record = json!({"game": "pyramids", "options": {"players": 2}, "seed": 5,
+                            "moves": ["no such move"]});
+        assert!(replays(&record).is_err());
+        let empty = json!({"game": "pyramids", "options": {"players": 2}, "seed": 5, "moves": []});
+        assert!(replays(&empty).is_ok(), "{:?}", replays(&empty));
+    }
+
+    #[test]
+    fn failover_is_the_longest_wait_across_a_kill() {
+        let t = Instant::now();
+        let played = Played {
+            id: "g".into(),
+            cookie: String::new(),
+            acks: vec![
+                ack(0, "a", t, 9000),
+                ack(1, "b", t + Duration::from_secs(20), 3000),
+            ],
+            finished: true,
+            error: None,
+            resumed: 0,
+        };
+        let kill = t + Duration::from_secs(21);
+        assert_eq!(
+            failover_max(std::slice::from_ref(&played), &[kill]),
+            Duration::from_secs(3)
+        );
+        assert_eq!(failover_max(&[played], &[]), Duration::ZERO);
+        let mut waits = vec![Duration::from_millis(3), Duration::from_millis(1)];
+        assert_eq!(quantile(&mut waits, 0.99), Duration::from_millis(3));
+        assert_eq!(quantile(&mut waits, 0.5), Duration::from_millis(1));
+    }
 }

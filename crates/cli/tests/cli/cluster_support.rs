@@ -4,7 +4,9 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-// The players, as `pyramidion chaos` plays them: one copy of that code.
+// The players, as `pyramidion chaos` plays them: one copy of that code (of which the tests
+// use part: not the timings).
+#[allow(dead_code)]
 #[path = "../../src/chaos/client.rs"]
 mod client;
 pub use client::*;
