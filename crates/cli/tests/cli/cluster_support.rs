@@ -154,7 +154,7 @@ pub fn proxy(instances: &[&Instance]) -> (Child, String) {
             instance.base.trim_start_matches("http://"),
         );
     }
-    let child = command
+    let mut child = command
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -166,5 +166,7 @@ pub fn proxy(instances: &[&Instance]) -> (Child, String) {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+    let _ = child.kill();
+    let _ = child.wait();
     panic!("haproxy does not listen");
 }
