@@ -260,6 +260,13 @@ fn report(
     let p50 = verify::quantile(&mut latencies, 0.5);
     let p99 = verify::quantile(&mut latencies, 0.99);
     let failover = verify::failover_max(games, kills);
+    // The killer alternates: SIGKILL first, then a drain.
+    let by_kind =
+        |skip: usize| -> Vec<Instant> { kills.iter().skip(skip).step_by(2).copied().collect() };
+    let (after_kill, after_drain) = (
+        verify::failover_max(games, &by_kind(0)),
+        verify::failover_max(games, &by_kind(1)),
+    );
     let finished = games.iter().filter(|g| g.finished).count();
     let stopped: Vec<_> = games
         .iter()
@@ -282,6 +289,11 @@ fn report(
         kills.len(),
         checked.lost.len(),
         checked.bad.len()
+    )?;
+    outln!(
+        "failover max after a SIGKILL {:.1} s, after a drain (SIGTERM) {:.1} s",
+        after_kill.as_secs_f64(),
+        after_drain.as_secs_f64()
     )?;
     outln!(
         "{} acknowledged moves checked against the stored records; {} of {} games finished and \
