@@ -13,6 +13,7 @@ mod analyse_check;
 mod arena;
 mod bench;
 mod bots;
+mod chaos;
 mod game_args;
 mod ladder;
 mod moderation;
@@ -64,6 +65,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Re-play a game record, verifying every move, and print the final scores.
     Replay(replay::ReplayArgs),
+    /// Kill and restart instances behind HAProxy under load; check no acknowledged move is lost.
+    Chaos(chaos::ChaosArgs),
     /// List the chat messages players reported (newest first), for the server's operator.
     Moderation(moderation::ModerationArgs),
 }
@@ -81,6 +84,7 @@ fn main() -> std::process::ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Moderation(args) => moderation::run(args),
+        Command::Chaos(args) => chaos::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

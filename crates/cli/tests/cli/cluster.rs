@@ -42,8 +42,8 @@ async fn players_on_two_instances_play_on_after_the_owner_is_killed() {
         .collect();
     let bases: Vec<String> = instances.iter().map(|i| i.base.clone()).collect();
     let http = reqwest::Client::new();
-    let alice = guest(&http, &bases[0]).await;
-    let bob = guest(&http, &bases[1]).await;
+    let alice = guest(&http, &bases[0]).await.unwrap();
+    let bob = guest(&http, &bases[1]).await.unwrap();
     let table = post(
         &http,
         format!("{}/api/tables", bases[0]),
@@ -51,7 +51,8 @@ async fn players_on_two_instances_play_on_after_the_owner_is_killed() {
         json!({"game": "pyramids", "options": {"players": 2},
                "seats": [{"type": "me"}, {"type": "open"}]}),
     )
-    .await;
+    .await
+    .unwrap();
     let game = table["id"].as_str().unwrap().to_string();
     post(
         &http,
@@ -59,10 +60,11 @@ async fn players_on_two_instances_play_on_after_the_owner_is_killed() {
         &bob,
         json!({}),
     )
-    .await;
+    .await
+    .unwrap();
     let mut players = [
-        Player::join(alice, &game, &bases, 0).await,
-        Player::join(bob, &game, &bases, 1).await,
+        Player::join(alice, &game, &bases, 0).await.unwrap(),
+        Player::join(bob, &game, &bases, 1).await.unwrap(),
     ];
     let mut dead: Vec<usize> = Vec::new();
     // (ply, move) of every move whose player saw the next state.
@@ -71,8 +73,8 @@ async fn players_on_two_instances_play_on_after_the_owner_is_killed() {
     let mut failover: Option<Instant> = None;
     loop {
         let states = [
-            players[0].state(ply, &bases, &dead).await,
-            players[1].state(ply, &bases, &dead).await,
+            players[0].state(ply, &bases, &dead).await.unwrap(),
+            players[1].state(ply, &bases, &dead).await.unwrap(),
         ];
         let newest = states
             .iter()
@@ -95,7 +97,7 @@ async fn players_on_two_instances_play_on_after_the_owner_is_killed() {
             .unwrap()
             .to_string();
         players[mover].send_move(ply, &text).await;
-        let after = players[mover].state(ply + 1, &bases, &dead).await;
+        let after = players[mover].state(ply + 1, &bases, &dead).await.unwrap();
         if after["last_move"]["ply"].as_u64() == Some(ply) {
             acknowledged.push((ply, text));
         }
@@ -157,7 +159,7 @@ async fn an_owner_paused_past_its_lease_commits_nothing() {
     let b = Instance::start(&database, "b", &[]);
     let bases = vec![a.base.clone(), b.base.clone()];
     let http = reqwest::Client::new();
-    let solo = guest(&http, &bases[1]).await;
+    let solo = guest(&http, &bases[1]).await.unwrap();
     let table = post(
         &http,
         format!("{}/api/tables", bases[1]),
@@ -165,16 +167,17 @@ async fn an_owner_paused_past_its_lease_commits_nothing() {
         json!({"game": "forgotten-treasures", "options": {"players": 1, "solo": "the-legend"},
                "seats": [{"type": "me"}]}),
     )
-    .await;
+    .await
+    .unwrap();
     let game = table["id"].as_str().unwrap().to_string();
     // On b, which runs the game.
-    let mut on_b = Player::join(solo.clone(), &game, &bases, 1).await;
-    let mut state = on_b.state(0, &bases, &[]).await;
+    let mut on_b = Player::join(solo.clone(), &game, &bases, 1).await.unwrap();
+    let mut state = on_b.state(0, &bases, &[]).await.unwrap();
     for _ in 0..3 {
         let id = state["state_id"].as_u64().unwrap();
         let text = state["legal"][0]["text"].as_str().unwrap().to_string();
         on_b.send_move(id, &text).await;
-        state = on_b.state(id + 1, &bases, &[]).await;
+        state = on_b.state(id + 1, &bases, &[]).await.unwrap();
     }
     assert_eq!(owner(&database, &game).await.as_deref(), Some("b"));
     let at = state["state_id"].as_u64().unwrap();
@@ -188,17 +191,17 @@ async fn an_owner_paused_past_its_lease_commits_nothing() {
     // Taken in by the paused instance's socket, not read yet.
     on_b.send_move(at, &late).await;
     // The same player on a: the game is taken over once b's life ends.
-    let mut on_a = Player::join(solo, &game, &bases, 0).await;
-    let now = on_a.state(at, &bases, &[1]).await;
+    let mut on_a = Player::join(solo, &game, &bases, 0).await.unwrap();
+    let now = on_a.state(at, &bases, &[1]).await.unwrap();
     assert_eq!(now["state_id"].as_u64(), Some(at), "{now}");
     on_a.send_move(at, &played).await;
-    let after = on_a.state(at + 1, &bases, &[1]).await;
+    let after = on_a.state(at + 1, &bases, &[1]).await.unwrap();
     assert_eq!(after["state_id"].as_u64(), Some(at + 1));
     assert_eq!(owner(&database, &game).await.as_deref(), Some("a"));
     b.signal("-CONT");
     // Whatever b does with its late move, it is never committed; the player on b is told
     // to follow again, and then sees the move played on a.
-    let seen = on_b.state(at + 1, &bases, &[]).await;
+    let seen = on_b.state(at + 1, &bases, &[]).await.unwrap();
     assert_eq!(seen["last_move"]["ply"].as_u64(), Some(at), "{seen}");
     tokio::time::sleep(Duration::from_secs(2)).await;
     let stored = stored_moves(&database, &game).await;
@@ -227,7 +230,7 @@ async fn a_time_out_fires_once_after_its_owner_died() {
         .collect();
     let bases: Vec<String> = instances.iter().map(|i| i.base.clone()).collect();
     let http = reqwest::Client::new();
-    let solo = guest(&http, &bases[0]).await;
+    let solo = guest(&http, &bases[0]).await.unwrap();
     let table = post(
         &http,
         format!("{}/api/tables", bases[0]),
@@ -235,19 +238,20 @@ async fn a_time_out_fires_once_after_its_owner_died() {
         json!({"game": "forgotten-treasures", "options": {"players": 1, "solo": "the-legend"},
                "seats": [{"type": "me"}], "clock": "quick"}),
     )
-    .await;
+    .await
+    .unwrap();
     let game = table["id"].as_str().unwrap().to_string();
-    let mut player = Player::join(solo, &game, &bases, 0).await;
-    let state = player.state(0, &bases, &[]).await;
+    let mut player = Player::join(solo, &game, &bases, 0).await.unwrap();
+    let state = player.state(0, &bases, &[]).await.unwrap();
     assert_eq!(owner(&database, &game).await.as_deref(), Some("a"));
     let at = state["state_id"].as_u64().unwrap();
     // The player thinks; the instance running the game dies.
     instances[0].kill();
-    let after = player.state(at + 1, &bases, &[0]).await;
+    let after = player.state(at + 1, &bases, &[0]).await.unwrap();
     let after = if after["state_id"].as_u64() > Some(at) {
         after
     } else {
-        player.state(at + 1, &bases, &[0]).await
+        player.state(at + 1, &bases, &[0]).await.unwrap()
     };
     assert_eq!(after["last_move"]["ply"].as_u64(), Some(at), "{after}");
     assert_eq!(owner(&database, &game).await.as_deref(), Some("b"));
@@ -292,7 +296,7 @@ async fn an_analysis_asked_of_every_instance_runs_once() {
         .collect();
     let bases: Vec<String> = instances.iter().map(|i| i.base.clone()).collect();
     let http = reqwest::Client::new();
-    let me = guest(&http, &bases[0]).await;
+    let me = guest(&http, &bases[0]).await.unwrap();
     let table = post(
         &http,
         format!("{}/api/tables", bases[0]),
@@ -300,12 +304,13 @@ async fn an_analysis_asked_of_every_instance_runs_once() {
         json!({"game": "pyramids", "options": {"players": 2},
                "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}]}),
     )
-    .await;
+    .await
+    .unwrap();
     let game = table["id"].as_str().unwrap().to_string();
-    let mut player = Player::join(me.clone(), &game, &bases, 1).await;
+    let mut player = Player::join(me.clone(), &game, &bases, 1).await.unwrap();
     let mut ply = 0;
     loop {
-        let state = player.state(ply, &bases, &[]).await;
+        let state = player.state(ply, &bases, &[]).await.unwrap();
         ply = state["state_id"].as_u64().unwrap();
         if state["finished"] == true {
             break;
@@ -383,8 +388,8 @@ async fn through_the_proxy_a_game_survives_a_drain_and_a_kill() {
     let (mut haproxy, proxy) = proxy(&instances.iter().collect::<Vec<_>>());
     let bases = vec![proxy.clone()];
     let http = reqwest::Client::new();
-    let alice = guest(&http, &proxy).await;
-    let bob = guest(&http, &proxy).await;
+    let alice = guest(&http, &proxy).await.unwrap();
+    let bob = guest(&http, &proxy).await.unwrap();
     let table = post(
         &http,
         format!("{proxy}/api/tables"),
@@ -392,7 +397,8 @@ async fn through_the_proxy_a_game_survives_a_drain_and_a_kill() {
         json!({"game": "pyramids", "options": {"players": 2},
                "seats": [{"type": "me"}, {"type": "open"}]}),
     )
-    .await;
+    .await
+    .unwrap();
     let game = table["id"].as_str().unwrap().to_string();
     post(
         &http,
@@ -400,16 +406,16 @@ async fn through_the_proxy_a_game_survives_a_drain_and_a_kill() {
         &bob,
         json!({}),
     )
-    .await;
-    let mut duel = Duel {
-        players: [
-            Player::join(alice, &game, &bases, 0).await,
-            Player::join(bob, &game, &bases, 0).await,
+    .await
+    .unwrap();
+    let mut duel = Duel::new(
+        [
+            Player::join(alice, &game, &bases, 0).await.unwrap(),
+            Player::join(bob, &game, &bases, 0).await.unwrap(),
         ],
-        acknowledged: Vec::new(),
-        ply: 0,
-    };
-    assert!(!duel.play_until(Some(6), &bases, &[]).await);
+        None,
+    );
+    assert!(!duel.play_until(Some(6), &bases, &[]).await.unwrap());
     let running = owner(&database, &game).await.expect("an owner");
     let drained = instances.iter().position(|i| i.name == running).unwrap();
     instances[drained].signal("-TERM");
@@ -418,15 +424,18 @@ async fn through_the_proxy_a_game_survives_a_drain_and_a_kill() {
         status.success(),
         "a drained instance exits cleanly: {status}"
     );
-    assert!(!duel.play_until(Some(14), &bases, &[]).await);
+    assert!(!duel.play_until(Some(14), &bases, &[]).await.unwrap());
     let running = owner(&database, &game).await.expect("an owner");
     assert_ne!(running, instances[drained].name, "the game moved on");
     let killed = instances.iter().position(|i| i.name == running).unwrap();
     instances[killed].kill();
-    assert!(duel.play_until(None, &bases, &[]).await, "the game ends");
+    assert!(
+        duel.play_until(None, &bases, &[]).await.unwrap(),
+        "the game ends"
+    );
     let stored = stored_moves(&database, &game).await;
-    for (ply, text) in &duel.acknowledged {
-        assert_eq!(stored.get(*ply as usize), Some(text), "move {ply}");
+    for a in &duel.acknowledged {
+        assert_eq!(stored.get(a.ply as usize), Some(&a.text), "move {}", a.ply);
     }
     assert!(duel.players.iter().any(|p| p.resumed > 0));
     let _ = haproxy.kill();

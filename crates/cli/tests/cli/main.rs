@@ -1,6 +1,8 @@
 //! Every integration test of this crate, one module per feature, in one binary: one link
 //! of the crate and its dependencies instead of one per file.
 
+#[cfg(feature = "postgres-tests")]
+mod chaos;
 mod cli;
 #[cfg(feature = "postgres-tests")]
 mod cluster;
