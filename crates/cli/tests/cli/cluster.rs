@@ -454,10 +454,11 @@ async fn players_asking_on_different_instances_are_paired() {
         .collect();
     let bases: Vec<String> = instances.iter().map(|i| i.base.clone()).collect();
     let http = reqwest::Client::new();
-    let first = guest(&http, &bases[0]).await;
-    let second = guest(&http, &bases[1]).await;
+    let first = guest(&http, &bases[0]).await.unwrap();
+    let second = guest(&http, &bases[1]).await.unwrap();
     let mut socket = Player::join(first.clone(), "none", &bases, 0)
         .await
+        .unwrap()
         .socket
         .take()
         .unwrap();
@@ -470,7 +471,9 @@ async fn players_asking_on_different_instances_are_paired() {
         .await
         .unwrap();
     assert_eq!(waiting.status().as_u16(), 202);
-    let seated = post(&http, format!("{}/api/pairing", bases[1]), &second, ask).await;
+    let seated = post(&http, format!("{}/api/pairing", bases[1]), &second, ask)
+        .await
+        .unwrap();
     assert_eq!(seated["status"], "seated", "{seated}");
     let table = seated["table"]["id"].as_str().unwrap().to_string();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
