@@ -58,6 +58,9 @@ struct Subscriber {
     /// move after every move.
     held: Vec<u8>,
     out: Outbox,
+    /// The state (its id, and the seat whose view it showed) last sent to this subscriber:
+    /// the next one is sent as a patch of it when it follows on (`crate::patch`).
+    sent: (u64, Option<u8>),
 }
 
 pub struct Room {
@@ -323,6 +326,7 @@ impl Room {
             seat,
             held,
             out,
+            sent: (self.state_id(), seat),
         });
     }
 
@@ -600,7 +604,7 @@ impl Room {
             .await
             .map_err(ApplyError::Storage)?;
         self.metrics.persist_latency.observe(persisting.elapsed());
-        self.game = next;
+        let shown = std::mem::replace(&mut self.game, next);
         self.moves.push(played);
         self.clock = clock;
         self.covering = match covered {
@@ -614,7 +618,7 @@ impl Room {
                 .games_finished
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
-        self.publish();
+        self.publish(Some(shown));
         self.metrics.observe_move(received.elapsed());
         if before != after {
             self.tell_turns(true);
@@ -623,7 +627,10 @@ impl Room {
         Ok(())
     }
 
-    fn publish(&mut self) {
+    /// Sends every subscriber the new state: as a patch of the one it last got when it
+    /// follows on from it (same seat, the state just before), else whole. `before` is the
+    /// game before the move just played (none: no move, the game is unchanged).
+    fn publish(&mut self, before: Option<AnyGame>) {
         if let Some(to_move) = self.to_move() {
             for s in &mut self.subscribers {
                 if s.held.len() > 1 && s.held.contains(&to_move) {
@@ -631,12 +638,25 @@ impl Room {
                 }
             }
         }
+        let now = self.state_id();
+        let from = if before.is_some() { now - 1 } else { now };
+        let base = before.as_ref().unwrap_or(&self.game);
+        let mut patches = crate::patch::PerSeat::default();
         let mut gone = Vec::new();
         for s in &self.subscribers {
-            let msg = self.state_for(s.seat, Vec::new());
+            let state = self.state_for(s.seat, Vec::new());
+            // A finished game may show another position than its last (`view_for`): whole.
+            let msg = if s.sent == (from, s.seat) && self.to_move().is_some() {
+                patches.patch(state, from, || base.view_json(s.seat.map(Seat)))
+            } else {
+                state
+            };
             if s.out.try_send(msg).is_err() {
                 gone.push(s.conn);
             }
+        }
+        for s in &mut self.subscribers {
+            s.sent = (now, s.seat);
         }
         // A subscriber that cannot keep up is dropped, and told: it resubscribes with its
         // last event.

@@ -295,6 +295,9 @@ async fn room_of(state: &AppState, game: &str) -> Result<RoomHandle, ServerMsg> 
     if !crate::api::plausible_id(game) {
         return Err(not_found());
     }
+    if let Some(refused) = crate::capacity::refuse_room(state, game) {
+        return Err(refused);
+    }
     match state.rooms.get(state, game).await {
         Ok(Some(room)) => Ok(room),
         Ok(None) => Err(ServerMsg::error(

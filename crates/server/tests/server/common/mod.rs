@@ -199,14 +199,40 @@ impl Client {
         Socket {
             ws,
             log: Vec::new(),
+            states: Default::default(),
+            patches: 0,
         }
     }
 }
 
 pub struct Socket {
     pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    /// Every message received, in order.
+    /// Every message received, in order (a `patch` as the `state` it makes).
     pub log: Vec<Value>,
+    /// The last state of each game, which the next `patch` applies to.
+    pub states: std::collections::HashMap<String, Value>,
+    /// `patch` messages received.
+    pub patches: usize,
+}
+
+/// The `state` that `patch` makes of `base` (the state it names as `from`), as the browser
+/// makes it: the patch's fields, and its `view_patch` applied to `base`'s view.
+pub fn apply_patch(base: &Value, patch: &Value) -> Value {
+    assert_eq!(
+        base["state_id"], patch["from"],
+        "a patch applies to the state it names: {patch}"
+    );
+    let mut view = base["view"].clone();
+    let ops: json_patch::Patch = serde_json::from_value(patch["view_patch"].clone()).unwrap();
+    json_patch::patch(&mut view, &ops).expect("the patch applies to the last view");
+    let mut state = patch.clone();
+    let fields = state.as_object_mut().unwrap();
+    fields.remove("from");
+    fields.remove("view_patch");
+    fields.insert("type".into(), json!("state"));
+    fields.insert("missed".into(), json!([]));
+    fields.insert("view".into(), view);
+    state
 }
 
 impl Socket {
@@ -235,7 +261,17 @@ impl Socket {
                 .expect("socket open")
                 .expect("no socket error");
             if let Message::Text(t) = msg {
-                let v: Value = serde_json::from_str(&t).unwrap();
+                let mut v: Value = serde_json::from_str(&t).unwrap();
+                if v["type"] == "patch" {
+                    let game = v["game"].as_str().unwrap().to_string();
+                    let base = self.states.get(&game).expect("a patch follows a state");
+                    v = apply_patch(base, &v);
+                    self.patches += 1;
+                }
+                if v["type"] == "state" {
+                    let game = v["game"].as_str().unwrap().to_string();
+                    self.states.insert(game, v.clone());
+                }
                 self.log.push(v.clone());
                 return v;
             }
