@@ -1,3 +1,5 @@
+import { applyPatch } from './patch.js';
+
 // One WebSocket per page, reconnecting by itself. Subscriptions are remembered with the last
 // event seen, so after a reconnect each game resumes from where it was (`last_event`).
 export class Socket {
@@ -5,6 +7,8 @@ export class Socket {
     this.handlers = new Set();
     this.statusHandlers = new Set();
     this.subscriptions = new Map(); // game id -> last event seen (or null)
+    // The last state of each game followed: a `patch` applies to it (see patch.js).
+    this.states = new Map(); // game id -> state message
     // An unlisted game is followed with its invite (its players need none).
     this.invites = new Map(); // game id -> invite token
     this.status = 'connecting';
@@ -35,6 +39,16 @@ export class Socket {
       } catch {
         return;
       }
+      if (msg.type === 'patch') {
+        const state = applyPatch(this.states.get(msg.game), msg);
+        if (!state) {
+          // It does not follow on from what this page holds: ask again from the last event.
+          if (this.subscriptions.has(msg.game)) this.resubscribe(msg.game);
+          return;
+        }
+        msg = state;
+      }
+      if (msg.type === 'state') this.states.set(msg.game, msg);
       if (msg.type === 'state' && this.subscriptions.has(msg.game)) {
         this.subscriptions.set(msg.game, msg.event);
       }
@@ -89,6 +103,7 @@ export class Socket {
 
   unsubscribe(game) {
     this.invites.delete(game);
+    this.states.delete(game);
     if (this.subscriptions.delete(game)) this.send({ type: 'unsubscribe', game });
   }
 
