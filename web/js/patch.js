@@ -1,42 +1,38 @@
 // The `patch` message (docs/protocol.md, "Patches"): after a subscription's whole `state`,
-// the server sends each further state as RFC 6902 operations on the view this page last got,
-// with the state's other fields whole. This makes the `state` message again, so the page
-// draws exactly what a whole state would show. Nothing here knows a game's rules.
+// the server sends each further state as operations on the state this page last got (its
+// fields but `type`, `game`, `state_id`, `event`, `missed` and `clock`, which come whole).
+// This makes the `state` message again, so the page draws exactly what a whole state would
+// show. Nothing here knows a game's rules.
 
-// "/a/b~1c" -> ["a", "b/c"]
-function tokens(path) {
-  if (path === '') return [];
-  return path
-    .slice(1)
+const OUTSIDE = ['type', 'game', 'state_id', 'event', 'missed', 'clock'];
+
+// One operation: [path, value] sets an object's member or an array's element (at its length:
+// appended); [path] removes one. `path` is a JSON Pointer (RFC 6901).
+function applyOp(doc, [path, ...value]) {
+  const keys = path
     .split('/')
+    .slice(1)
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-function applyOp(doc, op) {
-  const keys = tokens(op.path);
   if (!keys.length) {
-    if (op.op === 'remove') throw new Error('cannot remove the whole view');
-    return op.value;
+    if (!value.length) throw new Error('cannot remove the whole state');
+    return value[0];
   }
   let parent = doc;
   for (const k of keys.slice(0, -1)) {
     parent = parent[Array.isArray(parent) ? Number(k) : k];
-    if (parent === null || typeof parent !== 'object') throw new Error(`no ${op.path}`);
+    if (parent === null || typeof parent !== 'object') throw new Error(`no ${path}`);
   }
   const last = keys[keys.length - 1];
   if (Array.isArray(parent)) {
-    const i = last === '-' ? parent.length : Number(last);
-    if (!Number.isInteger(i) || i < 0 || i > parent.length) throw new Error(`bad index in ${op.path}`);
-    if (op.op === 'add') parent.splice(i, 0, op.value);
-    else if (op.op === 'remove') parent.splice(i, 1);
-    else if (op.op === 'replace') parent[i] = op.value;
-    else throw new Error(`unknown op ${op.op}`);
-  } else if (op.op === 'add' || op.op === 'replace') {
-    parent[last] = op.value;
-  } else if (op.op === 'remove') {
-    delete parent[last];
+    const i = Number(last);
+    if (!Number.isInteger(i) || i < 0 || i > parent.length) throw new Error(`bad index in ${path}`);
+    if (value.length) parent[i] = value[0];
+    else if (i < parent.length) parent.splice(i, 1);
+    else throw new Error(`no ${path}`);
+  } else if (value.length) {
+    parent[last] = value[0];
   } else {
-    throw new Error(`unknown op ${op.op}`);
+    delete parent[last];
   }
   return doc;
 }
@@ -45,13 +41,14 @@ function applyOp(doc, op) {
 // it does not follow on from it (a gap: the caller subscribes again from its last event).
 export function applyPatch(base, patch) {
   if (!base || base.state_id !== patch.from) return null;
-  let view = structuredClone(base.view);
+  let doc = {};
+  for (const [k, v] of Object.entries(base)) if (!OUTSIDE.includes(k)) doc[k] = v;
+  doc = structuredClone(doc);
   try {
-    for (const op of patch.view_patch) view = applyOp(view, op);
+    for (const op of patch.patch) doc = applyOp(doc, op);
   } catch (e) {
     console.error(e);
     return null;
   }
-  const { from, view_patch, ...fields } = patch;
-  return { ...fields, type: 'state', missed: [], view };
+  return { ...doc, type: 'state', game: patch.game, state_id: patch.state_id, event: patch.event, clock: patch.clock, missed: [] };
 }

@@ -44,6 +44,7 @@ pub mod turns;
 pub mod visibility;
 pub mod wall_clock;
 pub mod web;
+pub mod wire;
 pub mod writer;
 pub mod ws;
 

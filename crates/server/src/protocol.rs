@@ -88,27 +88,17 @@ pub enum ServerMsg {
         /// (`ending`: `resigned`, `abandoned` or `claimed`); `outcome` is then null.
         ending: Option<serde_json::Value>,
     },
-    /// The next state of a game, to a connection that holds the state `from` (its last
-    /// `state` or `patch` of that game, for the same seat): the fields of a `state` but
-    /// `missed` and `view`, and `view_patch`, the RFC 6902 operations (`add`, `remove`,
-    /// `replace`) that turn the view of `from` into this one. A client that does not hold
-    /// `from` subscribes again with its last event (see docs/protocol.md, "Patches").
+    /// The next state of a game, to a connection that holds the state `from` of it (its
+    /// last `state`, for the same seat): `patch` turns that state's document into this
+    /// one's (`crate::patch`); `clock` is whole. A client that does not hold `from`
+    /// subscribes again with its last event (see docs/protocol.md, "Patches").
     Patch {
         game: String,
         state_id: u64,
         event: u64,
         from: u64,
-        seat: Option<u8>,
-        to_move: Option<u8>,
-        last_move: Option<SeenMove>,
-        view_patch: json_patch::Patch,
-        legal: Vec<MoveInfo>,
-        finished: bool,
-        outcome: Option<Outcome>,
         clock: Option<Box<ClockView>>,
-        bots: Vec<bool>,
-        resigned: Vec<u8>,
-        ending: Option<serde_json::Value>,
+        patch: Vec<serde_json::Value>,
     },
     /// A seat's clock ran out (`timeout_bot_move`: a bot played for it;
     /// `seat_to_bot`: it timed out too often, a bot plays it to the end).

@@ -102,6 +102,8 @@ pub struct Room {
     /// The storage already holds a move at this room's next ply: the room is stale and is
     /// dropped, to be rebuilt from storage (`crate::bot_retry::stale_room`).
     stale: bool,
+    /// What each followed seat was last sent, for the next state's patch.
+    shown: crate::patch::Shown,
 }
 
 /// Everything a room starts from.
@@ -168,6 +170,7 @@ impl Room {
             ending: setup.ending,
             chat_limits: Default::default(),
             stale: false,
+            shown: Default::default(),
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -320,6 +323,7 @@ impl Room {
             _ => Vec::new(),
         };
         let msg = self.state_for(seat, missed);
+        self.shown.whole(seat, &msg);
         let _ = out.try_send(msg);
         self.subscribers.push(Subscriber {
             conn,
@@ -604,7 +608,7 @@ impl Room {
             .await
             .map_err(ApplyError::Storage)?;
         self.metrics.persist_latency.observe(persisting.elapsed());
-        let shown = std::mem::replace(&mut self.game, next);
+        self.game = next;
         self.moves.push(played);
         self.clock = clock;
         self.covering = match covered {
@@ -618,7 +622,7 @@ impl Room {
                 .games_finished
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
-        self.publish(Some(shown));
+        self.publish();
         self.metrics.observe_move(received.elapsed());
         if before != after {
             self.tell_turns(true);
@@ -628,9 +632,8 @@ impl Room {
     }
 
     /// Sends every subscriber the new state: as a patch of the one it last got when it
-    /// follows on from it (same seat, the state just before), else whole. `before` is the
-    /// game before the move just played (none: no move, the game is unchanged).
-    fn publish(&mut self, before: Option<AnyGame>) {
+    /// holds the state the patch is from (same seat), else whole (`crate::patch`).
+    fn publish(&mut self) {
         if let Some(to_move) = self.to_move() {
             for s in &mut self.subscribers {
                 if s.held.len() > 1 && s.held.contains(&to_move) {
@@ -638,23 +641,27 @@ impl Room {
                 }
             }
         }
-        let now = self.state_id();
-        let from = if before.is_some() { now - 1 } else { now };
-        let base = before.as_ref().unwrap_or(&self.game);
-        let mut patches = crate::patch::PerSeat::default();
+        let mut seats: Vec<Option<u8>> = self.subscribers.iter().map(|s| s.seat).collect();
+        seats.sort_unstable();
+        seats.dedup();
+        self.shown.keep(&seats);
+        // A finished game may show another position than its last (`view_for`): whole.
+        let finished = self.to_move().is_none();
         let mut gone = Vec::new();
-        for s in &self.subscribers {
-            let state = self.state_for(s.seat, Vec::new());
-            // A finished game may show another position than its last (`view_for`): whole.
-            let msg = if s.sent == (from, s.seat) && self.to_move().is_some() {
-                patches.patch(state, from, || base.view_json(s.seat.map(Seat)))
-            } else {
-                state
-            };
-            if s.out.try_send(msg).is_err() {
-                gone.push(s.conn);
+        for seat in seats {
+            let state = self.state_for(seat, Vec::new());
+            let (whole, patch) = self.shown.publish(seat, state);
+            for s in self.subscribers.iter().filter(|s| s.seat == seat) {
+                let msg = match &patch {
+                    Some((from, patch)) if !finished && s.sent == (*from, seat) => patch.clone(),
+                    _ => whole.clone(),
+                };
+                if s.out.try_send(msg).is_err() {
+                    gone.push(s.conn);
+                }
             }
         }
+        let now = self.state_id();
         for s in &mut self.subscribers {
             s.sent = (now, s.seat);
         }

@@ -54,8 +54,11 @@ pub async fn upgrade(
     ClientIp(ip): ClientIp,
     held: Option<Extension<Held>>,
     headers: HeaderMap,
+    axum::extract::RawQuery(query): axum::extract::RawQuery,
     ws: WebSocketUpgrade,
 ) -> Response {
+    // `?deflate=1`: large messages go deflated (`crate::wire`).
+    let deflate = query.is_some_and(|q| q.split('&').any(|p| p == "deflate=1"));
     if !origin_allowed(&state, &headers) {
         return ApiError::new(
             StatusCode::FORBIDDEN,
@@ -100,7 +103,9 @@ pub async fn upgrade(
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .read_buffer_size(4 * 1024)
-        .on_upgrade(move |socket| connection(state, identity, session, socket, ip, hold))
+        .on_upgrade(move |socket| {
+            connection(state, identity, session, socket, ip, hold, deflate)
+        })
 }
 
 /// Whether the socket's session still exists (it is checked before every move and
@@ -125,6 +130,7 @@ async fn connection(
     socket: WebSocket,
     ip: IpAddr,
     hold: Hold,
+    deflate: bool,
 ) {
     let _hold = hold;
     let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
@@ -144,11 +150,12 @@ async fn connection(
                 .is_ok_and(|sent| sent.is_ok())
         };
         let text = |m: ServerMsg| {
-            Message::Text(
-                serde_json::to_string(&m)
-                    .expect("messages serialise")
-                    .into(),
-            )
+            let json = serde_json::to_string(&m).expect("messages serialise");
+            if deflate && json.len() > crate::wire::DEFLATE_FROM {
+                Message::Binary(crate::wire::deflate(&json).into())
+            } else {
+                Message::Text(json.into())
+            }
         };
         let mut ping = tokio::time::interval(limits.ws_ping_every);
         ping.tick().await;

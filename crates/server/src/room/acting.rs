@@ -136,7 +136,7 @@ impl Room {
                 .games_finished
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
-        self.publish(None);
+        self.publish();
         // The turn may pass to someone away: announced as any move's would be.
         self.tell_turns(true);
         self.schedule();
@@ -180,7 +180,7 @@ impl Room {
         }
         // A bot move already asked for is ignored when it comes (the seat is a person's).
         self.bot_asked = None;
-        self.publish(None);
+        self.publish();
         // The player is back at the table: nothing to announce to them.
         self.tell_turns(false);
         self.schedule();

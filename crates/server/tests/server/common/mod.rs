@@ -216,23 +216,10 @@ pub struct Socket {
 }
 
 /// The `state` that `patch` makes of `base` (the state it names as `from`), as the browser
-/// makes it: the patch's fields, and its `view_patch` applied to `base`'s view.
+/// makes it.
 pub fn apply_patch(base: &Value, patch: &Value) -> Value {
-    assert_eq!(
-        base["state_id"], patch["from"],
-        "a patch applies to the state it names: {patch}"
-    );
-    let mut view = base["view"].clone();
-    let ops: json_patch::Patch = serde_json::from_value(patch["view_patch"].clone()).unwrap();
-    json_patch::patch(&mut view, &ops).expect("the patch applies to the last view");
-    let mut state = patch.clone();
-    let fields = state.as_object_mut().unwrap();
-    fields.remove("from");
-    fields.remove("view_patch");
-    fields.insert("type".into(), json!("state"));
-    fields.insert("missed".into(), json!([]));
-    fields.insert("view".into(), view);
-    state
+    pyramidion_server::patch::rebuild(base, patch)
+        .unwrap_or_else(|e| panic!("a patch applies to the last state: {e}: {patch}"))
 }
 
 impl Socket {
