@@ -207,3 +207,66 @@ async fn patches_rebuild_each_seats_own_state_in_forgotten_treasures() {
 async fn patches_rebuild_each_seats_own_state_in_pyramids() {
     patches_rebuild_fresh_states("pyramids", json!({"players": 2})).await;
 }
+
+#[tokio::test]
+async fn a_socket_that_asks_gets_large_messages_deflated() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::{Message, client::IntoClientRequest};
+    let s = start_sqlite("lean-deflate").await;
+    let (options, seats) = solo();
+    let mut c = Client::guest(&s).await;
+    let t = c.create_table("forgotten-treasures", options, seats).await;
+    let id = t.body["id"].as_str().unwrap().to_string();
+    let url = format!("{}/ws?deflate=1", s.base.replacen("http", "ws", 1));
+    let mut req = url.into_client_request().unwrap();
+    req.headers_mut()
+        .insert("cookie", c.cookie.clone().unwrap().parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    let mut next = async || -> (bool, Value) {
+        loop {
+            let m = tokio::time::timeout(Duration::from_secs(20), ws.next())
+                .await
+                .expect("a message within 20 s")
+                .unwrap()
+                .unwrap();
+            match m {
+                Message::Text(t) => return (false, serde_json::from_str(&t).unwrap()),
+                Message::Binary(b) => {
+                    let text = pyramidion_server::wire::inflate(&b).unwrap();
+                    return (true, serde_json::from_str(&text).unwrap());
+                }
+                _ => {}
+            }
+        }
+    };
+    let (_, hello) = next().await;
+    assert_eq!(hello["type"], "hello", "a small message stays text");
+    let sub = json!({"type": "subscribe", "game": id}).to_string();
+    drop(next);
+    ws.send(Message::Text(sub.into())).await.unwrap();
+    let mut state = None;
+    let mut bytes = None;
+    for _ in 0..10 {
+        let m = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        if let Message::Binary(b) = m {
+            let v: Value =
+                serde_json::from_str(&pyramidion_server::wire::inflate(&b).unwrap()).unwrap();
+            if v["type"] == "state" {
+                bytes = Some(b.len());
+                state = Some(v);
+                break;
+            }
+        }
+    }
+    let state = state.expect("the state comes deflated");
+    let text_len = state.to_string().len();
+    assert!(bytes.unwrap() < text_len, "deflated is smaller than its text");
+    // The same state as a socket without deflate gets.
+    let mut plain = c.socket().await;
+    let whole = plain.subscribe(&id, None).await;
+    assert_eq!(state, whole);
+}
