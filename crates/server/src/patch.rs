@@ -19,11 +19,11 @@ use serde_json::{Map, Value};
 
 use crate::protocol::ServerMsg;
 
-/// The document last sent to each followed seat of a room (compact JSON text, a few KiB),
-/// which the next state is diffed against. One per seat: every subscriber of a seat gets
-/// the same states (but `clock`, which the document leaves out).
+/// The document last sent to each followed seat of a room, which the next state is diffed
+/// against. One per seat: every subscriber of a seat gets the same states (but `clock`,
+/// which the document leaves out). Kept deflated: a few KiB of JSON become about one.
 #[derive(Default)]
-pub struct Shown(Vec<(Option<u8>, u64, Box<str>)>);
+pub struct Shown(Vec<(Option<u8>, u64, Box<[u8]>)>);
 
 impl Shown {
     /// `state` (a `state` message for `seat`), and the `patch` message that makes it of the
@@ -33,54 +33,47 @@ impl Shown {
         seat: Option<u8>,
         state: ServerMsg,
     ) -> (ServerMsg, Option<(u64, ServerMsg)>) {
-        let ServerMsg::State {
-            game,
-            state_id,
-            event,
-            clock,
-            ..
-        } = &state
-        else {
+        let ServerMsg::State(whole) = &state else {
             return (state, None);
         };
-        let Ok(value) = serde_json::to_value(&state) else {
+        let Ok(value) = serde_json::to_value(whole) else {
             return (state, None);
         };
         let doc = document(&value);
         let before = self.0.iter().position(|(s, _, _)| *s == seat);
         let patch = before.and_then(|i| {
             let (_, from, old) = &self.0[i];
-            let old: Value = serde_json::from_str(old).ok()?;
+            let old: Value = serde_json::from_str(&crate::wire::inflate(old).ok()?).ok()?;
             let msg = ServerMsg::Patch {
-                game: game.clone(),
-                state_id: *state_id,
-                event: *event,
+                game: whole.game.clone(),
+                state_id: whole.state_id,
+                event: whole.event,
                 from: *from,
-                clock: clock.clone(),
+                clock: whole.clock.clone(),
                 patch: diff(&old, &doc),
             };
             Some((*from, msg))
         });
-        let text = doc.to_string().into_boxed_str();
+        let entry = (seat, whole.state_id, pack(&doc));
         match before {
-            Some(i) => self.0[i] = (seat, *state_id, text),
-            None => self.0.push((seat, *state_id, text)),
+            Some(i) => self.0[i] = entry,
+            None => self.0.push(entry),
         }
         (state, patch)
     }
 
     /// Records `state` (a whole `state` just sent to a subscriber of `seat`).
     pub fn whole(&mut self, seat: Option<u8>, state: &ServerMsg) {
-        let ServerMsg::State { state_id, .. } = state else {
+        let ServerMsg::State(whole) = state else {
             return;
         };
-        let Ok(value) = serde_json::to_value(state) else {
+        let Ok(value) = serde_json::to_value(whole) else {
             return;
         };
-        let text = document(&value).to_string().into_boxed_str();
+        let entry = (seat, whole.state_id, pack(&document(&value)));
         match self.0.iter_mut().find(|(s, _, _)| *s == seat) {
-            Some(entry) => *entry = (seat, *state_id, text),
-            None => self.0.push((seat, *state_id, text)),
+            Some(old) => *old = entry,
+            None => self.0.push(entry),
         }
     }
 
@@ -89,6 +82,10 @@ impl Shown {
         self.0.retain(|(s, _, _)| followed.contains(s));
         self.0.shrink_to_fit();
     }
+}
+
+fn pack(doc: &Value) -> Box<[u8]> {
+    crate::wire::deflate(&doc.to_string()).into_boxed_slice()
 }
 
 /// The operations turning `old` into `new`.

@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 mod acting;
+mod played;
+use played::Played;
 mod chatting;
 pub use chatting::ChatCmd;
 mod scheduling;
@@ -67,7 +69,7 @@ pub struct Room {
     pub id: String,
     game: AnyGame,
     /// Every move played, as each viewer may see it; its length is the state id.
-    moves: Vec<PlayedMove>,
+    moves: Vec<Played>,
     seats: Vec<SeatKind>,
     seed: u64,
     clock: Option<Clock>,
@@ -148,7 +150,7 @@ impl Room {
         let room = Room {
             id: setup.id,
             game: setup.game,
-            moves: setup.moves,
+            moves: setup.moves.iter().map(Played::new).collect(),
             seats: setup.seats,
             seed: setup.seed,
             clock: setup.clock,
@@ -340,12 +342,10 @@ impl Room {
         SeenMove {
             ply: ply as u32,
             seat: played.seat.0,
-            info: played
-                .seen_by(
-                    seat.map(Seat),
-                    self.reveal_at_end && self.to_move().is_none(),
-                )
-                .clone(),
+            info: played.seen_by(
+                seat.map(Seat),
+                self.reveal_at_end && self.to_move().is_none(),
+            ),
         }
     }
 
@@ -364,7 +364,7 @@ impl Room {
         let before =
             AnyGame::new(self.game.kind(), &self.game.options(), self.seed).and_then(|mut game| {
                 for m in &self.moves[..last] {
-                    game.play_text(&m.full.text)?;
+                    game.play_text(m.text())?;
                 }
                 Ok(game)
             });
@@ -385,7 +385,7 @@ impl Room {
         } else {
             Vec::new()
         };
-        ServerMsg::State {
+        ServerMsg::State(Box::new(crate::protocol::StateMsg {
             game: self.id.clone(),
             state_id: self.state_id(),
             event: self.state_id(),
@@ -410,7 +410,7 @@ impl Room {
             bots: (0..self.seats.len() as u8)
                 .map(|s| self.bot_plays(s))
                 .collect(),
-        }
+        }))
     }
 
     /// The outcome by the rules, its ranking with the resigned seats last; none while the
@@ -609,7 +609,7 @@ impl Room {
             .map_err(ApplyError::Storage)?;
         self.metrics.persist_latency.observe(persisting.elapsed());
         self.game = next;
-        self.moves.push(played);
+        self.moves.push(Played::new(&played));
         self.clock = clock;
         self.covering = match covered {
             Some((seat, _)) if after == Some(seat) => Some((seat, true)),

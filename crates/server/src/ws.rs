@@ -103,9 +103,7 @@ pub async fn upgrade(
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .read_buffer_size(4 * 1024)
-        .on_upgrade(move |socket| {
-            connection(state, identity, session, socket, ip, hold, deflate)
-        })
+        .on_upgrade(move |socket| connection(state, identity, session, socket, ip, hold, deflate))
 }
 
 /// Whether the socket's session still exists (it is checked before every move and

@@ -264,7 +264,10 @@ async fn a_socket_that_asks_gets_large_messages_deflated() {
     }
     let state = state.expect("the state comes deflated");
     let text_len = state.to_string().len();
-    assert!(bytes.unwrap() < text_len, "deflated is smaller than its text");
+    assert!(
+        bytes.unwrap() < text_len,
+        "deflated is smaller than its text"
+    );
     // The same state as a socket without deflate gets.
     let mut plain = c.socket().await;
     let whole = plain.subscribe(&id, None).await;
