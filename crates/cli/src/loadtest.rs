@@ -5,18 +5,24 @@
 //! `--bot-games N` adds N games where the client holds one seat and bots the others, so that
 //! the server's bot pool thinks all the time; their round trips are reported apart from the
 //! solo games', which stand for the humans a busy bot pool must not slow down.
+//! Like the browser, each client asks for large messages deflated and rebuilds every state
+//! from its `patch`; it reports the bytes it received per move, the server's CPU time per
+//! 1,000 moves, its memory per live game, and tells `unavailable` answers (the server at a
+//! cap) from errors. `--clients N` runs N processes and combines their figures.
 use anyhow::{Context, Result, bail, ensure};
 use clap::Args;
 use futures_util::{SinkExt, StreamExt};
 use pyramidion_games::GameKind;
 use serde_json::{Value, json};
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+#[path = "loadtest_samples.rs"]
+mod samples;
+use samples::{Samples, Totals, Unavailable, metric, metrics, percentiles, print_server_side};
 
 #[derive(Args, Debug)]
 pub struct LoadtestArgs {
@@ -55,98 +61,6 @@ pub struct LoadtestArgs {
     #[arg(long, hide = true)]
     pub child: Option<usize>,
 }
-
-#[derive(Default)]
-struct Totals {
-    /// The client's own moves, each a measured round trip.
-    moves: AtomicU64,
-    /// Moves of the other seats (bots), seen as states the client did not cause.
-    others_moves: AtomicU64,
-    errors: AtomicU64,
-    /// Answers `503 unavailable` / WebSocket `unavailable` (the server at a cap): waited
-    /// out and tried again, not errors.
-    unavailable: AtomicU64,
-    finished: AtomicU64,
-    latencies_us: Mutex<Vec<u64>>,
-    /// Bytes the connection received for each of the client's moves (the WebSocket
-    /// messages' text, from sending the move to its answer).
-    bytes: Mutex<Vec<u64>>,
-}
-
-/// What one client process measured of one kind of game (sent by a `--clients` child to
-/// the parent as JSON).
-#[derive(Default, serde::Serialize, serde::Deserialize)]
-struct Part {
-    moves: u64,
-    others_moves: u64,
-    errors: u64,
-    unavailable: u64,
-    finished: u64,
-    latencies_us: Vec<u64>,
-    bytes: Vec<u64>,
-}
-
-impl Totals {
-    async fn part(&self) -> Part {
-        Part {
-            moves: self.moves.load(Ordering::Relaxed),
-            others_moves: self.others_moves.load(Ordering::Relaxed),
-            errors: self.errors.load(Ordering::Relaxed),
-            unavailable: self.unavailable.load(Ordering::Relaxed),
-            finished: self.finished.load(Ordering::Relaxed),
-            latencies_us: self.latencies_us.lock().await.clone(),
-            bytes: self.bytes.lock().await.clone(),
-        }
-    }
-}
-
-impl Part {
-    fn add(&mut self, other: Part) {
-        self.moves += other.moves;
-        self.others_moves += other.others_moves;
-        self.errors += other.errors;
-        self.unavailable += other.unavailable;
-        self.finished += other.finished;
-        self.latencies_us.extend(other.latencies_us);
-        self.bytes.extend(other.bytes);
-    }
-
-    /// Round-trip percentiles of the client's moves, in milliseconds.
-    fn percentiles(&self) -> [f64; 3] {
-        percentiles(&self.latencies_us).map(|us| us as f64 / 1000.0)
-    }
-}
-
-/// The median, 99th percentile and maximum of `samples` (0 when there are none).
-fn percentiles(samples: &[u64]) -> [u64; 3] {
-    let mut v = samples.to_vec();
-    v.sort_unstable();
-    [0.50, 0.99, 1.0].map(|p| {
-        v.get(((v.len() as f64 - 1.0) * p).round() as usize)
-            .copied()
-            .unwrap_or(0)
-    })
-}
-
-/// A client process's figures: the solo games' and the bot games'.
-#[derive(Default, serde::Serialize, serde::Deserialize)]
-struct Samples {
-    solo: Part,
-    bots: Part,
-}
-
-/// The server answered `unavailable` (`503`, or a WebSocket `unavailable` error): it is at
-/// one of its caps, and said so.
-#[derive(Debug)]
-struct Unavailable(String);
-
-impl std::fmt::Display for Unavailable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unavailable: {}", self.0)
-    }
-}
-
-impl std::error::Error for Unavailable {}
 
 /// What one client creates: tables of this spec, back to back.
 struct TableKind {
@@ -223,78 +137,6 @@ fn check_loopback(url: &str) -> Result<()> {
         "loadtest only targets loopback (127.0.0.0/8, localhost, [::1]), not '{host}'"
     );
     Ok(())
-}
-
-/// Every unlabelled sample and histogram bucket of the server's /metrics, by name.
-async fn metrics(http: &reqwest::Client, url: &str) -> Result<HashMap<String, f64>> {
-    let text = http
-        .get(format!("{url}/metrics"))
-        .send()
-        .await?
-        .text()
-        .await?;
-    Ok(text
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| {
-            let (name, value) = l.rsplit_once(' ')?;
-            Some((name.to_string(), value.parse().ok()?))
-        })
-        .collect())
-}
-
-async fn metric(http: &reqwest::Client, url: &str, name: &str) -> Result<f64> {
-    metrics(http, url)
-        .await?
-        .get(name)
-        .copied()
-        .with_context(|| format!("metric {name} missing"))
-}
-
-/// The server's side of the run, from the difference of two /metrics snapshots: where a
-/// move's time went, and how many moves each disk flush carried.
-fn print_server_side(before: &HashMap<String, f64>, after: &HashMap<String, f64>) {
-    let delta = |name: &str| after.get(name).unwrap_or(&0.0) - before.get(name).unwrap_or(&0.0);
-    let mean_ms = |h: &str| {
-        let n = delta(&format!("{h}_count"));
-        if n > 0.0 {
-            1000.0 * delta(&format!("{h}_sum")) / n
-        } else {
-            0.0
-        }
-    };
-    // The smallest bucket bound holding 99 % of the run's observations.
-    let p99_bound = |h: &str| {
-        let n = delta(&format!("{h}_count"));
-        let mut bounds: Vec<(f64, f64)> = after
-            .keys()
-            .filter_map(|k| {
-                let le = k.strip_prefix(&format!("{h}_bucket{{le=\""))?;
-                let le: f64 = le.strip_suffix("\"}")?.parse().ok()?;
-                Some((le, delta(k)))
-            })
-            .collect();
-        bounds.sort_by(|a, b| a.0.total_cmp(&b.0));
-        bounds
-            .iter()
-            .find(|(_, c)| *c >= 0.99 * n)
-            .map_or(f64::INFINITY, |(le, _)| le * 1000.0)
-    };
-    let commits = delta("pyramidion_commit_seconds_count");
-    println!(
-        "server: move receive→published mean {:.2} ms, p99 ≤ {} ms; of which persist mean {:.2} ms",
-        mean_ms("pyramidion_move_latency_seconds"),
-        p99_bound("pyramidion_move_latency_seconds"),
-        mean_ms("pyramidion_move_persist_seconds"),
-    );
-    if commits > 0.0 {
-        println!(
-            "server: {commits} group commits, mean {:.2} ms, p99 ≤ {} ms, {:.1} moves per commit",
-            mean_ms("pyramidion_commit_seconds"),
-            p99_bound("pyramidion_commit_seconds"),
-            delta("pyramidion_committed_moves_total") / commits
-        );
-    }
 }
 
 pub fn run(args: LoadtestArgs) -> Result<()> {
