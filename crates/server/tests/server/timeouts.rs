@@ -35,7 +35,7 @@ async fn server(name: &str, clocks: &str) -> TestServer {
 async fn next(ws: &mut Socket) -> Value {
     loop {
         match ws.ws.next().await.expect("socket open").expect("no error") {
-            Message::Text(t) => return serde_json::from_str(&t).unwrap(),
+            Message::Text(t) => return ws.decode(&t),
             _ => continue,
         }
     }

@@ -223,6 +223,24 @@ pub fn apply_patch(base: &Value, patch: &Value) -> Value {
 }
 
 impl Socket {
+    /// A message's text as the client handles it: a `patch` becomes the `state` it makes of
+    /// the last state of its game (as the browser does); logged.
+    pub fn decode(&mut self, text: &str) -> Value {
+        let mut v: Value = serde_json::from_str(text).unwrap();
+        if v["type"] == "patch" {
+            let game = v["game"].as_str().unwrap().to_string();
+            let base = self.states.get(&game).expect("a patch follows a state");
+            v = apply_patch(base, &v);
+            self.patches += 1;
+        }
+        if v["type"] == "state" {
+            let game = v["game"].as_str().unwrap().to_string();
+            self.states.insert(game, v.clone());
+        }
+        self.log.push(v.clone());
+        v
+    }
+
     pub async fn send(&mut self, v: Value) {
         self.ws
             .send(Message::Text(v.to_string().into()))
@@ -248,19 +266,7 @@ impl Socket {
                 .expect("socket open")
                 .expect("no socket error");
             if let Message::Text(t) = msg {
-                let mut v: Value = serde_json::from_str(&t).unwrap();
-                if v["type"] == "patch" {
-                    let game = v["game"].as_str().unwrap().to_string();
-                    let base = self.states.get(&game).expect("a patch follows a state");
-                    v = apply_patch(base, &v);
-                    self.patches += 1;
-                }
-                if v["type"] == "state" {
-                    let game = v["game"].as_str().unwrap().to_string();
-                    self.states.insert(game, v.clone());
-                }
-                self.log.push(v.clone());
-                return v;
+                return self.decode(&t);
             }
         }
     }
