@@ -231,6 +231,8 @@ impl Room {
                     break;
                 }
             };
+            // The steps that await (storage) are boxed: inline, they would make every room's
+            // task as large as its largest step, idle or not.
             match cmd {
                 RoomCmd::Subscribe {
                     conn,
@@ -245,11 +247,8 @@ impl Room {
                     state_id,
                     text,
                     received,
-                } => {
-                    self.human_move(conn, &user, state_id, &text, received)
-                        .await
-                }
-                RoomCmd::Chat(cmd) => self.chat(cmd).await,
+                } => Box::pin(self.human_move(conn, &user, state_id, &text, received)).await,
+                RoomCmd::Chat(cmd) => Box::pin(self.chat(cmd)).await,
                 RoomCmd::Progress(reply) => {
                     let _ = reply.send((self.game.stage_number(), self.state_id()));
                 }
@@ -258,7 +257,7 @@ impl Room {
                     action,
                     reply,
                 } => {
-                    let answer = self.act(user.as_deref(), action).await;
+                    let answer = Box::pin(self.act(user.as_deref(), action)).await;
                     let _ = reply.send(answer);
                 }
                 RoomCmd::BotMove(choice) => {
@@ -268,7 +267,7 @@ impl Room {
                     });
                     if choice.state_id == self.state_id() && bot_turn {
                         self.bot_asked = None;
-                        match self.apply(&choice.text, true, Instant::now()).await {
+                        match Box::pin(self.apply(&choice.text, true, Instant::now())).await {
                             Ok(()) => {
                                 if let Some(seat) = choice.timeout_seat {
                                     self.broadcast_notice(seat);

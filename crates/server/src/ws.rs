@@ -99,10 +99,10 @@ pub async fn upgrade(
         .and_then(|_| crate::auth::cookie_token(&headers))
         .map(|t| crate::auth::token_hash(&t));
     // Small read chunks: the default (128 KiB) is zeroed on every read, which dominated the
-    // server's profile under load; client messages are tiny.
+    // server's profile under load, and every socket keeps one; client messages are tiny.
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
-        .read_buffer_size(4 * 1024)
+        .read_buffer_size(1024)
         .on_upgrade(move |socket| connection(state, identity, session, socket, ip, hold, deflate))
 }
 
@@ -217,7 +217,7 @@ async fn connection(
             ended = signed_out.recv() => {
                 let ended = match ended {
                     Ok(hash) => session.as_ref() == Some(&hash),
-                    Err(_) => !signed_in(&state, session.as_deref()).await,
+                    Err(_) => !Box::pin(signed_in(&state, session.as_deref())).await,
                 };
                 if ended {
                     let _ = out.send(signed_out_msg()).await;
@@ -272,13 +272,23 @@ async fn connection(
             ClientMsg::Move { .. } | ClientMsg::Subscribe { .. } | ClientMsg::Chat { .. }
         );
         if plays && checked.elapsed() >= SESSION_RECHECK {
-            if !signed_in(&state, session.as_deref()).await {
+            if !Box::pin(signed_in(&state, session.as_deref())).await {
                 let _ = out.send(signed_out_msg()).await;
                 break;
             }
             checked = Instant::now();
         }
-        handle(&state, conn, identity.as_ref(), &out, &mut subscribed, msg).await;
+        // Boxed: a message's handling (database reads, a room rebuilt) would otherwise make
+        // every idle socket's task as large as its largest step (several KiB each).
+        Box::pin(handle(
+            &state,
+            conn,
+            identity.as_ref(),
+            &out,
+            &mut subscribed,
+            msg,
+        ))
+        .await;
     }
     state
         .hub
