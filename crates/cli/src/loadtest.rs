@@ -51,6 +51,11 @@ pub struct LoadtestArgs {
     /// The game of those games; default: the first game whose descriptor offers the level.
     #[arg(long, value_parser = crate::game_args::game_parser())]
     pub bot_game: Option<GameKind>,
+    /// Players arrive spread evenly over this many milliseconds rather than all at once
+    /// (thousands of sign-ins in one instant are no crowd; their transient buffers would
+    /// stay in the server's resident memory and count as memory per game).
+    #[arg(long, default_value_t = 2000)]
+    pub ramp_ms: u64,
     /// Client processes (this program, started again), each playing its share of the games;
     /// their figures are combined into one report. One process's event loop saturates
     /// before the server does.
@@ -178,11 +183,16 @@ async fn play_all(args: &LoadtestArgs, seed_base: u64) -> Result<Samples> {
                 .iter()
                 .flat_map(|t| (0..args.bot_games).map(|i| (t.clone(), bots.clone(), i))),
         );
+    let players_in_all = (args.games + args.bot_games).max(1) as u32;
+    let ramp = Duration::from_millis(args.ramp_ms);
     let players: Vec<_> = clients
         .enumerate()
         .map(|(seed, (tables, totals, i))| {
             let (http, url) = (http.clone(), url.clone());
+            // Players arrive spread over the ramp, not all in one instant.
+            let arrives = ramp * seed as u32 / players_in_all;
             tokio::spawn(async move {
+                tokio::time::sleep(arrives).await;
                 let client = Client {
                     seed: seed_base + seed as u64,
                     http: &http,
@@ -216,6 +226,7 @@ async fn play_in_processes(args: &LoadtestArgs) -> Result<Samples> {
             .args(["--games", &share(args.games, i).to_string()])
             .args(["--seconds", &args.seconds.to_string()])
             .args(["--think-ms", &args.think_ms.to_string()])
+            .args(["--ramp-ms", &args.ramp_ms.to_string()])
             .args(["--bot-games", &share(args.bot_games, i).to_string()])
             .args(["--bot-level", &args.bot_level])
             .args(["--child", &i.to_string()])
