@@ -618,14 +618,28 @@ where
         if v["game"] != game || !(v["type"] == "state" || v["type"] == "patch") {
             continue;
         }
-        let state = if v["type"] == "patch" {
-            let base = held.as_ref().context("a patch before any state")?;
-            pyramidion_server::patch::rebuild(base, &v).map_err(|e| anyhow::anyhow!("{e}"))?
+        if v["type"] == "patch" {
+            // Applied in place (this client shares the machine with the server): the state's
+            // patched fields are its own top-level ones.
+            let state = held.as_mut().context("a patch before any state")?;
+            ensure!(
+                state["state_id"] == v["from"],
+                "a patch from state {} while the client holds {}",
+                v["from"],
+                state["state_id"]
+            );
+            let ops = v["patch"]
+                .as_array()
+                .context("a patch without operations")?;
+            pyramidion_server::patch::apply(state, ops).map_err(|e| anyhow::anyhow!("{e}"))?;
+            for k in ["state_id", "event", "clock"] {
+                state[k] = v[k].clone();
+            }
         } else {
-            v
-        };
-        let brief = <Brief as serde::Deserialize>::deserialize(&state)?;
-        *held = Some(state);
+            *held = Some(v);
+        }
+        let state = held.as_ref().context("no state")?;
+        let brief = <Brief as serde::Deserialize>::deserialize(state)?;
         if brief.state_id >= at_least {
             return Ok(Some((brief, bytes)));
         }
