@@ -77,7 +77,7 @@ impl IntoResponse for ApiError {
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
             response
                 .headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, RETRY_AFTER.into());
+                .insert(axum::http::header::RETRY_AFTER, RETRY_AFTER);
         }
         response
     }
