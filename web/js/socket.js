@@ -1,3 +1,17 @@
+import { applyPatch } from './patch.js';
+
+// A message: JSON text, or a binary frame holding its raw DEFLATE. Null if unreadable.
+async function decode(data) {
+  try {
+    if (typeof data === 'string') return JSON.parse(data);
+    const text = await new Response(new Blob([data]).stream().pipeThrough(new DecompressionStream('deflate-raw'))).text();
+    return JSON.parse(text);
+  } catch (e) {
+    console.error(e);
+    return null;
+  }
+}
+
 // One WebSocket per page, reconnecting by itself. Subscriptions are remembered with the last
 // event seen, so after a reconnect each game resumes from where it was (`last_event`).
 export class Socket {
@@ -5,6 +19,8 @@ export class Socket {
     this.handlers = new Set();
     this.statusHandlers = new Set();
     this.subscriptions = new Map(); // game id -> last event seen (or null)
+    // The last state of each game followed: a `patch` applies to it (see patch.js).
+    this.states = new Map(); // game id -> state message
     // An unlisted game is followed with its invite (its players need none).
     this.invites = new Map(); // game id -> invite token
     this.status = 'connecting';
@@ -15,8 +31,12 @@ export class Socket {
 
   connect() {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-    const ws = new WebSocket(`${proto}://${location.host}/ws`);
+    // Large messages come deflated (binary frames, docs/protocol.md "Patches").
+    const ws = new WebSocket(`${proto}://${location.host}/ws?deflate=1`);
+    ws.binaryType = 'arraybuffer';
     this.ws = ws;
+    // Inflating takes a moment: messages are handled in the order they came, one at a time.
+    let inbox = Promise.resolve();
     this.setStatus(this.retry ? 'reconnecting' : 'connecting');
     ws.onopen = () => {
       this.retry = 0;
@@ -29,16 +49,11 @@ export class Socket {
       pending.forEach((m) => this.sendNow(m));
     };
     ws.onmessage = (e) => {
-      let msg;
-      try {
-        msg = JSON.parse(e.data);
-      } catch {
-        return;
-      }
-      if (msg.type === 'state' && this.subscriptions.has(msg.game)) {
-        this.subscriptions.set(msg.game, msg.event);
-      }
-      this.handlers.forEach((h) => h(msg));
+      inbox = inbox
+        .then(() => decode(e.data))
+        .then((msg) => msg && this.receive(msg))
+        // A handler's failure must not stop the messages after it.
+        .catch((err) => console.error(err));
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
@@ -48,6 +63,24 @@ export class Socket {
       const delay = Math.min(10000, 300 * 2 ** Math.min(this.retry, 6));
       setTimeout(() => this.connect(), delay);
     };
+  }
+
+  // One message, in order: a patch becomes the state it stands for (see patch.js).
+  receive(msg) {
+    if (msg.type === 'patch') {
+      const state = applyPatch(this.states.get(msg.game), msg);
+      if (!state) {
+        // It does not follow on from what this page holds: ask again from the last event.
+        if (this.subscriptions.has(msg.game)) this.resubscribe(msg.game);
+        return;
+      }
+      msg = state;
+    }
+    if (msg.type === 'state') this.states.set(msg.game, msg);
+    if (msg.type === 'state' && this.subscriptions.has(msg.game)) {
+      this.subscriptions.set(msg.game, msg.event);
+    }
+    this.handlers.forEach((h) => h(msg));
   }
 
   setStatus(status) {
@@ -89,6 +122,7 @@ export class Socket {
 
   unsubscribe(game) {
     this.invites.delete(game);
+    this.states.delete(game);
     if (this.subscriptions.delete(game)) this.send({ type: 'unsubscribe', game });
   }
 

@@ -38,7 +38,7 @@ pub struct ServeArgs {
     /// Seconds a sign-in waits for a hashing slot before `503 unavailable`.
     #[arg(long, default_value_t = 5, env = "PYRAMIDION_HASH_WAIT")]
     pub hash_wait: u64,
-    /// Open connections in all; more wait to be accepted (default: 4096, or what the
+    /// Open connections in all; more are answered `503 unavailable` (default: 4096, or what the
     /// open-file limit allows; a larger value than the limit allows refuses to start).
     #[arg(long, env = "PYRAMIDION_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
@@ -124,6 +124,10 @@ pub struct ServeArgs {
     /// Open or live games a user (guest or account) may hold a seat at.
     #[arg(long, default_value_t = 40, env = "PYRAMIDION_SEATS_PER_USER")]
     pub seats_per_user: usize,
+    /// Games in memory at once (live games, and finished ones being watched); past it a new
+    /// game is refused `503 unavailable` with `Retry-After`.
+    #[arg(long, default_value_t = 20_000, env = "PYRAMIDION_MAX_LIVE_GAMES")]
+    pub max_live_games: usize,
     /// Reverse proxies (CIDR, comma separated) whose `X-Forwarded-For` names the client;
     /// nobody else's is believed.
     #[arg(long, value_delimiter = ',', env = "PYRAMIDION_TRUSTED_PROXY")]
@@ -263,6 +267,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     limits.registrations_per_ip_per_hour = args.registrations_per_ip;
     limits.tables_per_account = args.tables_per_account;
     limits.seats_per_user = args.seats_per_user;
+    limits.max_live_games = args.max_live_games;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

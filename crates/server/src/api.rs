@@ -275,6 +275,9 @@ pub async fn create_table(
     // The search bots are counted and the table created under the lobby lock (taken above).
     crate::bot_seats::check(&state, &identity.user_id, &seats).await?;
     let full = !seats.iter().any(SeatKind::is_free);
+    if full {
+        crate::capacity::admit_game(&state)?;
+    }
     let row = GameRow {
         id: random_hex(8),
         kind: kind.key().to_string(),
@@ -438,6 +441,10 @@ pub async fn join(
         ));
     }
     crate::quotas::may_take_seats(&state, &identity.user_id, 1).await?;
+    if seats.iter().filter(|s| s.is_free()).count() == 1 {
+        // This seat fills the table: its game would start.
+        crate::capacity::admit_game(&state)?;
+    }
     // The seat kept for this user first; a seat kept for someone else is never taken.
     let seat = reserved
         .or_else(|| {

@@ -231,6 +231,7 @@ pub async fn start(
                 "no such challenge today",
             )
         })?;
+    crate::capacity::admit_game(&state)?;
     let mut seats = vec![SeatKind::Human(identity.user_id.clone())];
     seats.extend(challenge.bots.iter().map(|b| SeatKind::Bot(b.to_string())));
     let row = GameRow {

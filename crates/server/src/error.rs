@@ -54,13 +54,43 @@ impl From<anyhow::Error> for ApiError {
     }
 }
 
+/// What a 5xx answer said, for [`json_errors`] to log with its request.
+#[derive(Clone)]
+struct ServerError {
+    code: &'static str,
+    message: String,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
+        let mut response = (
             self.status,
-            Json(json!({ "error": { "code": self.code, "message": self.message } })),
+            Json(json!({ "error": { "code": self.code, "message": &self.message } })),
         )
-            .into_response()
+            .into_response();
+        if self.status.is_server_error() {
+            response.extensions_mut().insert(ServerError {
+                code: self.code,
+                message: self.message,
+            });
+        }
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, RETRY_AFTER);
+        }
+        response
+    }
+}
+
+/// Seconds a client is asked to wait before trying again after a `503` (`Retry-After`).
+pub const RETRY_AFTER: axum::http::HeaderValue = axum::http::HeaderValue::from_static("5");
+
+impl ApiError {
+    /// `503 unavailable`: the server is at one of its caps (connections, live games); the
+    /// answer says so (with `Retry-After`) rather than letting the client wait or fail.
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message)
     }
 }
 
@@ -71,10 +101,20 @@ pub type ApiResult<T> = Result<T, ApiError>;
 /// upgrade failures): a non-JSON error response is rewritten into
 /// `{"error": {"code", "message"}}`, its text kept as the message.
 pub async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let (method, path) = (req.method().clone(), req.uri().path().to_string());
     let response = next.run(req).await;
     let status = response.status();
     if !(status.is_client_error() || status.is_server_error()) {
         return response;
+    }
+    // Every 5xx is logged with its request; the handler's own (`ApiError`) with its code.
+    if let Some(e) = response.extensions().get::<ServerError>() {
+        let level_error = status != StatusCode::SERVICE_UNAVAILABLE;
+        if level_error {
+            tracing::error!(%method, path, status = status.as_u16(), code = e.code, cause = %e.message, "server error");
+        } else {
+            tracing::warn!(%method, path, code = e.code, cause = %e.message, "answered 503");
+        }
     }
     let json = response
         .headers()
@@ -97,7 +137,14 @@ pub async fn json_errors(req: axum::extract::Request, next: axum::middleware::Ne
         s if s.is_server_error() => "internal",
         _ => "bad_request",
     };
-    let message = if text.is_empty() {
+    // A 5xx from the framework (a layer's failure, a handler that gave up) never went
+    // through `ApiError`: it is logged here with its cause, which the client is not shown.
+    if status.is_server_error() {
+        tracing::error!(%method, path, status = status.as_u16(), cause = %text, "server error");
+    }
+    let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
+        "internal error".to_string()
+    } else if text.is_empty() {
         status.canonical_reason().unwrap_or("error").to_lowercase()
     } else {
         text

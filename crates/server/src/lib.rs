@@ -10,6 +10,7 @@ pub mod auth;
 pub mod bot_pool;
 pub mod bot_retry;
 pub mod bot_seats;
+pub mod capacity;
 pub mod chat;
 pub mod client_ip;
 pub mod clock;
@@ -29,6 +30,7 @@ pub mod meet;
 pub mod metrics;
 pub mod moves;
 pub mod names;
+pub mod patch;
 mod people_store;
 pub mod profiles;
 pub mod protocol;
@@ -44,6 +46,7 @@ pub mod turns;
 pub mod visibility;
 pub mod wall_clock;
 pub mod web;
+pub mod wire;
 pub mod writer;
 pub mod ws;
 
@@ -112,7 +115,8 @@ pub struct Limits {
     pub hash_concurrency: usize,
     /// How long a password check waits for its turn before `503 unavailable`.
     pub hash_wait: Duration,
-    /// Open connections (HTTP and WebSocket); more wait to be accepted.
+    /// Open connections (HTTP and WebSocket); more are answered `503 unavailable` (up to 64
+    /// at once; beyond, they wait to be accepted).
     pub max_connections: usize,
     /// Open connections per client address; more are closed at once.
     pub connections_per_ip: usize,
@@ -169,6 +173,9 @@ pub struct Limits {
     pub tables_per_account: usize,
     /// Open or live games a user (guest or account) may hold a seat at.
     pub seats_per_user: usize,
+    /// Games in memory (rooms) at once; past it a new game is `503 unavailable`
+    /// (`crate::capacity`).
+    pub max_live_games: usize,
 }
 
 impl Default for Limits {
@@ -200,6 +207,7 @@ impl Default for Limits {
             registrations_per_ip_per_hour: 5,
             tables_per_account: 20,
             seats_per_user: 40,
+            max_live_games: 20_000,
         }
     }
 }

@@ -76,8 +76,23 @@ pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> anyhow
     let open = Arc::new(Semaphore::new(limits.max_connections.max(1)));
     let per_ip = state.connections.clone();
     let proxies = state.config.trusted_proxies.clone();
+    let refusing = Arc::new(Semaphore::new(REFUSING));
     loop {
-        let permit = open.clone().acquire_owned().await?;
+        // At the cap a new connection is answered `503 unavailable` (with `Retry-After`)
+        // rather than left waiting unseen; only when those answers are at their own small
+        // cap too does it wait in the kernel's backlog. Only this loop takes permits, so a
+        // permit free before `accept` is still free after it.
+        let refusal = if open.available_permits() == 0 {
+            match refusing.clone().try_acquire_owned() {
+                Ok(refusal) => Some(refusal),
+                Err(_) => {
+                    drop(open.clone().acquire_owned().await?);
+                    None
+                }
+            }
+        } else {
+            None
+        };
         let (stream, addr) = match listener.accept().await {
             Ok(accepted) => accepted,
             Err(e) => {
@@ -87,6 +102,14 @@ pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> anyhow
                 tokio::time::sleep(std::time::Duration::from_millis(50)).await;
                 continue;
             }
+        };
+        let permit = match (open.clone().try_acquire_owned(), refusal) {
+            (Ok(permit), _) => permit,
+            (Err(_), Some(refusal)) => {
+                refuse(stream, addr, refusal, limits.header_timeout);
+                continue;
+            }
+            (Err(_), None) => open.clone().acquire_owned().await?,
         };
         // A trusted proxy carries every client: its connections are counted per client
         // address by the WebSockets they become (`ws::upgrade`), and globally here.
@@ -131,4 +154,36 @@ pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> anyhow
             }
         });
     }
+}
+
+/// Connections answered `503` at once, at most (each holds a descriptor for a moment).
+const REFUSING: usize = 64;
+
+/// Accepts one connection over the cap and answers its request(s) `503 unavailable`, then
+/// closes it. Its request is read first: a reply to an unread request may be lost in a reset.
+fn refuse(
+    stream: tokio::net::TcpStream,
+    addr: SocketAddr,
+    refusal: OwnedSemaphorePermit,
+    header_timeout: std::time::Duration,
+) {
+    tracing::warn!(peer = %addr, "connection answered 503: at the connection cap (--max-connections)");
+    tokio::spawn(async move {
+        let _refusal = refusal;
+        let service = hyper::service::service_fn(|_req: hyper::Request<Incoming>| async {
+            Ok::<_, std::convert::Infallible>(axum::response::IntoResponse::into_response(
+                crate::error::ApiError::unavailable(
+                    "the server is at its connection cap: try again shortly",
+                ),
+            ))
+        });
+        let mut builder = Builder::new(TokioExecutor::new());
+        builder
+            .http1()
+            .keep_alive(false)
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_timeout);
+        let conn = builder.serve_connection(TokioIo::new(stream), service);
+        let _ = tokio::time::timeout(header_timeout * 2, conn).await;
+    });
 }

@@ -169,6 +169,8 @@ pub async fn ask_here(
         clock: a.clock.clone(),
     };
     let (_, options) = check(&state, &setting)?;
+    // Asked before anyone is paired: a refused game would have cost the others their wait.
+    crate::capacity::admit_game(&state)?;
     let rating = rating_of(&state, &setting.game, &identity.user_id).await?;
     let me = Waiting {
         user: identity.user_id.clone(),

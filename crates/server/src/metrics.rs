@@ -201,6 +201,13 @@ impl Metrics {
             "gauge",
             resident_bytes(),
         );
+        let _ = writeln!(
+            s,
+            "# HELP process_cpu_seconds_total CPU time of the server process (user and system).\n\
+             # TYPE process_cpu_seconds_total counter\n\
+             process_cpu_seconds_total {:.2}",
+            cpu_seconds()
+        );
         self.move_latency.render(
             &mut s,
             "pyramidion_move_latency_seconds",
@@ -218,6 +225,23 @@ impl Metrics {
         );
         s
     }
+}
+
+/// User and system CPU time from /proc (0 where there is no /proc). Linux reports them in
+/// ticks of `USER_HZ`, which its ABI fixes at 100 per second.
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // The fields after the command name, which is in parentheses and may hold spaces.
+            let rest = &s[s.rfind(')')? + 1..];
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            // utime and stime: fields 14 and 15 of the line, 12 and 13 after the name.
+            let ticks =
+                fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+            Some(ticks as f64 / 100.0)
+        })
+        .unwrap_or(0.0)
 }
 
 /// Resident set size from /proc (0 where there is no /proc).

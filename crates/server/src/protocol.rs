@@ -64,29 +64,20 @@ pub enum ServerMsg {
     },
     /// The state of a game as this connection's seat may see it. `event` = `state_id` = number
     /// of moves played; `missed` lists the moves after the subscriber's `last_event`.
-    State {
+    /// (Boxed: a message waits in every connection's queue, whose slots are as large as the
+    /// largest message.)
+    State(Box<StateMsg>),
+    /// The next state of a game, to a connection that holds the state `from` of it (its
+    /// last `state`, for the same seat): `patch` turns that state's document into this
+    /// one's (`crate::patch`); `clock` is whole. A client that does not hold `from`
+    /// subscribes again with its last event (see docs/protocol.md, "Patches").
+    Patch {
         game: String,
         state_id: u64,
         event: u64,
-        seat: Option<u8>,
-        to_move: Option<u8>,
-        /// The last move, as this connection may see it.
-        last_move: Option<SeenMove>,
-        missed: Vec<SeenMove>,
-        view: Box<serde_json::value::RawValue>,
-        /// Legal moves of `seat`, when it is its turn: record text and structured form.
-        legal: Vec<MoveInfo>,
-        finished: bool,
-        outcome: Option<Outcome>,
-        /// Each seat's time left and whose clock runs (none: the table has no clock).
+        from: u64,
         clock: Option<Box<ClockView>>,
-        /// Seats a bot plays: bot seats, resigned seats, and seats that timed out too often.
-        bots: Vec<bool>,
-        /// Seats resigned, in order (they rank last, the first to resign lowest).
-        resigned: Vec<u8>,
-        /// When the game ended before its rules said so: `{ending, ranks, resigned}`
-        /// (`ending`: `resigned`, `abandoned` or `claimed`); `outcome` is then null.
-        ending: Option<serde_json::Value>,
+        patch: Vec<serde_json::Value>,
     },
     /// A seat's clock ran out (`timeout_bot_move`: a bot played for it;
     /// `seat_to_bot`: it timed out too often, a bot plays it to the end).
@@ -116,7 +107,7 @@ pub enum ServerMsg {
     /// A chat message at a table this connection follows (and may read).
     Chat {
         game: String,
-        message: crate::chat::ChatMessage,
+        message: Box<crate::chat::ChatMessage>,
     },
     /// To every connection of a user seated in `game`, when the seat to move changes:
     /// whether the user is to move there now.
@@ -150,6 +141,33 @@ pub enum ServerMsg {
     Relayed(Box<serde_json::value::RawValue>),
 }
 
+/// The fields of a `state` message.
+#[derive(Debug, Clone, Serialize)]
+pub struct StateMsg {
+    pub game: String,
+    pub state_id: u64,
+    pub event: u64,
+    pub seat: Option<u8>,
+    pub to_move: Option<u8>,
+    /// The last move, as this connection may see it.
+    pub last_move: Option<SeenMove>,
+    pub missed: Vec<SeenMove>,
+    pub view: Box<serde_json::value::RawValue>,
+    /// Legal moves of `seat`, when it is its turn: record text and structured form.
+    pub legal: Vec<MoveInfo>,
+    pub finished: bool,
+    pub outcome: Option<Outcome>,
+    /// Each seat's time left and whose clock runs (none: the table has no clock).
+    pub clock: Option<Box<ClockView>>,
+    /// Seats a bot plays: bot seats, resigned seats, and seats that timed out too often.
+    pub bots: Vec<bool>,
+    /// Seats resigned, in order (they rank last, the first to resign lowest).
+    pub resigned: Vec<u8>,
+    /// When the game ended before its rules said so: `{ending, ranks, resigned}`
+    /// (`ending`: `resigned`, `abandoned` or `claimed`); `outcome` is then null.
+    pub ending: Option<serde_json::Value>,
+}
+
 impl ServerMsg {
     pub fn error(code: &'static str, message: impl Into<String>, game: Option<&str>) -> ServerMsg {
         ServerMsg::Error {
@@ -159,5 +177,16 @@ impl ServerMsg {
             reason: None,
             state_id: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every connection's queue holds its messages in slots as large as the largest one (in
+    /// blocks of 32): a large variant is boxed.
+    #[test]
+    fn a_message_is_small() {
+        let size = std::mem::size_of::<super::ServerMsg>();
+        assert!(size <= 128, "ServerMsg is {size} bytes");
     }
 }

@@ -64,6 +64,9 @@ pub async fn rematch(
     let mut seed_bytes = [0u8; 8];
     getrandom::fill(&mut seed_bytes).map_err(ApiError::internal)?;
     let full = !seats.iter().any(SeatKind::is_free);
+    if full {
+        crate::capacity::admit_game(&state)?;
+    }
     let row = GameRow {
         id: random_hex(8),
         kind: old.kind.clone(),

@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 mod acting;
+mod played;
+use played::Played;
 mod chatting;
 pub use chatting::ChatCmd;
 mod scheduling;
@@ -58,13 +60,16 @@ struct Subscriber {
     /// move after every move.
     held: Vec<u8>,
     out: Outbox,
+    /// The state (its id, and the seat whose view it showed) last sent to this subscriber:
+    /// the next one is sent as a patch of it when it follows on (`crate::patch`).
+    sent: (u64, Option<u8>),
 }
 
 pub struct Room {
     pub id: String,
     game: AnyGame,
     /// Every move played, as each viewer may see it; its length is the state id.
-    moves: Vec<PlayedMove>,
+    moves: Vec<Played>,
     seats: Vec<SeatKind>,
     seed: u64,
     clock: Option<Clock>,
@@ -102,6 +107,8 @@ pub struct Room {
     /// This instance's hold on the game among several (`crate::cluster`): every move is
     /// fenced with it, and it is let go when the room ends.
     lease: Option<crate::cluster::Lease>,
+    /// What each followed seat was last sent, for the next state's patch.
+    shown: crate::patch::Shown,
 }
 
 /// Everything a room starts from.
@@ -150,7 +157,7 @@ impl Room {
         let room = Room {
             id: setup.id,
             game: setup.game,
-            moves: setup.moves,
+            moves: setup.moves.iter().map(Played::new).collect(),
             seats: setup.seats,
             seed: setup.seed,
             clock: setup.clock,
@@ -173,6 +180,7 @@ impl Room {
             chat_limits: Default::default(),
             stale: false,
             lease: setup.lease,
+            shown: Default::default(),
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx, local: true }
@@ -231,6 +239,8 @@ impl Room {
                     break;
                 }
             };
+            // The steps that await (storage) are boxed: inline, they would make every room's
+            // task as large as its largest step, idle or not.
             match cmd {
                 RoomCmd::Subscribe {
                     conn,
@@ -245,11 +255,8 @@ impl Room {
                     state_id,
                     text,
                     received,
-                } => {
-                    self.human_move(conn, &user, state_id, &text, received)
-                        .await
-                }
-                RoomCmd::Chat(cmd) => self.chat(cmd).await,
+                } => Box::pin(self.human_move(conn, &user, state_id, &text, received)).await,
+                RoomCmd::Chat(cmd) => Box::pin(self.chat(cmd)).await,
                 RoomCmd::Progress(reply) => {
                     let _ = reply.send((self.game.stage_number(), self.state_id()));
                 }
@@ -258,7 +265,7 @@ impl Room {
                     action,
                     reply,
                 } => {
-                    let answer = self.act(user.as_deref(), action).await;
+                    let answer = Box::pin(self.act(user.as_deref(), action)).await;
                     let _ = reply.send(answer);
                 }
                 RoomCmd::BotMove(choice) => {
@@ -268,7 +275,7 @@ impl Room {
                     });
                     if choice.state_id == self.state_id() && bot_turn {
                         self.bot_asked = None;
-                        match self.apply(&choice.text, true, Instant::now()).await {
+                        match Box::pin(self.apply(&choice.text, true, Instant::now())).await {
                             Ok(()) => {
                                 if let Some(seat) = choice.timeout_seat {
                                     self.broadcast_notice(seat);
@@ -325,12 +332,14 @@ impl Room {
             _ => Vec::new(),
         };
         let msg = self.state_for(seat, missed);
+        self.shown.whole(seat, &msg);
         let _ = out.try_send(msg);
         self.subscribers.push(Subscriber {
             conn,
             seat,
             held,
             out,
+            sent: (self.state_id(), seat),
         });
     }
 
@@ -340,12 +349,10 @@ impl Room {
         SeenMove {
             ply: ply as u32,
             seat: played.seat.0,
-            info: played
-                .seen_by(
-                    seat.map(Seat),
-                    self.reveal_at_end && self.to_move().is_none(),
-                )
-                .clone(),
+            info: played.seen_by(
+                seat.map(Seat),
+                self.reveal_at_end && self.to_move().is_none(),
+            ),
         }
     }
 
@@ -364,7 +371,7 @@ impl Room {
         let before =
             AnyGame::new(self.game.kind(), &self.game.options(), self.seed).and_then(|mut game| {
                 for m in &self.moves[..last] {
-                    game.play_text(&m.full.text)?;
+                    game.play_text(m.text())?;
                 }
                 Ok(game)
             });
@@ -385,7 +392,7 @@ impl Room {
         } else {
             Vec::new()
         };
-        ServerMsg::State {
+        ServerMsg::State(Box::new(crate::protocol::StateMsg {
             game: self.id.clone(),
             state_id: self.state_id(),
             event: self.state_id(),
@@ -410,7 +417,7 @@ impl Room {
             bots: (0..self.seats.len() as u8)
                 .map(|s| self.bot_plays(s))
                 .collect(),
-        }
+        }))
     }
 
     /// The outcome by the rules, its ranking with the resigned seats last; none while the
@@ -617,7 +624,7 @@ impl Room {
             .map_err(ApplyError::Storage)?;
         self.metrics.persist_latency.observe(persisting.elapsed());
         self.game = next;
-        self.moves.push(played);
+        self.moves.push(Played::new(&played));
         self.clock = clock;
         self.covering = match covered {
             Some((seat, _)) if after == Some(seat) => Some((seat, true)),
@@ -639,6 +646,8 @@ impl Room {
         Ok(())
     }
 
+    /// Sends every subscriber the new state: as a patch of the one it last got when it
+    /// holds the state the patch is from (same seat), else whole (`crate::patch`).
     fn publish(&mut self) {
         if let Some(to_move) = self.to_move() {
             for s in &mut self.subscribers {
@@ -647,12 +656,29 @@ impl Room {
                 }
             }
         }
+        let mut seats: Vec<Option<u8>> = self.subscribers.iter().map(|s| s.seat).collect();
+        seats.sort_unstable();
+        seats.dedup();
+        self.shown.keep(&seats);
+        // A finished game may show another position than its last (`view_for`): whole.
+        let finished = self.to_move().is_none();
         let mut gone = Vec::new();
-        for s in &self.subscribers {
-            let msg = self.state_for(s.seat, Vec::new());
-            if s.out.try_send(msg).is_err() {
-                gone.push(s.conn);
+        for seat in seats {
+            let state = self.state_for(seat, Vec::new());
+            let (whole, patch) = self.shown.publish(seat, state);
+            for s in self.subscribers.iter().filter(|s| s.seat == seat) {
+                let msg = match &patch {
+                    Some((from, patch)) if !finished && s.sent == (*from, seat) => patch.clone(),
+                    _ => whole.clone(),
+                };
+                if s.out.try_send(msg).is_err() {
+                    gone.push(s.conn);
+                }
             }
+        }
+        let now = self.state_id();
+        for s in &mut self.subscribers {
+            s.sent = (now, s.seat);
         }
         // A subscriber that cannot keep up is dropped, and told: it resubscribes with its
         // last event.

@@ -60,8 +60,11 @@ pub async fn upgrade(
     ClientIp(ip): ClientIp,
     held: Option<Extension<Held>>,
     headers: HeaderMap,
+    axum::extract::RawQuery(query): axum::extract::RawQuery,
     ws: WebSocketUpgrade,
 ) -> Response {
+    // `?deflate=1`: large messages go deflated (`crate::wire`).
+    let deflate = query.is_some_and(|q| q.split('&').any(|p| p == "deflate=1"));
     if !origin_allowed(&state, &headers) {
         return ApiError::new(
             StatusCode::FORBIDDEN,
@@ -102,11 +105,11 @@ pub async fn upgrade(
         .and_then(|_| crate::auth::cookie_token(&headers))
         .map(|t| crate::auth::token_hash(&t));
     // Small read chunks: the default (128 KiB) is zeroed on every read, which dominated the
-    // server's profile under load; client messages are tiny.
+    // server's profile under load, and every socket keeps one; client messages are tiny.
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
-        .read_buffer_size(4 * 1024)
-        .on_upgrade(move |socket| connection(state, identity, session, socket, ip, hold))
+        .read_buffer_size(1024)
+        .on_upgrade(move |socket| connection(state, identity, session, socket, ip, hold, deflate))
 }
 
 /// Whether the socket's session still exists (it is checked before every move and
@@ -131,6 +134,7 @@ async fn connection(
     socket: WebSocket,
     ip: IpAddr,
     hold: Hold,
+    deflate: bool,
 ) {
     let _hold = hold;
     let conn = next_conn();
@@ -150,11 +154,12 @@ async fn connection(
                 .is_ok_and(|sent| sent.is_ok())
         };
         let text = |m: ServerMsg| {
-            Message::Text(
-                serde_json::to_string(&m)
-                    .expect("messages serialise")
-                    .into(),
-            )
+            let json = serde_json::to_string(&m).expect("messages serialise");
+            if deflate && json.len() > crate::wire::DEFLATE_FROM {
+                Message::Binary(crate::wire::deflate(&json).into())
+            } else {
+                Message::Text(json.into())
+            }
         };
         let mut ping = tokio::time::interval(limits.ws_ping_every);
         ping.tick().await;
@@ -221,7 +226,7 @@ async fn connection(
             ended = signed_out.recv() => {
                 let ended = match ended {
                     Ok(hash) => session.as_ref() == Some(&hash),
-                    Err(_) => !signed_in(&state, session.as_deref()).await,
+                    Err(_) => !Box::pin(signed_in(&state, session.as_deref())).await,
                 };
                 if ended {
                     let _ = out.send(signed_out_msg()).await;
@@ -276,13 +281,23 @@ async fn connection(
             ClientMsg::Move { .. } | ClientMsg::Subscribe { .. } | ClientMsg::Chat { .. }
         );
         if plays && checked.elapsed() >= SESSION_RECHECK {
-            if !signed_in(&state, session.as_deref()).await {
+            if !Box::pin(signed_in(&state, session.as_deref())).await {
                 let _ = out.send(signed_out_msg()).await;
                 break;
             }
             checked = Instant::now();
         }
-        handle(&state, conn, identity.as_ref(), &out, &mut subscribed, msg).await;
+        // Boxed: a message's handling (database reads, a room rebuilt) would otherwise make
+        // every idle socket's task as large as its largest step (several KiB each).
+        Box::pin(handle(
+            &state,
+            conn,
+            identity.as_ref(),
+            &out,
+            &mut subscribed,
+            msg,
+        ))
+        .await;
     }
     state
         .hub
@@ -303,6 +318,9 @@ async fn room_of(state: &AppState, game: &str) -> Result<RoomHandle, ServerMsg> 
     let not_found = || ServerMsg::error("not_found", "no started game with that id", None);
     if !crate::api::plausible_id(game) {
         return Err(not_found());
+    }
+    if let Some(refused) = crate::capacity::refuse_room(state, game) {
+        return Err(refused);
     }
     match state.rooms.get(state, game).await {
         Ok(Some(room)) => Ok(room),

@@ -891,11 +891,18 @@ async fn pyramids_a_person_plays_three_players_against_two_bots_and_a_spectator_
     let messages = messages.as_array().expect("messages");
     let mut before_end = 0;
     let mut redacted = 0;
+    // A patch is checked as the state it makes of the last one (what the page would hold).
+    let mut held: Option<Value> = None;
     for raw in messages {
-        let msg: Value = serde_json::from_str(raw.as_str().unwrap()).unwrap();
+        let mut msg: Value = serde_json::from_str(raw.as_str().unwrap()).unwrap();
+        if msg["type"] == "patch" {
+            let base = held.as_ref().expect("a patch follows a state");
+            msg = pyramidion_server::patch::rebuild(base, &msg).expect("the patch applies");
+        }
         if msg["type"] != "state" {
             continue;
         }
+        held = Some(msg.clone());
         if msg["finished"] == json!(true) {
             continue;
         }

@@ -25,9 +25,11 @@ fn start(dir: &std::path::Path) -> (Child, String) {
     (child, base)
 }
 
+/// The next state at `at_least` or later; `held` is the last one, which a `patch` applies to.
 async fn next_state(
     ws: &mut (impl StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin),
     at_least: u64,
+    held: &mut Option<Value>,
 ) -> Value {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
@@ -36,10 +38,16 @@ async fn next_state(
             .unwrap()
             .unwrap();
         if let Message::Text(t) = msg {
-            let v: Value = serde_json::from_str(&t).unwrap();
+            let mut v: Value = serde_json::from_str(&t).unwrap();
             assert_ne!(v["type"], "error", "{v}");
-            if v["type"] == "state" && v["state_id"].as_u64().unwrap() >= at_least {
-                return v;
+            if v["type"] == "patch" {
+                v = pyramidion_server::patch::rebuild(held.as_ref().unwrap(), &v).unwrap();
+            }
+            if v["type"] == "state" {
+                *held = Some(v.clone());
+                if v["state_id"].as_u64().unwrap() >= at_least {
+                    return v;
+                }
             }
         }
     }
@@ -78,6 +86,7 @@ async fn kill_9_loses_no_acknowledged_move() {
         tokio_tungstenite::connect_async(req).await.unwrap().0
     };
     let mut ws = connect(base.clone(), cookie.clone()).await;
+    let mut held = None;
     ws.send(Message::Text(
         json!({"type": "subscribe", "game": game})
             .to_string()
@@ -85,7 +94,7 @@ async fn kill_9_loses_no_acknowledged_move() {
     ))
     .await
     .unwrap();
-    let mut state = next_state(&mut ws, 0).await;
+    let mut state = next_state(&mut ws, 0, &mut held).await;
     let mut acknowledged = Vec::new();
     for _ in 0..30 {
         let id = state["state_id"].as_u64().unwrap();
@@ -97,7 +106,7 @@ async fn kill_9_loses_no_acknowledged_move() {
         ))
         .await
         .unwrap();
-        state = next_state(&mut ws, id + 1).await;
+        state = next_state(&mut ws, id + 1, &mut held).await;
         acknowledged.push(m);
     }
     // One more move sent but not waited for: it may or may not have been committed.
@@ -132,6 +141,7 @@ async fn kill_9_loses_no_acknowledged_move() {
     assert_eq!(moves[..acknowledged.len()], acknowledged[..]);
     // The game was rebuilt from its record and plays on to its end.
     let mut ws = connect(base.clone(), cookie.clone()).await;
+    let mut held = None;
     ws.send(Message::Text(
         json!({"type": "subscribe", "game": game})
             .to_string()
@@ -139,7 +149,7 @@ async fn kill_9_loses_no_acknowledged_move() {
     ))
     .await
     .unwrap();
-    let mut state = next_state(&mut ws, 0).await;
+    let mut state = next_state(&mut ws, 0, &mut held).await;
     assert_eq!(state["state_id"].as_u64().unwrap(), moves.len() as u64);
     while state["finished"] != true {
         let id = state["state_id"].as_u64().unwrap();
@@ -151,7 +161,7 @@ async fn kill_9_loses_no_acknowledged_move() {
         ))
         .await
         .unwrap();
-        state = next_state(&mut ws, id + 1).await;
+        state = next_state(&mut ws, id + 1, &mut held).await;
     }
     let text = http
         .get(format!("{base}/api/games/{game}/record?format=text"))

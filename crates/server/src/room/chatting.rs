@@ -67,7 +67,7 @@ impl Room {
             if players || s.seat.is_none() {
                 let _ = s.out.try_send(ServerMsg::Chat {
                     game: self.id.clone(),
-                    message: message.clone(),
+                    message: Box::new(message.clone()),
                 });
             }
         }

@@ -329,7 +329,7 @@ async fn next_or_end(ws: &mut Socket) -> Option<Value> {
             .await
             .expect("an event within 20 s");
         match m {
-            Some(Ok(Message::Text(t))) => return Some(serde_json::from_str(&t).unwrap()),
+            Some(Ok(Message::Text(t))) => return Some(ws.decode(&t)),
             Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return None,
             Some(Ok(_)) => {}
         }

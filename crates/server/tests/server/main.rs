@@ -14,6 +14,7 @@ mod edges;
 mod fair_shares;
 mod faults;
 mod i18n;
+mod lean;
 mod limits;
 mod meet;
 mod play;

@@ -35,7 +35,7 @@ async fn server(name: &str, clocks: &str) -> TestServer {
 async fn next(ws: &mut Socket) -> Value {
     loop {
         match ws.ws.next().await.expect("socket open").expect("no error") {
-            Message::Text(t) => return serde_json::from_str(&t).unwrap(),
+            Message::Text(t) => return ws.decode(&t),
             _ => continue,
         }
     }
@@ -177,13 +177,19 @@ async fn a_turn_based_game_whose_player_is_away_can_be_claimed() {
     assert_eq!((r.status, r.code()), (409, "nobody_away"), "{}", r.text);
     let _frozen = freeze();
     // A plays its turns at once; B never comes: a day per turn runs out three times.
-    let mut waited_for = None;
+    // Time passes once per turn of B's: a turn of several moves (the bot plays them for B
+    // after the time-out) shows B to move at several states, and passing a day again at one
+    // of them could run out A's next turn instead, if the bot was quicker than this loop.
+    let mut waited = false;
     while state["bots"][1] == false {
         let sid = state["state_id"].as_u64().unwrap();
+        if state["to_move"] != 1 {
+            waited = false;
+        }
         if let Some(mv) = state["legal"][0]["text"].as_str() {
             ws.play(&id, sid, mv).await;
-        } else if state["to_move"] == 1 && waited_for != Some(sid) {
-            waited_for = Some(sid);
+        } else if state["to_move"] == 1 && !waited {
+            waited = true;
             advance(Duration::from_secs(86_401)).await;
         }
         state = next_state(&mut ws).await;

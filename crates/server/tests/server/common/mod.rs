@@ -199,17 +199,48 @@ impl Client {
         Socket {
             ws,
             log: Vec::new(),
+            states: Default::default(),
+            patches: 0,
         }
     }
 }
 
 pub struct Socket {
     pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    /// Every message received, in order.
+    /// Every message received, in order (a `patch` as the `state` it makes).
     pub log: Vec<Value>,
+    /// The last state of each game, which the next `patch` applies to.
+    pub states: std::collections::HashMap<String, Value>,
+    /// `patch` messages received.
+    pub patches: usize,
+}
+
+/// The `state` that `patch` makes of `base` (the state it names as `from`), as the browser
+/// makes it.
+pub fn apply_patch(base: &Value, patch: &Value) -> Value {
+    pyramidion_server::patch::rebuild(base, patch)
+        .unwrap_or_else(|e| panic!("a patch applies to the last state: {e}: {patch}"))
 }
 
 impl Socket {
+    /// A message's text as the client handles it: a `patch` becomes the `state` it makes of
+    /// the last state of its game (as the browser does); logged.
+    pub fn decode(&mut self, text: &str) -> Value {
+        let mut v: Value = serde_json::from_str(text).unwrap();
+        if v["type"] == "patch" {
+            let game = v["game"].as_str().unwrap().to_string();
+            let base = self.states.get(&game).expect("a patch follows a state");
+            v = apply_patch(base, &v);
+            self.patches += 1;
+        }
+        if v["type"] == "state" {
+            let game = v["game"].as_str().unwrap().to_string();
+            self.states.insert(game, v.clone());
+        }
+        self.log.push(v.clone());
+        v
+    }
+
     pub async fn send(&mut self, v: Value) {
         self.ws
             .send(Message::Text(v.to_string().into()))
@@ -235,9 +266,7 @@ impl Socket {
                 .expect("socket open")
                 .expect("no socket error");
             if let Message::Text(t) = msg {
-                let v: Value = serde_json::from_str(&t).unwrap();
-                self.log.push(v.clone());
-                return v;
+                return self.decode(&t);
             }
         }
     }

@@ -1,0 +1,170 @@
+//! What `pyramidion-loadtest` measures: the client side's samples (one process's, or the
+//! combined ones of `--clients` processes) and the server's side from its `/metrics`.
+use anyhow::{Context, Result};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::sync::Mutex;
+
+#[derive(Default)]
+pub struct Totals {
+    /// The client's own moves, each a measured round trip.
+    pub moves: AtomicU64,
+    /// Moves of the other seats (bots), seen as states the client did not cause.
+    pub others_moves: AtomicU64,
+    pub errors: AtomicU64,
+    /// Answers `503 unavailable` / WebSocket `unavailable` (the server at a cap): waited
+    /// out and tried again, not errors.
+    pub unavailable: AtomicU64,
+    pub finished: AtomicU64,
+    pub latencies_us: Mutex<Vec<u64>>,
+    /// Bytes the connection received for each of the client's moves (the WebSocket
+    /// messages' text, from sending the move to its answer).
+    pub bytes: Mutex<Vec<u64>>,
+}
+
+/// What one client process measured of one kind of game (sent by a `--clients` child to
+/// the parent as JSON).
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+pub struct Part {
+    pub moves: u64,
+    pub others_moves: u64,
+    pub errors: u64,
+    pub unavailable: u64,
+    pub finished: u64,
+    pub latencies_us: Vec<u64>,
+    pub bytes: Vec<u64>,
+}
+
+impl Totals {
+    pub async fn part(&self) -> Part {
+        Part {
+            moves: self.moves.load(Ordering::Relaxed),
+            others_moves: self.others_moves.load(Ordering::Relaxed),
+            errors: self.errors.load(Ordering::Relaxed),
+            unavailable: self.unavailable.load(Ordering::Relaxed),
+            finished: self.finished.load(Ordering::Relaxed),
+            latencies_us: self.latencies_us.lock().await.clone(),
+            bytes: self.bytes.lock().await.clone(),
+        }
+    }
+}
+
+impl Part {
+    pub fn add(&mut self, other: Part) {
+        self.moves += other.moves;
+        self.others_moves += other.others_moves;
+        self.errors += other.errors;
+        self.unavailable += other.unavailable;
+        self.finished += other.finished;
+        self.latencies_us.extend(other.latencies_us);
+        self.bytes.extend(other.bytes);
+    }
+
+    /// Round-trip percentiles of the client's moves, in milliseconds.
+    pub fn percentiles(&self) -> [f64; 3] {
+        percentiles(&self.latencies_us).map(|us| us as f64 / 1000.0)
+    }
+}
+
+/// The median, 99th percentile and maximum of `samples` (0 when there are none).
+pub fn percentiles(samples: &[u64]) -> [u64; 3] {
+    let mut v = samples.to_vec();
+    v.sort_unstable();
+    [0.50, 0.99, 1.0].map(|p| {
+        v.get(((v.len() as f64 - 1.0) * p).round() as usize)
+            .copied()
+            .unwrap_or(0)
+    })
+}
+
+/// A client process's figures: the solo games' and the bot games'.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+pub struct Samples {
+    pub solo: Part,
+    pub bots: Part,
+}
+
+/// The server answered `unavailable` (`503`, or a WebSocket `unavailable` error): it is at
+/// one of its caps, and said so.
+#[derive(Debug)]
+pub struct Unavailable(pub String);
+
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unavailable: {}", self.0)
+    }
+}
+
+impl std::error::Error for Unavailable {}
+
+/// Every unlabelled sample and histogram bucket of the server's /metrics, by name.
+pub async fn metrics(http: &reqwest::Client, url: &str) -> Result<HashMap<String, f64>> {
+    let text = http
+        .get(format!("{url}/metrics"))
+        .send()
+        .await?
+        .text()
+        .await?;
+    Ok(text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let (name, value) = l.rsplit_once(' ')?;
+            Some((name.to_string(), value.parse().ok()?))
+        })
+        .collect())
+}
+
+pub async fn metric(http: &reqwest::Client, url: &str, name: &str) -> Result<f64> {
+    metrics(http, url)
+        .await?
+        .get(name)
+        .copied()
+        .with_context(|| format!("metric {name} missing"))
+}
+
+/// The server's side of the run, from the difference of two /metrics snapshots: where a
+/// move's time went, and how many moves each disk flush carried.
+pub fn print_server_side(before: &HashMap<String, f64>, after: &HashMap<String, f64>) {
+    let delta = |name: &str| after.get(name).unwrap_or(&0.0) - before.get(name).unwrap_or(&0.0);
+    let mean_ms = |h: &str| {
+        let n = delta(&format!("{h}_count"));
+        if n > 0.0 {
+            1000.0 * delta(&format!("{h}_sum")) / n
+        } else {
+            0.0
+        }
+    };
+    // The smallest bucket bound holding 99 % of the run's observations.
+    let p99_bound = |h: &str| {
+        let n = delta(&format!("{h}_count"));
+        let mut bounds: Vec<(f64, f64)> = after
+            .keys()
+            .filter_map(|k| {
+                let le = k.strip_prefix(&format!("{h}_bucket{{le=\""))?;
+                let le: f64 = le.strip_suffix("\"}")?.parse().ok()?;
+                Some((le, delta(k)))
+            })
+            .collect();
+        bounds.sort_by(|a, b| a.0.total_cmp(&b.0));
+        bounds
+            .iter()
+            .find(|(_, c)| *c >= 0.99 * n)
+            .map_or(f64::INFINITY, |(le, _)| le * 1000.0)
+    };
+    let commits = delta("pyramidion_commit_seconds_count");
+    println!(
+        "server: move receive→published mean {:.2} ms, p99 ≤ {} ms; of which persist mean {:.2} ms",
+        mean_ms("pyramidion_move_latency_seconds"),
+        p99_bound("pyramidion_move_latency_seconds"),
+        mean_ms("pyramidion_move_persist_seconds"),
+    );
+    if commits > 0.0 {
+        println!(
+            "server: {commits} group commits, mean {:.2} ms, p99 ≤ {} ms, {:.1} moves per commit",
+            mean_ms("pyramidion_commit_seconds"),
+            p99_bound("pyramidion_commit_seconds"),
+            delta("pyramidion_committed_moves_total") / commits
+        );
+    }
+}
