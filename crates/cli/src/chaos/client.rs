@@ -149,7 +149,24 @@ impl Player {
                     continue;
                 }
             };
-            let v: Value = serde_json::from_str(&text).context("a JSON message")?;
+            let mut v: Value = serde_json::from_str(&text).context("a JSON message")?;
+            // A `patch` is the next state made from the last one, as the browser makes it; one
+            // that does not apply (a gap) is answered as the browser does: subscribe again.
+            if v["type"] == "patch" && v["game"] == self.game.as_str() {
+                match self
+                    .latest
+                    .as_ref()
+                    .map(|base| pyramidion_server::patch::rebuild(base, &v))
+                {
+                    Some(Ok(state)) => v = state,
+                    _ => {
+                        self.resumed += 1;
+                        resynced = true;
+                        self.subscribe().await;
+                        continue;
+                    }
+                }
+            }
             match v["type"].as_str() {
                 Some("state") if v["game"] == self.game.as_str() => {
                     let id = v["state_id"]

@@ -47,7 +47,9 @@ pub async fn elsewhere(
             .header(GUEST_HEADER, if user.guest { "1" } else { "0" });
     }
     if let Some(body) = body {
-        request = request.json(&body);
+        request = request
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(body.to_string());
     }
     match request.send().await {
         Ok(answer) => {
