@@ -36,11 +36,7 @@ async fn stored_moves(database: &str, game: &str) -> Vec<String> {
 #[tokio::test]
 async fn players_on_two_instances_play_on_after_the_owner_is_killed() {
     let database = fresh_database("pyramidion_cluster_kill_test").await;
-    let mut instances: Vec<Instance> = ["a", "b", "c"]
-        .iter()
-        .map(|n| Instance::start(&database, n, &[]))
-        .collect();
-    let bases: Vec<String> = instances.iter().map(|i| i.base.clone()).collect();
+    let (mut instances, bases) = start_all(&database, &["a", "b", "c"], &[]);
     let http = reqwest::Client::new();
     let alice = guest(&http, &bases[0]).await.unwrap();
     let bob = guest(&http, &bases[1]).await.unwrap();
@@ -224,11 +220,7 @@ async fn an_owner_paused_past_its_lease_commits_nothing() {
 async fn a_time_out_fires_once_after_its_owner_died() {
     let database = fresh_database("pyramidion_cluster_timeout_test").await;
     let clock = ["--clocks", "quick=3+0"];
-    let mut instances: Vec<Instance> = ["a", "b"]
-        .iter()
-        .map(|n| Instance::start(&database, n, &clock))
-        .collect();
-    let bases: Vec<String> = instances.iter().map(|i| i.base.clone()).collect();
+    let (mut instances, bases) = start_all(&database, &["a", "b"], &clock);
     let http = reqwest::Client::new();
     let solo = guest(&http, &bases[0]).await.unwrap();
     let table = post(
@@ -247,12 +239,15 @@ async fn a_time_out_fires_once_after_its_owner_died() {
     let at = state["state_id"].as_u64().unwrap();
     // The player thinks; the instance running the game dies.
     instances[0].kill();
-    let after = player.state(at + 1, &bases, &[0]).await.unwrap();
-    let after = if after["state_id"].as_u64() > Some(at) {
-        after
-    } else {
-        player.state(at + 1, &bases, &[0]).await.unwrap()
-    };
+    // Each resubscription (the socket closed, then the game changed instance) brings the
+    // state as it is then: read on until the time-out's move.
+    let mut after = player.state(at + 1, &bases, &[0]).await.unwrap();
+    for _ in 0..10 {
+        if after["state_id"].as_u64() > Some(at) {
+            break;
+        }
+        after = player.state(at + 1, &bases, &[0]).await.unwrap();
+    }
     assert_eq!(after["last_move"]["ply"].as_u64(), Some(at), "{after}");
     assert_eq!(owner(&database, &game).await.as_deref(), Some("b"));
     let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&database)
@@ -276,13 +271,10 @@ async fn a_time_out_fires_once_after_its_owner_died() {
         .await
         .unwrap();
     let clock: Value = serde_json::from_str(&clock).unwrap();
-    assert!(clock["timeouts"][0].as_u64() >= Some(1), "{clock}");
-    // Each stand-in move is one time-out: never two for one turn.
-    assert_eq!(
-        clock["timeouts"][0].as_u64().unwrap() as usize,
-        by_bot.len().min(3),
-        "{clock} {by_bot:?}"
-    );
+    // One time-out for the turn, however many moves the stand-in plays in it (a turn of
+    // Forgotten Treasures has several) and however many instances saw it run out; the next
+    // turn starts with a fresh minimum of 30 s, far beyond this test.
+    assert_eq!(clock["timeouts"][0].as_u64(), Some(1), "{clock} {by_bot:?}");
 }
 
 /// A finished game's analysis asked of three instances at once runs on one of them.
@@ -290,11 +282,7 @@ async fn a_time_out_fires_once_after_its_owner_died() {
 async fn an_analysis_asked_of_every_instance_runs_once() {
     let database = fresh_database("pyramidion_cluster_analysis_test").await;
     let quick = ["--bot-pace-ms", "0"];
-    let instances: Vec<Instance> = ["a", "b", "c"]
-        .iter()
-        .map(|n| Instance::start(&database, n, &quick))
-        .collect();
-    let bases: Vec<String> = instances.iter().map(|i| i.base.clone()).collect();
+    let (instances, bases) = start_all(&database, &["a", "b", "c"], &quick);
     let http = reqwest::Client::new();
     let me = guest(&http, &bases[0]).await.unwrap();
     let table = post(
@@ -381,10 +369,7 @@ async fn an_analysis_asked_of_every_instance_runs_once() {
 #[tokio::test]
 async fn through_the_proxy_a_game_survives_a_drain_and_a_kill() {
     let database = fresh_database("pyramidion_cluster_proxy_test").await;
-    let mut instances: Vec<Instance> = ["a", "b", "c"]
-        .iter()
-        .map(|n| Instance::start(&database, n, &[]))
-        .collect();
+    let (mut instances, _) = start_all(&database, &["a", "b", "c"], &[]);
     let (mut haproxy, proxy) = proxy(&instances.iter().collect::<Vec<_>>());
     let bases = vec![proxy.clone()];
     let http = reqwest::Client::new();
@@ -448,11 +433,7 @@ async fn through_the_proxy_a_game_survives_a_drain_and_a_kill() {
 async fn players_asking_on_different_instances_are_paired() {
     use futures_util::StreamExt;
     let database = fresh_database("pyramidion_cluster_pairing_test").await;
-    let instances: Vec<Instance> = ["a", "b"]
-        .iter()
-        .map(|n| Instance::start(&database, n, &[]))
-        .collect();
-    let bases: Vec<String> = instances.iter().map(|i| i.base.clone()).collect();
+    let (_instances, bases) = start_all(&database, &["a", "b"], &[]);
     let http = reqwest::Client::new();
     let first = guest(&http, &bases[0]).await.unwrap();
     let second = guest(&http, &bases[1]).await.unwrap();

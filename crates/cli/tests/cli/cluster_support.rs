@@ -129,6 +129,16 @@ impl Instance {
     }
 }
 
+/// Instances `names` on `database`, each started with `extra` flags, and their base URLs.
+pub fn start_all(database: &str, names: &[&str], extra: &[&str]) -> (Vec<Instance>, Vec<String>) {
+    let instances: Vec<Instance> = names
+        .iter()
+        .map(|n| Instance::start(database, n, extra))
+        .collect();
+    let bases = instances.iter().map(|i| i.base.clone()).collect();
+    (instances, bases)
+}
+
 impl Drop for Instance {
     fn drop(&mut self) {
         let _ = self.child.kill();
