@@ -109,8 +109,19 @@ async fn players_and_spectators_chat_on_their_channels_and_the_replay_keeps_it()
     assert_eq!(theirs["messages"].as_array().unwrap().len(), 3, "{theirs}");
 
     // A report is stored for the operator (a player cannot report what they cannot read).
-    let first = mine["messages"][0]["id"].as_str().unwrap().to_string();
-    let spectators = theirs["messages"][1]["id"].as_str().unwrap().to_string();
+    // Found by content: messages of the same millisecond come in no set order.
+    let find = |list: &Value, what: &dyn Fn(&Value) -> bool| {
+        list["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| what(m))
+            .and_then(|m| m["id"].as_str())
+            .unwrap()
+            .to_string()
+    };
+    let first = find(&mine, &|m| m["text"] == text);
+    let spectators = find(&theirs, &|m| m["channel"] == "spectators");
     let r = b
         .post(&format!("/api/chat/{first}/report"), json!({}))
         .await;
