@@ -4,13 +4,25 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
-// [{seat, first, moves: [move…]}…] from the moves as this page may see them.
+// [{seat, first, round, moves: [move…]}…] from the moves as this page may see them. Turns
+// are numbered by round of play: a round ends when a seat that already played in it is to
+// play again (every seat plays once per round, whoever starts it).
 export function turnsOf(log) {
   const turns = [];
+  let round = 1;
+  let played = new Set();
   log.forEach((m, i) => {
     const last = turns[turns.length - 1];
-    if (last && last.seat === m.seat) last.moves.push(m);
-    else turns.push({ seat: m.seat, first: i, moves: [m] });
+    if (last && last.seat === m.seat) {
+      last.moves.push(m);
+      return;
+    }
+    if (played.has(m.seat)) {
+      round += 1;
+      played = new Set();
+    }
+    played.add(m.seat);
+    turns.push({ seat: m.seat, first: i, round, moves: [m] });
   });
   return turns;
 }
@@ -27,8 +39,8 @@ export function moveLog(ctx, describe = (m) => m.text) {
       const fresh = newest && turn.seat !== mine;
       return h(
         `li.turn${fresh ? '.fresh' : ''}`,
-        { 'data-turn-seat': turn.seat },
-        h('span.who', {}, t('table.turn_of', { n: i + 1, name: ctx.seatName(turn.seat) })),
+        { 'data-turn-seat': turn.seat, 'data-round': turn.round },
+        h('span.who', {}, t('table.turn_of', { n: turn.round, name: ctx.seatName(turn.seat) })),
         h('ul', {}, turn.moves.map((m) => h('li', { 'data-ply': m.ply }, describe(m)))),
       );
     }),

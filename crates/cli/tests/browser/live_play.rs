@@ -221,17 +221,18 @@ async fn two_browsers_play_a_turn_based_game_across_a_restart_and_the_waiting_pl
     mover
         .wait_for("[data-testid=your-move][data-count='1']", 15)
         .await;
-    // The log has both turns, each under its player's name.
+    // The log has both turns, each under its player's name, numbered by round of play: the
+    // two players' first turns make round 1.
     let turns = mover
         .js(
-            "return [...document.querySelectorAll('[data-testid=move-log-turns] > li')].map((li) => Number(li.dataset.turnSeat));",
+            "return [...document.querySelectorAll('[data-testid=move-log-turns] > li')].map((li) => [Number(li.dataset.turnSeat), Number(li.dataset.round)]);",
             json!([]),
         )
         .await;
     assert_eq!(
         turns,
-        json!([mover_seat, waiter_seat]),
-        "one entry per turn, in order"
+        json!([[mover_seat, 1], [waiter_seat, 1]]),
+        "one entry per turn, in order, both in round 1"
     );
     host.quit().await;
     guest.quit().await;
