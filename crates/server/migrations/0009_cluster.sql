@@ -24,3 +24,12 @@ CREATE INDEX IF NOT EXISTS game_leases_owner ON game_leases(owner);
 -- The instance running a queued analysis: exactly one runs it, and another starts it again
 -- only once that one is dead (see `Cluster::claim_analysis`).
 ALTER TABLE analyses ADD COLUMN runner TEXT;
+
+-- Which instances a user has open connections on: a player connected to any instance is on
+-- the site, and is not sent a push or a mail for their turn (`Cluster::present`).
+CREATE TABLE IF NOT EXISTS presence (
+    user_id TEXT NOT NULL,
+    instance TEXT NOT NULL,
+    conns BIGINT NOT NULL,
+    PRIMARY KEY (user_id, instance)
+);

@@ -21,6 +21,9 @@ pub struct Hub {
     to_move: Mutex<HashSet<(String, String)>>,
     /// With several instances, every push also goes to the others (`crate::cluster::fanout`).
     fanout: OnceLock<tokio::sync::mpsc::UnboundedSender<crate::cluster::fanout::Push>>,
+    /// With several instances: where users' connections are recorded, so that a player on
+    /// another instance counts as on the site.
+    cluster: OnceLock<std::sync::Arc<crate::cluster::Cluster>>,
 }
 
 impl Hub {
@@ -32,8 +35,16 @@ impl Hub {
         self.lobby.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Users' connections count on every instance of `cluster` from now on.
+    pub fn in_cluster(&self, cluster: std::sync::Arc<crate::cluster::Cluster>) {
+        let _ = self.cluster.set(cluster);
+    }
+
     /// Connection `conn` of `user` hears of that user's turns.
     pub fn add_user(&self, user: &str, conn: u64, out: Outbox) {
+        if let Some(cluster) = self.cluster.get() {
+            cluster.connections_changed(user, 1);
+        }
         self.users()
             .entry(user.to_string())
             .or_default()
@@ -52,6 +63,9 @@ impl Hub {
     /// Forgets a closed connection.
     pub fn remove(&self, conn: u64, user: Option<&str>) {
         if let Some(user) = user {
+            if let Some(cluster) = self.cluster.get() {
+                cluster.connections_changed(user, -1);
+            }
             let mut users = self.users();
             if let Some(conns) = users.get_mut(user) {
                 conns.retain(|(c, _)| *c != conn);
@@ -110,12 +124,33 @@ impl Hub {
         if self.connected(user) {
             return;
         }
-        if let Some(tx) = self.away.get() {
-            let _ = tx.send(Away {
-                user: user.to_string(),
-                game: game.to_string(),
-                kind,
-            });
+        let Some(tx) = self.away.get().cloned() else {
+            return;
+        };
+        let away = Away {
+            user: user.to_string(),
+            game: game.to_string(),
+            kind,
+        };
+        match self.cluster.get().cloned() {
+            // Connected to another instance is on the site too.
+            Some(cluster) => {
+                tokio::spawn(async move {
+                    match cluster.present(&away.user).await {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            let _ = tx.send(away);
+                        }
+                        Err(e) => {
+                            tracing::warn!(error = %e, "cannot tell whether a player is on the site: told as away");
+                            let _ = tx.send(away);
+                        }
+                    }
+                });
+            }
+            None => {
+                let _ = tx.send(away);
+            }
         }
     }
 

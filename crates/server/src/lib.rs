@@ -336,6 +336,7 @@ impl AppState {
                 )
                 .await?;
                 hub.fan_out_with(fanout);
+                hub.in_cluster(cluster.clone());
                 Some(cluster)
             }
             store::Backend::Sqlite => None,

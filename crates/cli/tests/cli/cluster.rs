@@ -472,3 +472,44 @@ async fn players_asking_on_different_instances_are_paired() {
         }
     }
 }
+
+/// A player connected to any instance is on the site (no push or mail for their turn): each
+/// instance records its users' open connections, and a closed one is forgotten.
+#[tokio::test]
+async fn a_player_connected_to_another_instance_counts_as_present() {
+    let database = fresh_database("pyramidion_cluster_presence_test").await;
+    let (_instances, bases) = start_all(&database, &["a", "b"], &[]);
+    let http = reqwest::Client::new();
+    let cookie = guest(&http, &bases[1]).await.unwrap();
+    let me: Value = http
+        .get(format!("{}/api/me", bases[1]))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let user = me["id"].as_str().unwrap().to_string();
+    let presence = async |user: &str| -> Vec<(String, i64)> {
+        let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&database)
+            .await
+            .unwrap();
+        sqlx::query_as("SELECT instance, conns FROM presence WHERE user_id = $1")
+            .bind(user)
+            .fetch_all(&mut c)
+            .await
+            .unwrap()
+    };
+    let mut player = Player::join(cookie, "none", &bases, 1).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while presence(&user).await != vec![("b".to_string(), 1)] {
+        assert!(Instant::now() < deadline, "{:?}", presence(&user).await);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    drop(player.socket.take());
+    while !presence(&user).await.is_empty() {
+        assert!(Instant::now() < deadline, "{:?}", presence(&user).await);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

@@ -49,6 +49,8 @@ pub struct Cluster {
     alive: Mutex<HashSet<String>>,
     /// Set when draining: the heartbeat stops and every game is let go.
     retired: std::sync::atomic::AtomicBool,
+    /// Changes of this instance's open connections per user, applied in order (`presence`).
+    presence: tokio::sync::mpsc::UnboundedSender<(String, i64)>,
 }
 
 /// Who runs a live game now.
@@ -123,7 +125,15 @@ impl Cluster {
         .execute(&pool)
         .await
         .context("cannot join the cluster")?;
+        // Connections of a previous life of this instance are long closed.
+        sqlx::query("DELETE FROM presence WHERE instance = $1")
+            .bind(&me)
+            .execute(&pool)
+            .await?;
+        let (presence, deltas) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(keep_presence(pool.clone(), me.clone(), deltas));
         let cluster = Arc::new(Cluster {
+            presence,
             alive: Mutex::new(HashSet::from([me.clone()])),
             me,
             address,
@@ -178,6 +188,23 @@ impl Cluster {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// `user` opened (`+1`) or closed (`-1`) a connection on this instance.
+    pub fn connections_changed(&self, user: &str, delta: i64) {
+        let _ = self.presence.send((user.to_string(), delta));
+    }
+
+    /// Whether `user` has an open connection on any alive instance.
+    pub async fn present(&self, user: &str) -> Result<bool> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT 1 FROM presence p JOIN instances i ON i.id = p.instance
+             WHERE p.user_id = $1 AND p.conns > 0 AND i.alive_until > {DB_NOW_MS}"
+        )))
+        .bind(user)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
     }
 
     /// Whether `instance` was alive at the last heartbeat.
@@ -289,5 +316,35 @@ impl Cluster {
 
     pub fn retired(&self) -> bool {
         self.retired.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// Applies the changes of this instance's connections per user to `presence`, in order.
+async fn keep_presence(
+    pool: AnyPool,
+    me: String,
+    mut deltas: tokio::sync::mpsc::UnboundedReceiver<(String, i64)>,
+) {
+    while let Some((user, delta)) = deltas.recv().await {
+        let applied = async {
+            sqlx::query(
+                "INSERT INTO presence (user_id, instance, conns) VALUES ($1, $2, $3)
+                 ON CONFLICT (user_id, instance) DO UPDATE SET conns = presence.conns + EXCLUDED.conns",
+            )
+            .bind(&user)
+            .bind(&me)
+            .bind(delta)
+            .execute(&pool)
+            .await?;
+            sqlx::query("DELETE FROM presence WHERE user_id = $1 AND instance = $2 AND conns <= 0")
+                .bind(&user)
+                .bind(&me)
+                .execute(&pool)
+                .await?;
+            anyhow::Ok(())
+        };
+        if let Err(e) = applied.await {
+            tracing::warn!(error = %e, "cannot record a connection's presence");
+        }
     }
 }
