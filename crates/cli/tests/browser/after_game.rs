@@ -25,12 +25,23 @@ return (async () => {
   const table = await r.json();
   if (r.status !== 201) return ['create failed', table];
   const ws = new WebSocket(location.origin.replace('http', 'ws') + '/ws');
+  // After the first state each move comes as a patch of it, which the page's own module
+  // makes into the next state (as the table does).
+  const { applyPatch } = await import('/js/patch.js');
+  let held = null;
   return await new Promise((done) => {
     ws.onopen = () => ws.send(JSON.stringify({ type: 'subscribe', game: table.id }));
     ws.onmessage = (e) => {
-      const m = JSON.parse(e.data);
+      let m = JSON.parse(e.data);
       if (m.type === 'error') { ws.close(); done(['error', m]); }
+      if (m.type === 'patch') {
+        const next = applyPatch(held, m);
+        // A gap: subscribe again from the last state held, as the table does.
+        if (!next) { ws.send(JSON.stringify({ type: 'subscribe', game: table.id, last_event: held && held.state_id })); return; }
+        m = next;
+      }
       if (m.type !== 'state') return;
+      held = m;
       if (m.finished) { ws.close(); done([table.id, m.outcome]); return; }
       if (m.legal.length) ws.send(JSON.stringify({ type: 'move', game: table.id,
         state_id: m.state_id, move: m.legal[0].text }));
