@@ -513,3 +513,62 @@ async fn a_player_connected_to_another_instance_counts_as_present() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// The instances' own endpoints answer only an instance of the cluster: without its secret
+/// (or with a wrong one) they do not exist.
+#[tokio::test]
+async fn the_internal_endpoints_refuse_a_client() {
+    let database = fresh_database("pyramidion_cluster_internal_test").await;
+    let (_instances, bases) = start_all(&database, &["a"], &[]);
+    let http = reqwest::Client::new();
+    for secret in [None, Some("guess")] {
+        let with = |r: reqwest::RequestBuilder| match secret {
+            Some(s) => r.header("x-pyramidion-cluster", s),
+            None => r,
+        };
+        let link = with(http.get(format!("{}/internal/link/0123456789abcdef", bases[0])))
+            .header("connection", "upgrade")
+            .header("upgrade", "websocket")
+            .header("sec-websocket-version", "13")
+            .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(link.status().as_u16(), 404, "{secret:?}");
+        let pairing = with(http.post(format!("{}/internal/pairing", bases[0])))
+            .header("x-pyramidion-user", "someone")
+            .body(r#"{"game": "pyramids", "players": 2}"#)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(pairing.status().as_u16(), 404, "{secret:?}");
+    }
+    // With the secret, an instance is answered (the routes exist).
+    let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&database)
+        .await
+        .unwrap();
+    let secret: String =
+        sqlx::query_scalar("SELECT value FROM server_secrets WHERE name = 'cluster_link'")
+            .fetch_one(&mut c)
+            .await
+            .unwrap();
+    let me = guest(&http, &bases[0]).await.unwrap();
+    let user: Value = http
+        .get(format!("{}/api/me", bases[0]))
+        .header("cookie", &me)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let pairing = http
+        .post(format!("{}/internal/pairing", bases[0]))
+        .header("x-pyramidion-cluster", &secret)
+        .header("x-pyramidion-user", user["id"].as_str().unwrap())
+        .body(r#"{"game": "pyramids", "players": 2}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pairing.status().as_u16(), 202);
+}
