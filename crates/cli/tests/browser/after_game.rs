@@ -1,53 +1,11 @@
 //! After the game, in the browser: a rated game (driven through the API from the page) shows
 //! in "My games", its replay steps to the first move and back to the end with the keyboard,
 //! and the profile shows the new rating (the leaderboard keeps it off while provisional).
-use crate::{DESKTOP, PHONE, artifacts, open_lobby, world};
+use crate::{DESKTOP, PHONE, PLAY_AGAINST_A_RANDOM_BOT, REGISTER, artifacts, open_lobby, world};
 use serde_json::{Value, json};
 
 /// A 2-seat game that plays quickly against a bot.
 const DUEL: &str = "pyramids";
-
-/// Registers an account from the page (its cookie becomes the page's) and reloads.
-const REGISTER: &str = "return fetch('/api/register', { method: 'POST', credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: arguments[0], password: 'correct horse' }) })
-  .then((r) => r.status);";
-
-/// Creates a rated table against a random bot and plays the first legal move whenever it is
-/// the page's turn, over a WebSocket of its own, until the end; returns the game id and the
-/// final outcome.
-const PLAY_RATED: &str = "const [game] = arguments;
-return (async () => {
-  const r = await fetch('/api/tables', { method: 'POST', credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ game, options: { players: 2 }, rated: true, clock: 'day',
-      seats: [{ type: 'me' }, { type: 'bot', level: 'random' }] }) });
-  const table = await r.json();
-  if (r.status !== 201) return ['create failed', table];
-  const ws = new WebSocket(location.origin.replace('http', 'ws') + '/ws');
-  // After the first state each move comes as a patch of it, which the page's own module
-  // makes into the next state (as the table does).
-  const { applyPatch } = await import('/js/patch.js');
-  let held = null;
-  return await new Promise((done) => {
-    ws.onopen = () => ws.send(JSON.stringify({ type: 'subscribe', game: table.id }));
-    ws.onmessage = (e) => {
-      let m = JSON.parse(e.data);
-      if (m.type === 'error') { ws.close(); done(['error', m]); }
-      if (m.type === 'patch') {
-        const next = applyPatch(held, m);
-        // A gap: subscribe again from the last state held, as the table does.
-        if (!next) { ws.send(JSON.stringify({ type: 'subscribe', game: table.id, last_event: held && held.state_id })); return; }
-        m = next;
-      }
-      if (m.type !== 'state') return;
-      held = m;
-      if (m.finished) { ws.close(); done([table.id, m.outcome]); return; }
-      if (m.legal.length) ws.send(JSON.stringify({ type: 'move', game: table.id,
-        state_id: m.state_id, move: m.legal[0].text }));
-    };
-  });
-})();";
 
 async fn ply(s: &crate::webdriver::Session) -> i64 {
     s.js(
@@ -93,7 +51,12 @@ async fn a_finished_game_is_in_the_history_replays_by_keyboard_and_rates_the_pro
     assert_eq!(s.js(REGISTER, json!(["replayer"])).await, 200);
     open_lobby(&s, base).await;
     assert_eq!(s.text("[data-testid=me]").await, "replayer");
-    let played = s.js(PLAY_RATED, json!([DUEL])).await;
+    let played = s
+        .js(
+            PLAY_AGAINST_A_RANDOM_BOT,
+            json!([DUEL, {"rated": true, "clock": "day"}]),
+        )
+        .await;
     let id = played[0].as_str().unwrap_or_default().to_string();
     assert_eq!(id.len(), 16, "the game was played to the end: {played}");
     let outcome: Value = played[1].clone();

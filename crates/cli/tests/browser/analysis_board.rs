@@ -8,48 +8,6 @@ use crate::webdriver::Session;
 /// A 2-seat game that plays quickly against a bot.
 const DUEL: &str = "pyramids";
 
-/// Registers an account from the page (its cookie becomes the page's).
-const REGISTER: &str = "return fetch('/api/register', { method: 'POST', credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: arguments[0], password: 'correct horse' }) })
-  .then((r) => r.status);";
-
-/// A public table of the page's player (the first legal move, always) against a random bot,
-/// played to the end over a WebSocket of its own; returns the game id. Both play badly: the
-/// analysis has mistakes to find.
-const PLAY: &str = "const [game] = arguments;
-return (async () => {
-  const r = await fetch('/api/tables', { method: 'POST', credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ game, options: { players: 2 },
-      seats: [{ type: 'me' }, { type: 'bot', level: 'random' }] }) });
-  const table = await r.json();
-  if (r.status !== 201) return ['create failed', table];
-  const ws = new WebSocket(location.origin.replace('http', 'ws') + '/ws');
-  // After the first state each move comes as a patch of it, which the page's own module
-  // makes into the next state (as the table does).
-  const { applyPatch } = await import('/js/patch.js');
-  let held = null;
-  return await new Promise((done) => {
-    ws.onopen = () => ws.send(JSON.stringify({ type: 'subscribe', game: table.id }));
-    ws.onmessage = (e) => {
-      let m = JSON.parse(e.data);
-      if (m.type === 'error') { ws.close(); done(['error', m]); }
-      if (m.type === 'patch') {
-        const next = applyPatch(held, m);
-        // A gap: subscribe again from the last state held, as the table does.
-        if (!next) { ws.send(JSON.stringify({ type: 'subscribe', game: table.id, last_event: held && held.state_id })); return; }
-        m = next;
-      }
-      if (m.type !== 'state') return;
-      held = m;
-      if (m.finished) { ws.close(); done(table.id); return; }
-      if (m.legal.length) ws.send(JSON.stringify({ type: 'move', game: table.id,
-        state_id: m.state_id, move: m.legal[0].text }));
-    };
-  });
-})();";
-
 async fn set_language(s: &Session, lang: &str) {
     s.click(&format!("[data-testid=language] option[value={lang}]"))
         .await;
@@ -93,9 +51,9 @@ async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, base).await;
     assert_eq!(s.js(REGISTER, json!(["player"])).await, 200);
-    let id = s.js(PLAY, json!([DUEL])).await;
-    let id = id.as_str().unwrap_or_default().to_string();
-    assert_eq!(id.len(), 16, "the game was played to the end: {id}");
+    let played = s.js(PLAY_AGAINST_A_RANDOM_BOT, json!([DUEL])).await;
+    let id = played[0].as_str().unwrap_or_default().to_string();
+    assert_eq!(id.len(), 16, "the game was played to the end: {played}");
     // Another signed-in player, who did not play, asks for the analysis of this public game.
     s.js(
         "return fetch('/api/logout', { method: 'POST', credentials: 'same-origin' }).then((r) => r.status);",
@@ -260,9 +218,9 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
     open_lobby(&s, base).await;
     let mut placements = 0;
     for game in ["pyramido", "forgotten-treasures"] {
-        let id = s.js(PLAY, json!([game])).await;
-        let id = id.as_str().unwrap_or_default().to_string();
-        assert_eq!(id.len(), 16, "{game} was played to the end: {id}");
+        let played = s.js(PLAY_AGAINST_A_RANDOM_BOT, json!([game])).await;
+        let id = played[0].as_str().unwrap_or_default().to_string();
+        assert_eq!(id.len(), 16, "{game} was played to the end: {played}");
         s.goto(&format!("{base}/#/replay/{id}")).await;
         s.wait_for("[data-testid=replay]", 15).await;
         s.click("[data-testid=analyse]").await;

@@ -26,6 +26,48 @@ static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(())
 const DESKTOP: (u32, u32) = (1280, 900);
 const PHONE: (u32, u32) = (375, 812);
 
+/// Registers an account from the page (its cookie becomes the page's); the status.
+const REGISTER: &str = "return fetch('/api/register', { method: 'POST', credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: arguments[0], password: 'correct horse' }) })
+  .then((r) => r.status);";
+
+/// A table of the page's player against a random bot in game `arguments[0]` (its body merged
+/// with `arguments[1]`, e.g. `{rated: true, clock: 'day'}`), played to the end over a WebSocket
+/// of its own with the first legal move each time; returns `[game id, outcome]`. After the
+/// first state each move comes as a patch, which the page's own module makes into the next
+/// state (as the table does).
+const PLAY_AGAINST_A_RANDOM_BOT: &str = "const [game, extra] = arguments;
+return (async () => {
+  const r = await fetch('/api/tables', { method: 'POST', credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ game, options: { players: 2 }, ...(extra || {}),
+      seats: [{ type: 'me' }, { type: 'bot', level: 'random' }] }) });
+  const table = await r.json();
+  if (r.status !== 201) return ['create failed', table];
+  const ws = new WebSocket(location.origin.replace('http', 'ws') + '/ws');
+  const { applyPatch } = await import('/js/patch.js');
+  let held = null;
+  return await new Promise((done) => {
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'subscribe', game: table.id }));
+    ws.onmessage = (e) => {
+      let m = JSON.parse(e.data);
+      if (m.type === 'error') { ws.close(); done(['error', m]); }
+      if (m.type === 'patch') {
+        const next = applyPatch(held, m);
+        // A gap: subscribe again from the last state held, as the table does.
+        if (!next) { ws.send(JSON.stringify({ type: 'subscribe', game: table.id, last_event: held && held.state_id })); return; }
+        m = next;
+      }
+      if (m.type !== 'state') return;
+      held = m;
+      if (m.finished) { ws.close(); done([table.id, m.outcome]); return; }
+      if (m.legal.length) ws.send(JSON.stringify({ type: 'move', game: table.id,
+        state_id: m.state_id, move: m.legal[0].text }));
+    };
+  });
+})();";
+
 fn artifacts() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
