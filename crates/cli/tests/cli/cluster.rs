@@ -18,6 +18,20 @@ async fn owner(database: &str, game: &str) -> Option<String> {
         .unwrap()
 }
 
+/// The user id of the session `cookie`.
+async fn user_id(http: &reqwest::Client, base: &str, cookie: &str) -> String {
+    let me: Value = http
+        .get(format!("{base}/api/me"))
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    me["id"].as_str().unwrap().to_string()
+}
+
 /// The moves stored for `game`, in order.
 async fn stored_moves(database: &str, game: &str) -> Vec<String> {
     let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(database)
@@ -481,16 +495,7 @@ async fn a_player_connected_to_another_instance_counts_as_present() {
     let (_instances, bases) = start_all(&database, &["a", "b"], &[]);
     let http = reqwest::Client::new();
     let cookie = guest(&http, &bases[1]).await.unwrap();
-    let me: Value = http
-        .get(format!("{}/api/me", bases[1]))
-        .header("cookie", &cookie)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let user = me["id"].as_str().unwrap().to_string();
+    let user = user_id(&http, &bases[1], &cookie).await;
     let presence = async |user: &str| -> Vec<(String, i64)> {
         let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&database)
             .await
@@ -553,19 +558,11 @@ async fn the_internal_endpoints_refuse_a_client() {
             .await
             .unwrap();
     let me = guest(&http, &bases[0]).await.unwrap();
-    let user: Value = http
-        .get(format!("{}/api/me", bases[0]))
-        .header("cookie", &me)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let user = user_id(&http, &bases[0], &me).await;
     let pairing = http
         .post(format!("{}/internal/pairing", bases[0]))
         .header("x-pyramidion-cluster", &secret)
-        .header("x-pyramidion-user", user["id"].as_str().unwrap())
+        .header("x-pyramidion-user", &user)
         .body(r#"{"game": "pyramids", "players": 2}"#)
         .send()
         .await
