@@ -239,8 +239,8 @@ impl Config {
             trusted_proxies: Vec::new(),
             instance: None,
             advertise: None,
-            // The full judge for a 2-player game of every game (about 150 decisions of
-            // 4,000 playouts in Pyramido); longer games get less per decision.
+            // The full judge for a 2-player game of every registered game (the longest has
+            // about 150 decisions of 4,000 playouts); longer games get less per decision.
             analysis_game_budget: 600_000,
             analysis_daily_quota: 5,
         }
