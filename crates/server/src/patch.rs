@@ -10,8 +10,8 @@
 //!   index below its length (replaced) or at its length (appended);
 //! - `[path]` removes an object's member or an array's element.
 //!
-//! RFC 6902 says the same with `{"op","path","value"}` objects; measured on Forgotten
-//! Treasures' views, its fine-grained operations came to about twice this form's bytes. The
+//! RFC 6902 says the same with `{"op","path","value"}` objects; measured on a solo game's
+//! views, its fine-grained operations came to about twice this form's bytes. The
 //! diff also sets a whole member instead of patching inside it when that is shorter.
 //! A patch is computed from the documents of the subscriber's own seat, so it carries
 //! nothing the seat may not see.

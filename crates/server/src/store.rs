@@ -552,17 +552,7 @@ impl Store {
     /// Stores the seat to move and the clock outside a move (when a game is first read: a new
     /// game, or one from before clocks per turn).
     pub async fn set_turn(&self, game_id: &str, turn: TurnWrite) -> Result<()> {
-        self.writer
-            .execute(
-                sqlx::query(
-                    "UPDATE games SET to_move = $1, clock_state = $2, deadline_at = $3 WHERE id = $4",
-                )
-                .bind(turn.to_move.map(i64::from))
-                .bind(turn.clock_state)
-                .bind(turn.deadline_at)
-                .bind(game_id.to_string()),
-            )
-            .await
+        self.set_turn_fenced(game_id, turn, None).await
     }
 
     /// Live games whose running turn's time runs out by `before` (ms since the epoch).

@@ -378,9 +378,20 @@ pub async fn hold_fence(
     game_id: &str,
     fence: Option<&Fence>,
 ) -> Result<()> {
-    let Some(fence) = fence else {
-        return Ok(());
-    };
+    match fence {
+        Some(fence) if !holds(conn, game_id, fence).await? => {
+            Err(anyhow::Error::new(MoveRefused {
+                message: "this instance no longer runs this game".into(),
+                duplicate: true,
+            }))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whether the lease of `game_id` is still `fence`'s, read under a shared lock that lasts
+/// until the transaction ends.
+async fn holds(conn: &mut AnyConnection, game_id: &str, fence: &Fence) -> Result<bool> {
     let held = sqlx::query(
         "SELECT 1 FROM game_leases WHERE game_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE",
     )
@@ -389,13 +400,7 @@ pub async fn hold_fence(
     .bind(fence.epoch)
     .fetch_optional(&mut *conn)
     .await?;
-    match held {
-        Some(_) => Ok(()),
-        None => Err(anyhow::Error::new(MoveRefused {
-            message: "this instance no longer runs this game".into(),
-            duplicate: true,
-        })),
-    }
+    Ok(held.is_some())
 }
 
 /// Which of `moves` are fenced out: their instance no longer holds their game at their
@@ -408,18 +413,11 @@ async fn fenced_out(conn: &mut AnyConnection, moves: &[PendingMove]) -> Result<V
             out.push(false);
             continue;
         };
-        let held = sqlx::query(
-            "SELECT 1 FROM game_leases WHERE game_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE",
-        )
-        .bind(&m.game_id)
-        .bind(&fence.owner)
-        .bind(fence.epoch)
-        .fetch_optional(&mut *conn)
-        .await?;
-        if held.is_none() {
+        let held = holds(conn, &m.game_id, fence).await?;
+        if !held {
             tracing::warn!(game = %m.game_id, ply = m.ply, epoch = fence.epoch, "a move of a game this instance no longer owns was refused");
         }
-        out.push(held.is_none());
+        out.push(!held);
     }
     Ok(out)
 }
