@@ -104,6 +104,13 @@ fn start_server_with(dir: PathBuf, bind: &str, flags: &[&str]) -> Server {
         } else {
             &["--analysis-budget", "2000"][..]
         })
+        // Bots unpaced unless the test asks: the 700 ms a person needs to see each bot move
+        // was most of the suite's time, and the tables wait for states, not for time.
+        .args(if flags.contains(&"--bot-pace-ms") {
+            &[][..]
+        } else {
+            &["--bot-pace-ms", "0"][..]
+        })
         .arg("--data-dir")
         .arg(&dir)
         .args(flags)
