@@ -20,8 +20,17 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::Relaxed;
 use webdriver::{Driver, Session, Spawned, free_port};
 
-/// Chromium is heavy on two cores: the browser tests take turns.
-static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+/// Two tests at a time, each with its Chromium and server: a test mostly waits on its page, so
+/// two overlap well on two cores, while more would make the pages' own waits time out.
+static BROWSERS_AT_ONCE: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
+/// Waits for this test's turn at the machine; held for the test's life.
+async fn take_turn() -> tokio::sync::SemaphorePermit<'static> {
+    BROWSERS_AT_ONCE
+        .acquire()
+        .await
+        .expect("the semaphore is never closed")
+}
 
 const DESKTOP: (u32, u32) = (1280, 900);
 const PHONE: (u32, u32) = (375, 812);
@@ -139,7 +148,7 @@ fn start_server_with(dir: PathBuf, bind: &str, flags: &[&str]) -> Server {
 struct World {
     server: Server,
     driver: Driver,
-    _turn: tokio::sync::MutexGuard<'static, ()>,
+    _turn: tokio::sync::SemaphorePermit<'static>,
 }
 
 async fn world(name: &str) -> World {
@@ -147,7 +156,7 @@ async fn world(name: &str) -> World {
 }
 
 async fn world_on(name: &str, bind: &str) -> World {
-    let turn = ONE_AT_A_TIME.lock().await;
+    let turn = take_turn().await;
     World {
         server: serve(name, bind),
         driver: Driver::start().await,
