@@ -955,7 +955,7 @@ async fn pyramids_a_person_plays_three_players_against_two_bots_and_a_spectator_
         let mut msg: Value = serde_json::from_str(raw.as_str().unwrap()).unwrap();
         if msg["type"] == "patch" {
             let base = held.as_ref().expect("a patch follows a state");
-            msg = pyramidion_server::patch::rebuild(base, &msg).expect("the patch applies");
+            msg = pyramidion_server::live::patch::rebuild(base, &msg).expect("the patch applies");
         }
         if msg["type"] != "state" {
             continue;
