@@ -248,14 +248,25 @@ function legendPanel(ctx) {
 }
 
 // One of THE Legend's turns in sentences: his wishes, then each gem and the domino with the
-// rule of his turn that chose it (the engine names the rule; this only words it).
+// rule of his turn that chose it (the engine names the rule; this only words it). Equal gems
+// from one space for one reason make one sentence ("2 Mythical gems from space 1").
 function legendTurnLines(turn) {
-  const wish = (c) => t(`colour.${GEMS[c]}`);
-  const lines = [t('legend.why.wishes', { a: wish(turn.wishes[0]), b: wish(turn.wishes[1]) })];
-  const missed = turn.missed.map((c) => t(`gem.${GEMS[c]}`)).join(t('legend.why.or'));
+  const [a, b] = turn.wishes;
+  const lines = [
+    a === b
+      ? t('legend.why.wishes_same', { gems: t(`gem_count.${GEMS[a]}`, { count: 2 }) })
+      : t('legend.why.wishes', { a: t(`colour.${GEMS[a]}`), b: t(`colour.${GEMS[b]}`) }),
+  ];
+  const missed = [...new Set(turn.missed)].map((c) => t(`gem.${GEMS[c]}`)).join(t('legend.why.or'));
+  const groups = [];
   for (const g of turn.gems) {
-    const args = { gem: t(`gem.${g.gem}`), space: g.space + 1, missed };
-    lines.push(t(`legend.why.${g.reason}`, args));
+    const same = groups.find((x) => x.gem === g.gem && x.space === g.space && x.reason === g.reason);
+    if (same) same.count += 1;
+    else groups.push({ ...g, count: 1 });
+  }
+  for (const g of groups) {
+    const gems = t(`gem_count.${g.gem}`, { count: g.count });
+    lines.push(t(`legend.why.${g.reason}`, { count: g.count, gems, space: g.space + 1, missed }));
   }
   if (!turn.gems.length) lines.push(t('legend.why.no_gem', { missed }));
   if (turn.domino_reason) lines.push(t(`legend.why.${turn.domino_reason}`, { space: turn.space + 1 }));
