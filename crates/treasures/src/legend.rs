@@ -383,11 +383,19 @@ mod tests {
     /// His last turn as the view tells it (a spectator's view: it is public).
     fn told(g: &Game) -> crate::view::LegendTurnView {
         let view = crate::View::of(g, None);
-        view.legend.unwrap().turns.last().cloned().expect("he played")
+        view.legend
+            .unwrap()
+            .turns
+            .last()
+            .cloned()
+            .expect("he played")
     }
 
     fn gem_reasons(turn: &crate::view::LegendTurnView) -> Vec<(Gem, u8, LegendGemReason)> {
-        turn.gems.iter().map(|g| (g.gem, g.space, g.reason)).collect()
+        turn.gems
+            .iter()
+            .map(|g| (g.gem, g.space, g.reason))
+            .collect()
     }
 
     use crate::view::{LegendDominoReason, LegendGemReason};
@@ -404,7 +412,10 @@ mod tests {
         g.ply = 11;
         g.legend_turn();
         let turn = told(&g);
-        assert_eq!(turn.ply, 11, "his turn follows the player's move of that ply");
+        assert_eq!(
+            turn.ply, 11,
+            "his turn follows the player's move of that ply"
+        );
         assert_eq!(
             gem_reasons(&turn),
             vec![

@@ -267,14 +267,12 @@ impl LegendTurnView {
             .wishes
             .iter()
             .copied()
-            .filter(|&c| {
-                match found.iter().position(|&g| g == Gem::colour(c)) {
-                    Some(i) => {
-                        found.swap_remove(i);
-                        false
-                    }
-                    None => true,
+            .filter(|&c| match found.iter().position(|&g| g == Gem::colour(c)) {
+                Some(i) => {
+                    found.swap_remove(i);
+                    false
                 }
+                None => true,
             })
             .collect();
         let domino_reason = turn.space.map(|_| {

@@ -160,8 +160,12 @@ async fn the_solo_log_shows_every_legend_turn_and_why_also_after_a_reload() {
         .iter()
         .filter_map(|l| l.as_str())
         .any(|l| {
-            l == crate::fill(&en["legend.why.space_of_last_gem"], "space", &space.to_string())
-                || l == crate::fill(
+            l == crate::fill(
+                &en["legend.why.space_of_last_gem"],
+                "space",
+                &space.to_string(),
+            ) || l
+                == crate::fill(
                     &en["legend.why.leftmost_found_no_gem"],
                     "space",
                     &space.to_string(),
@@ -192,10 +196,15 @@ async fn the_solo_log_shows_every_legend_turn_and_why_also_after_a_reload() {
             json!([]),
         )
         .await;
-    assert_eq!(overflow, json!(0), "his lines stay inside the log at 375 px");
+    assert_eq!(
+        overflow,
+        json!(0),
+        "his lines stay inside the log at 375 px"
+    );
     s.screenshot(&dir, "round3-legend-log-375x812").await;
     // His panel, with the same last turn.
-    let show_panel = "document.querySelector('[data-testid=legend]').scrollIntoView({ block: 'center' });
+    let show_panel =
+        "document.querySelector('[data-testid=legend]').scrollIntoView({ block: 'center' });
          return document.documentElement.scrollWidth <= window.innerWidth + 1;";
     assert_eq!(s.js(show_panel, json!([])).await, json!(true));
     s.screenshot(&dir, "round3-legend-panel-375x812").await;
@@ -246,7 +255,8 @@ async fn quarry_pairs(s: &Session) -> Vec<Vec<u64>> {
 /// A person plays Pyramids against a bot by clicking. At each God choice the page's quarry is
 /// noted; whenever the bot has taken a pair this round, its necropolis shows "Took this
 /// round" with exactly one of the noted pairs, one no longer in the quarry, and never the
-/// bot's hand or Tomb. Screenshots at 1280×800 and 375×812, where it fits the card.
+/// bot's hand or Tomb. Screenshots at 1280×800 and 375×812, where it fits the card. Glyphs
+/// carry a tooltip with their name.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pyramids_shows_each_opponents_takes_this_round() {
     let w = world("round3-takes").await;
@@ -295,9 +305,15 @@ async fn pyramids_shows_each_opponents_takes_this_round() {
             took.sort_unstable();
             let mut sorted: Vec<Vec<u64>> = pairs.clone();
             sorted.iter_mut().for_each(|p| p.sort_unstable());
-            assert!(sorted.contains(&took), "{noted_round}: {took:?} among {pairs:?}");
+            assert!(
+                sorted.contains(&took),
+                "{noted_round}: {took:?} among {pairs:?}"
+            );
             let now: Vec<u64> = quarry_pairs(&s).await.into_iter().flatten().collect();
-            assert!(took.iter().all(|c| !now.contains(c)), "taken, not in the quarry");
+            assert!(
+                took.iter().all(|c| !now.contains(c)),
+                "taken, not in the quarry"
+            );
             let label = s
                 .text("[data-testid=necropolis] [data-testid=took] .label")
                 .await;
@@ -305,6 +321,15 @@ async fn pyramids_shows_each_opponents_takes_this_round() {
             // Nothing hidden beside it: no hand and no Tomb card of the bot.
             assert!(!exists(&s, "[data-testid=necropolis] [data-testid=tomb-cards]").await);
             assert!(!exists(&s, "[data-testid=necropolis] [data-testid=hand]").await);
+            // Every glyph on the page says its name on hover.
+            let untitled = s
+                .js(
+                    "return [...document.querySelectorAll('[data-glyph]')]
+                       .filter((g) => !(g.querySelector('title') && g.querySelector('title').textContent)).length;",
+                    json!([]),
+                )
+                .await;
+            assert_eq!(untitled, json!(0), "glyphs without a tooltip");
             checked += 1;
             if !shot {
                 let show = "const n = document.querySelector('[data-testid=necropolis]');

@@ -173,7 +173,9 @@ fn views_hide_hands_tombs_and_deck() {
                         assert_eq!(table["detail"].is_null(), game.phase() != Phase::Over);
                         assert_eq!(table["obelisk_stages"].as_array().unwrap().len(), 5);
                         // Every seat's takes and discards, exactly as everyone saw them.
-                        for (key, seen) in [("took", &memory.took), ("discarded", &memory.discarded)] {
+                        for (key, seen) in
+                            [("took", &memory.took), ("discarded", &memory.discarded)]
+                        {
                             let mut cards = Vec::new();
                             ids(&table[key], &mut cards);
                             let cards: BTreeSet<u64> = cards.into_iter().collect();
