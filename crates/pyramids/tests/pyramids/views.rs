@@ -342,3 +342,69 @@ fn own_hand_and_tomb_are_shown_to_their_owner() {
         assert_eq!(view.deck_size as usize, game.deck_len());
     }
 }
+
+/// A seat takes a pair and buries one of its cards in its Tomb: the other seats and a
+/// spectator see both cards among its takes this round, and nothing more about them: the
+/// card shows once in their views (the takes), with no hand and no Tomb contents, so that the
+/// views do not say which card went to the Tomb.
+#[test]
+fn others_see_a_seats_takes_but_not_which_card_went_to_its_tomb() {
+    let mut rng = GameRng::from_seed(32);
+    let mut moves = Vec::new();
+    let mut checked = 0;
+    for seed in 0..20 {
+        let mut game = Game::new(&Options { players: 3 }, seed).unwrap();
+        while let ToMove::Seat(mover) = game.to_move() {
+            game.legal_moves(&mut moves);
+            let m = moves[rng.below(moves.len() as u32) as usize];
+            game.play(&m).unwrap();
+            let pyramidion_pyramids::Move::Tomb(_) = m else {
+                continue;
+            };
+            let buried = *game.necropolis(mover).tomb.cards().last().unwrap();
+            let Some(pair) = game.took(mover) else {
+                continue;
+            };
+            if !pair.contains(&buried) || game.phase() == Phase::Over {
+                continue;
+            }
+            for viewer in (0..3)
+                .map(Seat)
+                .filter(|&v| v != mover)
+                .map(Some)
+                .chain([None])
+            {
+                let json = serde_json::to_value(game.view(viewer)).unwrap();
+                let table = &json["tables"][mover.index()];
+                let mut took = Vec::new();
+                ids(&table["took"], &mut took);
+                let mut want: Vec<u64> = pair.iter().map(|&c| u64::from(c)).collect();
+                took.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(took, want, "{viewer:?} sees the pair taken");
+                assert!(table["hand"].is_null() && table["tomb"].is_null());
+                let mut all = Vec::new();
+                ids(&json, &mut all);
+                for card in &want {
+                    let shown = all.iter().filter(|&c| c == card).count();
+                    // Once among the takes, and once more only if it is public elsewhere.
+                    let public = game
+                        .necropolis(mover)
+                        .pyramid
+                        .cards()
+                        .any(|c| u64::from(c) == *card)
+                        || game
+                            .necropolis(mover)
+                            .obelisk
+                            .cards()
+                            .iter()
+                            .any(|&c| u64::from(c) == *card);
+                    assert_eq!(shown, 1 + usize::from(public), "{viewer:?}: card {card}");
+                }
+                assert_eq!(table["tomb_size"], game.necropolis(mover).tomb.len());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "only {checked} buried taken cards");
+}
