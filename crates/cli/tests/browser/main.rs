@@ -9,6 +9,7 @@ mod people;
 mod reach;
 mod tables_polish;
 mod tables_round3;
+mod tables_round3_follow;
 mod webdriver;
 
 use pyramidion_games::GameKind;
