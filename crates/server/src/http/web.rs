@@ -3,8 +3,12 @@ use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
 
+/// The client's own unit tests and their `package.json` (`node --test web/tests`) are not
+/// part of the site.
 #[derive(RustEmbed)]
 #[folder = "../../web"]
+#[exclude = "tests/*"]
+#[exclude = "package.json"]
 struct Assets;
 
 pub async fn static_file(uri: Uri) -> Response {
