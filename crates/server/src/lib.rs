@@ -27,6 +27,7 @@ pub mod hub;
 pub mod limits;
 pub mod listen;
 pub mod meet;
+pub mod pairing_queue;
 pub mod metrics;
 pub mod moves;
 pub mod names;
@@ -276,8 +277,6 @@ pub struct AppState {
     pub analyses: Arc<analysis::Queue>,
     /// Push and e-mail to players away (see `reach`).
     pub reach: Arc<reach::Reach>,
-    /// Players waiting for quick pairing (see `meet`).
-    pub pairing: Arc<meet::Pairing>,
     /// This instance among several on one PostgreSQL database (see `cluster`); none on
     /// SQLite.
     pub cluster: Option<Arc<cluster::Cluster>>,
@@ -358,7 +357,6 @@ impl AppState {
             bots,
             analyses: Arc::default(),
             reach,
-            pairing: Arc::default(),
             cluster,
             draining: tokio::sync::watch::channel(false).0,
         };
