@@ -25,7 +25,7 @@ pub struct Waiting {
 }
 
 /// Why seating a group did not happen.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeatRefused {
     /// One of them is no longer waiting (seated, cancelled or dropped meanwhile).
     Gone,
