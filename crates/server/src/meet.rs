@@ -5,8 +5,10 @@ use crate::AppState;
 use crate::api::ApiJson;
 use crate::auth::{Identity, random_hex};
 use crate::error::{ApiError, ApiResult};
+use crate::pairing_queue::{self as queue, SeatRefused, Waiting};
 use crate::protocol::ServerMsg;
 use crate::store::{GameRow, SeatKind, now_ms};
+use crate::writer::Fence;
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -14,8 +16,6 @@ use axum::response::{IntoResponse, Response};
 use pyramidion_games::{AnyGame, GameKind};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use crate::pairing_queue::{self as queue, SeatRefused, Waiting};
-use crate::writer::Fence;
 use sqlx::Row;
 
 /// How long a request to be paired waits before it is forgotten (ask again to keep waiting).
@@ -132,12 +132,9 @@ async fn present(state: &AppState, user: &str) -> ApiResult<bool> {
         return Ok(true);
     }
     match state.cluster.as_ref() {
-        Some(cluster) => Ok(crate::cluster::pairing::present_lately(
-            cluster,
-            user,
-            PAIRING_ABSENT_MS,
-        )
-        .await?),
+        Some(cluster) => {
+            Ok(crate::cluster::pairing::present_lately(cluster, user, PAIRING_ABSENT_MS).await?)
+        }
         None => Ok(false),
     }
 }
@@ -354,7 +351,9 @@ pub async fn waiting(State(state): State<AppState>) -> Response {
 
 /// [`waiting`] on the instance that holds the queue.
 pub async fn waiting_here(state: &AppState) -> ApiResult<Json<Value>> {
-    Ok(Json(json!({"waiting": counts(&current(state, None).await?)})))
+    Ok(Json(
+        json!({"waiting": counts(&current(state, None).await?)}),
+    ))
 }
 
 #[derive(Deserialize)]

@@ -9,11 +9,11 @@
 use super::{DB_NOW_MS, SECRET_HEADER};
 use crate::AppState;
 use crate::auth::Identity;
+use crate::writer::Fence;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use crate::writer::Fence;
 use serde_json::Value;
 use sqlx::Row;
 

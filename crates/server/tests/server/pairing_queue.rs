@@ -91,7 +91,15 @@ async fn a_waiting_player_is_never_seated_twice() {
     assert_eq!(store.seats_held_by("anna").await.unwrap(), 1);
     assert!(queue::load(store).await.unwrap().is_empty());
     // Seating her again, from a stale view of the queue, is refused too.
-    let again = queue::seat(store, &w, "dario", &game("g3", "anna"), &seats("dario"), None).await;
+    let again = queue::seat(
+        store,
+        &w,
+        "dario",
+        &game("g3", "anna"),
+        &seats("dario"),
+        None,
+    )
+    .await;
     assert_eq!(refused(&again), Some(SeatRefused::Gone));
     assert!(store.game("g3").await.unwrap().is_none());
 }
