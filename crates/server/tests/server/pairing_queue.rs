@@ -134,3 +134,76 @@ async fn a_player_gone_for_good_no_longer_waits() {
     assert_eq!(paired["table"], r.body["table"]["id"]);
     assert!(queue::load(&s.state.store).await.unwrap().is_empty());
 }
+
+/// On PostgreSQL, as two instances would: two stores on one database (two writers, two
+/// transactions) race to seat the same waiting player: one commits, the other is refused and
+/// writes nothing. And a holder whose lease moved on (a newer epoch) seats nobody.
+#[cfg(feature = "postgres-tests")]
+pub async fn races_on_postgres(url: &str) {
+    use pyramidion_server::metrics::Metrics;
+    use pyramidion_server::store::Store;
+    use pyramidion_server::writer::{Fence, WriterOptions};
+    use std::sync::Arc;
+    let open = || Store::open(url, Arc::<Metrics>::default(), WriterOptions::default());
+    let (one, two) = (open().await.unwrap(), open().await.unwrap());
+    let refused = |r: &anyhow::Result<()>| {
+        r.as_ref()
+            .err()
+            .and_then(|e| e.downcast_ref::<SeatRefused>().copied())
+    };
+    for round in 0..5 {
+        let waiter = format!("pg-waiter-{round}");
+        queue::add(&one, &waiting(&waiter, now_ms())).await.unwrap();
+        let w = [waiting(&waiter, 0)];
+        let (g1, g2) = (
+            game(&format!("pg1-{round}"), &waiter),
+            game(&format!("pg2-{round}"), &waiter),
+        );
+        let seats = vec![SeatKind::Human(waiter.clone()), SeatKind::Human("x".into())];
+        let (a, b) = tokio::join!(
+            queue::seat(&one, &w, "x", &g1, &seats, None),
+            queue::seat(&two, &w, "x", &g2, &seats, None),
+        );
+        let outcomes = [refused(&a), refused(&b)];
+        assert!(
+            outcomes.contains(&None) && outcomes.contains(&Some(SeatRefused::Gone)),
+            "{a:?} {b:?}"
+        );
+        assert_eq!(one.seats_held_by(&waiter).await.unwrap(), 1);
+        let lost = if a.is_ok() { &g2.id } else { &g1.id };
+        assert!(one.game(lost).await.unwrap().is_none());
+    }
+    // The queue's lease is at epoch 3 (the test server, an instance too, may hold it: it is
+    // taken from it): a holder still at epoch 2 is fenced out.
+    sqlx::query(
+        "INSERT INTO game_leases (game_id, owner, epoch) VALUES ('~pairing', 'a', 3)
+         ON CONFLICT (game_id) DO UPDATE SET owner = 'a', epoch = 3",
+    )
+    .execute(&one.pool)
+    .await
+    .unwrap();
+    queue::add(&one, &waiting("pg-fenced", now_ms()))
+        .await
+        .unwrap();
+    let w = [waiting("pg-fenced", 0)];
+    let seats = vec![
+        SeatKind::Human("pg-fenced".into()),
+        SeatKind::Human("y".into()),
+    ];
+    let stale = Fence {
+        owner: "a".into(),
+        epoch: 2,
+    };
+    let r = queue::seat(&one, &w, "y", &game("pg-stale", "y"), &seats, Some(stale)).await;
+    assert_eq!(refused(&r), Some(SeatRefused::Moved), "{r:?}");
+    assert!(one.game("pg-stale").await.unwrap().is_none());
+    assert_eq!(queue::load(&one).await.unwrap().len(), 1, "still waiting");
+    let held = Fence {
+        owner: "a".into(),
+        epoch: 3,
+    };
+    queue::seat(&one, &w, "y", &game("pg-held", "y"), &seats, Some(held))
+        .await
+        .unwrap();
+    assert!(queue::load(&one).await.unwrap().is_empty());
+}
