@@ -257,7 +257,11 @@ pub async fn ask_here(
                 },
             );
         }
-        tell_waiting(&state, &current(&state, None).await?, &setting);
+        // The players are seated (committed): a failure to count the others only costs them
+        // this push, not the seated their answer.
+        if let Ok(left) = current(&state, None).await {
+            tell_waiting(&state, &left, &setting);
+        }
         tracing::info!(game = %row.id, kind = %row.kind, "players paired");
         return Ok((
             StatusCode::CREATED,
