@@ -3,13 +3,13 @@
 //! holder dies); the others forward their players' pairing requests to it over HTTP, so that
 //! two players asking at once on two instances still meet. Its "waiting" and "seated" pushes
 //! reach the players' own instances through `fanout`. The queue itself is in the database
-//! (`crate::pairing_queue`): when its holder dies, the next instance to be asked takes the
+//! (`crate::db::pairing_queue`): when its holder dies, the next instance to be asked takes the
 //! lease and pairs from the same rows; seating is fenced by the lease's epoch, so a holder
 //! that lost the lease (paused, cut off) never seats anyone.
 use super::{DB_NOW_MS, SECRET_HEADER};
 use crate::AppState;
-use crate::auth::Identity;
-use crate::writer::Fence;
+use crate::db::writer::Fence;
+use crate::http::auth::Identity;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
@@ -196,12 +196,14 @@ pub async fn accept(
             guest: headers.get(GUEST_HEADER).is_some_and(|g| g == "1"),
         });
     match (method, user) {
-        (Method::GET, _) => crate::meet::waiting_here(&state).await.into_response(),
-        (Method::DELETE, Some(user)) => crate::meet::cancel_here(&state, &user)
+        (Method::GET, _) => crate::http::meet::waiting_here(&state)
+            .await
+            .into_response(),
+        (Method::DELETE, Some(user)) => crate::http::meet::cancel_here(&state, &user)
             .await
             .into_response(),
         (Method::POST, Some(user)) => match serde_json::from_slice(&body) {
-            Ok(ask) => crate::meet::ask_here(&state, &user, ask, fence)
+            Ok(ask) => crate::http::meet::ask_here(&state, &user, ask, fence)
                 .await
                 .into_response(),
             Err(e) => {

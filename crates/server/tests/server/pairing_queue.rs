@@ -2,9 +2,9 @@
 //! whatever races for them; a player gone from the site for good no longer waits. (That the
 //! queue outlives its holder is shown with real processes in the CLI's cluster tests.)
 use crate::common::*;
-use pyramidion_server::meet::{PAIRING_ABSENT_MS, Setting};
-use pyramidion_server::pairing_queue::{self as queue, SeatRefused, Waiting};
-use pyramidion_server::store::{GameRow, SeatKind, now_ms};
+use pyramidion_server::db::pairing_queue::{self as queue, SeatRefused, Waiting};
+use pyramidion_server::db::store::{GameRow, SeatKind, now_ms};
+use pyramidion_server::http::meet::{PAIRING_ABSENT_MS, Setting};
 use serde_json::json;
 
 fn duel() -> Setting {
@@ -140,9 +140,9 @@ async fn a_player_gone_for_good_no_longer_waits() {
 /// writes nothing. And a holder whose lease moved on (a newer epoch) seats nobody.
 #[cfg(feature = "postgres-tests")]
 pub async fn races_on_postgres(url: &str) {
+    use pyramidion_server::db::store::Store;
+    use pyramidion_server::db::writer::{Fence, WriterOptions};
     use pyramidion_server::metrics::Metrics;
-    use pyramidion_server::store::Store;
-    use pyramidion_server::writer::{Fence, WriterOptions};
     use std::sync::Arc;
     let open = || Store::open(url, Arc::<Metrics>::default(), WriterOptions::default());
     let (one, two) = (open().await.unwrap(), open().await.unwrap());
