@@ -240,8 +240,6 @@ pub struct AppState {
     pub analyses: Arc<analysis::Queue>,
     /// Push and e-mail to players away (see `reach`).
     pub reach: Arc<reach::Reach>,
-    /// Players waiting for quick pairing (see `meet`).
-    pub pairing: Arc<http::meet::Pairing>,
     /// This instance among several on one PostgreSQL database (see `cluster`); none on
     /// SQLite.
     pub cluster: Option<Arc<cluster::Cluster>>,
@@ -322,7 +320,6 @@ impl AppState {
             bots,
             analyses: Arc::default(),
             reach,
-            pairing: Arc::default(),
             cluster,
             draining: tokio::sync::watch::channel(false).0,
         };
