@@ -4,8 +4,8 @@
 //! `greedy`) cost milliseconds and are not counted. A table's bots count for its creator.
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::store::SeatKind;
-use axum::http::StatusCode;
 use pyramidion_ai::any::BotLevel;
 use sqlx::Row;
 
@@ -44,8 +44,7 @@ pub async fn check(state: &AppState, user: &str, seats: &[SeatKind]) -> ApiResul
     let limit = state.config.limits.search_bots_per_user;
     if held + new > limit {
         return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_bot_seats",
+            ApiErrorCode::TooManyBotSeats,
             format!(
                 "your open and live tables may hold at most {limit} search bots \
                  ({held} now): finish a game, or choose random or greedy bots"

@@ -8,10 +8,10 @@
 use crate::AppState;
 use crate::auth::Identity;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::room::RoomCmd;
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use pyramidion_core::Outcome;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
@@ -109,11 +109,7 @@ async fn ask(state: &AppState, user: &str, game: &str, action: Action) -> ApiRes
 }
 
 fn not_found() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "not_found",
-        "no started game with that id",
-    )
+    ApiError::new(ApiErrorCode::NotFound, "no started game with that id")
 }
 
 /// `POST /api/games/{id}/resign`.

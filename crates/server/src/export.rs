@@ -7,6 +7,7 @@
 //! player of the game gets no card of another seat from an export.
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::store::GameRow;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
@@ -100,7 +101,7 @@ pub async fn record(
     let sealed = crate::daily::under_embargo(&state, &id).await?.is_some();
     if row.status == "open" || row.status == "abandoned" {
         return Err(ApiError::conflict(
-            "not_started",
+            ApiErrorCode::NotStarted,
             "this game has not started",
         ));
     }
@@ -116,7 +117,7 @@ pub async fn record(
         ),
         Some("text") => {
             return Err(ApiError::conflict(
-                "not_finished",
+                ApiErrorCode::NotFinished,
                 "the text record (with its seed) is given once the game is over",
             ));
         }

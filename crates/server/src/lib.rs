@@ -19,6 +19,7 @@ pub mod daily;
 pub mod drain;
 pub mod endings;
 pub mod error;
+pub mod error_code;
 pub mod export;
 pub mod fair_queue;
 pub mod fd_limit;
@@ -435,11 +436,11 @@ async fn healthz(State(state): State<AppState>) -> Response {
     match state.metrics.storage.degraded() {
         None => "ok".into_response(),
         Some(_) => (
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            error_code::ApiErrorCode::StorageFailing.status(),
             axum::Json(serde_json::json!({
                 "status": "degraded",
                 "error": {
-                    "code": "storage_failing",
+                    "code": error_code::ApiErrorCode::StorageFailing,
                     "message": "writes to the database fail: nothing is acknowledged until they succeed again",
                 },
             })),

@@ -5,6 +5,7 @@ use crate::AppState;
 use crate::api::ApiJson;
 use crate::auth::{Identity, random_hex};
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::protocol::ServerMsg;
 use crate::store::{GameRow, SeatKind, now_ms};
 use axum::Json;
@@ -77,15 +78,13 @@ fn within(a: &Waiting, b: &Waiting) -> bool {
 /// Checks a setting against the descriptors and the clocks; returns the game's options.
 fn check(state: &AppState, s: &Setting) -> ApiResult<(GameKind, Value)> {
     let kind: GameKind = s.game.parse().map_err(|e: pyramidion_games::UnknownGame| {
-        ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string())
+        ApiError::new(ApiErrorCode::UnknownGame, e.to_string())
     })?;
     let options = json!({ "players": s.players });
-    let game = AnyGame::new(kind, &options, 0)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.code, e.message))?;
+    let game = AnyGame::new(kind, &options, 0).map_err(ApiError::setup)?;
     if game.seats() < 2 {
         return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "solo_not_paired",
+            ApiErrorCode::SoloNotPaired,
             "a solo game is played alone: pairing is for two players or more",
         ));
     }
@@ -93,8 +92,7 @@ fn check(state: &AppState, s: &Setting) -> ApiResult<(GameKind, Value)> {
         && !state.config.clocks.iter().any(|p| &p.key == key)
     {
         return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "unknown_clock",
+            ApiErrorCode::UnknownClock,
             format!("no clock profile '{key}' (see GET /api/clocks)"),
         ));
     }

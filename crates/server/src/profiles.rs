@@ -3,6 +3,7 @@
 use crate::AppState;
 use crate::api::plausible_id;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::ratings::BOT_PREFIX;
 use axum::Json;
 use axum::extract::{Path, Query, State};
@@ -158,9 +159,9 @@ pub async fn leaderboard(
     Path(game): Path<String>,
 ) -> ApiResult<Json<Value>> {
     let kind: GameKind = game.parse().map_err(|e: pyramidion_games::UnknownGame| {
-        ApiError::new(
+        ApiError::with_status(
             axum::http::StatusCode::NOT_FOUND,
-            "unknown_game",
+            ApiErrorCode::UnknownGame,
             e.to_string(),
         )
     })?;

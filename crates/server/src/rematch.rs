@@ -6,6 +6,7 @@
 use crate::AppState;
 use crate::auth::{Identity, random_hex};
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::store::{GameRow, SeatKind, now_ms};
 use axum::Json;
 use axum::extract::{Path, State};
@@ -26,13 +27,13 @@ pub async fn rematch(
         .any(|s| matches!(s, SeatKind::Human(u) if u == me))
     {
         return Err(ApiError::conflict(
-            "not_seated",
+            ApiErrorCode::NotSeated,
             "only the game's players can ask for a rematch",
         ));
     }
     if old.status != "finished" {
         return Err(ApiError::conflict(
-            "not_finished",
+            ApiErrorCode::NotFinished,
             "a rematch is played once the game is over",
         ));
     }

@@ -7,6 +7,7 @@
 //! instead, where each viewer gets only what its seat may see.
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::store::GameRow;
 use axum::Json;
 use axum::extract::{Path, Query, State};
@@ -30,7 +31,7 @@ async fn finished(
     let (row, seats) = crate::api::load(state, id).await?;
     if row.status != "finished" {
         return Err(ApiError::conflict(
-            "not_finished",
+            ApiErrorCode::NotFinished,
             "a game is replayed once it is over",
         ));
     }
@@ -113,8 +114,7 @@ pub async fn at_ply(
     let plies = record.moves.len();
     if ply as usize > plies {
         return Err(ApiError::new(
-            axum::http::StatusCode::NOT_FOUND,
-            "no_such_ply",
+            ApiErrorCode::NoSuchPly,
             format!("this game has {plies} moves"),
         ));
     }

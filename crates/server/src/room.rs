@@ -3,6 +3,7 @@
 use crate::bot_pool::BotPool;
 use crate::bot_retry::BotChoice;
 use crate::clock::Clock;
+use crate::error_code::ApiErrorCode;
 use crate::hub::Hub;
 use crate::metrics::Metrics;
 use crate::protocol::{SeenMove, ServerMsg};
@@ -488,27 +489,33 @@ impl Room {
         received: Instant,
     ) {
         let (game_id, current) = (self.id.clone(), self.state_id());
-        let error = move |code, message: String| ServerMsg::Error {
-            code,
+        let error = move |code: ApiErrorCode, message: String| ServerMsg::Error {
+            code: code.into(),
             message,
             game: Some(game_id.clone()),
             reason: None,
             state_id: Some(current),
         };
         let Some(to_move) = self.to_move() else {
-            return self.reply(conn, error("game_over", "the game is over".into()));
+            return self.reply(
+                conn,
+                error(ApiErrorCode::GameOver, "the game is over".into()),
+            );
         };
         if !self.seat_of(user).contains(&to_move) || self.bot_plays(to_move) {
             return self.reply(
                 conn,
-                error("not_your_turn", format!("seat {to_move} is to move")),
+                error(
+                    ApiErrorCode::NotYourTurn,
+                    format!("seat {to_move} is to move"),
+                ),
             );
         }
         if self.covering.is_some_and(|(seat, _)| seat == to_move) {
             return self.reply(
                 conn,
                 error(
-                    "time_out",
+                    ApiErrorCode::TimeOut,
                     "the time of this turn ran out: a bot plays it".into(),
                 ),
             );
@@ -517,7 +524,7 @@ impl Room {
             return self.reply(
                 conn,
                 error(
-                    "stale_state",
+                    ApiErrorCode::StaleState,
                     format!("the game is at state {}", self.state_id()),
                 ),
             );
@@ -527,7 +534,7 @@ impl Room {
             sub.seat = Some(to_move);
         }
         if let Err(message) = crate::moves::check_length(text) {
-            return self.reply(conn, error("bad_request", message));
+            return self.reply(conn, error(ApiErrorCode::BadRequest, message));
         }
         match self.apply(text, false, received).await {
             Ok(()) => {}
@@ -538,7 +545,7 @@ impl Room {
                 self.reply(
                     conn,
                     ServerMsg::Error {
-                        code: "illegal_move",
+                        code: ApiErrorCode::IllegalMove.into(),
                         message,
                         game: Some(self.id.clone()),
                         reason: Some(code),
@@ -552,7 +559,7 @@ impl Room {
                 self.reply(
                     conn,
                     error(
-                        "internal",
+                        ApiErrorCode::Internal,
                         "the move could not be saved; it was not played".into(),
                     ),
                 );

@@ -7,6 +7,7 @@
 use super::{Owner, SECRET_HEADER};
 use crate::AppState;
 use crate::auth::Identity;
+use crate::error_code::ApiErrorCode;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
@@ -74,8 +75,7 @@ pub async fn elsewhere(
 
 fn unavailable() -> Response {
     crate::error::ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "unavailable",
+        ApiErrorCode::Unavailable,
         "quick pairing is moving to another server: try again in a few seconds",
     )
     .into_response()
