@@ -61,6 +61,10 @@ impl From<anyhow::Error> for ApiError {
     }
 }
 
+/// The code of an answer, for [`json_errors`] to count.
+#[derive(Clone)]
+struct Answered(Code);
+
 /// What a 5xx answer said, for [`json_errors`] to log with its request.
 #[derive(Clone)]
 struct ServerError {
@@ -75,6 +79,7 @@ impl IntoResponse for ApiError {
             Json(json!({ "error": { "code": self.code, "message": &self.message } })),
         )
             .into_response();
+        response.extensions_mut().insert(Answered(self.code));
         if self.status.is_server_error() {
             response.extensions_mut().insert(ServerError {
                 code: self.code,
@@ -107,7 +112,13 @@ pub type ApiResult<T> = Result<T, ApiError>;
 /// themselves (405 for a wrong method, 413 for a large body, 400 for a bad path or query,
 /// upgrade failures): a non-JSON error response is rewritten into
 /// `{"error": {"code", "message"}}`, its text kept as the message.
-pub async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+///
+/// Every error answer is counted by its code (`pyramidion_http_errors_total`).
+pub async fn json_errors(
+    axum::extract::State(metrics): axum::extract::State<std::sync::Arc<crate::metrics::Metrics>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
     let (method, path) = (req.method().clone(), req.uri().path().to_string());
     let response = next.run(req).await;
     let status = response.status();
@@ -128,6 +139,9 @@ pub async fn json_errors(req: axum::extract::Request, next: axum::middleware::Ne
         .get(axum::http::header::CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
     if json {
+        if let Some(Answered(code)) = response.extensions().get::<Answered>() {
+            metrics.error_answered(*code);
+        }
         return response;
     }
     let (mut parts, body) = response.into_parts();
@@ -158,6 +172,7 @@ pub async fn json_errors(req: axum::extract::Request, next: axum::middleware::Ne
     };
     parts.headers.remove(axum::http::header::CONTENT_LENGTH);
     parts.headers.remove(axum::http::header::CONTENT_TYPE);
+    metrics.error_answered(code.into());
     let fresh = ApiError::with_status(status, code, message).into_response();
     let (fresh_parts, body) = fresh.into_parts();
     parts.headers.extend(fresh_parts.headers);

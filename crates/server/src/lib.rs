@@ -472,7 +472,7 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/metrics",
             get(|State(s): State<AppState>| async move {
-                s.metrics.render() + &s.bots.render_metrics()
+                s.metrics.render(&s.bots.waiting_by_lane())
             }),
         )
         .route("/api/me", get(accounts::me))
@@ -542,7 +542,10 @@ pub fn router(state: AppState) -> Router {
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
             state.config.limits.body_timeout,
         ))
-        .layer(middleware::from_fn(error::json_errors))
+        .layer(middleware::from_fn_with_state(
+            state.metrics.clone(),
+            error::json_errors,
+        ))
         .with_state(state)
 }
 

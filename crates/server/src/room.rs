@@ -539,9 +539,7 @@ impl Room {
         match self.apply(text, false, received).await {
             Ok(()) => {}
             Err(ApplyError::Illegal(code, message)) => {
-                self.metrics
-                    .rejected_moves
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                self.metrics.move_refused(self.game.kind().key(), code);
                 self.reply(
                     conn,
                     ServerMsg::Error {
@@ -629,7 +627,7 @@ impl Room {
             })
             .await
             .map_err(ApplyError::Storage)?;
-        self.metrics.persist_latency.observe(persisting.elapsed());
+        self.metrics.observe_persist(persisting.elapsed());
         self.game = next;
         self.moves.push(Played::new(&played));
         self.clock = clock;
@@ -640,12 +638,11 @@ impl Room {
         };
         self.last_move_at = tokio::time::Instant::now();
         if outcome.is_some() {
-            self.metrics
-                .games_finished
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.metrics.game_finished(self.game.kind().key());
         }
         self.publish();
-        self.metrics.observe_move(received.elapsed());
+        self.metrics
+            .observe_move(self.game.kind().key(), received.elapsed());
         if before != after {
             self.tell_turns(true);
         }

@@ -266,10 +266,7 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
     if row.status != "live" && row.status != "finished" {
         return Ok(None);
     }
-    state
-        .metrics
-        .replays
-        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    state.metrics.replayed();
     let record = Record {
         game: row.kind.clone(),
         options: serde_json::from_str(&row.options)?,

@@ -137,9 +137,7 @@ impl Room {
             self.ending = Some(ending.to_string());
             self.deadline = None;
             self.bot_asked = None;
-            self.metrics
-                .games_finished
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.metrics.game_finished(self.game.kind().key());
         }
         self.publish();
         // The turn may pass to someone away: announced as any move's would be.
