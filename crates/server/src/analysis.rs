@@ -176,7 +176,7 @@ pub async fn request(
             "only the game's players, or any signed-in player for a public game, can ask for its analysis",
         ));
     }
-    if row.status != "finished" {
+    if row.status != crate::game_status::GameStatus::Finished {
         return Err(ApiError::conflict(
             ApiErrorCode::NotFinished,
             "a game is analysed once it is over",

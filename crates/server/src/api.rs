@@ -274,7 +274,11 @@ pub async fn create_table(
         kind: kind.key().to_string(),
         options: serde_json::to_string(&t.options).map_err(ApiError::internal)?,
         seed,
-        status: if full { "live" } else { "open" }.to_string(),
+        status: if full {
+            crate::game_status::GameStatus::Live
+        } else {
+            crate::game_status::GameStatus::Open
+        },
         listed: t.listed,
         invite: random_hex(12),
         clock,
@@ -408,7 +412,7 @@ pub async fn join(
             "that invite link is not valid for this table",
         ));
     }
-    if row.status != "open" {
+    if row.status != crate::game_status::GameStatus::Open {
         return Err(ApiError::conflict(
             ApiErrorCode::TableStarted,
             "this table has already started",
@@ -449,9 +453,12 @@ pub async fn join(
     let full = !seats.iter().any(SeatKind::is_free);
     let mut row = row;
     if full {
-        state.store.set_status(&id, "live", None).await?;
+        state
+            .store
+            .set_status(&id, crate::game_status::GameStatus::Live, None)
+            .await?;
         tracing::info!(game = %id, "table full: game started");
-        row.status = "live".into();
+        row.status = crate::game_status::GameStatus::Live;
         state.rooms.get(&state, &id).await?;
     }
     tell_lobby(&state, &row, &seats).await?;
@@ -477,7 +484,7 @@ pub async fn leave(
 ) -> ApiResult<Json<Value>> {
     let _guard = state.lobby_lock.lock().await;
     let (row, mut seats) = load(&state, &id).await?;
-    if row.status != "open" {
+    if row.status != crate::game_status::GameStatus::Open {
         return Err(ApiError::conflict(
             ApiErrorCode::TableStarted,
             "the game has started: it is played to the end",
@@ -496,8 +503,11 @@ pub async fn leave(
     state.store.set_seat(&id, seat, &seats[seat]).await?;
     let mut row = row;
     if !seats.iter().any(|s| matches!(s, SeatKind::Human(_))) {
-        state.store.set_status(&id, "abandoned", None).await?;
-        row.status = "abandoned".into();
+        state
+            .store
+            .set_status(&id, crate::game_status::GameStatus::Abandoned, None)
+            .await?;
+        row.status = crate::game_status::GameStatus::Abandoned;
     }
     tell_lobby(&state, &row, &seats).await?;
     Ok(Json(

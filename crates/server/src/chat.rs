@@ -224,7 +224,12 @@ pub async fn list(
         true => state.store.game(&id).await?,
         false => None,
     };
-    let Some(row) = row.filter(|r| r.status == "live" || r.status == "finished") else {
+    let Some(row) = row.filter(|r| {
+        matches!(
+            r.status,
+            crate::game_status::GameStatus::Live | crate::game_status::GameStatus::Finished
+        )
+    }) else {
         return Err(ApiError::new(
             ApiErrorCode::NotFound,
             "no started game with that id",
@@ -234,7 +239,8 @@ pub async fn list(
     // A daily challenge's game is its player's alone until its day is over.
     crate::daily::embargo(&state, &id, user).await?;
     let seats = state.store.seats(&id).await?;
-    let spectators = row.status == "finished" || !is_player(&seats, user);
+    let spectators =
+        row.status == crate::game_status::GameStatus::Finished || !is_player(&seats, user);
     let messages = state.store.chat(&id, spectators).await?;
     Ok(Json(json!({ "messages": messages })))
 }
@@ -254,7 +260,7 @@ pub async fn report(
         // Players do not read the spectators' channel while the game runs.
         let row = state.store.game(&message.game).await?;
         let seats = state.store.seats(&message.game).await?;
-        let over = row.is_some_and(|r| r.status == "finished");
+        let over = row.is_some_and(|r| r.status == crate::game_status::GameStatus::Finished);
         if !over && is_player(&seats, Some(&identity.user_id)) {
             return Err(not_found());
         }

@@ -233,7 +233,7 @@ pub async fn start(
         kind: challenge.game.key().to_string(),
         options: challenge.options.to_string(),
         seed: seed(&secret(&state).await?, &challenge),
-        status: "live".into(),
+        status: crate::game_status::GameStatus::Live,
         listed: false,
         invite: random_hex(12),
         clock: None,

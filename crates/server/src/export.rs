@@ -38,7 +38,7 @@ fn scores(row: &GameRow) -> Option<Vec<i32>> {
 /// once finished, else the moves as a spectator sees them and no seed.
 pub(crate) async fn public_record(state: &AppState, row: &GameRow) -> ApiResult<Value> {
     let record = stored_record(state, row).await?;
-    if row.status == "finished" {
+    if row.status == crate::game_status::GameStatus::Finished {
         let mut v = serde_json::to_value(&record).map_err(ApiError::internal)?;
         if v.get("result").is_none() {
             v["result"] = Value::Null;
@@ -99,13 +99,16 @@ pub async fn record(
     // A daily game's player, before its day is over for everyone: their moves as their seat
     // saw them, never the seed (a second account would deal the same cards).
     let sealed = crate::daily::under_embargo(&state, &id).await?.is_some();
-    if row.status == "open" || row.status == "abandoned" {
+    if matches!(
+        row.status,
+        crate::game_status::GameStatus::Open | crate::game_status::GameStatus::Abandoned
+    ) {
         return Err(ApiError::conflict(
             ApiErrorCode::NotStarted,
             "this game has not started",
         ));
     }
-    let finished = row.status == "finished";
+    let finished = row.status == crate::game_status::GameStatus::Finished;
     if sealed && q.format.as_deref() == Some("text") {
         crate::daily::sealed(&state, &id).await?;
     }

@@ -23,6 +23,7 @@ pub mod error_code;
 pub mod export;
 pub mod fair_queue;
 pub mod fd_limit;
+pub mod game_status;
 pub mod history;
 pub mod hub;
 pub mod limits;

@@ -223,7 +223,7 @@ pub async fn ask_here(
         kind: setting.game.clone(),
         options: options.to_string(),
         seed: u64::from_le_bytes(seed) >> 1,
-        status: "live".into(),
+        status: crate::game_status::GameStatus::Live,
         listed: true,
         invite: random_hex(12),
         clock,

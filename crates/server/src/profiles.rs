@@ -98,7 +98,9 @@ pub async fn profile(
         let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
         // One seat: a solo game (every game's options carry `players`).
         let alone = options["players"] == 1;
-        if let (true, "finished", Some(result)) = (alone, row.status.as_str(), &result) {
+        if let (true, crate::game_status::GameStatus::Finished, Some(result)) =
+            (alone, row.status, &result)
+        {
             let entry = solo
                 .entry((row.kind.clone(), options.to_string()))
                 .or_insert((i64::MIN, 0, 0));

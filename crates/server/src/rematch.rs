@@ -31,7 +31,7 @@ pub async fn rematch(
             "only the game's players can ask for a rematch",
         ));
     }
-    if old.status != "finished" {
+    if old.status != crate::game_status::GameStatus::Finished {
         return Err(ApiError::conflict(
             ApiErrorCode::NotFinished,
             "a rematch is played once the game is over",
@@ -73,7 +73,11 @@ pub async fn rematch(
         kind: old.kind.clone(),
         options: old.options.clone(),
         seed: u64::from_le_bytes(seed_bytes) >> 1,
-        status: if full { "live" } else { "open" }.into(),
+        status: if full {
+            crate::game_status::GameStatus::Live
+        } else {
+            crate::game_status::GameStatus::Open
+        },
         listed: false,
         invite: random_hex(12),
         clock: old.clock.clone(),

@@ -29,7 +29,7 @@ async fn finished(
     pyramidion_core::record::Record,
 )> {
     let (row, seats) = crate::api::load(state, id).await?;
-    if row.status != "finished" {
+    if row.status != crate::game_status::GameStatus::Finished {
         return Err(ApiError::conflict(
             ApiErrorCode::NotFinished,
             "a game is replayed once it is over",

@@ -76,7 +76,7 @@ pub struct GameRow {
     pub kind: String,
     pub options: String,
     pub seed: u64,
-    pub status: String,
+    pub status: crate::game_status::GameStatus,
     pub listed: bool,
     pub invite: String,
     /// The table's clock profile (none: no clock).
@@ -438,16 +438,16 @@ impl Store {
     pub async fn set_status(
         &self,
         game_id: &str,
-        status: &str,
+        status: crate::game_status::GameStatus,
         result: Option<&str>,
     ) -> Result<()> {
-        let finished = (status == "finished").then(now_ms);
+        let finished = (status == crate::game_status::GameStatus::Finished).then(now_ms);
         self.writer
             .execute(
                 sqlx::query(
                     "UPDATE games SET status = $1, result = $2, finished_at = $3 WHERE id = $4",
                 )
-                .bind(status)
+                .bind(status.as_str())
                 .bind(result)
                 .bind(finished)
                 .bind(game_id),
@@ -463,9 +463,12 @@ impl Store {
         row.map(|r| game_row(&r)).transpose()
     }
 
-    pub async fn games_with_status(&self, status: &str) -> Result<Vec<GameRow>> {
+    pub async fn games_with_status(
+        &self,
+        status: crate::game_status::GameStatus,
+    ) -> Result<Vec<GameRow>> {
         let rows = sqlx::query("SELECT * FROM games WHERE status = $1 ORDER BY created_at")
-            .bind(status)
+            .bind(status.as_str())
             .fetch_all(&self.pool)
             .await?;
         rows.iter().map(game_row).collect()
@@ -654,7 +657,7 @@ pub(crate) fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow> {
         kind: r.try_get("kind")?,
         options: r.try_get("options")?,
         seed: r.try_get::<i64, _>("seed")? as u64,
-        status: r.try_get("status")?,
+        status: r.try_get::<String, _>("status")?.parse()?,
         listed: r.try_get::<i64, _>("listed")? == 1,
         invite: r.try_get("invite")?,
         clock: match r.try_get::<Option<String>, _>("clock")? {
