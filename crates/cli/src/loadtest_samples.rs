@@ -130,25 +130,6 @@ fn parse_metrics(text: &str) -> HashMap<String, f64> {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn labelled_series_add_up_under_their_bare_name() {
-        let m = super::parse_metrics(
-            "# TYPE pyramidion_moves_total counter\n\
-             pyramidion_moves_total{game=\"a\"} 3\n\
-             pyramidion_moves_total{game=\"b\"} 4\n\
-             pyramidion_games_live 2\n\
-             x_bucket{le=\"0.5\"} 1\n",
-        );
-        assert_eq!(m["pyramidion_moves_total"], 7.0);
-        assert_eq!(m["pyramidion_moves_total{game=\"b\"}"], 4.0);
-        assert_eq!(m["pyramidion_games_live"], 2.0);
-        assert_eq!(m["x_bucket{le=\"0.5\"}"], 1.0);
-        assert!(!m.contains_key("x_bucket"));
-    }
-}
-
 pub async fn metric(http: &reqwest::Client, url: &str, name: &str) -> Result<f64> {
     metrics(http, url)
         .await?
@@ -200,5 +181,24 @@ pub fn print_server_side(before: &HashMap<String, f64>, after: &HashMap<String, 
             p99_bound("pyramidion_commit_seconds"),
             delta("pyramidion_committed_moves_total") / commits
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn labelled_series_add_up_under_their_bare_name() {
+        let m = super::parse_metrics(
+            "# TYPE pyramidion_moves_total counter\n\
+             pyramidion_moves_total{game=\"a\"} 3\n\
+             pyramidion_moves_total{game=\"b\"} 4\n\
+             pyramidion_games_live 2\n\
+             x_bucket{le=\"0.5\"} 1\n",
+        );
+        assert_eq!(m["pyramidion_moves_total"], 7.0);
+        assert_eq!(m["pyramidion_moves_total{game=\"b\"}"], 4.0);
+        assert_eq!(m["pyramidion_games_live"], 2.0);
+        assert_eq!(m["x_bucket{le=\"0.5\"}"], 1.0);
+        assert!(!m.contains_key("x_bucket"));
     }
 }
