@@ -60,6 +60,22 @@ pub enum SeatKind {
     Bot(String),
 }
 
+/// A row of `seats` (`kind`, `user_id`, `bot_level`); an unknown kind reads as an open seat.
+impl<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> for SeatKind {
+    fn from_row(r: &'r sqlx::any::AnyRow) -> Result<Self, sqlx::Error> {
+        let text = |column| {
+            Ok::<_, sqlx::Error>(r.try_get::<Option<String>, _>(column)?.unwrap_or_default())
+        };
+        Ok(match r.try_get::<String, _>("kind")?.as_str() {
+            "human" => SeatKind::Human(text("user_id")?),
+            "bot" => SeatKind::Bot(text("bot_level")?),
+            "invited" => SeatKind::Invited,
+            "reserved" => SeatKind::Reserved(text("user_id")?),
+            _ => SeatKind::Open,
+        })
+    }
+}
+
 impl SeatKind {
     /// Not taken yet: the table waits for someone to sit there.
     pub fn is_free(&self) -> bool {
@@ -493,27 +509,10 @@ impl Store {
         .bind(game_id)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                let kind: String = r.try_get("kind")?;
-                Ok(match kind.as_str() {
-                    "human" => SeatKind::Human(
-                        r.try_get::<Option<String>, _>("user_id")?
-                            .unwrap_or_default(),
-                    ),
-                    "bot" => SeatKind::Bot(
-                        r.try_get::<Option<String>, _>("bot_level")?
-                            .unwrap_or_default(),
-                    ),
-                    "invited" => SeatKind::Invited,
-                    "reserved" => SeatKind::Reserved(
-                        r.try_get::<Option<String>, _>("user_id")?
-                            .unwrap_or_default(),
-                    ),
-                    _ => SeatKind::Open,
-                })
-            })
-            .collect()
+        Ok(rows
+            .iter()
+            .map(sqlx::FromRow::from_row)
+            .collect::<Result<_, _>>()?)
     }
 
     /// Appends one accepted move (and, with `result`, marks the game finished); it is
