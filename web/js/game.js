@@ -97,7 +97,7 @@ export async function renderGame(root, id, invite) {
       id, table: page.table, state: st, view: st.view, seat: st.seat, legal: st.legal, myTurn, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending,
       receivedAt: page.receivedAt, notice: noticeText(page.notice),
       // The shell's move log; a table places it and says how a move reads.
-      moveLog: (describe) => moveLog(ctx, describe),
+      moveLog: (describe, interludes) => moveLog(ctx, describe, interludes),
       // A generic hint a table may highlight: the last move, when another seat played it.
       freshMove: st.last_move && st.last_move.seat !== st.seat ? st.last_move : null,
     };

@@ -7,28 +7,33 @@ import { t } from './i18n.js';
 // [{seat, first, round, moves: [move…]}…] from the moves as this page may see them. Turns
 // are numbered by round of play: a round ends when a seat that already played in it is to
 // play again (every seat plays once per round, whoever starts it).
-export function turnsOf(log) {
+// `interludes` are turns of no seat that a table's view reports inside a move (an automa's,
+// as THE Legend's in solo): [{after: ply, name, lines: [text…]}…], each shown as a turn of
+// its own right after the move numbered `after`, in that move's round.
+export function turnsOf(log, interludes = []) {
   const turns = [];
   let round = 1;
   let played = new Set();
+  const after = new Map(interludes.map((x) => [x.after, x]));
   log.forEach((m, i) => {
     const last = turns[turns.length - 1];
-    if (last && last.seat === m.seat) {
-      last.moves.push(m);
-      return;
+    if (last && last.seat === m.seat && !last.interlude) last.moves.push(m);
+    else {
+      if (played.has(m.seat)) {
+        round += 1;
+        played = new Set();
+      }
+      played.add(m.seat);
+      turns.push({ seat: m.seat, first: i, round, moves: [m] });
     }
-    if (played.has(m.seat)) {
-      round += 1;
-      played = new Set();
-    }
-    played.add(m.seat);
-    turns.push({ seat: m.seat, first: i, round, moves: [m] });
+    const x = after.get(m.ply);
+    if (x) turns.push({ seat: null, first: i, round, moves: [], interlude: x });
   });
   return turns;
 }
 
-export function moveLog(ctx, describe = (m) => m.text) {
-  const turns = turnsOf(ctx.log);
+export function moveLog(ctx, describe = (m) => m.text, interludes = []) {
+  const turns = turnsOf(ctx.log, interludes);
   const mine = ctx.seat;
   const list = h(
     'ol.log.turns',
@@ -37,6 +42,15 @@ export function moveLog(ctx, describe = (m) => m.text) {
       const newest = i === turns.length - 1;
       // Another player's (or a bot's) latest turn is highlighted briefly, to be followed.
       const fresh = newest && turn.seat !== mine;
+      if (turn.interlude) {
+        const x = turn.interlude;
+        return h(
+          `li.turn.interlude${fresh ? '.fresh' : ''}`,
+          { 'data-round': turn.round, 'data-after-ply': x.after, 'data-testid': x.testid || null },
+          h('span.who', {}, t('table.turn_of', { n: turn.round, name: x.name })),
+          h('ul', {}, x.lines.map((line) => h('li', {}, line))),
+        );
+      }
       return h(
         `li.turn${fresh ? '.fresh' : ''}`,
         { 'data-turn-seat': turn.seat, 'data-round': turn.round },

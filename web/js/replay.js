@@ -76,7 +76,7 @@ export async function renderReplay(root, id) {
       page.ui.selected = shown.best_move.text;
     }
     // The tables draw the shell's move log through the context, as on a live table.
-    ctx.moveLog = (describe) => moveLog(ctx, describe);
+    ctx.moveLog = (describe, interludes) => moveLog(ctx, describe, interludes);
     let drawn;
     try {
       drawn = render(ctx);

@@ -604,7 +604,7 @@ where
             }
             Message::Binary(b) => {
                 bytes += b.len() as u64;
-                pyramidion_server::wire::inflate(&b).map_err(|e| anyhow::anyhow!("{e}"))?
+                pyramidion_server::live::wire::inflate(&b).map_err(|e| anyhow::anyhow!("{e}"))?
             }
             _ => continue,
         };
@@ -631,7 +631,8 @@ where
             let ops = v["patch"]
                 .as_array()
                 .context("a patch without operations")?;
-            pyramidion_server::patch::apply(state, ops).map_err(|e| anyhow::anyhow!("{e}"))?;
+            pyramidion_server::live::patch::apply(state, ops)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
             for k in ["state_id", "event", "clock"] {
                 state[k] = v[k].clone();
             }

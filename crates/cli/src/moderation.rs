@@ -27,7 +27,7 @@ pub fn run(args: ModerationArgs) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let reports = runtime.block_on(pyramidion_server::chat::reports_at(&url))?;
+    let reports = runtime.block_on(pyramidion_server::live::chat::reports_at(&url))?;
     if reports.is_empty() && !args.json {
         println!("no reported messages");
     }

@@ -180,7 +180,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     if args.analysis_budget == 0 {
         bail!("--analysis-budget must be at least 1 playout");
     }
-    let trusted_proxies = pyramidion_server::client_ip::parse_networks(&args.trusted_proxy)
+    let trusted_proxies = pyramidion_server::http::client_ip::parse_networks(&args.trusted_proxy)
         .map_err(|e| anyhow::anyhow!("--trusted-proxy: {e}"))?;
     // Logs on stderr: stdout carries the one "serving" line that scripts and tests read.
     tracing_subscriber::fmt()
@@ -216,7 +216,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.analysis_game_budget = args.analysis_budget;
     config.analysis_daily_quota = args.analysis_quota;
     config.secure_cookies = args.secure_cookies;
-    config.clocks = pyramidion_server::clock::parse_profiles(&args.clocks)
+    config.clocks = pyramidion_server::live::clock::parse_profiles(&args.clocks)
         .map_err(|e| anyhow::anyhow!("--clocks: {e}"))?;
     config.bot_pace = std::time::Duration::from_millis(args.bot_pace_ms);
     config.trusted_proxies = trusted_proxies;

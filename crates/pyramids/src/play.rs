@@ -40,6 +40,7 @@ impl Game {
             self.deck_pos += 2;
             self.pair_owner[i] = NONE;
         }
+        self.took = [[NONE; 2]; 5];
         self.god_owner = [NONE; 5];
         self.seat_god = [NONE; 5];
         self.picks = 0;
@@ -102,6 +103,7 @@ impl Game {
         self.hands[seat].push(y);
         self.quarry[p] = [NONE; 2];
         self.pair_owner[p] = seat as u8;
+        self.took[seat] = [x, y];
         self.phase = Phase::BuildPyramid;
     }
 
@@ -122,6 +124,7 @@ impl Game {
             self.phase = Phase::Over;
         } else {
             self.phase = Phase::Discard;
+            self.round_discards = [0; 5];
             self.cursor = 0;
             self.next_discarder();
         }
@@ -302,6 +305,8 @@ impl Rules for Game {
             built: 0,
             cursor: 0,
             discard: 0,
+            took: [[NONE; 2]; 5],
+            round_discards: [0; 5],
             hands,
             necropolis: [Necropolis::default(); 5],
         };
@@ -415,6 +420,7 @@ impl Rules for Game {
                 let seat = self.discarder();
                 let id = self.hands[seat].remove(h as usize);
                 self.discard |= 1u128 << id;
+                self.round_discards[seat] |= 1u128 << id;
                 if self.hands[seat].len() <= 1 {
                     self.cursor += 1;
                 }

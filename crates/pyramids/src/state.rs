@@ -86,6 +86,12 @@ pub struct Game {
     pub(crate) cursor: u8,
     /// Discarded cards (face up).
     pub(crate) discard: u128,
+    /// Per seat, the pair it took from the quarry this round (`NONE` until it takes one).
+    /// Public: a pair is taken face up, in front of everyone (RULES.md, "What each seat may
+    /// see").
+    pub(crate) took: [[u8; 2]; 5],
+    /// Per seat, the cards it discarded face up at the latest round end (a set of ids).
+    pub(crate) round_discards: [u128; 5],
     pub(crate) hands: [Stack<{ MAX_HAND as usize }>; 5],
     pub(crate) necropolis: [Necropolis; 5],
 }
@@ -159,6 +165,18 @@ impl Game {
     /// The necropolis of `seat` (its Tomb is hidden information until the end).
     pub fn necropolis(&self, seat: Seat) -> &Necropolis {
         &self.necropolis[seat.index()]
+    }
+
+    /// The pair `seat` took from the quarry this round, if it took one (public: taken face up).
+    pub fn took(&self, seat: Seat) -> Option<[CardId; 2]> {
+        let pair = self.took[seat.index()];
+        (pair[0] != NONE).then_some(pair)
+    }
+
+    /// The cards `seat` discarded face up at the latest round end (public), by id.
+    pub fn round_discards(&self, seat: Seat) -> impl Iterator<Item = CardId> + '_ {
+        let set = self.round_discards[seat.index()];
+        (0..CARD_COUNT as u8).filter(move |&id| set & (1u128 << id) != 0)
     }
 
     /// The discarded cards (public), by id.

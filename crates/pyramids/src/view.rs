@@ -86,6 +86,11 @@ pub struct SeatView {
     pub public_score: PublicScore,
     /// Obelisk cards showing each colour (blue, white, red, green, yellow): its columns.
     pub obelisk_stages: [u8; 5],
+    /// The pair this seat took from the quarry this round (none yet: empty). Public: at the
+    /// table everyone saw it taken; what became of each card afterwards is not said.
+    pub took: Vec<CardView>,
+    /// The cards this seat discarded face up at the latest round end.
+    pub discarded: Vec<CardView>,
     /// Full score, at the end.
     pub score: Option<Score>,
     /// How the Tomb and the glyphs scored, at the end.
@@ -156,6 +161,8 @@ impl View {
             ids.extend(t.pyramid.iter().flatten().flatten().map(|c| c.card));
             ids.extend(t.obelisk.iter().map(|c| c.card));
             ids.extend(t.tomb.iter().flatten().map(|c| c.card));
+            ids.extend(t.took.iter().map(|c| c.card));
+            ids.extend(t.discarded.iter().map(|c| c.card));
         }
         ids
     }
@@ -217,6 +224,8 @@ impl View {
                         total: pyr.total as u16 + obelisk as u16 + glyphs as u16,
                     },
                     obelisk_stages: Colour::ALL.map(|c| nec.obelisk.stages_with(c)),
+                    took: game.took(seat).map_or_else(Vec::new, |pair| cards(&pair)),
+                    discarded: game.round_discards(seat).map(CardView::new).collect(),
                     score: over.then(|| game.score(seat)),
                     detail: over.then(|| {
                         let won = tomb_majorities(&tombs, s as usize);
@@ -269,7 +278,8 @@ impl View {
 }
 
 impl Game {
-    /// The cards `viewer` may see now (each exactly once in its view).
+    /// The cards `viewer` may see now, each as many times as its view shows it: a card taken
+    /// this round is shown among the takes and also where it went, if that is seen.
     pub fn visible_cards(&self, viewer: Option<Seat>) -> Vec<CardId> {
         let mut out: Vec<CardId> = self
             .quarry
@@ -289,6 +299,9 @@ impl Game {
             if viewer == Some(Seat(s as u8)) {
                 out.extend(self.hands[s].as_slice());
             }
+            // Public, as everyone saw them taken and discarded (RULES.md).
+            out.extend(self.took(Seat(s as u8)).into_iter().flatten());
+            out.extend(self.round_discards(Seat(s as u8)));
         }
         out.sort_unstable();
         out

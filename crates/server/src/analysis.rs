@@ -17,12 +17,12 @@
 //! within those bounds and at most [`MAX_ATTEMPTS`] times in all; else it is marked `failed`
 //! (its player may ask again).
 use crate::AppState;
-use crate::auth::Identity;
-use crate::bot_pool::{BotPool, Ticket};
+use crate::db::store::SeatKind;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::fair_queue::Lane;
-use crate::store::SeatKind;
+use crate::http::auth::Identity;
+use crate::live::bot_pool::{BotPool, Ticket};
+use crate::live::fair_queue::Lane;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -151,10 +151,10 @@ pub async fn get(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<Value>> {
-    crate::api::load(&state, &id).await?;
+    crate::http::api::load(&state, &id).await?;
     let viewer = Identity::from_headers(&state, &headers).await?;
-    crate::daily::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str())).await?;
-    crate::daily::sealed(&state, &id).await?;
+    crate::http::daily::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str())).await?;
+    crate::http::daily::sealed(&state, &id).await?;
     Ok(Json(stored(&state, &id).await?))
 }
 
@@ -166,7 +166,7 @@ pub async fn request(
     Path(id): Path<String>,
     identity: Identity,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    let (row, seats) = crate::api::load(&state, &id).await?;
+    let (row, seats) = crate::http::api::load(&state, &id).await?;
     let seated = seats
         .iter()
         .any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id));
@@ -182,9 +182,9 @@ pub async fn request(
             "a game is analysed once it is over",
         ));
     }
-    crate::daily::embargo(&state, &id, Some(identity.user_id.as_str())).await?;
+    crate::http::daily::embargo(&state, &id, Some(identity.user_id.as_str())).await?;
     // An analysis weighs every hidden card: a daily game's waits for its day to be over.
-    crate::daily::sealed(&state, &id).await?;
+    crate::http::daily::sealed(&state, &id).await?;
     let current = stored(&state, &id).await?;
     if current["status"] == "done" || current["status"] == "queued" {
         let code = if current["status"] == "done" {
@@ -195,7 +195,7 @@ pub async fn request(
         // Already asked: nothing to count; it runs, or the server's start resumes it.
         return Ok((code, Json(current)));
     }
-    let day = crate::store::now_ms().div_euclid(86_400_000);
+    let day = crate::db::store::now_ms().div_euclid(86_400_000);
     if !seated && !take_quota(&identity.user_id, day, state.config.analysis_daily_quota) {
         return Err(ApiError::new(
             ApiErrorCode::AnalysisQuota,
@@ -231,7 +231,7 @@ pub async fn resume_queued(state: &AppState) -> anyhow::Result<usize> {
                 "started {attempts} times already"
             )))
         } else {
-            match crate::api::load(state, &id).await {
+            match crate::http::api::load(state, &id).await {
                 Ok((row, _)) => start(state, &row, &owner, true).await,
                 Err(e) => Err(e),
             }
@@ -252,7 +252,7 @@ pub async fn resume_queued(state: &AppState) -> anyhow::Result<usize> {
 /// runs in this process; an error when the limits refuse it.
 async fn start(
     state: &AppState,
-    row: &crate::store::GameRow,
+    row: &crate::db::store::GameRow,
     owner: &str,
     resumed: bool,
 ) -> ApiResult<bool> {
@@ -277,7 +277,7 @@ async fn start(
         return Ok(false);
     }
     let prepared = async {
-        let record = crate::export::stored_record(state, row).await?;
+        let record = crate::http::export::stored_record(state, row).await?;
         let kind: GameKind = row.kind.parse().map_err(ApiError::internal)?;
         let decisions = decision_count(&record).map_err(ApiError::internal)?;
         let config = AnalysisConfig::judge(kind.descriptor(), row.seed)

@@ -2,55 +2,19 @@
 //! per client, every move made durable before it is acknowledged. See docs/protocol.md.
 #![forbid(unsafe_code)]
 
-pub mod accounts;
-mod after_game_store;
 pub mod analysis;
-pub mod api;
-pub mod auth;
-pub mod bot_pool;
-pub mod bot_retry;
-pub mod bot_seats;
-pub mod capacity;
-pub mod chat;
-pub mod client_ip;
-pub mod clock;
 pub mod cluster;
-pub mod daily;
-pub mod drain;
-pub mod endings;
+pub mod db;
 pub mod error;
 pub mod error_code;
-pub mod export;
-pub mod fair_queue;
 pub mod fd_limit;
 pub mod game_status;
-pub mod history;
-pub mod hub;
-pub mod limits;
-pub mod listen;
-pub mod meet;
+pub mod http;
+pub mod live;
 pub mod metrics;
-pub mod moves;
 pub mod names;
-pub mod patch;
-mod people_store;
-pub mod profiles;
-pub mod protocol;
-pub mod quotas;
-pub mod ratings;
 pub mod reach;
-pub mod rematch;
-pub mod replay;
-pub mod room;
-pub mod rooms;
-pub mod store;
-pub mod turns;
-pub mod visibility;
 pub mod wall_clock;
-pub mod web;
-pub mod wire;
-pub mod writer;
-pub mod ws;
 
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
@@ -69,7 +33,7 @@ pub struct Config {
     pub database_url: String,
     /// Browser origins allowed besides the server's own (e.g. a reverse proxy's).
     pub allowed_origins: Vec<String>,
-    pub hash_cost: auth::HashCost,
+    pub hash_cost: http::auth::HashCost,
     pub http_per_second: f64,
     pub http_burst: f64,
     pub ws_messages_per_second: f64,
@@ -78,10 +42,10 @@ pub struct Config {
     /// proxy); without it, only requests with `X-Forwarded-Proto: https` get `Secure` cookies.
     pub secure_cookies: bool,
     /// How the database writer meets storage faults (its probe interval; a test seam).
-    pub writer: writer::WriterOptions,
+    pub writer: db::writer::WriterOptions,
     pub limits: Limits,
     /// The clock profiles tables may be created with (`GET /api/clocks`).
-    pub clocks: Vec<clock::ClockProfile>,
+    pub clocks: Vec<live::clock::ClockProfile>,
     /// A bot's move is published no sooner than this after the move before it, so that
     /// people can follow (bots otherwise answer within milliseconds).
     pub bot_pace: Duration,
@@ -176,7 +140,7 @@ pub struct Limits {
     /// Open or live games a user (guest or account) may hold a seat at.
     pub seats_per_user: usize,
     /// Games in memory (rooms) at once; past it a new game is `503 unavailable`
-    /// (`crate::capacity`).
+    /// (`crate::live::capacity`).
     pub max_live_games: usize,
 }
 
@@ -219,18 +183,18 @@ impl Config {
         Config {
             database_url: database_url.into(),
             allowed_origins: Vec::new(),
-            hash_cost: auth::HashCost::default(),
+            hash_cost: http::auth::HashCost::default(),
             http_per_second: 50.0,
             http_burst: 200.0,
             // Far above any human (a move takes a click), low enough to stop a flood.
             ws_messages_per_second: 200.0,
             ws_burst: 400.0,
             secure_cookies: false,
-            writer: writer::WriterOptions::default(),
+            writer: db::writer::WriterOptions::default(),
             limits: Limits::default(),
-            clocks: clock::ClockProfile::defaults(),
+            clocks: live::clock::ClockProfile::defaults(),
             bot_pace: Duration::from_millis(700),
-            bot_threads: bot_pool::default_threads(),
+            bot_threads: live::bot_pool::default_threads(),
             wall_clock: wall_clock::WallClock::default(),
             reach: reach::ReachConfig {
                 smtp: None,
@@ -252,18 +216,18 @@ impl Config {
 #[derive(Clone)]
 pub struct AppState {
     pub config: Arc<Config>,
-    pub store: store::Store,
-    pub rooms: Arc<rooms::Rooms>,
+    pub store: db::store::Store,
+    pub rooms: Arc<live::rooms::Rooms>,
     pub metrics: Arc<metrics::Metrics>,
-    pub http_limit: Arc<limits::PerIp>,
+    pub http_limit: Arc<http::limits::PerIp>,
     /// New guests per client address.
-    pub guest_limit: Arc<limits::PerIp>,
+    pub guest_limit: Arc<http::limits::PerIp>,
     /// New accounts per client address.
-    pub register_limit: Arc<limits::PerIp>,
+    pub register_limit: Arc<http::limits::PerIp>,
     /// WebSocket messages per client address, shared by all of that address's sockets.
-    pub ws_limit: Arc<limits::PerIp>,
+    pub ws_limit: Arc<http::limits::PerIp>,
     /// Open connections (and WebSockets) per client address.
-    pub connections: Arc<listen::PerIpConnections>,
+    pub connections: Arc<http::listen::PerIpConnections>,
     /// Password hashes computed at once (argon2 takes ~19 MiB and tens of ms each).
     pub hashing: Arc<tokio::sync::Semaphore>,
     /// Serialises seat changes (join/leave), so two players never take the same seat.
@@ -271,15 +235,15 @@ pub struct AppState {
     /// Hashes of the session tokens just ended: the WebSockets opened with them close.
     pub signed_out: tokio::sync::broadcast::Sender<String>,
     /// Turn and lobby pushes (see `hub`).
-    pub hub: Arc<hub::Hub>,
+    pub hub: Arc<live::hub::Hub>,
     /// Where bots think and analyses run (fairly shared: see `fair_queue`).
-    pub bots: Arc<bot_pool::BotPool>,
+    pub bots: Arc<live::bot_pool::BotPool>,
     /// The analyses queued or running in this process.
     pub analyses: Arc<analysis::Queue>,
     /// Push and e-mail to players away (see `reach`).
     pub reach: Arc<reach::Reach>,
     /// Players waiting for quick pairing (see `meet`).
-    pub pairing: Arc<meet::Pairing>,
+    pub pairing: Arc<http::meet::Pairing>,
     /// This instance among several on one PostgreSQL database (see `cluster`); none on
     /// SQLite.
     pub cluster: Option<Arc<cluster::Cluster>>,
@@ -293,38 +257,38 @@ impl AppState {
     pub async fn new(config: Config) -> anyhow::Result<AppState> {
         let metrics = Arc::<metrics::Metrics>::default();
         let store =
-            store::Store::open(&config.database_url, metrics.clone(), config.writer.clone())
+            db::store::Store::open(&config.database_url, metrics.clone(), config.writer.clone())
                 .await?;
-        let http_limit = limits::PerIp::new(limits::Rate {
+        let http_limit = http::limits::PerIp::new(http::limits::Rate {
             per_second: config.http_per_second,
             burst: config.http_burst,
         });
         let guests = config.limits.guests_per_ip_per_hour as f64;
-        let guest_limit = limits::PerIp::new(limits::Rate {
+        let guest_limit = http::limits::PerIp::new(http::limits::Rate {
             per_second: guests / 3600.0,
             burst: guests,
         });
         let registrations = config.limits.registrations_per_ip_per_hour as f64;
-        let register_limit = limits::PerIp::new(limits::Rate {
+        let register_limit = http::limits::PerIp::new(http::limits::Rate {
             per_second: registrations / 3600.0,
             burst: registrations,
         });
-        let ws_limit = limits::PerIp::new(limits::Rate {
+        let ws_limit = http::limits::PerIp::new(http::limits::Rate {
             per_second: config.ws_messages_per_second,
             burst: config.ws_burst,
         });
         let hashing = tokio::sync::Semaphore::new(config.limits.hash_concurrency.max(1));
-        let bots = Arc::new(bot_pool::BotPool::new(config.bot_threads));
+        let bots = Arc::new(live::bot_pool::BotPool::new(config.bot_threads));
         let (reach, away) = reach::Reach::start(config.reach.clone(), store.clone()).await?;
-        let hub = Arc::<hub::Hub>::default();
+        let hub = Arc::<live::hub::Hub>::default();
         hub.reach_with(away);
         // On PostgreSQL every instance is one of a cluster (of one, or of several).
         let cluster = match store.backend {
-            store::Backend::Postgres => {
+            db::store::Backend::Postgres => {
                 let me = config
                     .instance
                     .clone()
-                    .unwrap_or_else(|| format!("i-{}", auth::random_hex(6)));
+                    .unwrap_or_else(|| format!("i-{}", http::auth::random_hex(6)));
                 let address = config
                     .advertise
                     .clone()
@@ -341,7 +305,7 @@ impl AppState {
                 hub.in_cluster(cluster.clone());
                 Some(cluster)
             }
-            store::Backend::Sqlite => None,
+            db::store::Backend::Sqlite => None,
         };
         let state = AppState {
             config: Arc::new(config),
@@ -370,7 +334,7 @@ impl AppState {
         tracing::info!(analyses, "analyses cut short by a restart queued again");
         let waker = state.clone();
         tokio::spawn(async move {
-            let mut every = tokio::time::interval(rooms::WAKE_EVERY);
+            let mut every = tokio::time::interval(live::rooms::WAKE_EVERY);
             loop {
                 every.tick().await;
                 if let Err(e) = waker.rooms.wake_due(&waker).await {
@@ -393,7 +357,7 @@ impl AppState {
             every.tick().await;
             loop {
                 every.tick().await;
-                sweeper.sweep(store::now_ms()).await;
+                sweeper.sweep(db::store::now_ms()).await;
             }
         });
         Ok(state)
@@ -420,7 +384,7 @@ impl AppState {
         self.http_limit.sweep();
         self.guest_limit.sweep();
         let untouched = now - self.config.limits.abandon_after.as_millis() as i64;
-        match endings::abandon_stale(self, untouched).await {
+        match live::endings::abandon_stale(self, untouched).await {
             Ok(0) => {}
             Ok(games) => tracing::info!(games, "untouched games against bots abandoned"),
             Err(e) => tracing::warn!(error = %e, "cannot abandon untouched games"),
@@ -456,8 +420,8 @@ async fn rate_limit(
     mut req: Request,
     next: Next,
 ) -> Response {
-    let ip = client_ip::client_ip(&state.config.trusted_proxies, addr.ip(), req.headers());
-    req.extensions_mut().insert(client_ip::ClientIp(ip));
+    let ip = http::client_ip::client_ip(&state.config.trusted_proxies, addr.ip(), req.headers());
+    req.extensions_mut().insert(http::client_ip::ClientIp(ip));
     // Other instances of the cluster carry many players' requests from one address; an
     // `/internal/` request without the cluster's secret is answered 404 at once.
     let internal = state.cluster.is_some() && req.uri().path().starts_with("/internal/");
@@ -476,47 +440,52 @@ pub fn router(state: AppState) -> Router {
                 s.metrics.render(&s.bots.waiting_by_lane())
             }),
         )
-        .route("/api/me", get(accounts::me))
-        .route("/api/me/games", get(history::my_games))
-        .route("/api/me/turns", get(turns::my_turns))
-        .route("/api/clocks", get(turns::clocks))
-        .route("/api/register", post(accounts::register))
-        .route("/api/login", post(accounts::login))
-        .route("/api/logout", post(accounts::logout))
-        .route("/api/games", get(api::games))
-        .route("/api/games/{id}/record", get(export::record))
-        .route("/api/games/{id}/replay", get(replay::replay))
-        .route("/api/games/{id}/rematch", post(rematch::rematch))
+        .route("/api/me", get(http::accounts::me))
+        .route("/api/me/games", get(http::history::my_games))
+        .route("/api/me/turns", get(http::turns::my_turns))
+        .route("/api/clocks", get(http::turns::clocks))
+        .route("/api/register", post(http::accounts::register))
+        .route("/api/login", post(http::accounts::login))
+        .route("/api/logout", post(http::accounts::logout))
+        .route("/api/games", get(http::api::games))
+        .route("/api/games/{id}/record", get(http::export::record))
+        .route("/api/games/{id}/replay", get(http::replay::replay))
+        .route("/api/games/{id}/rematch", post(http::rematch::rematch))
         .route(
             "/api/games/{id}/analysis",
             get(analysis::get).post(analysis::request),
         )
-        .route("/api/games/{id}/replay/{ply}", get(replay::at_ply))
+        .route("/api/games/{id}/replay/{ply}", get(http::replay::at_ply))
         // Playing with people (issue 27).
-        .route("/api/games/{id}/resign", post(endings::resign))
-        .route("/api/games/{id}/abandon", post(endings::abandon))
-        .route("/api/games/{id}/claim", post(endings::claim))
-        .route("/api/games/{id}/back", post(endings::back))
-        .route("/api/games/{id}/chat", get(chat::list))
-        .route("/api/chat/{id}/report", post(chat::report))
+        .route("/api/games/{id}/resign", post(live::endings::resign))
+        .route("/api/games/{id}/abandon", post(live::endings::abandon))
+        .route("/api/games/{id}/claim", post(live::endings::claim))
+        .route("/api/games/{id}/back", post(live::endings::back))
+        .route("/api/games/{id}/chat", get(live::chat::list))
+        .route("/api/chat/{id}/report", post(live::chat::report))
         .route(
             "/api/pairing",
-            get(meet::waiting).post(meet::ask).delete(meet::cancel),
+            get(http::meet::waiting)
+                .post(http::meet::ask)
+                .delete(http::meet::cancel),
         )
-        .route("/api/watch", get(meet::watch))
-        .route("/api/users/{id}", get(profiles::profile))
+        .route("/api/watch", get(http::meet::watch))
+        .route("/api/users/{id}", get(http::profiles::profile))
         .route(
             "/api/users/{id}/games.ndjson",
-            get(export::user_games_ndjson),
+            get(http::export::user_games_ndjson),
         )
-        .route("/api/leaderboards/{game}", get(profiles::leaderboard))
-        .route("/api/daily", get(daily::today))
-        .route("/api/daily/{id}", post(daily::start))
-        .route("/api/daily/{id}/leaderboard", get(daily::leaderboard))
-        .route("/api/tables", get(api::open_tables).post(api::create_table))
-        .route("/api/tables/{id}", get(api::table))
-        .route("/api/tables/{id}/join", post(api::join))
-        .route("/api/tables/{id}/leave", post(api::leave))
+        .route("/api/leaderboards/{game}", get(http::profiles::leaderboard))
+        .route("/api/daily", get(http::daily::today))
+        .route("/api/daily/{id}", post(http::daily::start))
+        .route("/api/daily/{id}/leaderboard", get(http::daily::leaderboard))
+        .route(
+            "/api/tables",
+            get(http::api::open_tables).post(http::api::create_table),
+        )
+        .route("/api/tables/{id}", get(http::api::table))
+        .route("/api/tables/{id}/join", post(http::api::join))
+        .route("/api/tables/{id}/leave", post(http::api::leave))
         .route("/api/notify", get(reach::api::get).put(reach::api::set))
         .route(
             "/api/notify/unsubscribe/{token}",
@@ -529,7 +498,7 @@ pub fn router(state: AppState) -> Router {
             post(reach::api::set_email).delete(reach::api::delete_email),
         )
         .route("/api/me/email/verify", post(reach::api::verify_email))
-        .route("/ws", get(ws::upgrade))
+        .route("/ws", get(live::ws::upgrade))
         .route("/internal/link/{id}", get(cluster::link::accept))
         .route(
             "/internal/pairing",
@@ -537,7 +506,7 @@ pub fn router(state: AppState) -> Router {
                 .post(cluster::pairing::accept)
                 .delete(cluster::pairing::accept),
         )
-        .fallback(get(web::static_file))
+        .fallback(get(http::web::static_file))
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
@@ -644,9 +613,9 @@ pub async fn serve_state(state: AppState, listener: tokio::net::TcpListener) -> 
     }
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     tokio::select! {
-        served = listen::serve(state.clone(), listener) => served,
+        served = http::listen::serve(state.clone(), listener) => served,
         _ = terminate.recv() => {
-            drain::drain(&state).await;
+            live::drain::drain(&state).await;
             Ok(())
         }
     }

@@ -23,7 +23,7 @@ impl WallClock {
     pub fn now_ms(&self) -> i64 {
         match &self.0 {
             Some(t) => t.load(Ordering::SeqCst),
-            None => crate::store::now_ms(),
+            None => crate::db::store::now_ms(),
         }
     }
 }

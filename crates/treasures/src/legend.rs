@@ -16,8 +16,14 @@ impl Game {
             .expect("the Legend's pile is never empty");
         // 1. His wishes: the colours of the icons of his top domino (two entries).
         let face_up = self.face_up_spaces();
-        let pick = legend_pick(data::get(top).icon_colours(), &self.gem_areas, face_up);
-        let mut turn = LegendTurn::default();
+        let wishes = data::get(top).icon_colours();
+        let pick = legend_pick(wishes, &self.gem_areas, face_up);
+        let mut turn = LegendTurn {
+            ply: self.ply,
+            wishes,
+            collected: pick.collected(),
+            ..LegendTurn::default()
+        };
         for (area, taken) in self.gem_areas.iter_mut().zip(&pick.taken) {
             for gem in taken.kinds() {
                 area.remove(gem, taken.get(gem));
@@ -49,7 +55,7 @@ impl Game {
         }
         let legend = self.legend.as_mut().expect("solo");
         legend.gems.add_all(&turn.gems);
-        legend.last_turn = Some(turn);
+        legend.turns.push(turn);
     }
 
     /// Stage-end scoring of the Legend: coloured gems are worth the stage number each and are
@@ -94,6 +100,27 @@ pub struct LegendPick {
     pub taken: [Gems; SPACES],
     /// The space of his last gem, whose domino he then takes (`None`: he found no gem).
     pub last_space: Option<usize>,
+}
+
+impl LegendPick {
+    /// The gems of the pick in the order he collects them, each with its space: his wishes
+    /// (coloured gems) from the left, then the Mythicals from the left. He collects two at
+    /// most.
+    pub fn collected(&self) -> [Option<(Gem, u8)>; 2] {
+        let mut out = [None; 2];
+        let coloured = self.taken.iter().enumerate().flat_map(|(s, g)| {
+            (0..5u8).flat_map(move |c| {
+                std::iter::repeat_n((Gem::colour(c), s as u8), g.get(Gem::colour(c)) as usize)
+            })
+        });
+        let mythical = self.taken.iter().enumerate().flat_map(|(s, g)| {
+            std::iter::repeat_n((Gem::Mythical, s as u8), g.mythical() as usize)
+        });
+        for (slot, gem) in out.iter_mut().zip(coloured.chain(mythical)) {
+            *slot = Some(gem);
+        }
+        out
+    }
 }
 
 /// Steps 1 to 3 of THE Legend's turn (RULES.md): which gems he collects from `areas`, seeing
@@ -206,7 +233,7 @@ mod tests {
         let mut g = position(SoloMode::ALegend, [O, B], areas);
         let space3_top = g.piles[2].top().unwrap();
         g.legend_turn();
-        let turn = g.legend.as_ref().unwrap().last_turn.unwrap();
+        let turn = g.legend.as_ref().unwrap().last_turn().unwrap();
         assert_eq!(turn.gems, gems(&[(Gem::Orange, 1), (Gem::Blue, 1)]));
         assert_eq!(turn.space, Some(2), "blue was his last gem, from space 3");
         assert_eq!(turn.domino, Some(space3_top));
@@ -259,7 +286,7 @@ mod tests {
         areas[4] = gems(&[(Gem::Red, 3)]);
         let mut g = position(SoloMode::ALegend, [R, R], areas);
         g.legend_turn();
-        let turn = g.legend.as_ref().unwrap().last_turn.unwrap();
+        let turn = g.legend.as_ref().unwrap().last_turn().unwrap();
         assert_eq!(turn.gems, gems(&[(Gem::Red, 2)]));
         assert_eq!(turn.space, Some(2));
         assert_eq!(g.gem_areas[2], gems(&[(Gem::Blue, 1)]));
@@ -274,7 +301,7 @@ mod tests {
         let mut g = position(SoloMode::ALegend, [B, R], areas);
         let space1_top = g.piles[0].top().unwrap();
         g.legend_turn();
-        let turn = g.legend.as_ref().unwrap().last_turn.unwrap();
+        let turn = g.legend.as_ref().unwrap().last_turn().unwrap();
         assert_eq!(turn.gems, gems(&[(Gem::Blue, 1), (Gem::Mythical, 1)]));
         assert_eq!(
             turn.space,
@@ -293,7 +320,7 @@ mod tests {
         areas[4] = gems(&[(Gem::Mythical, 3)]);
         let mut g = position(SoloMode::ALegend, [B, R], areas);
         g.legend_turn();
-        let turn = g.legend.as_ref().unwrap().last_turn.unwrap();
+        let turn = g.legend.as_ref().unwrap().last_turn().unwrap();
         assert_eq!(turn.gems, gems(&[(Gem::Mythical, 2)]));
         assert_eq!(turn.space, Some(2));
         assert_eq!(g.gem_areas[4], gems(&[(Gem::Mythical, 3)]));
@@ -312,7 +339,7 @@ mod tests {
         let space1_top = g.piles[0].top().unwrap();
         let bag_before = g.bag.total();
         g.legend_turn();
-        let turn = g.legend.as_ref().unwrap().last_turn.unwrap();
+        let turn = g.legend.as_ref().unwrap().last_turn().unwrap();
         assert_eq!(turn.domino, Some(space1_top));
         assert!(turn.drew.is_some());
         assert_eq!(turn.gems.total(), 1);
@@ -351,5 +378,186 @@ mod tests {
             assert_eq!(l.stage_draw.is_some(), draws, "{mode:?} {mythicals}");
             assert_eq!(l.gems.total(), mythicals as u32 + u32::from(draws));
         }
+    }
+
+    /// His last turn as the view tells it (a spectator's view: it is public).
+    fn told(g: &Game) -> crate::view::LegendTurnView {
+        let view = crate::View::of(g, None);
+        view.legend
+            .unwrap()
+            .turns
+            .last()
+            .cloned()
+            .expect("he played")
+    }
+
+    fn gem_reasons(turn: &crate::view::LegendTurnView) -> Vec<(Gem, u8, LegendGemReason)> {
+        turn.gems
+            .iter()
+            .map(|g| (g.gem, g.space, g.reason))
+            .collect()
+    }
+
+    use crate::view::{LegendDominoReason, LegendGemReason};
+
+    #[test]
+    fn the_view_says_both_wishes_were_found_and_the_domino_is_the_last_gems_space() {
+        // Rulebook step 1: both colours found, from the left; step 3: the domino of the space
+        // of his last gem.
+        let mut areas = [Gems::default(); SPACES];
+        areas[0] = gems(&[(Gem::Orange, 1), (Gem::Green, 2)]);
+        areas[2] = gems(&[(Gem::Blue, 1), (Gem::Mythical, 2)]);
+        areas[4] = gems(&[(Gem::Orange, 3)]);
+        let mut g = position(SoloMode::ALegend, [O, B], areas);
+        g.ply = 11;
+        g.legend_turn();
+        let turn = told(&g);
+        assert_eq!(
+            turn.ply, 11,
+            "his turn follows the player's move of that ply"
+        );
+        assert_eq!(
+            gem_reasons(&turn),
+            vec![
+                (Gem::Orange, 0, LegendGemReason::Wish),
+                (Gem::Blue, 2, LegendGemReason::Wish)
+            ]
+        );
+        assert!(turn.missed.is_empty());
+        assert_eq!(turn.space, Some(2));
+        assert_eq!(turn.domino_reason, Some(LegendDominoReason::SpaceOfLastGem));
+        assert_eq!(turn.drew, None);
+        let mut wishes = turn.wishes;
+        wishes.sort();
+        assert_eq!(wishes, [O, B]);
+    }
+
+    #[test]
+    fn the_view_says_two_identical_wishes_came_from_one_space() {
+        let mut areas = [Gems::default(); SPACES];
+        areas[0] = gems(&[(Gem::Blue, 1), (Gem::Mythical, 2)]);
+        areas[2] = gems(&[(Gem::Red, 2), (Gem::Blue, 1)]);
+        areas[4] = gems(&[(Gem::Red, 3)]);
+        let mut g = position(SoloMode::ALegend, [R, R], areas);
+        g.legend_turn();
+        let turn = told(&g);
+        assert_eq!(
+            gem_reasons(&turn),
+            vec![
+                (Gem::Red, 2, LegendGemReason::Wish),
+                (Gem::Red, 2, LegendGemReason::Wish)
+            ]
+        );
+        assert!(turn.missed.is_empty());
+    }
+
+    #[test]
+    fn the_view_says_a_mythical_replaced_the_missed_wish() {
+        // Step 2: one colour found nowhere, so one Mythical from the leftmost face-up space;
+        // it is his last gem, so its space gives the domino.
+        let mut areas = [Gems::default(); SPACES];
+        areas[0] = gems(&[(Gem::Green, 1), (Gem::Mythical, 2)]);
+        areas[2] = gems(&[(Gem::Mythical, 3)]);
+        areas[4] = gems(&[(Gem::Blue, 3)]);
+        let mut g = position(SoloMode::ALegend, [B, R], areas);
+        g.legend_turn();
+        let turn = told(&g);
+        assert_eq!(
+            gem_reasons(&turn),
+            vec![
+                (Gem::Blue, 4, LegendGemReason::Wish),
+                (Gem::Mythical, 0, LegendGemReason::MythicalForMissedWish)
+            ]
+        );
+        assert_eq!(turn.missed, vec![R]);
+        assert_eq!(turn.space, Some(0));
+        assert_eq!(turn.domino_reason, Some(LegendDominoReason::SpaceOfLastGem));
+    }
+
+    #[test]
+    fn the_view_says_two_mythicals_replaced_two_missed_wishes() {
+        let mut areas = [Gems::default(); SPACES];
+        areas[0] = gems(&[(Gem::Green, 3)]);
+        areas[2] = gems(&[(Gem::Mythical, 2), (Gem::Purple, 1)]);
+        areas[4] = gems(&[(Gem::Mythical, 3)]);
+        let mut g = position(SoloMode::ALegend, [B, R], areas);
+        g.legend_turn();
+        let turn = told(&g);
+        assert_eq!(
+            gem_reasons(&turn),
+            vec![
+                (Gem::Mythical, 2, LegendGemReason::MythicalForMissedWish),
+                (Gem::Mythical, 2, LegendGemReason::MythicalForMissedWish)
+            ]
+        );
+        let mut missed = turn.missed.clone();
+        missed.sort();
+        assert_eq!(missed, vec![B, R]);
+    }
+
+    #[test]
+    fn the_view_says_he_found_nothing_took_the_leftmost_domino_and_drew() {
+        let mut areas = [Gems::default(); SPACES];
+        areas[0] = gems(&[(Gem::Green, 3)]);
+        areas[2] = gems(&[(Gem::Purple, 3)]);
+        areas[4] = gems(&[(Gem::Green, 3)]);
+        areas[1] = gems(&[(Gem::Blue, 3)]);
+        areas[3] = gems(&[(Gem::Red, 3)]);
+        let mut g = position(SoloMode::ALegend, [B, R], areas);
+        g.legend_turn();
+        let turn = told(&g);
+        assert!(turn.gems.is_empty());
+        assert_eq!(turn.missed.len(), 2);
+        assert_eq!(turn.space, Some(0));
+        assert_eq!(
+            turn.domino_reason,
+            Some(LegendDominoReason::LeftmostFoundNoGem)
+        );
+        assert!(turn.drew.is_some());
+    }
+
+    #[test]
+    fn every_turn_of_his_stays_in_the_view_and_replays_identically() {
+        use pyramidion_core::Rules;
+        let options = Options::solo(SoloMode::ALegend);
+        let mut g = Game::new(&options, 5).unwrap();
+        let mut replay = Game::new(&options, 5).unwrap();
+        let mut placements = Vec::new();
+        let mut legal = Vec::new();
+        // Stage 1 and a bit: ten placements complete a 5x4 stage, the last one without him.
+        while placements.len() < 12 {
+            g.legal_moves(&mut legal);
+            let m = legal[legal.len() / 2];
+            if matches!(m, crate::Move::Place(_)) {
+                let completes = {
+                    let mut next = g.clone();
+                    next.play(&m).unwrap();
+                    next.players[0].stage_complete || next.stage != g.stage
+                };
+                placements.push((g.ply, completes));
+            }
+            g.play(&m).unwrap();
+            replay.play(&m).unwrap();
+        }
+        let turns = crate::View::of(&g, None).legend.unwrap().turns;
+        let expected: Vec<u32> = placements
+            .iter()
+            .filter(|(_, completes)| !completes)
+            .map(|(ply, _)| *ply)
+            .collect();
+        assert_eq!(turns.iter().map(|t| t.ply).collect::<Vec<_>>(), expected);
+        assert!(turns.len() >= 10, "{} turns", turns.len());
+        for t in &turns {
+            assert!(t.domino_reason.is_some(), "he always takes a domino here");
+            // Each wish is either answered by a coloured gem or missed; only a missed wish
+            // brings a Mythical.
+            let mythicals = t.gems.iter().filter(|g| g.gem == Gem::Mythical).count();
+            assert_eq!(t.gems.len() - mythicals + t.missed.len(), 2, "{t:?}");
+            assert!(mythicals <= t.missed.len(), "{t:?}");
+        }
+        assert_eq!(
+            crate::View::of(&replay, Some(pyramidion_core::Seat(0))),
+            crate::View::of(&g, Some(pyramidion_core::Seat(0)))
+        );
     }
 }

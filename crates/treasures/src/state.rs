@@ -104,16 +104,29 @@ impl Player {
     }
 }
 
-/// What THE Legend did on his last turn (public, for the table and the log).
+/// One of THE Legend's turns, as the table and the log tell it (all public: his takes happen in
+/// the open at a real table).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LegendTurn {
+    /// The ply of the player's move his turn followed (he plays inside that move).
+    pub ply: u32,
+    /// His wishes this turn: the icon colours of his top domino (0–4, may be equal).
+    pub wishes: [u8; 2],
+    /// Every gem he gained, the blind draw included.
     pub gems: Gems,
+    /// The gems he collected from the gem areas, in the order he collected them, each with
+    /// its space (0–4): the coloured ones first (his wishes), then the Mythicals.
+    pub collected: [Option<(Gem, u8)>; 2],
     /// The space (0–4) whose domino he took.
     pub space: Option<u8>,
     pub domino: Option<DominoId>,
     /// The gem drawn blindly from the bag, when he found none.
     pub drew: Option<Gem>,
 }
+
+/// THE Legend takes a turn after each placement that does not complete the player's stage, and
+/// a pyramid takes at most this many placements: his turns of a game fit.
+pub const LEGEND_TURNS: usize = DOMINOES_PER_PYRAMID;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Legend {
@@ -122,7 +135,9 @@ pub struct Legend {
     pub(crate) pile: ArrayVec<DominoId, 32>,
     pub(crate) gems: Gems,
     pub(crate) stage_scores: [u16; STAGES as usize],
-    pub(crate) last_turn: Option<LegendTurn>,
+    /// Every turn he played, oldest first (the log shows them all, also after a reload).
+    #[serde(default)]
+    pub(crate) turns: ArrayVec<LegendTurn, LEGEND_TURNS>,
     /// Gem drawn at the start of the current stage ("Become THE Legend").
     pub(crate) stage_draw: Option<Gem>,
     /// Per stage, the coloured gems and Mythicals he scored (for the breakdown).
@@ -140,7 +155,11 @@ impl Legend {
         &self.pile
     }
     pub fn last_turn(&self) -> Option<LegendTurn> {
-        self.last_turn
+        self.turns.last().copied()
+    }
+    /// Every turn he played, oldest first.
+    pub fn turns(&self) -> &[LegendTurn] {
+        &self.turns
     }
 }
 
@@ -305,7 +324,7 @@ impl Game {
             pile: std::iter::once(ids.pop().expect("90 dominoes")).collect(),
             gems: Gems::default(),
             stage_scores: [0; 4],
-            last_turn: None,
+            turns: ArrayVec::new(),
             stage_draw: None,
             scored_gems: [[0; 2]; STAGES as usize],
         });

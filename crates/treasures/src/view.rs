@@ -5,7 +5,7 @@
 //! is shown, its contents follow from everything visible), the seed and the RNG.
 use crate::allocation::best_plan;
 use crate::data::{self, BackBlock, DominoId};
-use crate::gems::Gems;
+use crate::gems::{Gem, Gems};
 use crate::moves::{Move, Payment};
 use crate::options::{Options, SoloMode};
 use crate::scoring::{POINTS_PER_MYTHICAL_KEPT, activation_points, affordable_payments};
@@ -185,11 +185,114 @@ pub struct LegendView {
     pub stage_scores: [u16; 4],
     pub total: u32,
     pub last_turn: Option<LegendTurn>,
+    /// Every turn he played, oldest first, each with the rule that chose what he took.
+    pub turns: Vec<LegendTurnView>,
     pub stage_draw: Option<crate::gems::Gem>,
     /// Per finished stage: coloured gems and Mythicals he scored.
     pub scored_gems: Vec<[u8; 2]>,
     /// Per finished stage, how those gems made his points (the scoring pad's breakdown).
     pub scored: Vec<LegendStageScore>,
+}
+
+/// One of THE Legend's turns: what he took and, for each take, the rule of his turn
+/// (RULES.md, "His turn") that chose it, so that the log says why without a rule in the page.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LegendTurnView {
+    /// The ply of the player's move his turn followed.
+    pub ply: u32,
+    /// His wishes this turn (colours 0–4): the gem icons of his top domino then.
+    pub wishes: [u8; 2],
+    /// The gems he collected from the gem areas, in order.
+    pub gems: Vec<LegendGemView>,
+    /// His wishes he found in no face-up space (colours 0–4).
+    pub missed: Vec<u8>,
+    /// The space (0–4) whose domino he took, the domino, and why that one.
+    pub space: Option<u8>,
+    pub domino: Option<DominoView>,
+    pub domino_reason: Option<LegendDominoReason>,
+    /// The gem he drew blindly from the bag (he found none).
+    pub drew: Option<Gem>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LegendGemView {
+    pub gem: Gem,
+    /// 0–4.
+    pub space: u8,
+    pub reason: LegendGemReason,
+}
+
+/// Why THE Legend collected a gem.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LegendGemReason {
+    /// A coloured gem matching a gem icon of his domino, the first he found scanning the
+    /// face-up spaces from the left.
+    Wish,
+    /// A Mythical, searched from the leftmost face-up space, because he found no coloured gem
+    /// for one of his wishes.
+    MythicalForMissedWish,
+}
+
+/// Why THE Legend took the domino he took.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LegendDominoReason {
+    /// The domino of the space where he collected his last gem.
+    SpaceOfLastGem,
+    /// He found no gem: the leftmost face-up domino (and a gem drawn blindly from the bag).
+    LeftmostFoundNoGem,
+}
+
+impl LegendTurnView {
+    pub(crate) fn of(turn: &LegendTurn) -> LegendTurnView {
+        let gems: Vec<LegendGemView> = turn
+            .collected
+            .iter()
+            .flatten()
+            .map(|&(gem, space)| LegendGemView {
+                gem,
+                space,
+                reason: if gem == Gem::Mythical {
+                    LegendGemReason::MythicalForMissedWish
+                } else {
+                    LegendGemReason::Wish
+                },
+            })
+            .collect();
+        // A wish is missed unless a coloured gem of its colour answered it (each gem answers
+        // one wish: two equal wishes need two gems).
+        let mut found: Vec<Gem> = gems.iter().map(|g| g.gem).collect();
+        let missed = turn
+            .wishes
+            .iter()
+            .copied()
+            .filter(|&c| match found.iter().position(|&g| g == Gem::colour(c)) {
+                Some(i) => {
+                    found.swap_remove(i);
+                    false
+                }
+                None => true,
+            })
+            .collect();
+        let domino_reason = turn.space.map(|_| {
+            if gems.is_empty() {
+                LegendDominoReason::LeftmostFoundNoGem
+            } else {
+                LegendDominoReason::SpaceOfLastGem
+            }
+        });
+        LegendTurnView {
+            ply: turn.ply,
+            wishes: turn.wishes,
+            gems,
+            missed,
+            space: turn.space,
+            domino: turn.domino.map(DominoView::of),
+            domino_reason,
+            drew: turn.drew,
+        }
+    }
 }
 
 /// THE Legend's points at one stage end: each coloured gem is worth the stage number, each
@@ -294,7 +397,8 @@ impl View {
             gems: l.gems,
             stage_scores: l.stage_scores,
             total: l.total(),
-            last_turn: l.last_turn,
+            last_turn: l.last_turn(),
+            turns: l.turns.iter().map(LegendTurnView::of).collect(),
             stage_draw: l.stage_draw,
             scored_gems: l.scored_gems[..scored_stages].to_vec(),
             scored: l.scored_gems[..scored_stages]

@@ -232,7 +232,7 @@ function enlargedPlayer(ctx, seat) {
 function legendPanel(ctx) {
   const l = ctx.view.legend;
   const top = l.pile[l.pile.length - 1];
-  const last = l.last_turn;
+  const last = l.turns.length ? l.turns[l.turns.length - 1] : null;
   return h(
     'section.card.legend',
     { 'data-testid': 'legend' },
@@ -241,25 +241,46 @@ function legendPanel(ctx) {
     h('div.legend-pile', {}, top ? dominoSvg(top.blocks, 76) : null, h('span', {}, t('legend.pile', { count: l.pile.length }))),
     h('p', {}, t('legend.wishes', { a: t(`colour.${GEMS[l.wishes[0]]}`), b: t(`colour.${GEMS[l.wishes[1]]}`) })),
     h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(l.gems)),
-    last ? h('p.hint', { 'data-testid': 'legend-last' }, legendTurnText(last)) : null,
+    last ? h('div.hint', { 'data-testid': 'legend-last' }, h('p', {}, t('legend.last_turn')), h('ul.legend-why', {}, legendTurnLines(last).map((line) => h('li', {}, line)))) : null,
     l.stage_draw ? h('p.hint', {}, t('legend.stage_draw', { gem: t(`gem.${l.stage_draw}`) })) : null,
     h('div.score-line', {}, l.stage_scores.map((sc, s) => h('span', {}, `${t('table.stage_short', { stage: s + 1 })}: ${sc}`)), h('strong', {}, t('table.total', { total: l.total }))),
   );
 }
 
-function legendTurnText(turn) {
-  const gems = GEMS.flatMap((name, g) => (turn.gems[g] ? [`${turn.gems[g]} × ${t(`gem.${name}`)}`] : []));
-  const took = turn.space !== null ? t('legend.took_domino', { space: turn.space + 1 }) : '';
-  const gemText = gems.length ? t('legend.took_gems', { gems: gems.join(', ') }) : '';
-  const drew = turn.drew ? t('legend.drew', { gem: t(`gem.${turn.drew}`) }) : '';
-  return [t('legend.last_turn'), gemText, took, drew].filter(Boolean).join(' ');
+// One of THE Legend's turns in sentences: his wishes, then each gem and the domino with the
+// rule of his turn that chose it (the engine names the rule; this only words it). Equal gems
+// from one space for one reason make one sentence ("2 Mythical gems from space 1").
+function legendTurnLines(turn) {
+  const [a, b] = turn.wishes;
+  const lines = [
+    a === b
+      ? t('legend.why.wishes_same', { gems: t(`gem_count.${GEMS[a]}`, { count: 2 }) })
+      : t('legend.why.wishes', { a: t(`colour.${GEMS[a]}`), b: t(`colour.${GEMS[b]}`) }),
+  ];
+  const missed = [...new Set(turn.missed)].map((c) => t(`gem.${GEMS[c]}`)).join(t('legend.why.or'));
+  const groups = [];
+  for (const g of turn.gems) {
+    const same = groups.find((x) => x.gem === g.gem && x.space === g.space && x.reason === g.reason);
+    if (same) same.count += 1;
+    else groups.push({ ...g, count: 1 });
+  }
+  for (const g of groups) {
+    const gems = t(`gem_count.${g.gem}`, { count: g.count });
+    lines.push(t(`legend.why.${g.reason}`, { count: g.count, gems, space: g.space + 1, missed }));
+  }
+  if (!turn.gems.length) lines.push(t('legend.why.no_gem', { missed }));
+  if (turn.domino_reason) lines.push(t(`legend.why.${turn.domino_reason}`, { space: turn.space + 1 }));
+  if (turn.drew) lines.push(t('legend.why.drew', { gem: t(`gem.${turn.drew}`) }));
+  return lines;
 }
 
 function moveLog(ctx) {
   // The shell's log (complete, by turn, with names); this table says how a move reads. In
-  // solo it ends with THE Legend's last turn (the engine keeps only the last one).
-  const log = ctx.moveLog(moveText);
-  const last = ctx.view.legend && ctx.view.legend.last_turn;
-  if (last) log.append(h('p.hint.legend-log', { 'data-testid': 'log-legend-turn' }, h('strong', {}, `${t('legend.name')}: `), legendTurnText(last)));
-  return log;
+  // solo, each of THE Legend's turns (the view keeps them all) follows the player's move
+  // he played it in, with why he took what he took.
+  const legend = ctx.view.legend;
+  const interludes = legend
+    ? legend.turns.map((turn) => ({ after: turn.ply, name: t('legend.name'), testid: 'log-legend-turn', lines: legendTurnLines(turn) }))
+    : [];
+  return ctx.moveLog(moveText, interludes);
 }

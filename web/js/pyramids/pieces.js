@@ -68,7 +68,8 @@ function glyphShape(glyph, x, y, size) {
 // The parts of a card at (x, y) in units of `u` px: the upper half (glyph), the stone strip.
 function cardParts(card, x, y, u, { ghost = false } = {}) {
   const parts = [s('rect', { x, y, width: 6 * u, height: 2 * u, rx: u * 0.15, fill: '#e9d6a8', stroke: '#6d5320', 'stroke-width': 1, opacity: ghost ? 0.75 : 1 })];
-  if (card.glyph) parts.push(s('g', { 'data-glyph': card.glyph }, glyphShape(card.glyph, x + 0.3 * u, y + 0.15 * u, 0.7 * u)));
+  // The glyph says its name on hover (a tooltip): its shape alone is not self-explanatory.
+  if (card.glyph) parts.push(s('g', { 'data-glyph': card.glyph }, s('title', {}, glyphName(card.glyph)), glyphShape(card.glyph, x + 0.3 * u, y + 0.15 * u, 0.7 * u)));
   for (const st of stonesOf(card)) {
     const sx = x + st.x0 * u;
     const w = (st.x1 - st.x0) * u;
@@ -84,6 +85,7 @@ export function cardSvg(card, u = 14) {
   return s(
     'svg.py-card',
     { width: 6 * u + 2, height: 2 * u + 2, viewBox: `-1 -1 ${6 * u + 2} ${2 * u + 2}`, role: 'img', 'aria-label': cardLabel(card), 'data-card': card.card },
+    s('title', {}, cardLabel(card)),
     cardParts(card, 0, 0, u),
   );
 }

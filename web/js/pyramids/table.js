@@ -226,7 +226,21 @@ function necropolis(ctx, p, own) {
       },
     }),
     edifices(p, own),
+    own ? null : takes(ctx, p),
     h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
+  );
+}
+
+// What a player took from the quarry this round and discarded at the last round end: seen
+// by everyone at the table, so kept in sight here (the view carries exactly that).
+function takes(ctx, p) {
+  const row = (testid, label, cards) => (cards.length ? h(`div.py-took`, { 'data-testid': testid }, h('span.label', {}, label), h('div.pair-cards', {}, cards.map((c) => cardSvg(c, 9)))) : null);
+  if (!p.took.length && !p.discarded.length) return null;
+  return h(
+    'div.py-takes',
+    { 'data-testid': 'takes', 'aria-label': t('py.takes_of', { name: ctx.seatName(p.seat) }) },
+    row('took', t('py.took_this_round'), p.took),
+    row('discarded', t('py.discarded_last_round'), p.discarded),
   );
 }
 
@@ -251,7 +265,7 @@ function enlargedNecropolis(ctx, seat) {
     wide: true,
     title: [t('py.necropolis_of', { name }), p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null],
     body: [
-      h('div.py-enlarged', {}, h('div.py-enlarged-pyramid', { 'data-scroll-key': 'pyramid' }, pyramidSvg(p.pyramid, { testid: 'enlarged-pyramid', unit: 14, label: t('py.pyramid_of', { name }) })), edifices(p, false)),
+      h('div.py-enlarged', {}, h('div.py-enlarged-pyramid', { 'data-scroll-key': 'pyramid' }, pyramidSvg(p.pyramid, { testid: 'enlarged-pyramid', unit: 14, label: t('py.pyramid_of', { name }) })), edifices(p, false), takes(ctx, p)),
       h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
     ],
   };

@@ -156,7 +156,7 @@ impl Player {
                 match self
                     .latest
                     .as_ref()
-                    .map(|base| pyramidion_server::patch::rebuild(base, &v))
+                    .map(|base| pyramidion_server::live::patch::rebuild(base, &v))
                 {
                     Some(Ok(state)) => v = state,
                     _ => {

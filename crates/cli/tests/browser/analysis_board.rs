@@ -34,7 +34,7 @@ async fn no_notation_in_the_list(s: &Session, notations: &[String]) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
-    let turn = ONE_AT_A_TIME.lock().await;
+    let turn = take_turn().await;
     let dir = std::env::temp_dir().join(format!(
         "pyramidion-browser-analysis-board-{}",
         std::process::id()
@@ -199,7 +199,7 @@ async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
 /// slot with its domino drawn (a ghost placement), not only a marker among the others.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
-    let turn = ONE_AT_A_TIME.lock().await;
+    let turn = take_turn().await;
     let dir = std::env::temp_dir().join(format!(
         "pyramidion-browser-analysis-slots-{}",
         std::process::id()

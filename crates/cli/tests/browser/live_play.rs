@@ -6,7 +6,7 @@ use super::*;
 /// A world whose server runs with extra `pyramidion serve` flags on a fixed port (so that it
 /// can be restarted where the pages look for it).
 async fn world_with(name: &str, flags: &[&str]) -> (World, u16) {
-    let turn = ONE_AT_A_TIME.lock().await;
+    let turn = take_turn().await;
     let port = free_port();
     let dir =
         std::env::temp_dir().join(format!("pyramidion-browser-{name}-{}", std::process::id()));

@@ -50,7 +50,7 @@ async fn create_table(s: &Session, second: &str, clock: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_turn_based_table_offers_notifications_and_the_tab_title_counts_my_moves() {
-    let turn = ONE_AT_A_TIME.lock().await;
+    let turn = take_turn().await;
     let dir = std::env::temp_dir().join(format!("pyramidion-browser-reach-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let w = World {
@@ -208,7 +208,7 @@ fn link(text: &str, prefix: &str) -> String {
 async fn a_player_who_closed_the_tab_gets_a_push_and_a_mail_when_the_table_fills() {
     let (push_base, mut pushed) = sinks::push_endpoint().await;
     let (smtp, mut mails) = sinks::smtp_sink().await;
-    let turn = ONE_AT_A_TIME.lock().await;
+    let turn = take_turn().await;
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
     let dir = std::env::temp_dir().join(format!(

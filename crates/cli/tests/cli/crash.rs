@@ -41,7 +41,7 @@ async fn next_state(
             let mut v: Value = serde_json::from_str(&t).unwrap();
             assert_ne!(v["type"], "error", "{v}");
             if v["type"] == "patch" {
-                v = pyramidion_server::patch::rebuild(held.as_ref().unwrap(), &v).unwrap();
+                v = pyramidion_server::live::patch::rebuild(held.as_ref().unwrap(), &v).unwrap();
             }
             if v["type"] == "state" {
                 *held = Some(v.clone());

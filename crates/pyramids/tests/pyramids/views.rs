@@ -25,15 +25,87 @@ fn ids(value: &serde_json::Value, out: &mut Vec<u64>) {
 fn shown(game: &Game, seat: Option<Seat>) -> (serde_json::Value, BTreeSet<u64>) {
     let json = serde_json::to_value(game.view(seat)).unwrap();
     let mut out = Vec::new();
-    ids(&json, &mut out);
+    // The takes and discards of each seat repeat cards shown where they went: each card is
+    // shown once elsewhere.
+    let mut rest = json.clone();
+    for table in rest["tables"].as_array_mut().unwrap() {
+        table["took"].take();
+        table["discarded"].take();
+    }
+    ids(&rest, &mut out);
     let set: BTreeSet<u64> = out.iter().copied().collect();
     assert_eq!(set.len(), out.len(), "a card shown twice");
-    (json, set)
+    let mut all = Vec::new();
+    ids(&json, &mut all);
+    (json, all.into_iter().collect())
 }
 
-/// The cards `seat` must not see, computed from the state's accessors.
-fn hidden_from(game: &Game, seat: Option<Seat>) -> BTreeSet<u64> {
+/// What an observer with perfect memory saw at the table (RULES.md, "What each seat may
+/// see"): per seat, the pair it took this round and the cards it discarded face up at the
+/// latest round end. Kept by watching the spectator's quarry and discard pile, not read from
+/// the engine's records.
+#[derive(Default)]
+struct Memory {
+    round: u8,
+    took: Vec<BTreeSet<u64>>,
+    discarded: Vec<BTreeSet<u64>>,
+}
+
+impl Memory {
+    fn new(players: u8) -> Memory {
+        Memory {
+            round: 1,
+            took: vec![BTreeSet::new(); players as usize],
+            discarded: vec![BTreeSet::new(); players as usize],
+        }
+    }
+
+    /// Plays `m` on `game` and remembers what everyone saw happen.
+    fn play(&mut self, game: &mut Game, m: &pyramidion_pyramids::Move) {
+        let before = game.view(None);
+        let mover = match game.to_move() {
+            ToMove::Seat(s) => s,
+            ToMove::Over => unreachable!(),
+        };
+        game.play(m).unwrap();
+        let after = game.view(None);
+        // A round's building ends: its discards start (possibly none, the next round at once).
+        let built = after.phase == Phase::Discard || after.round != before.round;
+        if before.phase != Phase::Discard && built {
+            self.discarded.iter_mut().for_each(BTreeSet::clear);
+        }
+        // Pairs that left the quarry this move (a builder's pick, and the last builder's pair
+        // taken for them), if the round did not turn over in the same move.
+        if after.round == before.round {
+            for (b, a) in before.quarry.iter().zip(&after.quarry) {
+                if let (Some(cards), None, Some(seat)) = (&b.cards, &a.cards, a.taken_by) {
+                    self.took[seat.index()] = cards.iter().map(|c| u64::from(c.card)).collect();
+                }
+            }
+        }
+        let old: BTreeSet<u64> = before.discard.iter().map(|c| u64::from(c.card)).collect();
+        for c in &after.discard {
+            if !old.contains(&u64::from(c.card)) {
+                self.discarded[mover.index()].insert(u64::from(c.card));
+            }
+        }
+        if after.round != self.round {
+            self.round = after.round;
+            self.took.iter_mut().for_each(BTreeSet::clear);
+            // The first pair of the new round may already be taken (a lone God tile is taken
+            // at once, but pairs never are): nothing to remember yet.
+        }
+    }
+}
+
+/// The cards `seat` must not see, computed from the state's accessors and what everyone saw.
+fn hidden_from(game: &Game, seat: Option<Seat>, memory: &Memory) -> BTreeSet<u64> {
     let mut all: BTreeSet<u64> = (0..105).collect();
+    for seen in memory.took.iter().chain(&memory.discarded) {
+        for id in seen {
+            all.remove(id);
+        }
+    }
     let visible = |id: &CardId| u64::from(*id);
     for id in game.quarry().flatten().flatten() {
         all.remove(&visible(&id));
@@ -71,10 +143,11 @@ fn views_hide_hands_tombs_and_deck() {
     for players in 2..=5u8 {
         for seed in 0..4 {
             let mut game = Game::new(&Options { players }, seed).unwrap();
+            let mut memory = Memory::new(players);
             loop {
                 for viewer in (0..players).map(|s| Some(Seat(s))).chain([None]) {
                     let (json, shown) = shown(&game, viewer);
-                    let hidden = hidden_from(&game, viewer);
+                    let hidden = hidden_from(&game, viewer, &memory);
                     assert!(
                         shown.is_disjoint(&hidden),
                         "{viewer:?} sees {:?}",
@@ -99,6 +172,15 @@ fn views_hide_hands_tombs_and_deck() {
                         assert_eq!(table["score"].is_null(), game.phase() != Phase::Over);
                         assert_eq!(table["detail"].is_null(), game.phase() != Phase::Over);
                         assert_eq!(table["obelisk_stages"].as_array().unwrap().len(), 5);
+                        // Every seat's takes and discards, exactly as everyone saw them.
+                        for (key, seen) in
+                            [("took", &memory.took), ("discarded", &memory.discarded)]
+                        {
+                            let mut cards = Vec::new();
+                            ids(&table[key], &mut cards);
+                            let cards: BTreeSet<u64> = cards.into_iter().collect();
+                            assert_eq!(cards, seen[s], "{key} of seat {s}");
+                        }
                         if game.phase() == Phase::Over {
                             // The breakdown adds up to the score it explains.
                             let (score, detail) = (&table["score"], &table["detail"]);
@@ -151,8 +233,8 @@ fn views_hide_hands_tombs_and_deck() {
                     break;
                 };
                 game.legal_moves(&mut moves);
-                game.play(&moves[rng.below(moves.len() as u32) as usize])
-                    .unwrap();
+                let m = moves[rng.below(moves.len() as u32) as usize];
+                memory.play(&mut game, &m);
             }
         }
     }
@@ -259,4 +341,70 @@ fn own_hand_and_tomb_are_shown_to_their_owner() {
         assert_eq!(tomb, game.necropolis(Seat(s)).tomb.cards());
         assert_eq!(view.deck_size as usize, game.deck_len());
     }
+}
+
+/// A seat takes a pair and buries one of its cards in its Tomb: the other seats and a
+/// spectator see both cards among its takes this round, and nothing more about them: the
+/// card shows once in their views (the takes), with no hand and no Tomb contents, so that the
+/// views do not say which card went to the Tomb.
+#[test]
+fn others_see_a_seats_takes_but_not_which_card_went_to_its_tomb() {
+    let mut rng = GameRng::from_seed(32);
+    let mut moves = Vec::new();
+    let mut checked = 0;
+    for seed in 0..20 {
+        let mut game = Game::new(&Options { players: 3 }, seed).unwrap();
+        while let ToMove::Seat(mover) = game.to_move() {
+            game.legal_moves(&mut moves);
+            let m = moves[rng.below(moves.len() as u32) as usize];
+            game.play(&m).unwrap();
+            let pyramidion_pyramids::Move::Tomb(_) = m else {
+                continue;
+            };
+            let buried = *game.necropolis(mover).tomb.cards().last().unwrap();
+            let Some(pair) = game.took(mover) else {
+                continue;
+            };
+            if !pair.contains(&buried) || game.phase() == Phase::Over {
+                continue;
+            }
+            for viewer in (0..3)
+                .map(Seat)
+                .filter(|&v| v != mover)
+                .map(Some)
+                .chain([None])
+            {
+                let json = serde_json::to_value(game.view(viewer)).unwrap();
+                let table = &json["tables"][mover.index()];
+                let mut took = Vec::new();
+                ids(&table["took"], &mut took);
+                let mut want: Vec<u64> = pair.iter().map(|&c| u64::from(c)).collect();
+                took.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(took, want, "{viewer:?} sees the pair taken");
+                assert!(table["hand"].is_null() && table["tomb"].is_null());
+                let mut all = Vec::new();
+                ids(&json, &mut all);
+                for card in &want {
+                    let shown = all.iter().filter(|&c| c == card).count();
+                    // Once among the takes, and once more only if it is public elsewhere.
+                    let public = game
+                        .necropolis(mover)
+                        .pyramid
+                        .cards()
+                        .any(|c| u64::from(c) == *card)
+                        || game
+                            .necropolis(mover)
+                            .obelisk
+                            .cards()
+                            .iter()
+                            .any(|&c| u64::from(c) == *card);
+                    assert_eq!(shown, 1 + usize::from(public), "{viewer:?}: card {card}");
+                }
+                assert_eq!(table["tomb_size"], game.necropolis(mover).tomb.len());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "only {checked} buried taken cards");
 }

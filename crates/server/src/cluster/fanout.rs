@@ -1,11 +1,11 @@
 //! Pushes that are not about one followed game ("your move" to every connection of a user,
 //! table changes to the lobby) reach the connections of every instance: each instance
 //! publishes its own with PostgreSQL `NOTIFY` and passes on those of the others it `LISTEN`s
-//! to. Like the pushes of one instance (`crate::hub`), they are hints offered without
+//! to. Like the pushes of one instance (`crate::live::hub`), they are hints offered without
 //! waiting: a page that missed one (a full queue, a listener reconnecting) reads its list
 //! again when it reconnects or reopens. Moves never travel this way (see `link`).
-use crate::hub::Hub;
-use crate::protocol::ServerMsg;
+use crate::live::hub::Hub;
+use crate::live::protocol::ServerMsg;
 use anyhow::Result;
 use serde_json::value::RawValue;
 use std::sync::Arc;

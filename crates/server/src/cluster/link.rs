@@ -13,11 +13,11 @@
 //! the moves it missed come from the database, so none is skipped.
 use super::{Cluster, SECRET_HEADER};
 use crate::AppState;
-use crate::endings::Action;
 use crate::error::ApiError;
 use crate::error_code::ApiErrorCode;
-use crate::protocol::ServerMsg;
-use crate::room::{ChatCmd, Outbox, RoomCmd, RoomHandle};
+use crate::live::endings::Action;
+use crate::live::protocol::ServerMsg;
+use crate::live::room::{ChatCmd, Outbox, RoomCmd, RoomHandle};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -140,7 +140,7 @@ pub fn remote_room(
 
 enum Waiting {
     Progress(oneshot::Sender<(u8, u64)>),
-    Act(oneshot::Sender<crate::endings::Answer>),
+    Act(oneshot::Sender<crate::live::endings::Answer>),
 }
 
 async fn forward(
@@ -242,7 +242,7 @@ async fn forward(
                                 let Some(out) = followers.get(&conn) else { continue };
                                 if out.try_send(ServerMsg::Relayed(msg)).is_err() {
                                     // Like a room's subscriber that cannot keep up.
-                                    crate::moves::tell_dropped(out, &game, None);
+                                    crate::live::moves::tell_dropped(out, &game, None);
                                     followers.remove(&conn);
                                     let text = serde_json::to_string(&Forward::Unsubscribe { conn })
                                         .expect("commands serialise");
@@ -295,7 +295,7 @@ async fn forward(
     // now (see the module's comment).
     rx.close();
     for out in followers.values() {
-        crate::moves::tell_dropped(out, &game, None);
+        crate::live::moves::tell_dropped(out, &game, None);
     }
     for (_, w) in waiting.drain() {
         if let Waiting::Act(reply) = w {
@@ -304,7 +304,7 @@ async fn forward(
     }
     while let Ok(cmd) = rx.try_recv() {
         match cmd {
-            RoomCmd::Subscribe { out, .. } => crate::moves::tell_dropped(&out, &game, None),
+            RoomCmd::Subscribe { out, .. } => crate::live::moves::tell_dropped(&out, &game, None),
             RoomCmd::Move { conn, .. } | RoomCmd::Chat(ChatCmd { conn, .. }) => {
                 if let Some(out) = followers.get(&conn) {
                     let _ = out.try_send(ServerMsg::error(
@@ -392,7 +392,7 @@ async fn serve_link(state: AppState, game: String, socket: WebSocket) {
                 user,
                 last_event,
             } => {
-                let local = *conns.entry(conn).or_insert_with(crate::ws::next_conn);
+                let local = *conns.entry(conn).or_insert_with(crate::live::ws::next_conn);
                 RoomCmd::Subscribe {
                     conn: local,
                     user,
@@ -410,7 +410,7 @@ async fn serve_link(state: AppState, game: String, socket: WebSocket) {
                 state_id,
                 text,
             } => RoomCmd::Move {
-                conn: *conns.entry(conn).or_insert_with(crate::ws::next_conn),
+                conn: *conns.entry(conn).or_insert_with(crate::live::ws::next_conn),
                 user,
                 state_id,
                 text,
@@ -423,7 +423,7 @@ async fn serve_link(state: AppState, game: String, socket: WebSocket) {
                 text,
                 phrase,
             } => RoomCmd::Chat(ChatCmd {
-                conn: *conns.entry(conn).or_insert_with(crate::ws::next_conn),
+                conn: *conns.entry(conn).or_insert_with(crate::live::ws::next_conn),
                 user,
                 name,
                 text,
@@ -440,7 +440,7 @@ async fn serve_link(state: AppState, game: String, socket: WebSocket) {
                 RoomCmd::Progress(reply)
             }
             Forward::Act { req, user, action } => {
-                let (reply, answer) = oneshot::channel::<crate::endings::Answer>();
+                let (reply, answer) = oneshot::channel::<crate::live::endings::Answer>();
                 let to_peer = to_peer.clone();
                 tokio::spawn(async move {
                     let back = match answer.await {

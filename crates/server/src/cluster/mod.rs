@@ -71,8 +71,8 @@ pub struct Lease {
 
 impl Lease {
     /// What the writer checks before committing a move of this game.
-    pub fn fence(&self) -> crate::writer::Fence {
-        crate::writer::Fence {
+    pub fn fence(&self) -> crate::db::writer::Fence {
+        crate::db::writer::Fence {
             owner: self.cluster.me.clone(),
             epoch: self.epoch,
         }
@@ -96,7 +96,7 @@ impl Cluster {
     /// Joins the cluster of the database behind `pool` as `me`, reachable at `address`, and
     /// starts the heartbeat.
     pub async fn join(
-        store: &crate::store::Store,
+        store: &crate::db::store::Store,
         me: String,
         address: String,
     ) -> Result<Arc<Self>> {
@@ -105,7 +105,7 @@ impl Cluster {
             Some(s) => s,
             None => {
                 store
-                    .add_secret("cluster_link", &crate::auth::random_hex(32))
+                    .add_secret("cluster_link", &crate::http::auth::random_hex(32))
                     .await?;
                 store
                     .secret("cluster_link")

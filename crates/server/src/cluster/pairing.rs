@@ -6,8 +6,8 @@
 //! socket reconnects) and the next instance to be asked holds the queue.
 use super::{Owner, SECRET_HEADER};
 use crate::AppState;
-use crate::auth::Identity;
 use crate::error_code::ApiErrorCode;
+use crate::http::auth::Identity;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
@@ -105,10 +105,12 @@ pub async fn accept(
             guest: headers.get(GUEST_HEADER).is_some_and(|g| g == "1"),
         });
     match (method, user) {
-        (Method::GET, _) => crate::meet::waiting_here(&state).into_response(),
-        (Method::DELETE, Some(user)) => crate::meet::cancel_here(&state, &user).into_response(),
+        (Method::GET, _) => crate::http::meet::waiting_here(&state).into_response(),
+        (Method::DELETE, Some(user)) => {
+            crate::http::meet::cancel_here(&state, &user).into_response()
+        }
         (Method::POST, Some(user)) => match serde_json::from_slice(&body) {
-            Ok(ask) => crate::meet::ask_here(&state, &user, ask)
+            Ok(ask) => crate::http::meet::ask_here(&state, &user, ask)
                 .await
                 .into_response(),
             Err(e) => {

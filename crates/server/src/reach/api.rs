@@ -3,10 +3,10 @@
 //! verification, and the one-click unsubscribe of every mail.
 use super::{Prefs, mail, push, text};
 use crate::AppState;
-use crate::api::ApiJson;
-use crate::auth::{Identity, random_hex, token_hash};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
+use crate::http::api::ApiJson;
+use crate::http::auth::{Identity, random_hex, token_hash};
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -174,7 +174,11 @@ pub async fn set_email(
             "that is not an e-mail address",
         ));
     }
-    if !reach.verification_allowed(&identity.user_id, crate::store::now_ms(), VERIFY_EVERY_MS) {
+    if !reach.verification_allowed(
+        &identity.user_id,
+        crate::db::store::now_ms(),
+        VERIFY_EVERY_MS,
+    ) {
         return Err(ApiError::rate_limited());
     }
     let lang = text::language(request.lang.as_deref().unwrap_or("en"));

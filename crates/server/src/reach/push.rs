@@ -3,7 +3,7 @@
 //! to each of a user's subscriptions. The crypto is `web-push-native`'s (pure Rust).
 use super::store::Subscription;
 use super::{Away, ReachConfig, text};
-use crate::store::Store;
+use crate::db::store::Store;
 use anyhow::{Context, Result};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;

@@ -1,6 +1,6 @@
 //! Storage for reaching players who are away: push subscriptions, e-mail addresses, the
 //! events each user wants, and the e-mail batches (migration 0008).
-use crate::store::{Store, now_ms};
+use crate::db::store::{Store, now_ms};
 use anyhow::Result;
 use sqlx::Row;
 

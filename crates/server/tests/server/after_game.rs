@@ -220,7 +220,7 @@ async fn an_unfinished_export_hides_the_deal() {
     let stored = s.state.store.moves(&id).await.unwrap();
     let r = c.get(&format!("/api/games/{id}/record")).await;
     assert!(r.body.get("seed").is_none(), "{}", r.text);
-    let (_, played) = pyramidion_server::rooms::replay_played(&Record {
+    let (_, played) = pyramidion_server::live::rooms::replay_played(&Record {
         game: DUEL.into(),
         options: json!({"players": 2}),
         seed: s.state.store.game(&id).await.unwrap().unwrap().seed,
@@ -308,10 +308,10 @@ async fn the_daily_challenge_deals_alike_once_per_account() {
     assert_eq!(board["game"], challenge["game"], "{board}");
     assert_eq!(board["options"], challenge["options"], "{board}");
     // Yesterday's challenge nobody played is named too, from its id alone.
-    let now = pyramidion_server::store::now_ms();
-    let yesterday = &pyramidion_server::daily::challenges(&pyramidion_server::daily::utc_day(
-        now - 24 * 3600 * 1000,
-    ))[0];
+    let now = pyramidion_server::db::store::now_ms();
+    let yesterday = &pyramidion_server::http::daily::challenges(
+        &pyramidion_server::http::daily::utc_day(now - 24 * 3600 * 1000),
+    )[0];
     let board = ann
         .get(&format!("/api/daily/{}/leaderboard", yesterday.id))
         .await

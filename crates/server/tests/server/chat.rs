@@ -132,7 +132,7 @@ async fn players_and_spectators_chat_on_their_channels_and_the_replay_keeps_it()
     assert_eq!((r.status, r.code()), (404, "not_found"), "{}", r.text);
     let r = b.post("/api/chat/nope/report", json!({})).await;
     assert_eq!((r.status, r.code()), (404, "not_found"), "{}", r.text);
-    let reports = pyramidion_server::chat::reports_at(&sqlite_url(&s.dir))
+    let reports = pyramidion_server::live::chat::reports_at(&sqlite_url(&s.dir))
         .await
         .unwrap();
     assert_eq!(reports.len(), 1);

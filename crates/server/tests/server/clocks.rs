@@ -1,7 +1,7 @@
 //! Clocks per turn, the time-out policy, "your move" pushes and the live lobby, over real
 //! HTTP and WebSockets.
 use crate::common::*;
-use pyramidion_server::clock::parse_profiles;
+use pyramidion_server::live::clock::parse_profiles;
 use serde_json::{Value, json};
 
 /// A server whose clock profiles are `clocks` (as `pyramidion serve --clocks` sets them).
@@ -411,7 +411,7 @@ async fn an_untouched_game_leaves_memory_and_comes_back_before_its_clock_runs_ou
     let state = row.clock_state.unwrap();
     let deadline = state.turn_started_ms + 35_000;
     assert!(
-        deadline - pyramidion_server::store::now_ms() > 0,
+        deadline - pyramidion_server::db::store::now_ms() > 0,
         "back before the deadline"
     );
 }

@@ -5,7 +5,7 @@
 //! games (whose end the storage dates with the real clock) finish after its end.
 use crate::common::after_game_scenarios::account;
 use crate::common::*;
-use pyramidion_server::daily::{day_end_ms, utc_day};
+use pyramidion_server::http::daily::{day_end_ms, utc_day};
 use pyramidion_server::wall_clock::WallClock;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -25,7 +25,7 @@ async fn server_on(name: &str, day: &str, grace: Duration) -> (TestServer, WallC
 }
 
 fn yesterday() -> String {
-    utc_day(pyramidion_server::store::now_ms() - 24 * HOUR)
+    utc_day(pyramidion_server::db::store::now_ms() - 24 * HOUR)
 }
 
 /// The id of a solo challenge of the server's day.

@@ -4,11 +4,11 @@
 //! finished games replayed once.
 use crate::common::*;
 use futures_util::StreamExt;
+use pyramidion_server::db::store::{GameRow, SeatKind, Store};
+use pyramidion_server::db::writer::WriterOptions;
+use pyramidion_server::live::protocol::ServerMsg;
+use pyramidion_server::live::room::{Room, RoomCmd, RoomSetup};
 use pyramidion_server::metrics::Metrics;
-use pyramidion_server::protocol::ServerMsg;
-use pyramidion_server::room::{Room, RoomCmd, RoomSetup};
-use pyramidion_server::store::{GameRow, SeatKind, Store};
-use pyramidion_server::writer::WriterOptions;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -106,7 +106,7 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
         hub: Arc::default(),
         idle_after: idle,
         bot_pace: Duration::ZERO,
-        bots: Arc::new(pyramidion_server::bot_pool::BotPool::new(1)),
+        bots: Arc::new(pyramidion_server::live::bot_pool::BotPool::new(1)),
         owner: "u".into(),
         reveal_at_end: true,
         resigned: Vec::new(),

@@ -7,7 +7,7 @@
 //! lane alone does: nothing in these tests depends on how long anything takes.
 use crate::common::after_game_scenarios::{DUEL, account, play_table};
 use crate::common::*;
-use pyramidion_server::fair_queue::Lane;
+use pyramidion_server::live::fair_queue::Lane;
 use serde_json::{Value, json};
 use sqlx::Row;
 
@@ -274,7 +274,7 @@ async fn a_rated_table_needs_a_clock() {
 #[tokio::test]
 async fn a_stalled_rated_game_ends_under_the_time_out_policy() {
     let s = no_search("fair-stalled", |c| {
-        c.clocks = pyramidion_server::clock::parse_profiles("tiny=1").unwrap();
+        c.clocks = pyramidion_server::live::clock::parse_profiles("tiny=1").unwrap();
     })
     .await;
     let mut a = Client::guest(&s).await;

@@ -248,7 +248,7 @@ async fn a_socket_that_asks_gets_large_messages_deflated() {
             .unwrap();
         if let Message::Binary(b) = m {
             let v: Value =
-                serde_json::from_str(&pyramidion_server::wire::inflate(&b).unwrap()).unwrap();
+                serde_json::from_str(&pyramidion_server::live::wire::inflate(&b).unwrap()).unwrap();
             if v["type"] == "state" {
                 bytes = Some(b.len());
                 state = Some(v);

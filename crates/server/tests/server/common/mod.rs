@@ -6,7 +6,7 @@ pub mod fair_scenarios;
 pub mod people_scenarios;
 pub mod scenarios;
 use futures_util::{SinkExt, StreamExt};
-use pyramidion_server::{AppState, Config, auth::HashCost, serve_state};
+use pyramidion_server::{AppState, Config, http::auth::HashCost, serve_state};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -19,7 +19,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 #[derive(Default)]
 pub struct FailNext(pub std::sync::atomic::AtomicU32);
 
-impl pyramidion_server::writer::FaultInjector for FailNext {
+impl pyramidion_server::db::writer::FaultInjector for FailNext {
     fn fail_commit(&self) -> Option<String> {
         use std::sync::atomic::Ordering::SeqCst;
         self.0
@@ -218,7 +218,7 @@ pub struct Socket {
 /// The `state` that `patch` makes of `base` (the state it names as `from`), as the browser
 /// makes it.
 pub fn apply_patch(base: &Value, patch: &Value) -> Value {
-    pyramidion_server::patch::rebuild(base, patch)
+    pyramidion_server::live::patch::rebuild(base, patch)
         .unwrap_or_else(|e| panic!("a patch applies to the last state: {e}: {patch}"))
 }
 

@@ -1,0 +1,8 @@
+//! Storage: the store (SQLite or PostgreSQL through sqlx, migrations in `../migrations`), the
+//! single writer that makes moves durable before they are acknowledged, and the rows written
+//! after a game (results, ratings, people's data).
+pub(crate) mod after_game_store;
+pub(crate) mod people_store;
+pub mod ratings;
+pub mod store;
+pub mod writer;

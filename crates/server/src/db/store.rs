@@ -1,0 +1,679 @@
+//! Durable storage behind one `sqlx::Any` code path: an embedded SQLite file by default, or
+//! PostgreSQL by URL. Only portable SQL (`$n` parameters, TEXT and BIGINT columns).
+//!
+//! A game is stored as its record: the `games` row (kind, options, seed) plus one `moves` row
+//! per accepted move, inserted and committed before the move is acknowledged or broadcast.
+//! Reads use a pool; every write goes through the one writer of `crate::db::writer`.
+use crate::db::after_game_store::insert_game;
+use crate::db::writer::{Writer, WriterOptions};
+use crate::live::clock::{ClockProfile, ClockState};
+use crate::metrics::Metrics;
+use anyhow::{Context, Result};
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Migrations: `crates/server/migrations/*.sql`, embedded at build time and applied in order
+/// once each (tracked by sqlx in `_sqlx_migrations`).
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone)]
+pub struct Store {
+    /// Reads.
+    pub pool: AnyPool,
+    pub backend: Backend,
+    /// Every write goes through this one writer, which commits them in groups.
+    pub(crate) writer: Writer,
+}
+
+/// Whether `e` is the database refusing a duplicate of a unique value (and nothing else).
+pub fn is_unique_violation(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<sqlx::Error>()
+            .and_then(|e| e.as_database_error())
+            .is_some_and(|d| d.is_unique_violation())
+    })
+}
+
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A stored seat: who sits there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatKind {
+    Open,
+    Invited,
+    /// Kept for one user (a rematch keeps each earlier player's seat): only they may take it.
+    Reserved(String),
+    Human(String),
+    Bot(String),
+}
+
+/// A row of `seats` (`kind`, `user_id`, `bot_level`); an unknown kind reads as an open seat.
+impl<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> for SeatKind {
+    fn from_row(r: &'r sqlx::any::AnyRow) -> Result<Self, sqlx::Error> {
+        let text = |column| {
+            Ok::<_, sqlx::Error>(r.try_get::<Option<String>, _>(column)?.unwrap_or_default())
+        };
+        Ok(match r.try_get::<String, _>("kind")?.as_str() {
+            "human" => SeatKind::Human(text("user_id")?),
+            "bot" => SeatKind::Bot(text("bot_level")?),
+            "invited" => SeatKind::Invited,
+            "reserved" => SeatKind::Reserved(text("user_id")?),
+            _ => SeatKind::Open,
+        })
+    }
+}
+
+impl SeatKind {
+    /// Not taken yet: the table waits for someone to sit there.
+    pub fn is_free(&self) -> bool {
+        matches!(
+            self,
+            SeatKind::Open | SeatKind::Invited | SeatKind::Reserved(_)
+        )
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    pub id: String,
+    pub kind: String,
+    pub options: String,
+    pub seed: u64,
+    pub status: crate::game_status::GameStatus,
+    pub listed: bool,
+    pub invite: String,
+    /// The table's clock profile (none: no clock).
+    pub clock: Option<ClockProfile>,
+    /// What the clock read after the last move (none before the game's first read).
+    pub clock_state: Option<ClockState>,
+    /// The seat to move, as of the last move (none once over, or not yet known).
+    pub to_move: Option<u8>,
+    pub created_by: String,
+    pub result: Option<String>,
+    pub created_at: i64,
+    /// A rated table moves its players' ratings when it ends (`crate::db::ratings`).
+    pub rated: bool,
+    /// When the game ended (ms), once finished.
+    pub finished_at: Option<i64>,
+}
+
+/// What a move changes besides the record: the seat to move and the clock, stored in the
+/// same commit as the move.
+#[derive(Clone, Debug, Default)]
+pub struct TurnWrite {
+    pub to_move: Option<u8>,
+    /// The clock's state (JSON), when the game has a clock.
+    pub clock_state: Option<String>,
+    /// When the running turn's time runs out (ms since the epoch), with a clock.
+    pub deadline_at: Option<i64>,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `url` and applies migrations.
+    pub async fn open(url: &str, metrics: Arc<Metrics>, writer: WriterOptions) -> Result<Store> {
+        install_default_drivers();
+        let backend = if url.starts_with("postgres") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        };
+        let options = |max| {
+            let pool = AnyPoolOptions::new()
+                .max_connections(max)
+                // A broken database fails fast instead of retrying for the default 30 s.
+                .acquire_timeout(std::time::Duration::from_secs(10));
+            // A SQLite connection is a local file: it does not drop or go stale as a network
+            // one does, so every connection opens at the start and stays, and a read need not
+            // ping it first. (Then no read waits on the database thread inside the acquire's
+            // timeout, which a test on paused time would see run out at once.)
+            let pool = match backend {
+                Backend::Sqlite => pool
+                    .min_connections(max)
+                    .test_before_acquire(false)
+                    .idle_timeout(None)
+                    .max_lifetime(None),
+                Backend::Postgres => pool,
+            };
+            pool.after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL: readers never block the writer; FULL: a commit survives
+                        // power loss, which "persist before acknowledging" relies on.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        conn.execute("PRAGMA busy_timeout = 5000").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
+                })
+            })
+        };
+        let open = |max| async move {
+            options(max)
+                .connect(url)
+                .await
+                .with_context(|| format!("cannot open database {url}"))
+        };
+        // One plain connection first: a database that cannot be opened (corrupt, unreadable,
+        // unreachable) is reported at once with its own error, not as a pool timeout.
+        {
+            let mut first = AnyConnection::connect(url)
+                .await
+                .with_context(|| format!("cannot open database {url}"))?;
+            if backend == Backend::Sqlite {
+                first
+                    .execute("PRAGMA journal_mode = WAL")
+                    .await
+                    .with_context(|| format!("cannot open database {url}"))?;
+            }
+            first
+                .execute("SELECT 1")
+                .await
+                .with_context(|| format!("cannot read database {url}"))?;
+            first.close().await?;
+        }
+        // The writer's own connection: nothing else writes (migrations run before it starts).
+        let writes = open(1).await?;
+        migrate(&writes).await?;
+        fill_name_keys(&writes).await?;
+        // Readers connect once the schema is migrated: a SQLite connection opened before a
+        // migration added columns prepares `SELECT *` with the old columns, and sqlx then
+        // reads rows with more values than the columns it knows (a panic in its worker).
+        let pool = open(if backend == Backend::Sqlite { 8 } else { 16 }).await?;
+        // A read-only file or directory opens and reads fine: find out now, not at the first
+        // move, that nothing could be stored.
+        let mut probe = writes.begin().await?;
+        sqlx::query("UPDATE probe SET at = $1 WHERE id = 1")
+            .bind(now_ms())
+            .execute(&mut *probe)
+            .await
+            .and(Ok(()))
+            .context("the database is not writable")?;
+        probe
+            .commit()
+            .await
+            .context("the database is not writable")?;
+        Ok(Store {
+            pool,
+            backend,
+            writer: Writer::spawn(writes, metrics, writer),
+        })
+    }
+
+    // ---- users and sessions -------------------------------------------------------------
+
+    pub async fn create_user(
+        &self,
+        id: &str,
+        name: Option<&str>,
+        password_hash: Option<&str>,
+        guest: bool,
+    ) -> Result<()> {
+        self.writer
+            .execute(
+                sqlx::query("INSERT INTO users (id, name, password_hash, guest, created_at, name_key) VALUES ($1, $2, $3, $4, $5, $6)")
+                    .bind(id)
+                    .bind(name)
+                    .bind(password_hash)
+                    .bind(guest as i64)
+                    .bind(now_ms())
+                    .bind(name.map(crate::names::key)),
+            )
+            .await
+    }
+
+    /// Turns a guest into an account, keeping its id (and so its games). False if the name (or
+    /// a look-alike) is taken.
+    pub async fn upgrade_guest(&self, id: &str, name: &str, password_hash: &str) -> Result<bool> {
+        let (id, name, hash) = (id.to_string(), name.to_string(), password_hash.to_string());
+        let key = crate::names::key(&name);
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    let taken = sqlx::query("SELECT id FROM users WHERE name = $1 OR name_key = $2")
+                        .bind(&name)
+                        .bind(&key)
+                        .fetch_optional(&mut *c)
+                        .await?;
+                    if taken.is_some() {
+                        return Ok(false);
+                    }
+                    let done = sqlx::query(
+                        "UPDATE users SET name = $1, password_hash = $2, guest = 0, name_key = $4 WHERE id = $3 AND guest = 1",
+                    )
+                    .bind(name)
+                    .bind(hash)
+                    .bind(id)
+                    .bind(key)
+                    .execute(c)
+                    .await?;
+                    Ok(done.rows_affected() == 1)
+                })
+            })
+            .await
+    }
+
+    pub async fn set_password_hash(&self, user_id: &str, password_hash: &str) -> Result<()> {
+        self.writer
+            .execute(
+                sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+                    .bind(password_hash)
+                    .bind(user_id),
+            )
+            .await
+    }
+
+    /// (id, password hash, guest) of the user with that name, or a name that looks like it
+    /// (see `crate::names`; the exact name first).
+    pub async fn user_by_name(&self, name: &str) -> Result<Option<(String, Option<String>, bool)>> {
+        let row = sqlx::query(
+            "SELECT id, password_hash, guest FROM users WHERE name = $1 OR name_key = $2 \
+             ORDER BY CASE WHEN name = $1 THEN 0 ELSE 1 END LIMIT 1",
+        )
+        .bind(name)
+        .bind(crate::names::key(name))
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(match row {
+            Some(r) => Some((
+                r.try_get("id")?,
+                r.try_get("password_hash")?,
+                r.try_get::<i64, _>("guest")? == 1,
+            )),
+            None => None,
+        })
+    }
+
+    /// (name, guest) of a user.
+    pub async fn user(&self, id: &str) -> Result<Option<(Option<String>, bool)>> {
+        let row = sqlx::query("SELECT name, guest FROM users WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get("name")?, r.try_get::<i64, _>("guest")? == 1)),
+            None => None,
+        })
+    }
+
+    pub async fn create_session(&self, token_hash: &str, user_id: &str) -> Result<()> {
+        self.writer
+            .execute(
+                sqlx::query(
+                    "INSERT INTO sessions (token_hash, user_id, created_at) VALUES ($1, $2, $3)",
+                )
+                .bind(token_hash)
+                .bind(user_id)
+                .bind(now_ms()),
+            )
+            .await
+    }
+
+    /// The user of a session started after `started_after` (ms; older ones have expired).
+    pub async fn session_user(
+        &self,
+        token_hash: &str,
+        started_after: i64,
+    ) -> Result<Option<String>> {
+        let row =
+            sqlx::query("SELECT user_id FROM sessions WHERE token_hash = $1 AND created_at > $2")
+                .bind(token_hash)
+                .bind(started_after)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get("user_id")?),
+            None => None,
+        })
+    }
+
+    pub async fn delete_session(&self, token_hash: &str) -> Result<()> {
+        self.writer
+            .execute(sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(token_hash))
+            .await
+    }
+
+    /// Deletes the sessions started before `expired_before` (ms), then the guests left with
+    /// no session who sit at no open or live table. Returns how many of each.
+    pub async fn sweep(&self, expired_before: i64) -> Result<(u64, u64)> {
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    let sessions = sqlx::query("DELETE FROM sessions WHERE created_at <= $1")
+                        .bind(expired_before)
+                        .execute(&mut *c)
+                        .await?
+                        .rows_affected();
+                    let guests = sqlx::query(
+                        "DELETE FROM users WHERE guest = 1 AND created_at <= $1
+                           AND NOT EXISTS (SELECT 1 FROM sessions WHERE sessions.user_id = users.id)
+                           AND NOT EXISTS (SELECT 1 FROM seats JOIN games ON games.id = seats.game_id
+                                           WHERE seats.user_id = users.id
+                                             AND games.status IN ('open', 'live'))",
+                    )
+                    .bind(expired_before)
+                    .execute(&mut *c)
+                    .await?
+                    .rows_affected();
+                    Ok((sessions, guests))
+                })
+            })
+            .await
+    }
+
+    // ---- games --------------------------------------------------------------------------
+
+    /// Open or live tables created by `user_id`.
+    pub async fn active_tables_of(&self, user_id: &str) -> Result<i64> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM games WHERE created_by = $1 AND status IN ('open', 'live')",
+        )
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(n)
+    }
+
+    /// Seats `user_id` holds at open or live games.
+    pub async fn seats_held_by(&self, user_id: &str) -> Result<i64> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id \
+             WHERE s.user_id = $1 AND s.kind = 'human' AND g.status IN ('open', 'live')",
+        )
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(n)
+    }
+
+    /// Up to `limit` open listed tables, oldest first, after the table (`created_at`, `id`)
+    /// of `after` if given.
+    pub async fn open_tables_page(
+        &self,
+        limit: usize,
+        after: Option<(i64, String)>,
+    ) -> Result<Vec<GameRow>> {
+        let (at, id) = after.unwrap_or((i64::MIN, String::new()));
+        let rows = sqlx::query(
+            "SELECT * FROM games WHERE status = 'open' AND listed = 1
+               AND (created_at > $1 OR (created_at = $1 AND id > $2))
+             ORDER BY created_at, id LIMIT $3",
+        )
+        .bind(at)
+        .bind(id)
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_row).collect()
+    }
+
+    pub async fn create_game(&self, g: &GameRow, seats: &[SeatKind]) -> Result<()> {
+        let (g, seats) = (g.clone(), seats.to_vec());
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    insert_game(c, &g, None).await?;
+                    for (i, seat) in seats.iter().enumerate() {
+                        insert_seat(c, &g.id, i, seat).await?;
+                    }
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    pub async fn set_seat(&self, game_id: &str, seat: usize, kind: &SeatKind) -> Result<()> {
+        let (game_id, kind) = (game_id.to_string(), kind.clone());
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    sqlx::query("DELETE FROM seats WHERE game_id = $1 AND seat = $2")
+                        .bind(&game_id)
+                        .bind(seat as i64)
+                        .execute(&mut *c)
+                        .await?;
+                    insert_seat(c, &game_id, seat, &kind).await
+                })
+            })
+            .await
+    }
+
+    pub async fn set_status(
+        &self,
+        game_id: &str,
+        status: crate::game_status::GameStatus,
+        result: Option<&str>,
+    ) -> Result<()> {
+        let finished = (status == crate::game_status::GameStatus::Finished).then(now_ms);
+        self.writer
+            .execute(
+                sqlx::query(
+                    "UPDATE games SET status = $1, result = $2, finished_at = $3 WHERE id = $4",
+                )
+                .bind(status.as_str())
+                .bind(result)
+                .bind(finished)
+                .bind(game_id),
+            )
+            .await
+    }
+
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>> {
+        let row = sqlx::query("SELECT * FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| game_row(&r)).transpose()
+    }
+
+    pub async fn games_with_status(
+        &self,
+        status: crate::game_status::GameStatus,
+    ) -> Result<Vec<GameRow>> {
+        let rows = sqlx::query("SELECT * FROM games WHERE status = $1 ORDER BY created_at")
+            .bind(status.as_str())
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(game_row).collect()
+    }
+
+    /// Games a user sits at, newest first.
+    pub async fn games_of_user(&self, user_id: &str) -> Result<Vec<GameRow>> {
+        let rows = sqlx::query(
+            "SELECT games.* FROM games JOIN seats ON seats.game_id = games.id
+             WHERE seats.user_id = $1 ORDER BY games.created_at DESC",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_row).collect()
+    }
+
+    pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatKind>> {
+        let rows = sqlx::query(
+            "SELECT kind, user_id, bot_level FROM seats WHERE game_id = $1 ORDER BY seat",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(sqlx::FromRow::from_row)
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Appends one accepted move (and, with `result`, marks the game finished); it is
+    /// committed when this returns. Moves of every game, and every other write, go through
+    /// one writer that commits whatever has queued up in a single transaction (group commit):
+    /// one disk flush serves many moves, and no move is acknowledged before its flush.
+    pub async fn append_move(&self, m: crate::db::writer::NewMove<'_>) -> Result<()> {
+        self.writer.append_move(m).await
+    }
+
+    /// [`Store::set_turn`] from a room of one instance among several: never once it lost the
+    /// game (`crate::cluster`).
+    pub async fn set_turn_fenced(
+        &self,
+        game_id: &str,
+        turn: TurnWrite,
+        fence: Option<crate::db::writer::Fence>,
+    ) -> Result<()> {
+        let game_id = game_id.to_string();
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    crate::db::writer::hold_fence(c, &game_id, fence.as_ref()).await?;
+                    sqlx::query(
+                        "UPDATE games SET to_move = $1, clock_state = $2, deadline_at = $3 WHERE id = $4",
+                    )
+                    .bind(turn.to_move.map(i64::from))
+                    .bind(turn.clock_state)
+                    .bind(turn.deadline_at)
+                    .bind(&game_id)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    /// Stores the seat to move and the clock outside a move (when a game is first read: a new
+    /// game, or one from before clocks per turn).
+    pub async fn set_turn(&self, game_id: &str, turn: TurnWrite) -> Result<()> {
+        self.set_turn_fenced(game_id, turn, None).await
+    }
+
+    /// Live games whose running turn's time runs out by `before` (ms since the epoch).
+    pub async fn games_due(&self, before: i64) -> Result<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'live' AND deadline_at <= $1 ORDER BY deadline_at",
+        )
+        .bind(before)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
+    }
+
+    /// Live games where `user_id` sits at the seat to move, the longest waiting first.
+    pub async fn turns_of_user(&self, user_id: &str) -> Result<Vec<GameRow>> {
+        let rows = sqlx::query(
+            "SELECT games.* FROM games JOIN seats
+               ON seats.game_id = games.id AND seats.seat = games.to_move
+             WHERE games.status = 'live' AND seats.kind = 'human' AND seats.user_id = $1
+             ORDER BY games.created_at",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_row).collect()
+    }
+
+    pub async fn moves(&self, game_id: &str) -> Result<Vec<String>> {
+        let rows = sqlx::query("SELECT text FROM moves WHERE game_id = $1 ORDER BY ply")
+            .bind(game_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get("text")?)).collect()
+    }
+}
+
+async fn migrate(pool: &AnyPool) -> Result<()> {
+    MIGRATOR
+        .run(pool)
+        .await
+        .context("cannot apply the database migrations")?;
+    Ok(())
+}
+
+/// Fills in the look-alike key of accounts named before keys existed (migration 0005). Of
+/// two look-alike names, the first keeps the key: the second keeps its name and its sign-in,
+/// and blocks nobody.
+async fn fill_name_keys(pool: &AnyPool) -> Result<()> {
+    let rows = sqlx::query("SELECT id, name FROM users WHERE name IS NOT NULL AND name_key IS NULL ORDER BY created_at, id")
+        .fetch_all(pool)
+        .await?;
+    for row in rows {
+        let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
+        let key = crate::names::key(&name);
+        let done = sqlx::query(
+            "UPDATE users SET name_key = $1 WHERE id = $2 \
+             AND NOT EXISTS (SELECT 1 FROM users WHERE name_key = $1)",
+        )
+        .bind(&key)
+        .bind(&id)
+        .execute(pool)
+        .await?;
+        if done.rows_affected() == 0 {
+            tracing::warn!(user = %id, name = %name, "an older account's name looks like another's: it keeps no key");
+        }
+    }
+    Ok(())
+}
+
+pub(crate) async fn insert_seat(
+    conn: &mut AnyConnection,
+    game_id: &str,
+    seat: usize,
+    kind: &SeatKind,
+) -> Result<()> {
+    let (k, user, bot): (&str, Option<&str>, Option<&str>) = match kind {
+        SeatKind::Open => ("open", None, None),
+        SeatKind::Invited => ("invited", None, None),
+        SeatKind::Reserved(u) => ("reserved", Some(u), None),
+        SeatKind::Human(u) => ("human", Some(u), None),
+        SeatKind::Bot(level) => ("bot", None, Some(level)),
+    };
+    sqlx::query(
+        "INSERT INTO seats (game_id, seat, kind, user_id, bot_level) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(game_id)
+    .bind(seat as i64)
+    .bind(k)
+    .bind(user)
+    .bind(bot)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub(crate) fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow> {
+    Ok(GameRow {
+        id: r.try_get("id")?,
+        kind: r.try_get("kind")?,
+        options: r.try_get("options")?,
+        seed: r.try_get::<i64, _>("seed")? as u64,
+        status: r.try_get::<String, _>("status")?.parse()?,
+        listed: r.try_get::<i64, _>("listed")? == 1,
+        invite: r.try_get("invite")?,
+        clock: match r.try_get::<Option<String>, _>("clock")? {
+            Some(json) => Some(serde_json::from_str(&json).context("a stored clock profile")?),
+            None => None,
+        },
+        clock_state: match r.try_get::<Option<String>, _>("clock_state")? {
+            Some(json) => Some(serde_json::from_str(&json).context("a stored clock state")?),
+            None => None,
+        },
+        to_move: r
+            .try_get::<Option<i64>, _>("to_move")?
+            .and_then(|s| u8::try_from(s).ok()),
+        created_by: r.try_get("created_by")?,
+        result: r.try_get("result")?,
+        created_at: r.try_get("created_at")?,
+        rated: r.try_get::<i64, _>("rated")? == 1,
+        finished_at: r.try_get("finished_at")?,
+    })
+}

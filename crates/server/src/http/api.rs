@@ -1,0 +1,533 @@
+//! HTTP API: the JSON extractor, the game descriptors and the lobby (tables); accounts are in
+//! `accounts.rs`. JSON in and out; every error is
+//! `{"error": {"code", "message"}}` with a stable code.
+use crate::AppState;
+use crate::db::store::{GameRow, SeatKind, now_ms};
+use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
+use crate::http::auth::{Identity, random_hex};
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use pyramidion_ai::any::BotLevel;
+use pyramidion_games::AnyGame;
+use pyramidion_games::GameKind;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+/// `Json` whose rejections are API errors (`bad_request`, `payload_too_large`).
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<Value>::from_request(req, state).await {
+            Ok(Json(v)) => {
+                refuse_nul(&v)?;
+                serde_json::from_value(v)
+                    .map(ApiJson)
+                    .map_err(|e| ApiError::bad_request(format!("invalid request body: {e}")))
+            }
+            Err(JsonRejection::BytesRejection(e)) => Err(body_error(e)),
+            Err(e) => Err(ApiError::bad_request(e.body_text())),
+        }
+    }
+}
+
+/// A body that could not be read: too large (`413`), too slow (`408`), or broken (`400`).
+pub fn body_error(e: axum::extract::rejection::BytesRejection) -> ApiError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::new(ApiErrorCode::PayloadTooLarge, "request body too large");
+    }
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+    while let Some(c) = cause {
+        if c.is::<tower_http::timeout::TimeoutError>() {
+            return ApiError::new(
+                ApiErrorCode::RequestTimeout,
+                "the request body did not arrive in time",
+            );
+        }
+        cause = c.source();
+    }
+    ApiError::bad_request(e.body_text())
+}
+
+/// No text field may hold a NUL character: PostgreSQL cannot store one, and no name, id or
+/// move needs it.
+fn refuse_nul(v: &Value) -> ApiResult<()> {
+    let bad = match v {
+        Value::String(s) => s.contains('\0'),
+        Value::Array(a) => return a.iter().try_for_each(refuse_nul),
+        Value::Object(o) => {
+            o.keys().any(|k| k.contains('\0')) || o.values().any(|v| refuse_nul(v).is_err())
+        }
+        _ => false,
+    };
+    if bad {
+        return Err(ApiError::bad_request(
+            "text fields may not contain NUL characters",
+        ));
+    }
+    Ok(())
+}
+
+/// Game and table ids are short and printable: anything else names nothing (and never reaches
+/// the database).
+pub fn plausible_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && !id.chars().any(char::is_control)
+}
+
+/// The games this server plays: each game's descriptor (key, seats, options, bot levels,
+/// error codes, move kinds), in registry order.
+pub async fn games() -> Json<Value> {
+    Json(json!({ "games": GameKind::descriptors() }))
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SeatSpec {
+    /// The creator sits here.
+    Me,
+    /// Anyone may join (with the invite link if the table is unlisted).
+    Open,
+    /// Kept for someone with the invite link.
+    Invite,
+    Bot {
+        level: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewTable {
+    game: String,
+    #[serde(default)]
+    options: Value,
+    seats: Vec<SeatSpec>,
+    #[serde(default = "yes")]
+    listed: bool,
+    /// The key of one of the server's clock profiles (`GET /api/clocks`); none: no clock.
+    #[serde(default)]
+    clock: Option<String>,
+    /// A rated table moves its players' ratings when it ends; tables are casual by default.
+    #[serde(default)]
+    rated: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A table as clients see it, with the display name of every seated human.
+pub(crate) async fn table_json(
+    state: &AppState,
+    row: &GameRow,
+    seats: &[SeatKind],
+    me: Option<&str>,
+) -> ApiResult<Value> {
+    let mut out = Vec::with_capacity(seats.len());
+    for s in seats {
+        out.push(match s {
+            SeatKind::Open => json!({ "type": "open" }),
+            SeatKind::Invited => json!({ "type": "invite" }),
+            SeatKind::Reserved(u) => {
+                let name = state.store.user(u).await?.and_then(|(name, _)| name);
+                json!({
+                    "type": "reserved",
+                    "user": u,
+                    "name": crate::http::auth::display_name(u, name.as_deref()),
+                    "me": Some(u.as_str()) == me,
+                })
+            }
+            SeatKind::Bot(level) => json!({ "type": "bot", "level": level }),
+            SeatKind::Human(u) => {
+                let name = state.store.user(u).await?.and_then(|(name, _)| name);
+                json!({
+                    "type": "human",
+                    "user": u,
+                    "name": crate::http::auth::display_name(u, name.as_deref()),
+                    "me": Some(u.as_str()) == me,
+                })
+            }
+        });
+    }
+    let seats = out;
+    let mut v = json!({
+        "id": row.id,
+        "game": row.kind,
+        "options": serde_json::from_str::<Value>(&row.options).unwrap_or(Value::Null),
+        "status": row.status,
+        "listed": row.listed,
+        "rated": row.rated,
+        "clock": row.clock,
+        "seats": seats,
+        "created_at": row.created_at,
+        "result": row.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
+    });
+    // Only the creator is shown the invite token (they share the link).
+    if me == Some(row.created_by.as_str()) {
+        v["invite"] = json!(row.invite);
+    }
+    Ok(v)
+}
+
+pub async fn create_table(
+    State(state): State<AppState>,
+    identity: Identity,
+    ApiJson(t): ApiJson<NewTable>,
+) -> ApiResult<Response> {
+    let kind: GameKind = t.game.parse().map_err(|e: pyramidion_games::UnknownGame| {
+        ApiError::new(ApiErrorCode::UnknownGame, e.to_string())
+    })?;
+    // Counting and creating under one lock: two requests of the same user at once would
+    // otherwise both pass the count and go one over the limit.
+    let _count_guard = state.lobby_lock.lock().await;
+    crate::http::quotas::may_create_table(&state, &identity).await?;
+    let mut seed_bytes = [0u8; 8];
+    getrandom::fill(&mut seed_bytes).map_err(ApiError::internal)?;
+    let seed = u64::from_le_bytes(seed_bytes) >> 1; // stored as a signed 64-bit integer
+    let game = AnyGame::new(kind, &t.options, seed).map_err(ApiError::setup)?;
+    if t.seats.len() != game.seats() as usize {
+        return Err(ApiError::bad_request(format!(
+            "this game has {} seats, {} given",
+            game.seats(),
+            t.seats.len()
+        )));
+    }
+    if t.rated && game.seats() < 2 {
+        return Err(ApiError::new(
+            ApiErrorCode::SoloNotRated,
+            "a solo game cannot be rated: its best scores and the daily challenges rank it",
+        ));
+    }
+    // A rated game without a clock could be stalled for ever by the player who is losing; with
+    // one, a player who stops is played by a bot (`clock`, `room::scheduling`) and it ends.
+    if t.rated && t.clock.is_none() {
+        return Err(ApiError::new(
+            ApiErrorCode::RatedNeedsClock,
+            "a rated table needs a clock (see GET /api/clocks)",
+        ));
+    }
+    let clock = match &t.clock {
+        None => None,
+        Some(key) => Some(
+            state
+                .config
+                .clocks
+                .iter()
+                .find(|p| &p.key == key)
+                .cloned()
+                .ok_or_else(|| {
+                    ApiError::new(
+                        ApiErrorCode::UnknownClock,
+                        format!("no clock profile '{key}' (see GET /api/clocks)"),
+                    )
+                })?,
+        ),
+    };
+    let mut seats = Vec::new();
+    for s in t.seats {
+        seats.push(match s {
+            SeatSpec::Me => SeatKind::Human(identity.user_id.clone()),
+            SeatSpec::Open => SeatKind::Open,
+            SeatSpec::Invite => SeatKind::Invited,
+            SeatSpec::Bot { level } => {
+                let known = kind.descriptor().bot_level(&level).ok_or_else(|| {
+                    let names: Vec<&str> = kind
+                        .descriptor()
+                        .bot_levels
+                        .iter()
+                        .map(|l| l.name)
+                        .collect();
+                    ApiError::new(
+                        ApiErrorCode::UnknownBotLevel,
+                        format!("unknown bot level '{level}' (levels: {})", names.join(", ")),
+                    )
+                })?;
+                let level: BotLevel = known.name.parse().map_err(ApiError::internal)?;
+                SeatKind::Bot(level.name().to_string())
+            }
+        });
+    }
+    if !seats.iter().any(|s| matches!(s, SeatKind::Human(_))) {
+        return Err(ApiError::bad_request(
+            "the creator must sit at the table (a seat of type \"me\")",
+        ));
+    }
+    let mine = seats
+        .iter()
+        .filter(|s| matches!(s, SeatKind::Human(_)))
+        .count();
+    crate::http::quotas::may_take_seats(&state, &identity.user_id, mine).await?;
+    // The search bots are counted and the table created under the lobby lock (taken above).
+    crate::live::bot_seats::check(&state, &identity.user_id, &seats).await?;
+    let full = !seats.iter().any(SeatKind::is_free);
+    if full {
+        crate::live::capacity::admit_game(&state)?;
+    }
+    let row = GameRow {
+        id: random_hex(8),
+        kind: kind.key().to_string(),
+        options: serde_json::to_string(&t.options).map_err(ApiError::internal)?,
+        seed,
+        status: if full {
+            crate::game_status::GameStatus::Live
+        } else {
+            crate::game_status::GameStatus::Open
+        },
+        listed: t.listed,
+        invite: random_hex(12),
+        clock,
+        clock_state: None,
+        to_move: None,
+        created_by: identity.user_id.clone(),
+        result: None,
+        created_at: now_ms(),
+        rated: t.rated,
+        finished_at: None,
+    };
+    state.store.create_game(&row, &seats).await?;
+    tracing::info!(game = %row.id, kind = %row.kind, status = %row.status, "table created");
+    if full {
+        // Solo games and bot tables start at once.
+        state.rooms.get(&state, &row.id).await?;
+    } else {
+        tell_lobby(&state, &row, &seats).await?;
+    }
+    Ok((
+        StatusCode::CREATED,
+        Json(table_json(&state, &row, &seats, Some(&identity.user_id)).await?),
+    )
+        .into_response())
+}
+
+/// Open, listed tables waiting for players.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Page {
+    #[serde(default)]
+    limit: Option<usize>,
+    /// The `next` of the previous page.
+    #[serde(default)]
+    after: Option<String>,
+}
+
+/// Open, listed tables waiting for players, oldest first, one page at a time: `next` (when
+/// there may be more) is the `after` of the next page.
+pub async fn open_tables(
+    State(state): State<AppState>,
+    Query(page): Query<Page>,
+) -> ApiResult<Json<Value>> {
+    let default = state.config.limits.lobby_page.max(1);
+    let limit = page.limit.unwrap_or(default).clamp(1, 4 * default);
+    let after = match page.after.as_deref() {
+        None => None,
+        Some(cursor) => {
+            let bad = || ApiError::bad_request("`after` is the `next` of a previous page");
+            let (at, id) = cursor.split_once('-').ok_or_else(bad)?;
+            if !plausible_id(id) {
+                return Err(bad());
+            }
+            Some((at.parse::<i64>().map_err(|_| bad())?, id.to_string()))
+        }
+    };
+    let rows = state.store.open_tables_page(limit, after).await?;
+    let next = (rows.len() == limit)
+        .then(|| rows.last().map(|r| format!("{}-{}", r.created_at, r.id)))
+        .flatten();
+    let mut list = Vec::with_capacity(rows.len());
+    for row in rows {
+        let seats = state.store.seats(&row.id).await?;
+        list.push(table_json(&state, &row, &seats, None).await?);
+    }
+    Ok(Json(json!({ "tables": list, "next": next })))
+}
+
+pub(crate) async fn load(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<SeatKind>)> {
+    if !plausible_id(id) {
+        return Err(ApiError::not_found("no such table"));
+    }
+    let row = state
+        .store
+        .game(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("no such table"))?;
+    let seats = state.store.seats(id).await?;
+    Ok((row, seats))
+}
+
+pub async fn table(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
+    let me = Identity::from_headers(&state, &headers).await?;
+    let (row, seats) = load(&state, &id).await?;
+    Ok(Json(
+        table_json(
+            &state,
+            &row,
+            &seats,
+            me.as_ref().map(|i| i.user_id.as_str()),
+        )
+        .await?,
+    ))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    #[serde(default)]
+    invite: Option<String>,
+}
+
+pub async fn join(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    identity: Identity,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+) -> ApiResult<Json<Value>> {
+    let body = body.map_err(body_error)?;
+    // The body is optional: `{"invite": "…"}` to use an invite link.
+    let request: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        JoinRequest::default()
+    } else {
+        let v: Value = serde_json::from_slice(&body)
+            .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}")))?;
+        refuse_nul(&v)?;
+        serde_json::from_value(v)
+            .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}")))?
+    };
+    let _guard = state.lobby_lock.lock().await;
+    let (row, mut seats) = load(&state, &id).await?;
+    let invite = request.invite;
+    let invited = invite.as_deref() == Some(row.invite.as_str());
+    if invite.is_some() && !invited {
+        return Err(ApiError::new(
+            ApiErrorCode::BadInvite,
+            "that invite link is not valid for this table",
+        ));
+    }
+    if row.status != crate::game_status::GameStatus::Open {
+        return Err(ApiError::conflict(
+            ApiErrorCode::TableStarted,
+            "this table has already started",
+        ));
+    }
+    let reserved = seats
+        .iter()
+        .position(|s| matches!(s, SeatKind::Reserved(u) if *u == identity.user_id));
+    if !row.listed && !invited && reserved.is_none() {
+        return Err(ApiError::not_found("no such table"));
+    }
+    // One seat per joining user, invite or not: one invite link never fills every seat.
+    if seats
+        .iter()
+        .any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id))
+    {
+        return Err(ApiError::conflict(
+            ApiErrorCode::AlreadySeated,
+            "you already sit at this table",
+        ));
+    }
+    crate::http::quotas::may_take_seats(&state, &identity.user_id, 1).await?;
+    if seats.iter().filter(|s| s.is_free()).count() == 1 {
+        // This seat fills the table: its game would start.
+        crate::live::capacity::admit_game(&state)?;
+    }
+    // The seat kept for this user first; a seat kept for someone else is never taken.
+    let seat = reserved
+        .or_else(|| {
+            seats
+                .iter()
+                .position(|s| matches!(s, SeatKind::Invited) && invited)
+        })
+        .or_else(|| seats.iter().position(|s| matches!(s, SeatKind::Open)))
+        .ok_or_else(|| ApiError::conflict(ApiErrorCode::TableFull, "no free seat at this table"))?;
+    seats[seat] = SeatKind::Human(identity.user_id.clone());
+    state.store.set_seat(&id, seat, &seats[seat]).await?;
+    let full = !seats.iter().any(SeatKind::is_free);
+    let mut row = row;
+    if full {
+        state
+            .store
+            .set_status(&id, crate::game_status::GameStatus::Live, None)
+            .await?;
+        tracing::info!(game = %id, "table full: game started");
+        row.status = crate::game_status::GameStatus::Live;
+        state.rooms.get(&state, &id).await?;
+    }
+    tell_lobby(&state, &row, &seats).await?;
+    if full {
+        // The players who were waiting and went away hear that their game started.
+        for seat in &seats {
+            if let SeatKind::Human(user) = seat
+                && *user != identity.user_id
+            {
+                state.hub.away(user, &id, crate::reach::Kind::TableFull);
+            }
+        }
+    }
+    Ok(Json(
+        table_json(&state, &row, &seats, Some(&identity.user_id)).await?,
+    ))
+}
+
+pub async fn leave(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    identity: Identity,
+) -> ApiResult<Json<Value>> {
+    let _guard = state.lobby_lock.lock().await;
+    let (row, mut seats) = load(&state, &id).await?;
+    if row.status != crate::game_status::GameStatus::Open {
+        return Err(ApiError::conflict(
+            ApiErrorCode::TableStarted,
+            "the game has started: it is played to the end",
+        ));
+    }
+    let Some(seat) = seats
+        .iter()
+        .position(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id))
+    else {
+        return Err(ApiError::conflict(
+            ApiErrorCode::NotSeated,
+            "you do not sit at this table",
+        ));
+    };
+    seats[seat] = SeatKind::Open;
+    state.store.set_seat(&id, seat, &seats[seat]).await?;
+    let mut row = row;
+    if !seats.iter().any(|s| matches!(s, SeatKind::Human(_))) {
+        state
+            .store
+            .set_status(&id, crate::game_status::GameStatus::Abandoned, None)
+            .await?;
+        row.status = crate::game_status::GameStatus::Abandoned;
+    }
+    tell_lobby(&state, &row, &seats).await?;
+    Ok(Json(
+        table_json(&state, &row, &seats, Some(&identity.user_id)).await?,
+    ))
+}
+
+/// Tells the lobby's watchers that a listed table was created or changed (as anyone sees it:
+/// never its invite).
+/// The players seated there hear of it too (listed or not): their waiting page follows.
+async fn tell_lobby(state: &AppState, row: &GameRow, seats: &[SeatKind]) -> ApiResult<()> {
+    let table = table_json(state, row, seats, None).await?;
+    let msg = crate::live::protocol::ServerMsg::Table { table };
+    if row.listed {
+        state.hub.to_lobby(&msg);
+    }
+    for seat in seats {
+        if let SeatKind::Human(user) = seat {
+            state.hub.to_user(user, &msg);
+        }
+    }
+    Ok(())
+}

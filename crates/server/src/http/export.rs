@@ -1,0 +1,224 @@
+//! Game records for export: one game as text or JSON (`GET /api/games/{id}/record`), and all
+//! of a user's games as NDJSON, one JSON record a line.
+//!
+//! What leaves the server: a finished game's full record (seed, every move as played, the
+//! scores), which `pyramidion replay` verifies. An unfinished game's record has no seed, and
+//! every move that hides something is given as a spectator sees it, whoever asks: even a
+//! player of the game gets no card of another seat from an export.
+use crate::AppState;
+use crate::db::store::GameRow;
+use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use pyramidion_core::record::Record;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// The stored record of a started game (every move in full: for the server's own use).
+pub(crate) async fn stored_record(state: &AppState, row: &GameRow) -> ApiResult<Record> {
+    Ok(Record {
+        game: row.kind.clone(),
+        options: serde_json::from_str(&row.options).map_err(ApiError::internal)?,
+        seed: row.seed,
+        result: scores(row),
+        moves: state.store.moves(&row.id).await?,
+        move_lines: Vec::new(),
+    })
+}
+
+/// The final scores of a finished game.
+fn scores(row: &GameRow) -> Option<Vec<i32>> {
+    let result: Value = serde_json::from_str(row.result.as_deref()?).ok()?;
+    serde_json::from_value(result["scores"].clone()).ok()
+}
+
+/// A started game's record as anyone may see it: the full record (with its seed and scores)
+/// once finished, else the moves as a spectator sees them and no seed.
+pub(crate) async fn public_record(state: &AppState, row: &GameRow) -> ApiResult<Value> {
+    let record = stored_record(state, row).await?;
+    if row.status == crate::game_status::GameStatus::Finished {
+        let mut v = serde_json::to_value(&record).map_err(ApiError::internal)?;
+        if v.get("result").is_none() {
+            v["result"] = Value::Null;
+        }
+        return Ok(v);
+    }
+    let (_, played) = crate::live::rooms::replay_played(&record).map_err(ApiError::internal)?;
+    let moves: Vec<&str> = played
+        .iter()
+        .map(|p| p.seen_by(None, false).text.as_str())
+        .collect();
+    Ok(json!({ "game": record.game, "options": record.options, "moves": moves }))
+}
+
+/// A started game's record as `seat` saw it: no seed, no result, every move as that seat
+/// saw it (a daily game's record for its player while the day's deal is everyone's).
+pub(crate) async fn seat_record(state: &AppState, row: &GameRow, seat: u8) -> ApiResult<Value> {
+    let record = stored_record(state, row).await?;
+    let (_, played) = crate::live::rooms::replay_played(&record).map_err(ApiError::internal)?;
+    let moves: Vec<&str> = played
+        .iter()
+        .map(|p| {
+            p.seen_by(Some(pyramidion_core::Seat(seat)), false)
+                .text
+                .as_str()
+        })
+        .collect();
+    Ok(json!({ "game": record.game, "options": record.options, "moves": moves }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordQuery {
+    #[serde(default)]
+    format: Option<String>,
+    /// Answer as a file to save (`Content-Disposition: attachment`).
+    #[serde(default)]
+    download: bool,
+    /// The table's invite: an unlisted game's record is its players' and its holders' only.
+    #[serde(default)]
+    invite: Option<String>,
+}
+
+/// `GET /api/games/{id}/record[?format=json|text][&download=true]`.
+pub async fn record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<RecordQuery>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (row, _) = crate::http::api::load(&state, &id).await?;
+    let viewer = crate::http::auth::Identity::from_headers(&state, &headers).await?;
+    let user = viewer.as_ref().map(|v| v.user_id.as_str());
+    crate::http::daily::embargo(&state, &id, user).await?;
+    if !crate::live::visibility::may_see(&state, &row, user, q.invite.as_deref()).await? {
+        return Err(ApiError::not_found("no such table"));
+    }
+    // A daily game's player, before its day is over for everyone: their moves as their seat
+    // saw them, never the seed (a second account would deal the same cards).
+    let sealed = crate::http::daily::under_embargo(&state, &id)
+        .await?
+        .is_some();
+    if matches!(
+        row.status,
+        crate::game_status::GameStatus::Open | crate::game_status::GameStatus::Abandoned
+    ) {
+        return Err(ApiError::conflict(
+            ApiErrorCode::NotStarted,
+            "this game has not started",
+        ));
+    }
+    let finished = row.status == crate::game_status::GameStatus::Finished;
+    if sealed && q.format.as_deref() == Some("text") {
+        crate::http::daily::sealed(&state, &id).await?;
+    }
+    let (body, content_type, extension) = match q.format.as_deref() {
+        Some("text") if finished => (
+            stored_record(&state, &row).await?.to_text(),
+            "text/plain; charset=utf-8",
+            "txt",
+        ),
+        Some("text") => {
+            return Err(ApiError::conflict(
+                ApiErrorCode::NotFinished,
+                "the text record (with its seed) is given once the game is over",
+            ));
+        }
+        None | Some("json") if sealed => (
+            seat_record(&state, &row, 0).await?.to_string(),
+            "application/json",
+            "json",
+        ),
+        None | Some("json") => (
+            public_record(&state, &row).await?.to_string(),
+            "application/json",
+            "json",
+        ),
+        Some(_) => return Err(ApiError::bad_request("format is json or text")),
+    };
+    Ok(file_response(
+        body,
+        content_type,
+        &row.id,
+        extension,
+        q.download,
+    ))
+}
+
+fn file_response(
+    body: String,
+    content_type: &'static str,
+    name: &str,
+    extension: &str,
+    download: bool,
+) -> Response {
+    let mut response = ([(header::CONTENT_TYPE, content_type)], body).into_response();
+    if download {
+        // Names are hex ids: nothing to escape.
+        let disposition = format!("attachment; filename=\"pyramidion-{name}.{extension}\"");
+        if let Ok(value) = disposition.parse() {
+            response
+                .headers_mut()
+                .insert(header::CONTENT_DISPOSITION, value);
+        }
+    }
+    response
+}
+
+/// `GET /api/users/{id}/games.ndjson[?before=CURSOR&limit=N]`: a page (50 by default, at
+/// most 500) of a user's started games, newest first, one JSON object a line: the game's id,
+/// status, dates and public record (see [`public_record`]). Unlisted games are only in their
+/// players' exports. A full page ends with a `Link: <…?before=CURSOR>; rel="next"` header.
+/// Finished lines are records that `pyramidion replay` reads as they are.
+pub async fn user_games_ndjson(
+    State(state): State<AppState>,
+    Path(user): Path<String>,
+    Query(page): Query<crate::http::profiles::GamesPage>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let user = crate::http::profiles::user_by_id_or_name(&state, &user).await?;
+    let viewer = crate::http::auth::Identity::from_headers(&state, &headers).await?;
+    let viewer = viewer.as_ref().map(|v| v.user_id.as_str());
+    let limit = page
+        .limit
+        .unwrap_or(crate::live::visibility::PAGE)
+        .clamp(1, crate::live::visibility::MAX_PAGE);
+    let before = crate::live::visibility::parse_cursor(page.before.as_deref())?;
+    let rows =
+        crate::live::visibility::public_games_page(&state, &user, viewer, limit, before).await?;
+    let next = crate::live::visibility::next_cursor(&rows, limit);
+    let mut out = String::new();
+    let embargoed = crate::http::daily::embargoed_games_of(&state, &user).await?;
+    for row in rows {
+        // A daily game is nobody's until its day is over for everyone (its player reads it
+        // from `record`).
+        if embargoed.contains(&row.id) {
+            continue;
+        }
+        let mut line = public_record(&state, &row).await?;
+        line["id"] = json!(row.id);
+        line["status"] = json!(row.status);
+        line["rated"] = json!(row.rated);
+        line["created_at"] = json!(row.created_at);
+        line["finished_at"] = json!(row.finished_at);
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    let mut response = file_response(
+        out,
+        "application/x-ndjson",
+        &format!("games-{user}"),
+        "ndjson",
+        true,
+    );
+    if let Some(next) = next
+        && let Ok(link) =
+            format!("</api/users/{user}/games.ndjson?before={next}&limit={limit}>; rel=\"next\"")
+                .parse()
+    {
+        response.headers_mut().insert(header::LINK, link);
+    }
+    Ok(response)
+}

@@ -1,0 +1,376 @@
+//! Meeting people (issue 27, item 5): quick pairing ("Play a person now") and the list of live
+//! public games to watch. Neither names a game: a setting is a game key, a player count and a
+//! clock profile key, checked against the descriptors and the server's clocks.
+use crate::AppState;
+use crate::db::store::{GameRow, SeatKind, now_ms};
+use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
+use crate::http::api::ApiJson;
+use crate::http::auth::{Identity, random_hex};
+use crate::live::protocol::ServerMsg;
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use pyramidion_games::{AnyGame, GameKind};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sqlx::Row;
+use std::sync::Mutex;
+
+/// How long a request to be paired waits before it is forgotten (ask again to keep waiting).
+pub const PAIRING_WAIT_MS: i64 = 10 * 60 * 1000;
+/// Live games the Watch page lists at most.
+pub const WATCH_LIST: usize = 50;
+
+/// What a player asks to be paired for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    pub game: String,
+    pub players: u8,
+    /// A clock profile key (none: no clock).
+    pub clock: Option<String>,
+}
+
+#[derive(Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairingAsk {
+    game: String,
+    players: u8,
+    #[serde(default)]
+    clock: Option<String>,
+    /// Rated when every player of the table asks for rated.
+    #[serde(default)]
+    rated: bool,
+    /// Only players whose rating (for this game) is within this many points of mine, and
+    /// whose own range takes me.
+    #[serde(default)]
+    range: Option<u32>,
+}
+
+#[derive(Clone)]
+struct Waiting {
+    user: String,
+    setting: Setting,
+    rated: bool,
+    range: Option<u32>,
+    rating: f64,
+    since: i64,
+}
+
+/// The players waiting to be paired, in the order they asked.
+#[derive(Default)]
+pub struct Pairing {
+    queue: Mutex<Vec<Waiting>>,
+}
+
+impl Pairing {
+    fn queue(&self) -> std::sync::MutexGuard<'_, Vec<Waiting>> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn within(a: &Waiting, b: &Waiting) -> bool {
+    let gap = (a.rating - b.rating).abs();
+    a.range.is_none_or(|r| gap <= r as f64) && b.range.is_none_or(|r| gap <= r as f64)
+}
+
+/// Checks a setting against the descriptors and the clocks; returns the game's options.
+fn check(state: &AppState, s: &Setting) -> ApiResult<(GameKind, Value)> {
+    let kind: GameKind = s.game.parse().map_err(|e: pyramidion_games::UnknownGame| {
+        ApiError::new(ApiErrorCode::UnknownGame, e.to_string())
+    })?;
+    let options = json!({ "players": s.players });
+    let game = AnyGame::new(kind, &options, 0).map_err(ApiError::setup)?;
+    if game.seats() < 2 {
+        return Err(ApiError::new(
+            ApiErrorCode::SoloNotPaired,
+            "a solo game is played alone: pairing is for two players or more",
+        ));
+    }
+    if let Some(key) = &s.clock
+        && !state.config.clocks.iter().any(|p| &p.key == key)
+    {
+        return Err(ApiError::new(
+            ApiErrorCode::UnknownClock,
+            format!("no clock profile '{key}' (see GET /api/clocks)"),
+        ));
+    }
+    Ok((kind, options))
+}
+
+async fn rating_of(state: &AppState, game: &str, user: &str) -> ApiResult<f64> {
+    let row = sqlx::query("SELECT rating FROM ratings WHERE game = $1 AND player = $2")
+        .bind(game)
+        .bind(user)
+        .fetch_optional(&state.store.pool)
+        .await
+        .map_err(anyhow::Error::from)?;
+    Ok(match row {
+        Some(r) => r.try_get("rating").map_err(anyhow::Error::from)?,
+        None => 1500.0,
+    })
+}
+
+/// How many wait for each setting, as `[{game, players, clock, waiting}]`.
+fn counts(queue: &[Waiting]) -> Vec<Value> {
+    let mut out: Vec<(Setting, usize)> = Vec::new();
+    for w in queue {
+        match out.iter_mut().find(|(s, _)| *s == w.setting) {
+            Some((_, n)) => *n += 1,
+            None => out.push((w.setting.clone(), 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(s, n)| json!({"game": s.game, "players": s.players, "clock": s.clock, "waiting": n}))
+        .collect()
+}
+
+/// Tells everyone waiting for `setting` how many wait now.
+fn tell_waiting(state: &AppState, queue: &[Waiting], setting: &Setting) {
+    let same: Vec<&Waiting> = queue.iter().filter(|w| w.setting == *setting).collect();
+    for w in &same {
+        state.hub.to_user(
+            &w.user,
+            &ServerMsg::Pairing {
+                waiting: same.len(),
+                table: None,
+            },
+        );
+    }
+}
+
+/// `POST /api/pairing`: seats me with the players waiting for the same setting, or makes me
+/// wait for them.
+pub async fn ask(
+    State(state): State<AppState>,
+    identity: Identity,
+    ApiJson(a): ApiJson<PairingAsk>,
+) -> Response {
+    let body = serde_json::to_value(&a).ok();
+    match crate::cluster::pairing::elsewhere(&state, "POST", Some(&identity), body).await {
+        Some(answer) => answer,
+        None => ask_here(&state, &identity, a).await.into_response(),
+    }
+}
+
+/// [`ask`] on the instance that holds the queue.
+pub async fn ask_here(
+    state: &AppState,
+    identity: &Identity,
+    a: PairingAsk,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let state = state.clone();
+    let setting = Setting {
+        game: a.game.clone(),
+        players: a.players,
+        clock: a.clock.clone(),
+    };
+    let (_, options) = check(&state, &setting)?;
+    // Asked before anyone is paired: a refused game would have cost the others their wait.
+    crate::live::capacity::admit_game(&state)?;
+    let rating = rating_of(&state, &setting.game, &identity.user_id).await?;
+    let me = Waiting {
+        user: identity.user_id.clone(),
+        setting: setting.clone(),
+        rated: a.rated,
+        range: a.range,
+        rating,
+        since: now_ms(),
+    };
+    // Seats change under the lobby lock (as joining does).
+    let _guard = state.lobby_lock.lock().await;
+    let group: Vec<Waiting> = {
+        let mut queue = state.pairing.queue();
+        let now = now_ms();
+        queue.retain(|w| w.user != me.user && now - w.since < PAIRING_WAIT_MS);
+        let mut group = vec![me.clone()];
+        for w in queue.iter() {
+            if group.len() == setting.players as usize {
+                break;
+            }
+            if w.setting == me.setting && group.iter().all(|g| within(g, w)) {
+                group.push(w.clone());
+            }
+        }
+        if group.len() < setting.players as usize {
+            queue.push(me);
+            let waiting = queue.iter().filter(|w| w.setting == setting).count();
+            tell_waiting(&state, &queue, &setting);
+            return Ok((
+                StatusCode::ACCEPTED,
+                Json(json!({"status": "waiting", "waiting": waiting})),
+            ));
+        }
+        queue.retain(|w| !group.iter().any(|g| g.user == w.user));
+        group
+    };
+    // The ones who waited longest sit first; the last to come sits last.
+    let mut seated: Vec<Waiting> = group[1..].to_vec();
+    seated.push(group[0].clone());
+    let seats: Vec<SeatKind> = seated
+        .iter()
+        .map(|w| SeatKind::Human(w.user.clone()))
+        .collect();
+    let mut seed = [0u8; 8];
+    getrandom::fill(&mut seed).map_err(ApiError::internal)?;
+    let clock = setting
+        .clock
+        .as_ref()
+        .and_then(|k| state.config.clocks.iter().find(|p| &p.key == k).cloned());
+    let row = GameRow {
+        id: random_hex(8),
+        kind: setting.game.clone(),
+        options: options.to_string(),
+        seed: u64::from_le_bytes(seed) >> 1,
+        status: crate::game_status::GameStatus::Live,
+        listed: true,
+        invite: random_hex(12),
+        clock,
+        clock_state: None,
+        to_move: None,
+        created_by: seated[0].user.clone(),
+        result: None,
+        created_at: now_ms(),
+        rated: seated.iter().all(|w| w.rated),
+        finished_at: None,
+    };
+    state.store.create_game(&row, &seats).await?;
+    state.rooms.get(&state, &row.id).await?;
+    let table = crate::http::api::table_json(&state, &row, &seats, Some(&identity.user_id)).await?;
+    for w in &seated {
+        state.hub.to_user(
+            &w.user,
+            &ServerMsg::Pairing {
+                waiting: 0,
+                table: Some(row.id.clone()),
+            },
+        );
+    }
+    tracing::info!(game = %row.id, kind = %row.kind, "players paired");
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"status": "seated", "table": table})),
+    ))
+}
+
+/// `DELETE /api/pairing`: stop waiting.
+pub async fn cancel(State(state): State<AppState>, identity: Identity) -> Response {
+    match crate::cluster::pairing::elsewhere(&state, "DELETE", Some(&identity), None).await {
+        Some(answer) => answer,
+        None => cancel_here(&state, &identity).into_response(),
+    }
+}
+
+/// [`cancel`] on the instance that holds the queue.
+pub fn cancel_here(state: &AppState, identity: &Identity) -> Json<Value> {
+    let mut queue = state.pairing.queue();
+    let gone: Vec<Setting> = queue
+        .iter()
+        .filter(|w| w.user == identity.user_id)
+        .map(|w| w.setting.clone())
+        .collect();
+    queue.retain(|w| w.user != identity.user_id);
+    for s in &gone {
+        tell_waiting(state, &queue, s);
+    }
+    Json(json!({"status": "cancelled"}))
+}
+
+/// `GET /api/pairing`: how many wait for each setting.
+pub async fn waiting(State(state): State<AppState>) -> Response {
+    match crate::cluster::pairing::elsewhere(&state, "GET", None, None).await {
+        Some(answer) => answer,
+        None => waiting_here(&state).into_response(),
+    }
+}
+
+/// [`waiting`] on the instance that holds the queue.
+pub fn waiting_here(state: &AppState) -> Json<Value> {
+    let mut queue = state.pairing.queue();
+    let now = now_ms();
+    queue.retain(|w| now - w.since < PAIRING_WAIT_MS);
+    Json(json!({"waiting": counts(&queue)}))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WatchQuery {
+    /// `newest` (default) or `rated` (highest-rated players first).
+    #[serde(default)]
+    sort: Option<String>,
+}
+
+/// `GET /api/watch`: live public games, each with its players (names, ratings) and how far it
+/// is (moves played, the seat to move).
+pub async fn watch(
+    State(state): State<AppState>,
+    Query(q): Query<WatchQuery>,
+) -> ApiResult<Json<Value>> {
+    let by_rating = match q.sort.as_deref() {
+        None | Some("newest") => false,
+        Some("rated") => true,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "sort is `newest` or `rated`, not `{other}`"
+            )));
+        }
+    };
+    let rows = sqlx::query(
+        "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies
+           FROM games g WHERE g.status = 'live' AND g.listed = 1
+         ORDER BY g.created_at DESC LIMIT $1",
+    )
+    .bind(WATCH_LIST as i64)
+    .fetch_all(&state.store.pool)
+    .await
+    .map_err(anyhow::Error::from)?;
+    let mut games = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let row = crate::db::store::game_row(r)?;
+        let plies: i64 = r.try_get("plies").map_err(anyhow::Error::from)?;
+        let seats = state.store.seats(&row.id).await?;
+        let mut v = crate::http::api::table_json(&state, &row, &seats, None).await?;
+        let mut sum = 0.0;
+        for (i, seat) in seats.iter().enumerate() {
+            let Some(player) = crate::db::ratings::player_of(seat) else {
+                continue;
+            };
+            let rating = rating_of(&state, &row.kind, &player).await?.round();
+            sum += rating;
+            v["seats"][i]["rating"] = json!(rating);
+        }
+        v["plies"] = json!(plies);
+        // The stage, from the game's room when it is in memory (it is while anyone plays or
+        // follows it); null otherwise.
+        v["stage"] = Value::Null;
+        v["stage_name"] = json!(
+            row.kind
+                .parse::<GameKind>()
+                .map(|k| k.descriptor().stage_name)
+                .ok()
+        );
+        if let Some(room) = state.rooms.running(&row.id) {
+            let (reply, answer) = tokio::sync::oneshot::channel();
+            if room
+                .tx
+                .send(crate::live::room::RoomCmd::Progress(reply))
+                .await
+                .is_ok()
+                && let Ok((stage, _)) = answer.await
+            {
+                v["stage"] = json!(stage);
+            }
+        }
+        v["to_move"] = json!(row.to_move);
+        v["mean_rating"] = json!((sum / seats.len().max(1) as f64).round());
+        games.push(v);
+    }
+    if by_rating {
+        games.sort_by(|a, b| {
+            let r = |v: &Value| v["mean_rating"].as_f64().unwrap_or(0.0);
+            r(b).total_cmp(&r(a))
+        });
+    }
+    Ok(Json(json!({"games": games})))
+}

@@ -1,0 +1,20 @@
+//! The HTTP side: one file per resource the API serves (tables and the lobby, accounts,
+//! sessions, history, profiles, exports, replays, the daily challenge, rematches, "your move",
+//! pairing and watching, the static pages), and what stands in front of every request (the
+//! accept loop, the client's address, rate limits, quotas).
+pub mod accounts;
+pub mod api;
+pub mod auth;
+pub mod client_ip;
+pub mod daily;
+pub mod export;
+pub mod history;
+pub mod limits;
+pub mod listen;
+pub mod meet;
+pub mod profiles;
+pub mod quotas;
+pub mod rematch;
+pub mod replay;
+pub mod turns;
+pub mod web;

@@ -1,0 +1,202 @@
+//! Public faces of players: a profile per account (ratings per game, best solo scores, recent
+//! games) and a rating leaderboard per game.
+use crate::AppState;
+use crate::db::ratings::BOT_PREFIX;
+use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
+use crate::http::api::plausible_id;
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use pyramidion_games::GameKind;
+use serde_json::{Value, json};
+use sqlx::Row;
+use std::collections::BTreeMap;
+
+/// Games shown on a profile.
+const RECENT_GAMES: usize = 20;
+/// Players listed on a leaderboard.
+const LEADERBOARD_SIZE: i64 = 100;
+
+fn db(e: sqlx::Error) -> ApiError {
+    ApiError::internal(e)
+}
+
+/// The id of the user `key` (a user id, else an account name). Ids first: a name never
+/// takes over the page of the user whose id it spells (names that look like ids are refused
+/// too, but older accounts may have one).
+pub(crate) async fn user_by_id_or_name(state: &AppState, key: &str) -> ApiResult<String> {
+    let missing = || ApiError::not_found("no such player");
+    if !plausible_id(key) {
+        return Err(missing());
+    }
+    if state.store.user(key).await?.is_some() {
+        return Ok(key.to_string());
+    }
+    match state.store.user_by_name(key).await? {
+        Some((id, _, _)) => Ok(id),
+        None => Err(missing()),
+    }
+}
+
+/// `?before=` (the `next` of the previous page) and `?limit=`: a page of recent games.
+#[derive(serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct GamesPage {
+    #[serde(default)]
+    pub before: Option<String>,
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// `GET /api/users/{name or id}[?before=CURSOR&limit=N]`: the public profile, with one page
+/// of recent games (unlisted ones only to their players).
+pub async fn profile(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    Query(page): Query<GamesPage>,
+    headers: axum::http::HeaderMap,
+) -> ApiResult<Json<Value>> {
+    let id = user_by_id_or_name(&state, &key).await?;
+    let (name, guest) = state
+        .store
+        .user(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("no such player"))?;
+    let ratings: Vec<Value> = sqlx::query(
+        "SELECT game, rating, deviation, games FROM ratings WHERE player = $1 ORDER BY game",
+    )
+    .bind(&id)
+    .fetch_all(&state.store.pool)
+    .await
+    .map_err(db)?
+    .iter()
+    .map(|r| -> Result<Value, sqlx::Error> {
+        Ok(json!({
+            "game": r.try_get::<String, _>("game")?,
+            "rating": r.try_get::<f64, _>("rating")?.round(),
+            "deviation": r.try_get::<f64, _>("deviation")?.round(),
+            "games": r.try_get::<i64, _>("games")?,
+            "provisional": r.try_get::<f64, _>("deviation")? > crate::db::ratings::PROVISIONAL_DEVIATION,
+        }))
+    })
+    .collect::<Result<_, _>>()
+    .map_err(db)?;
+    let games = state.store.games_of_user(&id).await?;
+    // Best score per solo mode (a one-seat game's options), with games played and won.
+    let mut solo: BTreeMap<(String, String), (i64, usize, usize)> = BTreeMap::new();
+    let mut recent = Vec::new();
+    // A daily game is nobody's, its score included, until its day is over for everyone.
+    let embargoed = crate::http::daily::embargoed_games_of(&state, &id).await?;
+    for row in &games {
+        if embargoed.contains(&row.id) {
+            continue;
+        }
+        let result: Option<Value> = row
+            .result
+            .as_deref()
+            .and_then(|r| serde_json::from_str(r).ok());
+        let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
+        // One seat: a solo game (every game's options carry `players`).
+        let alone = options["players"] == 1;
+        if let (true, crate::game_status::GameStatus::Finished, Some(result)) =
+            (alone, row.status, &result)
+        {
+            let entry = solo
+                .entry((row.kind.clone(), options.to_string()))
+                .or_insert((i64::MIN, 0, 0));
+            if let Some(score) = result["scores"][0].as_i64() {
+                entry.0 = entry.0.max(score);
+            }
+            entry.1 += 1;
+            entry.2 += usize::from(result["ranks"][0].as_u64() == Some(0));
+        }
+    }
+    let viewer = crate::http::auth::Identity::from_headers(&state, &headers).await?;
+    let limit = page
+        .limit
+        .unwrap_or(RECENT_GAMES)
+        .clamp(1, crate::live::visibility::MAX_PAGE);
+    let before = crate::live::visibility::parse_cursor(page.before.as_deref())?;
+    let rows = crate::live::visibility::public_games_page(
+        &state,
+        &id,
+        viewer.as_ref().map(|v| v.user_id.as_str()),
+        limit,
+        before,
+    )
+    .await?;
+    let next = crate::live::visibility::next_cursor(&rows, limit);
+    for row in rows.iter().filter(|r| !embargoed.contains(&r.id)) {
+        let seats = state.store.seats(&row.id).await?;
+        recent.push(crate::http::history::entry(&state, row, &seats, &id, None).await?);
+    }
+    let solo_bests: Vec<Value> = solo
+        .into_iter()
+        .map(|((game, options), (best, played, won))| {
+            json!({
+                "game": game,
+                "options": serde_json::from_str::<Value>(&options).unwrap_or(Value::Null),
+                "best": best,
+                "games": played,
+                "wins": won,
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "id": id,
+        "name": crate::http::auth::display_name(&id, name.as_deref()),
+        "guest": guest,
+        "ratings": ratings,
+        "solo_bests": solo_bests,
+        "recent": recent,
+        "next": next,
+    })))
+}
+
+/// `GET /api/leaderboards/{game}`: the best-rated players of a game, accounts and bot levels
+/// (guests are temporary identities and are not listed, nor are provisional ratings: see
+/// `ratings`), highest rating first; ties by more games, then by id.
+pub async fn leaderboard(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let kind: GameKind = game.parse().map_err(|e: pyramidion_games::UnknownGame| {
+        ApiError::with_status(
+            axum::http::StatusCode::NOT_FOUND,
+            ApiErrorCode::UnknownGame,
+            e.to_string(),
+        )
+    })?;
+    let rows = sqlx::query(
+        "SELECT ratings.player, ratings.rating, ratings.deviation, ratings.games, users.name
+           FROM ratings LEFT JOIN users ON users.id = ratings.player
+          WHERE ratings.game = $1 AND (ratings.player LIKE 'bot:%' OR users.guest = 0)
+            AND ratings.deviation <= $3
+          ORDER BY ratings.rating DESC, ratings.games DESC, ratings.player
+          LIMIT $2",
+    )
+    .bind(kind.key())
+    .bind(LEADERBOARD_SIZE)
+    .bind(crate::db::ratings::PROVISIONAL_DEVIATION)
+    .fetch_all(&state.store.pool)
+    .await
+    .map_err(db)?;
+    let mut players = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let player: String = r.try_get("player").map_err(db)?;
+        let mut entry = json!({
+            "rating": r.try_get::<f64, _>("rating").map_err(db)?.round(),
+            "deviation": r.try_get::<f64, _>("deviation").map_err(db)?.round(),
+            "games": r.try_get::<i64, _>("games").map_err(db)?,
+        });
+        match player.strip_prefix(BOT_PREFIX) {
+            Some(level) => entry["bot"] = json!(level),
+            None => {
+                entry["name"] = json!(r.try_get::<Option<String>, _>("name").map_err(db)?);
+                entry["user"] = json!(player);
+            }
+        }
+        players.push(entry);
+    }
+    Ok(Json(json!({ "game": kind.key(), "players": players })))
+}

@@ -1,0 +1,164 @@
+//! Replays of finished games: the move list with each move's seat and structured form, and
+//! the table at any ply as any seat saw it.
+//!
+//! Only finished games are replayed (an unfinished one answers `409 not_finished`): once a
+//! game is over nothing is hidden any more, so every seat's view at every ply may be shown to
+//! anyone, and every move is given in full. A game still being played is followed live
+//! instead, where each viewer gets only what its seat may see.
+use crate::AppState;
+use crate::db::store::GameRow;
+use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use pyramidion_core::{Seat, ToMove};
+use pyramidion_games::AnyGame;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// The finished game `id` and its full record.
+async fn finished(
+    state: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    invite: Option<&str>,
+) -> ApiResult<(
+    GameRow,
+    Vec<crate::db::store::SeatKind>,
+    pyramidion_core::record::Record,
+)> {
+    let (row, seats) = crate::http::api::load(state, id).await?;
+    if row.status != crate::game_status::GameStatus::Finished {
+        return Err(ApiError::conflict(
+            ApiErrorCode::NotFinished,
+            "a game is replayed once it is over",
+        ));
+    }
+    let viewer = crate::http::auth::Identity::from_headers(state, headers).await?;
+    let user = viewer.as_ref().map(|v| v.user_id.as_str());
+    crate::http::daily::embargo(state, id, user).await?;
+    // An unlisted game is its players' (and its invite holders') only.
+    if !crate::live::visibility::may_see(state, &row, user, invite).await? {
+        return Err(ApiError::not_found("no such table"));
+    }
+    // Every move in full and every seat's view would show the day's deal: not even its
+    // player gets them before the day is over for everyone.
+    crate::http::daily::sealed(state, id).await?;
+    let record = crate::http::export::stored_record(state, &row).await?;
+    Ok((row, seats, record))
+}
+
+/// `GET /api/games/{id}/replay`: the table (as the lobby shows it), its number of plies,
+/// every move (`{ply, seat, text, kind, …fields}`) and the game's analysis status and result.
+/// `?invite=`: the table's invite, for an unlisted game.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InviteQuery {
+    #[serde(default)]
+    invite: Option<String>,
+}
+
+pub async fn replay(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<InviteQuery>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
+    let (row, seats, record) = finished(&state, &id, &headers, q.invite.as_deref()).await?;
+    let (_, played) = crate::live::rooms::replay_played(&record).map_err(ApiError::internal)?;
+    let moves: Vec<Value> = played
+        .iter()
+        .enumerate()
+        .map(|(ply, p)| {
+            let mut m = serde_json::to_value(&p.full).unwrap_or(Value::Null);
+            m["ply"] = json!(ply);
+            m["seat"] = json!(p.seat.0);
+            m
+        })
+        .collect();
+    let mut table = crate::http::api::table_json(&state, &row, &seats, None).await?;
+    table["finished_at"] = json!(row.finished_at);
+    let analysis = crate::analysis::stored(&state, &id).await?;
+    // The game is over: both channels of its chat are everyone's.
+    let chat = state.store.chat(&id, true).await?;
+    Ok(Json(json!({
+        "table": table,
+        "plies": moves.len(),
+        "moves": moves,
+        "analysis": analysis,
+        "chat": chat,
+    })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlyQuery {
+    /// Whose view (default seat 0).
+    #[serde(default)]
+    seat: u8,
+    /// The table's invite, for an unlisted game.
+    #[serde(default)]
+    invite: Option<String>,
+}
+
+/// `GET /api/games/{id}/replay/{ply}?seat=S`: the table after the first `ply` moves as seat
+/// `S` saw it, in the shape of a live `state` message (no legal moves).
+pub async fn at_ply(
+    State(state): State<AppState>,
+    Path((id, ply)): Path<(String, u32)>,
+    Query(q): Query<PlyQuery>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
+    let (_, _, record) = finished(&state, &id, &headers, q.invite.as_deref()).await?;
+    let plies = record.moves.len();
+    if ply as usize > plies {
+        return Err(ApiError::new(
+            ApiErrorCode::NoSuchPly,
+            format!("this game has {plies} moves"),
+        ));
+    }
+    // The game one move before, then that move: the position and its last move in one replay.
+    let (game, last_move) = match (ply as usize).checked_sub(1) {
+        None => (
+            AnyGame::from_record_prefix(&record, Some(0)).map_err(ApiError::internal)?,
+            Value::Null,
+        ),
+        Some(last) => {
+            let mut game =
+                AnyGame::from_record_prefix(&record, Some(last)).map_err(ApiError::internal)?;
+            let played = game
+                .play_text(&record.moves[last])
+                .map_err(ApiError::internal)?;
+            let mut m = serde_json::to_value(&played.full).map_err(ApiError::internal)?;
+            m["ply"] = json!(last);
+            m["seat"] = json!(played.seat.0);
+            (game, m)
+        }
+    };
+    if q.seat >= game.seats() {
+        return Err(ApiError::bad_request(format!(
+            "this game has {} seats",
+            game.seats()
+        )));
+    }
+    let to_move = match game.to_move() {
+        ToMove::Seat(s) => Some(s.0),
+        ToMove::Over => None,
+    };
+    Ok(Json(json!({
+        "game": id,
+        "ply": ply,
+        "plies": plies,
+        "state_id": ply,
+        "event": ply,
+        "seat": q.seat,
+        "to_move": to_move,
+        "last_move": last_move,
+        "missed": [],
+        "view": game.view(Some(Seat(q.seat))),
+        "legal": [],
+        "finished": to_move.is_none(),
+        "outcome": game.outcome(),
+    })))
+}

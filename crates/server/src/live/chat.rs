@@ -1,0 +1,303 @@
+//! The chat of a table (issue 27, item 4). Two channels: `players` (the seated players write;
+//! everyone following the game reads) and `spectators` (everyone else writes; only spectators
+//! read, so that nobody at the table is told what onlookers say). Messages are plain text
+//! (clients show them as text, never as markup) or a quick phrase's key that each reader sees
+//! in their own language. Every message is stored with the game and shown in its replay.
+//! A reader may report a message: the report is stored for the server's operator
+//! (`pyramidion moderation` lists them).
+use crate::AppState;
+use crate::db::store::{SeatKind, Store, now_ms};
+use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
+use crate::http::auth::Identity;
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::Serialize;
+use serde_json::{Value, json};
+use sqlx::Row;
+
+/// Longest chat message, in characters.
+pub const MAX_CHAT_CHARS: usize = 300;
+/// Chat messages one user may send in one game: a burst of this many…
+pub const CHAT_BURST: f64 = 5.0;
+/// …then one per this many seconds.
+pub const CHAT_EVERY_SECONDS: f64 = 3.0;
+
+/// The quick phrases: keys each reader's client translates.
+pub const PHRASES: &[&str] = &["hello", "good_game", "well_played", "thanks", "good_luck"];
+
+/// A stored chat message, as clients get it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChatMessage {
+    pub id: String,
+    pub game: String,
+    /// `players` or `spectators`.
+    pub channel: &'static str,
+    pub user: String,
+    pub name: String,
+    /// The writer's seat (players' channel), none for a spectator.
+    pub seat: Option<u8>,
+    pub text: Option<String>,
+    pub phrase: Option<String>,
+    /// Moves played when it was written (the replay places it there).
+    pub ply: u64,
+    pub at: i64,
+}
+
+/// Checks what a client sends: one of a text or a known phrase; the text is trimmed, not
+/// empty, at most [`MAX_CHAT_CHARS`] characters, and holds no control characters.
+pub fn check(text: Option<&str>, phrase: Option<&str>) -> Result<(), (ApiErrorCode, String)> {
+    match (text, phrase) {
+        (Some(_), Some(_)) | (None, None) => Err((
+            ApiErrorCode::BadRequest,
+            "a chat message has either `text` or `phrase`".into(),
+        )),
+        (None, Some(p)) if !PHRASES.contains(&p) => Err((
+            ApiErrorCode::UnknownPhrase,
+            format!("no quick phrase `{p}` (one of {})", PHRASES.join(", ")),
+        )),
+        (None, Some(_)) => Ok(()),
+        (Some(t), None) => {
+            let t = t.trim();
+            if t.is_empty() {
+                Err((ApiErrorCode::EmptyChat, "the message is empty".into()))
+            } else if t.chars().count() > MAX_CHAT_CHARS {
+                Err((
+                    ApiErrorCode::ChatTooLong,
+                    format!("a message has at most {MAX_CHAT_CHARS} characters"),
+                ))
+            } else if t.chars().any(char::is_control) {
+                Err((
+                    ApiErrorCode::BadRequest,
+                    "a message is one line of plain text (no control characters)".into(),
+                ))
+            } else {
+                Ok(())
+            }
+        }
+    }
+}
+
+fn channel_of(name: &str) -> &'static str {
+    if name == "players" {
+        "players"
+    } else {
+        "spectators"
+    }
+}
+
+impl Store {
+    pub async fn add_chat(&self, m: &ChatMessage) -> anyhow::Result<()> {
+        self.writer
+            .execute(
+                sqlx::query(
+                    "INSERT INTO chat_messages (id, game_id, channel, user_id, seat, text, phrase, ply, at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                )
+                .bind(m.id.clone())
+                .bind(m.game.clone())
+                .bind(m.channel)
+                .bind(m.user.clone())
+                .bind(m.seat.map(i64::from))
+                .bind(m.text.clone())
+                .bind(m.phrase.clone())
+                .bind(m.ply as i64)
+                .bind(m.at),
+            )
+            .await
+    }
+
+    /// A game's messages, oldest first; `spectators` also gives the spectators' channel.
+    pub async fn chat(&self, game_id: &str, spectators: bool) -> anyhow::Result<Vec<ChatMessage>> {
+        let rows = sqlx::query(
+            "SELECT c.*, u.name AS user_name FROM chat_messages c
+               LEFT JOIN users u ON u.id = c.user_id
+             WHERE c.game_id = $1 AND (c.channel = 'players' OR $2 = 1)
+             ORDER BY c.at, c.id",
+        )
+        .bind(game_id)
+        .bind(spectators as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(chat_row).collect()
+    }
+
+    /// Records `reporter`'s report of a message (again: nothing changes).
+    pub async fn report_chat(&self, message_id: &str, reporter: &str) -> anyhow::Result<()> {
+        self.writer
+            .execute(
+                sqlx::query(
+                    "INSERT INTO chat_reports (message_id, reporter, at) VALUES ($1, $2, $3)
+                     ON CONFLICT (message_id, reporter) DO NOTHING",
+                )
+                .bind(message_id.to_string())
+                .bind(reporter.to_string())
+                .bind(now_ms()),
+            )
+            .await
+    }
+
+    async fn chat_message(&self, id: &str) -> anyhow::Result<Option<ChatMessage>> {
+        let row = sqlx::query(
+            "SELECT c.*, u.name AS user_name FROM chat_messages c
+               LEFT JOIN users u ON u.id = c.user_id WHERE c.id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(chat_row).transpose()
+    }
+}
+
+/// A reported message, for the server's operator.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub reported_at: i64,
+    pub reporter: String,
+    pub message: ChatMessage,
+}
+
+/// Every report in the database at `url`, newest first. Read only, on a connection of its own:
+/// a running server may hold the database (`pyramidion moderation`).
+pub async fn reports_at(url: &str) -> anyhow::Result<Vec<Report>> {
+    use anyhow::Context;
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(url)
+        .await
+        .with_context(|| format!("cannot open database {url}"))?;
+    let rows = sqlx::query(
+        "SELECT r.at AS reported_at, r.reporter, c.*, u.name AS user_name
+           FROM chat_reports r JOIN chat_messages c ON c.id = r.message_id
+           LEFT JOIN users u ON u.id = c.user_id
+         ORDER BY r.at DESC",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .context("cannot read the reports (has a server of this version run on it?)")?;
+    rows.iter()
+        .map(|r| {
+            Ok(Report {
+                reported_at: r.try_get("reported_at")?,
+                reporter: r.try_get("reporter")?,
+                message: chat_row(r)?,
+            })
+        })
+        .collect()
+}
+
+fn chat_row(r: &sqlx::any::AnyRow) -> anyhow::Result<ChatMessage> {
+    let user: String = r.try_get("user_id")?;
+    let name: Option<String> = r.try_get("user_name")?;
+    Ok(ChatMessage {
+        id: r.try_get("id")?,
+        game: r.try_get("game_id")?,
+        channel: channel_of(&r.try_get::<String, _>("channel")?),
+        name: crate::http::auth::display_name(&user, name.as_deref()),
+        user,
+        seat: r
+            .try_get::<Option<i64>, _>("seat")?
+            .and_then(|s| u8::try_from(s).ok()),
+        text: r.try_get("text")?,
+        phrase: r.try_get("phrase")?,
+        ply: r.try_get::<i64, _>("ply")? as u64,
+        at: r.try_get("at")?,
+    })
+}
+
+/// Whether `user` sits at a human seat of the game.
+fn is_player(seats: &[SeatKind], user: Option<&str>) -> bool {
+    seats
+        .iter()
+        .any(|s| matches!(s, SeatKind::Human(u) if Some(u.as_str()) == user))
+}
+
+/// `GET /api/games/{id}/chat`: the messages the asker may read (players: the players'
+/// channel; anyone else, and everyone once the game is over: both).
+pub async fn list(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let identity = Identity::from_headers(&state, &headers).await?;
+    let row = match crate::http::api::plausible_id(&id) {
+        true => state.store.game(&id).await?,
+        false => None,
+    };
+    let Some(row) = row.filter(|r| {
+        matches!(
+            r.status,
+            crate::game_status::GameStatus::Live | crate::game_status::GameStatus::Finished
+        )
+    }) else {
+        return Err(ApiError::new(
+            ApiErrorCode::NotFound,
+            "no started game with that id",
+        ));
+    };
+    let user = identity.as_ref().map(|i| i.user_id.as_str());
+    // A daily challenge's game is its player's alone until its day is over.
+    crate::http::daily::embargo(&state, &id, user).await?;
+    let seats = state.store.seats(&id).await?;
+    let spectators =
+        row.status == crate::game_status::GameStatus::Finished || !is_player(&seats, user);
+    let messages = state.store.chat(&id, spectators).await?;
+    Ok(Json(json!({ "messages": messages })))
+}
+
+/// `POST /api/chat/{message_id}/report`: stores a report of a message the asker can read.
+pub async fn report(
+    State(state): State<AppState>,
+    identity: Identity,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let not_found = || ApiError::new(ApiErrorCode::NotFound, "no such message");
+    if !crate::http::api::plausible_id(&id) {
+        return Err(not_found());
+    }
+    let message = state.store.chat_message(&id).await?.ok_or_else(not_found)?;
+    if message.channel == "spectators" {
+        // Players do not read the spectators' channel while the game runs.
+        let row = state.store.game(&message.game).await?;
+        let seats = state.store.seats(&message.game).await?;
+        let over = row.is_some_and(|r| r.status == crate::game_status::GameStatus::Finished);
+        if !over && is_player(&seats, Some(&identity.user_id)) {
+            return Err(not_found());
+        }
+    }
+    state.store.report_chat(&id, &identity.user_id).await?;
+    Ok(Json(json!({ "reported": id })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_checked() {
+        assert!(check(Some("hi <b>there</b>"), None).is_ok());
+        assert!(check(None, Some("good_game")).is_ok());
+        assert_eq!(
+            check(None, Some("insult")).unwrap_err().0.as_str(),
+            "unknown_phrase"
+        );
+        assert_eq!(
+            check(Some("  "), None).unwrap_err().0.as_str(),
+            "empty_chat"
+        );
+        let long = "é".repeat(MAX_CHAT_CHARS + 1);
+        assert_eq!(
+            check(Some(&long), None).unwrap_err().0.as_str(),
+            "chat_too_long"
+        );
+        assert!(check(Some(&"é".repeat(MAX_CHAT_CHARS)), None).is_ok());
+        assert_eq!(
+            check(Some("a\nb"), None).unwrap_err().0.as_str(),
+            "bad_request"
+        );
+        assert_eq!(
+            check(Some("a"), Some("hello")).unwrap_err().0.as_str(),
+            "bad_request"
+        );
+    }
+}

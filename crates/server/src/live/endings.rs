@@ -1,0 +1,193 @@
+//! Resign, abandon, claim, and "I'm back" (issue 27): what a player may do to a started game
+//! besides moving. The room decides (it owns the game); this file holds the final ranking with
+//! resignations, the HTTP endpoints, and the sweep that abandons forgotten games against bots.
+//!
+//! The final ranking is the server's: the rules engine's ranking among the seats still in the
+//! game, then the resigned seats, the first to resign last. A game ends early when fewer than
+//! two seats, or no person, are left in it; the seats left then share the first rank.
+use crate::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
+use crate::http::auth::Identity;
+use crate::live::room::RoomCmd;
+use axum::Json;
+use axum::extract::{Path, State};
+use pyramidion_core::Outcome;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+/// What a player asks of a started game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Leave the game ranked last; in a game of three or more a bot plays the seat on.
+    Resign,
+    /// End a game against bots only.
+    Abandon,
+    /// End a turn-based game for the seats whose player is away (a bot took their seat after
+    /// too many time-outs): they rank last.
+    Claim,
+    /// Take back a seat a bot took after too many time-outs.
+    Back,
+}
+
+/// The room's answer: what happened, or why not (a stable code).
+pub type Answer = Result<Value, ApiError>;
+
+/// Ranks (0 first) of `seats` seats after the game, from the engine's ranks (`None` when the
+/// game ended early) and the resignations in order.
+pub fn final_ranks(engine: Option<&[u8]>, seats: usize, resigned: &[u8]) -> Vec<u8> {
+    if resigned.is_empty()
+        && let Some(r) = engine
+    {
+        return r.to_vec();
+    }
+    let active: Vec<usize> = (0..seats)
+        .filter(|s| !resigned.contains(&(*s as u8)))
+        .collect();
+    let mut ranks = vec![0u8; seats];
+    for &s in &active {
+        ranks[s] = match engine {
+            Some(r) => active.iter().filter(|&&t| r[t] < r[s]).count() as u8,
+            None => 0,
+        };
+    }
+    // A solo game's one seat resigning still loses (to the automa): rank 1.
+    let base = active.len().max(1);
+    for (k, &s) in resigned.iter().enumerate() {
+        if let Some(r) = ranks.get_mut(s as usize) {
+            *r = (base + resigned.len() - 1 - k) as u8;
+        }
+    }
+    ranks
+}
+
+/// The engine's outcome with the resigned seats ranked last (said as `resigned` in
+/// `decided_by`).
+pub fn with_resignations(mut outcome: Outcome, resigned: &[u8]) -> Outcome {
+    if resigned.is_empty() {
+        return outcome;
+    }
+    outcome.ranks = final_ranks(Some(&outcome.ranks), outcome.ranks.len(), resigned);
+    for &s in resigned {
+        if let Some(d) = outcome.decided_by.get_mut(s as usize) {
+            *d = Some("resigned");
+        }
+    }
+    outcome
+}
+
+/// The stored result of a game that ended early (no engine outcome): ranks, why, and who
+/// resigned in order. Its `ranks` field is what ratings and histories read.
+pub fn early_result(ending: &str, ranks: &[u8], resigned: &[u8]) -> Value {
+    json!({ "ranks": ranks, "ending": ending, "resigned": resigned })
+}
+
+async fn ask(state: &AppState, user: &str, game: &str, action: Action) -> ApiResult<Json<Value>> {
+    if !crate::http::api::plausible_id(game) {
+        return Err(not_found());
+    }
+    for _ in 0..3 {
+        let room = state.rooms.get(state, game).await?.ok_or_else(not_found)?;
+        let (reply, answer) = oneshot::channel();
+        let cmd = RoomCmd::Act {
+            user: Some(user.to_string()),
+            action,
+            reply,
+        };
+        if room.tx.send(cmd).await.is_err() {
+            continue; // The room just ended: rebuilt and asked again.
+        }
+        match answer.await {
+            Ok(answer) => return answer.map(Json),
+            Err(_) => continue,
+        }
+    }
+    Err(ApiError::internal(anyhow::anyhow!(
+        "the game's room does not answer"
+    )))
+}
+
+fn not_found() -> ApiError {
+    ApiError::new(ApiErrorCode::NotFound, "no started game with that id")
+}
+
+/// `POST /api/games/{id}/resign`.
+pub async fn resign(
+    State(state): State<AppState>,
+    identity: Identity,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    ask(&state, &identity.user_id, &id, Action::Resign).await
+}
+
+/// `POST /api/games/{id}/abandon`.
+pub async fn abandon(
+    State(state): State<AppState>,
+    identity: Identity,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    ask(&state, &identity.user_id, &id, Action::Abandon).await
+}
+
+/// `POST /api/games/{id}/claim`.
+pub async fn claim(
+    State(state): State<AppState>,
+    identity: Identity,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    ask(&state, &identity.user_id, &id, Action::Claim).await
+}
+
+/// `POST /api/games/{id}/back`.
+pub async fn back(
+    State(state): State<AppState>,
+    identity: Identity,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    ask(&state, &identity.user_id, &id, Action::Back).await
+}
+
+/// Abandons every live game against bots only that nobody moved in since `before` (ms since
+/// the epoch). Returns how many. Run by the sweep (`Limits::abandon_after`).
+pub async fn abandon_stale(state: &AppState, before: i64) -> anyhow::Result<usize> {
+    let mut done = 0;
+    for id in state.store.stale_bot_games(before).await? {
+        let Some(room) = state.rooms.get(state, &id).await? else {
+            continue;
+        };
+        let (reply, answer) = oneshot::channel();
+        let cmd = RoomCmd::Act {
+            user: None,
+            action: Action::Abandon,
+            reply,
+        };
+        if room.tx.send(cmd).await.is_ok() && matches!(answer.await, Ok(Ok(_))) {
+            done += 1;
+        }
+    }
+    Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resigners_rank_last_the_first_lowest() {
+        // Engine: seat 2 first, 0 second, 1 third, 3 fourth; seats 2 then 0 resigned.
+        assert_eq!(
+            final_ranks(Some(&[1, 2, 0, 3]), 4, &[2, 0]),
+            vec![2, 0, 3, 1]
+        );
+        // Ended early: the seat left is first.
+        assert_eq!(final_ranks(None, 2, &[1]), vec![0, 1]);
+        assert_eq!(final_ranks(None, 3, &[0, 2]), vec![2, 0, 1]);
+        // Solo: resigning loses to the automa.
+        assert_eq!(final_ranks(None, 1, &[0]), vec![1]);
+        // No resignation: the engine's ranks as they are (a solo loss stays a loss).
+        assert_eq!(final_ranks(Some(&[1]), 1, &[]), vec![1]);
+        // Ties among the seats left stay ties.
+        assert_eq!(final_ranks(Some(&[0, 0, 2]), 3, &[2]), vec![0, 0, 2]);
+    }
+}

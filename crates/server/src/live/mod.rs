@@ -1,0 +1,21 @@
+//! Live games: one room (task) per game in memory, the authority over its moves, clocks and
+//! bots; the WebSocket connections that follow rooms, and what they send (protocol, patches,
+//! deflated frames); the bot pool and its fair queue; the lobby hub; drain on SIGTERM.
+pub mod bot_pool;
+pub mod bot_retry;
+pub mod bot_seats;
+pub mod capacity;
+pub mod chat;
+pub mod clock;
+pub mod drain;
+pub mod endings;
+pub mod fair_queue;
+pub mod hub;
+pub mod moves;
+pub mod patch;
+pub mod protocol;
+pub mod room;
+pub mod rooms;
+pub mod visibility;
+pub mod wire;
+pub mod ws;

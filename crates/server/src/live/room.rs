@@ -1,0 +1,752 @@
+//! One task per live game (after lichess): it owns the game, takes commands in order, persists
+//! every accepted move before acknowledging or publishing it, and runs bots off the runtime.
+use crate::db::store::{SeatKind, Store, TurnWrite, now_ms};
+use crate::error_code::ApiErrorCode;
+use crate::live::bot_pool::BotPool;
+use crate::live::bot_retry::BotChoice;
+use crate::live::clock::Clock;
+use crate::live::hub::Hub;
+use crate::live::protocol::{SeenMove, ServerMsg};
+use crate::metrics::Metrics;
+use pyramidion_core::{Seat, ToMove};
+use pyramidion_games::{AnyGame, PlayedMove};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+mod acting;
+mod played;
+use played::Played;
+mod chatting;
+pub use chatting::ChatCmd;
+mod scheduling;
+
+pub type Outbox = mpsc::Sender<ServerMsg>;
+
+pub enum RoomCmd {
+    Subscribe {
+        conn: u64,
+        user: Option<String>,
+        out: Outbox,
+        last_event: Option<u64>,
+    },
+    Unsubscribe {
+        conn: u64,
+    },
+    Move {
+        conn: u64,
+        user: String,
+        state_id: u64,
+        text: String,
+        received: Instant,
+    },
+    /// A bot's choice for the state `state_id` (ignored if the state moved on).
+    BotMove(BotChoice),
+    /// A chat message (`crate::live::chat`).
+    Chat(ChatCmd),
+    /// How far the game is: (stage number, moves played), for the Watch list.
+    Progress(tokio::sync::oneshot::Sender<(u8, u64)>),
+    /// Resign, abandon, claim or "I'm back" (`crate::live::endings`); `user` none: the server.
+    Act {
+        user: Option<String>,
+        action: crate::live::endings::Action,
+        reply: tokio::sync::oneshot::Sender<crate::live::endings::Answer>,
+    },
+}
+
+struct Subscriber {
+    conn: u64,
+    seat: Option<u8>,
+    /// Every seat of the subscriber's user: one who holds several (hot seat) views the one to
+    /// move after every move.
+    held: Vec<u8>,
+    out: Outbox,
+    /// The state (its id, and the seat whose view it showed) last sent to this subscriber:
+    /// the next one is sent as a patch of it when it follows on (`crate::live::patch`).
+    sent: (u64, Option<u8>),
+}
+
+pub struct Room {
+    pub id: String,
+    game: AnyGame,
+    /// Every move played, as each viewer may see it; its length is the state id.
+    moves: Vec<Played>,
+    seats: Vec<SeatKind>,
+    seed: u64,
+    clock: Option<Clock>,
+    store: Store,
+    metrics: Arc<Metrics>,
+    hub: Arc<Hub>,
+    subscribers: Vec<Subscriber>,
+    me: mpsc::Sender<RoomCmd>,
+    /// The state a bot is thinking about, so it is asked once per state.
+    bot_asked: Option<u64>,
+    deadline: Option<(u64, tokio::time::Instant)>,
+    /// The seat whose time ran out, whose turn a bot is playing, and whether that time-out
+    /// is already counted (and stored) in the clock.
+    covering: Option<(u8, bool)>,
+    /// Dropped from memory after this long untouched (see `Limits::room_idle`).
+    idle_after: Duration,
+    /// A bot's move is published no sooner than this after the previous move.
+    bot_pace: Duration,
+    last_move_at: tokio::time::Instant,
+    /// The pool bots think on, and the user whose turn in it this game's bots take.
+    bots: Arc<BotPool>,
+    owner: String,
+    /// Hidden moves stay hidden when the game ends (a daily challenge's deal is everyone's
+    /// until its day is over: `daily::embargo`).
+    reveal_at_end: bool,
+    /// Seats resigned, in order (a bot plays them on while the game goes on).
+    resigned: Vec<u8>,
+    /// Why the game ended before its rules said so (`resigned`, `abandoned`, `claimed`).
+    ending: Option<String>,
+    /// Each user's chat rate limit in this game.
+    chat_limits: std::collections::HashMap<String, crate::http::limits::Bucket>,
+    /// The storage already holds a move at this room's next ply: the room is stale and is
+    /// dropped, to be rebuilt from storage (`crate::live::bot_retry::stale_room`).
+    stale: bool,
+    /// This instance's hold on the game among several (`crate::cluster`): every move is
+    /// fenced with it, and it is let go when the room ends.
+    lease: Option<crate::cluster::Lease>,
+    /// What each followed seat was last sent, for the next state's patch.
+    shown: crate::live::patch::Shown,
+}
+
+/// Everything a room starts from.
+pub struct RoomSetup {
+    pub id: String,
+    pub game: AnyGame,
+    /// The moves played so far (the game is already past them).
+    pub moves: Vec<PlayedMove>,
+    pub seats: Vec<SeatKind>,
+    pub seed: u64,
+    pub clock: Option<Clock>,
+    pub store: Store,
+    pub metrics: Arc<Metrics>,
+    pub hub: Arc<Hub>,
+    pub idle_after: Duration,
+    pub bot_pace: Duration,
+    pub bots: Arc<BotPool>,
+    /// The table's creator: its bots' work is shared fairly by this user (`fair_queue`).
+    pub owner: String,
+    pub reveal_at_end: bool,
+    pub resigned: Vec<u8>,
+    pub ending: Option<String>,
+    pub lease: Option<crate::cluster::Lease>,
+}
+
+#[derive(Clone)]
+pub struct RoomHandle {
+    pub tx: mpsc::Sender<RoomCmd>,
+    /// Whether the game runs here, or on another instance this handle forwards to
+    /// (`crate::cluster::link`).
+    pub local: bool,
+}
+
+impl Room {
+    /// Starts the task of a game rebuilt from (or created as) `moves` on top of `game`.
+    pub fn spawn(setup: RoomSetup) -> RoomHandle {
+        let (tx, rx) = mpsc::channel(1024);
+        // A turn a bot was playing for a time-out when the room left memory (or the server
+        // stopped) goes on being played by the bot, without counting the time-out again.
+        let covering = setup
+            .clock
+            .as_ref()
+            .filter(|c| c.state.covered)
+            .and_then(|c| c.state.running)
+            .map(|seat| (seat, true));
+        let room = Room {
+            id: setup.id,
+            game: setup.game,
+            moves: setup.moves.iter().map(Played::new).collect(),
+            seats: setup.seats,
+            seed: setup.seed,
+            clock: setup.clock,
+            store: setup.store,
+            metrics: setup.metrics,
+            hub: setup.hub,
+            subscribers: Vec::new(),
+            me: tx.clone(),
+            bot_asked: None,
+            deadline: None,
+            covering,
+            idle_after: setup.idle_after,
+            bot_pace: setup.bot_pace,
+            last_move_at: tokio::time::Instant::now(),
+            bots: setup.bots,
+            owner: setup.owner,
+            reveal_at_end: setup.reveal_at_end,
+            resigned: setup.resigned,
+            ending: setup.ending,
+            chat_limits: Default::default(),
+            stale: false,
+            lease: setup.lease,
+            shown: Default::default(),
+        };
+        tokio::spawn(room.run(rx));
+        RoomHandle { tx, local: true }
+    }
+
+    fn state_id(&self) -> u64 {
+        self.moves.len() as u64
+    }
+
+    fn seat_of(&self, user: &str) -> Vec<u8> {
+        self.seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s, SeatKind::Human(u) if u == user))
+            .map(|(i, _)| i as u8)
+            .collect()
+    }
+
+    fn to_move(&self) -> Option<u8> {
+        if self.ending.is_some() {
+            return None;
+        }
+        match self.game.to_move() {
+            ToMove::Seat(s) => Some(s.0),
+            ToMove::Over => None,
+        }
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+        self.metrics
+            .games_live
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // A room rebuilt (a restart, or back from idle) tells whose turn it is again, but a
+        // player away heard of it when the turn began; a new game's players away hear that
+        // their table filled (`reach::Kind::TableFull`).
+        self.tell_turns(false);
+        self.schedule();
+        loop {
+            let deadline = self.deadline.map(|(_, at)| at);
+            // Nobody follows it and it waits for no clock or bot: it may leave memory.
+            // A clock far from running out does not hold the room: the deadline sweep
+            // (`Rooms::wake_due`) brings it back in time.
+            let clock_far = self.deadline.is_none_or(|(_, at)| {
+                at > tokio::time::Instant::now() + self.idle_after + crate::live::rooms::WAKE_AHEAD
+            });
+            let idle = (self.subscribers.is_empty() && clock_far && self.bot_asked.is_none())
+                .then(|| tokio::time::Instant::now() + self.idle_after);
+            let cmd = tokio::select! {
+                cmd = rx.recv() => match cmd { Some(c) => c, None => break },
+                _ = sleep_until_opt(deadline) => {
+                    self.on_timeout();
+                    continue;
+                }
+                _ = sleep_until_opt(idle) => {
+                    crate::live::moves::evict(&self.id, &mut rx);
+                    break;
+                }
+            };
+            // The steps that await (storage) are boxed: inline, they would make every room's
+            // task as large as its largest step, idle or not.
+            match cmd {
+                RoomCmd::Subscribe {
+                    conn,
+                    user,
+                    out,
+                    last_event,
+                } => self.subscribe(conn, user, out, last_event),
+                RoomCmd::Unsubscribe { conn } => self.subscribers.retain(|s| s.conn != conn),
+                RoomCmd::Move {
+                    conn,
+                    user,
+                    state_id,
+                    text,
+                    received,
+                } => Box::pin(self.human_move(conn, &user, state_id, &text, received)).await,
+                RoomCmd::Chat(cmd) => Box::pin(self.chat(cmd)).await,
+                RoomCmd::Progress(reply) => {
+                    let _ = reply.send((self.game.stage_number(), self.state_id()));
+                }
+                RoomCmd::Act {
+                    user,
+                    action,
+                    reply,
+                } => {
+                    let answer = Box::pin(self.act(user.as_deref(), action)).await;
+                    let _ = reply.send(answer);
+                }
+                RoomCmd::BotMove(choice) => {
+                    // A seat taken back ("I'm back") since the bot was asked is the person's.
+                    let bot_turn = self.to_move().is_some_and(|s| {
+                        self.bot_plays(s) || self.covering.is_some_and(|(c, _)| c == s)
+                    });
+                    if choice.state_id == self.state_id() && bot_turn {
+                        self.bot_asked = None;
+                        match Box::pin(self.apply(&choice.text, true, Instant::now())).await {
+                            Ok(()) => {
+                                if let Some(seat) = choice.timeout_seat {
+                                    self.broadcast_notice(seat);
+                                }
+                            }
+                            Err(ApplyError::Storage(e))
+                                if crate::live::bot_retry::stale_room(&e) =>
+                            {
+                                tracing::warn!(game = %self.id, error = %e, "a bot move met a stored one: the room is stale");
+                                self.stale = true;
+                            }
+                            Err(ApplyError::Storage(e)) => {
+                                // Nobody would play this turn again: the same move is tried
+                                // later, until the storage takes it.
+                                self.bot_asked = Some(choice.state_id);
+                                crate::live::bot_retry::persist_later(
+                                    &self.id, &e, &self.me, choice,
+                                );
+                            }
+                            Err(e) => self.refused_bot_move(choice, e),
+                        }
+                    }
+                }
+            }
+            if self.stale {
+                // Rebuilt from storage at the next command; every follower resubscribes.
+                for s in &self.subscribers {
+                    crate::live::moves::tell_dropped(&s.out, &self.id, None);
+                }
+                crate::live::moves::evict(&self.id, &mut rx);
+                break;
+            }
+            if self.to_move().is_none() && self.subscribers.is_empty() {
+                break;
+            }
+        }
+        self.metrics
+            .games_live
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn subscribe(&mut self, conn: u64, user: Option<String>, out: Outbox, last_event: Option<u64>) {
+        let held = user.as_deref().map(|u| self.seat_of(u)).unwrap_or_default();
+        let seat = user.as_deref().and_then(|u| {
+            let seats = self.seat_of(u);
+            // A user holding several seats (hot seat) follows the one to move.
+            seats
+                .iter()
+                .copied()
+                .find(|s| Some(*s) == self.to_move())
+                .or(seats.first().copied())
+        });
+        self.subscribers.retain(|s| s.conn != conn);
+        let missed = match last_event {
+            Some(e) if (e as usize) <= self.moves.len() => (e as usize..self.moves.len())
+                .map(|ply| self.seen(ply, seat))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let msg = self.state_for(seat, missed);
+        self.shown.whole(seat, &msg);
+        let _ = out.try_send(msg);
+        self.subscribers.push(Subscriber {
+            conn,
+            seat,
+            held,
+            out,
+            sent: (self.state_id(), seat),
+        });
+    }
+
+    /// Move `ply` as the connection of `seat` may see it.
+    fn seen(&self, ply: usize, seat: Option<u8>) -> SeenMove {
+        let played = &self.moves[ply];
+        SeenMove {
+            ply: ply as u32,
+            seat: played.seat.0,
+            info: played.seen_by(
+                seat.map(Seat),
+                self.reveal_at_end && self.to_move().is_none(),
+            ),
+        }
+    }
+
+    /// The view `seat` is shown. A finished game whose end may not be revealed yet (a daily
+    /// challenge before its day is over for everyone: `reveal_at_end` false) shows the
+    /// position before its last move: a game's end may reveal what was hidden (another seat's
+    /// tomb), and the deal is everyone's until the day is over. Nothing is shown rather than
+    /// too much if that position cannot be rebuilt.
+    fn view_for(&self, seat: Option<Seat>) -> Box<serde_json::value::RawValue> {
+        let Some(last) = self.moves.len().checked_sub(1) else {
+            return self.game.view_json(seat);
+        };
+        if self.reveal_at_end || self.to_move().is_some() {
+            return self.game.view_json(seat);
+        }
+        let before =
+            AnyGame::new(self.game.kind(), &self.game.options(), self.seed).and_then(|mut game| {
+                for m in &self.moves[..last] {
+                    game.play_text(m.text())?;
+                }
+                Ok(game)
+            });
+        match before {
+            Ok(game) => game.view_json(seat),
+            Err(e) => {
+                tracing::error!(game = %self.id, error = %e, "cannot rebuild the position before the end");
+                serde_json::value::RawValue::from_string("null".to_string()).expect("null is JSON")
+            }
+        }
+    }
+
+    fn state_for(&self, seat: Option<u8>, missed: Vec<SeenMove>) -> ServerMsg {
+        let to_move = self.to_move();
+        let legal = if seat.is_some() && seat == to_move && !seat.is_some_and(|s| self.bot_plays(s))
+        {
+            self.game.legal_moves()
+        } else {
+            Vec::new()
+        };
+        ServerMsg::State(Box::new(crate::live::protocol::StateMsg {
+            game: self.id.clone(),
+            state_id: self.state_id(),
+            event: self.state_id(),
+            seat,
+            to_move,
+            last_move: self
+                .moves
+                .len()
+                .checked_sub(1)
+                .map(|ply| self.seen(ply, seat)),
+            missed,
+            view: self.view_for(seat.map(Seat)),
+            legal,
+            finished: to_move.is_none(),
+            outcome: self.outcome(),
+            resigned: self.resigned.clone(),
+            ending: self.ending.as_ref().map(|e| {
+                let ranks =
+                    crate::live::endings::final_ranks(None, self.seats.len(), &self.resigned);
+                crate::live::endings::early_result(e, &ranks, &self.resigned)
+            }),
+            clock: self.clock.as_ref().map(|c| Box::new(c.view(now_ms()))),
+            bots: (0..self.seats.len() as u8)
+                .map(|s| self.bot_plays(s))
+                .collect(),
+        }))
+    }
+
+    /// The outcome by the rules, its ranking with the resigned seats last; none while the
+    /// game runs or when it ended early (see `ending`).
+    fn outcome(&self) -> Option<pyramidion_core::Outcome> {
+        if self.ending.is_some() {
+            return None;
+        }
+        let outcome = self.game.outcome()?;
+        Some(crate::live::endings::with_resignations(
+            outcome,
+            &self.resigned,
+        ))
+    }
+
+    /// Whether a bot plays `seat`: a bot seat, a resigned one, or one that timed out too often.
+    fn bot_plays(&self, seat: u8) -> bool {
+        matches!(self.seats.get(seat as usize), Some(SeatKind::Bot(_)))
+            || self.resigned.contains(&seat)
+            || self.clock.as_ref().is_some_and(|c| c.bot_plays(seat))
+    }
+
+    /// Tells every seated user whether it is to move here now (for their "your move" list
+    /// and notifications).
+    fn tell_turns(&self, announce: bool) {
+        let to_move = self.to_move();
+        let mut told: Vec<&str> = Vec::new();
+        for seat in &self.seats {
+            let SeatKind::Human(user) = seat else {
+                continue;
+            };
+            if told.contains(&user.as_str()) {
+                continue;
+            }
+            told.push(user);
+            let your_turn = to_move.is_some_and(|s| {
+                matches!(&self.seats[s as usize], SeatKind::Human(u) if u == user)
+                    && !self.bot_plays(s)
+            });
+            // Turn-based games reach a player away from the site (`crate::reach`).
+            if self
+                .clock
+                .as_ref()
+                .is_some_and(|c| c.profile.turn_ms >= crate::reach::TURN_BASED_MS)
+            {
+                self.hub.turn_based(user, &self.id, your_turn, announce);
+            }
+            self.hub.to_user(
+                user,
+                &ServerMsg::Turn {
+                    game: self.id.clone(),
+                    your_turn,
+                    finished: to_move.is_none(),
+                },
+            );
+        }
+    }
+
+    fn reply(&self, conn: u64, msg: ServerMsg) {
+        if let Some(s) = self.subscribers.iter().find(|s| s.conn == conn) {
+            let _ = s.out.try_send(msg);
+        }
+    }
+
+    async fn human_move(
+        &mut self,
+        conn: u64,
+        user: &str,
+        state_id: u64,
+        text: &str,
+        received: Instant,
+    ) {
+        let (game_id, current) = (self.id.clone(), self.state_id());
+        let error = move |code: ApiErrorCode, message: String| ServerMsg::Error {
+            code: code.into(),
+            message,
+            game: Some(game_id.clone()),
+            reason: None,
+            state_id: Some(current),
+        };
+        let Some(to_move) = self.to_move() else {
+            return self.reply(
+                conn,
+                error(ApiErrorCode::GameOver, "the game is over".into()),
+            );
+        };
+        if !self.seat_of(user).contains(&to_move) || self.bot_plays(to_move) {
+            return self.reply(
+                conn,
+                error(
+                    ApiErrorCode::NotYourTurn,
+                    format!("seat {to_move} is to move"),
+                ),
+            );
+        }
+        if self.covering.is_some_and(|(seat, _)| seat == to_move) {
+            return self.reply(
+                conn,
+                error(
+                    ApiErrorCode::TimeOut,
+                    "the time of this turn ran out: a bot plays it".into(),
+                ),
+            );
+        }
+        if state_id != self.state_id() {
+            return self.reply(
+                conn,
+                error(
+                    ApiErrorCode::StaleState,
+                    format!("the game is at state {}", self.state_id()),
+                ),
+            );
+        }
+        // A subscriber who holds the seat to move now views it (hot seat).
+        if let Some(sub) = self.subscribers.iter_mut().find(|s| s.conn == conn) {
+            sub.seat = Some(to_move);
+        }
+        if let Err(message) = crate::live::moves::check_length(text) {
+            return self.reply(conn, error(ApiErrorCode::BadRequest, message));
+        }
+        match self.apply(text, false, received).await {
+            Ok(()) => {}
+            Err(ApplyError::Illegal(code, message)) => {
+                self.metrics.move_refused(self.game.kind().key(), code);
+                self.reply(
+                    conn,
+                    ServerMsg::Error {
+                        code: ApiErrorCode::IllegalMove.into(),
+                        message,
+                        game: Some(self.id.clone()),
+                        reason: Some(code),
+                        state_id: Some(self.state_id()),
+                    },
+                );
+            }
+            Err(ApplyError::Storage(e)) => {
+                tracing::error!(game = %self.id, error = %e, "cannot persist a move");
+                self.stale = crate::live::bot_retry::stale_room(&e);
+                self.reply(
+                    conn,
+                    error(
+                        ApiErrorCode::Internal,
+                        "the move could not be saved; it was not played".into(),
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Plays `text` on a copy, persists it, then makes it the state and publishes it.
+    async fn apply(
+        &mut self,
+        text: &str,
+        by_bot: bool,
+        received: Instant,
+    ) -> Result<(), ApplyError> {
+        let mut next = self.game.clone();
+        let played = next
+            .play_text(text)
+            .map_err(|e| ApplyError::Illegal(e.code, e.message))?;
+        // What is stored is the engine's notation of the move, not what the client typed.
+        let text = played.full.text.as_str();
+        let ply = self.moves.len() as u32;
+        // A game's last move and its result are committed together: a crash between two
+        // commits would otherwise leave a finished record marked live.
+        let outcome = next
+            .outcome()
+            .map(|o| crate::live::endings::with_resignations(o, &self.resigned));
+        let result = outcome.as_ref().map(|o| {
+            let mut v = serde_json::to_value(o).unwrap_or_default();
+            if !self.resigned.is_empty() {
+                v["resigned"] = serde_json::json!(self.resigned);
+            }
+            v.to_string()
+        });
+        // The clock after this move, stored with it.
+        let before = self.to_move();
+        let after = match next.to_move() {
+            ToMove::Seat(s) => Some(s.0),
+            ToMove::Over => None,
+        };
+        let covered = self.covering.filter(|_| by_bot);
+        let mut clock = self.clock.clone();
+        if let Some(c) = &mut clock {
+            if let Some((seat, false)) = covered {
+                c.count_timeout(seat);
+            }
+            c.after_move(after, now_ms(), covered.is_some());
+        }
+        // Stored when it changed: the seat to move or the clock (a time-out counted, a turn
+        // ended). A move within a turn, or any move of a solo game, writes the move alone.
+        let turn = (before != after || clock != self.clock).then(|| TurnWrite {
+            to_move: after,
+            clock_state: clock
+                .as_ref()
+                .map(|c| serde_json::to_string(&c.state).unwrap_or_default()),
+            deadline_at: clock.as_ref().and_then(Clock::deadline),
+        });
+        let persisting = Instant::now();
+        self.store
+            .append_move(crate::db::writer::NewMove {
+                game_id: &self.id,
+                ply,
+                text,
+                by_bot,
+                result,
+                turn,
+                fence: self.lease.as_ref().map(crate::cluster::Lease::fence),
+            })
+            .await
+            .map_err(ApplyError::Storage)?;
+        self.metrics.observe_persist(persisting.elapsed());
+        self.game = next;
+        self.moves.push(Played::new(&played));
+        self.clock = clock;
+        self.covering = match covered {
+            Some((seat, _)) if after == Some(seat) => Some((seat, true)),
+            _ if before != after => None,
+            keep => keep.or(self.covering),
+        };
+        self.last_move_at = tokio::time::Instant::now();
+        if outcome.is_some() {
+            self.metrics.game_finished(self.game.kind().key());
+        }
+        self.publish();
+        self.metrics
+            .observe_move(self.game.kind().key(), received.elapsed());
+        if before != after {
+            self.tell_turns(true);
+        }
+        self.schedule();
+        Ok(())
+    }
+
+    /// Sends every subscriber the new state: as a patch of the one it last got when it
+    /// holds the state the patch is from (same seat), else whole (`crate::live::patch`).
+    fn publish(&mut self) {
+        if let Some(to_move) = self.to_move() {
+            for s in &mut self.subscribers {
+                if s.held.len() > 1 && s.held.contains(&to_move) {
+                    s.seat = Some(to_move);
+                }
+            }
+        }
+        let mut seats: Vec<Option<u8>> = self.subscribers.iter().map(|s| s.seat).collect();
+        seats.sort_unstable();
+        seats.dedup();
+        self.shown.keep(&seats);
+        // A finished game may show another position than its last (`view_for`): whole.
+        let finished = self.to_move().is_none();
+        let mut gone = Vec::new();
+        for seat in seats {
+            let state = self.state_for(seat, Vec::new());
+            let (whole, patch) = self.shown.publish(seat, state);
+            for s in self.subscribers.iter().filter(|s| s.seat == seat) {
+                let msg = match &patch {
+                    Some((from, patch)) if !finished && s.sent == (*from, seat) => patch.clone(),
+                    _ => whole.clone(),
+                };
+                if s.out.try_send(msg).is_err() {
+                    gone.push(s.conn);
+                }
+            }
+        }
+        let now = self.state_id();
+        for s in &mut self.subscribers {
+            s.sent = (now, s.seat);
+        }
+        // A subscriber that cannot keep up is dropped, and told: it resubscribes with its
+        // last event.
+        for s in self.subscribers.iter().filter(|s| gone.contains(&s.conn)) {
+            crate::live::moves::tell_dropped(&s.out, &self.id, Some(self.state_id()));
+        }
+        self.subscribers.retain(|s| !gone.contains(&s.conn));
+    }
+
+    /// Tells every subscriber that a bot played the last move for `seat`, whose time ran out.
+    fn broadcast_notice(&self, seat: u8) {
+        let Some(last) = self.moves.len().checked_sub(1) else {
+            return;
+        };
+        let timeouts = self
+            .clock
+            .as_ref()
+            .and_then(|c| c.state.timeouts.get(seat as usize).copied())
+            .unwrap_or(0);
+        // The time-out that hands the seat to a bot for good is said as such (on every move
+        // the bot plays in that turn).
+        let kind = if self.bot_plays(seat) {
+            "seat_to_bot"
+        } else {
+            "timeout_bot_move"
+        };
+        for s in &self.subscribers {
+            let _ = s.out.try_send(ServerMsg::Notice {
+                game: self.id.clone(),
+                kind,
+                seat,
+                played: self.seen(last, s.seat),
+                timeouts,
+                bot_after: crate::live::clock::TIMEOUTS_TO_BOT,
+            });
+        }
+    }
+}
+
+enum ApplyError {
+    Illegal(&'static str, String),
+    Storage(anyhow::Error),
+}
+
+impl std::fmt::Display for ApplyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApplyError::Illegal(code, message) => write!(f, "{code}: {message}"),
+            ApplyError::Storage(e) => write!(f, "storage: {e}"),
+        }
+    }
+}
+
+async fn sleep_until_opt(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,200 @@
+//! Resign, abandon, claim and "I'm back" inside the room (see `crate::live::endings`): each is
+//! stored before it is said to anyone, like a move.
+use super::Room;
+use crate::db::store::{SeatKind, now_ms};
+use crate::error::ApiError;
+use crate::error_code::ApiErrorCode;
+use crate::live::endings::{Action, Answer, early_result, final_ranks};
+use axum::http::StatusCode;
+use serde_json::json;
+
+fn refuse(status: StatusCode, code: ApiErrorCode, message: &str) -> Answer {
+    Err(ApiError::with_status(status, code, message))
+}
+
+impl Room {
+    /// `user` (none: the server) asks `action` of this game.
+    pub(super) async fn act(&mut self, user: Option<&str>, action: Action) -> Answer {
+        if self.to_move().is_none() {
+            return refuse(
+                StatusCode::CONFLICT,
+                ApiErrorCode::GameOver,
+                "the game is over",
+            );
+        }
+        let mine = user.map(|u| self.seat_of(u)).unwrap_or_default();
+        if user.is_some() && mine.is_empty() {
+            return refuse(
+                StatusCode::FORBIDDEN,
+                ApiErrorCode::NotSeated,
+                "only a player of this game may do that",
+            );
+        }
+        match action {
+            Action::Back => return self.back(&mine).await,
+            Action::Resign => {
+                let seats: Vec<u8> = mine
+                    .into_iter()
+                    .filter(|s| !self.resigned.contains(s))
+                    .collect();
+                if seats.is_empty() {
+                    return refuse(
+                        StatusCode::CONFLICT,
+                        ApiErrorCode::AlreadyResigned,
+                        "you have already resigned this game",
+                    );
+                }
+                self.resign(seats, "resigned").await
+            }
+            Action::Abandon => {
+                // Against bots only: every other seat is a bot (a solo game has none).
+                let bots_only = self.seats.iter().enumerate().all(|(i, s)| match s {
+                    SeatKind::Bot(_) => true,
+                    SeatKind::Human(_) => user.is_none() || mine.contains(&(i as u8)),
+                    _ => false,
+                });
+                if !bots_only {
+                    return refuse(
+                        StatusCode::CONFLICT,
+                        ApiErrorCode::NotBotOnly,
+                        "only a game against bots may be abandoned: resign instead",
+                    );
+                }
+                let seats: Vec<u8> = (0..self.seats.len() as u8)
+                    .filter(|&s| matches!(self.seats[s as usize], SeatKind::Human(_)))
+                    .filter(|s| !self.resigned.contains(s))
+                    .collect();
+                self.resign(seats, "abandoned").await
+            }
+            Action::Claim => {
+                let turn_based = self.clock.as_ref().is_some_and(|c| c.profile.turn_based());
+                if !turn_based {
+                    return refuse(
+                        StatusCode::CONFLICT,
+                        ApiErrorCode::NotTurnBased,
+                        "only a turn-based game may be claimed",
+                    );
+                }
+                // The seats whose player is away: a bot took them after too many time-outs.
+                let away: Vec<u8> = (0..self.seats.len() as u8)
+                    .filter(|s| !mine.contains(s) && !self.resigned.contains(s))
+                    .filter(|&s| matches!(self.seats[s as usize], SeatKind::Human(_)))
+                    .filter(|&s| self.clock.as_ref().is_some_and(|c| c.bot_plays(s)))
+                    .collect();
+                if away.is_empty() {
+                    return refuse(
+                        StatusCode::CONFLICT,
+                        ApiErrorCode::NobodyAway,
+                        "no player of this game is away past the time-out policy",
+                    );
+                }
+                self.resign(away, "claimed").await
+            }
+        }
+    }
+
+    /// Resigns `seats` (in this order), and ends the game when fewer than two seats, or no
+    /// person, are left in it. Stored first, then published.
+    async fn resign(&mut self, seats: Vec<u8>, ending: &str) -> Answer {
+        let mut resigned = self.resigned.clone();
+        resigned.extend(&seats);
+        let left: Vec<u8> = (0..self.seats.len() as u8)
+            .filter(|s| !resigned.contains(s))
+            .collect();
+        let person_left = left
+            .iter()
+            .any(|&s| matches!(self.seats[s as usize], SeatKind::Human(_)));
+        let ends = left.len() < 2 || !person_left;
+        let result = ends.then(|| {
+            let ranks = final_ranks(None, self.seats.len(), &resigned);
+            early_result(ending, &ranks, &resigned).to_string()
+        });
+        let first = self.resigned.len();
+        let rows: Vec<(u8, usize)> = seats
+            .iter()
+            .enumerate()
+            .map(|(k, &s)| (s, first + k))
+            .collect();
+        let stored = self
+            .store
+            .resign(
+                &self.id,
+                rows,
+                self.state_id() as i64,
+                result.as_ref().map(|r| (ending.to_string(), r.clone())),
+                self.lease.as_ref().map(crate::cluster::Lease::fence),
+            )
+            .await;
+        if let Err(e) = stored {
+            tracing::error!(game = %self.id, error = %e, "cannot store a resignation");
+            return Err(ApiError::new(
+                ApiErrorCode::StorageFailing,
+                "it could not be saved; nothing changed",
+            ));
+        }
+        self.resigned = resigned;
+        if ends {
+            self.ending = Some(ending.to_string());
+            self.deadline = None;
+            self.bot_asked = None;
+            self.metrics.game_finished(self.game.kind().key());
+        }
+        self.publish();
+        // The turn may pass to someone away: announced as any move's would be.
+        self.tell_turns(true);
+        self.schedule();
+        Ok(json!({ "ended": ends, "resigned": self.resigned }))
+    }
+
+    /// Takes back the seats of `mine` a bot took after too many time-outs: their time-outs
+    /// start again from none, and a running turn starts afresh.
+    async fn back(&mut self, mine: &[u8]) -> Answer {
+        let Some(mut clock) = self.clock.clone() else {
+            return refuse(
+                StatusCode::CONFLICT,
+                ApiErrorCode::NotAway,
+                "no bot plays your seat",
+            );
+        };
+        let taken: Vec<u8> = mine
+            .iter()
+            .copied()
+            .filter(|&s| clock.bot_plays(s) && !self.resigned.contains(&s))
+            .collect();
+        if taken.is_empty() {
+            return refuse(
+                StatusCode::CONFLICT,
+                ApiErrorCode::NotAway,
+                "no bot plays your seat",
+            );
+        }
+        let now = now_ms();
+        for &s in &taken {
+            clock.take_back(s, now);
+        }
+        let turn = crate::db::store::TurnWrite {
+            to_move: self.to_move(),
+            clock_state: serde_json::to_string(&clock.state).ok(),
+            deadline_at: clock.deadline(),
+        };
+        let fence = self.lease.as_ref().map(crate::cluster::Lease::fence);
+        if let Err(e) = self.store.set_turn_fenced(&self.id, turn, fence).await {
+            tracing::error!(game = %self.id, error = %e, "cannot store a seat taken back");
+            return Err(ApiError::new(
+                ApiErrorCode::StorageFailing,
+                "it could not be saved; nothing changed",
+            ));
+        }
+        self.clock = Some(clock);
+        if self.covering.is_some_and(|(s, _)| taken.contains(&s)) {
+            self.covering = None;
+        }
+        // A bot move already asked for is ignored when it comes (the seat is a person's).
+        self.bot_asked = None;
+        self.publish();
+        // The player is back at the table: nothing to announce to them.
+        self.tell_turns(false);
+        self.schedule();
+        Ok(json!({ "seats": taken }))
+    }
+}

@@ -1,0 +1,345 @@
+//! The registry of running rooms: one per game that someone follows or that is being played.
+use crate::AppState;
+use crate::cluster::{Lease, Owner};
+use crate::db::store::{SeatKind, TurnWrite};
+use crate::live::clock::Clock;
+use crate::live::room::{Room, RoomHandle, RoomSetup};
+use anyhow::{Result, bail};
+use pyramidion_core::record::Record;
+use pyramidion_games::AnyGame;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// Every WebSocket message that names a game looks its room up here, so the lock is only held
+/// for a map access: never across the database reads that rebuild a room.
+#[derive(Default)]
+pub struct Rooms {
+    map: Mutex<HashMap<String, RoomHandle>>,
+    /// Finished games already replayed: they never change, so a subscriber to one does not
+    /// cost a replay of its record each time.
+    finished: Mutex<HashMap<String, Loaded>>,
+}
+
+/// How often games whose clock runs out soon are brought back into memory…
+pub const WAKE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+/// …and how soon "soon" is: a room whose deadline is further away than this (plus its idle
+/// time) may leave memory.
+pub const WAKE_AHEAD: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Most finished games kept replayed.
+const FINISHED_CACHE: usize = 256;
+
+/// A game read back from the database, ready to become a room.
+#[derive(Clone)]
+struct Loaded {
+    game: AnyGame,
+    moves: Vec<pyramidion_games::PlayedMove>,
+    seats: Vec<SeatKind>,
+    seed: u64,
+    clock: Option<Clock>,
+    owner: String,
+    reveal_at_end: bool,
+    resigned: Vec<u8>,
+    ending: Option<String>,
+}
+
+impl Rooms {
+    /// The room of a started game, rebuilding it from its record if it is not running. With
+    /// several instances, a live game another alive instance runs is served by a remote room
+    /// that forwards to it (`crate::cluster::link`).
+    pub async fn get(&self, state: &AppState, id: &str) -> Result<Option<RoomHandle>> {
+        self.get_as(state, id, true).await
+    }
+
+    /// The room of a started game only if it runs here (or can be taken over now): never a
+    /// remote room. For the internal link, and for what only the owner does (clocks,
+    /// resuming, adopting orphans).
+    pub async fn get_owned(&self, state: &AppState, id: &str) -> Result<Option<RoomHandle>> {
+        match self.lookup(id) {
+            Ok(running) if !running.local => Ok(None),
+            _ => self.get_as(state, id, false).await,
+        }
+    }
+
+    async fn get_as(
+        &self,
+        state: &AppState,
+        id: &str,
+        remote_ok: bool,
+    ) -> Result<Option<RoomHandle>> {
+        loop {
+            let seen = match self.lookup(id) {
+                Ok(running) => return Ok(Some(running)),
+                Err(ended) => ended,
+            };
+            let cached = self.finished_lock().get(id).cloned();
+            let mut lease = None;
+            let loaded = match cached {
+                Some(loaded) => loaded,
+                None => {
+                    // Among several instances, a live game is claimed before it is read: the
+                    // record read after the claim holds every move its last owner committed.
+                    if let Some(cluster) = state.cluster.clone()
+                        && is_live(state, id).await?
+                    {
+                        match cluster.claim(id).await? {
+                            Owner::Me(epoch) => {
+                                lease = Some(Lease {
+                                    cluster,
+                                    game: id.to_string(),
+                                    epoch,
+                                })
+                            }
+                            Owner::Other { id: owner, address } => {
+                                if !remote_ok {
+                                    return Ok(None);
+                                }
+                                let mut map = self.map.lock().expect("rooms lock");
+                                if let Some(running) = map.get(id).filter(|h| !h.tx.is_closed()) {
+                                    return Ok(Some(running.clone()));
+                                }
+                                let handle = crate::cluster::link::remote_room(
+                                    state.clone(),
+                                    cluster,
+                                    id.to_string(),
+                                    owner,
+                                    address,
+                                );
+                                map.insert(id.to_string(), handle.clone());
+                                return Ok(Some(handle));
+                            }
+                        }
+                    }
+                    let Some((loaded, finished)) = load(state, id).await? else {
+                        return Ok(None);
+                    };
+                    // A daily game under embargo is not kept: its end is revealed later.
+                    if finished && loaded.reveal_at_end {
+                        let mut cache = self.finished_lock();
+                        if cache.len() >= FINISHED_CACHE {
+                            // Any one: the cache only saves replays, it is never needed.
+                            let old = cache.keys().next().cloned();
+                            old.map(|k| cache.remove(&k));
+                        }
+                        cache.insert(id.to_string(), loaded.clone());
+                    }
+                    loaded
+                }
+            };
+            let mut map = self.map.lock().expect("rooms lock");
+            let unchanged = match (map.get(id), &seen) {
+                (None, None) => true,
+                (Some(now), Some(then)) => now.tx.same_channel(&then.tx),
+                _ => false,
+            };
+            // Another request started (or a room ended) while the record was read: that
+            // record may be stale, so look again.
+            if !unchanged {
+                continue;
+            }
+            let handle = Room::spawn(RoomSetup {
+                id: id.to_string(),
+                game: loaded.game,
+                moves: loaded.moves,
+                seats: loaded.seats,
+                seed: loaded.seed,
+                clock: loaded.clock,
+                store: state.store.clone(),
+                metrics: state.metrics.clone(),
+                hub: state.hub.clone(),
+                idle_after: state.config.limits.room_idle,
+                bot_pace: state.config.bot_pace,
+                bots: state.bots.clone(),
+                owner: loaded.owner,
+                reveal_at_end: loaded.reveal_at_end,
+                resigned: loaded.resigned,
+                ending: loaded.ending,
+                lease,
+            });
+            // Finished rooms end their task but stay in the map; drop them now and then so
+            // the map holds about the live games.
+            if map.len() >= 1024 && map.len().is_power_of_two() {
+                map.retain(|_, h| !h.tx.is_closed());
+            }
+            map.insert(id.to_string(), handle.clone());
+            return Ok(Some(handle));
+        }
+    }
+
+    fn finished_lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Loaded>> {
+        self.finished.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The room of `id` if it is running (never rebuilds one).
+    pub fn running(&self, id: &str) -> Option<RoomHandle> {
+        self.lookup(id).ok()
+    }
+
+    /// Rooms in memory, running or ended but not yet dropped from the map.
+    pub fn in_memory(&self) -> usize {
+        self.map.lock().expect("rooms lock").len()
+    }
+
+    /// The running room, or the ended one (if any) the map still holds.
+    fn lookup(&self, id: &str) -> Result<RoomHandle, Option<RoomHandle>> {
+        let map = self.map.lock().expect("rooms lock");
+        match map.get(id) {
+            Some(h) if !h.tx.is_closed() => Ok(h.clone()),
+            ended => Err(ended.cloned()),
+        }
+    }
+
+    /// Brings back into memory every live game whose turn's time runs out within
+    /// [`WAKE_AHEAD`]: its room, which left memory while nobody followed it, then plays the
+    /// time-out itself, on time. Run every [`WAKE_EVERY`].
+    pub async fn wake_due(&self, state: &AppState) -> Result<()> {
+        let soon = crate::db::store::now_ms() + WAKE_AHEAD.as_millis() as i64;
+        for id in state.store.games_due(soon).await? {
+            if self.running(&id).is_none()
+                && let Err(e) = self.get_owned(state, &id).await
+            {
+                tracing::error!(game = %id, error = %e, "cannot wake a game whose clock runs out");
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts every unfinished game after a restart, so bots and clocks resume at once.
+    pub async fn resume_all(&self, state: &AppState) -> Result<usize> {
+        let live = state
+            .store
+            .games_with_status(crate::game_status::GameStatus::Live)
+            .await?;
+        let mut resumed = 0;
+        for g in &live {
+            match self.get_owned(state, &g.id).await {
+                Ok(Some(_)) => resumed += 1,
+                // Another alive instance runs it.
+                Ok(None) => {}
+                Err(e) => tracing::error!(game = %g.id, error = %e, "cannot resume game"),
+            }
+        }
+        Ok(resumed)
+    }
+
+    /// Takes over the live games of instances that died (`crate::cluster`): their clocks and
+    /// bots go on here even if none of their players comes back. Run every [`WAKE_EVERY`].
+    pub async fn adopt_orphans(&self, state: &AppState) -> Result<usize> {
+        let Some(cluster) = state.cluster.as_ref() else {
+            return Ok(0);
+        };
+        if cluster.retired() {
+            return Ok(0);
+        }
+        let mut adopted = 0;
+        for id in cluster.orphans().await? {
+            if let Some(running) = self.running(&id)
+                && running.local
+            {
+                continue;
+            }
+            match self.get_owned(state, &id).await {
+                Ok(Some(_)) => {
+                    adopted += 1;
+                    tracing::info!(game = %id, "took over a game whose instance died");
+                }
+                Ok(None) => {}
+                Err(e) => tracing::error!(game = %id, error = %e, "cannot take over a game"),
+            }
+        }
+        Ok(adopted)
+    }
+}
+
+/// Whether `id` is a live game (only those have an owner among several instances).
+async fn is_live(state: &AppState, id: &str) -> Result<bool> {
+    Ok(state
+        .store
+        .game(id)
+        .await?
+        .is_some_and(|row| row.status == crate::game_status::GameStatus::Live))
+}
+
+/// A started game rebuilt from its record, and whether it is finished. Tables that never
+/// started (open, or abandoned before the start) have no room.
+async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
+    let Some(row) = state.store.game(id).await? else {
+        return Ok(None);
+    };
+    if row.status != crate::game_status::GameStatus::Live
+        && row.status != crate::game_status::GameStatus::Finished
+    {
+        return Ok(None);
+    }
+    state.metrics.replayed();
+    let record = Record {
+        game: row.kind.clone(),
+        options: serde_json::from_str(&row.options)?,
+        seed: row.seed,
+        result: None,
+        moves: state.store.moves(id).await?,
+        move_lines: Vec::new(),
+    };
+    let (game, moves) = match replay_played(&record) {
+        Ok(g) => g,
+        Err(e) => bail!("game {id} does not replay from its record: {e}"),
+    };
+    let seats = state.store.seats(id).await?;
+    let to_move = match game.to_move() {
+        pyramidion_core::ToMove::Seat(s) => Some(s.0),
+        pyramidion_core::ToMove::Over => None,
+    };
+    // A game read for the first time (just started, or from before clocks per turn) starts
+    // its clock now, and stores it with the seat to move for the "your move" lists.
+    let clock = row
+        .clock
+        .clone()
+        .map(|profile| match row.clock_state.clone() {
+            Some(state) => Clock { profile, state },
+            None => Clock::start(profile, seats.len(), to_move, crate::db::store::now_ms()),
+        });
+    let unstored =
+        row.to_move != to_move || clock.as_ref().map(|c| &c.state) != row.clock_state.as_ref();
+    if unstored && row.status == crate::game_status::GameStatus::Live {
+        let turn = TurnWrite {
+            to_move,
+            clock_state: clock
+                .as_ref()
+                .map(|c| serde_json::to_string(&c.state))
+                .transpose()?,
+            deadline_at: clock.as_ref().and_then(Clock::deadline),
+        };
+        state.store.set_turn(id, turn).await?;
+    }
+    let reveal_at_end = match state.store.daily_of_game(id).await? {
+        Some((day, _)) => crate::http::daily::day_is_public(state, &day),
+        None => true,
+    };
+    let loaded = Loaded {
+        game,
+        moves,
+        seats,
+        seed: row.seed,
+        clock,
+        owner: row.created_by.clone(),
+        reveal_at_end,
+        resigned: state.store.resignations(id).await?,
+        ending: state.store.ending(id).await?,
+    };
+    Ok(Some((
+        loaded,
+        row.status == crate::game_status::GameStatus::Finished,
+    )))
+}
+
+/// Rebuilds a game from its record, keeping every move as each viewer may see it.
+pub fn replay_played(
+    record: &Record,
+) -> Result<(AnyGame, Vec<pyramidion_games::PlayedMove>), pyramidion_games::GameError> {
+    let mut game = AnyGame::from_record_prefix(record, Some(0))?;
+    let mut played = Vec::with_capacity(record.moves.len());
+    for text in &record.moves {
+        played.push(game.play_text(text)?);
+    }
+    Ok((game, played))
+}
