@@ -516,6 +516,9 @@ pub fn router(state: AppState) -> Router {
             state.metrics.clone(),
             error::json_errors,
         ))
+        // A span per request (method, path, status, latency) at debug level: `RUST_LOG=debug`
+        // (or `tower_http=debug`) shows every request; failures are logged where they happen.
+        .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }
 
@@ -593,7 +596,7 @@ fn lock_file(path: &std::path::Path, what: &str) -> anyhow::Result<std::fs::File
     }
 }
 
-/// Serves until the process is stopped; SIGTERM drains it first (`drain`).
+/// Serves until the process is stopped; SIGTERM or Ctrl-C drains it first (`drain`).
 pub async fn serve(mut config: Config, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
     if config.advertise.is_none() {
         config.advertise = Some(format!("http://{}", listener.local_addr()?));
@@ -602,7 +605,7 @@ pub async fn serve(mut config: Config, listener: tokio::net::TcpListener) -> any
 }
 
 /// Serves an opened state (its storage is open and writable) until the process is stopped;
-/// SIGTERM drains it first (`drain`).
+/// SIGTERM or Ctrl-C drains it first (`drain`).
 pub async fn serve_state(state: AppState, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
     if let Some(cluster) = &state.cluster
         && state.config.advertise.is_none()
@@ -612,9 +615,15 @@ pub async fn serve_state(state: AppState, listener: tokio::net::TcpListener) -> 
             .await?;
     }
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    // Ctrl-C in a terminal is the same request to stop as a service manager's SIGTERM.
+    let interrupt = tokio::signal::ctrl_c();
     tokio::select! {
         served = http::listen::serve(state.clone(), listener) => served,
         _ = terminate.recv() => {
+            live::drain::drain(&state).await;
+            Ok(())
+        }
+        _ = interrupt => {
             live::drain::drain(&state).await;
             Ok(())
         }
