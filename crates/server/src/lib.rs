@@ -6,7 +6,9 @@ pub mod analysis;
 pub mod cluster;
 pub mod db;
 pub mod error;
+pub mod error_code;
 pub mod fd_limit;
+pub mod game_status;
 pub mod http;
 pub mod live;
 pub mod metrics;
@@ -396,11 +398,11 @@ async fn healthz(State(state): State<AppState>) -> Response {
     match state.metrics.storage.degraded() {
         None => "ok".into_response(),
         Some(_) => (
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            error_code::ApiErrorCode::StorageFailing.status(),
             axum::Json(serde_json::json!({
                 "status": "degraded",
                 "error": {
-                    "code": "storage_failing",
+                    "code": error_code::ApiErrorCode::StorageFailing,
                     "message": "writes to the database fail: nothing is acknowledged until they succeed again",
                 },
             })),
@@ -432,7 +434,7 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/metrics",
             get(|State(s): State<AppState>| async move {
-                s.metrics.render() + &s.bots.render_metrics()
+                s.metrics.render(&s.bots.waiting_by_lane())
             }),
         )
         .route("/api/me", get(http::accounts::me))
@@ -507,7 +509,10 @@ pub fn router(state: AppState) -> Router {
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
             state.config.limits.body_timeout,
         ))
-        .layer(middleware::from_fn(error::json_errors))
+        .layer(middleware::from_fn_with_state(
+            state.metrics.clone(),
+            error::json_errors,
+        ))
         // A span per request (method, path, status, latency) at debug level: `RUST_LOG=debug`
         // (or `tower_http=debug`) shows every request; failures are logged where they happen.
         .layer(tower_http::trace::TraceLayer::new_for_http())

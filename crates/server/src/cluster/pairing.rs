@@ -9,6 +9,7 @@
 use super::{DB_NOW_MS, SECRET_HEADER};
 use crate::AppState;
 use crate::db::writer::Fence;
+use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -160,8 +161,7 @@ pub async fn elsewhere(
 /// The answer when the queue is changing holder: the page (and the client) asks again.
 pub fn unavailable() -> Response {
     crate::error::ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "unavailable",
+        ApiErrorCode::Unavailable,
         "quick pairing is moving to another server: try again in a few seconds",
     )
     .into_response()

@@ -6,6 +6,7 @@ use crate::db::pairing_queue::{self as queue, SeatRefused, Waiting};
 use crate::db::store::{GameRow, SeatKind, now_ms};
 use crate::db::writer::Fence;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
 use crate::http::auth::{Identity, random_hex};
 use crate::live::protocol::ServerMsg;
@@ -60,15 +61,13 @@ fn within(a: &Waiting, b: &Waiting) -> bool {
 /// Checks a setting against the descriptors and the clocks; returns the game's options.
 fn check(state: &AppState, s: &Setting) -> ApiResult<(GameKind, Value)> {
     let kind: GameKind = s.game.parse().map_err(|e: pyramidion_games::UnknownGame| {
-        ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string())
+        ApiError::new(ApiErrorCode::UnknownGame, e.to_string())
     })?;
     let options = json!({ "players": s.players });
-    let game = AnyGame::new(kind, &options, 0)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.code, e.message))?;
+    let game = AnyGame::new(kind, &options, 0).map_err(ApiError::setup)?;
     if game.seats() < 2 {
         return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "solo_not_paired",
+            ApiErrorCode::SoloNotPaired,
             "a solo game is played alone: pairing is for two players or more",
         ));
     }
@@ -76,8 +75,7 @@ fn check(state: &AppState, s: &Setting) -> ApiResult<(GameKind, Value)> {
         && !state.config.clocks.iter().any(|p| &p.key == key)
     {
         return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "unknown_clock",
+            ApiErrorCode::UnknownClock,
             format!("no clock profile '{key}' (see GET /api/clocks)"),
         ));
     }
@@ -274,8 +272,7 @@ pub async fn ask_here(
 
 fn moving() -> ApiError {
     ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "unavailable",
+        ApiErrorCode::Unavailable,
         "quick pairing is moving to another server: try again in a few seconds",
     )
 }
@@ -306,7 +303,7 @@ fn new_table(
         kind: setting.game.clone(),
         options: options.to_string(),
         seed: u64::from_le_bytes(seed) >> 1,
-        status: "live".into(),
+        status: crate::game_status::GameStatus::Live,
         listed: true,
         invite: random_hex(12),
         clock,

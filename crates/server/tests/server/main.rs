@@ -17,6 +17,7 @@ mod i18n;
 mod lean;
 mod limits;
 mod meet;
+mod metrics;
 mod pairing_queue;
 mod play;
 #[cfg(feature = "postgres-tests")]

@@ -4,6 +4,7 @@
 use crate::common::*;
 use pyramidion_server::db::pairing_queue::{self as queue, SeatRefused, Waiting};
 use pyramidion_server::db::store::{GameRow, SeatKind, now_ms};
+use pyramidion_server::game_status::GameStatus;
 use pyramidion_server::http::meet::{PAIRING_ABSENT_MS, Setting};
 use serde_json::json;
 
@@ -32,7 +33,7 @@ fn game(id: &str, by: &str) -> GameRow {
         kind: "pyramids".into(),
         options: json!({"players": 2}).to_string(),
         seed: 1,
-        status: "live".into(),
+        status: GameStatus::Live,
         listed: true,
         invite: format!("invite-{id}"),
         clock: None,
