@@ -34,6 +34,7 @@ pub mod patch;
 mod people_store;
 pub mod profiles;
 pub mod protocol;
+pub mod queue;
 pub mod quotas;
 pub mod ratings;
 pub mod reach;

@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 /// Largest message a client may send.
 pub const MAX_MESSAGE: usize = 16 * 1024;
@@ -141,7 +141,7 @@ async fn connection(
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
     let limits = state.config.limits.clone();
-    let (out, mut outbox) = mpsc::channel::<ServerMsg>(limits.ws_queue.max(1));
+    let (out, mut outbox) = crate::queue::channel::<ServerMsg>(limits.ws_queue.max(1));
     // The writer: messages from the queue, and a ping now and then. A socket that does not
     // take a message within `ws_send_timeout` (its client does not read) is closed.
     let (alive, mut writer_gone) = oneshot::channel::<()>();
@@ -346,7 +346,7 @@ async fn to_room(state: &AppState, game: &str, mut cmd: RoomCmd) -> Result<(), S
     for _ in 0..3 {
         match room_of(state, game).await?.tx.send(cmd).await {
             Ok(()) => return Ok(()),
-            Err(mpsc::error::SendError(back)) => cmd = back,
+            Err(crate::queue::SendError(back)) => cmd = back,
         }
     }
     Err(ServerMsg::error(
@@ -365,7 +365,7 @@ async fn follow_implicitly(
     conn: u64,
     id: &Identity,
     identity: Option<&Identity>,
-    out: &mpsc::Sender<ServerMsg>,
+    out: &crate::room::Outbox,
 ) -> Result<(), ServerMsg> {
     if subscribed.contains(game) {
         return Ok(());
@@ -443,7 +443,7 @@ async fn handle(
     state: &AppState,
     conn: u64,
     identity: Option<&Identity>,
-    out: &mpsc::Sender<ServerMsg>,
+    out: &crate::room::Outbox,
     subscribed: &mut HashSet<String>,
     msg: ClientMsg,
 ) {
