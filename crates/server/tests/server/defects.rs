@@ -6,6 +6,7 @@ use crate::common::*;
 use futures_util::StreamExt;
 use pyramidion_server::metrics::Metrics;
 use pyramidion_server::protocol::ServerMsg;
+use pyramidion_server::queue;
 use pyramidion_server::room::{Room, RoomCmd, RoomSetup};
 use pyramidion_server::store::{GameRow, SeatKind, Store};
 use pyramidion_server::writer::WriterOptions;
@@ -13,7 +14,6 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use pyramidion_server::queue;
 
 async fn solo(c: &mut Client) -> String {
     let t = c
