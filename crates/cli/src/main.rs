@@ -8,6 +8,14 @@ macro_rules! outln {
     }};
 }
 
+/// jemalloc, not glibc's allocator: a server's memory comes and goes in many small blocks
+/// (sockets, messages, requests), and glibc keeps what was freed, fragmented, for good; jemalloc
+/// returns it to the system after a few seconds. Measured per live game with
+/// `pyramidion-loadtest` in docs/performance.md ("Memory per live game"). Only this binary
+/// (the server's): the library crates leave the choice to their users.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 mod analyse;
 mod analyse_check;
 mod arena;

@@ -13,6 +13,7 @@ pub mod http;
 pub mod live;
 pub mod metrics;
 pub mod names;
+pub mod queue;
 pub mod reach;
 pub mod wall_clock;
 

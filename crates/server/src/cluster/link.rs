@@ -133,7 +133,7 @@ pub fn remote_room(
     owner: String,
     address: String,
 ) -> RoomHandle {
-    let (tx, rx) = mpsc::channel(1024);
+    let (tx, rx) = crate::queue::channel(1024);
     tokio::spawn(forward(state, cluster, game, owner, address, rx));
     RoomHandle { tx, local: false }
 }
@@ -149,7 +149,7 @@ async fn forward(
     game: String,
     owner: String,
     address: String,
-    mut rx: mpsc::Receiver<RoomCmd>,
+    mut rx: crate::queue::Receiver<RoomCmd>,
 ) {
     let url = format!("{}/internal/link/{game}", address.replacen("http", "ws", 1));
     let request = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
@@ -491,7 +491,7 @@ async fn serve_link(state: AppState, game: String, socket: WebSocket) {
 
 /// An outbox whose messages go back over the link for the forwarding instance's `conn`.
 fn relay(conn: u64, to_peer: mpsc::Sender<Back>, queue: usize) -> Outbox {
-    let (out, mut messages) = mpsc::channel::<ServerMsg>(queue.max(1));
+    let (out, mut messages) = crate::queue::channel::<ServerMsg>(queue.max(1));
     tokio::spawn(async move {
         while let Some(msg) = messages.recv().await {
             let Ok(raw) = serde_json::value::to_raw_value(&msg) else {

@@ -2,7 +2,6 @@
 //! play that turn, and the game would wait until the room left memory.
 use crate::live::room::RoomCmd;
 use std::time::Duration;
-use tokio::sync::mpsc;
 
 /// A bot's move for one state, and how many times it could not be persisted already.
 pub struct BotChoice {
@@ -35,7 +34,7 @@ pub fn stale_room(error: &anyhow::Error) -> bool {
 pub fn persist_later(
     game: &str,
     error: &anyhow::Error,
-    room: &mpsc::Sender<RoomCmd>,
+    room: &crate::queue::Sender<RoomCmd>,
     mut choice: BotChoice,
 ) {
     choice.failures = choice.failures.saturating_add(1);

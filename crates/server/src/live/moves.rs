@@ -41,7 +41,7 @@ pub fn tell_dropped(out: &Outbox, game: &str, state_id: Option<u64>) {
 /// An untouched room leaves memory: its channel is closed (so new commands find it ended and
 /// rebuild it from storage), and a subscription that was already queued is told to subscribe
 /// again, as a lagging subscriber would be.
-pub fn evict(game: &str, rx: &mut tokio::sync::mpsc::Receiver<RoomCmd>) {
+pub fn evict(game: &str, rx: &mut crate::queue::Receiver<RoomCmd>) {
     rx.close();
     while let Ok(cmd) = rx.try_recv() {
         if let RoomCmd::Subscribe { out, .. } = cmd {

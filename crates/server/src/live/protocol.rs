@@ -64,8 +64,8 @@ pub enum ServerMsg {
     },
     /// The state of a game as this connection's seat may see it. `event` = `state_id` = number
     /// of moves played; `missed` lists the moves after the subscriber's `last_event`.
-    /// (Boxed: a message waits in every connection's queue, whose slots are as large as the
-    /// largest message.)
+    /// (Boxed: every message is as large as the largest variant, and each one queued is an
+    /// allocation of that size, `crate::queue`.)
     State(Box<StateMsg>),
     /// The next state of a game, to a connection that holds the state `from` of it (its
     /// last `state`, for the same seat): `patch` turns that state's document into this
@@ -186,8 +186,8 @@ impl ServerMsg {
 
 #[cfg(test)]
 mod tests {
-    /// Every connection's queue holds its messages in slots as large as the largest one (in
-    /// blocks of 32): a large variant is boxed.
+    /// A message is as large as its largest variant, and every message queued for a socket
+    /// is an allocation of that size (`crate::queue`): a large variant is boxed.
     #[test]
     fn a_message_is_small() {
         let size = std::mem::size_of::<super::ServerMsg>();

@@ -12,7 +12,6 @@ use pyramidion_core::{Seat, ToMove};
 use pyramidion_games::{AnyGame, PlayedMove};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc;
 
 mod acting;
 mod played;
@@ -21,7 +20,8 @@ mod chatting;
 pub use chatting::ChatCmd;
 mod scheduling;
 
-pub type Outbox = mpsc::Sender<ServerMsg>;
+/// A connection's message queue (boxed slots: `crate::queue`).
+pub type Outbox = crate::queue::Sender<ServerMsg>;
 
 pub enum RoomCmd {
     Subscribe {
@@ -78,7 +78,7 @@ pub struct Room {
     metrics: Arc<Metrics>,
     hub: Arc<Hub>,
     subscribers: Vec<Subscriber>,
-    me: mpsc::Sender<RoomCmd>,
+    me: crate::queue::Sender<RoomCmd>,
     /// The state a bot is thinking about, so it is asked once per state.
     bot_asked: Option<u64>,
     deadline: Option<(u64, tokio::time::Instant)>,
@@ -137,7 +137,7 @@ pub struct RoomSetup {
 
 #[derive(Clone)]
 pub struct RoomHandle {
-    pub tx: mpsc::Sender<RoomCmd>,
+    pub tx: crate::queue::Sender<RoomCmd>,
     /// Whether the game runs here, or on another instance this handle forwards to
     /// (`crate::cluster::link`).
     pub local: bool,
@@ -146,7 +146,7 @@ pub struct RoomHandle {
 impl Room {
     /// Starts the task of a game rebuilt from (or created as) `moves` on top of `game`.
     pub fn spawn(setup: RoomSetup) -> RoomHandle {
-        let (tx, rx) = mpsc::channel(1024);
+        let (tx, rx) = crate::queue::channel(1024);
         // A turn a bot was playing for a time-out when the room left memory (or the server
         // stopped) goes on being played by the bot, without counting the time-out again.
         let covering = setup
@@ -210,7 +210,7 @@ impl Room {
         }
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+    async fn run(mut self, mut rx: crate::queue::Receiver<RoomCmd>) {
         self.metrics
             .games_live
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);

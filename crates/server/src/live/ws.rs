@@ -17,7 +17,7 @@ use std::collections::HashSet;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 /// Largest message a client may send.
 pub const MAX_MESSAGE: usize = 16 * 1024;
@@ -139,8 +139,12 @@ async fn connection(
     let conn = next_conn();
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
-    let limits = state.config.limits.clone();
-    let (out, mut outbox) = mpsc::channel::<ServerMsg>(limits.ws_queue.max(1));
+    // The three limits the socket's tasks use, not a copy of all of them in each (it is kept
+    // for the socket's life).
+    let l = &state.config.limits;
+    let (idle_timeout, send_timeout, ping_every) =
+        (l.ws_idle_timeout, l.ws_send_timeout, l.ws_ping_every);
+    let (out, mut outbox) = crate::queue::channel::<ServerMsg>(l.ws_queue.max(1));
     // The writer: messages from the queue, and a ping now and then. A socket that does not
     // take a message within `ws_send_timeout` (its client does not read) is closed.
     let (alive, mut writer_gone) = oneshot::channel::<()>();
@@ -148,7 +152,7 @@ async fn connection(
     let writer = tokio::spawn(async move {
         let _alive = alive;
         let mut send = async |m: Message| {
-            tokio::time::timeout(limits.ws_send_timeout, sink.send(m))
+            tokio::time::timeout(send_timeout, sink.send(m))
                 .await
                 .is_ok_and(|sent| sent.is_ok())
         };
@@ -160,7 +164,7 @@ async fn connection(
                 Message::Text(json.into())
             }
         };
-        let mut ping = tokio::time::interval(limits.ws_ping_every);
+        let mut ping = tokio::time::interval(ping_every);
         ping.tick().await;
         loop {
             let message = tokio::select! {
@@ -211,7 +215,7 @@ async fn connection(
     loop {
         let message = tokio::select! {
             // Anything (a pong too) counts as a sign of life.
-            m = tokio::time::timeout(limits.ws_idle_timeout, stream.next()) => match m {
+            m = tokio::time::timeout(idle_timeout, stream.next()) => match m {
                 Ok(Some(Ok(m))) => m,
                 Ok(_) => break,
                 Err(_) => {
@@ -346,7 +350,7 @@ async fn to_room(state: &AppState, game: &str, mut cmd: RoomCmd) -> Result<(), S
     for _ in 0..3 {
         match room_of(state, game).await?.tx.send(cmd).await {
             Ok(()) => return Ok(()),
-            Err(mpsc::error::SendError(back)) => cmd = back,
+            Err(crate::queue::SendError(back)) => cmd = back,
         }
     }
     Err(ServerMsg::error(
@@ -365,7 +369,7 @@ async fn follow_implicitly(
     conn: u64,
     id: &Identity,
     identity: Option<&Identity>,
-    out: &mpsc::Sender<ServerMsg>,
+    out: &crate::live::room::Outbox,
 ) -> Result<(), ServerMsg> {
     if subscribed.contains(game) {
         return Ok(());
@@ -443,7 +447,7 @@ async fn handle(
     state: &AppState,
     conn: u64,
     identity: Option<&Identity>,
-    out: &mpsc::Sender<ServerMsg>,
+    out: &crate::live::room::Outbox,
     subscribed: &mut HashSet<String>,
     msg: ClientMsg,
 ) {

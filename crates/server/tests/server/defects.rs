@@ -9,11 +9,11 @@ use pyramidion_server::db::writer::WriterOptions;
 use pyramidion_server::live::protocol::ServerMsg;
 use pyramidion_server::live::room::{Room, RoomCmd, RoomSetup};
 use pyramidion_server::metrics::Metrics;
+use pyramidion_server::queue;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc;
 
 async fn solo(c: &mut Client) -> String {
     let t = c
@@ -114,8 +114,8 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
         lease: None,
     });
     // A spectator whose queue holds one message, which it does not read yet.
-    let (slow, mut slow_rx) = mpsc::channel(1);
-    let (player, mut player_rx) = mpsc::channel(64);
+    let (slow, mut slow_rx) = queue::channel(1);
+    let (player, mut player_rx) = queue::channel(64);
     for (conn, user, out) in [(1, None, slow), (2, Some("u".to_string()), player)] {
         room.tx
             .send(RoomCmd::Subscribe {
@@ -152,7 +152,7 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
     assert_eq!(told["code"], "lagging", "{told}");
     assert_eq!(told["game"], "g");
     // It resubscribes with its last event and gets what it missed.
-    let (again, mut again_rx) = mpsc::channel(8);
+    let (again, mut again_rx) = queue::channel(8);
     room.tx
         .send(RoomCmd::Subscribe {
             conn: 1,
