@@ -9,7 +9,6 @@ mod clocks;
 mod common;
 mod connections;
 mod daily_embargo;
-mod defects;
 mod edges;
 mod fair_shares;
 mod faults;
@@ -17,6 +16,7 @@ mod i18n;
 mod lean;
 mod limits;
 mod meet;
+mod migrations;
 mod play;
 #[cfg(feature = "postgres-tests")]
 mod postgres;
