@@ -97,7 +97,9 @@ impl std::fmt::Display for Unavailable {
 
 impl std::error::Error for Unavailable {}
 
-/// Every unlabelled sample and histogram bucket of the server's /metrics, by name.
+/// Every sample of the server's /metrics, by name with its labels (`name{game="x"}`); a
+/// labelled series is also added into its bare name (`pyramidion_moves_total` counts the
+/// moves of every game).
 pub async fn metrics(http: &reqwest::Client, url: &str) -> Result<HashMap<String, f64>> {
     let text = http
         .get(format!("{url}/metrics"))
@@ -105,14 +107,27 @@ pub async fn metrics(http: &reqwest::Client, url: &str) -> Result<HashMap<String
         .await?
         .text()
         .await?;
-    Ok(text
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| {
-            let (name, value) = l.rsplit_once(' ')?;
-            Some((name.to_string(), value.parse().ok()?))
-        })
-        .collect())
+    Ok(parse_metrics(&text))
+}
+
+fn parse_metrics(text: &str) -> HashMap<String, f64> {
+    let mut out = HashMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let Some((name, value)) = line.rsplit_once(' ') else {
+            continue;
+        };
+        let Ok(value) = value.parse::<f64>() else {
+            continue;
+        };
+        out.insert(name.to_string(), value);
+        // Histogram buckets are told apart by their bound: they are never summed.
+        if let Some((bare, _)) = name.split_once('{')
+            && !bare.ends_with("_bucket")
+        {
+            *out.entry(bare.to_string()).or_insert(0.0) += value;
+        }
+    }
+    out
 }
 
 pub async fn metric(http: &reqwest::Client, url: &str, name: &str) -> Result<f64> {
@@ -166,5 +181,24 @@ pub fn print_server_side(before: &HashMap<String, f64>, after: &HashMap<String, 
             p99_bound("pyramidion_commit_seconds"),
             delta("pyramidion_committed_moves_total") / commits
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn labelled_series_add_up_under_their_bare_name() {
+        let m = super::parse_metrics(
+            "# TYPE pyramidion_moves_total counter\n\
+             pyramidion_moves_total{game=\"a\"} 3\n\
+             pyramidion_moves_total{game=\"b\"} 4\n\
+             pyramidion_games_live 2\n\
+             x_bucket{le=\"0.5\"} 1\n",
+        );
+        assert_eq!(m["pyramidion_moves_total"], 7.0);
+        assert_eq!(m["pyramidion_moves_total{game=\"b\"}"], 4.0);
+        assert_eq!(m["pyramidion_games_live"], 2.0);
+        assert_eq!(m["x_bucket{le=\"0.5\"}"], 1.0);
+        assert!(!m.contains_key("x_bucket"));
     }
 }

@@ -183,7 +183,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let trusted_proxies = pyramidion_server::http::client_ip::parse_networks(&args.trusted_proxy)
         .map_err(|e| anyhow::anyhow!("--trusted-proxy: {e}"))?;
     // Logs on stderr: stdout carries the one "serving" line that scripts and tests read.
+    // `RUST_LOG` chooses what is logged (e.g. `RUST_LOG=debug` for every request); info by
+    // default.
     tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
         .with_target(false)
         .with_writer(std::io::stderr)
         .init();

@@ -19,6 +19,7 @@
 use crate::AppState;
 use crate::db::store::SeatKind;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
 use crate::live::bot_pool::{BotPool, Ticket};
 use crate::live::fair_queue::Lane;
@@ -120,13 +121,11 @@ impl Refused {
         match self {
             Refused::Already => None,
             Refused::PerUser(n) => Some(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_analyses",
+                ApiErrorCode::TooManyAnalyses,
                 format!("you have {n} analyses queued: wait until one is done"),
             )),
             Refused::Full(n) => Some(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "analysis_queue_full",
+                ApiErrorCode::AnalysisQueueFull,
                 format!("the server has {n} analyses queued: try again later"),
             )),
         }
@@ -173,13 +172,13 @@ pub async fn request(
         .any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id));
     if !seated && (!row.listed || identity.guest) {
         return Err(ApiError::conflict(
-            "not_seated",
+            ApiErrorCode::NotSeated,
             "only the game's players, or any signed-in player for a public game, can ask for its analysis",
         ));
     }
-    if row.status != "finished" {
+    if row.status != crate::game_status::GameStatus::Finished {
         return Err(ApiError::conflict(
-            "not_finished",
+            ApiErrorCode::NotFinished,
             "a game is analysed once it is over",
         ));
     }
@@ -199,8 +198,7 @@ pub async fn request(
     let day = crate::db::store::now_ms().div_euclid(86_400_000);
     if !seated && !take_quota(&identity.user_id, day, state.config.analysis_daily_quota) {
         return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "analysis_quota",
+            ApiErrorCode::AnalysisQuota,
             format!(
                 "at most {} analyses a day of games you did not play in",
                 state.config.analysis_daily_quota

@@ -1,4 +1,6 @@
-//! Errors as the API shows them: an HTTP status and a stable snake_case code the UI translates.
+//! Errors as the API shows them: an HTTP status and a stable snake_case code the UI translates
+//! (the codes: `crate::error_code`).
+use crate::error_code::{ApiErrorCode, Code};
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -7,44 +9,49 @@ use serde_json::json;
 #[derive(Debug)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: &'static str,
+    pub code: Code,
     pub message: String,
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    /// An answer with `code` and its documented status.
+    pub fn new(code: ApiErrorCode, message: impl Into<String>) -> Self {
+        Self::with_status(code.status(), code, message)
+    }
+    /// An answer whose status is not its code's usual one (the code's doc line says where).
+    pub fn with_status(
+        status: StatusCode,
+        code: impl Into<Code>,
+        message: impl Into<String>,
+    ) -> Self {
         ApiError {
             status,
-            code,
+            code: code.into(),
             message: message.into(),
         }
     }
+    /// A game's rules refuse a setup: `400` with the engine's own code.
+    pub fn setup(e: pyramidion_games::GameError) -> Self {
+        Self::with_status(StatusCode::BAD_REQUEST, Code::Rules(e.code), e.message)
+    }
     pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "bad_request", message)
+        Self::new(ApiErrorCode::BadRequest, message)
     }
     pub fn unauthorized(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+        Self::new(ApiErrorCode::Unauthorized, message)
     }
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+        Self::new(ApiErrorCode::NotFound, message)
     }
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, code, message)
+    pub fn conflict(code: ApiErrorCode, message: impl Into<String>) -> Self {
+        Self::with_status(StatusCode::CONFLICT, code, message)
     }
     pub fn rate_limited() -> Self {
-        Self::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            "too many requests: slow down",
-        )
+        Self::new(ApiErrorCode::RateLimited, "too many requests: slow down")
     }
     pub fn internal(e: impl std::fmt::Display) -> Self {
         tracing::error!(error = %e, "internal error");
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "internal error",
-        )
+        Self::new(ApiErrorCode::Internal, "internal error")
     }
 }
 
@@ -54,10 +61,14 @@ impl From<anyhow::Error> for ApiError {
     }
 }
 
+/// The code of an answer, for [`json_errors`] to count.
+#[derive(Clone)]
+struct Answered(Code);
+
 /// What a 5xx answer said, for [`json_errors`] to log with its request.
 #[derive(Clone)]
 struct ServerError {
-    code: &'static str,
+    code: Code,
     message: String,
 }
 
@@ -68,6 +79,7 @@ impl IntoResponse for ApiError {
             Json(json!({ "error": { "code": self.code, "message": &self.message } })),
         )
             .into_response();
+        response.extensions_mut().insert(Answered(self.code));
         if self.status.is_server_error() {
             response.extensions_mut().insert(ServerError {
                 code: self.code,
@@ -90,7 +102,7 @@ impl ApiError {
     /// `503 unavailable`: the server is at one of its caps (connections, live games); the
     /// answer says so (with `Retry-After`) rather than letting the client wait or fail.
     pub fn unavailable(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message)
+        Self::new(ApiErrorCode::Unavailable, message)
     }
 }
 
@@ -100,7 +112,13 @@ pub type ApiResult<T> = Result<T, ApiError>;
 /// themselves (405 for a wrong method, 413 for a large body, 400 for a bad path or query,
 /// upgrade failures): a non-JSON error response is rewritten into
 /// `{"error": {"code", "message"}}`, its text kept as the message.
-pub async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+///
+/// Every error answer is counted by its code (`pyramidion_http_errors_total`).
+pub async fn json_errors(
+    axum::extract::State(metrics): axum::extract::State<std::sync::Arc<crate::metrics::Metrics>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
     let (method, path) = (req.method().clone(), req.uri().path().to_string());
     let response = next.run(req).await;
     let status = response.status();
@@ -111,9 +129,9 @@ pub async fn json_errors(req: axum::extract::Request, next: axum::middleware::Ne
     if let Some(e) = response.extensions().get::<ServerError>() {
         let level_error = status != StatusCode::SERVICE_UNAVAILABLE;
         if level_error {
-            tracing::error!(%method, path, status = status.as_u16(), code = e.code, cause = %e.message, "server error");
+            tracing::error!(%method, path, status = status.as_u16(), code = %e.code, cause = %e.message, "server error");
         } else {
-            tracing::warn!(%method, path, code = e.code, cause = %e.message, "answered 503");
+            tracing::warn!(%method, path, code = %e.code, cause = %e.message, "answered 503");
         }
     }
     let json = response
@@ -121,21 +139,24 @@ pub async fn json_errors(req: axum::extract::Request, next: axum::middleware::Ne
         .get(axum::http::header::CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
     if json {
+        if let Some(Answered(code)) = response.extensions().get::<Answered>() {
+            metrics.error_answered(*code);
+        }
         return response;
     }
     let (mut parts, body) = response.into_parts();
     let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
     let text = String::from_utf8_lossy(&text).trim().to_string();
     let code = match status {
-        StatusCode::UNAUTHORIZED => "unauthorized",
-        StatusCode::NOT_FOUND => "not_found",
-        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
-        StatusCode::REQUEST_TIMEOUT => "request_timeout",
-        StatusCode::PAYLOAD_TOO_LARGE => "payload_too_large",
-        StatusCode::TOO_MANY_REQUESTS => "rate_limited",
-        StatusCode::SERVICE_UNAVAILABLE => "unavailable",
-        s if s.is_server_error() => "internal",
-        _ => "bad_request",
+        StatusCode::UNAUTHORIZED => ApiErrorCode::Unauthorized,
+        StatusCode::NOT_FOUND => ApiErrorCode::NotFound,
+        StatusCode::METHOD_NOT_ALLOWED => ApiErrorCode::MethodNotAllowed,
+        StatusCode::REQUEST_TIMEOUT => ApiErrorCode::RequestTimeout,
+        StatusCode::PAYLOAD_TOO_LARGE => ApiErrorCode::PayloadTooLarge,
+        StatusCode::TOO_MANY_REQUESTS => ApiErrorCode::RateLimited,
+        StatusCode::SERVICE_UNAVAILABLE => ApiErrorCode::Unavailable,
+        s if s.is_server_error() => ApiErrorCode::Internal,
+        _ => ApiErrorCode::BadRequest,
     };
     // A 5xx from the framework (a layer's failure, a handler that gave up) never went
     // through `ApiError`: it is logged here with its cause, which the client is not shown.
@@ -151,7 +172,8 @@ pub async fn json_errors(req: axum::extract::Request, next: axum::middleware::Ne
     };
     parts.headers.remove(axum::http::header::CONTENT_LENGTH);
     parts.headers.remove(axum::http::header::CONTENT_TYPE);
-    let fresh = ApiError::new(status, code, message).into_response();
+    metrics.error_answered(code.into());
+    let fresh = ApiError::with_status(status, code, message).into_response();
     let (fresh_parts, body) = fresh.into_parts();
     parts.headers.extend(fresh_parts.headers);
     Response::from_parts(parts, body)

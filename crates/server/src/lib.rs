@@ -6,7 +6,9 @@ pub mod analysis;
 pub mod cluster;
 pub mod db;
 pub mod error;
+pub mod error_code;
 pub mod fd_limit;
+pub mod game_status;
 pub mod http;
 pub mod live;
 pub mod metrics;
@@ -240,8 +242,6 @@ pub struct AppState {
     pub analyses: Arc<analysis::Queue>,
     /// Push and e-mail to players away (see `reach`).
     pub reach: Arc<reach::Reach>,
-    /// Players waiting for quick pairing (see `meet`).
-    pub pairing: Arc<http::meet::Pairing>,
     /// This instance among several on one PostgreSQL database (see `cluster`); none on
     /// SQLite.
     pub cluster: Option<Arc<cluster::Cluster>>,
@@ -322,7 +322,6 @@ impl AppState {
             bots,
             analyses: Arc::default(),
             reach,
-            pairing: Arc::default(),
             cluster,
             draining: tokio::sync::watch::channel(false).0,
         };
@@ -399,11 +398,11 @@ async fn healthz(State(state): State<AppState>) -> Response {
     match state.metrics.storage.degraded() {
         None => "ok".into_response(),
         Some(_) => (
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            error_code::ApiErrorCode::StorageFailing.status(),
             axum::Json(serde_json::json!({
                 "status": "degraded",
                 "error": {
-                    "code": "storage_failing",
+                    "code": error_code::ApiErrorCode::StorageFailing,
                     "message": "writes to the database fail: nothing is acknowledged until they succeed again",
                 },
             })),
@@ -435,7 +434,7 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/metrics",
             get(|State(s): State<AppState>| async move {
-                s.metrics.render() + &s.bots.render_metrics()
+                s.metrics.render(&s.bots.waiting_by_lane())
             }),
         )
         .route("/api/me", get(http::accounts::me))
@@ -510,7 +509,13 @@ pub fn router(state: AppState) -> Router {
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
             state.config.limits.body_timeout,
         ))
-        .layer(middleware::from_fn(error::json_errors))
+        .layer(middleware::from_fn_with_state(
+            state.metrics.clone(),
+            error::json_errors,
+        ))
+        // A span per request (method, path, status, latency) at debug level: `RUST_LOG=debug`
+        // (or `tower_http=debug`) shows every request; failures are logged where they happen.
+        .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }
 
@@ -588,7 +593,7 @@ fn lock_file(path: &std::path::Path, what: &str) -> anyhow::Result<std::fs::File
     }
 }
 
-/// Serves until the process is stopped; SIGTERM drains it first (`drain`).
+/// Serves until the process is stopped; SIGTERM or Ctrl-C drains it first (`drain`).
 pub async fn serve(mut config: Config, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
     if config.advertise.is_none() {
         config.advertise = Some(format!("http://{}", listener.local_addr()?));
@@ -597,7 +602,7 @@ pub async fn serve(mut config: Config, listener: tokio::net::TcpListener) -> any
 }
 
 /// Serves an opened state (its storage is open and writable) until the process is stopped;
-/// SIGTERM drains it first (`drain`).
+/// SIGTERM or Ctrl-C drains it first (`drain`).
 pub async fn serve_state(state: AppState, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
     if let Some(cluster) = &state.cluster
         && state.config.advertise.is_none()
@@ -607,9 +612,15 @@ pub async fn serve_state(state: AppState, listener: tokio::net::TcpListener) -> 
             .await?;
     }
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    // Ctrl-C in a terminal is the same request to stop as a service manager's SIGTERM.
+    let interrupt = tokio::signal::ctrl_c();
     tokio::select! {
         served = http::listen::serve(state.clone(), listener) => served,
         _ = terminate.recv() => {
+            live::drain::drain(&state).await;
+            Ok(())
+        }
+        _ = interrupt => {
             live::drain::drain(&state).await;
             Ok(())
         }

@@ -1,49 +1,85 @@
-//! Prometheus-style counters: games live, moves, move latency histograms.
-use std::fmt::Write as _;
+//! The server's metrics, exposed at `/metrics` in Prometheus' text format by
+//! `metrics-exporter-prometheus`: games live, moves (per game), refused moves (per game and
+//! engine code), error answers (per code), latency histograms, storage health, process figures.
+//!
+//! Each server has its own recorder rather than the `metrics` crate's global one: several
+//! servers run in one process in the tests, and each must count only its own.
+use crate::error_code::Code;
+use metrics::{Counter, Histogram, Key, KeyName, Label, Metadata, Recorder};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-/// Upper bounds of the latency buckets, in milliseconds.
-const BUCKETS_MS: [f64; 10] = [0.5, 1.0, 2.5, 5.0, 10.0, 25.0, 50.0, 100.0, 250.0, 1000.0];
+/// Upper bounds of the latency buckets, in seconds.
+const BUCKETS: [f64; 10] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
+];
 
-/// A cumulative latency histogram with fixed buckets.
-#[derive(Default)]
-pub struct Histogram {
-    buckets: [AtomicU64; BUCKETS_MS.len()],
-    count: AtomicU64,
-    sum_us: AtomicU64,
-}
+const MOVES: &str = "pyramidion_moves_total";
+const REFUSED: &str = "pyramidion_moves_rejected_total";
+const FINISHED: &str = "pyramidion_games_finished_total";
+const ERRORS: &str = "pyramidion_http_errors_total";
+const BOT_JOBS: &str = "pyramidion_bot_jobs_waiting";
 
-impl Histogram {
-    pub fn observe(&self, elapsed: Duration) {
-        let ms = elapsed.as_secs_f64() * 1000.0;
-        for (bucket, bound) in self.buckets.iter().zip(BUCKETS_MS) {
-            if ms <= bound {
-                bucket.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-        self.count.fetch_add(1, Ordering::Relaxed);
-        self.sum_us
-            .fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
-    }
+/// Every metric's name, kind and help text.
+const COUNTERS: [(&str, &str); 7] = [
+    (MOVES, "Moves accepted since start, per game."),
+    (
+        REFUSED,
+        "Moves the rules refused since start, per game and engine code.",
+    ),
+    (FINISHED, "Games finished since start, per game."),
+    (
+        "pyramidion_committed_moves_total",
+        "Moves written by group commits (divided by pyramidion_commit_seconds_count: moves per commit).",
+    ),
+    (
+        "pyramidion_replays_total",
+        "Games rebuilt from their stored record (finished ones are replayed once, then cached).",
+    ),
+    (
+        "pyramidion_storage_errors_total",
+        "Failed group commits (and recovery probes) since start: nothing in them was acknowledged.",
+    ),
+    (ERRORS, "HTTP error answers since start, per error code."),
+];
+const GAUGES: [(&str, &str); 6] = [
+    ("pyramidion_games_live", "Games being played."),
+    ("pyramidion_connections", "Open WebSocket connections."),
+    (
+        "pyramidion_storage_degraded",
+        "1 while the last write failed (until a write succeeds again), else 0.",
+    ),
+    (BOT_JOBS, "Bot pool jobs waiting, per lane."),
+    (
+        "process_resident_memory_bytes",
+        "Resident memory of the server process.",
+    ),
+    (
+        // A gauge, as the count of CPU seconds is fractional (a counter counts integers here);
+        // it only grows.
+        "process_cpu_seconds_total",
+        "CPU time of the server process (user and system).",
+    ),
+];
+const HISTOGRAMS: [(&str, &str); 3] = [
+    (
+        "pyramidion_move_latency_seconds",
+        "Receive to persisted and published.",
+    ),
+    (
+        "pyramidion_move_persist_seconds",
+        "A move handed to the writer to its commit done.",
+    ),
+    (
+        "pyramidion_commit_seconds",
+        "One group commit of moves, disk flush included.",
+    ),
+];
 
-    fn render(&self, s: &mut String, name: &str, help: &str) {
-        let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} histogram");
-        for (bucket, bound) in self.buckets.iter().zip(BUCKETS_MS) {
-            let _ = writeln!(
-                s,
-                "{name}_bucket{{le=\"{}\"}} {}",
-                bound / 1000.0,
-                bucket.load(Ordering::Relaxed)
-            );
-        }
-        let count = self.count.load(Ordering::Relaxed);
-        let _ = writeln!(s, "{name}_bucket{{le=\"+Inf\"}} {count}");
-        let sum = self.sum_us.load(Ordering::Relaxed) as f64 / 1e6;
-        let _ = writeln!(s, "{name}_sum {sum}\n{name}_count {count}");
-    }
-}
+static META: Metadata<'static> =
+    Metadata::new(module_path!(), metrics::Level::INFO, Some(module_path!()));
 
 /// Whether the last write reached the disk: set by the writer after every batch (and probe).
 /// While degraded, `/healthz` answers 503 with the last error.
@@ -91,138 +127,173 @@ impl StorageHealth {
     }
 }
 
-#[derive(Default)]
 pub struct Metrics {
     /// Storage failures and whether the storage is failing now.
     pub storage: StorageHealth,
+    /// Read by the live-games cap, and shown as a gauge.
     pub games_live: AtomicU64,
-    pub games_finished: AtomicU64,
-    pub moves: AtomicU64,
-    pub rejected_moves: AtomicU64,
+    /// Read by the drain, and shown as a gauge.
     pub connections: AtomicU64,
+    recorder: PrometheusRecorder,
+    handle: PrometheusHandle,
     /// Receive → persisted and published, per accepted move.
-    pub move_latency: Histogram,
+    move_latency: Histogram,
     /// Handed to the writer → committed, per accepted move (a part of `move_latency`).
-    pub persist_latency: Histogram,
+    persist_latency: Histogram,
     /// One group commit: begin → inserts → commit, disk flush included.
-    pub commit_latency: Histogram,
+    commit_latency: Histogram,
     /// Moves written by group commits (÷ their count = moves per commit).
-    pub committed_moves: AtomicU64,
+    committed_moves: Counter,
     /// Games rebuilt by replaying their record.
-    pub replays: AtomicU64,
+    replays: Counter,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets(&BUCKETS)
+            .expect("buckets are not empty")
+            .build_recorder();
+        for (name, help) in COUNTERS {
+            recorder.describe_counter(KeyName::from_const_str(name), None, help.into());
+        }
+        for (name, help) in GAUGES {
+            recorder.describe_gauge(KeyName::from_const_str(name), None, help.into());
+        }
+        for (name, help) in HISTOGRAMS {
+            recorder.describe_histogram(KeyName::from_const_str(name), None, help.into());
+        }
+        // Every series exists from the start (at 0), so that a scrape sees each game.
+        for game in pyramidion_games::GameKind::keys() {
+            let _ = recorder.register_counter(&labelled(MOVES, [("game", game)]), &META);
+            let _ = recorder.register_counter(&labelled(FINISHED, [("game", game)]), &META);
+        }
+        for (name, _) in GAUGES {
+            if name != BOT_JOBS {
+                let _ = recorder.register_gauge(&Key::from_static_name(name), &META);
+            }
+        }
+        let histogram = |name| recorder.register_histogram(&Key::from_static_name(name), &META);
+        let counter = |name| recorder.register_counter(&Key::from_static_name(name), &META);
+        Metrics {
+            storage: StorageHealth::default(),
+            games_live: AtomicU64::new(0),
+            connections: AtomicU64::new(0),
+            move_latency: histogram(HISTOGRAMS[0].0),
+            persist_latency: histogram(HISTOGRAMS[1].0),
+            commit_latency: histogram(HISTOGRAMS[2].0),
+            committed_moves: counter("pyramidion_committed_moves_total"),
+            replays: counter("pyramidion_replays_total"),
+            handle: recorder.handle(),
+            recorder,
+        }
+    }
+}
+
+/// A metric's key with labels.
+fn labelled<const N: usize>(name: &'static str, labels: [(&'static str, &'static str); N]) -> Key {
+    Key::from_parts(name, labels.map(|(k, v)| Label::new(k, v)).to_vec())
 }
 
 impl Metrics {
-    /// Time from receiving a move to having persisted and published it.
-    pub fn observe_move(&self, elapsed: Duration) {
-        self.move_latency.observe(elapsed);
-        self.moves.fetch_add(1, Ordering::Relaxed);
+    fn counter<const N: usize>(
+        &self,
+        name: &'static str,
+        labels: [(&'static str, &'static str); N],
+    ) -> Counter {
+        self.recorder
+            .register_counter(&labelled(name, labels), &META)
     }
 
-    pub fn render(&self) -> String {
-        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        let mut s = String::new();
-        let mut gauge = |name: &str, help: &str, kind: &str, v: u64| {
-            let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
+    /// A move of `game` (its descriptor key) accepted: from receiving it to having persisted
+    /// and published it.
+    pub fn observe_move(&self, game: &'static str, elapsed: Duration) {
+        self.move_latency.record(elapsed);
+        self.counter(MOVES, [("game", game)]).increment(1);
+    }
+
+    /// A move handed to the writer until its commit was done.
+    pub fn observe_persist(&self, elapsed: Duration) {
+        self.persist_latency.record(elapsed);
+    }
+
+    /// A move of `game` the rules refused, with the engine's code (`illegal_move`'s `reason`).
+    pub fn move_refused(&self, game: &'static str, reason: &'static str) {
+        self.counter(REFUSED, [("game", game), ("code", reason)])
+            .increment(1);
+    }
+
+    pub fn game_finished(&self, game: &'static str) {
+        self.counter(FINISHED, [("game", game)]).increment(1);
+    }
+
+    /// A game rebuilt from its stored record.
+    pub fn replayed(&self) {
+        self.replays.increment(1);
+    }
+
+    /// One group commit done.
+    pub fn observe_commit(&self, elapsed: Duration) {
+        self.commit_latency.record(elapsed);
+    }
+
+    /// Moves a group commit wrote.
+    pub fn moves_committed(&self, moves: u64) {
+        self.committed_moves.increment(moves);
+    }
+
+    /// An HTTP error answer with `code`.
+    pub fn error_answered(&self, code: Code) {
+        self.counter(ERRORS, [("code", code.as_str())]).increment(1);
+    }
+
+    /// The exposition text, with the bot pool's jobs waiting per lane.
+    pub fn render(&self, bot_jobs: &[(&'static str, usize)]) -> String {
+        let gauge = |name: &'static str, v: f64| {
+            self.recorder
+                .register_gauge(&Key::from_static_name(name), &META)
+                .set(v);
         };
         gauge(
             "pyramidion_games_live",
-            "Games being played.",
-            "gauge",
-            get(&self.games_live),
-        );
-        gauge(
-            "pyramidion_games_finished_total",
-            "Games finished since start.",
-            "counter",
-            get(&self.games_finished),
-        );
-        gauge(
-            "pyramidion_moves_total",
-            "Moves accepted since start.",
-            "counter",
-            get(&self.moves),
-        );
-        gauge(
-            "pyramidion_moves_rejected_total",
-            "Moves refused since start.",
-            "counter",
-            get(&self.rejected_moves),
+            self.games_live.load(Ordering::Relaxed) as f64,
         );
         gauge(
             "pyramidion_connections",
-            "Open WebSocket connections.",
-            "gauge",
-            get(&self.connections),
-        );
-        gauge(
-            "pyramidion_committed_moves_total",
-            "Moves written by group commits (divided by pyramidion_commit_seconds_count: moves per commit).",
-            "counter",
-            get(&self.committed_moves),
-        );
-        gauge(
-            "pyramidion_replays_total",
-            "Games rebuilt from their stored record (finished ones are replayed once, then cached).",
-            "counter",
-            get(&self.replays),
-        );
-        gauge(
-            "pyramidion_storage_errors_total",
-            "Failed group commits (and recovery probes) since start: nothing in them was acknowledged.",
-            "counter",
-            self.storage.errors(),
+            self.connections.load(Ordering::Relaxed) as f64,
         );
         gauge(
             "pyramidion_storage_degraded",
-            "1 while the last write failed (until a write succeeds again), else 0.",
-            "gauge",
-            self.storage.degraded().is_some() as u64,
+            self.storage.degraded().is_some() as u8 as f64,
         );
+        gauge("process_resident_memory_bytes", resident_bytes() as f64);
+        gauge("process_cpu_seconds_total", cpu_seconds());
+        // The counter is set, not added to: the storage's own count is the truth.
+        self.recorder
+            .register_counter(
+                &Key::from_static_name("pyramidion_storage_errors_total"),
+                &META,
+            )
+            .absolute(self.storage.errors());
+        for &(lane, waiting) in bot_jobs {
+            self.recorder
+                .register_gauge(&labelled(BOT_JOBS, [("lane", lane)]), &META)
+                .set(waiting as f64);
+        }
+        let mut s = self.handle.render();
         if let Some(error) = self.storage.degraded() {
-            // The operator's view of the failure (`/healthz` shows only its code).
+            // The operator's view of the failure (`/healthz` shows only its code). Written
+            // here, as the exporter cannot remove a series: this one leaves with the failure.
             let escaped = error
                 .replace('\\', "\\\\")
                 .replace('"', "\\\"")
                 .replace('\n', "\\n");
-            let _ = writeln!(
-                s,
+            s.push_str(&format!(
                 "# HELP pyramidion_storage_last_error_info The last storage error, while writes fail.\n\
                  # TYPE pyramidion_storage_last_error_info gauge\n\
-                 pyramidion_storage_last_error_info{{error=\"{escaped}\"}} 1"
-            );
+                 pyramidion_storage_last_error_info{{error=\"{escaped}\"}} 1\n"
+            ));
         }
-        let mut gauge = |name: &str, help: &str, kind: &str, v: u64| {
-            let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
-        };
-        gauge(
-            "process_resident_memory_bytes",
-            "Resident memory of the server process.",
-            "gauge",
-            resident_bytes(),
-        );
-        let _ = writeln!(
-            s,
-            "# HELP process_cpu_seconds_total CPU time of the server process (user and system).\n\
-             # TYPE process_cpu_seconds_total counter\n\
-             process_cpu_seconds_total {:.2}",
-            cpu_seconds()
-        );
-        self.move_latency.render(
-            &mut s,
-            "pyramidion_move_latency_seconds",
-            "Receive to persisted and published.",
-        );
-        self.persist_latency.render(
-            &mut s,
-            "pyramidion_move_persist_seconds",
-            "A move handed to the writer to its commit done.",
-        );
-        self.commit_latency.render(
-            &mut s,
-            "pyramidion_commit_seconds",
-            "One group commit of moves, disk flush included.",
-        );
         s
     }
 }
@@ -250,4 +321,51 @@ fn resident_bytes() -> u64 {
         .ok()
         .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
         .map_or(0, |pages| pages * 4096)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names the load test, the chaos run and dashboards read stay as they were.
+    #[test]
+    fn every_metric_keeps_its_name_and_type() {
+        let m = Metrics::default();
+        m.observe_move("forgotten-treasures", Duration::from_millis(2));
+        m.observe_persist(Duration::from_micros(300));
+        m.observe_commit(Duration::from_millis(30));
+        m.moves_committed(3);
+        m.connections.fetch_add(2, Ordering::Relaxed);
+        let text = m.render(&[("search", 4)]);
+        for line in [
+            "# TYPE pyramidion_moves_total counter",
+            "pyramidion_moves_total{game=\"forgotten-treasures\"} 1",
+            "pyramidion_games_finished_total{game=\"forgotten-treasures\"} 0",
+            "pyramidion_games_live 0",
+            "pyramidion_connections 2",
+            "pyramidion_committed_moves_total 3",
+            "pyramidion_replays_total 0",
+            "pyramidion_storage_errors_total 0",
+            "pyramidion_storage_degraded 0",
+            "pyramidion_bot_jobs_waiting{lane=\"search\"} 4",
+            "# TYPE pyramidion_move_latency_seconds histogram",
+            "pyramidion_move_latency_seconds_bucket{le=\"0.0025\"} 1",
+            "pyramidion_move_latency_seconds_bucket{le=\"0.001\"} 0",
+            "pyramidion_move_latency_seconds_count 1",
+            "pyramidion_move_persist_seconds_bucket{le=\"0.0005\"} 1",
+            "pyramidion_commit_seconds_bucket{le=\"+Inf\"} 1",
+            "# TYPE process_resident_memory_bytes gauge",
+        ] {
+            assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
+        }
+        assert!(text.contains("\nprocess_cpu_seconds_total "), "{text}");
+        assert!(!text.contains("pyramidion_storage_last_error_info"));
+        m.storage.failed("disk \"full\"");
+        let text = m.render(&[]);
+        assert!(
+            text.contains("pyramidion_storage_last_error_info{error=\"disk \\\"full\\\"\"} 1"),
+            "{text}"
+        );
+        assert!(text.lines().any(|l| l == "pyramidion_storage_degraded 1"));
+    }
 }

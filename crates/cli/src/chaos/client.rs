@@ -52,6 +52,8 @@ pub struct Player {
     pub resumed: u32,
     /// The last state seen.
     pub latest: Option<Value>,
+    /// Bytes of WebSocket text and binary message payloads received so far.
+    pub received: u64,
 }
 
 async fn connect(base: &str, cookie: &str) -> Option<Socket> {
@@ -75,6 +77,7 @@ impl Player {
             last_event: None,
             resumed: 0,
             latest: None,
+            received: 0,
         };
         p.reconnect(bases, &[]).await?;
         Ok(p)
@@ -137,6 +140,9 @@ impl Player {
                     .map_err(|_| anyhow!("no state of game {} within 60 s", self.game))?,
                 None => None,
             };
+            if let Some(Ok(m @ (Message::Text(_) | Message::Binary(_)))) = &next {
+                self.received += m.len() as u64;
+            }
             let text = match next {
                 Some(Ok(Message::Text(t))) => t,
                 Some(Ok(_)) => continue,
@@ -203,6 +209,8 @@ pub struct Ack {
     /// When the player first sent a move at this point (again after a change of owner).
     pub sent: Instant,
     pub acknowledged: Instant,
+    /// Bytes the mover's connection received from its move to the state that acknowledged it.
+    pub bytes: u64,
 }
 
 /// Two people playing one game, each through their own socket.
@@ -278,6 +286,7 @@ impl Duel {
                 _ => Instant::now(),
             };
             self.waiting = Some((self.ply, since));
+            let before = self.players[mover].received;
             self.players[mover].send_move(self.ply, &text).await;
             let after = self.players[mover].state(self.ply + 1, bases, dead).await?;
             if after["last_move"]["ply"].as_u64() == Some(self.ply) {
@@ -286,6 +295,7 @@ impl Duel {
                     text,
                     sent: since,
                     acknowledged: Instant::now(),
+                    bytes: self.players[mover].received - before,
                 });
                 self.waiting = None;
             }

@@ -68,9 +68,22 @@ impl Instance {
         spawn(database, name, "127.0.0.1:0", logs)
     }
 
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Kills the process — SIGKILL, or SIGTERM (a drain, waited for) when `drain` — and
-    /// starts it again on the same port, retrying while the port is still taken.
-    pub fn kill_and_restart(&mut self, database: &str, drain: bool, logs: &Path) -> Result<()> {
+    /// starts it again on the same port, retrying while the port is still taken. The dying
+    /// process's CPU time is read into `usage` until it is reaped (a zombie still shows it).
+    pub fn kill_and_restart(
+        &mut self,
+        database: &str,
+        drain: bool,
+        logs: &Path,
+        usage: &super::usage::Usage,
+    ) -> Result<()> {
+        let pid = self.child.id();
+        usage.read_cpu(pid);
         if drain {
             let status = Command::new("kill")
                 .args(["-TERM", &self.child.id().to_string()])
@@ -81,7 +94,13 @@ impl Instance {
         } else {
             self.child.kill()?;
         }
-        self.child.wait()?;
+        loop {
+            usage.read_cpu(pid);
+            if self.child.try_wait()?.is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let bind = format!("127.0.0.1:{}", self.port);
         let mut last = anyhow!("no attempt");
         for _ in 0..20 {

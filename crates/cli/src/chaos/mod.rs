@@ -4,6 +4,7 @@
 //! acknowledged move must be in the stored record at its place and every record must replay.
 pub mod client;
 mod fleet;
+mod usage;
 mod verify;
 
 use anyhow::{Context, Result, bail};
@@ -140,6 +141,7 @@ async fn slot(
 
 /// Every `every`, until the load stops: one instance, drawn from the seed, killed (SIGKILL,
 /// then SIGTERM the next time, and so on) and started again. The moments of the kills.
+#[allow(clippy::too_many_arguments)]
 async fn killer(
     mut instances: Vec<fleet::Instance>,
     database: String,
@@ -147,6 +149,8 @@ async fn killer(
     seed: u64,
     every: Duration,
     until: Instant,
+    usage: Arc<usage::Usage>,
+    roster: usage::Roster,
 ) -> Result<(Vec<Instant>, Vec<fleet::Instance>)> {
     let mut kills = Vec::new();
     let mut next = Instant::now() + every;
@@ -164,12 +168,18 @@ async fn killer(
             dying.name,
             dying.port
         );
+        let dying_usage = usage.clone();
         let back = tokio::task::spawn_blocking(move || {
             dying
-                .kill_and_restart(&database, drain, &logs)
+                .kill_and_restart(&database, drain, &logs, &dying_usage)
                 .map(|()| dying)
         })
         .await??;
+        for entry in roster.lock().unwrap_or_else(|e| e.into_inner()).iter_mut() {
+            if entry.0 == back.name {
+                entry.1 = back.pid();
+            }
+        }
         instances.push(back);
         next = Instant::now().max(next + every);
     }
@@ -189,6 +199,23 @@ async fn chaos(args: ChaosArgs) -> Result<()> {
             &logs,
         )?);
     }
+    // The idle instances: their memory is what per-game memory is measured against.
+    let usage = Arc::new(usage::Usage::default());
+    for i in &instances {
+        usage.idle(&i.name, i.pid());
+    }
+    let roster: usage::Roster = Arc::new(std::sync::Mutex::new(
+        instances
+            .iter()
+            .map(|i| (i.name.clone(), i.pid(), i.port))
+            .collect(),
+    ));
+    let sampling = Arc::new(AtomicBool::new(false));
+    let sampler = tokio::spawn(usage.clone().sample_until(
+        roster.clone(),
+        Duration::from_millis(500),
+        sampling.clone(),
+    ));
     let proxy = fleet::proxy(&args.proxy_config, &instances, &logs)?;
     let http = reqwest::Client::builder()
         .timeout(Duration::from_secs(30))
@@ -215,6 +242,8 @@ async fn chaos(args: ChaosArgs) -> Result<()> {
         args.seed,
         Duration::from_secs(args.kill_every),
         until,
+        usage.clone(),
+        roster.clone(),
     ));
     tokio::time::sleep_until(until).await;
     load.store(false, Ordering::Relaxed);
@@ -227,6 +256,16 @@ async fn chaos(args: ChaosArgs) -> Result<()> {
         setup_errors.extend(errors);
     }
     let played_for = start.elapsed();
+    // Every game has ended: the CPU time of the run, before the check reads the records.
+    sampling.store(true, Ordering::Relaxed);
+    let _ = sampler.await;
+    for i in &instances {
+        usage.read_cpu(i.pid());
+    }
+    let cost = Cost {
+        cpu: usage.cpu_total(),
+        memory: usage.memory(),
+    };
     let checked = verify::check(&http, &proxy.base, &games).await;
     drop(proxy);
     drop(instances);
@@ -239,7 +278,15 @@ async fn chaos(args: ChaosArgs) -> Result<()> {
         until,
         &setup_errors,
         &logs,
+        &cost,
     )
+}
+
+/// What the instances cost over the run (`usage`).
+struct Cost {
+    /// CPU seconds of every instance process, from their start to the end of the games.
+    cpu: f64,
+    memory: Vec<(String, usage::Memory)>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -252,6 +299,7 @@ fn report(
     until: Instant,
     setup_errors: &[String],
     logs: &Path,
+    cost: &Cost,
 ) -> Result<()> {
     let acks: Vec<_> = games.iter().flat_map(|g| &g.acks).collect();
     let in_load = acks.iter().filter(|a| a.acknowledged <= until).count();
@@ -274,12 +322,35 @@ fn report(
         .collect();
     let resumed: u32 = games.iter().map(|g| g.resumed).sum();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let mut bytes: Vec<u64> = acks.iter().map(|a| a.bytes).collect();
+    bytes.sort_unstable();
+    let at = |q: f64| {
+        bytes
+            .get(((bytes.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0)
+    };
+    let (b50, b99) = (at(0.5), at(0.99));
+    let cpu_per_1000 = 1000.0 * cost.cpu / acks.len().max(1) as f64;
+    let per_game: Vec<f64> = cost
+        .memory
+        .iter()
+        .filter_map(|(_, m)| m.per_game())
+        .map(|b| b / 1024.0)
+        .collect();
+    let memory = match (
+        per_game.iter().copied().reduce(f64::min),
+        per_game.iter().copied().reduce(f64::max),
+    ) {
+        (Some(lo), Some(hi)) => format!("{lo:.0}–{hi:.0} KiB"),
+        _ => "not measured".to_string(),
+    };
     outln!(
-        "| instances | games at once | games played | moves/s | p50 ack | p99 ack | failover max | kills | lost moves | records that do not replay |"
+        "| instances | games at once | games played | moves/s | p50 ack | p99 ack | failover max | kills | lost moves | records that do not replay | CPU per 1,000 moves | bytes per move | memory per game |"
     )?;
-    outln!("|---|---|---|---|---|---|---|---|---|---|")?;
+    outln!("|---|---|---|---|---|---|---|---|---|---|---|---|---|")?;
     outln!(
-        "| {} | {} | {} | {per_second:.0} | {:.0} ms | {:.0} ms | {:.1} s | {} | {} | {} |",
+        "| {} | {} | {} | {per_second:.0} | {:.0} ms | {:.0} ms | {:.1} s | {} | {} | {} | {cpu_per_1000:.2} s | {b50} median, {b99} p99 | {memory} |",
         args.instances,
         args.games,
         games.len(),
@@ -290,6 +361,30 @@ fn report(
         checked.lost.len(),
         checked.bad.len()
     )?;
+    outln!(
+        "instances' CPU: {:.1} s user and system for {} acknowledged moves (every process of \
+         every instance, restarts included, from /proc/<pid>/stat; PostgreSQL, HAProxy and the \
+         client not included)",
+        cost.cpu,
+        acks.len()
+    )?;
+    outln!(
+        "bytes received per move by the mover's connection, from its move to the state \
+         acknowledging it (WebSocket payloads; a resubscription's full state included)"
+    )?;
+    for (name, m) in &cost.memory {
+        match m.per_game() {
+            Some(b) => outln!(
+                "instance {name}: memory per live game {:.1} KiB ({} live games at the sample, \
+                 {:.1} MiB resident against {:.1} MiB idle)",
+                b / 1024.0,
+                m.live,
+                m.rss as f64 / 1048576.0,
+                m.idle as f64 / 1048576.0
+            )?,
+            None => outln!("instance {name}: ran no live game at a sample")?,
+        }
+    }
     outln!(
         "failover max after a SIGKILL {:.1} s, after a drain (SIGTERM) {:.1} s",
         after_kill.as_secs_f64(),

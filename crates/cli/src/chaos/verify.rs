@@ -140,6 +140,7 @@ mod tests {
             text: text.to_string(),
             sent,
             acknowledged: sent + Duration::from_millis(waited),
+            bytes: 0,
         }
     }
 

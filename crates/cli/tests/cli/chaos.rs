@@ -21,7 +21,8 @@ async fn chaos_loses_no_acknowledged_move() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{}\n{stdout}\n{stderr}", out.status);
-    // The figures' row: | instances | games | played | moves/s | p50 | p99 | failover | kills | lost | bad |
+    // The figures' row: | instances | games | played | moves/s | p50 | p99 | failover | kills |
+    // lost | bad | CPU per 1,000 moves | bytes per move | memory per game |
     let row: Vec<&str> = stdout
         .lines()
         .find(|l| l.starts_with("| 3 |"))
@@ -32,6 +33,19 @@ async fn chaos_loses_no_acknowledged_move() {
     assert_eq!(row[8], "2", "two instances were killed: {stdout}");
     assert_eq!(row[9], "0", "no acknowledged move lost: {stdout}");
     assert_eq!(row[10], "0", "every record replays: {stdout}");
+    // What the instances cost, measured (not "not measured"): CPU across the kills, the
+    // bytes the movers received, memory per live game of each instance.
+    let cpu: f64 = row[11]
+        .strip_suffix(" s")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("CPU per 1,000 moves: {stdout}"));
+    assert!(cpu > 0.0, "{stdout}");
+    let median: u64 = row[12]
+        .split_once(" median")
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("bytes per move: {stdout}"));
+    assert!(median > 0, "{stdout}");
+    assert!(row[13].ends_with("KiB"), "memory per game: {stdout}");
     let checked: u64 = stdout
         .lines()
         .find_map(|l| l.split_once(" acknowledged moves checked"))

@@ -14,6 +14,7 @@
 use super::{Cluster, SECRET_HEADER};
 use crate::AppState;
 use crate::error::ApiError;
+use crate::error_code::ApiErrorCode;
 use crate::live::endings::Action;
 use crate::live::protocol::ServerMsg;
 use crate::live::room::{ChatCmd, Outbox, RoomCmd, RoomHandle};
@@ -98,24 +99,26 @@ struct RefusedAct {
     message: String,
 }
 
-/// Codes are `&'static str` across the server (they are the stable names the UI translates);
-/// a code that came over a link is one of them, interned once.
-fn intern(code: &str) -> &'static str {
+/// A code that came over a link: one of the server's, or a rules crate's code (the stable
+/// names the UI translates), interned once.
+fn intern(code: &str) -> crate::error_code::Code {
+    if let Some(known) = ApiErrorCode::parse(code) {
+        return known.into();
+    }
     static CODES: std::sync::LazyLock<std::sync::Mutex<std::collections::HashSet<&'static str>>> =
         std::sync::LazyLock::new(Default::default);
     let mut codes = CODES.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(known) = codes.get(code) {
-        return known;
+        return crate::error_code::Code::Rules(known);
     }
     let leaked: &'static str = Box::leak(code.to_string().into_boxed_str());
     codes.insert(leaked);
-    leaked
+    crate::error_code::Code::Rules(leaked)
 }
 
 fn unavailable(game: &str) -> ApiError {
     ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "unavailable",
+        ApiErrorCode::Unavailable,
         format!("the server running game {game} is changing: try again in a few seconds"),
     )
 }
@@ -255,7 +258,7 @@ async fn forward(
                                 if let Some(Waiting::Act(reply)) = waiting.remove(&req) {
                                     let answer = match (ok, error) {
                                         (Some(v), _) => Ok(v),
-                                        (None, Some(e)) => Err(ApiError::new(
+                                        (None, Some(e)) => Err(ApiError::with_status(
                                             StatusCode::from_u16(e.status)
                                                 .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
                                             intern(&e.code),
@@ -305,7 +308,7 @@ async fn forward(
             RoomCmd::Move { conn, .. } | RoomCmd::Chat(ChatCmd { conn, .. }) => {
                 if let Some(out) = followers.get(&conn) {
                     let _ = out.try_send(ServerMsg::error(
-                        "unavailable",
+                        ApiErrorCode::Unavailable,
                         "the server running this game is changing: try again in a few seconds",
                         Some(&game),
                     ));

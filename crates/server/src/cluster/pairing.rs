@@ -1,42 +1,130 @@
-//! Quick pairing among several instances: one queue, on the instance that holds the pairing
-//! lease (a row of `game_leases` named [`LEASE`], taken over like a game's when its holder
-//! dies); the others forward their players' pairing requests to it over HTTP. Its "waiting"
-//! and "seated" pushes reach the players' own instances through `fanout`. The queue is in
-//! memory: when its instance dies, the players waiting there ask again (the page does when its
-//! socket reconnects) and the next instance to be asked holds the queue.
-use super::{Owner, SECRET_HEADER};
+//! Quick pairing among several instances: one queue, worked by the instance that holds the
+//! pairing lease (a row of `game_leases` named [`LEASE`], taken over like a game's when its
+//! holder dies); the others forward their players' pairing requests to it over HTTP, so that
+//! two players asking at once on two instances still meet. Its "waiting" and "seated" pushes
+//! reach the players' own instances through `fanout`. The queue itself is in the database
+//! (`crate::db::pairing_queue`): when its holder dies, the next instance to be asked takes the
+//! lease and pairs from the same rows; seating is fenced by the lease's epoch, so a holder
+//! that lost the lease (paused, cut off) never seats anyone.
+use super::{DB_NOW_MS, SECRET_HEADER};
 use crate::AppState;
+use crate::db::writer::Fence;
+use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
+use sqlx::Row;
 
 /// The lease row of the pairing queue (no game id starts with `~`).
 pub const LEASE: &str = "~pairing";
 const USER_HEADER: &str = "x-pyramidion-user";
 const GUEST_HEADER: &str = "x-pyramidion-guest";
 
+/// Who works the queue now.
+enum Holder {
+    /// This instance, at this epoch of the lease.
+    Me(i64),
+    /// Another, alive instance, reached at this address.
+    Other(String),
+}
+
+/// Takes the pairing lease if it is free (never held, or its holder is dead) or confirms this
+/// instance's hold, or names its alive holder. Unlike a game's claim, confirming a hold keeps
+/// the epoch: every ask confirms it, and a seating under way must not be fenced out by the
+/// next ask on the same instance. The epoch grows whenever the holder changes.
+async fn hold(cluster: &super::Cluster) -> anyhow::Result<Holder> {
+    for _ in 0..3 {
+        let taken = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO game_leases (game_id, owner, epoch) VALUES ($1, $2, 1)
+             ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner,
+                 epoch = CASE WHEN game_leases.owner = EXCLUDED.owner THEN game_leases.epoch
+                              ELSE game_leases.epoch + 1 END
+             WHERE game_leases.owner = EXCLUDED.owner OR game_leases.owner = ''
+                OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = game_leases.owner
+                               AND i.alive_until > {DB_NOW_MS})
+             RETURNING epoch"
+        )))
+        .bind(LEASE)
+        .bind(&cluster.me)
+        .fetch_optional(&cluster.pool)
+        .await?;
+        if let Some(row) = taken {
+            return Ok(Holder::Me(row.try_get("epoch")?));
+        }
+        let holder = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT i.address FROM game_leases l JOIN instances i ON i.id = l.owner
+             WHERE l.game_id = $1 AND i.alive_until > {DB_NOW_MS}"
+        )))
+        .bind(LEASE)
+        .fetch_optional(&cluster.pool)
+        .await?;
+        if let Some(row) = holder {
+            return Ok(Holder::Other(row.try_get("address")?));
+        }
+        // Its holder died between the two statements: try again.
+    }
+    anyhow::bail!("the pairing queue changes holder too often to be held")
+}
+
+/// Whether `user` has an open connection on an instance alive within the last `grace_ms`:
+/// a player whose instance just died is still reconnecting through the proxy, not gone.
+pub async fn present_lately(
+    cluster: &super::Cluster,
+    user: &str,
+    grace_ms: i64,
+) -> anyhow::Result<bool> {
+    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT 1 FROM presence p JOIN instances i ON i.id = p.instance
+         WHERE p.user_id = $1 AND p.conns > 0 AND i.alive_until > {DB_NOW_MS} - $2"
+    )))
+    .bind(user)
+    .bind(grace_ms)
+    .fetch_optional(&cluster.pool)
+    .await?;
+    Ok(row.is_some())
+}
+
+/// The fence of a seating on this instance: `Ok(None)` on one instance, `Ok(Some(fence))`
+/// when this instance holds the queue, else the holder's address.
+async fn fence_here(state: &AppState) -> Result<Option<Fence>, Option<String>> {
+    let Some(cluster) = state.cluster.as_ref() else {
+        return Ok(None);
+    };
+    match hold(cluster).await {
+        Ok(Holder::Me(epoch)) => Ok(Some(Fence {
+            owner: cluster.me.clone(),
+            epoch,
+        })),
+        Ok(Holder::Other(address)) => Err(Some(address)),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot find the instance that holds the pairing queue");
+            Err(None)
+        }
+    }
+}
+
 /// Forwards a pairing request to the instance that holds the queue, unless it is this one
-/// (or there is one instance): its answer, or `None` to answer here.
+/// (or there is one instance): `Err(its answer)`, or `Ok(fence)` to answer here with the
+/// lease's fence (none on one instance).
 pub async fn elsewhere(
     state: &AppState,
     method: &str,
     user: Option<&Identity>,
     body: Option<Value>,
-) -> Option<Response> {
-    let cluster = state.cluster.as_ref()?;
-    let address = match cluster.claim(LEASE).await {
-        Ok(Owner::Me(_)) => return None,
-        Ok(Owner::Other { address, .. }) => address,
-        Err(e) => {
-            tracing::error!(error = %e, "cannot find the instance that holds the pairing queue");
-            return Some(unavailable());
-        }
+) -> Result<Option<Fence>, Response> {
+    let address = match fence_here(state).await {
+        Ok(fence) => return Ok(fence),
+        Err(Some(address)) => address,
+        Err(None) => return Err(unavailable()),
+    };
+    let Some(cluster) = state.cluster.as_ref() else {
+        return Ok(None);
     };
     let client = reqwest::Client::new();
-    let method = Method::from_bytes(method.as_bytes()).ok()?;
+    let method = Method::from_bytes(method.as_bytes()).map_err(|_| unavailable())?;
     let mut request = client
         .request(method, format!("{address}/internal/pairing"))
         .header(SECRET_HEADER, &cluster.secret)
@@ -56,26 +144,24 @@ pub async fn elsewhere(
             let status =
                 StatusCode::from_u16(answer.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
             let body = answer.bytes().await.unwrap_or_default();
-            Some(
-                (
-                    status,
-                    [(axum::http::header::CONTENT_TYPE, "application/json")],
-                    body,
-                )
-                    .into_response(),
+            Err((
+                status,
+                [(axum::http::header::CONTENT_TYPE, "application/json")],
+                body,
             )
+                .into_response())
         }
         Err(e) => {
             tracing::warn!(error = %e, %address, "cannot reach the instance that holds the pairing queue");
-            Some(unavailable())
+            Err(unavailable())
         }
     }
 }
 
-fn unavailable() -> Response {
+/// The answer when the queue is changing holder: the page (and the client) asks again.
+pub fn unavailable() -> Response {
     crate::error::ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "unavailable",
+        ApiErrorCode::Unavailable,
         "quick pairing is moving to another server: try again in a few seconds",
     )
     .into_response()
@@ -96,6 +182,11 @@ pub async fn accept(
     if secret != Some(cluster.secret.as_str()) {
         return StatusCode::NOT_FOUND.into_response();
     }
+    // The asker's view of the holder may be stale: only the holder works the queue.
+    let fence = match fence_here(&state).await {
+        Ok(fence) => fence,
+        Err(_) => return unavailable(),
+    };
     let user = headers
         .get(USER_HEADER)
         .and_then(|v| v.to_str().ok())
@@ -105,12 +196,14 @@ pub async fn accept(
             guest: headers.get(GUEST_HEADER).is_some_and(|g| g == "1"),
         });
     match (method, user) {
-        (Method::GET, _) => crate::http::meet::waiting_here(&state).into_response(),
-        (Method::DELETE, Some(user)) => {
-            crate::http::meet::cancel_here(&state, &user).into_response()
-        }
+        (Method::GET, _) => crate::http::meet::waiting_here(&state)
+            .await
+            .into_response(),
+        (Method::DELETE, Some(user)) => crate::http::meet::cancel_here(&state, &user)
+            .await
+            .into_response(),
         (Method::POST, Some(user)) => match serde_json::from_slice(&body) {
-            Ok(ask) => crate::http::meet::ask_here(&state, &user, ask)
+            Ok(ask) => crate::http::meet::ask_here(&state, &user, ask, fence)
                 .await
                 .into_response(),
             Err(e) => {

@@ -119,7 +119,7 @@ pub(crate) async fn insert_game(
     .bind(&g.kind)
     .bind(&g.options)
     .bind(g.seed as i64)
-    .bind(&g.status)
+    .bind(g.status.as_str())
     .bind(g.listed as i64)
     .bind(&g.invite)
     .bind(clock)

@@ -1,7 +1,8 @@
 //! Storage: the store (SQLite or PostgreSQL through sqlx, migrations in `../migrations`), the
 //! single writer that makes moves durable before they are acknowledged, and the rows written
-//! after a game (results, ratings, people's data).
+//! after a game (results, ratings, people's data), and the quick-pairing queue.
 pub(crate) mod after_game_store;
+pub mod pairing_queue;
 pub(crate) mod people_store;
 pub mod ratings;
 pub mod store;

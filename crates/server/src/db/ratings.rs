@@ -107,17 +107,10 @@ pub async fn on_game_end(conn: &mut AnyConnection, game_id: &str, outcome: &str)
             .await?;
     let mut players = Vec::with_capacity(rows.len());
     for r in &rows {
-        let seat = match r.try_get::<String, _>("kind")?.as_str() {
-            "human" => SeatKind::Human(
-                r.try_get::<Option<String>, _>("user_id")?
-                    .unwrap_or_default(),
-            ),
-            "bot" => SeatKind::Bot(
-                r.try_get::<Option<String>, _>("bot_level")?
-                    .unwrap_or_default(),
-            ),
-            _ => return Ok(()),
-        };
+        let seat: SeatKind = sqlx::FromRow::from_row(r)?;
+        if seat.is_free() {
+            return Ok(()); // not every seat taken: nothing to rate
+        }
         players.extend(player_of(&seat));
     }
     let distinct = {

@@ -60,6 +60,22 @@ pub enum SeatKind {
     Bot(String),
 }
 
+/// A row of `seats` (`kind`, `user_id`, `bot_level`); an unknown kind reads as an open seat.
+impl<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> for SeatKind {
+    fn from_row(r: &'r sqlx::any::AnyRow) -> Result<Self, sqlx::Error> {
+        let text = |column| {
+            Ok::<_, sqlx::Error>(r.try_get::<Option<String>, _>(column)?.unwrap_or_default())
+        };
+        Ok(match r.try_get::<String, _>("kind")?.as_str() {
+            "human" => SeatKind::Human(text("user_id")?),
+            "bot" => SeatKind::Bot(text("bot_level")?),
+            "invited" => SeatKind::Invited,
+            "reserved" => SeatKind::Reserved(text("user_id")?),
+            _ => SeatKind::Open,
+        })
+    }
+}
+
 impl SeatKind {
     /// Not taken yet: the table waits for someone to sit there.
     pub fn is_free(&self) -> bool {
@@ -76,7 +92,7 @@ pub struct GameRow {
     pub kind: String,
     pub options: String,
     pub seed: u64,
-    pub status: String,
+    pub status: crate::game_status::GameStatus,
     pub listed: bool,
     pub invite: String,
     /// The table's clock profile (none: no clock).
@@ -438,16 +454,16 @@ impl Store {
     pub async fn set_status(
         &self,
         game_id: &str,
-        status: &str,
+        status: crate::game_status::GameStatus,
         result: Option<&str>,
     ) -> Result<()> {
-        let finished = (status == "finished").then(now_ms);
+        let finished = (status == crate::game_status::GameStatus::Finished).then(now_ms);
         self.writer
             .execute(
                 sqlx::query(
                     "UPDATE games SET status = $1, result = $2, finished_at = $3 WHERE id = $4",
                 )
-                .bind(status)
+                .bind(status.as_str())
                 .bind(result)
                 .bind(finished)
                 .bind(game_id),
@@ -463,9 +479,12 @@ impl Store {
         row.map(|r| game_row(&r)).transpose()
     }
 
-    pub async fn games_with_status(&self, status: &str) -> Result<Vec<GameRow>> {
+    pub async fn games_with_status(
+        &self,
+        status: crate::game_status::GameStatus,
+    ) -> Result<Vec<GameRow>> {
         let rows = sqlx::query("SELECT * FROM games WHERE status = $1 ORDER BY created_at")
-            .bind(status)
+            .bind(status.as_str())
             .fetch_all(&self.pool)
             .await?;
         rows.iter().map(game_row).collect()
@@ -490,27 +509,10 @@ impl Store {
         .bind(game_id)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                let kind: String = r.try_get("kind")?;
-                Ok(match kind.as_str() {
-                    "human" => SeatKind::Human(
-                        r.try_get::<Option<String>, _>("user_id")?
-                            .unwrap_or_default(),
-                    ),
-                    "bot" => SeatKind::Bot(
-                        r.try_get::<Option<String>, _>("bot_level")?
-                            .unwrap_or_default(),
-                    ),
-                    "invited" => SeatKind::Invited,
-                    "reserved" => SeatKind::Reserved(
-                        r.try_get::<Option<String>, _>("user_id")?
-                            .unwrap_or_default(),
-                    ),
-                    _ => SeatKind::Open,
-                })
-            })
-            .collect()
+        Ok(rows
+            .iter()
+            .map(sqlx::FromRow::from_row)
+            .collect::<Result<_, _>>()?)
     }
 
     /// Appends one accepted move (and, with `result`, marks the game finished); it is
@@ -654,7 +656,7 @@ pub(crate) fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow> {
         kind: r.try_get("kind")?,
         options: r.try_get("options")?,
         seed: r.try_get::<i64, _>("seed")? as u64,
-        status: r.try_get("status")?,
+        status: r.try_get::<String, _>("status")?.parse()?,
         listed: r.try_get::<i64, _>("listed")? == 1,
         invite: r.try_get("invite")?,
         clock: match r.try_get::<Option<String>, _>("clock")? {

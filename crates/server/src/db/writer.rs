@@ -267,7 +267,7 @@ async fn write(
         match &result {
             Ok(()) => {
                 metrics.storage.succeeded();
-                metrics.commit_latency.observe(started.elapsed());
+                metrics.observe_commit(started.elapsed());
             }
             Err(e) => metrics.storage.failed(e),
         }
@@ -283,9 +283,7 @@ async fn write(
             };
             let _ = m.done.send(r);
         }
-        metrics
-            .committed_moves
-            .fetch_add(committed, std::sync::atomic::Ordering::Relaxed);
+        metrics.moves_committed(committed);
         for deliver in delivers {
             deliver(result.clone());
         }

@@ -2,6 +2,7 @@
 //! Password hashing runs off the runtime, a few at a time.
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
 use crate::http::auth::{
     Identity, clear_cookie, end_session, hash_password, needs_rehash, over_https, random_hex,
@@ -10,7 +11,7 @@ use crate::http::auth::{
 use crate::http::client_ip::ClientIp;
 use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -35,8 +36,7 @@ async fn hashing<T: Send + 'static>(
         .await
         .map_err(|_| {
             ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
+                ApiErrorCode::Unavailable,
                 "too many sign-ins at once: try again in a moment",
             )
         })?
@@ -60,8 +60,7 @@ pub async fn me(
     }
     if !state.guest_limit.allow(ip) {
         return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_guests",
+            ApiErrorCode::TooManyGuests,
             "too many new guests from this address: try again later, or sign in",
         ));
     }
@@ -88,12 +87,11 @@ pub struct Credentials {
 
 /// The name to store (NFKC) once the name and password are acceptable.
 fn check_credentials(c: &Credentials) -> ApiResult<String> {
-    let name = crate::names::check(&c.name)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_name", e.0))?;
+    let name =
+        crate::names::check(&c.name).map_err(|e| ApiError::new(ApiErrorCode::BadName, e.0))?;
     if !(8..=128).contains(&c.password.chars().count()) {
         return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_password",
+            ApiErrorCode::BadPassword,
             "passwords have 8–128 characters",
         ));
     }
@@ -108,7 +106,7 @@ pub async fn register(
     ApiJson(c): ApiJson<Credentials>,
 ) -> ApiResult<Response> {
     let name = check_credentials(&c)?;
-    let taken = || ApiError::conflict("name_taken", "that name is taken");
+    let taken = || ApiError::conflict(ApiErrorCode::NameTaken, "that name is taken");
     // A name (or a look-alike) already taken is refused before anything is counted: trying
     // a few names is not a burst of accounts. Checked again when the account is written.
     if state.store.user_by_name(&name).await?.is_some() {
@@ -117,8 +115,7 @@ pub async fn register(
     // Counted before the (costly) hash: a burst of accounts from one address is stopped.
     if !state.register_limit.allow(ip) {
         return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_registrations",
+            ApiErrorCode::TooManyRegistrations,
             "too many new accounts from this address: try again later",
         ));
     }

@@ -4,6 +4,7 @@
 use crate::AppState;
 use crate::db::store::{GameRow, SeatKind, now_ms};
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::http::auth::{Identity, random_hex};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -40,18 +41,13 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
 /// A body that could not be read: too large (`413`), too slow (`408`), or broken (`400`).
 pub fn body_error(e: axum::extract::rejection::BytesRejection) -> ApiError {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        return ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
-            "request body too large",
-        );
+        return ApiError::new(ApiErrorCode::PayloadTooLarge, "request body too large");
     }
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&e);
     while let Some(c) = cause {
         if c.is::<tower_http::timeout::TimeoutError>() {
             return ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                "request_timeout",
+                ApiErrorCode::RequestTimeout,
                 "the request body did not arrive in time",
             );
         }
@@ -185,7 +181,7 @@ pub async fn create_table(
     ApiJson(t): ApiJson<NewTable>,
 ) -> ApiResult<Response> {
     let kind: GameKind = t.game.parse().map_err(|e: pyramidion_games::UnknownGame| {
-        ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string())
+        ApiError::new(ApiErrorCode::UnknownGame, e.to_string())
     })?;
     // Counting and creating under one lock: two requests of the same user at once would
     // otherwise both pass the count and go one over the limit.
@@ -194,8 +190,7 @@ pub async fn create_table(
     let mut seed_bytes = [0u8; 8];
     getrandom::fill(&mut seed_bytes).map_err(ApiError::internal)?;
     let seed = u64::from_le_bytes(seed_bytes) >> 1; // stored as a signed 64-bit integer
-    let game = AnyGame::new(kind, &t.options, seed)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.code, e.message))?;
+    let game = AnyGame::new(kind, &t.options, seed).map_err(ApiError::setup)?;
     if t.seats.len() != game.seats() as usize {
         return Err(ApiError::bad_request(format!(
             "this game has {} seats, {} given",
@@ -205,8 +200,7 @@ pub async fn create_table(
     }
     if t.rated && game.seats() < 2 {
         return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "solo_not_rated",
+            ApiErrorCode::SoloNotRated,
             "a solo game cannot be rated: its best scores and the daily challenges rank it",
         ));
     }
@@ -214,8 +208,7 @@ pub async fn create_table(
     // one, a player who stops is played by a bot (`clock`, `room::scheduling`) and it ends.
     if t.rated && t.clock.is_none() {
         return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "rated_needs_clock",
+            ApiErrorCode::RatedNeedsClock,
             "a rated table needs a clock (see GET /api/clocks)",
         ));
     }
@@ -230,8 +223,7 @@ pub async fn create_table(
                 .cloned()
                 .ok_or_else(|| {
                     ApiError::new(
-                        StatusCode::BAD_REQUEST,
-                        "unknown_clock",
+                        ApiErrorCode::UnknownClock,
                         format!("no clock profile '{key}' (see GET /api/clocks)"),
                     )
                 })?,
@@ -252,8 +244,7 @@ pub async fn create_table(
                         .map(|l| l.name)
                         .collect();
                     ApiError::new(
-                        StatusCode::BAD_REQUEST,
-                        "unknown_bot_level",
+                        ApiErrorCode::UnknownBotLevel,
                         format!("unknown bot level '{level}' (levels: {})", names.join(", ")),
                     )
                 })?;
@@ -283,7 +274,11 @@ pub async fn create_table(
         kind: kind.key().to_string(),
         options: serde_json::to_string(&t.options).map_err(ApiError::internal)?,
         seed,
-        status: if full { "live" } else { "open" }.to_string(),
+        status: if full {
+            crate::game_status::GameStatus::Live
+        } else {
+            crate::game_status::GameStatus::Open
+        },
         listed: t.listed,
         invite: random_hex(12),
         clock,
@@ -413,14 +408,13 @@ pub async fn join(
     let invited = invite.as_deref() == Some(row.invite.as_str());
     if invite.is_some() && !invited {
         return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "bad_invite",
+            ApiErrorCode::BadInvite,
             "that invite link is not valid for this table",
         ));
     }
-    if row.status != "open" {
+    if row.status != crate::game_status::GameStatus::Open {
         return Err(ApiError::conflict(
-            "table_started",
+            ApiErrorCode::TableStarted,
             "this table has already started",
         ));
     }
@@ -436,7 +430,7 @@ pub async fn join(
         .any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id))
     {
         return Err(ApiError::conflict(
-            "already_seated",
+            ApiErrorCode::AlreadySeated,
             "you already sit at this table",
         ));
     }
@@ -453,15 +447,18 @@ pub async fn join(
                 .position(|s| matches!(s, SeatKind::Invited) && invited)
         })
         .or_else(|| seats.iter().position(|s| matches!(s, SeatKind::Open)))
-        .ok_or_else(|| ApiError::conflict("table_full", "no free seat at this table"))?;
+        .ok_or_else(|| ApiError::conflict(ApiErrorCode::TableFull, "no free seat at this table"))?;
     seats[seat] = SeatKind::Human(identity.user_id.clone());
     state.store.set_seat(&id, seat, &seats[seat]).await?;
     let full = !seats.iter().any(SeatKind::is_free);
     let mut row = row;
     if full {
-        state.store.set_status(&id, "live", None).await?;
+        state
+            .store
+            .set_status(&id, crate::game_status::GameStatus::Live, None)
+            .await?;
         tracing::info!(game = %id, "table full: game started");
-        row.status = "live".into();
+        row.status = crate::game_status::GameStatus::Live;
         state.rooms.get(&state, &id).await?;
     }
     tell_lobby(&state, &row, &seats).await?;
@@ -487,9 +484,9 @@ pub async fn leave(
 ) -> ApiResult<Json<Value>> {
     let _guard = state.lobby_lock.lock().await;
     let (row, mut seats) = load(&state, &id).await?;
-    if row.status != "open" {
+    if row.status != crate::game_status::GameStatus::Open {
         return Err(ApiError::conflict(
-            "table_started",
+            ApiErrorCode::TableStarted,
             "the game has started: it is played to the end",
         ));
     }
@@ -498,7 +495,7 @@ pub async fn leave(
         .position(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id))
     else {
         return Err(ApiError::conflict(
-            "not_seated",
+            ApiErrorCode::NotSeated,
             "you do not sit at this table",
         ));
     };
@@ -506,8 +503,11 @@ pub async fn leave(
     state.store.set_seat(&id, seat, &seats[seat]).await?;
     let mut row = row;
     if !seats.iter().any(|s| matches!(s, SeatKind::Human(_))) {
-        state.store.set_status(&id, "abandoned", None).await?;
-        row.status = "abandoned".into();
+        state
+            .store
+            .set_status(&id, crate::game_status::GameStatus::Abandoned, None)
+            .await?;
+        row.status = crate::game_status::GameStatus::Abandoned;
     }
     tell_lobby(&state, &row, &seats).await?;
     Ok(Json(

@@ -13,6 +13,7 @@
 use crate::AppState;
 use crate::db::store::{GameRow, SeatKind, now_ms};
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::http::api::{plausible_id, table_json};
 use crate::http::auth::{Identity, random_hex};
 use axum::Json;
@@ -215,8 +216,7 @@ pub async fn start(
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     if identity.guest {
         return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "account_required",
+            ApiErrorCode::AccountRequired,
             "the daily challenge is one attempt per account: sign in to take it",
         ));
     }
@@ -224,13 +224,7 @@ pub async fn start(
     let challenge = challenges(&day)
         .into_iter()
         .find(|c| c.id == id)
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                "no_such_challenge",
-                "no such challenge today",
-            )
-        })?;
+        .ok_or_else(|| ApiError::new(ApiErrorCode::NoSuchChallenge, "no such challenge today"))?;
     crate::live::capacity::admit_game(&state)?;
     let mut seats = vec![SeatKind::Human(identity.user_id.clone())];
     seats.extend(challenge.bots.iter().map(|b| SeatKind::Bot(b.to_string())));
@@ -239,7 +233,7 @@ pub async fn start(
         kind: challenge.game.key().to_string(),
         options: challenge.options.to_string(),
         seed: seed(&secret(&state).await?, &challenge),
-        status: "live".into(),
+        status: crate::game_status::GameStatus::Live,
         listed: false,
         invite: random_hex(12),
         clock: None,
@@ -257,7 +251,7 @@ pub async fn start(
         .await?
     {
         return Err(ApiError::conflict(
-            "daily_already_played",
+            ApiErrorCode::DailyAlreadyPlayed,
             "you have already taken today's challenge",
         ));
     }
@@ -418,7 +412,7 @@ pub(crate) async fn embargoed_games_of(
 
 fn in_progress() -> ApiError {
     ApiError::conflict(
-        "daily_in_progress",
+        ApiErrorCode::DailyInProgress,
         "a daily challenge's games are shown once its day is over for everyone",
     )
 }

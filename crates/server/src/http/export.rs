@@ -8,6 +8,7 @@
 use crate::AppState;
 use crate::db::store::GameRow;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
@@ -37,7 +38,7 @@ fn scores(row: &GameRow) -> Option<Vec<i32>> {
 /// once finished, else the moves as a spectator sees them and no seed.
 pub(crate) async fn public_record(state: &AppState, row: &GameRow) -> ApiResult<Value> {
     let record = stored_record(state, row).await?;
-    if row.status == "finished" {
+    if row.status == crate::game_status::GameStatus::Finished {
         let mut v = serde_json::to_value(&record).map_err(ApiError::internal)?;
         if v.get("result").is_none() {
             v["result"] = Value::Null;
@@ -100,13 +101,16 @@ pub async fn record(
     let sealed = crate::http::daily::under_embargo(&state, &id)
         .await?
         .is_some();
-    if row.status == "open" || row.status == "abandoned" {
+    if matches!(
+        row.status,
+        crate::game_status::GameStatus::Open | crate::game_status::GameStatus::Abandoned
+    ) {
         return Err(ApiError::conflict(
-            "not_started",
+            ApiErrorCode::NotStarted,
             "this game has not started",
         ));
     }
-    let finished = row.status == "finished";
+    let finished = row.status == crate::game_status::GameStatus::Finished;
     if sealed && q.format.as_deref() == Some("text") {
         crate::http::daily::sealed(&state, &id).await?;
     }
@@ -118,7 +122,7 @@ pub async fn record(
         ),
         Some("text") => {
             return Err(ApiError::conflict(
-                "not_finished",
+                ApiErrorCode::NotFinished,
                 "the text record (with its seed) is given once the game is over",
             ));
         }

@@ -2,8 +2,11 @@
 //! public games to watch. Neither names a game: a setting is a game key, a player count and a
 //! clock profile key, checked against the descriptors and the server's clocks.
 use crate::AppState;
+use crate::db::pairing_queue::{self as queue, SeatRefused, Waiting};
 use crate::db::store::{GameRow, SeatKind, now_ms};
+use crate::db::writer::Fence;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
 use crate::http::auth::{Identity, random_hex};
 use crate::live::protocol::ServerMsg;
@@ -15,10 +18,13 @@ use pyramidion_games::{AnyGame, GameKind};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sqlx::Row;
-use std::sync::Mutex;
 
 /// How long a request to be paired waits before it is forgotten (ask again to keep waiting).
 pub const PAIRING_WAIT_MS: i64 = 10 * 60 * 1000;
+/// A waiting player with no open connection is gone for good — no longer waiting — once
+/// they asked this long ago (an ask made without a socket, or a page reconnecting through
+/// the proxy after its instance died, is not dropped at once).
+pub const PAIRING_ABSENT_MS: i64 = 30 * 1000;
 /// Live games the Watch page lists at most.
 pub const WATCH_LIST: usize = 50;
 
@@ -47,28 +53,6 @@ pub struct PairingAsk {
     range: Option<u32>,
 }
 
-#[derive(Clone)]
-struct Waiting {
-    user: String,
-    setting: Setting,
-    rated: bool,
-    range: Option<u32>,
-    rating: f64,
-    since: i64,
-}
-
-/// The players waiting to be paired, in the order they asked.
-#[derive(Default)]
-pub struct Pairing {
-    queue: Mutex<Vec<Waiting>>,
-}
-
-impl Pairing {
-    fn queue(&self) -> std::sync::MutexGuard<'_, Vec<Waiting>> {
-        self.queue.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
 fn within(a: &Waiting, b: &Waiting) -> bool {
     let gap = (a.rating - b.rating).abs();
     a.range.is_none_or(|r| gap <= r as f64) && b.range.is_none_or(|r| gap <= r as f64)
@@ -77,15 +61,13 @@ fn within(a: &Waiting, b: &Waiting) -> bool {
 /// Checks a setting against the descriptors and the clocks; returns the game's options.
 fn check(state: &AppState, s: &Setting) -> ApiResult<(GameKind, Value)> {
     let kind: GameKind = s.game.parse().map_err(|e: pyramidion_games::UnknownGame| {
-        ApiError::new(StatusCode::BAD_REQUEST, "unknown_game", e.to_string())
+        ApiError::new(ApiErrorCode::UnknownGame, e.to_string())
     })?;
     let options = json!({ "players": s.players });
-    let game = AnyGame::new(kind, &options, 0)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.code, e.message))?;
+    let game = AnyGame::new(kind, &options, 0).map_err(ApiError::setup)?;
     if game.seats() < 2 {
         return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "solo_not_paired",
+            ApiErrorCode::SoloNotPaired,
             "a solo game is played alone: pairing is for two players or more",
         ));
     }
@@ -93,8 +75,7 @@ fn check(state: &AppState, s: &Setting) -> ApiResult<(GameKind, Value)> {
         && !state.config.clocks.iter().any(|p| &p.key == key)
     {
         return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "unknown_clock",
+            ApiErrorCode::UnknownClock,
             format!("no clock profile '{key}' (see GET /api/clocks)"),
         ));
     }
@@ -142,6 +123,42 @@ fn tell_waiting(state: &AppState, queue: &[Waiting], setting: &Setting) {
     }
 }
 
+/// Whether `user` is on the site: connected here, or (several instances) on an instance
+/// alive lately.
+async fn present(state: &AppState, user: &str) -> ApiResult<bool> {
+    if state.hub.connected(user) {
+        return Ok(true);
+    }
+    match state.cluster.as_ref() {
+        Some(cluster) => {
+            Ok(crate::cluster::pairing::present_lately(cluster, user, PAIRING_ABSENT_MS).await?)
+        }
+        None => Ok(false),
+    }
+}
+
+/// The queue as it stands, without the players who waited too long or are gone for good
+/// (their rows are removed) and without `except` (who is asking again).
+async fn current(state: &AppState, except: Option<&str>) -> ApiResult<Vec<Waiting>> {
+    let now = now_ms();
+    let mut kept = Vec::new();
+    let mut dropped = Vec::new();
+    for w in queue::load(&state.store).await? {
+        if Some(w.user.as_str()) == except {
+            continue;
+        }
+        let stale = now - w.since >= PAIRING_WAIT_MS
+            || (now - w.since >= PAIRING_ABSENT_MS && !present(state, &w.user).await?);
+        if stale {
+            dropped.push(w.user);
+        } else {
+            kept.push(w);
+        }
+    }
+    queue::remove(&state.store, dropped).await?;
+    Ok(kept)
+}
+
 /// `POST /api/pairing`: seats me with the players waiting for the same setting, or makes me
 /// wait for them.
 pub async fn ask(
@@ -151,16 +168,18 @@ pub async fn ask(
 ) -> Response {
     let body = serde_json::to_value(&a).ok();
     match crate::cluster::pairing::elsewhere(&state, "POST", Some(&identity), body).await {
-        Some(answer) => answer,
-        None => ask_here(&state, &identity, a).await.into_response(),
+        Err(answer) => answer,
+        Ok(fence) => ask_here(&state, &identity, a, fence).await.into_response(),
     }
 }
 
-/// [`ask`] on the instance that holds the queue.
+/// [`ask`] on the instance that holds the queue; `fence` is its hold of the queue's lease
+/// (none on one instance).
 pub async fn ask_here(
     state: &AppState,
     identity: &Identity,
     a: PairingAsk,
+    fence: Option<Fence>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let state = state.clone();
     let setting = Setting {
@@ -182,12 +201,11 @@ pub async fn ask_here(
     };
     // Seats change under the lobby lock (as joining does).
     let _guard = state.lobby_lock.lock().await;
-    let group: Vec<Waiting> = {
-        let mut queue = state.pairing.queue();
-        let now = now_ms();
-        queue.retain(|w| w.user != me.user && now - w.since < PAIRING_WAIT_MS);
+    // A group whose player left meanwhile is formed again from the queue as it is then.
+    for _ in 0..3 {
+        let waiting = current(&state, Some(&me.user)).await?;
         let mut group = vec![me.clone()];
-        for w in queue.iter() {
+        for w in &waiting {
             if group.len() == setting.players as usize {
                 break;
             }
@@ -196,18 +214,78 @@ pub async fn ask_here(
             }
         }
         if group.len() < setting.players as usize {
+            // Durable before it is acknowledged: a new holder of the queue finds it.
+            queue::add(&state.store, &me).await?;
+            let mut queue = waiting;
             queue.push(me);
-            let waiting = queue.iter().filter(|w| w.setting == setting).count();
+            let count = queue.iter().filter(|w| w.setting == setting).count();
             tell_waiting(&state, &queue, &setting);
             return Ok((
                 StatusCode::ACCEPTED,
-                Json(json!({"status": "waiting", "waiting": waiting})),
+                Json(json!({"status": "waiting", "waiting": count})),
             ));
         }
-        queue.retain(|w| !group.iter().any(|g| g.user == w.user));
-        group
-    };
-    // The ones who waited longest sit first; the last to come sits last.
+        let (row, seats, seated) = new_table(&state, &group, &options)?;
+        // The rows of the seated leave the queue in the transaction that creates the game.
+        match queue::seat(
+            &state.store,
+            &group[1..],
+            &me.user,
+            &row,
+            &seats,
+            fence.clone(),
+        )
+        .await
+        {
+            Err(e) if e.downcast_ref::<SeatRefused>() == Some(&SeatRefused::Gone) => continue,
+            Err(e) if e.downcast_ref::<SeatRefused>() == Some(&SeatRefused::Moved) => {
+                return Err(moving());
+            }
+            Err(e) => return Err(ApiError::internal(e)),
+            Ok(()) => {}
+        }
+        state.rooms.get(&state, &row.id).await?;
+        let table =
+            crate::http::api::table_json(&state, &row, &seats, Some(&identity.user_id)).await?;
+        for w in &seated {
+            state.hub.to_user(
+                &w.user,
+                &ServerMsg::Pairing {
+                    waiting: 0,
+                    table: Some(row.id.clone()),
+                },
+            );
+        }
+        // The players are seated (committed): a failure to count the others only costs them
+        // this push, not the seated their answer.
+        if let Ok(left) = current(&state, None).await {
+            tell_waiting(&state, &left, &setting);
+        }
+        tracing::info!(game = %row.id, kind = %row.kind, "players paired");
+        return Ok((
+            StatusCode::CREATED,
+            Json(json!({"status": "seated", "table": table})),
+        ));
+    }
+    Err(moving())
+}
+
+fn moving() -> ApiError {
+    ApiError::new(
+        ApiErrorCode::Unavailable,
+        "quick pairing is moving to another server: try again in a few seconds",
+    )
+}
+
+/// The new game of `group` (the asker first, then the players who waited, longest first),
+/// its seats, and its players in seat order: the ones who waited longest sit first, the last
+/// to come sits last.
+fn new_table(
+    state: &AppState,
+    group: &[Waiting],
+    options: &Value,
+) -> ApiResult<(GameRow, Vec<SeatKind>, Vec<Waiting>)> {
+    let setting = &group[0].setting;
     let mut seated: Vec<Waiting> = group[1..].to_vec();
     seated.push(group[0].clone());
     let seats: Vec<SeatKind> = seated
@@ -225,7 +303,7 @@ pub async fn ask_here(
         kind: setting.game.clone(),
         options: options.to_string(),
         seed: u64::from_le_bytes(seed) >> 1,
-        status: "live".into(),
+        status: crate::game_status::GameStatus::Live,
         listed: true,
         invite: random_hex(12),
         clock,
@@ -237,62 +315,47 @@ pub async fn ask_here(
         rated: seated.iter().all(|w| w.rated),
         finished_at: None,
     };
-    state.store.create_game(&row, &seats).await?;
-    state.rooms.get(&state, &row.id).await?;
-    let table = crate::http::api::table_json(&state, &row, &seats, Some(&identity.user_id)).await?;
-    for w in &seated {
-        state.hub.to_user(
-            &w.user,
-            &ServerMsg::Pairing {
-                waiting: 0,
-                table: Some(row.id.clone()),
-            },
-        );
-    }
-    tracing::info!(game = %row.id, kind = %row.kind, "players paired");
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({"status": "seated", "table": table})),
-    ))
+    Ok((row, seats, seated))
 }
 
 /// `DELETE /api/pairing`: stop waiting.
 pub async fn cancel(State(state): State<AppState>, identity: Identity) -> Response {
     match crate::cluster::pairing::elsewhere(&state, "DELETE", Some(&identity), None).await {
-        Some(answer) => answer,
-        None => cancel_here(&state, &identity).into_response(),
+        Err(answer) => answer,
+        Ok(_) => cancel_here(&state, &identity).await.into_response(),
     }
 }
 
 /// [`cancel`] on the instance that holds the queue.
-pub fn cancel_here(state: &AppState, identity: &Identity) -> Json<Value> {
-    let mut queue = state.pairing.queue();
-    let gone: Vec<Setting> = queue
-        .iter()
+pub async fn cancel_here(state: &AppState, identity: &Identity) -> ApiResult<Json<Value>> {
+    let _guard = state.lobby_lock.lock().await;
+    let gone: Vec<Setting> = queue::load(&state.store)
+        .await?
+        .into_iter()
         .filter(|w| w.user == identity.user_id)
-        .map(|w| w.setting.clone())
+        .map(|w| w.setting)
         .collect();
-    queue.retain(|w| w.user != identity.user_id);
+    queue::remove(&state.store, vec![identity.user_id.clone()]).await?;
+    let left = current(state, None).await?;
     for s in &gone {
-        tell_waiting(state, &queue, s);
+        tell_waiting(state, &left, s);
     }
-    Json(json!({"status": "cancelled"}))
+    Ok(Json(json!({"status": "cancelled"})))
 }
 
 /// `GET /api/pairing`: how many wait for each setting.
 pub async fn waiting(State(state): State<AppState>) -> Response {
     match crate::cluster::pairing::elsewhere(&state, "GET", None, None).await {
-        Some(answer) => answer,
-        None => waiting_here(&state).into_response(),
+        Err(answer) => answer,
+        Ok(_) => waiting_here(&state).await.into_response(),
     }
 }
 
 /// [`waiting`] on the instance that holds the queue.
-pub fn waiting_here(state: &AppState) -> Json<Value> {
-    let mut queue = state.pairing.queue();
-    let now = now_ms();
-    queue.retain(|w| now - w.since < PAIRING_WAIT_MS);
-    Json(json!({"waiting": counts(&queue)}))
+pub async fn waiting_here(state: &AppState) -> ApiResult<Json<Value>> {
+    Ok(Json(
+        json!({"waiting": counts(&current(state, None).await?)}),
+    ))
 }
 
 #[derive(Deserialize)]

@@ -3,6 +3,7 @@
 use crate::AppState;
 use crate::db::ratings::BOT_PREFIX;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::http::api::plausible_id;
 use axum::Json;
 use axum::extract::{Path, Query, State};
@@ -97,7 +98,9 @@ pub async fn profile(
         let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
         // One seat: a solo game (every game's options carry `players`).
         let alone = options["players"] == 1;
-        if let (true, "finished", Some(result)) = (alone, row.status.as_str(), &result) {
+        if let (true, crate::game_status::GameStatus::Finished, Some(result)) =
+            (alone, row.status, &result)
+        {
             let entry = solo
                 .entry((row.kind.clone(), options.to_string()))
                 .or_insert((i64::MIN, 0, 0));
@@ -158,9 +161,9 @@ pub async fn leaderboard(
     Path(game): Path<String>,
 ) -> ApiResult<Json<Value>> {
     let kind: GameKind = game.parse().map_err(|e: pyramidion_games::UnknownGame| {
-        ApiError::new(
+        ApiError::with_status(
             axum::http::StatusCode::NOT_FOUND,
-            "unknown_game",
+            ApiErrorCode::UnknownGame,
             e.to_string(),
         )
     })?;

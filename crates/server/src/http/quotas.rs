@@ -3,8 +3,8 @@
 //! one user at once cannot both pass and go one over.
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
-use axum::http::StatusCode;
 
 /// One more open or live table created by `identity`?
 pub async fn may_create_table(state: &AppState, identity: &Identity) -> ApiResult<()> {
@@ -17,8 +17,7 @@ pub async fn may_create_table(state: &AppState, identity: &Identity) -> ApiResul
     if state.store.active_tables_of(&identity.user_id).await? >= limit as i64 {
         let hint = if identity.guest { ", or sign in" } else { "" };
         return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_tables",
+            ApiErrorCode::TooManyTables,
             format!("{who} has at most {limit} open or live tables: finish one{hint}"),
         ));
     }
@@ -31,8 +30,7 @@ pub async fn may_take_seats(state: &AppState, user: &str, more: usize) -> ApiRes
     let held = state.store.seats_held_by(user).await?;
     if held + more as i64 > limit as i64 {
         return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_seats",
+            ApiErrorCode::TooManySeats,
             format!("one player sits at at most {limit} open or live games: finish one"),
         ));
     }

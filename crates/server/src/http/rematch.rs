@@ -6,6 +6,7 @@
 use crate::AppState;
 use crate::db::store::{GameRow, SeatKind, now_ms};
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::http::auth::{Identity, random_hex};
 use axum::Json;
 use axum::extract::{Path, State};
@@ -26,13 +27,13 @@ pub async fn rematch(
         .any(|s| matches!(s, SeatKind::Human(u) if u == me))
     {
         return Err(ApiError::conflict(
-            "not_seated",
+            ApiErrorCode::NotSeated,
             "only the game's players can ask for a rematch",
         ));
     }
-    if old.status != "finished" {
+    if old.status != crate::game_status::GameStatus::Finished {
         return Err(ApiError::conflict(
-            "not_finished",
+            ApiErrorCode::NotFinished,
             "a rematch is played once the game is over",
         ));
     }
@@ -72,7 +73,11 @@ pub async fn rematch(
         kind: old.kind.clone(),
         options: old.options.clone(),
         seed: u64::from_le_bytes(seed_bytes) >> 1,
-        status: if full { "live" } else { "open" }.into(),
+        status: if full {
+            crate::game_status::GameStatus::Live
+        } else {
+            crate::game_status::GameStatus::Open
+        },
         listed: false,
         invite: random_hex(12),
         clock: old.clock.clone(),

@@ -8,6 +8,7 @@
 use crate::AppState;
 use crate::db::store::GameRow;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
@@ -28,9 +29,9 @@ async fn finished(
     pyramidion_core::record::Record,
 )> {
     let (row, seats) = crate::http::api::load(state, id).await?;
-    if row.status != "finished" {
+    if row.status != crate::game_status::GameStatus::Finished {
         return Err(ApiError::conflict(
-            "not_finished",
+            ApiErrorCode::NotFinished,
             "a game is replayed once it is over",
         ));
     }
@@ -113,8 +114,7 @@ pub async fn at_ply(
     let plies = record.moves.len();
     if ply as usize > plies {
         return Err(ApiError::new(
-            axum::http::StatusCode::NOT_FOUND,
-            "no_such_ply",
+            ApiErrorCode::NoSuchPly,
             format!("this game has {plies} moves"),
         ));
     }

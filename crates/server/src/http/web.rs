@@ -1,10 +1,15 @@
 //! The browser client: files of `web/`, embedded in release builds, read from disk in debug.
-use axum::http::{StatusCode, Uri, header};
+use crate::error_code::ApiErrorCode;
+use axum::http::{Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
 
+/// The client's own unit tests and their `package.json` (`node --test web/tests`) are not
+/// part of the site.
 #[derive(RustEmbed)]
 #[folder = "../../web"]
+#[exclude = "tests/*"]
+#[exclude = "package.json"]
 struct Assets;
 
 pub async fn static_file(uri: Uri) -> Response {
@@ -15,8 +20,7 @@ pub async fn static_file(uri: Uri) -> Response {
             let mime = file.metadata.mimetype().to_string();
             ([(header::CONTENT_TYPE, mime)], file.data.into_owned()).into_response()
         }
-        None => crate::error::ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page")
-            .into_response(),
+        None => crate::error::ApiError::new(ApiErrorCode::NotFound, "no such page").into_response(),
     }
 }
 

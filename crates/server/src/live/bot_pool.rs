@@ -100,24 +100,15 @@ impl BotPool {
         self.shared.queue().waiting(lane)
     }
 
-    /// The waiting jobs per lane, Prometheus-style (appended to `/metrics`).
-    pub fn render_metrics(&self) -> String {
+    /// The waiting jobs per lane, by lane name (for `/metrics`).
+    pub fn waiting_by_lane(&self) -> [(&'static str, usize); 3] {
         let queue = self.shared.queue();
-        let mut out = String::from(
-            "# HELP pyramidion_bot_jobs_waiting Bot pool jobs waiting, per lane.\n\
-             # TYPE pyramidion_bot_jobs_waiting gauge\n",
-        );
-        for (lane, name) in [
+        [
             (Lane::Fast, "fast"),
             (Lane::Search, "search"),
             (Lane::Analysis, "analysis"),
-        ] {
-            out.push_str(&format!(
-                "pyramidion_bot_jobs_waiting{{lane=\"{name}\"}} {}\n",
-                queue.waiting(lane)
-            ));
-        }
-        out
+        ]
+        .map(|(lane, name)| (name, queue.waiting(lane)))
     }
 
     fn submit(&self, ticket: &Ticket, job: Job) {

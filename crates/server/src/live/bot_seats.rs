@@ -5,7 +5,7 @@
 use crate::AppState;
 use crate::db::store::SeatKind;
 use crate::error::{ApiError, ApiResult};
-use axum::http::StatusCode;
+use crate::error_code::ApiErrorCode;
 use pyramidion_ai::any::BotLevel;
 use sqlx::Row;
 
@@ -44,8 +44,7 @@ pub async fn check(state: &AppState, user: &str, seats: &[SeatKind]) -> ApiResul
     let limit = state.config.limits.search_bots_per_user;
     if held + new > limit {
         return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_bot_seats",
+            ApiErrorCode::TooManyBotSeats,
             format!(
                 "your open and live tables may hold at most {limit} search bots \
                  ({held} now): finish a game, or choose random or greedy bots"

@@ -6,6 +6,7 @@
 //! running out) is never refused.
 use crate::AppState;
 use crate::error::ApiError;
+use crate::error_code::ApiErrorCode;
 use crate::live::protocol::ServerMsg;
 use std::sync::atomic::Ordering;
 
@@ -35,7 +36,7 @@ pub fn refuse_room(state: &AppState, game: &str) -> Option<ServerMsg> {
         "game not opened: at the live-games cap (--max-live-games)"
     );
     Some(ServerMsg::error(
-        "unavailable",
+        ApiErrorCode::Unavailable,
         "the server runs its most live games: try again shortly",
         Some(game),
     ))

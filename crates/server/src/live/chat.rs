@@ -8,10 +8,10 @@
 use crate::AppState;
 use crate::db::store::{SeatKind, Store, now_ms};
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use serde::Serialize;
 use serde_json::{Value, json};
 use sqlx::Row;
@@ -46,29 +46,29 @@ pub struct ChatMessage {
 
 /// Checks what a client sends: one of a text or a known phrase; the text is trimmed, not
 /// empty, at most [`MAX_CHAT_CHARS`] characters, and holds no control characters.
-pub fn check(text: Option<&str>, phrase: Option<&str>) -> Result<(), (&'static str, String)> {
+pub fn check(text: Option<&str>, phrase: Option<&str>) -> Result<(), (ApiErrorCode, String)> {
     match (text, phrase) {
         (Some(_), Some(_)) | (None, None) => Err((
-            "bad_request",
+            ApiErrorCode::BadRequest,
             "a chat message has either `text` or `phrase`".into(),
         )),
         (None, Some(p)) if !PHRASES.contains(&p) => Err((
-            "unknown_phrase",
+            ApiErrorCode::UnknownPhrase,
             format!("no quick phrase `{p}` (one of {})", PHRASES.join(", ")),
         )),
         (None, Some(_)) => Ok(()),
         (Some(t), None) => {
             let t = t.trim();
             if t.is_empty() {
-                Err(("empty_chat", "the message is empty".into()))
+                Err((ApiErrorCode::EmptyChat, "the message is empty".into()))
             } else if t.chars().count() > MAX_CHAT_CHARS {
                 Err((
-                    "chat_too_long",
+                    ApiErrorCode::ChatTooLong,
                     format!("a message has at most {MAX_CHAT_CHARS} characters"),
                 ))
             } else if t.chars().any(char::is_control) {
                 Err((
-                    "bad_request",
+                    ApiErrorCode::BadRequest,
                     "a message is one line of plain text (no control characters)".into(),
                 ))
             } else {
@@ -224,10 +224,14 @@ pub async fn list(
         true => state.store.game(&id).await?,
         false => None,
     };
-    let Some(row) = row.filter(|r| r.status == "live" || r.status == "finished") else {
+    let Some(row) = row.filter(|r| {
+        matches!(
+            r.status,
+            crate::game_status::GameStatus::Live | crate::game_status::GameStatus::Finished
+        )
+    }) else {
         return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
+            ApiErrorCode::NotFound,
             "no started game with that id",
         ));
     };
@@ -235,7 +239,8 @@ pub async fn list(
     // A daily challenge's game is its player's alone until its day is over.
     crate::http::daily::embargo(&state, &id, user).await?;
     let seats = state.store.seats(&id).await?;
-    let spectators = row.status == "finished" || !is_player(&seats, user);
+    let spectators =
+        row.status == crate::game_status::GameStatus::Finished || !is_player(&seats, user);
     let messages = state.store.chat(&id, spectators).await?;
     Ok(Json(json!({ "messages": messages })))
 }
@@ -246,7 +251,7 @@ pub async fn report(
     identity: Identity,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    let not_found = || ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such message");
+    let not_found = || ApiError::new(ApiErrorCode::NotFound, "no such message");
     if !crate::http::api::plausible_id(&id) {
         return Err(not_found());
     }
@@ -255,7 +260,7 @@ pub async fn report(
         // Players do not read the spectators' channel while the game runs.
         let row = state.store.game(&message.game).await?;
         let seats = state.store.seats(&message.game).await?;
-        let over = row.is_some_and(|r| r.status == "finished");
+        let over = row.is_some_and(|r| r.status == crate::game_status::GameStatus::Finished);
         if !over && is_player(&seats, Some(&identity.user_id)) {
             return Err(not_found());
         }
@@ -272,14 +277,26 @@ mod tests {
     fn messages_are_checked() {
         assert!(check(Some("hi <b>there</b>"), None).is_ok());
         assert!(check(None, Some("good_game")).is_ok());
-        assert_eq!(check(None, Some("insult")).unwrap_err().0, "unknown_phrase");
-        assert_eq!(check(Some("  "), None).unwrap_err().0, "empty_chat");
-        let long = "é".repeat(MAX_CHAT_CHARS + 1);
-        assert_eq!(check(Some(&long), None).unwrap_err().0, "chat_too_long");
-        assert!(check(Some(&"é".repeat(MAX_CHAT_CHARS)), None).is_ok());
-        assert_eq!(check(Some("a\nb"), None).unwrap_err().0, "bad_request");
         assert_eq!(
-            check(Some("a"), Some("hello")).unwrap_err().0,
+            check(None, Some("insult")).unwrap_err().0.as_str(),
+            "unknown_phrase"
+        );
+        assert_eq!(
+            check(Some("  "), None).unwrap_err().0.as_str(),
+            "empty_chat"
+        );
+        let long = "é".repeat(MAX_CHAT_CHARS + 1);
+        assert_eq!(
+            check(Some(&long), None).unwrap_err().0.as_str(),
+            "chat_too_long"
+        );
+        assert!(check(Some(&"é".repeat(MAX_CHAT_CHARS)), None).is_ok());
+        assert_eq!(
+            check(Some("a\nb"), None).unwrap_err().0.as_str(),
+            "bad_request"
+        );
+        assert_eq!(
+            check(Some("a"), Some("hello")).unwrap_err().0.as_str(),
             "bad_request"
         );
     }

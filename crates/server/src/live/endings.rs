@@ -7,11 +7,11 @@
 //! two seats, or no person, are left in it; the seats left then share the first rank.
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
 use crate::live::room::RoomCmd;
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use pyramidion_core::Outcome;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
@@ -109,11 +109,7 @@ async fn ask(state: &AppState, user: &str, game: &str, action: Action) -> ApiRes
 }
 
 fn not_found() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "not_found",
-        "no started game with that id",
-    )
+    ApiError::new(ApiErrorCode::NotFound, "no started game with that id")
 }
 
 /// `POST /api/games/{id}/resign`.

@@ -1,5 +1,6 @@
 //! What a room stores of a move: its canonical text (the engine's own form of it), never what
 //! the client typed, so that every stored record reads back and replays.
+use crate::error_code::ApiErrorCode;
 use crate::live::protocol::ServerMsg;
 use crate::live::room::{Outbox, RoomCmd};
 use std::time::Duration;
@@ -25,7 +26,7 @@ pub fn tell_dropped(out: &Outbox, game: &str, state_id: Option<u64>) {
     let (out, msg) = (
         out.clone(),
         ServerMsg::Error {
-            code: "lagging",
+            code: ApiErrorCode::Lagging.into(),
             message: "you fell behind and no longer follow this game: subscribe again with your last event".into(),
             game: Some(game.to_string()),
             reason: None,

@@ -122,7 +122,7 @@ pub enum ServerMsg {
         table: serde_json::Value,
     },
     Error {
-        code: &'static str,
+        code: crate::error_code::Code,
         message: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         game: Option<String>,
@@ -169,9 +169,13 @@ pub struct StateMsg {
 }
 
 impl ServerMsg {
-    pub fn error(code: &'static str, message: impl Into<String>, game: Option<&str>) -> ServerMsg {
+    pub fn error(
+        code: impl Into<crate::error_code::Code>,
+        message: impl Into<String>,
+        game: Option<&str>,
+    ) -> ServerMsg {
         ServerMsg::Error {
-            code,
+            code: code.into(),
             message: message.into(),
             game: game.map(str::to_string),
             reason: None,

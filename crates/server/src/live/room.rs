@@ -1,6 +1,7 @@
 //! One task per live game (after lichess): it owns the game, takes commands in order, persists
 //! every accepted move before acknowledging or publishing it, and runs bots off the runtime.
 use crate::db::store::{SeatKind, Store, TurnWrite, now_ms};
+use crate::error_code::ApiErrorCode;
 use crate::live::bot_pool::BotPool;
 use crate::live::bot_retry::BotChoice;
 use crate::live::clock::Clock;
@@ -496,27 +497,33 @@ impl Room {
         received: Instant,
     ) {
         let (game_id, current) = (self.id.clone(), self.state_id());
-        let error = move |code, message: String| ServerMsg::Error {
-            code,
+        let error = move |code: ApiErrorCode, message: String| ServerMsg::Error {
+            code: code.into(),
             message,
             game: Some(game_id.clone()),
             reason: None,
             state_id: Some(current),
         };
         let Some(to_move) = self.to_move() else {
-            return self.reply(conn, error("game_over", "the game is over".into()));
+            return self.reply(
+                conn,
+                error(ApiErrorCode::GameOver, "the game is over".into()),
+            );
         };
         if !self.seat_of(user).contains(&to_move) || self.bot_plays(to_move) {
             return self.reply(
                 conn,
-                error("not_your_turn", format!("seat {to_move} is to move")),
+                error(
+                    ApiErrorCode::NotYourTurn,
+                    format!("seat {to_move} is to move"),
+                ),
             );
         }
         if self.covering.is_some_and(|(seat, _)| seat == to_move) {
             return self.reply(
                 conn,
                 error(
-                    "time_out",
+                    ApiErrorCode::TimeOut,
                     "the time of this turn ran out: a bot plays it".into(),
                 ),
             );
@@ -525,7 +532,7 @@ impl Room {
             return self.reply(
                 conn,
                 error(
-                    "stale_state",
+                    ApiErrorCode::StaleState,
                     format!("the game is at state {}", self.state_id()),
                 ),
             );
@@ -535,18 +542,16 @@ impl Room {
             sub.seat = Some(to_move);
         }
         if let Err(message) = crate::live::moves::check_length(text) {
-            return self.reply(conn, error("bad_request", message));
+            return self.reply(conn, error(ApiErrorCode::BadRequest, message));
         }
         match self.apply(text, false, received).await {
             Ok(()) => {}
             Err(ApplyError::Illegal(code, message)) => {
-                self.metrics
-                    .rejected_moves
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                self.metrics.move_refused(self.game.kind().key(), code);
                 self.reply(
                     conn,
                     ServerMsg::Error {
-                        code: "illegal_move",
+                        code: ApiErrorCode::IllegalMove.into(),
                         message,
                         game: Some(self.id.clone()),
                         reason: Some(code),
@@ -560,7 +565,7 @@ impl Room {
                 self.reply(
                     conn,
                     error(
-                        "internal",
+                        ApiErrorCode::Internal,
                         "the move could not be saved; it was not played".into(),
                     ),
                 );
@@ -630,7 +635,7 @@ impl Room {
             })
             .await
             .map_err(ApplyError::Storage)?;
-        self.metrics.persist_latency.observe(persisting.elapsed());
+        self.metrics.observe_persist(persisting.elapsed());
         self.game = next;
         self.moves.push(Played::new(&played));
         self.clock = clock;
@@ -641,12 +646,11 @@ impl Room {
         };
         self.last_move_at = tokio::time::Instant::now();
         if outcome.is_some() {
-            self.metrics
-                .games_finished
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.metrics.game_finished(self.game.kind().key());
         }
         self.publish();
-        self.metrics.observe_move(received.elapsed());
+        self.metrics
+            .observe_move(self.game.kind().key(), received.elapsed());
         if before != after {
             self.tell_turns(true);
         }

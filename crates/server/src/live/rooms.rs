@@ -206,7 +206,10 @@ impl Rooms {
 
     /// Starts every unfinished game after a restart, so bots and clocks resume at once.
     pub async fn resume_all(&self, state: &AppState) -> Result<usize> {
-        let live = state.store.games_with_status("live").await?;
+        let live = state
+            .store
+            .games_with_status(crate::game_status::GameStatus::Live)
+            .await?;
         let mut resumed = 0;
         for g in &live {
             match self.get_owned(state, &g.id).await {
@@ -254,7 +257,7 @@ async fn is_live(state: &AppState, id: &str) -> Result<bool> {
         .store
         .game(id)
         .await?
-        .is_some_and(|row| row.status == "live"))
+        .is_some_and(|row| row.status == crate::game_status::GameStatus::Live))
 }
 
 /// A started game rebuilt from its record, and whether it is finished. Tables that never
@@ -263,13 +266,12 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
     let Some(row) = state.store.game(id).await? else {
         return Ok(None);
     };
-    if row.status != "live" && row.status != "finished" {
+    if row.status != crate::game_status::GameStatus::Live
+        && row.status != crate::game_status::GameStatus::Finished
+    {
         return Ok(None);
     }
-    state
-        .metrics
-        .replays
-        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    state.metrics.replayed();
     let record = Record {
         game: row.kind.clone(),
         options: serde_json::from_str(&row.options)?,
@@ -298,7 +300,7 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         });
     let unstored =
         row.to_move != to_move || clock.as_ref().map(|c| &c.state) != row.clock_state.as_ref();
-    if unstored && row.status == "live" {
+    if unstored && row.status == crate::game_status::GameStatus::Live {
         let turn = TurnWrite {
             to_move,
             clock_state: clock
@@ -324,7 +326,10 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         resigned: state.store.resignations(id).await?,
         ending: state.store.ending(id).await?,
     };
-    Ok(Some((loaded, row.status == "finished")))
+    Ok(Some((
+        loaded,
+        row.status == crate::game_status::GameStatus::Finished,
+    )))
 }
 
 /// Rebuilds a game from its record, keeping every move as each viewer may see it.

@@ -1,6 +1,7 @@
 //! One WebSocket per client: it subscribes to games and sends moves; rooms answer.
 use crate::AppState;
 use crate::error::ApiError;
+use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
 use crate::http::client_ip::ClientIp;
 use crate::http::listen::{ConnectionSlot, Held};
@@ -9,7 +10,7 @@ use crate::live::room::{RoomCmd, RoomHandle};
 use axum::Extension;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashSet;
@@ -67,8 +68,7 @@ pub async fn upgrade(
     let deflate = query.is_some_and(|q| q.split('&').any(|p| p == "deflate=1"));
     if !origin_allowed(&state, &headers) {
         return ApiError::new(
-            StatusCode::FORBIDDEN,
-            "forbidden_origin",
+            ApiErrorCode::ForbiddenOrigin,
             "WebSocket from another origin",
         )
         .into_response();
@@ -80,8 +80,7 @@ pub async fn upgrade(
             Some(slot) => Some(slot),
             None => {
                 return ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "too_many_connections",
+                    ApiErrorCode::TooManyConnections,
                     format!("at most {cap} connections per address"),
                 )
                 .into_response();
@@ -204,7 +203,7 @@ async fn connection(
     let mut draining = state.draining.subscribe();
     let signed_out_msg = || {
         ServerMsg::error(
-            "unauthorized",
+            ApiErrorCode::Unauthorized,
             "the session of this connection has ended: connect again",
             None,
         )
@@ -240,7 +239,7 @@ async fn connection(
             Message::Binary(_) => {
                 let _ = out
                     .send(ServerMsg::error(
-                        "bad_request",
+                        ApiErrorCode::BadRequest,
                         "messages are JSON text",
                         None,
                     ))
@@ -254,7 +253,7 @@ async fn connection(
         if !state.ws_limit.allow(ip) {
             let _ = out
                 .send(ServerMsg::error(
-                    "rate_limited",
+                    ApiErrorCode::RateLimited,
                     "too many messages: slow down",
                     None,
                 ))
@@ -266,7 +265,7 @@ async fn connection(
             Err(e) => {
                 let _ = out
                     .send(ServerMsg::error(
-                        "bad_request",
+                        ApiErrorCode::BadRequest,
                         format!("malformed message: {e}"),
                         None,
                     ))
@@ -315,7 +314,8 @@ async fn connection(
 
 /// The room of a started game (rebuilt from storage if it is not in memory).
 async fn room_of(state: &AppState, game: &str) -> Result<RoomHandle, ServerMsg> {
-    let not_found = || ServerMsg::error("not_found", "no started game with that id", None);
+    let not_found =
+        || ServerMsg::error(ApiErrorCode::NotFound, "no started game with that id", None);
     if !crate::http::api::plausible_id(game) {
         return Err(not_found());
     }
@@ -325,14 +325,14 @@ async fn room_of(state: &AppState, game: &str) -> Result<RoomHandle, ServerMsg> 
     match state.rooms.get(state, game).await {
         Ok(Some(room)) => Ok(room),
         Ok(None) => Err(ServerMsg::error(
-            "not_found",
+            ApiErrorCode::NotFound,
             "no started game with that id",
             Some(game),
         )),
         Err(e) => {
             tracing::error!(error = %e, "cannot open room");
             Err(ServerMsg::error(
-                "internal",
+                ApiErrorCode::Internal,
                 "cannot open that game",
                 Some(game),
             ))
@@ -350,7 +350,7 @@ async fn to_room(state: &AppState, game: &str, mut cmd: RoomCmd) -> Result<(), S
         }
     }
     Err(ServerMsg::error(
-        "internal",
+        ApiErrorCode::Internal,
         "cannot open that game",
         Some(game),
     ))
@@ -409,7 +409,7 @@ async fn daily_gate(
         Err(e) => {
             tracing::error!(error = %e, "cannot read a game");
             return Err(ServerMsg::error(
-                "internal",
+                ApiErrorCode::Internal,
                 "cannot open that game",
                 Some(game),
             ));
@@ -418,7 +418,7 @@ async fn daily_gate(
     match crate::live::visibility::may_see(state, &row, user, invite).await {
         Ok(true) => Ok(()),
         Ok(false) => Err(ServerMsg::error(
-            "not_found",
+            ApiErrorCode::NotFound,
             "no started game with that id",
             Some(game),
         )),
@@ -433,7 +433,7 @@ fn room_cap(state: &AppState, subscribed: &HashSet<String>, game: &str) -> Optio
         return None;
     }
     Some(ServerMsg::error(
-        "too_many_games",
+        ApiErrorCode::TooManyGames,
         format!("one connection follows at most {cap} games: unsubscribe from one first"),
         Some(game),
     ))
@@ -494,7 +494,7 @@ async fn handle(
         }
         ClientMsg::Chat { game, text, phrase } => match identity {
             None => Err(ServerMsg::error(
-                "unauthorized",
+                ApiErrorCode::Unauthorized,
                 "sign in (or get a guest identity) to chat",
                 Some(&game),
             )),
@@ -520,7 +520,7 @@ async fn handle(
             text,
         } => match identity {
             None => Err(ServerMsg::error(
-                "unauthorized",
+                ApiErrorCode::Unauthorized,
                 "sign in (or get a guest identity) to play",
                 Some(&game),
             )),

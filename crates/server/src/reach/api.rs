@@ -4,6 +4,7 @@
 use super::{Prefs, mail, push, text};
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
 use crate::http::auth::{Identity, random_hex, token_hash};
 use axum::Json;
@@ -44,8 +45,7 @@ pub async fn set(
 ) -> ApiResult<Json<Value>> {
     let prefs: Prefs = serde_json::from_value(body).map_err(|e| {
         ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_settings",
+            ApiErrorCode::BadSettings,
             format!("settings are {{\"push\": {{event: bool}}, \"email\": {{event: bool}}}} with events your_move, rematch, table_full: {e}"),
         )
     })?;
@@ -76,7 +76,7 @@ pub struct SubscribeRequest {
 }
 
 fn bad_subscription(message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, "bad_subscription", message)
+    ApiError::new(ApiErrorCode::BadSubscription, message)
 }
 
 /// `POST /api/push/subscribe`: this browser is told of my events.
@@ -158,21 +158,19 @@ pub async fn set_email(
     let reach = &state.reach;
     let Some(mailer) = &reach.mail else {
         return Err(ApiError::conflict(
-            "email_off",
+            ApiErrorCode::EmailOff,
             "this server sends no e-mail (it was started without --smtp)",
         ));
     };
     if identity.guest {
         return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "account_required",
+            ApiErrorCode::AccountRequired,
             "e-mail is for accounts: sign in first",
         ));
     }
     if !mail::valid_address(&request.address) {
         return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_email",
+            ApiErrorCode::BadEmail,
             "that is not an e-mail address",
         ));
     }
@@ -201,8 +199,7 @@ pub async fn set_email(
     {
         tracing::warn!(error = %e, "cannot send a verification mail");
         return Err(ApiError::new(
-            StatusCode::BAD_GATEWAY,
-            "mail_failed",
+            ApiErrorCode::MailFailed,
             "the verification mail could not be sent: try again later",
         ));
     }
@@ -231,8 +228,7 @@ pub struct VerifyRequest {
 
 fn bad_token() -> ApiError {
     ApiError::new(
-        StatusCode::NOT_FOUND,
-        "bad_token",
+        ApiErrorCode::BadToken,
         "that link is not (or no longer) valid",
     )
 }

@@ -20,6 +20,13 @@ async fn health_metrics_and_static_client() {
     assert!(r.text.contains("<html"));
     let r = c.get("/no/such/file.js").await;
     assert_eq!((r.status, r.code()), (404, "not_found"));
+    // The client's unit tests are in `web/` but not part of the site.
+    let r = c.get("/js/patch.js").await;
+    assert_eq!(r.status, 200);
+    for path in ["/tests/patch.test.js", "/package.json"] {
+        let r = c.get(path).await;
+        assert_eq!((r.status, r.code()), (404, "not_found"), "{path}");
+    }
     let r = c.get("/api/games").await;
     assert!(
         r.body["games"]

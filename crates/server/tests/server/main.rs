@@ -16,7 +16,9 @@ mod i18n;
 mod lean;
 mod limits;
 mod meet;
+mod metrics;
 mod migrations;
+mod pairing_queue;
 mod play;
 #[cfg(feature = "postgres-tests")]
 mod postgres;

@@ -416,7 +416,7 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
         kind: "forgotten-treasures".into(),
         options: options.to_string(),
         seed: 7,
-        status: "live".into(),
+        status: pyramidion_server::game_status::GameStatus::Live,
         listed: true,
         invite: "i".into(),
         clock: None,

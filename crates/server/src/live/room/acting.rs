@@ -3,25 +3,30 @@
 use super::Room;
 use crate::db::store::{SeatKind, now_ms};
 use crate::error::ApiError;
+use crate::error_code::ApiErrorCode;
 use crate::live::endings::{Action, Answer, early_result, final_ranks};
 use axum::http::StatusCode;
 use serde_json::json;
 
-fn refuse(status: StatusCode, code: &'static str, message: &str) -> Answer {
-    Err(ApiError::new(status, code, message))
+fn refuse(status: StatusCode, code: ApiErrorCode, message: &str) -> Answer {
+    Err(ApiError::with_status(status, code, message))
 }
 
 impl Room {
     /// `user` (none: the server) asks `action` of this game.
     pub(super) async fn act(&mut self, user: Option<&str>, action: Action) -> Answer {
         if self.to_move().is_none() {
-            return refuse(StatusCode::CONFLICT, "game_over", "the game is over");
+            return refuse(
+                StatusCode::CONFLICT,
+                ApiErrorCode::GameOver,
+                "the game is over",
+            );
         }
         let mine = user.map(|u| self.seat_of(u)).unwrap_or_default();
         if user.is_some() && mine.is_empty() {
             return refuse(
                 StatusCode::FORBIDDEN,
-                "not_seated",
+                ApiErrorCode::NotSeated,
                 "only a player of this game may do that",
             );
         }
@@ -35,7 +40,7 @@ impl Room {
                 if seats.is_empty() {
                     return refuse(
                         StatusCode::CONFLICT,
-                        "already_resigned",
+                        ApiErrorCode::AlreadyResigned,
                         "you have already resigned this game",
                     );
                 }
@@ -51,7 +56,7 @@ impl Room {
                 if !bots_only {
                     return refuse(
                         StatusCode::CONFLICT,
-                        "not_bot_only",
+                        ApiErrorCode::NotBotOnly,
                         "only a game against bots may be abandoned: resign instead",
                     );
                 }
@@ -66,7 +71,7 @@ impl Room {
                 if !turn_based {
                     return refuse(
                         StatusCode::CONFLICT,
-                        "not_turn_based",
+                        ApiErrorCode::NotTurnBased,
                         "only a turn-based game may be claimed",
                     );
                 }
@@ -79,7 +84,7 @@ impl Room {
                 if away.is_empty() {
                     return refuse(
                         StatusCode::CONFLICT,
-                        "nobody_away",
+                        ApiErrorCode::NobodyAway,
                         "no player of this game is away past the time-out policy",
                     );
                 }
@@ -123,8 +128,7 @@ impl Room {
         if let Err(e) = stored {
             tracing::error!(game = %self.id, error = %e, "cannot store a resignation");
             return Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "storage_failing",
+                ApiErrorCode::StorageFailing,
                 "it could not be saved; nothing changed",
             ));
         }
@@ -133,9 +137,7 @@ impl Room {
             self.ending = Some(ending.to_string());
             self.deadline = None;
             self.bot_asked = None;
-            self.metrics
-                .games_finished
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.metrics.game_finished(self.game.kind().key());
         }
         self.publish();
         // The turn may pass to someone away: announced as any move's would be.
@@ -148,7 +150,11 @@ impl Room {
     /// start again from none, and a running turn starts afresh.
     async fn back(&mut self, mine: &[u8]) -> Answer {
         let Some(mut clock) = self.clock.clone() else {
-            return refuse(StatusCode::CONFLICT, "not_away", "no bot plays your seat");
+            return refuse(
+                StatusCode::CONFLICT,
+                ApiErrorCode::NotAway,
+                "no bot plays your seat",
+            );
         };
         let taken: Vec<u8> = mine
             .iter()
@@ -156,7 +162,11 @@ impl Room {
             .filter(|&s| clock.bot_plays(s) && !self.resigned.contains(&s))
             .collect();
         if taken.is_empty() {
-            return refuse(StatusCode::CONFLICT, "not_away", "no bot plays your seat");
+            return refuse(
+                StatusCode::CONFLICT,
+                ApiErrorCode::NotAway,
+                "no bot plays your seat",
+            );
         }
         let now = now_ms();
         for &s in &taken {
@@ -171,8 +181,7 @@ impl Room {
         if let Err(e) = self.store.set_turn_fenced(&self.id, turn, fence).await {
             tracing::error!(game = %self.id, error = %e, "cannot store a seat taken back");
             return Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "storage_failing",
+                ApiErrorCode::StorageFailing,
                 "it could not be saved; nothing changed",
             ));
         }

@@ -2,6 +2,7 @@
 //! told to whoever may read it.
 use super::Room;
 use crate::db::store::now_ms;
+use crate::error_code::ApiErrorCode;
 use crate::http::limits::{Bucket, Rate};
 use crate::live::chat::{CHAT_BURST, CHAT_EVERY_SECONDS, ChatMessage};
 use crate::live::protocol::ServerMsg;
@@ -17,7 +18,7 @@ pub struct ChatCmd {
 
 impl Room {
     pub(super) async fn chat(&mut self, cmd: ChatCmd) {
-        let error = |code: &'static str, message: String| {
+        let error = |code: ApiErrorCode, message: String| {
             ServerMsg::error(code, message, Some(self.id.as_str()))
         };
         if let Err((code, message)) =
@@ -38,7 +39,7 @@ impl Room {
             let message = format!(
                 "at most {CHAT_BURST} messages at once, then one every {CHAT_EVERY_SECONDS} s"
             );
-            return self.reply(cmd.conn, error("chat_rate_limited", message));
+            return self.reply(cmd.conn, error(ApiErrorCode::ChatRateLimited, message));
         }
         let seat = self.seat_of(&cmd.user).first().copied();
         let message = ChatMessage {
@@ -60,7 +61,7 @@ impl Room {
         if let Err(e) = self.store.add_chat(&message).await {
             tracing::error!(game = %self.id, error = %e, "cannot store a chat message");
             let said = "the message could not be saved; it was not sent".to_string();
-            return self.reply(cmd.conn, error("storage_failing", said));
+            return self.reply(cmd.conn, error(ApiErrorCode::StorageFailing, said));
         }
         let players = message.channel == "players";
         for s in &self.subscribers {
