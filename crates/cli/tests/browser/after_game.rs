@@ -1,7 +1,10 @@
 //! After the game, in the browser: a rated game (driven through the API from the page) shows
 //! in "My games", its replay steps to the first move and back to the end with the keyboard,
 //! and the profile shows the new rating (the leaderboard keeps it off while provisional).
-use crate::{DESKTOP, PHONE, PLAY_AGAINST_A_RANDOM_BOT, REGISTER, artifacts, open_lobby, world};
+use crate::support::{
+    DESKTOP, PHONE, PLAY_AGAINST_A_RANDOM_BOT, REGISTER, artifacts, catalog, exists, open_lobby,
+    world,
+};
 use serde_json::{Value, json};
 
 /// A 2-seat game that plays quickly against a bot.
@@ -30,7 +33,7 @@ async fn wait_ply(s: &crate::webdriver::Session, want: i64) {
     .await;
     // The game's own table drew the position (a drawing error shows a message instead).
     assert!(
-        !crate::exists(s, "[data-testid=render-error]").await,
+        !exists(s, "[data-testid=render-error]").await,
         "the replay could not draw move {want}"
     );
 }
@@ -217,7 +220,7 @@ async fn a_finished_game_is_in_the_history_replays_by_keyboard_and_rates_the_pro
     s.wait_for("[data-testid=leaderboard]", 15).await;
     assert_eq!(s.find_all("[data-testid=leaderboard-row]").await.len(), 0);
     let board = s.text("[data-testid=leaderboard]").await;
-    let provisional = crate::catalog("en")["leaderboard.provisional"]
+    let provisional = catalog("en")["leaderboard.provisional"]
         .as_str()
         .unwrap()
         .to_string();
@@ -268,7 +271,7 @@ async fn a_finished_game_is_in_the_history_replays_by_keyboard_and_rates_the_pro
     )
     .await;
     s.goto(&format!("{base}/#/replay/{id}")).await;
-    let fr = crate::catalog("fr");
+    let fr = catalog("fr");
     let template = fr["replay.position"].as_str().unwrap();
     // It opens at the start.
     let want = template

@@ -4,12 +4,13 @@
 //! open when a move arrives, and closed by Escape, its button or a tap with the focus back on
 //! the card's button. And the daily challenge pages (#17): a fresh account starts one from the
 //! lobby, moves, reads the leaderboard, and a second start is refused in words.
-use crate::tables_polish::{DESKTOP_800, viewport};
-use crate::webdriver::Session;
-use crate::{
-    DESKTOP, PHONE, artifacts, catalog, fill, open_lobby, play_step, py_step, pyo_state,
-    pyo_wait_past, table_state, world,
+use crate::forgotten_treasures::play_step;
+use crate::pyramids::py_step;
+use crate::support::{
+    DESKTOP, DESKTOP_800, PHONE, artifacts, catalog, exists, fill, open_lobby, pyo_state,
+    pyo_wait_past, table_state, viewport, world,
 };
+use crate::webdriver::Session;
 use serde_json::{Value, json};
 
 /// The name the page gives the greedy bot in seat 2, in English.
@@ -346,7 +347,7 @@ async fn pyramido_an_opponents_pyramid_opens_enlarged_and_closes_back_to_its_but
             "place" => {
                 s.click("[data-testid=ghost]").await;
                 s.click("[data-testid=confirm-place]").await;
-                if crate::exists(&s, "[data-testid=eliminate-anyway]").await {
+                if exists(&s, "[data-testid=eliminate-anyway]").await {
                     s.click("[data-testid=eliminate-anyway]").await;
                 }
             }

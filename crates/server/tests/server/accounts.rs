@@ -1,9 +1,15 @@
 //! Accounts under abuse (issue 29): registrations per address, table and seat quotas for
 //! accounts, names unique by their look-alike key, no name that passes for a user id, and an
-//! unknown name checked like a wrong password.
+//! unknown name checked like a wrong password. And sessions: a storage error at registration
+//! is not "name taken", the session is renewed on register and login, cookies are `Secure`
+//! over HTTPS, sockets stop playing after logout, old password hashes become PHC strings.
 use crate::common::*;
-use serde_json::json;
+use futures_util::StreamExt;
+use serde_json::{Value, json};
 use std::net::IpAddr;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 /// A client whose connections come from the loopback address `from`.
 fn client_from(server: &TestServer, from: &str) -> Client {
@@ -248,4 +254,212 @@ async fn names_of_older_accounts_get_their_keys_at_start() {
 async fn names_quotas_and_pages_on_sqlite() {
     let s = start_sqlite("fair-scenario").await;
     fair_edges_scenarios::names_quotas_and_pages(&s).await;
+}
+
+#[tokio::test]
+async fn a_storage_error_at_registration_is_not_name_taken() {
+    let faults = Arc::new(FailNext::default());
+    let injector = faults.clone();
+    let s = start(sqlite_url(&temp_dir("register-error")), move |c| {
+        c.writer.faults = Some(injector);
+        c.writer.probe_every = Duration::from_secs(3600);
+    })
+    .await;
+    let mut c = Client::new(&s);
+    faults.0.store(1, Ordering::SeqCst);
+    let creds = json!({"name": "zoe", "password": "long enough"});
+    let r = c.post("/api/register", creds.clone()).await;
+    assert_eq!((r.status, r.code()), (500, "internal"), "{}", r.text);
+    // The name was never taken: it registers now.
+    let r = c.post("/api/register", creds.clone()).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = Client::new(&s).post("/api/register", creds).await;
+    assert_eq!((r.status, r.code()), (409, "name_taken"));
+}
+
+#[tokio::test]
+async fn the_session_is_renewed_on_register_and_login() {
+    let s = start_sqlite("renew").await;
+    let mut c = Client::guest(&s).await;
+    let guest_cookie = c.cookie.clone().unwrap();
+    let guest_id = c.get("/api/me").await.body["id"].clone();
+    let r = c
+        .post(
+            "/api/register",
+            json!({"name": "renewed", "password": "long enough"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let account_cookie = c.cookie.clone().unwrap();
+    assert_ne!(account_cookie, guest_cookie, "a new session id on register");
+    assert_eq!(c.get("/api/me").await.body["id"], guest_id, "same identity");
+    // The guest's session id no longer works.
+    let mut old = Client::new(&s);
+    old.cookie = Some(guest_cookie);
+    assert_eq!(old.get("/api/me/games").await.code(), "unauthorized");
+    // Signing in again renews it too, and ends the session it was made from.
+    let r = c
+        .post(
+            "/api/login",
+            json!({"name": "renewed", "password": "long enough"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_ne!(c.cookie.clone().unwrap(), account_cookie);
+    let mut old = Client::new(&s);
+    old.cookie = Some(account_cookie);
+    assert_eq!(old.get("/api/me/games").await.code(), "unauthorized");
+    assert_eq!(c.get("/api/me/games").await.status, 200);
+}
+
+#[tokio::test]
+async fn cookies_are_secure_over_https() {
+    let set_cookie = |base: String, proto: Option<&'static str>| async move {
+        let mut req = reqwest::Client::new().get(format!("{base}/api/me"));
+        if let Some(p) = proto {
+            req = req.header("x-forwarded-proto", p);
+        }
+        let r = req.send().await.unwrap();
+        r.headers()["set-cookie"].to_str().unwrap().to_string()
+    };
+    let s = start_sqlite("secure").await;
+    assert!(!set_cookie(s.base.clone(), None).await.contains("Secure"));
+    assert!(
+        !set_cookie(s.base.clone(), Some("http"))
+            .await
+            .contains("Secure")
+    );
+    assert!(
+        set_cookie(s.base.clone(), Some("https"))
+            .await
+            .contains("; Secure")
+    );
+    let s = start(sqlite_url(&temp_dir("secure-flag")), |c| {
+        c.secure_cookies = true
+    })
+    .await;
+    assert!(set_cookie(s.base.clone(), None).await.contains("; Secure"));
+}
+
+/// The socket's next event: a message, or its end.
+async fn next_or_end(ws: &mut Socket) -> Option<Value> {
+    use tokio_tungstenite::tungstenite::Message;
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(20), ws.ws.next())
+            .await
+            .expect("an event within 20 s");
+        match m {
+            Some(Ok(Message::Text(t))) => return Some(ws.decode(&t)),
+            Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return None,
+            Some(Ok(_)) => {}
+        }
+    }
+}
+
+#[tokio::test]
+async fn sockets_stop_playing_after_logout() {
+    let s = start_sqlite("logout-socket").await;
+    let mut c = Client::guest(&s).await;
+    let game = solo_table(&mut c).await;
+    let mut ws = c.socket().await;
+    let state = ws.subscribe(&game, None).await;
+    // A second socket of the same session, which only plays after the logout.
+    let mut late = c.socket().await;
+    late.next_of("hello").await;
+    let r = c.post("/api/logout", json!({})).await;
+    assert_eq!(r.status, 200);
+    // Both are told, and closed.
+    for socket in [&mut ws, &mut late] {
+        let e = loop {
+            let v = next_or_end(socket).await.expect("told before the end");
+            if v["type"] == "error" {
+                break v;
+            }
+        };
+        assert_eq!(e["code"], "unauthorized", "{e}");
+        assert_eq!(next_or_end(socket).await, None, "closed");
+    }
+    // Nothing was played.
+    let other = Client::guest(&s).await;
+    let mut watch = other.socket().await;
+    let now = watch.subscribe(&game, None).await;
+    assert_eq!(now["state_id"], state["state_id"]);
+}
+
+/// Password hashes are PHC strings; an account stored with the earlier format still signs in,
+/// and its hash becomes a PHC string then.
+#[tokio::test]
+async fn old_password_hashes_still_sign_in_and_become_phc_strings() {
+    use argon2::{Algorithm, Argon2, Params, Version};
+    let s = start_sqlite("phc").await;
+    let (salt, mut out) = ([9u8; 16], [0u8; 32]);
+    Argon2::new(
+        Algorithm::Argon2id,
+        Version::V0x13,
+        Params::new(64, 1, 1, Some(32)).unwrap(),
+    )
+    .hash_password_into(b"old password", &salt, &mut out)
+    .unwrap();
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    let legacy = format!("argon2id$64$1${}${}", hex(&salt), hex(&out));
+    s.state
+        .store
+        .create_user("olduser0001", Some("oldtimer"), Some(&legacy), false)
+        .await
+        .unwrap();
+    let stored = |s: &TestServer| {
+        let store = s.state.store.clone();
+        async move {
+            store
+                .user_by_name("oldtimer")
+                .await
+                .unwrap()
+                .unwrap()
+                .1
+                .unwrap()
+        }
+    };
+    let mut c = Client::new(&s);
+    let r = c
+        .post(
+            "/api/login",
+            json!({"name": "oldtimer", "password": "wrong password"}),
+        )
+        .await;
+    assert_eq!(r.status, 401);
+    assert_eq!(stored(&s).await, legacy, "unchanged after a wrong password");
+    let r = c
+        .post(
+            "/api/login",
+            json!({"name": "oldtimer", "password": "old password"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let phc = stored(&s).await;
+    assert!(phc.starts_with("$argon2id$v=19$"), "{phc}");
+    let r = Client::new(&s)
+        .post(
+            "/api/login",
+            json!({"name": "oldtimer", "password": "old password"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // New accounts get PHC strings.
+    let r = Client::new(&s)
+        .post(
+            "/api/register",
+            json!({"name": "newtimer", "password": "new password"}),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    let new = s
+        .state
+        .store
+        .user_by_name("newtimer")
+        .await
+        .unwrap()
+        .unwrap()
+        .1
+        .unwrap();
+    assert!(new.starts_with("$argon2id$v=19$m=64,t=1,p=1$"), "{new}");
 }

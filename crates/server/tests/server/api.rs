@@ -308,3 +308,51 @@ async fn http_rate_limit_answers_429() {
     assert!(codes[5..].iter().all(|&c| c == 429), "{codes:?}");
     assert_eq!(c.get("/api/games").await.code(), "rate_limited");
 }
+
+#[tokio::test]
+async fn every_error_status_has_the_json_error_shape() {
+    let s = start_sqlite("json-errors").await;
+    let mut c = Client::guest(&s).await;
+    let expect = |r: Reply, status: u16, code: &str| {
+        assert_eq!((r.status, r.code()), (status, code), "{}", r.text);
+        assert!(r.body["error"]["message"].is_string(), "{}", r.text);
+    };
+    // Wrong method.
+    expect(
+        c.post("/healthz", json!({})).await,
+        405,
+        "method_not_allowed",
+    );
+    expect(
+        c.post("/api/me", json!({})).await,
+        405,
+        "method_not_allowed",
+    );
+    // A body over the limit where the body is read as bytes.
+    let big = format!("{{\"invite\": \"{}\"}}", "a".repeat(20_000));
+    expect(
+        c.post_raw("/api/tables/abc/join", big, "application/json")
+            .await,
+        413,
+        "payload_too_large",
+    );
+    // A bad query string.
+    expect(
+        c.get("/api/games/abc/record?format=a&format=b").await,
+        400,
+        "bad_request",
+    );
+    // A WebSocket path without the upgrade.
+    let r = c.get("/ws").await;
+    assert!(r.status >= 400, "{}", r.text);
+    assert!(r.body["error"]["code"].is_string(), "{}", r.text);
+    // Not found, for the API and for files.
+    expect(c.get("/api/nothing").await, 404, "not_found");
+}
+
+/// NUL characters are refused as bad input everywhere (PostgreSQL cannot store them).
+#[tokio::test]
+async fn nul_bytes_are_bad_requests() {
+    let s = start_sqlite("nul").await;
+    scenarios::nul_bytes(&s).await;
+}

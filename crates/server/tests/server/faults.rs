@@ -55,18 +55,6 @@ async fn send_move(ws: &mut Socket, game: &str, state: &Value) -> (String, Sent)
     }
 }
 
-async fn solo_table(c: &mut Client) -> String {
-    let t = c
-        .create_table(
-            "forgotten-treasures",
-            json!({"players": 1, "solo": "the-legend"}),
-            json!([{"type": "me"}]),
-        )
-        .await;
-    assert_eq!(t.status, 201, "{}", t.text);
-    t.body["id"].as_str().unwrap().to_string()
-}
-
 /// Reopens the database in a second server: the game replays from its record, and its
 /// moves are exactly the acknowledged ones.
 async fn assert_survives_restart(
@@ -88,15 +76,6 @@ async fn assert_survives_restart(
         .map(|m| m["text"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(stored, acked, "the stored moves are the acknowledged ones");
-}
-
-async fn metric(c: &mut Client, name: &str) -> u64 {
-    let text = c.get("/metrics").await.text;
-    text.lines()
-        .find_map(|l| l.strip_prefix(&format!("{name} ")))
-        .unwrap_or_else(|| panic!("no {name} in /metrics"))
-        .parse()
-        .unwrap()
 }
 
 #[tokio::test]

@@ -13,16 +13,6 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-async fn metric(c: &mut Client, name: &str) -> u64 {
-    let r = c.get("/metrics").await;
-    let text = format!("{} {}", r.status, r.text);
-    text.lines()
-        .find_map(|l| l.strip_prefix(&format!("{name} ")))
-        .unwrap_or_else(|| panic!("no {name} in /metrics: {text}"))
-        .parse()
-        .unwrap()
-}
-
 /// Waits (up to `seconds`: a bound on a hang, not a speed requirement) until `counter` is
 /// `value` (read in the process: polling `/metrics` would meet the HTTP rate limit).
 async fn until_counter(counter: &std::sync::atomic::AtomicU64, value: u64, seconds: u64) {

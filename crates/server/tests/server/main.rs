@@ -9,7 +9,6 @@ mod clocks;
 mod common;
 mod connections;
 mod daily_embargo;
-mod defects;
 mod edges;
 mod fair_shares;
 mod faults;
@@ -18,6 +17,7 @@ mod lean;
 mod limits;
 mod meet;
 mod metrics;
+mod migrations;
 mod pairing_queue;
 mod play;
 #[cfg(feature = "postgres-tests")]

@@ -1,6 +1,6 @@
 //! Meeting people (issue 27, item 5) over real HTTP and WebSockets: quick pairing seats
 //! strangers who asked for the same setting, the Watch list, and a rematch offer that reaches
-//! the other player at once.
+//! the other player at once; one invite link seats one person.
 use crate::common::after_game_scenarios::account;
 use crate::common::*;
 use serde_json::{Value, json};
@@ -200,4 +200,32 @@ async fn a_rematch_offer_reaches_the_other_player_at_once() {
         )
         .await;
     assert_eq!(joined.body["status"], "live", "{}", joined.text);
+}
+
+#[tokio::test]
+async fn one_invite_link_does_not_fill_every_seat() {
+    let s = start_sqlite("invite").await;
+    let mut host = Client::guest(&s).await;
+    let t = host
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 3}),
+            json!([{"type": "me"}, {"type": "invite"}, {"type": "invite"}]),
+        )
+        .await;
+    let (id, invite) = (
+        t.body["id"].as_str().unwrap().to_string(),
+        t.body["invite"].as_str().unwrap().to_string(),
+    );
+    let mut guest = Client::guest(&s).await;
+    let join = format!("/api/tables/{id}/join");
+    let r = guest.post(&join, json!({"invite": invite})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = guest.post(&join, json!({"invite": invite})).await;
+    assert_eq!((r.status, r.code()), (409, "already_seated"), "{}", r.text);
+    let r = host.post(&join, json!({"invite": invite})).await;
+    assert_eq!((r.status, r.code()), (409, "already_seated"), "{}", r.text);
+    let table = host.get(&format!("/api/tables/{id}")).await;
+    assert_eq!(table.body["seats"][2]["type"], "invite", "{}", table.text);
+    assert_eq!(table.body["status"], "open");
 }

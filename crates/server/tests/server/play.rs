@@ -1,9 +1,18 @@
-//! Live play over WebSockets with real clients.
+//! Live play over WebSockets with real clients: canonical move texts, a subscriber dropped for
+//! lagging told so, a finished game replayed once.
 use crate::common::*;
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, Seat};
 use pyramidion_games::treasures::Game;
+use pyramidion_server::db::store::{GameRow, SeatKind, Store};
+use pyramidion_server::db::writer::WriterOptions;
+use pyramidion_server::live::protocol::ServerMsg;
+use pyramidion_server::live::room::{Room, RoomCmd, RoomSetup};
+use pyramidion_server::metrics::Metrics;
+use pyramidion_server::queue;
 use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 #[tokio::test]
 async fn four_player_game_with_three_bots_to_the_end() {
@@ -354,4 +363,177 @@ async fn every_registered_game_is_served_and_played_against_a_bot() {
         let record = c.get(&format!("/api/games/{id}/record?format=text")).await;
         assert!(record.text.contains(&key), "{key}: {}", record.text);
     }
+}
+
+#[tokio::test]
+async fn the_canonical_move_text_is_stored_and_long_texts_are_refused() {
+    let s = start_sqlite("canonical").await;
+    let mut c = Client::guest(&s).await;
+    let game = solo_table(&mut c).await;
+    let mut ws = c.socket().await;
+    let state = ws.subscribe(&game, None).await;
+    let legal = state["legal"][0]["text"].as_str().unwrap().to_string();
+    assert!(legal.contains(' '), "{legal}");
+    // Padded, with newlines and runs of spaces: played, stored as the engine writes it.
+    let typed = format!("  {}\n", legal.replace(' ', " \t\n  "));
+    ws.play(&game, 0, &typed).await;
+    let next = ws.state_at_least(&game, 1).await;
+    assert_eq!(next["last_move"]["text"], legal.as_str());
+    let record = c.get(&format!("/api/games/{game}/record")).await;
+    assert_eq!(record.body["moves"], json!([legal]), "{}", record.text);
+    // Too long: refused before the rules see it.
+    let long = format!(
+        "{}{}",
+        next["legal"][0]["text"].as_str().unwrap(),
+        " ".repeat(200)
+    );
+    ws.play(&game, 1, &long).await;
+    let e = ws.next_of("error").await;
+    assert_eq!(
+        (e["code"].as_str(), e["state_id"].as_u64()),
+        (Some("bad_request"), Some(1)),
+        "{e}"
+    );
+    let record = c.get(&format!("/api/games/{game}/record")).await;
+    assert_eq!(record.body["moves"].as_array().unwrap().len(), 1);
+}
+
+fn as_json(msg: ServerMsg) -> Value {
+    serde_json::to_value(msg).unwrap()
+}
+
+#[tokio::test]
+async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
+    let dir = temp_dir("lagging");
+    let metrics = Arc::<Metrics>::default();
+    let store = Store::open(&sqlite_url(&dir), metrics.clone(), WriterOptions::default())
+        .await
+        .unwrap();
+    let options = json!({"players": 1, "solo": "the-legend"});
+    let seats = vec![SeatKind::Human("u".into())];
+    let row = GameRow {
+        id: "g".into(),
+        kind: "forgotten-treasures".into(),
+        options: options.to_string(),
+        seed: 7,
+        status: pyramidion_server::game_status::GameStatus::Live,
+        listed: true,
+        invite: "i".into(),
+        clock: None,
+        clock_state: None,
+        to_move: None,
+        created_by: "u".into(),
+        result: None,
+        created_at: 0,
+        rated: false,
+        finished_at: None,
+    };
+    store.create_game(&row, &seats).await.unwrap();
+    let game = pyramidion_games::AnyGame::new("forgotten-treasures".parse().unwrap(), &options, 7)
+        .unwrap();
+    let idle = Duration::from_secs(3600);
+    let room = Room::spawn(RoomSetup {
+        id: "g".into(),
+        game,
+        moves: Vec::new(),
+        seats,
+        seed: 7,
+        clock: None,
+        store,
+        metrics,
+        hub: Arc::default(),
+        idle_after: idle,
+        bot_pace: Duration::ZERO,
+        bots: Arc::new(pyramidion_server::live::bot_pool::BotPool::new(1)),
+        owner: "u".into(),
+        reveal_at_end: true,
+        resigned: Vec::new(),
+        ending: None,
+        lease: None,
+    });
+    // A spectator whose queue holds one message, which it does not read yet.
+    let (slow, mut slow_rx) = queue::channel(1);
+    let (player, mut player_rx) = queue::channel(64);
+    for (conn, user, out) in [(1, None, slow), (2, Some("u".to_string()), player)] {
+        room.tx
+            .send(RoomCmd::Subscribe {
+                conn,
+                user,
+                out,
+                last_event: None,
+            })
+            .await
+            .unwrap();
+    }
+    let first = as_json(player_rx.recv().await.unwrap());
+    let mv = first["legal"][0]["text"].as_str().unwrap().to_string();
+    room.tx
+        .send(RoomCmd::Move {
+            conn: 2,
+            user: "u".into(),
+            state_id: 0,
+            text: mv.clone(),
+            received: Instant::now(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(as_json(player_rx.recv().await.unwrap())["state_id"], 1);
+    // The spectator's queue was full when the move was published: it was dropped, and is
+    // told so once it reads again.
+    let queued = as_json(slow_rx.recv().await.unwrap());
+    assert_eq!(
+        (queued["type"].as_str(), queued["state_id"].as_u64()),
+        (Some("state"), Some(0))
+    );
+    let told = as_json(slow_rx.recv().await.unwrap());
+    assert_eq!(told["type"], "error", "{told}");
+    assert_eq!(told["code"], "lagging", "{told}");
+    assert_eq!(told["game"], "g");
+    // It resubscribes with its last event and gets what it missed.
+    let (again, mut again_rx) = queue::channel(8);
+    room.tx
+        .send(RoomCmd::Subscribe {
+            conn: 1,
+            user: None,
+            out: again,
+            last_event: Some(0),
+        })
+        .await
+        .unwrap();
+    let state = as_json(again_rx.recv().await.unwrap());
+    assert_eq!(state["state_id"], 1);
+    assert_eq!(state["missed"][0]["text"], json!(mv));
+    assert_eq!(state["missed"].as_array().map(Vec::len), Some(1));
+}
+
+#[tokio::test]
+async fn a_finished_game_is_replayed_once() {
+    let s = start_sqlite("finished-cache").await;
+    let mut c = Client::guest(&s).await;
+    let game = solo_table(&mut c).await;
+    {
+        let mut ws = c.socket().await;
+        let state = ws.subscribe(&game, None).await;
+        ws.play_out(&game, state, 3).await;
+    }
+    let room_ended = |mut c: Client| async move {
+        for _ in 0..2000 {
+            if metric(&mut c, "pyramidion_games_live").await == 0 {
+                return c;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the finished game's room never ended");
+    };
+    let mut c = room_ended(c).await;
+    let before = metric(&mut c, "pyramidion_replays_total").await;
+    for _ in 0..3 {
+        {
+            let mut ws = c.socket().await;
+            let state = ws.subscribe(&game, None).await;
+            assert_eq!(state["finished"], true);
+        }
+        c = room_ended(c).await;
+    }
+    assert_eq!(metric(&mut c, "pyramidion_replays_total").await, before + 1);
 }

@@ -223,3 +223,34 @@ async fn people_scenario_on_sqlite() {
     let s = start_sqlite("people-scenario").await;
     crate::common::people_scenarios::people(&s).await;
 }
+
+#[tokio::test]
+async fn an_abandoned_table_stays_dead_and_leave_reports_it() {
+    let s = start_sqlite("abandoned").await;
+    let mut c = Client::guest(&s).await;
+    let t = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2}),
+            json!([{"type": "me"}, {"type": "open"}]),
+        )
+        .await;
+    let id = t.body["id"].as_str().unwrap().to_string();
+    let r = c.post(&format!("/api/tables/{id}/leave"), json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.body["status"], "abandoned",
+        "leave reports the real status"
+    );
+    assert_eq!(
+        c.get(&format!("/api/tables/{id}")).await.body["status"],
+        "abandoned"
+    );
+    let mut ws = c.socket().await;
+    ws.send(json!({"type": "subscribe", "game": id})).await;
+    let e = ws.next_of("error").await;
+    assert_eq!(e["code"], "not_found", "{e}");
+    let again = c.get(&format!("/api/tables/{id}")).await;
+    assert_eq!(again.body["status"], "abandoned");
+    assert_eq!(metric(&mut c, "pyramidion_games_live").await, 0);
+}

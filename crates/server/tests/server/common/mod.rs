@@ -333,3 +333,27 @@ impl Socket {
         }
     }
 }
+
+/// A solo Forgotten Treasures table against THE Legend, created by `c`; its id.
+pub async fn solo_table(c: &mut Client) -> String {
+    let t = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 1, "solo": "the-legend"}),
+            json!([{"type": "me"}]),
+        )
+        .await;
+    assert_eq!(t.status, 201, "{}", t.text);
+    t.body["id"].as_str().unwrap().to_string()
+}
+
+/// The value of the counter or gauge `name` on `/metrics`.
+pub async fn metric(c: &mut Client, name: &str) -> u64 {
+    let r = c.get("/metrics").await;
+    r.text
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("no {name} in /metrics ({}): {}", r.status, r.text))
+        .parse()
+        .unwrap()
+}

@@ -1,10 +1,12 @@
-//! Tables round 3 (issue 32): no silent self-elimination in Pyramido (the slot the engine
+//! No silent self-elimination in Pyramido (issue 32) (the slot the engine
 //! flags is marked and asks first; afterwards the pyramid, the log and the end screen say
 //! why), the clock and the prompt in view while placing at 1280×800 and 375×812, one marker
 //! and one non-overlapping hit area per slot, and the focus on the next decision after a move.
-use crate::tables_polish::{DESKTOP_800, viewport};
+use crate::support::{
+    DESKTOP_800, PHONE, artifacts, catalog, exists, fill, open_lobby, pyo_state, pyo_wait_past,
+    slot_hit_problems, viewport, world,
+};
 use crate::webdriver::Session;
-use crate::{PHONE, artifacts, catalog, exists, fill, open_lobby, pyo_state, pyo_wait_past, world};
 use serde_json::{Value, json};
 
 /// Boxes (in CSS px) of what must stay on screen, scrolled to the very bottom of the page:
@@ -25,36 +27,6 @@ async fn head_outside_viewport_when_scrolled(s: &Session, seat: u64) -> Value {
         json!([seat]),
     )
     .await
-}
-
-/// Every pair of slot hit areas (block A's cell) that overlap by more than half a pixel, and
-/// every slot whose hit area's centre is taken by something else (nothing may cover it).
-pub(crate) async fn slot_hit_problems(s: &Session) -> (usize, Value) {
-    let v = s
-        .js(
-            "const hits = [...document.querySelectorAll('[data-testid=my-pyramid] [data-testid=ghost] .ghost-hit')];
-             const boxes = hits.map((e) => e.getBoundingClientRect());
-             const out = [];
-             for (let i = 0; i < boxes.length; i++) {
-               const a = boxes[i];
-               if (a.width < 8 || a.height < 8) out.push(['tiny', i, a.width, a.height]);
-               for (let j = i + 1; j < boxes.length; j++) {
-                 const b = boxes[j];
-                 const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
-                 const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-                 if (w > 0.5 && h > 0.5) out.push(['overlap', i, j, w, h]);
-               }
-               const x = (a.left + a.right) / 2, y = (a.top + a.bottom) / 2;
-               if (y >= 0 && y < window.innerHeight) {
-                 const at = document.elementFromPoint(x, y);
-                 if (!at || at.closest('[data-testid=ghost]') !== hits[i].closest('[data-testid=ghost]')) out.push(['covered', i, at ? at.getAttribute('class') : null]);
-               }
-             }
-             return [hits.length, out];",
-            json!([]),
-        )
-        .await;
-    (v[0].as_u64().unwrap_or(0) as usize, v[1].clone())
 }
 
 /// How many of this step's placements the engine flags as eliminating (all orientations).
@@ -409,56 +381,5 @@ async fn pyramido_asks_before_an_eliminating_placement_and_keeps_the_clock_in_vi
     } else {
         panic!("the flagged placement did not eliminate the player");
     }
-    s.quit().await;
-}
-
-/// A first-time visitor's lobby at 1280×800 and 375×812: "Play now" has one card per game of
-/// the descriptors, each with its picture, one line saying what it is, a table against bots,
-/// and a button per solo mode where the game has one; at 1280×800 the open tables are in view
-/// without scrolling.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_lobby_offers_each_game_with_a_picture_and_shows_open_tables_at_once() {
-    let w = world("round3-lobby").await;
-    let s = w.driver.session(DESKTOP_800.0, DESKTOP_800.1).await;
-    open_lobby(&s, &w.server.base).await;
-    viewport(&s, DESKTOP_800.0, DESKTOP_800.1).await;
-    s.wait_for("[data-testid=open-tables]", 10).await;
-    let v = s
-        .js(
-            "return fetch('/api/games').then((r) => r.json()).then(async ({ games }) => {
-               const out = [];
-               for (const g of games) {
-                 const card = document.querySelector(`[data-testid=game-card-${g.key}]`);
-                 if (!card) { out.push(['no card', g.key]); continue; }
-                 const img = card.querySelector('img.game-picture');
-                 if (img && !img.complete) await new Promise((ok) => img.addEventListener('load', ok, { once: true }));
-                 if (!img || img.naturalWidth === 0) out.push(['no picture', g.key]);
-                 if (!card.querySelector('[data-testid=game-line]')) out.push(['no line', g.key]);
-                 const buttons = [...card.querySelectorAll('button')].map((b) => b.dataset.testid);
-                 if (g.seats.max > 1 && !buttons.some((b) => b.startsWith('quick-bots'))) out.push(['no bots', g.key]);
-                 const solo = g.seats.min === 1 ? g.options.flatMap((o) => o.values.map((v) => `quick-${v}`)) : [];
-                 for (const b of solo) if (!buttons.includes(b)) out.push(['no solo', g.key, b]);
-               }
-               const open = document.querySelector('[data-testid=open-tables] h2').getBoundingClientRect();
-               return [games.length, out, open.bottom, window.innerHeight];
-             });",
-            json!([]),
-        )
-        .await;
-    assert!(v[0].as_u64().unwrap_or(0) >= 3, "{v}");
-    assert_eq!(v[1], json!([]), "every game offered");
-    assert!(
-        v[2].as_f64().unwrap_or(f64::MAX) <= v[3].as_f64().unwrap_or(0.0),
-        "the open tables in view at 1280×800: {v}"
-    );
-    let dir = artifacts();
-    s.screenshot(&dir, "round3-lobby-first-visit-1280x800")
-        .await;
-    viewport(&s, PHONE.0, PHONE.1).await;
-    s.screenshot(&dir, "round3-lobby-first-visit-375x812").await;
-    // A game's "against bots" starts a table with bots at once.
-    s.click("[data-game=pyramido][data-testid^=quick-bots]")
-        .await;
-    s.wait_for("[data-testid=pyo-table]", 20).await;
     s.quit().await;
 }

@@ -2,11 +2,12 @@
 //! Rotate offers, `R` and Rotate keep the focus, a focused ghost previews the domino, a tap
 //! keeps the board still, the stage end is a plan (reset, confirmation below the best
 //! allocation), plurals in three languages and the favicon.
-use super::{DESKTOP_800, orientation, outside_viewport, viewport};
-use crate::webdriver::Session;
-use crate::{
-    PHONE, artifacts, exists, open_lobby, open_solo, play_step, table_state, wait_past, world,
+use super::play_step;
+use crate::support::{
+    DESKTOP_800, PHONE, artifacts, exists, open_lobby, open_solo, orientation, outside_viewport,
+    slot_hit_problems, table_state, viewport, wait_past, world,
 };
+use crate::webdriver::Session;
 use serde_json::json;
 
 /// Checks the placing step as it opens: every ghost and both buttons on screen without
@@ -213,7 +214,7 @@ async fn play_to_stage_two(s: &Session, prefix: &str, plan: bool) {
             }
             if stage_two {
                 // Stage 2's slots overlap as dominoes; their hit areas (block A's cell) do not.
-                let (slots, problems) = crate::tables_round3::slot_hit_problems(s).await;
+                let (slots, problems) = slot_hit_problems(s).await;
                 assert!(slots > 0);
                 assert_eq!(problems, json!([]), "{prefix}: stage 2 slot hit areas");
                 return;
