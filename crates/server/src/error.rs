@@ -61,6 +61,12 @@ impl From<anyhow::Error> for ApiError {
     }
 }
 
+impl From<crate::db::error::StoreError> for ApiError {
+    fn from(e: crate::db::error::StoreError) -> Self {
+        ApiError::internal(e)
+    }
+}
+
 /// The code of an answer, for [`json_errors`] to count.
 #[derive(Clone)]
 struct Answered(Code);

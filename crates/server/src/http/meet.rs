@@ -2,6 +2,7 @@
 //! public games to watch. Neither names a game: a setting is a game key, a player count and a
 //! clock profile key, checked against the descriptors and the server's clocks.
 use crate::AppState;
+use crate::db::error::StoreError;
 use crate::db::pairing_queue::{self as queue, SeatRefused, Waiting};
 use crate::db::store::{GameRow, SeatKind, now_ms};
 use crate::db::writer::Fence;
@@ -237,8 +238,8 @@ pub async fn ask_here(
         )
         .await
         {
-            Err(e) if e.downcast_ref::<SeatRefused>() == Some(&SeatRefused::Gone) => continue,
-            Err(e) if e.downcast_ref::<SeatRefused>() == Some(&SeatRefused::Moved) => {
+            Err(StoreError::SeatRefused(SeatRefused::Gone)) => continue,
+            Err(StoreError::SeatRefused(SeatRefused::Moved)) => {
                 return Err(moving());
             }
             Err(e) => return Err(ApiError::internal(e)),
