@@ -89,9 +89,11 @@ async fn rating_of(state: &AppState, game: &str, user: &str) -> ApiResult<f64> {
         .bind(user)
         .fetch_optional(&state.store.pool)
         .await
-        .map_err(anyhow::Error::from)?;
+        .map_err(crate::db::error::StoreError::from)?;
     Ok(match row {
-        Some(r) => r.try_get("rating").map_err(anyhow::Error::from)?,
+        Some(r) => r
+            .try_get("rating")
+            .map_err(crate::db::error::StoreError::from)?,
         None => 1500.0,
     })
 }
@@ -390,11 +392,13 @@ pub async fn watch(
     .bind(WATCH_LIST as i64)
     .fetch_all(&state.store.pool)
     .await
-    .map_err(anyhow::Error::from)?;
+    .map_err(crate::db::error::StoreError::from)?;
     let mut games = Vec::with_capacity(rows.len());
     for r in &rows {
         let row = crate::db::store::game_row(r)?;
-        let plies: i64 = r.try_get("plies").map_err(anyhow::Error::from)?;
+        let plies: i64 = r
+            .try_get("plies")
+            .map_err(crate::db::error::StoreError::from)?;
         let seats = state.store.seats(&row.id).await?;
         let mut v = crate::http::api::table_json(&state, &row, &seats, None).await?;
         let mut sum = 0.0;

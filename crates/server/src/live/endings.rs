@@ -103,9 +103,7 @@ async fn ask(state: &AppState, user: &str, game: &str, action: Action) -> ApiRes
             Err(_) => continue,
         }
     }
-    Err(ApiError::internal(anyhow::anyhow!(
-        "the game's room does not answer"
-    )))
+    Err(ApiError::internal("the game's room does not answer"))
 }
 
 fn not_found() -> ApiError {
