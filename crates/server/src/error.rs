@@ -61,6 +61,12 @@ impl From<anyhow::Error> for ApiError {
     }
 }
 
+impl From<crate::cluster::error::ClusterError> for ApiError {
+    fn from(e: crate::cluster::error::ClusterError) -> Self {
+        ApiError::internal(e)
+    }
+}
+
 impl From<crate::db::error::StoreError> for ApiError {
     fn from(e: crate::db::error::StoreError) -> Self {
         ApiError::internal(e)

@@ -35,11 +35,14 @@ pub enum StartError {
         needed: u64,
         in_force: u64,
     },
+    /// This instance cannot join the cluster or take part in it.
+    #[error(transparent)]
+    Cluster(#[from] crate::cluster::error::ClusterError),
     /// The listener's address or the signal handlers.
     #[error(transparent)]
     Io(#[from] std::io::Error),
-    /// A service that still reports untyped errors (notifications, cluster, rooms, analyses,
-    /// the HTTP listener).
+    /// A service that still reports untyped errors (notifications, rooms, analyses, the HTTP
+    /// listener).
     #[error(transparent)]
     Service(#[from] anyhow::Error),
 }
