@@ -67,6 +67,12 @@ impl From<crate::cluster::error::ClusterError> for ApiError {
     }
 }
 
+impl From<crate::live::load_error::LoadError> for ApiError {
+    fn from(e: crate::live::load_error::LoadError) -> Self {
+        ApiError::internal(e)
+    }
+}
+
 impl From<crate::db::error::StoreError> for ApiError {
     fn from(e: crate::db::error::StoreError) -> Self {
         ApiError::internal(e)

@@ -38,10 +38,13 @@ pub enum StartError {
     /// This instance cannot join the cluster or take part in it.
     #[error(transparent)]
     Cluster(#[from] crate::cluster::error::ClusterError),
+    /// A game to resume cannot be rebuilt.
+    #[error(transparent)]
+    Load(#[from] crate::live::load_error::LoadError),
     /// The listener's address or the signal handlers.
     #[error(transparent)]
     Io(#[from] std::io::Error),
-    /// A service that still reports untyped errors (notifications, rooms, analyses, the HTTP
+    /// A service that still reports untyped errors (notifications, analyses, the HTTP
     /// listener).
     #[error(transparent)]
     Service(#[from] anyhow::Error),
