@@ -292,6 +292,6 @@ pub fn run(args: ServeArgs) -> Result<()> {
             .with_context(|| format!("cannot listen on {}", args.bind))?;
         let addr = listener.local_addr()?;
         println!("Pyramidion is serving on http://{addr}");
-        pyramidion_server::serve_state(state, listener).await
+        Ok(pyramidion_server::serve_state(state, listener).await?)
     })
 }

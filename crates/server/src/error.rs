@@ -61,6 +61,24 @@ impl From<anyhow::Error> for ApiError {
     }
 }
 
+impl From<crate::cluster::error::ClusterError> for ApiError {
+    fn from(e: crate::cluster::error::ClusterError) -> Self {
+        ApiError::internal(e)
+    }
+}
+
+impl From<crate::live::load_error::LoadError> for ApiError {
+    fn from(e: crate::live::load_error::LoadError) -> Self {
+        ApiError::internal(e)
+    }
+}
+
+impl From<crate::db::error::StoreError> for ApiError {
+    fn from(e: crate::db::error::StoreError) -> Self {
+        ApiError::internal(e)
+    }
+}
+
 /// The code of an answer, for [`json_errors`] to count.
 #[derive(Clone)]
 struct Answered(Code);

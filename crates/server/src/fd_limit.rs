@@ -3,6 +3,8 @@
 //! its database or answer `/healthz`; so the soft limit is raised at start (as far as the hard
 //! limit allows), and a server that still could not hold its connections refuses to start.
 
+use crate::start_error::StartError;
+
 /// Files kept for what is not a client connection: the database, the listener, logs, the
 /// runtime's own descriptors.
 pub const RESERVED_FILES: u64 = 256;
@@ -10,7 +12,7 @@ pub const RESERVED_FILES: u64 = 256;
 /// Raises the soft limit on open files to the hard one and checks that it holds
 /// `max_connections` plus [`RESERVED_FILES`]; the limit in force, or why it is too low.
 #[cfg(target_os = "linux")]
-pub fn ensure(max_connections: usize) -> anyhow::Result<u64> {
+pub fn ensure(max_connections: usize) -> Result<u64, StartError> {
     use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
     let needed = (max_connections as u64).saturating_add(RESERVED_FILES);
     let limit = getrlimit(Resource::Nofile);
@@ -30,11 +32,11 @@ pub fn ensure(max_connections: usize) -> anyhow::Result<u64> {
         }
     }
     if in_force < needed {
-        anyhow::bail!(
-            "--max-connections {max_connections} needs about {needed} open files, but this \
-             process may open {in_force} (the hard RLIMIT_NOFILE): raise it (ulimit -Hn, \
-             LimitNOFILE=) or lower --max-connections"
-        );
+        return Err(StartError::OpenFiles {
+            max_connections,
+            needed,
+            in_force,
+        });
     }
     Ok(in_force)
 }
@@ -45,7 +47,7 @@ pub const DEFAULT_CONNECTIONS: usize = 4096;
 
 /// The connection cap to use: `asked` if the open-file limit holds it (else an error, see
 /// [`ensure`]); without one, [`DEFAULT_CONNECTIONS`] or as many as the limit allows.
-pub fn fit(asked: Option<usize>) -> anyhow::Result<usize> {
+pub fn fit(asked: Option<usize>) -> Result<usize, StartError> {
     if let Some(n) = asked {
         ensure(n)?;
         return Ok(n);
@@ -67,6 +69,6 @@ pub fn fit(asked: Option<usize>) -> anyhow::Result<usize> {
 
 /// Elsewhere the limit is left to the system.
 #[cfg(not(target_os = "linux"))]
-pub fn ensure(_max_connections: usize) -> anyhow::Result<u64> {
+pub fn ensure(_max_connections: usize) -> Result<u64, StartError> {
     Ok(u64::MAX)
 }

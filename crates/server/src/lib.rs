@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod names;
 pub mod queue;
 pub mod reach;
+pub mod start_error;
 pub mod wall_clock;
 
 use axum::Router;
@@ -22,6 +23,7 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+pub use start_error::StartError;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -253,7 +255,7 @@ pub struct AppState {
 
 impl AppState {
     /// Opens the database and resumes every unfinished game.
-    pub async fn new(config: Config) -> anyhow::Result<AppState> {
+    pub async fn new(config: Config) -> Result<AppState, StartError> {
         let metrics = Arc::<metrics::Metrics>::default();
         let store =
             db::store::Store::open(&config.database_url, metrics.clone(), config.writer.clone())
@@ -524,14 +526,14 @@ pub fn router(state: AppState) -> Router {
 /// write the same games from two places. The lock (an advisory lock on the database's
 /// `pyramidion.db.lock`) lasts as long as the returned file is open, and is released by the OS
 /// when the process ends, however it ends.
-pub fn lock_data_dir(dir: &std::path::Path) -> anyhow::Result<std::fs::File> {
+pub fn lock_data_dir(dir: &std::path::Path) -> Result<std::fs::File, StartError> {
     lock_sqlite_file(&dir.join("pyramidion.db"))
 }
 
 /// The same guard for a SQLite database named by URL (`--database sqlite://PATH`). `None` for
 /// other databases (PostgreSQL guards itself) and for in-memory SQLite, which no second
 /// process can open.
-pub fn lock_sqlite_url(url: &str) -> anyhow::Result<Option<std::fs::File>> {
+pub fn lock_sqlite_url(url: &str) -> Result<Option<std::fs::File>, StartError> {
     let Some(rest) = url.strip_prefix("sqlite:") else {
         return Ok(None);
     };
@@ -546,8 +548,7 @@ pub fn lock_sqlite_url(url: &str) -> anyhow::Result<Option<std::fs::File>> {
 /// Locks `DB.lock` beside the database file, named by its canonical path: however the file is
 /// named (the data directory, a URL, a relative path, `..`, a symbolic link), one database has
 /// one lock.
-fn lock_sqlite_file(db: &std::path::Path) -> anyhow::Result<std::fs::File> {
-    use anyhow::Context;
+fn lock_sqlite_file(db: &std::path::Path) -> Result<std::fs::File, StartError> {
     let canonical = match db.canonicalize() {
         Ok(path) => path,
         // Not created yet: its directory's canonical path and its name.
@@ -558,10 +559,14 @@ fn lock_sqlite_file(db: &std::path::Path) -> anyhow::Result<std::fs::File> {
                 .unwrap_or(std::path::Path::new("."));
             let name = db
                 .file_name()
-                .with_context(|| format!("{} names no database file", db.display()))?;
+                .ok_or_else(|| StartError::NoDatabaseFile(db.to_path_buf()))?;
             parent
                 .canonicalize()
-                .with_context(|| format!("cannot open {}", parent.display()))?
+                .map_err(|error| StartError::File {
+                    action: "open",
+                    path: parent.to_path_buf(),
+                    error,
+                })?
                 .join(name)
         }
     };
@@ -573,29 +578,36 @@ fn lock_sqlite_file(db: &std::path::Path) -> anyhow::Result<std::fs::File> {
     )
 }
 
-fn lock_file(path: &std::path::Path, what: &str) -> anyhow::Result<std::fs::File> {
-    use anyhow::Context;
+fn lock_file(path: &std::path::Path, what: &str) -> Result<std::fs::File, StartError> {
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
         .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
+        .map_err(|error| StartError::File {
+            action: "open",
+            path: path.to_path_buf(),
+            error,
+        })?;
     match file.try_lock() {
         Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
-            "{what} is in use by another Pyramidion server (it holds {}): \
-             two servers must not share one database",
-            path.display()
-        ),
-        Err(std::fs::TryLockError::Error(e)) => {
-            Err(e).with_context(|| format!("cannot lock {}", path.display()))
-        }
+        Err(std::fs::TryLockError::WouldBlock) => Err(StartError::InUse {
+            what: what.to_string(),
+            lock: path.to_path_buf(),
+        }),
+        Err(std::fs::TryLockError::Error(error)) => Err(StartError::File {
+            action: "lock",
+            path: path.to_path_buf(),
+            error,
+        }),
     }
 }
 
 /// Serves until the process is stopped; SIGTERM or Ctrl-C drains it first (`drain`).
-pub async fn serve(mut config: Config, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
+pub async fn serve(
+    mut config: Config,
+    listener: tokio::net::TcpListener,
+) -> Result<(), StartError> {
     if config.advertise.is_none() {
         config.advertise = Some(format!("http://{}", listener.local_addr()?));
     }
@@ -604,7 +616,10 @@ pub async fn serve(mut config: Config, listener: tokio::net::TcpListener) -> any
 
 /// Serves an opened state (its storage is open and writable) until the process is stopped;
 /// SIGTERM or Ctrl-C drains it first (`drain`).
-pub async fn serve_state(state: AppState, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
+pub async fn serve_state(
+    state: AppState,
+    listener: tokio::net::TcpListener,
+) -> Result<(), StartError> {
     if let Some(cluster) = &state.cluster
         && state.config.advertise.is_none()
     {
@@ -616,7 +631,7 @@ pub async fn serve_state(state: AppState, listener: tokio::net::TcpListener) -> 
     // Ctrl-C in a terminal is the same request to stop as a service manager's SIGTERM.
     let interrupt = tokio::signal::ctrl_c();
     tokio::select! {
-        served = http::listen::serve(state.clone(), listener) => served,
+        served = http::listen::serve(state.clone(), listener) => Ok(served?),
         _ = terminate.recv() => {
             live::drain::drain(&state).await;
             Ok(())

@@ -4,9 +4,9 @@
 //! to. Like the pushes of one instance (`crate::live::hub`), they are hints offered without
 //! waiting: a page that missed one (a full queue, a listener reconnecting) reads its list
 //! again when it reconnects or reopens. Moves never travel this way (see `link`).
+use super::Result;
 use crate::live::hub::Hub;
 use crate::live::protocol::ServerMsg;
-use anyhow::Result;
 use serde_json::value::RawValue;
 use std::sync::Arc;
 use tokio::sync::mpsc;

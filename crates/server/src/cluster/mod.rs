@@ -15,12 +15,16 @@
 //!   game (your turn, lobby) reach every instance through `LISTEN/NOTIFY` (`fanout`).
 //!
 //! SQLite has one instance (its data directory is locked) and no cluster.
-use anyhow::{Context, Result};
+use error::ClusterError;
+
+/// Results of the cluster's operations.
+pub type Result<T, E = ClusterError> = std::result::Result<T, E>;
 use sqlx::{AnyPool, Row};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+pub mod error;
 pub mod fanout;
 pub mod link;
 pub mod pairing;
@@ -110,7 +114,7 @@ impl Cluster {
                 store
                     .secret("cluster_link")
                     .await?
-                    .context("the cluster secret was not stored")?
+                    .ok_or(ClusterError::NoSecret)?
             }
         };
         sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -124,7 +128,7 @@ impl Cluster {
         .bind(LIFE.as_millis() as i64)
         .execute(&pool)
         .await
-        .context("cannot join the cluster")?;
+        .map_err(ClusterError::Join)?;
         // Connections of a previous life of this instance are long closed.
         sqlx::query("DELETE FROM presence WHERE instance = $1")
             .bind(&me)
@@ -256,7 +260,9 @@ impl Cluster {
             }
             // Its owner died between the two statements: claim again.
         }
-        anyhow::bail!("game {game} changes owner too often to be claimed")
+        Err(ClusterError::Contended(format!(
+            "game {game} changes owner too often to be claimed"
+        )))
     }
 
     /// Takes the queued analysis of `game` to run it here, unless an alive instance runs it.
@@ -341,7 +347,7 @@ async fn keep_presence(
                 .bind(&me)
                 .execute(&pool)
                 .await?;
-            anyhow::Ok(())
+            Ok::<_, sqlx::Error>(())
         };
         if let Err(e) = applied.await {
             tracing::warn!(error = %e, "cannot record a connection's presence");

@@ -35,7 +35,7 @@ enum Holder {
 /// instance's hold, or names its alive holder. Unlike a game's claim, confirming a hold keeps
 /// the epoch: every ask confirms it, and a seating under way must not be fenced out by the
 /// next ask on the same instance. The epoch grows whenever the holder changes.
-async fn hold(cluster: &super::Cluster) -> anyhow::Result<Holder> {
+async fn hold(cluster: &super::Cluster) -> super::Result<Holder> {
     for _ in 0..3 {
         let taken = sqlx::query(sqlx::AssertSqlSafe(format!(
             "INSERT INTO game_leases (game_id, owner, epoch) VALUES ($1, $2, 1)
@@ -66,7 +66,9 @@ async fn hold(cluster: &super::Cluster) -> anyhow::Result<Holder> {
         }
         // Its holder died between the two statements: try again.
     }
-    anyhow::bail!("the pairing queue changes holder too often to be held")
+    Err(super::error::ClusterError::Contended(
+        "the pairing queue changes holder too often to be held".into(),
+    ))
 }
 
 /// Whether `user` has an open connection on an instance alive within the last `grace_ms`:
@@ -75,7 +77,7 @@ pub async fn present_lately(
     cluster: &super::Cluster,
     user: &str,
     grace_ms: i64,
-) -> anyhow::Result<bool> {
+) -> super::Result<bool> {
     let row = sqlx::query(sqlx::AssertSqlSafe(format!(
         "SELECT 1 FROM presence p JOIN instances i ON i.id = p.instance
          WHERE p.user_id = $1 AND p.conns > 0 AND i.alive_until > {DB_NOW_MS} - $2"

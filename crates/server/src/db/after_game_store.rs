@@ -1,6 +1,6 @@
 //! Storage for after the game: daily attempts, the server's secrets, rematch links.
+use crate::db::error::Result;
 use crate::db::store::{GameRow, SeatKind, Store, insert_seat};
-use anyhow::Result;
 use sqlx::{AnyConnection, Row};
 
 impl Store {

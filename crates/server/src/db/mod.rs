@@ -2,6 +2,7 @@
 //! single writer that makes moves durable before they are acknowledged, and the rows written
 //! after a game (results, ratings, people's data), and the quick-pairing queue.
 pub(crate) mod after_game_store;
+pub mod error;
 pub mod pairing_queue;
 pub(crate) mod people_store;
 pub mod ratings;

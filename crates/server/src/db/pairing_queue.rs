@@ -7,10 +7,10 @@
 //! Every write goes through the store's writer, so a row exists (is durable) before its ask is
 //! acknowledged, and seating removes the seated players' rows in the very transaction that
 //! creates their game: a row can be removed once only, so no player is ever seated twice.
+use crate::db::error::{Result, StoreError};
 use crate::db::store::{GameRow, SeatKind, Store};
-use crate::db::writer::{Fence, MoveRefused};
+use crate::db::writer::Fence;
 use crate::http::meet::Setting;
-use anyhow::Result;
 use sqlx::Row;
 
 /// One waiting player.
@@ -55,14 +55,16 @@ pub async fn load(store: &Store) -> Result<Vec<Waiting>> {
                 user: r.try_get("user_id")?,
                 setting: Setting {
                     game: r.try_get("game")?,
-                    players: u8::try_from(r.try_get::<i64, _>("players")?)?,
+                    players: u8::try_from(r.try_get::<i64, _>("players")?)
+                        .map_err(|e| StoreError::Corrupt(format!("a stored player count: {e}")))?,
                     clock: r.try_get("clock")?,
                 },
                 rated: r.try_get::<i64, _>("rated")? != 0,
                 range: r
                     .try_get::<Option<i64>, _>("rating_range")?
                     .map(u32::try_from)
-                    .transpose()?,
+                    .transpose()
+                    .map_err(|e| StoreError::Corrupt(format!("a stored rating range: {e}")))?,
                 rating: r.try_get("rating")?,
                 since: r.try_get("since")?,
             })
@@ -150,7 +152,7 @@ pub async fn seat(
                     crate::db::writer::hold_fence(c, crate::cluster::pairing::LEASE, fence.as_ref())
                         .await
                 {
-                    return Err(if e.downcast_ref::<MoveRefused>().is_some() {
+                    return Err(if matches!(e, StoreError::MoveRefused(_)) {
                         SeatRefused::Moved.into()
                     } else {
                         e

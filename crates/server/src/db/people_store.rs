@@ -1,6 +1,6 @@
 //! Storage for playing with people (issue 27): resignations and early ends.
+use crate::db::error::Result;
 use crate::db::store::{Store, now_ms};
-use anyhow::Result;
 use sqlx::Row;
 
 impl Store {

@@ -18,8 +18,8 @@
 //!   are not accounts and always count;
 //! - rated tables have a clock (`api::create_table`), so a losing player cannot stall one:
 //!   the time-out policy hands their seat to a bot and the game ends.
+use crate::db::error::Result;
 use crate::db::store::SeatKind;
-use anyhow::Result;
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
 use sqlx::{AnyConnection, Row};

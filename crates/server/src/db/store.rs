@@ -5,10 +5,10 @@
 //! per accepted move, inserted and committed before the move is acknowledged or broadcast.
 //! Reads use a pool; every write goes through the one writer of `crate::db::writer`.
 use crate::db::after_game_store::insert_game;
+use crate::db::error::{Result, StoreError};
 use crate::db::writer::{Writer, WriterOptions};
 use crate::live::clock::{ClockProfile, ClockState};
 use crate::metrics::Metrics;
-use anyhow::{Context, Result};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use std::sync::Arc;
@@ -33,14 +33,9 @@ pub struct Store {
     pub(crate) writer: Writer,
 }
 
-/// Whether `e` is the database refusing a duplicate of a unique value (and nothing else).
-pub fn is_unique_violation(e: &anyhow::Error) -> bool {
-    e.chain().any(|cause| {
-        cause
-            .downcast_ref::<sqlx::Error>()
-            .and_then(|e| e.as_database_error())
-            .is_some_and(|d| d.is_unique_violation())
-    })
+/// A stored value the server cannot read: what it is, and why.
+fn corrupt(what: &str, e: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(format!("{what}: {e}"))
 }
 
 pub fn now_ms() -> i64 {
@@ -176,24 +171,37 @@ impl Store {
             options(max, reader)
                 .connect(url)
                 .await
-                .with_context(|| format!("cannot open database {url}"))
+                .map_err(|error| StoreError::Open {
+                    url: url.to_string(),
+                    error,
+                })
         };
         // One plain connection first: a database that cannot be opened (corrupt, unreadable,
         // unreachable) is reported at once with its own error, not as a pool timeout.
         {
-            let mut first = AnyConnection::connect(url)
-                .await
-                .with_context(|| format!("cannot open database {url}"))?;
+            let mut first =
+                AnyConnection::connect(url)
+                    .await
+                    .map_err(|error| StoreError::Open {
+                        url: url.to_string(),
+                        error,
+                    })?;
             if backend == Backend::Sqlite {
                 first
                     .execute("PRAGMA journal_mode = WAL")
                     .await
-                    .with_context(|| format!("cannot open database {url}"))?;
+                    .map_err(|error| StoreError::Open {
+                        url: url.to_string(),
+                        error,
+                    })?;
             }
             first
                 .execute("SELECT 1")
                 .await
-                .with_context(|| format!("cannot read database {url}"))?;
+                .map_err(|error| StoreError::Read {
+                    url: url.to_string(),
+                    error,
+                })?;
             first.close().await?;
         }
         // The writer's own connection: nothing else writes (migrations run before it starts).
@@ -212,11 +220,8 @@ impl Store {
             .execute(&mut *probe)
             .await
             .and(Ok(()))
-            .context("the database is not writable")?;
-        probe
-            .commit()
-            .await
-            .context("the database is not writable")?;
+            .map_err(StoreError::NotWritable)?;
+        probe.commit().await.map_err(StoreError::NotWritable)?;
         Ok(Store {
             pool,
             backend,
@@ -603,11 +608,7 @@ impl Store {
 }
 
 async fn migrate(pool: &AnyPool) -> Result<()> {
-    MIGRATOR
-        .run(pool)
-        .await
-        .context("cannot apply the database migrations")?;
-    Ok(())
+    Ok(MIGRATOR.run(pool).await?)
 }
 
 /// Fills in the look-alike key of accounts named before keys existed (migration 0005). Of
@@ -667,15 +668,22 @@ pub(crate) fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow> {
         kind: r.try_get("kind")?,
         options: r.try_get("options")?,
         seed: r.try_get::<i64, _>("seed")? as u64,
-        status: r.try_get::<String, _>("status")?.parse()?,
+        status: r
+            .try_get::<String, _>("status")?
+            .parse()
+            .map_err(|e| corrupt("a stored game status", e))?,
         listed: r.try_get::<i64, _>("listed")? == 1,
         invite: r.try_get("invite")?,
         clock: match r.try_get::<Option<String>, _>("clock")? {
-            Some(json) => Some(serde_json::from_str(&json).context("a stored clock profile")?),
+            Some(json) => Some(
+                serde_json::from_str(&json).map_err(|e| corrupt("a stored clock profile", e))?,
+            ),
             None => None,
         },
         clock_state: match r.try_get::<Option<String>, _>("clock_state")? {
-            Some(json) => Some(serde_json::from_str(&json).context("a stored clock state")?),
+            Some(json) => {
+                Some(serde_json::from_str(&json).map_err(|e| corrupt("a stored clock state", e))?)
+            }
             None => None,
         },
         to_move: r

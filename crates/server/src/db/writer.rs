@@ -15,9 +15,9 @@
 //! "commit" into a savepoint release inside a transaction that never commits. The next batch
 //! opens a fresh connection; while the storage fails, a probe write is retried every
 //! `probe_every`, so the health turns back to ok by itself once the fault goes away.
+use crate::db::error::{Result, StoreError};
 use crate::db::store::TurnWrite;
 use crate::metrics::Metrics;
-use anyhow::{Result, anyhow};
 use futures_util::future::BoxFuture;
 use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Connection};
 use std::sync::{Arc, LazyLock};
@@ -162,8 +162,8 @@ impl Writer {
         self.send(Write::Move(pending)).await?;
         committed
             .await
-            .map_err(|_| anyhow!("the database writer has stopped"))?
-            .map_err(anyhow::Error::new)
+            .map_err(|_| StoreError::Stopped)?
+            .map_err(StoreError::from)
     }
 
     /// Runs `f` in the next batch, in a savepoint of its own (its failure undoes only its own
@@ -178,18 +178,16 @@ impl Writer {
             Box::pin(async move {
                 let (out, broken) = match in_savepoint(conn, f).await {
                     Ok(out) => (out, Ok(())),
-                    Err(broken) => (Err(anyhow!("{broken}")), Err(broken)),
+                    Err(broken) => (Err(StoreError::Batch(broken.to_string())), Err(broken)),
                 };
                 let deliver = Box::new(move |committed: Result<(), String>| {
-                    let _ = done.send(committed.map_err(|e| anyhow!(e)).and(out));
+                    let _ = done.send(committed.map_err(StoreError::Batch).and(out));
                 }) as Deliver;
                 (deliver, broken)
             })
         });
         self.send(Write::Job(job)).await?;
-        answer
-            .await
-            .map_err(|_| anyhow!("the database writer has stopped"))?
+        answer.await.map_err(|_| StoreError::Stopped)?
     }
 
     /// [`Writer::run`] for one statement, values bound, whose result is not needed.
@@ -207,7 +205,7 @@ impl Writer {
         self.queue
             .send(write)
             .await
-            .map_err(|_| anyhow!("the database writer has stopped"))
+            .map_err(|_| StoreError::Stopped)
     }
 }
 
@@ -263,7 +261,7 @@ async fn write(
             }
         }
         let (result, delivers, move_errors) = commit(&pool, &moves, jobs, &options).await;
-        let result = result.map_err(|e| format!("{e:#}"));
+        let result = result.map_err(|e| e.to_string());
         match &result {
             Ok(()) => {
                 metrics.storage.succeeded();
@@ -299,13 +297,13 @@ async fn probe(pool: &AnyPool, metrics: &Metrics, options: &WriterOptions) {
                 .execute(&mut *conn)
                 .await
                 .map(|_| ())
-                .map_err(anyhow::Error::from);
+                .map_err(StoreError::from);
             (Box::new(|_| {}) as Deliver, r)
         })
     });
     match commit(pool, &[], vec![touch], options).await.0 {
         Ok(()) => metrics.storage.succeeded(),
-        Err(e) => metrics.storage.failed(&format!("{e:#}")),
+        Err(e) => metrics.storage.failed(&e.to_string()),
     }
 }
 
@@ -355,7 +353,7 @@ async fn commit(
             })
             .collect();
         if let Some(reason) = options.faults.as_ref().and_then(|f| f.fail_commit()) {
-            return Err(anyhow!("injected fault: {reason}"));
+            return Err(StoreError::Injected(reason));
         }
         tx.commit().await?;
         Ok(())
@@ -378,7 +376,7 @@ pub async fn hold_fence(
 ) -> Result<()> {
     match fence {
         Some(fence) if !holds(conn, game_id, fence).await? => {
-            Err(anyhow::Error::new(MoveRefused {
+            Err(StoreError::MoveRefused(MoveRefused {
                 message: "this instance no longer runs this game".into(),
                 duplicate: true,
             }))
@@ -478,8 +476,8 @@ async fn insert_moves(
         errors.push(one.err().map(|e| {
             tracing::error!(game = %m.game_id, ply = m.ply, error = %e, "a move was refused by the database");
             MoveRefused {
-                message: format!("{e:#}"),
-                duplicate: crate::db::store::is_unique_violation(&e),
+                message: e.to_string(),
+                duplicate: e.is_unique_violation(),
             }
         }));
     }

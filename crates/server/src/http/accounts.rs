@@ -123,8 +123,8 @@ pub async fn register(
     let password = c.password.clone();
     let hash = hashing(&state, move || hash_password(&password, cost)).await?;
     // Only a unique violation means the name is taken; any other failure is the server's.
-    let refused = |e: anyhow::Error| {
-        if crate::db::store::is_unique_violation(&e) {
+    let refused = |e: crate::db::error::StoreError| {
+        if e.is_unique_violation() {
             taken()
         } else {
             ApiError::internal(e)

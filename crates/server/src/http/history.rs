@@ -51,11 +51,11 @@ async fn rating_change(state: &AppState, game_id: &str, seat: usize) -> ApiResul
     .bind(seat as i64)
     .fetch_optional(&state.store.pool)
     .await
-    .map_err(anyhow::Error::from)?;
+    .map_err(crate::db::error::StoreError::from)?;
     Ok(match row {
         Some(r) => json!({
-            "before": r.try_get::<f64, _>("rating_before").map_err(anyhow::Error::from)?.round(),
-            "after": r.try_get::<f64, _>("rating_after").map_err(anyhow::Error::from)?.round(),
+            "before": r.try_get::<f64, _>("rating_before").map_err(crate::db::error::StoreError::from)?.round(),
+            "after": r.try_get::<f64, _>("rating_after").map_err(crate::db::error::StoreError::from)?.round(),
         }),
         None => Value::Null,
     })

@@ -2,6 +2,7 @@
 //! public games to watch. Neither names a game: a setting is a game key, a player count and a
 //! clock profile key, checked against the descriptors and the server's clocks.
 use crate::AppState;
+use crate::db::error::StoreError;
 use crate::db::pairing_queue::{self as queue, SeatRefused, Waiting};
 use crate::db::store::{GameRow, SeatKind, now_ms};
 use crate::db::writer::Fence;
@@ -88,9 +89,11 @@ async fn rating_of(state: &AppState, game: &str, user: &str) -> ApiResult<f64> {
         .bind(user)
         .fetch_optional(&state.store.pool)
         .await
-        .map_err(anyhow::Error::from)?;
+        .map_err(crate::db::error::StoreError::from)?;
     Ok(match row {
-        Some(r) => r.try_get("rating").map_err(anyhow::Error::from)?,
+        Some(r) => r
+            .try_get("rating")
+            .map_err(crate::db::error::StoreError::from)?,
         None => 1500.0,
     })
 }
@@ -237,8 +240,8 @@ pub async fn ask_here(
         )
         .await
         {
-            Err(e) if e.downcast_ref::<SeatRefused>() == Some(&SeatRefused::Gone) => continue,
-            Err(e) if e.downcast_ref::<SeatRefused>() == Some(&SeatRefused::Moved) => {
+            Err(StoreError::SeatRefused(SeatRefused::Gone)) => continue,
+            Err(StoreError::SeatRefused(SeatRefused::Moved)) => {
                 return Err(moving());
             }
             Err(e) => return Err(ApiError::internal(e)),
@@ -389,11 +392,13 @@ pub async fn watch(
     .bind(WATCH_LIST as i64)
     .fetch_all(&state.store.pool)
     .await
-    .map_err(anyhow::Error::from)?;
+    .map_err(crate::db::error::StoreError::from)?;
     let mut games = Vec::with_capacity(rows.len());
     for r in &rows {
         let row = crate::db::store::game_row(r)?;
-        let plies: i64 = r.try_get("plies").map_err(anyhow::Error::from)?;
+        let plies: i64 = r
+            .try_get("plies")
+            .map_err(crate::db::error::StoreError::from)?;
         let seats = state.store.seats(&row.id).await?;
         let mut v = crate::http::api::table_json(&state, &row, &seats, None).await?;
         let mut sum = 0.0;

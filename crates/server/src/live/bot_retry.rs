@@ -1,5 +1,6 @@
 //! A bot's move that the storage refused is tried again later: no player would otherwise
 //! play that turn, and the game would wait until the room left memory.
+use crate::db::error::StoreError;
 use crate::live::room::RoomCmd;
 use std::time::Duration;
 
@@ -22,18 +23,14 @@ pub fn delay(failures: u32) -> Duration {
 /// Whether the storage refused a move because it already holds one at that ply: the room is
 /// stale (another room or server played on). Such a move is never tried again: the room is
 /// dropped and rebuilt from storage.
-pub fn stale_room(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| {
-        cause
-            .downcast_ref::<crate::db::writer::MoveRefused>()
-            .is_some_and(|r| r.duplicate)
-    })
+pub fn stale_room(error: &StoreError) -> bool {
+    error.is_stale_move()
 }
 
 /// Logs the failure of `choice` and sends it back to its room after the [`delay`].
 pub fn persist_later(
     game: &str,
-    error: &anyhow::Error,
+    error: &StoreError,
     room: &crate::queue::Sender<RoomCmd>,
     mut choice: BotChoice,
 ) {

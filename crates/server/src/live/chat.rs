@@ -87,7 +87,7 @@ fn channel_of(name: &str) -> &'static str {
 }
 
 impl Store {
-    pub async fn add_chat(&self, m: &ChatMessage) -> anyhow::Result<()> {
+    pub async fn add_chat(&self, m: &ChatMessage) -> crate::db::error::Result<()> {
         self.writer
             .execute(
                 sqlx::query(
@@ -108,7 +108,11 @@ impl Store {
     }
 
     /// A game's messages, oldest first; `spectators` also gives the spectators' channel.
-    pub async fn chat(&self, game_id: &str, spectators: bool) -> anyhow::Result<Vec<ChatMessage>> {
+    pub async fn chat(
+        &self,
+        game_id: &str,
+        spectators: bool,
+    ) -> crate::db::error::Result<Vec<ChatMessage>> {
         let rows = sqlx::query(
             "SELECT c.*, u.name AS user_name FROM chat_messages c
                LEFT JOIN users u ON u.id = c.user_id
@@ -123,7 +127,11 @@ impl Store {
     }
 
     /// Records `reporter`'s report of a message (again: nothing changes).
-    pub async fn report_chat(&self, message_id: &str, reporter: &str) -> anyhow::Result<()> {
+    pub async fn report_chat(
+        &self,
+        message_id: &str,
+        reporter: &str,
+    ) -> crate::db::error::Result<()> {
         self.writer
             .execute(
                 sqlx::query(
@@ -137,7 +145,7 @@ impl Store {
             .await
     }
 
-    async fn chat_message(&self, id: &str) -> anyhow::Result<Option<ChatMessage>> {
+    async fn chat_message(&self, id: &str) -> crate::db::error::Result<Option<ChatMessage>> {
         let row = sqlx::query(
             "SELECT c.*, u.name AS user_name FROM chat_messages c
                LEFT JOIN users u ON u.id = c.user_id WHERE c.id = $1",
@@ -159,13 +167,16 @@ pub struct Report {
 
 /// Every report in the database at `url`, newest first. Read only, on a connection of its own:
 /// a running server may hold the database (`pyramidion moderation`).
-pub async fn reports_at(url: &str) -> anyhow::Result<Vec<Report>> {
-    use anyhow::Context;
+pub async fn reports_at(url: &str) -> crate::db::error::Result<Vec<Report>> {
+    use crate::db::error::StoreError;
     use sqlx::Connection;
     sqlx::any::install_default_drivers();
     let mut conn = sqlx::AnyConnection::connect(url)
         .await
-        .with_context(|| format!("cannot open database {url}"))?;
+        .map_err(|error| StoreError::Open {
+            url: url.to_string(),
+            error,
+        })?;
     let rows = sqlx::query(
         "SELECT r.at AS reported_at, r.reporter, c.*, u.name AS user_name
            FROM chat_reports r JOIN chat_messages c ON c.id = r.message_id
@@ -174,7 +185,7 @@ pub async fn reports_at(url: &str) -> anyhow::Result<Vec<Report>> {
     )
     .fetch_all(&mut conn)
     .await
-    .context("cannot read the reports (has a server of this version run on it?)")?;
+    .map_err(StoreError::Reports)?;
     rows.iter()
         .map(|r| {
             Ok(Report {
@@ -186,7 +197,7 @@ pub async fn reports_at(url: &str) -> anyhow::Result<Vec<Report>> {
         .collect()
 }
 
-fn chat_row(r: &sqlx::any::AnyRow) -> anyhow::Result<ChatMessage> {
+fn chat_row(r: &sqlx::any::AnyRow) -> crate::db::error::Result<ChatMessage> {
     let user: String = r.try_get("user_id")?;
     let name: Option<String> = r.try_get("user_name")?;
     Ok(ChatMessage {

@@ -103,9 +103,7 @@ async fn ask(state: &AppState, user: &str, game: &str, action: Action) -> ApiRes
             Err(_) => continue,
         }
     }
-    Err(ApiError::internal(anyhow::anyhow!(
-        "the game's room does not answer"
-    )))
+    Err(ApiError::internal("the game's room does not answer"))
 }
 
 fn not_found() -> ApiError {
@@ -150,7 +148,10 @@ pub async fn back(
 
 /// Abandons every live game against bots only that nobody moved in since `before` (ms since
 /// the epoch). Returns how many. Run by the sweep (`Limits::abandon_after`).
-pub async fn abandon_stale(state: &AppState, before: i64) -> anyhow::Result<usize> {
+pub async fn abandon_stale(
+    state: &AppState,
+    before: i64,
+) -> Result<usize, crate::live::load_error::LoadError> {
     let mut done = 0;
     for id in state.store.stale_bot_games(before).await? {
         let Some(room) = state.rooms.get(state, &id).await? else {

@@ -11,6 +11,7 @@ pub mod drain;
 pub mod endings;
 pub mod fair_queue;
 pub mod hub;
+pub mod load_error;
 pub mod moves;
 pub mod patch;
 pub mod protocol;

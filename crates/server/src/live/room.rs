@@ -732,7 +732,7 @@ impl Room {
 
 enum ApplyError {
     Illegal(&'static str, String),
-    Storage(anyhow::Error),
+    Storage(crate::db::error::StoreError),
 }
 
 impl std::fmt::Display for ApplyError {

@@ -1,10 +1,13 @@
 //! The registry of running rooms: one per game that someone follows or that is being played.
 use crate::AppState;
 use crate::cluster::{Lease, Owner};
+use crate::db::error::StoreError;
 use crate::db::store::{SeatKind, TurnWrite};
 use crate::live::clock::Clock;
+use crate::live::load_error::LoadError;
 use crate::live::room::{Room, RoomHandle, RoomSetup};
-use anyhow::{Result, bail};
+
+type Result<T, E = LoadError> = std::result::Result<T, E>;
 use pyramidion_core::record::Record;
 use pyramidion_games::AnyGame;
 use std::collections::HashMap;
@@ -274,7 +277,10 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
     state.metrics.replayed();
     let record = Record {
         game: row.kind.clone(),
-        options: serde_json::from_str(&row.options)?,
+        options: serde_json::from_str(&row.options).map_err(|error| LoadError::Options {
+            id: id.to_string(),
+            error,
+        })?,
         seed: row.seed,
         result: None,
         moves: state.store.moves(id).await?,
@@ -282,7 +288,12 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
     };
     let (game, moves) = match replay_played(&record) {
         Ok(g) => g,
-        Err(e) => bail!("game {id} does not replay from its record: {e}"),
+        Err(e) => {
+            return Err(LoadError::Replay {
+                id: id.to_string(),
+                error: e.to_string(),
+            });
+        }
     };
     let seats = state.store.seats(id).await?;
     let to_move = match game.to_move() {
@@ -306,7 +317,8 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
             clock_state: clock
                 .as_ref()
                 .map(|c| serde_json::to_string(&c.state))
-                .transpose()?,
+                .transpose()
+                .map_err(StoreError::from)?,
             deadline_at: clock.as_ref().and_then(Clock::deadline),
         };
         state.store.set_turn(id, turn).await?;

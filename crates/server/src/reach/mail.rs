@@ -89,7 +89,8 @@ impl Mailer {
             let pending = serde_json::to_string(&kinds)?;
             return store
                 .set_mail_batch(&event.user, &event.game, last, Some(&pending))
-                .await;
+                .await
+                .map_err(Into::into);
         }
         self.send_batch(
             reach,
@@ -155,7 +156,8 @@ impl Mailer {
                 reach
                     .store
                     .set_mail_batch(user, game, Some(now), None)
-                    .await
+                    .await?;
+                Ok(())
             }
             Err(e) => {
                 let pending = serde_json::to_string(&kinds)?;

@@ -2,6 +2,7 @@
 //! whatever races for them; a player gone from the site for good no longer waits. (That the
 //! queue outlives its holder is shown with real processes in the CLI's cluster tests.)
 use crate::common::*;
+use pyramidion_server::db::error::StoreError;
 use pyramidion_server::db::pairing_queue::{self as queue, SeatRefused, Waiting};
 use pyramidion_server::db::store::{GameRow, SeatKind, now_ms};
 use pyramidion_server::game_status::GameStatus;
@@ -68,10 +69,9 @@ async fn a_waiting_player_is_never_seated_twice() {
         queue::seat(store, &w, "bruno", &g1, &s1, None),
         queue::seat(store, &w, "carla", &g2, &s2, None),
     );
-    let refused = |r: &anyhow::Result<()>| {
-        r.as_ref()
-            .err()
-            .and_then(|e| e.downcast_ref::<SeatRefused>().copied())
+    let refused = |r: &Result<(), StoreError>| match r {
+        Err(StoreError::SeatRefused(why)) => Some(*why),
+        _ => None,
     };
     let outcomes = [refused(&first), refused(&second)];
     assert!(
@@ -147,10 +147,9 @@ pub async fn races_on_postgres(url: &str) {
     use std::sync::Arc;
     let open = || Store::open(url, Arc::<Metrics>::default(), WriterOptions::default());
     let (one, two) = (open().await.unwrap(), open().await.unwrap());
-    let refused = |r: &anyhow::Result<()>| {
-        r.as_ref()
-            .err()
-            .and_then(|e| e.downcast_ref::<SeatRefused>().copied())
+    let refused = |r: &Result<(), StoreError>| match r {
+        Err(StoreError::SeatRefused(why)) => Some(*why),
+        _ => None,
     };
     for round in 0..5 {
         let waiter = format!("pg-waiter-{round}");

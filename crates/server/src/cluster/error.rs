@@ -1,0 +1,17 @@
+//! Why a cluster operation failed: the shared database, or a lease too contended to take.
+use crate::db::error::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the cluster secret was not stored")]
+    NoSecret,
+    #[error("cannot join the cluster: {0}")]
+    Join(sqlx::Error),
+    /// A lease changed hands on every try.
+    #[error("{0}")]
+    Contended(String),
+}

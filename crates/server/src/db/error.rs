@@ -1,0 +1,77 @@
+//! The one error type of the storage layer. Callers match on it (a duplicate name, a stale
+//! room, a seat that cannot be taken) instead of searching an opaque error for a cause.
+use crate::db::pairing_queue::SeatRefused;
+use crate::db::writer::MoveRefused;
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Why a storage call failed. The messages keep the source's text in them (the health
+/// endpoint and the logs show only the top message).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed a statement.
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    #[error("cannot open database {url}: {error}")]
+    Open { url: String, error: sqlx::Error },
+    #[error("cannot read database {url}: {error}")]
+    Read { url: String, error: sqlx::Error },
+    #[error("the database is not writable: {0}")]
+    NotWritable(sqlx::Error),
+    #[error("cannot apply the database migrations: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A JSON value of a row that cannot be written or read back.
+    #[error("a stored JSON value: {0}")]
+    Json(#[from] serde_json::Error),
+    /// `pyramidion moderation` found no reports table.
+    #[error("cannot read the reports (has a server of this version run on it?): {0}")]
+    Reports(sqlx::Error),
+    /// A stored row the server cannot read (what, and why).
+    #[error("{0}")]
+    Corrupt(String),
+    /// The writer task is gone (the server is shutting down).
+    #[error("the database writer has stopped")]
+    Stopped,
+    /// The batch holding this write failed as a whole (its error's text, shared by the batch).
+    #[error("{0}")]
+    Batch(String),
+    /// One move refused by the database (see [`MoveRefused`]).
+    #[error("{}", .0.message)]
+    MoveRefused(MoveRefused),
+    /// A group of the pairing queue cannot sit.
+    #[error("{0}")]
+    SeatRefused(SeatRefused),
+    /// A test made the commit fail (`crate::db::writer::FaultInjector`).
+    #[error("injected fault: {0}")]
+    Injected(String),
+}
+
+impl From<MoveRefused> for StoreError {
+    fn from(r: MoveRefused) -> Self {
+        StoreError::MoveRefused(r)
+    }
+}
+
+impl From<SeatRefused> for StoreError {
+    fn from(r: SeatRefused) -> Self {
+        StoreError::SeatRefused(r)
+    }
+}
+
+impl StoreError {
+    /// Whether this is the database refusing a duplicate of a unique value (and nothing else).
+    pub fn is_unique_violation(&self) -> bool {
+        let sqlx = match self {
+            StoreError::Database(e) => e,
+            _ => return false,
+        };
+        sqlx.as_database_error()
+            .is_some_and(|d| d.is_unique_violation())
+    }
+
+    /// Whether the storage refused a move because it already holds one at that ply (or this
+    /// instance no longer runs the game): the room that sent it is stale.
+    pub fn is_stale_move(&self) -> bool {
+        matches!(self, StoreError::MoveRefused(r) if r.duplicate)
+    }
+}

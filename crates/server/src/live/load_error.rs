@@ -1,0 +1,21 @@
+//! Why a game's room cannot be found or rebuilt from its record.
+use crate::cluster::error::ClusterError;
+use crate::db::error::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The game's lease among several instances.
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
+    #[error("the stored options of game {id}: {error}")]
+    Options {
+        id: String,
+        error: serde_json::Error,
+    },
+    /// The rules refuse the stored record (a move, the setup): never expected, the record
+    /// holds only moves the rules accepted.
+    #[error("game {id} does not replay from its record: {error}")]
+    Replay { id: String, error: String },
+}
