@@ -8,7 +8,7 @@ import { t } from './i18n.js';
 // are numbered by round of play: a round ends when a seat that already played in it is to
 // play again (every seat plays once per round, whoever starts it).
 // `interludes` are turns of no seat that a table's view reports inside a move (an automa's,
-// as THE Legend's in solo): [{after: ply, name, lines: [text…]}…], each shown as a turn of
+// a solo mode's opponent): [{after: ply, name, lines: [text…]}…], each shown as a turn of
 // its own right after the move numbered `after`, in that move's round.
 export function turnsOf(log, interludes = []) {
   const turns = [];

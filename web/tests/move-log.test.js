@@ -22,9 +22,9 @@ test('a round started by another seat still counts every seat once', () => {
 
 test("an automa's turn follows the move it answered, in that move's round", () => {
   const log = moves(0, 0, 0);
-  const turns = turnsOf(log, [{ after: 1, name: 'THE Legend', lines: ['took'] }]);
+  const turns = turnsOf(log, [{ after: 1, name: 'Automa', lines: ['took'] }]);
   assert.deepEqual(summary(turns), [[0, 1, 2], ['x', 1, 0], [0, 2, 1]]);
-  assert.equal(turns[1].interlude.name, 'THE Legend');
+  assert.equal(turns[1].interlude.name, 'Automa');
 });
 
 test('an empty log has no turns', () => {

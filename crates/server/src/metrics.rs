@@ -330,17 +330,21 @@ mod tests {
     /// The names the load test, the chaos run and dashboards read stay as they were.
     #[test]
     fn every_metric_keeps_its_name_and_type() {
+        // Any registered game: the series are labelled with its descriptor's key.
+        let game = pyramidion_games::GameKind::ALL[0].descriptor().key;
         let m = Metrics::default();
-        m.observe_move("forgotten-treasures", Duration::from_millis(2));
+        m.observe_move(game, Duration::from_millis(2));
         m.observe_persist(Duration::from_micros(300));
         m.observe_commit(Duration::from_millis(30));
         m.moves_committed(3);
         m.connections.fetch_add(2, Ordering::Relaxed);
         let text = m.render(&[("search", 4)]);
+        let moves = format!("pyramidion_moves_total{{game=\"{game}\"}} 1");
+        let finished = format!("pyramidion_games_finished_total{{game=\"{game}\"}} 0");
         for line in [
             "# TYPE pyramidion_moves_total counter",
-            "pyramidion_moves_total{game=\"forgotten-treasures\"} 1",
-            "pyramidion_games_finished_total{game=\"forgotten-treasures\"} 0",
+            &moves,
+            &finished,
             "pyramidion_games_live 0",
             "pyramidion_connections 2",
             "pyramidion_committed_moves_total 3",
