@@ -65,6 +65,17 @@ pub enum Owner {
     Other { id: String, address: String },
 }
 
+/// How [`Cluster::take`] treats a lease this instance already holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renewal {
+    /// A new epoch at every claim: a game's room claims once, when it is built, and a newer
+    /// room of the same instance must fence out an older one.
+    NewEpoch,
+    /// The same epoch while the holder stays: the pairing queue confirms its hold at every ask,
+    /// and a seating under way must not be fenced out by the next ask on the same instance.
+    KeepEpoch,
+}
+
 /// A game this instance owns; let go when dropped (its room ended), so that whichever
 /// instance a player reaches next may take it at once.
 pub struct Lease {
@@ -222,17 +233,31 @@ impl Cluster {
     /// Takes `game` if it is free (never owned, let go, or its owner is dead), or confirms
     /// this instance's hold with a new epoch; otherwise names its alive owner.
     pub async fn claim(&self, game: &str) -> Result<Owner> {
+        self.take(game, Renewal::NewEpoch).await
+    }
+
+    /// Takes the lease row `lease` (a game's, or a service's such as the pairing queue's) if it
+    /// is free (never held, let go, or its holder is dead), or confirms this instance's hold as
+    /// `renewal` says; otherwise names its alive holder. The epoch grows whenever the holder
+    /// changes.
+    pub async fn take(&self, lease: &str, renewal: Renewal) -> Result<Owner> {
+        let epoch = match renewal {
+            Renewal::NewEpoch => "game_leases.epoch + 1",
+            Renewal::KeepEpoch => {
+                "CASE WHEN game_leases.owner = EXCLUDED.owner THEN game_leases.epoch
+                      ELSE game_leases.epoch + 1 END"
+            }
+        };
         for _ in 0..3 {
             let taken = sqlx::query(sqlx::AssertSqlSafe(format!(
                 "INSERT INTO game_leases (game_id, owner, epoch) VALUES ($1, $2, 1)
-                 ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner,
-                     epoch = game_leases.epoch + 1
+                 ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = {epoch}
                  WHERE game_leases.owner = EXCLUDED.owner OR game_leases.owner = ''
                     OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = game_leases.owner
                                    AND i.alive_until > {DB_NOW_MS})
                  RETURNING epoch"
             )))
-            .bind(game)
+            .bind(lease)
             .bind(&self.me)
             .fetch_optional(&self.pool)
             .await?;
@@ -243,7 +268,7 @@ impl Cluster {
                 "SELECT l.owner, i.address FROM game_leases l JOIN instances i ON i.id = l.owner
                  WHERE l.game_id = $1 AND i.alive_until > {DB_NOW_MS}"
             )))
-            .bind(game)
+            .bind(lease)
             .fetch_optional(&self.pool)
             .await?;
             if let Some(row) = owner {
@@ -258,10 +283,10 @@ impl Cluster {
                     address: row.try_get("address")?,
                 });
             }
-            // Its owner died between the two statements: claim again.
+            // Its holder died between the two statements: try again.
         }
         Err(ClusterError::Contended(format!(
-            "game {game} changes owner too often to be claimed"
+            "{lease} changes holder too often to be held"
         )))
     }
 

@@ -16,7 +16,6 @@ use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
-use sqlx::Row;
 
 /// The lease row of the pairing queue (no game id starts with `~`).
 pub const LEASE: &str = "~pairing";
@@ -31,44 +30,15 @@ enum Holder {
     Other(String),
 }
 
-/// Takes the pairing lease if it is free (never held, or its holder is dead) or confirms this
-/// instance's hold, or names its alive holder. Unlike a game's claim, confirming a hold keeps
-/// the epoch: every ask confirms it, and a seating under way must not be fenced out by the
-/// next ask on the same instance. The epoch grows whenever the holder changes.
+/// Takes the pairing lease if it is free, or confirms this instance's hold at the same epoch
+/// (`Renewal::KeepEpoch`), or names its alive holder.
 async fn hold(cluster: &super::Cluster) -> super::Result<Holder> {
-    for _ in 0..3 {
-        let taken = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "INSERT INTO game_leases (game_id, owner, epoch) VALUES ($1, $2, 1)
-             ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner,
-                 epoch = CASE WHEN game_leases.owner = EXCLUDED.owner THEN game_leases.epoch
-                              ELSE game_leases.epoch + 1 END
-             WHERE game_leases.owner = EXCLUDED.owner OR game_leases.owner = ''
-                OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = game_leases.owner
-                               AND i.alive_until > {DB_NOW_MS})
-             RETURNING epoch"
-        )))
-        .bind(LEASE)
-        .bind(&cluster.me)
-        .fetch_optional(&cluster.pool)
-        .await?;
-        if let Some(row) = taken {
-            return Ok(Holder::Me(row.try_get("epoch")?));
-        }
-        let holder = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT i.address FROM game_leases l JOIN instances i ON i.id = l.owner
-             WHERE l.game_id = $1 AND i.alive_until > {DB_NOW_MS}"
-        )))
-        .bind(LEASE)
-        .fetch_optional(&cluster.pool)
-        .await?;
-        if let Some(row) = holder {
-            return Ok(Holder::Other(row.try_get("address")?));
-        }
-        // Its holder died between the two statements: try again.
-    }
-    Err(super::error::ClusterError::Contended(
-        "the pairing queue changes holder too often to be held".into(),
-    ))
+    Ok(
+        match cluster.take(LEASE, super::Renewal::KeepEpoch).await? {
+            super::Owner::Me(epoch) => Holder::Me(epoch),
+            super::Owner::Other { address, .. } => Holder::Other(address),
+        },
+    )
 }
 
 /// Whether `user` has an open connection on an instance alive within the last `grace_ms`:
