@@ -184,7 +184,6 @@ pub struct LegendView {
     pub gems: Gems,
     pub stage_scores: [u16; 4],
     pub total: u32,
-    pub last_turn: Option<LegendTurn>,
     /// Every turn he played, oldest first, each with the rule that chose what he took.
     pub turns: Vec<LegendTurnView>,
     pub stage_draw: Option<crate::gems::Gem>,
@@ -397,7 +396,6 @@ impl View {
             gems: l.gems,
             stage_scores: l.stage_scores,
             total: l.total(),
-            last_turn: l.last_turn(),
             turns: l.turns.iter().map(LegendTurnView::of).collect(),
             stage_draw: l.stage_draw,
             scored_gems: l.scored_gems[..scored_stages].to_vec(),

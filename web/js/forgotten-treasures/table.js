@@ -85,7 +85,8 @@ function exploration(ctx) {
   const { view, legal, play } = ctx;
   const takes = legal.filter((m) => m.kind === 'take');
   const flips = new Map(legal.filter((m) => m.kind === 'flip').map((m) => [m.pile, m.text]));
-  const legendSpace = view.legend && view.legend.last_turn ? view.legend.last_turn.space : null;
+  const legendTurns = view.legend ? view.legend.turns : [];
+  const legendSpace = legendTurns.length ? legendTurns[legendTurns.length - 1].space : null;
   return h(
     'section.card.exploration',
     { 'aria-label': t('table.exploration') },
