@@ -17,6 +17,7 @@ use pyramidion_ai::any::BotLevel;
 use pyramidion_core::Rules;
 use pyramidion_core::record::Record;
 use pyramidion_games::{GameKind, dispatch};
+use rayon::prelude::*;
 
 #[derive(Args, Debug)]
 pub struct AnalyseCheckArgs {
@@ -120,51 +121,39 @@ fn check_game<G: Rules>(args: &AnalyseCheckArgs, level: BotLevel, i: u32) -> Res
 
 pub fn run(args: AnalyseCheckArgs) -> Result<()> {
     let level: BotLevel = args.level.parse()?;
-    let threads = args.threads.max(1);
-    let next = std::sync::atomic::AtomicU32::new(0);
-    let results: Vec<Result<Vec<(u32, Checked)>>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= args.games {
-                            return Ok(mine);
-                        }
-                        let checked = dispatch!(args.game, G => check_game::<G>(&args, level, i))?;
-                        eprintln!(
-                            "game {}: {} lost {:.1}, greedy lost {:.1}{}",
-                            i + 1,
-                            args.level,
-                            checked.level_lost,
-                            checked.greedy_lost,
-                            if checked.compared {
-                                format!(
-                                    "; flags agree {}/{}, seat totals agree {}/{}",
-                                    checked.agreeing,
-                                    checked.decisions,
-                                    checked.seats_agreeing,
-                                    checked.seats
-                                )
-                            } else {
-                                String::new()
-                            }
-                        );
-                        mine.push((i, checked));
+    // The games run on a rayon pool of `threads` threads; each game's seeds are fixed, so the
+    // figures do not depend on which thread checked what.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.max(1))
+        .build()
+        .context("cannot start the worker threads")?;
+    let mut all: Vec<(u32, Checked)> = pool.install(|| {
+        (0..args.games)
+            .into_par_iter()
+            .map(|i| {
+                let checked = dispatch!(args.game, G => check_game::<G>(&args, level, i))?;
+                eprintln!(
+                    "game {}: {} lost {:.1}, greedy lost {:.1}{}",
+                    i + 1,
+                    args.level,
+                    checked.level_lost,
+                    checked.greedy_lost,
+                    if checked.compared {
+                        format!(
+                            "; flags agree {}/{}, seat totals agree {}/{}",
+                            checked.agreeing,
+                            checked.decisions,
+                            checked.seats_agreeing,
+                            checked.seats
+                        )
+                    } else {
+                        String::new()
                     }
-                })
+                );
+                Ok((i, checked))
             })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("a check thread panicked"))
-            .collect()
-    });
-    let mut all = Vec::new();
-    for r in results {
-        all.extend(r?);
-    }
+            .collect::<Result<Vec<_>>>()
+    })?;
     all.sort_by_key(|(i, _)| *i);
     let games = all.len().max(1) as f64;
     let sane = all
