@@ -17,7 +17,7 @@
 //! within those bounds and at most [`MAX_ATTEMPTS`] times in all; else it is marked `failed`
 //! (its player may ask again).
 use crate::AppState;
-use crate::db::store::SeatKind;
+use crate::db::rows::SeatKind;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
@@ -195,7 +195,7 @@ pub async fn request(
         // Already asked: nothing to count; it runs, or the server's start resumes it.
         return Ok((code, Json(current)));
     }
-    let day = crate::db::store::now_ms().div_euclid(86_400_000);
+    let day = crate::wall_clock::now_ms().div_euclid(86_400_000);
     if !seated && !take_quota(&identity.user_id, day, state.config.analysis_daily_quota) {
         return Err(ApiError::new(
             ApiErrorCode::AnalysisQuota,
@@ -252,7 +252,7 @@ pub async fn resume_queued(state: &AppState) -> anyhow::Result<usize> {
 /// runs in this process; an error when the limits refuse it.
 async fn start(
     state: &AppState,
-    row: &crate::db::store::GameRow,
+    row: &crate::db::rows::GameRow,
     owner: &str,
     resumed: bool,
 ) -> ApiResult<bool> {

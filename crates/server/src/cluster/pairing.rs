@@ -17,8 +17,7 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-/// The lease row of the pairing queue (no game id starts with `~`).
-pub const LEASE: &str = "~pairing";
+use crate::db::pairing_queue::LEASE;
 const USER_HEADER: &str = "x-pyramidion-user";
 const GUEST_HEADER: &str = "x-pyramidion-guest";
 

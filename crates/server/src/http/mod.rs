@@ -7,6 +7,7 @@ pub mod api;
 pub mod auth;
 pub mod client_ip;
 pub mod daily;
+pub mod endings;
 pub mod export;
 pub mod history;
 pub mod limits;

@@ -136,7 +136,7 @@ impl Reach {
             while let Some((event, game_kind)) = mail_rx.recv().await {
                 if let Some(mail) = &mailer.mail
                     && let Err(e) = mail
-                        .queue(&mailer, &event, &game_kind, crate::db::store::now_ms())
+                        .queue(&mailer, &event, &game_kind, crate::wall_clock::now_ms())
                         .await
                 {
                     tracing::warn!(error = %e, user = %event.user, game = %event.game, "cannot mail an event");
@@ -149,7 +149,7 @@ impl Reach {
                 let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
                 loop {
                     every.tick().await;
-                    flusher.flush_mail(crate::db::store::now_ms()).await;
+                    flusher.flush_mail(crate::wall_clock::now_ms()).await;
                 }
             });
         }
