@@ -502,9 +502,9 @@ pub fn router(state: AppState) -> Router {
         .route("/internal/link/{id}", get(cluster::link::accept))
         .route(
             "/internal/pairing",
-            get(cluster::pairing::accept)
-                .post(cluster::pairing::accept)
-                .delete(cluster::pairing::accept),
+            get(http::pairing_internal::accept)
+                .post(http::pairing_internal::accept)
+                .delete(http::pairing_internal::accept),
         )
         .fallback(get(http::web::static_file))
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))

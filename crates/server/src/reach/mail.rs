@@ -2,7 +2,9 @@
 //! players away, batched: at most one mail per game and hour, later events wait for the
 //! hour to pass and leave together. Every event mail carries a one-click unsubscribe link
 //! (in the text, and as RFC 8058 `List-Unsubscribe` headers for mail clients).
-use super::{Away, Kind, Reach, ReachConfig, text};
+use super::away::{Away, Kind, Prefs, ReachConfig};
+use super::text;
+use crate::db::store::Store;
 use anyhow::{Context, Result};
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, Message};
@@ -67,12 +69,11 @@ impl Mailer {
     /// less than an hour before `now`.
     pub async fn queue(
         &self,
-        reach: &Reach,
+        store: &Store,
         event: &Away,
         game_kind: &str,
         now: i64,
     ) -> Result<()> {
-        let store = &reach.store;
         let Some(email) = store.email(&event.user).await?.filter(|e| e.verified) else {
             return Ok(());
         };
@@ -93,7 +94,7 @@ impl Mailer {
                 .map_err(Into::into);
         }
         self.send_batch(
-            reach,
+            store,
             &email,
             &event.user,
             &event.game,
@@ -106,8 +107,7 @@ impl Mailer {
     }
 
     /// Sends every batch whose hour has passed by `now`.
-    pub async fn flush(&self, reach: &Reach, now: i64) -> Result<()> {
-        let store = &reach.store;
+    pub async fn flush(&self, store: &Store, now: i64) -> Result<()> {
         for (user, game) in store.mail_batches_due(now, BATCH_MS).await? {
             let _one = self.batches.lock().await;
             let Some((last, Some(pending))) = store.mail_batch(&user, &game).await? else {
@@ -124,13 +124,13 @@ impl Mailer {
                 store.set_mail_batch(&user, &game, last, None).await?;
                 continue;
             };
-            let prefs = reach.prefs(&user).await?;
+            let prefs = Prefs::of(store, &user).await?;
             let kinds: Vec<Kind> = kinds.into_iter().filter(|k| prefs.email_on(*k)).collect();
             if kinds.is_empty() {
                 store.set_mail_batch(&user, &game, last, None).await?;
                 continue;
             }
-            self.send_batch(reach, &email, &user, &game, &game_kind, last, kinds, now)
+            self.send_batch(store, &email, &user, &game, &game_kind, last, kinds, now)
                 .await?;
         }
         Ok(())
@@ -141,7 +141,7 @@ impl Mailer {
     #[allow(clippy::too_many_arguments)]
     async fn send_batch(
         &self,
-        reach: &Reach,
+        store: &Store,
         email: &super::store::Email,
         user: &str,
         game: &str,
@@ -153,16 +153,12 @@ impl Mailer {
         let message = self.compose(email, game, game_kind, &kinds)?;
         match self.transport.send(message).await {
             Ok(_) => {
-                reach
-                    .store
-                    .set_mail_batch(user, game, Some(now), None)
-                    .await?;
+                store.set_mail_batch(user, game, Some(now), None).await?;
                 Ok(())
             }
             Err(e) => {
                 let pending = serde_json::to_string(&kinds)?;
-                reach
-                    .store
+                store
                     .set_mail_batch(user, game, last, Some(&pending))
                     .await?;
                 Err(e).context("cannot send a mail")

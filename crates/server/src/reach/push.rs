@@ -1,8 +1,9 @@
 //! Web Push (RFC 8030) with VAPID (RFC 8292): the server's key pair, drawn at first start and
 //! kept in the database, and the encrypted (RFC 8291, `aes128gcm`) POST of one notification
 //! to each of a user's subscriptions. The crypto is `web-push-native`'s (pure Rust).
+use super::away::{Away, Kind, ReachConfig};
 use super::store::Subscription;
-use super::{Away, ReachConfig, text};
+use super::text;
 use crate::db::store::Store;
 use anyhow::{Context, Result};
 use base64::Engine;
@@ -172,7 +173,7 @@ pub fn payload(lang: &str, event: &Away, game_kind: &str) -> serde_json::Value {
     let game = text::t(lang, &format!("game.{game_kind}"), &[]);
     let kind = event.kind.key();
     let url = match event.kind {
-        super::Kind::Rematch => format!("/#/table/{}", event.game),
+        Kind::Rematch => format!("/#/table/{}", event.game),
         _ => format!("/#/game/{}", event.game),
     };
     json!({
