@@ -214,10 +214,21 @@ pub async fn request(
     ))
 }
 
+/// Why the analyses a restart cut short cannot be looked over (each one that cannot be
+/// started again is marked `failed` and is not an error here).
+#[derive(Debug, thiserror::Error)]
+pub enum ResumeError {
+    #[error(transparent)]
+    Store(#[from] crate::db::error::StoreError),
+    /// Among several instances: which one runs an analysis.
+    #[error(transparent)]
+    Cluster(#[from] crate::cluster::error::ClusterError),
+}
+
 /// Starts again every analysis a restart cut short (called once the server is up), within
 /// the limits and at most [`MAX_ATTEMPTS`] starts in all; any other is marked `failed`, so
 /// nobody waits on it forever and a restart loop does not run it forever.
-pub async fn resume_queued(state: &AppState) -> anyhow::Result<usize> {
+pub async fn resume_queued(state: &AppState) -> Result<usize, ResumeError> {
     let mut resumed = 0;
     for (id, owner, attempts) in state.store.queued_analyses().await? {
         // Among several instances: only those whose runner is gone (or never was).
