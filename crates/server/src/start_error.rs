@@ -50,8 +50,7 @@ pub enum StartError {
     /// The accept loop stopped (`crate::http::listen`).
     #[error(transparent)]
     Listen(#[from] crate::http::listen::ListenError),
-    /// The notifications cannot start (their keys, their mail transport): `crate::reach`
-    /// still reports untyped errors.
+    /// The notifications cannot start (their keys, their mail transport).
     #[error(transparent)]
-    Service(#[from] anyhow::Error),
+    Reach(#[from] crate::reach::error::ReachError),
 }

@@ -3,9 +3,9 @@
 //! hour to pass and leave together. Every event mail carries a one-click unsubscribe link
 //! (in the text, and as RFC 8058 `List-Unsubscribe` headers for mail clients).
 use super::away::{Away, Kind, Prefs, ReachConfig};
+use super::error::{ReachError, Result};
 use super::text;
 use crate::db::store::Store;
-use anyhow::{Context, Result};
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, Message};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
@@ -29,13 +29,16 @@ pub fn valid_address(address: &str) -> bool {
 impl Mailer {
     pub fn new(url: &str, config: &ReachConfig) -> Result<Mailer> {
         let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
-            .with_context(|| "--smtp is not an smtp:// or smtps:// URL".to_string())?
+            .map_err(ReachError::SmtpUrl)?
             .timeout(Some(std::time::Duration::from_secs(30)))
             .build();
         let from = config
             .mail_from
             .parse()
-            .with_context(|| format!("--mail-from `{}` is not an address", config.mail_from))?;
+            .map_err(|error| ReachError::MailFrom {
+                address: config.mail_from.clone(),
+                error,
+            })?;
         Ok(Mailer {
             transport,
             from,
@@ -161,7 +164,7 @@ impl Mailer {
                 store
                     .set_mail_batch(user, game, last, Some(&pending))
                     .await?;
-                Err(e).context("cannot send a mail")
+                Err(ReachError::Send(e))
             }
         }
     }

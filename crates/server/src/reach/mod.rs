@@ -6,6 +6,7 @@
 //! "Notifications").
 pub mod api;
 mod away;
+pub mod error;
 pub mod mail;
 pub mod push;
 pub mod store;
@@ -15,6 +16,7 @@ pub mod text;
 // its transports (`mail`, `push`), which use them and not the notifier.
 use crate::db::store::Store;
 pub use away::{Away, Kind, Prefs, ReachConfig, TURN_BASED_MS};
+use error::ReachError;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
@@ -35,7 +37,7 @@ impl Reach {
     pub async fn start(
         config: ReachConfig,
         store: Store,
-    ) -> anyhow::Result<(Arc<Reach>, mpsc::UnboundedSender<Away>)> {
+    ) -> Result<(Arc<Reach>, mpsc::UnboundedSender<Away>), ReachError> {
         let push = push::Pusher::load(&store, &config).await?;
         let mail = match &config.smtp {
             Some(url) => Some(mail::Mailer::new(url, &config)?),
@@ -100,7 +102,7 @@ impl Reach {
         true
     }
 
-    pub async fn prefs(&self, user: &str) -> anyhow::Result<Prefs> {
+    pub async fn prefs(&self, user: &str) -> Result<Prefs, ReachError> {
         Ok(Prefs::of(&self.store, user).await?)
     }
 
@@ -116,7 +118,7 @@ impl Reach {
         &self,
         event: &Away,
         mails: &mpsc::UnboundedSender<(Away, String)>,
-    ) -> anyhow::Result<()> {
+    ) -> Result<(), ReachError> {
         let prefs = self.prefs(&event.user).await?;
         let Some(game) = self.store.game(&event.game).await? else {
             return Ok(());
