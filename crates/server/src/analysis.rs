@@ -17,7 +17,7 @@
 //! within those bounds and at most [`MAX_ATTEMPTS`] times in all; else it is marked `failed`
 //! (its player may ask again).
 use crate::AppState;
-use crate::db::store::SeatKind;
+use crate::db::rows::SeatKind;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
@@ -195,7 +195,7 @@ pub async fn request(
         // Already asked: nothing to count; it runs, or the server's start resumes it.
         return Ok((code, Json(current)));
     }
-    let day = crate::db::store::now_ms().div_euclid(86_400_000);
+    let day = crate::wall_clock::now_ms().div_euclid(86_400_000);
     if !seated && !take_quota(&identity.user_id, day, state.config.analysis_daily_quota) {
         return Err(ApiError::new(
             ApiErrorCode::AnalysisQuota,
@@ -214,10 +214,21 @@ pub async fn request(
     ))
 }
 
+/// Why the analyses a restart cut short cannot be looked over (each one that cannot be
+/// started again is marked `failed` and is not an error here).
+#[derive(Debug, thiserror::Error)]
+pub enum ResumeError {
+    #[error(transparent)]
+    Store(#[from] crate::db::error::StoreError),
+    /// Among several instances: which one runs an analysis.
+    #[error(transparent)]
+    Cluster(#[from] crate::cluster::error::ClusterError),
+}
+
 /// Starts again every analysis a restart cut short (called once the server is up), within
 /// the limits and at most [`MAX_ATTEMPTS`] starts in all; any other is marked `failed`, so
 /// nobody waits on it forever and a restart loop does not run it forever.
-pub async fn resume_queued(state: &AppState) -> anyhow::Result<usize> {
+pub async fn resume_queued(state: &AppState) -> Result<usize, ResumeError> {
     let mut resumed = 0;
     for (id, owner, attempts) in state.store.queued_analyses().await? {
         // Among several instances: only those whose runner is gone (or never was).
@@ -252,7 +263,7 @@ pub async fn resume_queued(state: &AppState) -> anyhow::Result<usize> {
 /// runs in this process; an error when the limits refuse it.
 async fn start(
     state: &AppState,
-    row: &crate::db::store::GameRow,
+    row: &crate::db::rows::GameRow,
     owner: &str,
     resumed: bool,
 ) -> ApiResult<bool> {

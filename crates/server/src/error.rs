@@ -55,8 +55,8 @@ impl ApiError {
     }
 }
 
-impl From<anyhow::Error> for ApiError {
-    fn from(e: anyhow::Error) -> Self {
+impl From<crate::reach::error::ReachError> for ApiError {
+    fn from(e: crate::reach::error::ReachError) -> Self {
         ApiError::internal(e)
     }
 }

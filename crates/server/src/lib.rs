@@ -357,7 +357,7 @@ impl AppState {
             every.tick().await;
             loop {
                 every.tick().await;
-                sweeper.sweep(db::store::now_ms()).await;
+                sweeper.sweep(wall_clock::now_ms()).await;
             }
         });
         Ok(state)
@@ -384,7 +384,7 @@ impl AppState {
         self.http_limit.sweep();
         self.guest_limit.sweep();
         let untouched = now - self.config.limits.abandon_after.as_millis() as i64;
-        match live::endings::abandon_stale(self, untouched).await {
+        match http::endings::abandon_stale(self, untouched).await {
             Ok(0) => {}
             Ok(games) => tracing::info!(games, "untouched games against bots abandoned"),
             Err(e) => tracing::warn!(error = %e, "cannot abandon untouched games"),
@@ -457,10 +457,10 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/games/{id}/replay/{ply}", get(http::replay::at_ply))
         // Playing with people (issue 27).
-        .route("/api/games/{id}/resign", post(live::endings::resign))
-        .route("/api/games/{id}/abandon", post(live::endings::abandon))
-        .route("/api/games/{id}/claim", post(live::endings::claim))
-        .route("/api/games/{id}/back", post(live::endings::back))
+        .route("/api/games/{id}/resign", post(http::endings::resign))
+        .route("/api/games/{id}/abandon", post(http::endings::abandon))
+        .route("/api/games/{id}/claim", post(http::endings::claim))
+        .route("/api/games/{id}/back", post(http::endings::back))
         .route("/api/games/{id}/chat", get(live::chat::list))
         .route("/api/chat/{id}/report", post(live::chat::report))
         .route(
@@ -502,9 +502,9 @@ pub fn router(state: AppState) -> Router {
         .route("/internal/link/{id}", get(cluster::link::accept))
         .route(
             "/internal/pairing",
-            get(cluster::pairing::accept)
-                .post(cluster::pairing::accept)
-                .delete(cluster::pairing::accept),
+            get(http::pairing_internal::accept)
+                .post(http::pairing_internal::accept)
+                .delete(http::pairing_internal::accept),
         )
         .fallback(get(http::web::static_file))
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))

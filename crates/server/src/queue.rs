@@ -1,5 +1,5 @@
 //! A bounded queue whose slots hold one pointer: a room's command queue and a connection's
-//! message queue (`crate::live::room::RoomCmd`, `crate::live::protocol::ServerMsg`).
+//! message queue (`crate::live::room_cmd::RoomCmd`, `crate::live::protocol::ServerMsg`).
 //!
 //! Why: tokio's `mpsc` keeps its slots in blocks of 32, each slot as large as the item, and
 //! every channel holds at least one block for as long as it lives, however idle. A

@@ -44,8 +44,13 @@ pub enum StartError {
     /// The listener's address or the signal handlers.
     #[error(transparent)]
     Io(#[from] std::io::Error),
-    /// A service that still reports untyped errors (notifications, analyses, the HTTP
-    /// listener).
+    /// The analyses a restart cut short cannot be looked over.
     #[error(transparent)]
-    Service(#[from] anyhow::Error),
+    Resume(#[from] crate::analysis::ResumeError),
+    /// The accept loop stopped (`crate::http::listen`).
+    #[error(transparent)]
+    Listen(#[from] crate::http::listen::ListenError),
+    /// The notifications cannot start (their keys, their mail transport).
+    #[error(transparent)]
+    Reach(#[from] crate::reach::error::ReachError),
 }

@@ -1,29 +1,60 @@
-//! The time of day as the daily challenges read it: the system's, or one a test sets (the
-//! days, their ends and grace windows are then tested without waiting for midnight).
+//! The time of day: the system's, one a test sets (the daily challenges' days, their ends and
+//! grace windows are then tested without waiting for midnight), or one that follows tokio's
+//! clock (a room's clocks are then tested on paused time: `tokio::time::advance` moves them).
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Milliseconds since the Unix epoch: the system clock unless [`WallClock::fixed`].
+/// Milliseconds since the Unix epoch, by the system clock.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Milliseconds since the Unix epoch: the system clock unless made otherwise.
 #[derive(Clone, Debug, Default)]
-pub struct WallClock(Option<Arc<AtomicI64>>);
+pub struct WallClock(Source);
+
+#[derive(Clone, Debug, Default)]
+enum Source {
+    #[default]
+    System,
+    Fixed(Arc<AtomicI64>),
+    /// `ms` at tokio's instant `at`, then as tokio's clock moves (paused or not).
+    Tokio {
+        ms: i64,
+        at: tokio::time::Instant,
+    },
+}
 
 impl WallClock {
     /// A clock that reads `ms` until [`WallClock::set`] moves it (clones share it).
     pub fn fixed(ms: i64) -> WallClock {
-        WallClock(Some(Arc::new(AtomicI64::new(ms))))
+        WallClock(Source::Fixed(Arc::new(AtomicI64::new(ms))))
     }
 
-    /// Moves a fixed clock (a system clock ignores it).
+    /// A clock that reads `ms` now and then moves with tokio's clock: on paused time, only
+    /// when the test advances it.
+    pub fn following_tokio(ms: i64) -> WallClock {
+        WallClock(Source::Tokio {
+            ms,
+            at: tokio::time::Instant::now(),
+        })
+    }
+
+    /// Moves a fixed clock (any other ignores it).
     pub fn set(&self, ms: i64) {
-        if let Some(t) = &self.0 {
+        if let Source::Fixed(t) = &self.0 {
             t.store(ms, Ordering::SeqCst);
         }
     }
 
     pub fn now_ms(&self) -> i64 {
         match &self.0 {
-            Some(t) => t.load(Ordering::SeqCst),
-            None => crate::db::store::now_ms(),
+            Source::System => now_ms(),
+            Source::Fixed(t) => t.load(Ordering::SeqCst),
+            Source::Tokio { ms, at } => ms + at.elapsed().as_millis() as i64,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! waiting: a page that missed one (a full queue, a listener reconnecting) reads its list
 //! again when it reconnects or reopens. Moves never travel this way (see `link`).
 use super::Result;
-use crate::live::hub::Hub;
+use crate::live::hub::{Hub, Push};
 use crate::live::protocol::ServerMsg;
 use serde_json::value::RawValue;
 use std::sync::Arc;
@@ -15,12 +15,6 @@ use tokio::sync::mpsc;
 const CHANNEL: &str = "pyramidion_hub";
 /// PostgreSQL refuses a notification payload of 8000 bytes or more.
 const MAX_PAYLOAD: usize = 7900;
-
-/// A push for `user`'s connections (none: the lobby's).
-pub struct Push {
-    pub user: Option<String>,
-    pub msg: ServerMsg,
-}
 
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Payload {

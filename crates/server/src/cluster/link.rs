@@ -17,7 +17,7 @@ use crate::error::ApiError;
 use crate::error_code::ApiErrorCode;
 use crate::live::endings::Action;
 use crate::live::protocol::ServerMsg;
-use crate::live::room::{ChatCmd, Outbox, RoomCmd, RoomHandle};
+use crate::live::room_cmd::{ChatCmd, Outbox, RoomCmd, RoomHandle};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};

@@ -8,19 +8,17 @@
 //! that lost the lease (paused, cut off) never seats anyone.
 use super::{DB_NOW_MS, SECRET_HEADER};
 use crate::AppState;
+use crate::db::pairing_queue::LEASE;
 use crate::db::writer::Fence;
 use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{HeaderMap, Method, StatusCode};
+use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-/// The lease row of the pairing queue (no game id starts with `~`).
-pub const LEASE: &str = "~pairing";
-const USER_HEADER: &str = "x-pyramidion-user";
-const GUEST_HEADER: &str = "x-pyramidion-guest";
+/// Who a forwarded request is for (`crate::http::pairing_internal` reads them).
+pub(crate) const USER_HEADER: &str = "x-pyramidion-user";
+pub(crate) const GUEST_HEADER: &str = "x-pyramidion-guest";
 
 /// Who works the queue now.
 enum Holder {
@@ -61,7 +59,7 @@ pub async fn present_lately(
 
 /// The fence of a seating on this instance: `Ok(None)` on one instance, `Ok(Some(fence))`
 /// when this instance holds the queue, else the holder's address.
-async fn fence_here(state: &AppState) -> Result<Option<Fence>, Option<String>> {
+pub(crate) async fn fence_here(state: &AppState) -> Result<Option<Fence>, Option<String>> {
     let Some(cluster) = state.cluster.as_ref() else {
         return Ok(None);
     };
@@ -137,51 +135,4 @@ pub fn unavailable() -> Response {
         "quick pairing is moving to another server: try again in a few seconds",
     )
     .into_response()
-}
-
-/// `/internal/pairing`: another instance's player's pairing request, run on this instance's
-/// queue. Only instances of the cluster (they know its secret) may ask.
-pub async fn accept(
-    State(state): State<AppState>,
-    method: Method,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let Some(cluster) = state.cluster.as_ref() else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
-    let secret = headers.get(SECRET_HEADER).and_then(|v| v.to_str().ok());
-    if secret != Some(cluster.secret.as_str()) {
-        return StatusCode::NOT_FOUND.into_response();
-    }
-    // The asker's view of the holder may be stale: only the holder works the queue.
-    let fence = match fence_here(&state).await {
-        Ok(fence) => fence,
-        Err(_) => return unavailable(),
-    };
-    let user = headers
-        .get(USER_HEADER)
-        .and_then(|v| v.to_str().ok())
-        .map(|id| Identity {
-            user_id: id.to_string(),
-            name: None,
-            guest: headers.get(GUEST_HEADER).is_some_and(|g| g == "1"),
-        });
-    match (method, user) {
-        (Method::GET, _) => crate::http::meet::waiting_here(&state)
-            .await
-            .into_response(),
-        (Method::DELETE, Some(user)) => crate::http::meet::cancel_here(&state, &user)
-            .await
-            .into_response(),
-        (Method::POST, Some(user)) => match serde_json::from_slice(&body) {
-            Ok(ask) => crate::http::meet::ask_here(&state, &user, ask, fence)
-                .await
-                .into_response(),
-            Err(e) => {
-                crate::error::ApiError::bad_request(format!("malformed JSON: {e}")).into_response()
-            }
-        },
-        _ => StatusCode::BAD_REQUEST.into_response(),
-    }
 }

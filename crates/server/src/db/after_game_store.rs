@@ -1,7 +1,8 @@
 //! Storage for after the game: daily attempts, the server's secrets, rematch links.
 use crate::db::error::Result;
-use crate::db::store::{GameRow, SeatKind, Store, insert_seat};
-use sqlx::{AnyConnection, Row};
+use crate::db::rows::{GameRow, SeatKind, insert_game, insert_seat};
+use crate::db::store::Store;
+use sqlx::Row;
 
 impl Store {
     /// A secret the server keeps (`None` before it is drawn).
@@ -101,37 +102,6 @@ impl Store {
     }
 }
 
-/// Inserts a game's row (and, for a rematch, the game it is the rematch of): the one place
-/// a new table is written (lobby, daily challenge, rematch). `move_seconds`, the clock of
-/// the first schema, is 0: the clock profile says it all.
-pub(crate) async fn insert_game(
-    c: &mut AnyConnection,
-    g: &GameRow,
-    rematch_of: Option<&str>,
-) -> Result<()> {
-    let clock = g.clock.as_ref().map(serde_json::to_string).transpose()?;
-    sqlx::query(
-        "INSERT INTO games (id, kind, options, seed, status, listed, invite, move_seconds, clock,
-                            created_by, result, created_at, finished_at, rated, rematch_of)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, NULL, $10, NULL, $11, $12)",
-    )
-    .bind(&g.id)
-    .bind(&g.kind)
-    .bind(&g.options)
-    .bind(g.seed as i64)
-    .bind(g.status.as_str())
-    .bind(g.listed as i64)
-    .bind(&g.invite)
-    .bind(clock)
-    .bind(&g.created_by)
-    .bind(g.created_at)
-    .bind(g.rated as i64)
-    .bind(rematch_of)
-    .execute(&mut *c)
-    .await?;
-    Ok(())
-}
-
 impl Store {
     /// Creates a finished game's rematch table and its seats, linked to the game in the same
     /// commit (so a game never gets two rematches).
@@ -209,7 +179,7 @@ impl Store {
     /// Records that `owner`'s analysis of a game is queued: its first start when asked
     /// (`resumed` false), one more start after a restart.
     pub async fn queue_analysis(&self, game_id: &str, owner: &str, resumed: bool) -> Result<()> {
-        let now = crate::db::store::now_ms();
+        let now = crate::wall_clock::now_ms();
         self.writer
             .execute(
                 sqlx::query(
@@ -237,7 +207,7 @@ impl Store {
         status: &str,
         result: Option<String>,
     ) -> Result<()> {
-        let now = crate::db::store::now_ms();
+        let now = crate::wall_clock::now_ms();
         let finished = (status != "queued").then_some(now);
         self.writer
             .execute(

@@ -1,8 +1,5 @@
 //! The one error type of the storage layer. Callers match on it (a duplicate name, a stale
 //! room, a seat that cannot be taken) instead of searching an opaque error for a cause.
-use crate::db::pairing_queue::SeatRefused;
-use crate::db::writer::MoveRefused;
-
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// Why a storage call failed. The messages keep the source's text in them (the health
@@ -75,3 +72,48 @@ impl StoreError {
         matches!(self, StoreError::MoveRefused(r) if r.duplicate)
     }
 }
+
+/// Why one move was not stored. `duplicate`: the database already holds a move at that ply
+/// (another room, or another server, stored one): the room that sent it is stale.
+#[derive(Clone, Debug)]
+pub struct MoveRefused {
+    pub message: String,
+    pub duplicate: bool,
+}
+
+impl std::fmt::Display for MoveRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MoveRefused {}
+
+impl MoveRefused {
+    pub(crate) fn other(message: String) -> Self {
+        MoveRefused {
+            message,
+            duplicate: false,
+        }
+    }
+}
+
+/// Why seating a group did not happen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatRefused {
+    /// One of them is no longer waiting (seated, cancelled or dropped meanwhile).
+    Gone,
+    /// This instance no longer holds the queue (another one took it over).
+    Moved,
+}
+
+impl std::fmt::Display for SeatRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SeatRefused::Gone => "a player of the group is no longer waiting",
+            SeatRefused::Moved => "this instance no longer holds the pairing queue",
+        })
+    }
+}
+
+impl std::error::Error for SeatRefused {}

@@ -6,5 +6,7 @@ pub mod error;
 pub mod pairing_queue;
 pub(crate) mod people_store;
 pub mod ratings;
+pub mod room_store;
+pub mod rows;
 pub mod store;
 pub mod writer;

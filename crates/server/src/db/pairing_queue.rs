@@ -7,11 +7,24 @@
 //! Every write goes through the store's writer, so a row exists (is durable) before its ask is
 //! acknowledged, and seating removes the seated players' rows in the very transaction that
 //! creates their game: a row can be removed once only, so no player is ever seated twice.
-use crate::db::error::{Result, StoreError};
-use crate::db::store::{GameRow, SeatKind, Store};
+use crate::db::error::{Result, SeatRefused, StoreError};
+use crate::db::rows::{GameRow, SeatKind};
+use crate::db::store::Store;
 use crate::db::writer::Fence;
-use crate::http::meet::Setting;
 use sqlx::Row;
+
+/// The lease row of the pairing queue (no game id starts with `~`): who may seat its players
+/// (`crate::cluster::pairing`).
+pub const LEASE: &str = "~pairing";
+
+/// What a player asks to be paired for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    pub game: String,
+    pub players: u8,
+    /// A clock profile key (none: no clock).
+    pub clock: Option<String>,
+}
 
 /// One waiting player.
 #[derive(Clone, Debug)]
@@ -23,26 +36,6 @@ pub struct Waiting {
     pub rating: f64,
     pub since: i64,
 }
-
-/// Why seating a group did not happen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SeatRefused {
-    /// One of them is no longer waiting (seated, cancelled or dropped meanwhile).
-    Gone,
-    /// This instance no longer holds the queue (another one took it over).
-    Moved,
-}
-
-impl std::fmt::Display for SeatRefused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            SeatRefused::Gone => "a player of the group is no longer waiting",
-            SeatRefused::Moved => "this instance no longer holds the pairing queue",
-        })
-    }
-}
-
-impl std::error::Error for SeatRefused {}
 
 /// Every waiting player, the longest waiting first.
 pub async fn load(store: &Store) -> Result<Vec<Waiting>> {
@@ -148,10 +141,7 @@ pub async fn seat(
         .run(move |c| {
             Box::pin(async move {
                 // Under a shared lock on the lease row: a takeover waits for this transaction.
-                if let Err(e) =
-                    crate::db::writer::hold_fence(c, crate::cluster::pairing::LEASE, fence.as_ref())
-                        .await
-                {
+                if let Err(e) = crate::db::writer::hold_fence(c, LEASE, fence.as_ref()).await {
                     return Err(if matches!(e, StoreError::MoveRefused(_)) {
                         SeatRefused::Moved.into()
                     } else {
@@ -173,9 +163,9 @@ pub async fn seat(
                     .bind(&newcomer)
                     .execute(&mut *c)
                     .await?;
-                crate::db::after_game_store::insert_game(c, &game, None).await?;
+                crate::db::rows::insert_game(c, &game, None).await?;
                 for (i, seat) in seats.iter().enumerate() {
-                    crate::db::store::insert_seat(c, &game.id, i, seat).await?;
+                    crate::db::rows::insert_seat(c, &game.id, i, seat).await?;
                 }
                 Ok(())
             })

@@ -1,6 +1,7 @@
 //! Storage for playing with people (issue 27): resignations and early ends.
 use crate::db::error::Result;
-use crate::db::store::{Store, now_ms};
+use crate::db::store::Store;
+use crate::wall_clock::now_ms;
 use sqlx::Row;
 
 impl Store {

@@ -19,7 +19,7 @@
 //! - rated tables have a clock (`api::create_table`), so a losing player cannot stall one:
 //!   the time-out policy hands their seat to a bot and the game ends.
 use crate::db::error::Result;
-use crate::db::store::SeatKind;
+use crate::db::rows::SeatKind;
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
 use sqlx::{AnyConnection, Row};
@@ -140,7 +140,7 @@ pub async fn on_game_end(conn: &mut AnyConnection, game_id: &str, outcome: &str)
             }
         }
     }
-    let now = crate::db::store::now_ms();
+    let now = crate::wall_clock::now_ms();
     let after = rate(&players, &before, &ranks, |i, j| excluded.contains(&(i, j)));
     for (player, rating) in &after {
         sqlx::query(

@@ -15,8 +15,8 @@
 //! "commit" into a savepoint release inside a transaction that never commits. The next batch
 //! opens a fresh connection; while the storage fails, a probe write is retried every
 //! `probe_every`, so the health turns back to ok by itself once the fault goes away.
-use crate::db::error::{Result, StoreError};
-use crate::db::store::TurnWrite;
+use crate::db::error::{MoveRefused, Result, StoreError};
+use crate::db::rows::TurnWrite;
 use crate::metrics::Metrics;
 use futures_util::future::BoxFuture;
 use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Connection};
@@ -49,31 +49,6 @@ type Job =
 enum Write {
     Move(PendingMove),
     Job(Job),
-}
-
-/// Why one move was not stored. `duplicate`: the database already holds a move at that ply
-/// (another room, or another server, stored one): the room that sent it is stale.
-#[derive(Clone, Debug)]
-pub struct MoveRefused {
-    pub message: String,
-    pub duplicate: bool,
-}
-
-impl std::fmt::Display for MoveRefused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for MoveRefused {}
-
-impl MoveRefused {
-    fn other(message: String) -> Self {
-        MoveRefused {
-            message,
-            duplicate: false,
-        }
-    }
 }
 
 /// What a move of a game run by one instance among several must still hold when it commits:
@@ -293,7 +268,7 @@ async fn probe(pool: &AnyPool, metrics: &Metrics, options: &WriterOptions) {
     let touch: Job = Box::new(|conn| {
         Box::pin(async move {
             let r = sqlx::query("UPDATE probe SET at = $1 WHERE id = 1")
-                .bind(crate::db::store::now_ms())
+                .bind(crate::wall_clock::now_ms())
                 .execute(&mut *conn)
                 .await
                 .map(|_| ())
@@ -504,7 +479,7 @@ async fn insert_in_savepoint(
 /// Each statement is a round trip to SQLite's worker thread, which a busy machine may be slow
 /// to schedule: moves go in as few multi-row statements as possible.
 async fn insert_rows(conn: &mut AnyConnection, moves: &[&PendingMove]) -> Result<()> {
-    let now = crate::db::store::now_ms();
+    let now = crate::wall_clock::now_ms();
     let mut rest = moves;
     while !rest.is_empty() {
         let rows = INSERT_ROWS

@@ -2,10 +2,11 @@
 //! `accounts.rs`. JSON in and out; every error is
 //! `{"error": {"code", "message"}}` with a stable code.
 use crate::AppState;
-use crate::db::store::{GameRow, SeatKind, now_ms};
+use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::auth::{Identity, random_hex};
+use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Path, Query, Request, State};

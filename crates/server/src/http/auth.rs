@@ -223,7 +223,7 @@ impl FromRequestParts<AppState> for Identity {
 
 /// Sessions started at or before this time (ms) have expired.
 pub fn session_cutoff(state: &AppState) -> i64 {
-    crate::db::store::now_ms() - state.config.limits.session_ttl.as_millis() as i64
+    crate::wall_clock::now_ms() - state.config.limits.session_ttl.as_millis() as i64
 }
 
 /// Creates a session for `user_id` and ends the request's previous session, if any (a new

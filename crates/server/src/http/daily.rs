@@ -11,11 +11,12 @@
 //! (the cards' order) from the date. For the same reason a daily game's record and replay are
 //! given only to its own player until its day is over.
 use crate::AppState;
-use crate::db::store::{GameRow, SeatKind, now_ms};
+use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::api::{plausible_id, table_json};
 use crate::http::auth::{Identity, random_hex};
+use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};

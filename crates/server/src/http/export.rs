@@ -6,7 +6,7 @@
 //! every move that hides something is given as a spectator sees it, whoever asks: even a
 //! player of the game gets no card of another seat from an export.
 use crate::AppState;
-use crate::db::store::GameRow;
+use crate::db::rows::GameRow;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use axum::extract::{Path, Query, State};

@@ -1,7 +1,7 @@
 //! A player's games as history: each table with its dates, and the player's own seat, rank,
 //! score and rating change. Serves `GET /api/me/games` and the recent games of a profile.
 use crate::AppState;
-use crate::db::store::{GameRow, SeatKind};
+use crate::db::rows::{GameRow, SeatKind};
 use crate::error::ApiResult;
 use crate::http::api::table_json;
 use crate::http::auth::Identity;

@@ -70,7 +70,13 @@ pub struct Held {
     _inner: Arc<(OwnedSemaphorePermit, Option<ConnectionSlot>)>,
 }
 
-pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> anyhow::Result<()> {
+/// Why the accept loop stops: only if the connection cap's semaphore were closed, which
+/// nothing does (it is the loop's own); typed rather than a panic all the same.
+#[derive(Debug, thiserror::Error)]
+#[error("the connection cap is gone: {0}")]
+pub struct ListenError(#[from] tokio::sync::AcquireError);
+
+pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> Result<(), ListenError> {
     let limits = state.config.limits.clone();
     let app = crate::router(state.clone());
     let open = Arc::new(Semaphore::new(limits.max_connections.max(1)));

@@ -2,15 +2,16 @@
 //! public games to watch. Neither names a game: a setting is a game key, a player count and a
 //! clock profile key, checked against the descriptors and the server's clocks.
 use crate::AppState;
-use crate::db::error::StoreError;
-use crate::db::pairing_queue::{self as queue, SeatRefused, Waiting};
-use crate::db::store::{GameRow, SeatKind, now_ms};
+use crate::db::error::{SeatRefused, StoreError};
+use crate::db::pairing_queue::{self as queue, Setting, Waiting};
+use crate::db::rows::{GameRow, SeatKind};
 use crate::db::writer::Fence;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
 use crate::http::auth::{Identity, random_hex};
 use crate::live::protocol::ServerMsg;
+use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -28,15 +29,6 @@ pub const PAIRING_WAIT_MS: i64 = 10 * 60 * 1000;
 pub const PAIRING_ABSENT_MS: i64 = 30 * 1000;
 /// Live games the Watch page lists at most.
 pub const WATCH_LIST: usize = 50;
-
-/// What a player asks to be paired for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setting {
-    pub game: String,
-    pub players: u8,
-    /// A clock profile key (none: no clock).
-    pub clock: Option<String>,
-}
 
 #[derive(Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -395,7 +387,7 @@ pub async fn watch(
     .map_err(crate::db::error::StoreError::from)?;
     let mut games = Vec::with_capacity(rows.len());
     for r in &rows {
-        let row = crate::db::store::game_row(r)?;
+        let row = crate::db::rows::game_row(r)?;
         let plies: i64 = r
             .try_get("plies")
             .map_err(crate::db::error::StoreError::from)?;
@@ -424,7 +416,7 @@ pub async fn watch(
             let (reply, answer) = tokio::sync::oneshot::channel();
             if room
                 .tx
-                .send(crate::live::room::RoomCmd::Progress(reply))
+                .send(crate::live::room_cmd::RoomCmd::Progress(reply))
                 .await
                 .is_ok()
                 && let Ok((stage, _)) = answer.await

@@ -4,10 +4,11 @@
 //! joining the table it answers; nobody else can take it. A game has one rematch: later asks
 //! answer the same table.
 use crate::AppState;
-use crate::db::store::{GameRow, SeatKind, now_ms};
+use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::auth::{Identity, random_hex};
+use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;

@@ -6,7 +6,7 @@
 //! anyone, and every move is given in full. A game still being played is followed live
 //! instead, where each viewer gets only what its seat may see.
 use crate::AppState;
-use crate::db::store::GameRow;
+use crate::db::rows::GameRow;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use axum::Json;
@@ -25,7 +25,7 @@ async fn finished(
     invite: Option<&str>,
 ) -> ApiResult<(
     GameRow,
-    Vec<crate::db::store::SeatKind>,
+    Vec<crate::db::rows::SeatKind>,
     pyramidion_core::record::Record,
 )> {
     let (row, seats) = crate::http::api::load(state, id).await?;

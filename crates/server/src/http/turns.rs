@@ -1,10 +1,10 @@
 //! "Your move" and clocks over HTTP: the clock profiles a table may use, and the live games
 //! where the signed-in user is to move (docs/protocol.md, "Clocks").
 use crate::AppState;
-use crate::db::store::now_ms;
 use crate::error::ApiResult;
 use crate::http::api::table_json;
 use crate::http::auth::Identity;
+use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::State;
 use serde_json::{Value, json};

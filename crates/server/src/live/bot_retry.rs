@@ -1,16 +1,8 @@
 //! A bot's move that the storage refused is tried again later: no player would otherwise
 //! play that turn, and the game would wait until the room left memory.
 use crate::db::error::StoreError;
-use crate::live::room::RoomCmd;
+use crate::live::room_cmd::{BotChoice, RoomCmd};
 use std::time::Duration;
-
-/// A bot's move for one state, and how many times it could not be persisted already.
-pub struct BotChoice {
-    pub state_id: u64,
-    pub text: String,
-    pub timeout_seat: Option<u8>,
-    pub failures: u32,
-}
 
 /// The wait before the next attempt after `failures` failed ones: doubling from 100 ms, at
 /// most 30 s, so that a failing disk is not hammered and a game never waits much longer

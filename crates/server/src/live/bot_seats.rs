@@ -3,7 +3,7 @@
 //! `Limits::search_bots_per_user` of them (`429 too_many_bot_seats`). Quick bots (`random`,
 //! `greedy`) cost milliseconds and are not counted. A table's bots count for its creator.
 use crate::AppState;
-use crate::db::store::SeatKind;
+use crate::db::rows::SeatKind;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use pyramidion_ai::any::BotLevel;

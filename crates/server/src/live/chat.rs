@@ -6,10 +6,13 @@
 //! A reader may report a message: the report is stored for the server's operator
 //! (`pyramidion moderation` lists them).
 use crate::AppState;
-use crate::db::store::{SeatKind, Store, now_ms};
+use crate::db::rows::SeatKind;
+use crate::db::store::Store;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
+use crate::live::chat_message::ChatMessage;
+use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::Serialize;
@@ -25,24 +28,6 @@ pub const CHAT_EVERY_SECONDS: f64 = 3.0;
 
 /// The quick phrases: keys each reader's client translates.
 pub const PHRASES: &[&str] = &["hello", "good_game", "well_played", "thanks", "good_luck"];
-
-/// A stored chat message, as clients get it.
-#[derive(Clone, Debug, Serialize)]
-pub struct ChatMessage {
-    pub id: String,
-    pub game: String,
-    /// `players` or `spectators`.
-    pub channel: &'static str,
-    pub user: String,
-    pub name: String,
-    /// The writer's seat (players' channel), none for a spectator.
-    pub seat: Option<u8>,
-    pub text: Option<String>,
-    pub phrase: Option<String>,
-    /// Moves played when it was written (the replay places it there).
-    pub ply: u64,
-    pub at: i64,
-}
 
 /// Checks what a client sends: one of a text or a known phrase; the text is trimmed, not
 /// empty, at most [`MAX_CHAT_CHARS`] characters, and holds no control characters.

@@ -1,20 +1,14 @@
 //! Resign, abandon, claim, and "I'm back" (issue 27): what a player may do to a started game
-//! besides moving. The room decides (it owns the game); this file holds the final ranking with
-//! resignations, the HTTP endpoints, and the sweep that abandons forgotten games against bots.
+//! besides moving. The room decides (it owns the game); this file holds what is asked of it
+//! and the final ranking with resignations (the HTTP endpoints and the sweep that abandons
+//! forgotten games against bots ask rooms from `crate::http::endings`).
 //!
 //! The final ranking is the server's: the rules engine's ranking among the seats still in the
 //! game, then the resigned seats, the first to resign last. A game ends early when fewer than
 //! two seats, or no person, are left in it; the seats left then share the first rank.
-use crate::AppState;
-use crate::error::{ApiError, ApiResult};
-use crate::error_code::ApiErrorCode;
-use crate::http::auth::Identity;
-use crate::live::room::RoomCmd;
-use axum::Json;
-use axum::extract::{Path, State};
+use crate::error::ApiError;
 use pyramidion_core::Outcome;
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
 /// What a player asks of a started game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -81,93 +75,6 @@ pub fn with_resignations(mut outcome: Outcome, resigned: &[u8]) -> Outcome {
 /// resigned in order. Its `ranks` field is what ratings and histories read.
 pub fn early_result(ending: &str, ranks: &[u8], resigned: &[u8]) -> Value {
     json!({ "ranks": ranks, "ending": ending, "resigned": resigned })
-}
-
-async fn ask(state: &AppState, user: &str, game: &str, action: Action) -> ApiResult<Json<Value>> {
-    if !crate::http::api::plausible_id(game) {
-        return Err(not_found());
-    }
-    for _ in 0..3 {
-        let room = state.rooms.get(state, game).await?.ok_or_else(not_found)?;
-        let (reply, answer) = oneshot::channel();
-        let cmd = RoomCmd::Act {
-            user: Some(user.to_string()),
-            action,
-            reply,
-        };
-        if room.tx.send(cmd).await.is_err() {
-            continue; // The room just ended: rebuilt and asked again.
-        }
-        match answer.await {
-            Ok(answer) => return answer.map(Json),
-            Err(_) => continue,
-        }
-    }
-    Err(ApiError::internal("the game's room does not answer"))
-}
-
-fn not_found() -> ApiError {
-    ApiError::new(ApiErrorCode::NotFound, "no started game with that id")
-}
-
-/// `POST /api/games/{id}/resign`.
-pub async fn resign(
-    State(state): State<AppState>,
-    identity: Identity,
-    Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
-    ask(&state, &identity.user_id, &id, Action::Resign).await
-}
-
-/// `POST /api/games/{id}/abandon`.
-pub async fn abandon(
-    State(state): State<AppState>,
-    identity: Identity,
-    Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
-    ask(&state, &identity.user_id, &id, Action::Abandon).await
-}
-
-/// `POST /api/games/{id}/claim`.
-pub async fn claim(
-    State(state): State<AppState>,
-    identity: Identity,
-    Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
-    ask(&state, &identity.user_id, &id, Action::Claim).await
-}
-
-/// `POST /api/games/{id}/back`.
-pub async fn back(
-    State(state): State<AppState>,
-    identity: Identity,
-    Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
-    ask(&state, &identity.user_id, &id, Action::Back).await
-}
-
-/// Abandons every live game against bots only that nobody moved in since `before` (ms since
-/// the epoch). Returns how many. Run by the sweep (`Limits::abandon_after`).
-pub async fn abandon_stale(
-    state: &AppState,
-    before: i64,
-) -> Result<usize, crate::live::load_error::LoadError> {
-    let mut done = 0;
-    for id in state.store.stale_bot_games(before).await? {
-        let Some(room) = state.rooms.get(state, &id).await? else {
-            continue;
-        };
-        let (reply, answer) = oneshot::channel();
-        let cmd = RoomCmd::Act {
-            user: None,
-            action: Action::Abandon,
-            reply,
-        };
-        if room.tx.send(cmd).await.is_ok() && matches!(answer.await, Ok(Ok(_))) {
-            done += 1;
-        }
-    }
-    Ok(done)
 }
 
 #[cfg(test)]

@@ -3,10 +3,17 @@
 //! Messages are offered without waiting: a connection whose queue is full misses them (its
 //! page reads the list again when it reconnects or reopens the page).
 use crate::live::protocol::ServerMsg;
-use crate::live::room::Outbox;
+use crate::live::room_cmd::Outbox;
 use crate::reach::{Away, Kind};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
+
+/// A push for `user`'s connections (none: the lobby's), passed to the other instances of a
+/// cluster (`crate::cluster::fanout`).
+pub struct Push {
+    pub user: Option<String>,
+    pub msg: ServerMsg,
+}
 
 #[derive(Default)]
 pub struct Hub {
@@ -20,7 +27,7 @@ pub struct Hub {
     /// away once per turn, not once per move of a turn or per room rebuilt.
     to_move: Mutex<HashSet<(String, String)>>,
     /// With several instances, every push also goes to the others (`crate::cluster::fanout`).
-    fanout: OnceLock<tokio::sync::mpsc::UnboundedSender<crate::cluster::fanout::Push>>,
+    fanout: OnceLock<tokio::sync::mpsc::UnboundedSender<Push>>,
     /// With several instances: where users' connections are recorded, so that a player on
     /// another instance counts as on the site.
     cluster: OnceLock<std::sync::Arc<crate::cluster::Cluster>>,
@@ -84,16 +91,13 @@ impl Hub {
     }
 
     /// Pushes go to the other instances through `tx` from now on.
-    pub fn fan_out_with(
-        &self,
-        tx: tokio::sync::mpsc::UnboundedSender<crate::cluster::fanout::Push>,
-    ) {
+    pub fn fan_out_with(&self, tx: tokio::sync::mpsc::UnboundedSender<Push>) {
         let _ = self.fanout.set(tx);
     }
 
     fn spread(&self, user: Option<&str>, msg: &ServerMsg) {
         if let Some(tx) = self.fanout.get() {
-            let _ = tx.send(crate::cluster::fanout::Push {
+            let _ = tx.send(Push {
                 user: user.map(str::to_string),
                 msg: msg.clone(),
             });

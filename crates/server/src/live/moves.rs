@@ -2,7 +2,7 @@
 //! the client typed, so that every stored record reads back and replays.
 use crate::error_code::ApiErrorCode;
 use crate::live::protocol::ServerMsg;
-use crate::live::room::{Outbox, RoomCmd};
+use crate::live::room_cmd::{Outbox, RoomCmd};
 use std::time::Duration;
 
 /// Longest move text a client may send, in bytes (every game's moves are far shorter).

@@ -1,58 +1,35 @@
 //! One task per live game (after lichess): it owns the game, takes commands in order, persists
 //! every accepted move before acknowledging or publishing it, and runs bots off the runtime.
-use crate::db::store::{SeatKind, Store, TurnWrite, now_ms};
-use crate::error_code::ApiErrorCode;
+use crate::db::room_store::RoomStore;
+use crate::db::rows::SeatKind;
 use crate::live::bot_pool::BotPool;
-use crate::live::bot_retry::BotChoice;
 use crate::live::clock::Clock;
 use crate::live::hub::Hub;
 use crate::live::protocol::{SeenMove, ServerMsg};
+use crate::live::room_cmd::{Outbox, RoomCmd, RoomHandle};
 use crate::metrics::Metrics;
+use crate::wall_clock::WallClock;
 use pyramidion_core::{Seat, ToMove};
 use pyramidion_games::{AnyGame, PlayedMove};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod acting;
+mod moving;
+use moving::ApplyError;
 mod played;
 use played::Played;
 mod chatting;
-pub use chatting::ChatCmd;
+#[cfg(test)]
+mod memory_store;
 mod scheduling;
+#[cfg(test)]
+mod tests;
 
-/// A connection's message queue (boxed slots: `crate::queue`).
-pub type Outbox = crate::queue::Sender<ServerMsg>;
-
-pub enum RoomCmd {
-    Subscribe {
-        conn: u64,
-        user: Option<String>,
-        out: Outbox,
-        last_event: Option<u64>,
-    },
-    Unsubscribe {
-        conn: u64,
-    },
-    Move {
-        conn: u64,
-        user: String,
-        state_id: u64,
-        text: String,
-        received: Instant,
-    },
-    /// A bot's choice for the state `state_id` (ignored if the state moved on).
-    BotMove(BotChoice),
-    /// A chat message (`crate::live::chat`).
-    Chat(ChatCmd),
-    /// How far the game is: (stage number, moves played), for the Watch list.
-    Progress(tokio::sync::oneshot::Sender<(u8, u64)>),
-    /// Resign, abandon, claim or "I'm back" (`crate::live::endings`); `user` none: the server.
-    Act {
-        user: Option<String>,
-        action: crate::live::endings::Action,
-        reply: tokio::sync::oneshot::Sender<crate::live::endings::Answer>,
-    },
-}
+/// How soon the deadline sweep (`Rooms::wake_due`, every `rooms::WAKE_EVERY`) brings back a
+/// room whose turn's time runs out: a room whose deadline is further away than this (plus its
+/// idle time) may leave memory.
+pub const WAKE_AHEAD: Duration = Duration::from_secs(30);
 
 struct Subscriber {
     conn: u64,
@@ -74,7 +51,10 @@ pub struct Room {
     seats: Vec<SeatKind>,
     seed: u64,
     clock: Option<Clock>,
-    store: Store,
+    /// Where every move, resignation and chat message is made durable before it is told.
+    store: Arc<dyn RoomStore>,
+    /// The time of day the clocks read (tokio's clock in the room's tests).
+    wall: WallClock,
     metrics: Arc<Metrics>,
     hub: Arc<Hub>,
     subscribers: Vec<Subscriber>,
@@ -121,7 +101,9 @@ pub struct RoomSetup {
     pub seats: Vec<SeatKind>,
     pub seed: u64,
     pub clock: Option<Clock>,
-    pub store: Store,
+    pub store: Arc<dyn RoomStore>,
+    /// The time of day the clocks read: the system's (a test: one that follows paused time).
+    pub wall: WallClock,
     pub metrics: Arc<Metrics>,
     pub hub: Arc<Hub>,
     pub idle_after: Duration,
@@ -133,14 +115,6 @@ pub struct RoomSetup {
     pub resigned: Vec<u8>,
     pub ending: Option<String>,
     pub lease: Option<crate::cluster::Lease>,
-}
-
-#[derive(Clone)]
-pub struct RoomHandle {
-    pub tx: crate::queue::Sender<RoomCmd>,
-    /// Whether the game runs here, or on another instance this handle forwards to
-    /// (`crate::cluster::link`).
-    pub local: bool,
 }
 
 impl Room {
@@ -163,6 +137,7 @@ impl Room {
             seed: setup.seed,
             clock: setup.clock,
             store: setup.store,
+            wall: setup.wall,
             metrics: setup.metrics,
             hub: setup.hub,
             subscribers: Vec::new(),
@@ -225,7 +200,7 @@ impl Room {
             // A clock far from running out does not hold the room: the deadline sweep
             // (`Rooms::wake_due`) brings it back in time.
             let clock_far = self.deadline.is_none_or(|(_, at)| {
-                at > tokio::time::Instant::now() + self.idle_after + crate::live::rooms::WAKE_AHEAD
+                at > tokio::time::Instant::now() + self.idle_after + WAKE_AHEAD
             });
             let idle = (self.subscribers.is_empty() && clock_far && self.bot_asked.is_none())
                 .then(|| tokio::time::Instant::now() + self.idle_after);
@@ -419,7 +394,10 @@ impl Room {
                     crate::live::endings::final_ranks(None, self.seats.len(), &self.resigned);
                 crate::live::endings::early_result(e, &ranks, &self.resigned)
             }),
-            clock: self.clock.as_ref().map(|c| Box::new(c.view(now_ms()))),
+            clock: self
+                .clock
+                .as_ref()
+                .map(|c| Box::new(c.view(self.wall.now_ms()))),
             bots: (0..self.seats.len() as u8)
                 .map(|s| self.bot_plays(s))
                 .collect(),
@@ -486,176 +464,6 @@ impl Room {
         if let Some(s) = self.subscribers.iter().find(|s| s.conn == conn) {
             let _ = s.out.try_send(msg);
         }
-    }
-
-    async fn human_move(
-        &mut self,
-        conn: u64,
-        user: &str,
-        state_id: u64,
-        text: &str,
-        received: Instant,
-    ) {
-        let (game_id, current) = (self.id.clone(), self.state_id());
-        let error = move |code: ApiErrorCode, message: String| ServerMsg::Error {
-            code: code.into(),
-            message,
-            game: Some(game_id.clone()),
-            reason: None,
-            state_id: Some(current),
-        };
-        let Some(to_move) = self.to_move() else {
-            return self.reply(
-                conn,
-                error(ApiErrorCode::GameOver, "the game is over".into()),
-            );
-        };
-        if !self.seat_of(user).contains(&to_move) || self.bot_plays(to_move) {
-            return self.reply(
-                conn,
-                error(
-                    ApiErrorCode::NotYourTurn,
-                    format!("seat {to_move} is to move"),
-                ),
-            );
-        }
-        if self.covering.is_some_and(|(seat, _)| seat == to_move) {
-            return self.reply(
-                conn,
-                error(
-                    ApiErrorCode::TimeOut,
-                    "the time of this turn ran out: a bot plays it".into(),
-                ),
-            );
-        }
-        if state_id != self.state_id() {
-            return self.reply(
-                conn,
-                error(
-                    ApiErrorCode::StaleState,
-                    format!("the game is at state {}", self.state_id()),
-                ),
-            );
-        }
-        // A subscriber who holds the seat to move now views it (hot seat).
-        if let Some(sub) = self.subscribers.iter_mut().find(|s| s.conn == conn) {
-            sub.seat = Some(to_move);
-        }
-        if let Err(message) = crate::live::moves::check_length(text) {
-            return self.reply(conn, error(ApiErrorCode::BadRequest, message));
-        }
-        match self.apply(text, false, received).await {
-            Ok(()) => {}
-            Err(ApplyError::Illegal(code, message)) => {
-                self.metrics.move_refused(self.game.kind().key(), code);
-                self.reply(
-                    conn,
-                    ServerMsg::Error {
-                        code: ApiErrorCode::IllegalMove.into(),
-                        message,
-                        game: Some(self.id.clone()),
-                        reason: Some(code),
-                        state_id: Some(self.state_id()),
-                    },
-                );
-            }
-            Err(ApplyError::Storage(e)) => {
-                tracing::error!(game = %self.id, error = %e, "cannot persist a move");
-                self.stale = crate::live::bot_retry::stale_room(&e);
-                self.reply(
-                    conn,
-                    error(
-                        ApiErrorCode::Internal,
-                        "the move could not be saved; it was not played".into(),
-                    ),
-                );
-            }
-        }
-    }
-
-    /// Plays `text` on a copy, persists it, then makes it the state and publishes it.
-    async fn apply(
-        &mut self,
-        text: &str,
-        by_bot: bool,
-        received: Instant,
-    ) -> Result<(), ApplyError> {
-        let mut next = self.game.clone();
-        let played = next
-            .play_text(text)
-            .map_err(|e| ApplyError::Illegal(e.code, e.message))?;
-        // What is stored is the engine's notation of the move, not what the client typed.
-        let text = played.full.text.as_str();
-        let ply = self.moves.len() as u32;
-        // A game's last move and its result are committed together: a crash between two
-        // commits would otherwise leave a finished record marked live.
-        let outcome = next
-            .outcome()
-            .map(|o| crate::live::endings::with_resignations(o, &self.resigned));
-        let result = outcome.as_ref().map(|o| {
-            let mut v = serde_json::to_value(o).unwrap_or_default();
-            if !self.resigned.is_empty() {
-                v["resigned"] = serde_json::json!(self.resigned);
-            }
-            v.to_string()
-        });
-        // The clock after this move, stored with it.
-        let before = self.to_move();
-        let after = match next.to_move() {
-            ToMove::Seat(s) => Some(s.0),
-            ToMove::Over => None,
-        };
-        let covered = self.covering.filter(|_| by_bot);
-        let mut clock = self.clock.clone();
-        if let Some(c) = &mut clock {
-            if let Some((seat, false)) = covered {
-                c.count_timeout(seat);
-            }
-            c.after_move(after, now_ms(), covered.is_some());
-        }
-        // Stored when it changed: the seat to move or the clock (a time-out counted, a turn
-        // ended). A move within a turn, or any move of a solo game, writes the move alone.
-        let turn = (before != after || clock != self.clock).then(|| TurnWrite {
-            to_move: after,
-            clock_state: clock
-                .as_ref()
-                .map(|c| serde_json::to_string(&c.state).unwrap_or_default()),
-            deadline_at: clock.as_ref().and_then(Clock::deadline),
-        });
-        let persisting = Instant::now();
-        self.store
-            .append_move(crate::db::writer::NewMove {
-                game_id: &self.id,
-                ply,
-                text,
-                by_bot,
-                result,
-                turn,
-                fence: self.lease.as_ref().map(crate::cluster::Lease::fence),
-            })
-            .await
-            .map_err(ApplyError::Storage)?;
-        self.metrics.observe_persist(persisting.elapsed());
-        self.game = next;
-        self.moves.push(Played::new(&played));
-        self.clock = clock;
-        self.covering = match covered {
-            Some((seat, _)) if after == Some(seat) => Some((seat, true)),
-            _ if before != after => None,
-            keep => keep.or(self.covering),
-        };
-        self.last_move_at = tokio::time::Instant::now();
-        if outcome.is_some() {
-            self.metrics.game_finished(self.game.kind().key());
-        }
-        self.publish();
-        self.metrics
-            .observe_move(self.game.kind().key(), received.elapsed());
-        if before != after {
-            self.tell_turns(true);
-        }
-        self.schedule();
-        Ok(())
     }
 
     /// Sends every subscriber the new state: as a patch of the one it last got when it
@@ -726,20 +534,6 @@ impl Room {
                 timeouts,
                 bot_after: crate::live::clock::TIMEOUTS_TO_BOT,
             });
-        }
-    }
-}
-
-enum ApplyError {
-    Illegal(&'static str, String),
-    Storage(crate::db::error::StoreError),
-}
-
-impl std::fmt::Display for ApplyError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ApplyError::Illegal(code, message) => write!(f, "{code}: {message}"),
-            ApplyError::Storage(e) => write!(f, "storage: {e}"),
         }
     }
 }

@@ -2,16 +2,17 @@
 use crate::AppState;
 use crate::cluster::{Lease, Owner};
 use crate::db::error::StoreError;
-use crate::db::store::{SeatKind, TurnWrite};
+use crate::db::rows::{SeatKind, TurnWrite};
 use crate::live::clock::Clock;
 use crate::live::load_error::LoadError;
-use crate::live::room::{Room, RoomHandle, RoomSetup};
+use crate::live::room::{Room, RoomSetup, WAKE_AHEAD};
+use crate::live::room_cmd::RoomHandle;
 
 type Result<T, E = LoadError> = std::result::Result<T, E>;
 use pyramidion_core::record::Record;
 use pyramidion_games::AnyGame;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Every WebSocket message that names a game looks its room up here, so the lock is only held
 /// for a map access: never across the database reads that rebuild a room.
@@ -25,9 +26,6 @@ pub struct Rooms {
 
 /// How often games whose clock runs out soon are brought back into memory…
 pub const WAKE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
-/// …and how soon "soon" is: a room whose deadline is further away than this (plus its idle
-/// time) may leave memory.
-pub const WAKE_AHEAD: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Most finished games kept replayed.
 const FINISHED_CACHE: usize = 256;
@@ -147,7 +145,10 @@ impl Rooms {
                 seats: loaded.seats,
                 seed: loaded.seed,
                 clock: loaded.clock,
-                store: state.store.clone(),
+                store: Arc::new(state.store.clone()),
+                // Rooms keep the system's time of day: the clocks stored with moves and the
+                // deadline sweep (`wake_due`) read it too.
+                wall: crate::wall_clock::WallClock::default(),
                 metrics: state.metrics.clone(),
                 hub: state.hub.clone(),
                 idle_after: state.config.limits.room_idle,
@@ -196,7 +197,7 @@ impl Rooms {
     /// [`WAKE_AHEAD`]: its room, which left memory while nobody followed it, then plays the
     /// time-out itself, on time. Run every [`WAKE_EVERY`].
     pub async fn wake_due(&self, state: &AppState) -> Result<()> {
-        let soon = crate::db::store::now_ms() + WAKE_AHEAD.as_millis() as i64;
+        let soon = crate::wall_clock::now_ms() + WAKE_AHEAD.as_millis() as i64;
         for id in state.store.games_due(soon).await? {
             if self.running(&id).is_none()
                 && let Err(e) = self.get_owned(state, &id).await
@@ -307,7 +308,7 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         .clone()
         .map(|profile| match row.clock_state.clone() {
             Some(state) => Clock { profile, state },
-            None => Clock::start(profile, seats.len(), to_move, crate::db::store::now_ms()),
+            None => Clock::start(profile, seats.len(), to_move, crate::wall_clock::now_ms()),
         });
     let unstored =
         row.to_move != to_move || clock.as_ref().map(|c| &c.state) != row.clock_state.as_ref();

@@ -6,7 +6,7 @@
 //! Also the pages of a user's public games (profiles and the NDJSON export read one page per
 //! request, never all of a user's games).
 use crate::AppState;
-use crate::db::store::{GameRow, SeatKind, game_row};
+use crate::db::rows::{GameRow, SeatKind, game_row};
 use crate::error::{ApiError, ApiResult};
 
 /// Games per page of a profile's recent games and of an NDJSON export.

@@ -6,7 +6,7 @@ use crate::http::auth::Identity;
 use crate::http::client_ip::ClientIp;
 use crate::http::listen::{ConnectionSlot, Held};
 use crate::live::protocol::{ClientMsg, ServerMsg};
-use crate::live::room::{RoomCmd, RoomHandle};
+use crate::live::room_cmd::{ChatCmd, Outbox, RoomCmd, RoomHandle};
 use axum::Extension;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
@@ -369,7 +369,7 @@ async fn follow_implicitly(
     conn: u64,
     id: &Identity,
     identity: Option<&Identity>,
-    out: &crate::live::room::Outbox,
+    out: &Outbox,
 ) -> Result<(), ServerMsg> {
     if subscribed.contains(game) {
         return Ok(());
@@ -447,7 +447,7 @@ async fn handle(
     state: &AppState,
     conn: u64,
     identity: Option<&Identity>,
-    out: &crate::live::room::Outbox,
+    out: &Outbox,
     subscribed: &mut HashSet<String>,
     msg: ClientMsg,
 ) {
@@ -506,7 +506,7 @@ async fn handle(
                 let mut sent =
                     follow_implicitly(state, subscribed, &game, conn, id, identity, out).await;
                 if sent.is_ok() {
-                    let cmd = RoomCmd::Chat(crate::live::room::ChatCmd {
+                    let cmd = RoomCmd::Chat(ChatCmd {
                         conn,
                         user: id.user_id.clone(),
                         name: id.display_name(),

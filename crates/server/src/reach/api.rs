@@ -176,7 +176,7 @@ pub async fn set_email(
     }
     if !reach.verification_allowed(
         &identity.user_id,
-        crate::db::store::now_ms(),
+        crate::wall_clock::now_ms(),
         VERIFY_EVERY_MS,
     ) {
         return Err(ApiError::rate_limited());

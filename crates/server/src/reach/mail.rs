@@ -2,8 +2,10 @@
 //! players away, batched: at most one mail per game and hour, later events wait for the
 //! hour to pass and leave together. Every event mail carries a one-click unsubscribe link
 //! (in the text, and as RFC 8058 `List-Unsubscribe` headers for mail clients).
-use super::{Away, Kind, Reach, ReachConfig, text};
-use anyhow::{Context, Result};
+use super::away::{Away, Kind, Prefs, ReachConfig};
+use super::error::{ReachError, Result};
+use super::text;
+use crate::db::store::Store;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, Message};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
@@ -27,13 +29,16 @@ pub fn valid_address(address: &str) -> bool {
 impl Mailer {
     pub fn new(url: &str, config: &ReachConfig) -> Result<Mailer> {
         let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
-            .with_context(|| "--smtp is not an smtp:// or smtps:// URL".to_string())?
+            .map_err(ReachError::SmtpUrl)?
             .timeout(Some(std::time::Duration::from_secs(30)))
             .build();
         let from = config
             .mail_from
             .parse()
-            .with_context(|| format!("--mail-from `{}` is not an address", config.mail_from))?;
+            .map_err(|error| ReachError::MailFrom {
+                address: config.mail_from.clone(),
+                error,
+            })?;
         Ok(Mailer {
             transport,
             from,
@@ -67,12 +72,11 @@ impl Mailer {
     /// less than an hour before `now`.
     pub async fn queue(
         &self,
-        reach: &Reach,
+        store: &Store,
         event: &Away,
         game_kind: &str,
         now: i64,
     ) -> Result<()> {
-        let store = &reach.store;
         let Some(email) = store.email(&event.user).await?.filter(|e| e.verified) else {
             return Ok(());
         };
@@ -93,7 +97,7 @@ impl Mailer {
                 .map_err(Into::into);
         }
         self.send_batch(
-            reach,
+            store,
             &email,
             &event.user,
             &event.game,
@@ -106,8 +110,7 @@ impl Mailer {
     }
 
     /// Sends every batch whose hour has passed by `now`.
-    pub async fn flush(&self, reach: &Reach, now: i64) -> Result<()> {
-        let store = &reach.store;
+    pub async fn flush(&self, store: &Store, now: i64) -> Result<()> {
         for (user, game) in store.mail_batches_due(now, BATCH_MS).await? {
             let _one = self.batches.lock().await;
             let Some((last, Some(pending))) = store.mail_batch(&user, &game).await? else {
@@ -124,13 +127,13 @@ impl Mailer {
                 store.set_mail_batch(&user, &game, last, None).await?;
                 continue;
             };
-            let prefs = reach.prefs(&user).await?;
+            let prefs = Prefs::of(store, &user).await?;
             let kinds: Vec<Kind> = kinds.into_iter().filter(|k| prefs.email_on(*k)).collect();
             if kinds.is_empty() {
                 store.set_mail_batch(&user, &game, last, None).await?;
                 continue;
             }
-            self.send_batch(reach, &email, &user, &game, &game_kind, last, kinds, now)
+            self.send_batch(store, &email, &user, &game, &game_kind, last, kinds, now)
                 .await?;
         }
         Ok(())
@@ -141,7 +144,7 @@ impl Mailer {
     #[allow(clippy::too_many_arguments)]
     async fn send_batch(
         &self,
-        reach: &Reach,
+        store: &Store,
         email: &super::store::Email,
         user: &str,
         game: &str,
@@ -153,19 +156,15 @@ impl Mailer {
         let message = self.compose(email, game, game_kind, &kinds)?;
         match self.transport.send(message).await {
             Ok(_) => {
-                reach
-                    .store
-                    .set_mail_batch(user, game, Some(now), None)
-                    .await?;
+                store.set_mail_batch(user, game, Some(now), None).await?;
                 Ok(())
             }
             Err(e) => {
                 let pending = serde_json::to_string(&kinds)?;
-                reach
-                    .store
+                store
                     .set_mail_batch(user, game, last, Some(&pending))
                     .await?;
-                Err(e).context("cannot send a mail")
+                Err(ReachError::Send(e))
             }
         }
     }

@@ -5,91 +5,20 @@
 //! started). Each user chooses which events reach them, and how (docs/protocol.md,
 //! "Notifications").
 pub mod api;
+mod away;
+pub mod error;
 pub mod mail;
 pub mod push;
 pub mod store;
 pub mod text;
 
+// The events, preferences and settings have a module of their own, below the notifier and
+// its transports (`mail`, `push`), which use them and not the notifier.
 use crate::db::store::Store;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+pub use away::{Away, Kind, Prefs, ReachConfig, TURN_BASED_MS};
+use error::ReachError;
 use std::sync::Arc;
 use tokio::sync::mpsc;
-
-/// A clock with this much time per turn or more makes a game turn-based enough to reach a
-/// player away from the site when it becomes their move.
-pub const TURN_BASED_MS: i64 = 3600 * 1000;
-
-/// What happened that a player away should hear of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    YourMove,
-    Rematch,
-    TableFull,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::YourMove, Kind::Rematch, Kind::TableFull];
-
-    pub fn key(self) -> &'static str {
-        match self {
-            Kind::YourMove => "your_move",
-            Kind::Rematch => "rematch",
-            Kind::TableFull => "table_full",
-        }
-    }
-}
-
-/// One event for one user.
-#[derive(Clone, Debug)]
-pub struct Away {
-    pub user: String,
-    /// The game (for a rematch: the new table).
-    pub game: String,
-    pub kind: Kind,
-}
-
-/// Which events reach a user, by push and by e-mail (every one, both ways, by default).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Prefs {
-    pub push: BTreeMap<Kind, bool>,
-    pub email: BTreeMap<Kind, bool>,
-}
-
-impl Default for Prefs {
-    fn default() -> Self {
-        let all: BTreeMap<Kind, bool> = Kind::ALL.iter().map(|k| (*k, true)).collect();
-        Prefs {
-            push: all.clone(),
-            email: all,
-        }
-    }
-}
-
-impl Prefs {
-    pub fn push_on(&self, kind: Kind) -> bool {
-        self.push.get(&kind).copied().unwrap_or(true)
-    }
-    pub fn email_on(&self, kind: Kind) -> bool {
-        self.email.get(&kind).copied().unwrap_or(true)
-    }
-}
-
-/// How the server reaches players away.
-#[derive(Clone, Debug, Default)]
-pub struct ReachConfig {
-    /// `smtp://…` / `smtps://…` (lettre's URL form); none: e-mail is off.
-    pub smtp: Option<String>,
-    /// The sender of every mail.
-    pub mail_from: String,
-    /// The site's address as players reach it (links in mails; the VAPID subject).
-    pub public_url: String,
-    /// Push endpoints may be plain `http://` (tests stand one up on loopback); browsers'
-    /// push services are always HTTPS.
-    pub allow_http_push: bool,
-}
 
 /// The notifier: keys, transports, and the task that delivers events.
 pub struct Reach {
@@ -108,7 +37,7 @@ impl Reach {
     pub async fn start(
         config: ReachConfig,
         store: Store,
-    ) -> anyhow::Result<(Arc<Reach>, mpsc::UnboundedSender<Away>)> {
+    ) -> Result<(Arc<Reach>, mpsc::UnboundedSender<Away>), ReachError> {
         let push = push::Pusher::load(&store, &config).await?;
         let mail = match &config.smtp {
             Some(url) => Some(mail::Mailer::new(url, &config)?),
@@ -136,7 +65,12 @@ impl Reach {
             while let Some((event, game_kind)) = mail_rx.recv().await {
                 if let Some(mail) = &mailer.mail
                     && let Err(e) = mail
-                        .queue(&mailer, &event, &game_kind, crate::db::store::now_ms())
+                        .queue(
+                            &mailer.store,
+                            &event,
+                            &game_kind,
+                            crate::wall_clock::now_ms(),
+                        )
                         .await
                 {
                     tracing::warn!(error = %e, user = %event.user, game = %event.game, "cannot mail an event");
@@ -149,7 +83,7 @@ impl Reach {
                 let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
                 loop {
                     every.tick().await;
-                    flusher.flush_mail(crate::db::store::now_ms()).await;
+                    flusher.flush_mail(crate::wall_clock::now_ms()).await;
                 }
             });
         }
@@ -168,11 +102,8 @@ impl Reach {
         true
     }
 
-    pub async fn prefs(&self, user: &str) -> anyhow::Result<Prefs> {
-        Ok(match self.store.notify_prefs(user).await? {
-            Some(json) => serde_json::from_str(&json).unwrap_or_default(),
-            None => Prefs::default(),
-        })
+    pub async fn prefs(&self, user: &str) -> Result<Prefs, ReachError> {
+        Ok(Prefs::of(&self.store, user).await?)
     }
 
     /// Sends what `event` calls for; failures are logged (an event is a courtesy: the
@@ -187,7 +118,7 @@ impl Reach {
         &self,
         event: &Away,
         mails: &mpsc::UnboundedSender<(Away, String)>,
-    ) -> anyhow::Result<()> {
+    ) -> Result<(), ReachError> {
         let prefs = self.prefs(&event.user).await?;
         let Some(game) = self.store.game(&event.game).await? else {
             return Ok(());
@@ -205,7 +136,7 @@ impl Reach {
     /// call it with a later `now` instead of waiting an hour.
     pub async fn flush_mail(&self, now: i64) {
         if let Some(mailer) = &self.mail
-            && let Err(e) = mailer.flush(self, now).await
+            && let Err(e) = mailer.flush(&self.store, now).await
         {
             tracing::warn!(error = %e, "cannot send the batched mails");
         }

@@ -1,10 +1,11 @@
 //! Web Push (RFC 8030) with VAPID (RFC 8292): the server's key pair, drawn at first start and
 //! kept in the database, and the encrypted (RFC 8291, `aes128gcm`) POST of one notification
 //! to each of a user's subscriptions. The crypto is `web-push-native`'s (pure Rust).
+use super::away::{Away, Kind, ReachConfig};
+use super::error::{ReachError, Result};
 use super::store::Subscription;
-use super::{Away, ReachConfig, text};
+use super::text;
 use crate::db::store::Store;
-use anyhow::{Context, Result};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::json;
@@ -97,12 +98,12 @@ impl Pusher {
         let stored = store
             .secret(SECRET)
             .await?
-            .context("the VAPID key vanished")?;
+            .ok_or_else(|| ReachError::VapidKey("it vanished".into()))?;
         let bytes = URL_SAFE_NO_PAD
             .decode(stored)
-            .context("the stored VAPID key is not base64url")?;
-        let key = ES256KeyPair::from_bytes(&bytes)
-            .map_err(|e| anyhow::anyhow!("the stored VAPID key: {e}"))?;
+            .map_err(|e| ReachError::VapidKey(format!("not base64url: {e}")))?;
+        let key =
+            ES256KeyPair::from_bytes(&bytes).map_err(|e| ReachError::VapidKey(e.to_string()))?;
         let public_key =
             URL_SAFE_NO_PAD.encode(key.public_key().public_key().to_bytes_uncompressed());
         let http = reqwest::Client::builder()
@@ -110,7 +111,7 @@ impl Pusher {
             // A push service answers at once; it never redirects a notification.
             .redirect(reqwest::redirect::Policy::none())
             .build()
-            .context("cannot start the push client")?;
+            .map_err(ReachError::PushClient)?;
         Ok(Pusher {
             key,
             public_key,
@@ -147,13 +148,13 @@ impl Pusher {
     /// One notification: its HTTP status.
     async fn send(&self, sub: &Subscription, event: &Away, game_kind: &str) -> Result<u16> {
         let checked = check(&sub.endpoint, &sub.p256dh, &sub.auth, self.allow_http)
-            .map_err(|e| anyhow::anyhow!(e))?;
+            .map_err(ReachError::Subscription)?;
         let payload = payload(&sub.lang, event, game_kind);
         let request = WebPushBuilder::new(checked.endpoint, checked.p256dh, checked.auth)
             .with_valid_duration(TTL)
             .with_vapid(&self.key, &self.contact)
             .build(payload.to_string())
-            .map_err(|e| anyhow::anyhow!("cannot encrypt a notification: {e}"))?;
+            .map_err(|e| ReachError::Encrypt(e.to_string()))?;
         let (parts, body) = request.into_parts();
         let response = self
             .http
@@ -172,7 +173,7 @@ pub fn payload(lang: &str, event: &Away, game_kind: &str) -> serde_json::Value {
     let game = text::t(lang, &format!("game.{game_kind}"), &[]);
     let kind = event.kind.key();
     let url = match event.kind {
-        super::Kind::Rematch => format!("/#/table/{}", event.game),
+        Kind::Rematch => format!("/#/table/{}", event.game),
         _ => format!("/#/game/{}", event.game),
     };
     json!({

@@ -1,7 +1,8 @@
 //! Storage for reaching players who are away: push subscriptions, e-mail addresses, the
 //! events each user wants, and the e-mail batches (migration 0008).
 use crate::db::error::Result;
-use crate::db::store::{Store, now_ms};
+use crate::db::store::Store;
+use crate::wall_clock::now_ms;
 use sqlx::Row;
 
 /// One browser's push subscription.

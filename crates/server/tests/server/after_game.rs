@@ -308,7 +308,7 @@ async fn the_daily_challenge_deals_alike_once_per_account() {
     assert_eq!(board["game"], challenge["game"], "{board}");
     assert_eq!(board["options"], challenge["options"], "{board}");
     // Yesterday's challenge nobody played is named too, from its id alone.
-    let now = pyramidion_server::db::store::now_ms();
+    let now = pyramidion_server::wall_clock::now_ms();
     let yesterday = &pyramidion_server::http::daily::challenges(
         &pyramidion_server::http::daily::utc_day(now - 24 * 3600 * 1000),
     )[0];

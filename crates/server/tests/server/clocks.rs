@@ -411,7 +411,7 @@ async fn an_untouched_game_leaves_memory_and_comes_back_before_its_clock_runs_ou
     let state = row.clock_state.unwrap();
     let deadline = state.turn_started_ms + 35_000;
     assert!(
-        deadline - pyramidion_server::db::store::now_ms() > 0,
+        deadline - pyramidion_server::wall_clock::now_ms() > 0,
         "back before the deadline"
     );
 }

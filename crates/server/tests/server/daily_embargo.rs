@@ -25,7 +25,7 @@ async fn server_on(name: &str, day: &str, grace: Duration) -> (TestServer, WallC
 }
 
 fn yesterday() -> String {
-    utc_day(pyramidion_server::db::store::now_ms() - 24 * HOUR)
+    utc_day(pyramidion_server::wall_clock::now_ms() - 24 * HOUR)
 }
 
 /// The id of a solo challenge of the server's day.

@@ -82,8 +82,8 @@ async fn a_stale_rooms_bot_move_is_not_retried_and_the_room_is_rebuilt() {
     .unwrap();
     let room = s.state.rooms.running(&game).expect("the game's room runs");
     room.tx
-        .send(pyramidion_server::live::room::RoomCmd::BotMove(
-            pyramidion_server::live::bot_retry::BotChoice {
+        .send(pyramidion_server::live::room_cmd::RoomCmd::BotMove(
+            pyramidion_server::live::room_cmd::BotChoice {
                 state_id: bots_state,
                 text: ours,
                 timeout_seat: None,

@@ -375,8 +375,8 @@ async fn a_bot_move_the_rules_refuse_is_replaced_by_a_legal_one() {
     let bots_state = state["state_id"].as_u64().unwrap();
     let room = s.state.rooms.running(&game).expect("the game's room runs");
     room.tx
-        .send(pyramidion_server::live::room::RoomCmd::BotMove(
-            pyramidion_server::live::bot_retry::BotChoice {
+        .send(pyramidion_server::live::room_cmd::RoomCmd::BotMove(
+            pyramidion_server::live::room_cmd::BotChoice {
                 state_id: bots_state,
                 text: "no such move".to_string(),
                 timeout_seat: None,

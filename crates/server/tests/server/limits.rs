@@ -4,7 +4,7 @@
 //! and the rate limiter forgetting addresses.
 use crate::common::*;
 use futures_util::{SinkExt, StreamExt};
-use pyramidion_server::db::store::now_ms;
+use pyramidion_server::wall_clock::now_ms;
 use serde_json::{Value, json};
 use std::sync::atomic::Ordering;
 use std::time::Duration;

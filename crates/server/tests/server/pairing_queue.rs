@@ -2,11 +2,14 @@
 //! whatever races for them; a player gone from the site for good no longer waits. (That the
 //! queue outlives its holder is shown with real processes in the CLI's cluster tests.)
 use crate::common::*;
+use pyramidion_server::db::error::SeatRefused;
 use pyramidion_server::db::error::StoreError;
-use pyramidion_server::db::pairing_queue::{self as queue, SeatRefused, Waiting};
-use pyramidion_server::db::store::{GameRow, SeatKind, now_ms};
+use pyramidion_server::db::pairing_queue::Setting;
+use pyramidion_server::db::pairing_queue::{self as queue, Waiting};
+use pyramidion_server::db::rows::{GameRow, SeatKind};
 use pyramidion_server::game_status::GameStatus;
-use pyramidion_server::http::meet::{PAIRING_ABSENT_MS, Setting};
+use pyramidion_server::http::meet::PAIRING_ABSENT_MS;
+use pyramidion_server::wall_clock::now_ms;
 use serde_json::json;
 
 fn duel() -> Setting {

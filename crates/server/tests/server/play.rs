@@ -4,10 +4,12 @@ use crate::common::*;
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, Seat};
 use pyramidion_games::treasures::Game;
-use pyramidion_server::db::store::{GameRow, SeatKind, Store};
+use pyramidion_server::db::rows::{GameRow, SeatKind};
+use pyramidion_server::db::store::Store;
 use pyramidion_server::db::writer::WriterOptions;
 use pyramidion_server::live::protocol::ServerMsg;
-use pyramidion_server::live::room::{Room, RoomCmd, RoomSetup};
+use pyramidion_server::live::room::{Room, RoomSetup};
+use pyramidion_server::live::room_cmd::RoomCmd;
 use pyramidion_server::metrics::Metrics;
 use pyramidion_server::queue;
 use serde_json::{Value, json};
@@ -439,7 +441,8 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
         seats,
         seed: 7,
         clock: None,
-        store,
+        store: Arc::new(store),
+        wall: Default::default(),
         metrics,
         hub: Arc::default(),
         idle_after: idle,

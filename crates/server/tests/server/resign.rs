@@ -2,7 +2,7 @@
 //! real HTTP and WebSockets.
 use crate::common::after_game_scenarios::account;
 use crate::common::*;
-use pyramidion_server::db::store::now_ms;
+use pyramidion_server::wall_clock::now_ms;
 use serde_json::{Value, json};
 
 const DAY_MS: i64 = 24 * 3600 * 1000;

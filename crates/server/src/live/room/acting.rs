@@ -1,7 +1,8 @@
 //! Resign, abandon, claim and "I'm back" inside the room (see `crate::live::endings`): each is
 //! stored before it is said to anyone, like a move.
 use super::Room;
-use crate::db::store::{SeatKind, now_ms};
+use crate::db::room_store::Resignation;
+use crate::db::rows::{SeatKind, TurnWrite};
 use crate::error::ApiError;
 use crate::error_code::ApiErrorCode;
 use crate::live::endings::{Action, Answer, early_result, final_ranks};
@@ -117,13 +118,13 @@ impl Room {
             .collect();
         let stored = self
             .store
-            .resign(
-                &self.id,
-                rows,
-                self.state_id() as i64,
-                result.as_ref().map(|r| (ending.to_string(), r.clone())),
-                self.lease.as_ref().map(crate::cluster::Lease::fence),
-            )
+            .resign(Resignation {
+                game_id: &self.id,
+                seats: rows,
+                ply: self.state_id() as i64,
+                end: result.as_ref().map(|r| (ending.to_string(), r.clone())),
+                fence: self.lease.as_ref().map(crate::cluster::Lease::fence),
+            })
             .await;
         if let Err(e) = stored {
             tracing::error!(game = %self.id, error = %e, "cannot store a resignation");
@@ -168,17 +169,17 @@ impl Room {
                 "no bot plays your seat",
             );
         }
-        let now = now_ms();
+        let now = self.wall.now_ms();
         for &s in &taken {
             clock.take_back(s, now);
         }
-        let turn = crate::db::store::TurnWrite {
+        let turn = TurnWrite {
             to_move: self.to_move(),
             clock_state: serde_json::to_string(&clock.state).ok(),
             deadline_at: clock.deadline(),
         };
         let fence = self.lease.as_ref().map(crate::cluster::Lease::fence);
-        if let Err(e) = self.store.set_turn_fenced(&self.id, turn, fence).await {
+        if let Err(e) = self.store.set_turn(&self.id, turn, fence).await {
             tracing::error!(game = %self.id, error = %e, "cannot store a seat taken back");
             return Err(ApiError::new(
                 ApiErrorCode::StorageFailing,

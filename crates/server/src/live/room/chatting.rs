@@ -1,20 +1,12 @@
 //! A table's chat inside its room (see `crate::live::chat`): checked, limited per user, stored, then
 //! told to whoever may read it.
 use super::Room;
-use crate::db::store::now_ms;
 use crate::error_code::ApiErrorCode;
 use crate::http::limits::{Bucket, Rate};
-use crate::live::chat::{CHAT_BURST, CHAT_EVERY_SECONDS, ChatMessage};
+use crate::live::chat::{CHAT_BURST, CHAT_EVERY_SECONDS};
+use crate::live::chat_message::ChatMessage;
 use crate::live::protocol::ServerMsg;
-
-/// One chat message a connection sends.
-pub struct ChatCmd {
-    pub conn: u64,
-    pub user: String,
-    pub name: String,
-    pub text: Option<String>,
-    pub phrase: Option<String>,
-}
+use crate::live::room_cmd::ChatCmd;
 
 impl Room {
     pub(super) async fn chat(&mut self, cmd: ChatCmd) {
@@ -56,7 +48,7 @@ impl Room {
             text: cmd.text.map(|t| t.trim().to_string()),
             phrase: cmd.phrase,
             ply: self.moves.len() as u64,
-            at: now_ms(),
+            at: self.wall.now_ms(),
         };
         if let Err(e) = self.store.add_chat(&message).await {
             tracing::error!(game = %self.id, error = %e, "cannot store a chat message");

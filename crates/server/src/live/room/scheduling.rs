@@ -7,11 +7,11 @@
 //! so the game plays itself to its end in milliseconds of CPU a move and its result stands
 //! (a rated one included: the players' ratings move as for any finished game). A game without
 //! a clock never runs a bot for an absent person: it waits.
-use super::{ApplyError, Room, RoomCmd};
-use crate::db::store::{SeatKind, now_ms};
+use super::{ApplyError, Room};
+use crate::db::rows::SeatKind;
 use crate::live::bot_pool::{Ticket, lane_of};
-use crate::live::bot_retry::BotChoice;
 use crate::live::clock::Clock;
+use crate::live::room_cmd::{BotChoice, RoomCmd};
 use pyramidion_ai::any::BotLevel;
 use std::time::Duration;
 
@@ -48,7 +48,7 @@ impl Room {
                 if let Some(deadline) = self.clock.as_ref().and_then(Clock::deadline) {
                     // The deadline is wall-clock time (it survives restarts); it is slept
                     // as a monotonic instant.
-                    let wait = Duration::from_millis((deadline - now_ms()).max(0) as u64);
+                    let wait = Duration::from_millis((deadline - self.wall.now_ms()).max(0) as u64);
                     self.deadline = Some((self.state_id(), tokio::time::Instant::now() + wait));
                 }
             }

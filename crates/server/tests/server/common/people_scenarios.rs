@@ -77,7 +77,7 @@ pub async fn people(server: &TestServer) {
     let bots = t.body["id"].as_str().unwrap().to_string();
     server
         .state
-        .sweep(pyramidion_server::db::store::now_ms() + 15 * 24 * 3600 * 1000)
+        .sweep(pyramidion_server::wall_clock::now_ms() + 15 * 24 * 3600 * 1000)
         .await;
     let row = server.state.store.game(&bots).await.unwrap().unwrap();
     assert_eq!(row.status, "finished");

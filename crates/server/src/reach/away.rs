@@ -1,0 +1,88 @@
+//! What reaching a player away is about: the events (`Kind`, `Away`), each player's choice
+//! of them (`Prefs`), and the server's settings (`ReachConfig`).
+use crate::db::store::Store;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A clock with this much time per turn or more makes a game turn-based enough to reach a
+/// player away from the site when it becomes their move.
+pub const TURN_BASED_MS: i64 = 3600 * 1000;
+
+/// What happened that a player away should hear of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    YourMove,
+    Rematch,
+    TableFull,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 3] = [Kind::YourMove, Kind::Rematch, Kind::TableFull];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::YourMove => "your_move",
+            Kind::Rematch => "rematch",
+            Kind::TableFull => "table_full",
+        }
+    }
+}
+
+/// One event for one user.
+#[derive(Clone, Debug)]
+pub struct Away {
+    pub user: String,
+    /// The game (for a rematch: the new table).
+    pub game: String,
+    pub kind: Kind,
+}
+
+/// Which events reach a user, by push and by e-mail (every one, both ways, by default).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prefs {
+    pub push: BTreeMap<Kind, bool>,
+    pub email: BTreeMap<Kind, bool>,
+}
+
+impl Default for Prefs {
+    fn default() -> Self {
+        let all: BTreeMap<Kind, bool> = Kind::ALL.iter().map(|k| (*k, true)).collect();
+        Prefs {
+            push: all.clone(),
+            email: all,
+        }
+    }
+}
+
+impl Prefs {
+    /// `user`'s choices (the defaults until they make some).
+    pub async fn of(store: &Store, user: &str) -> crate::db::error::Result<Prefs> {
+        Ok(match store.notify_prefs(user).await? {
+            Some(json) => serde_json::from_str(&json).unwrap_or_default(),
+            None => Prefs::default(),
+        })
+    }
+
+    pub fn push_on(&self, kind: Kind) -> bool {
+        self.push.get(&kind).copied().unwrap_or(true)
+    }
+    pub fn email_on(&self, kind: Kind) -> bool {
+        self.email.get(&kind).copied().unwrap_or(true)
+    }
+}
+
+/// How the server reaches players away.
+#[derive(Clone, Debug, Default)]
+pub struct ReachConfig {
+    /// `smtp://…` / `smtps://…` (lettre's URL form); none: e-mail is off.
+    pub smtp: Option<String>,
+    /// The sender of every mail.
+    pub mail_from: String,
+    /// The site's address as players reach it (links in mails; the VAPID subject).
+    pub public_url: String,
+    /// Push endpoints may be plain `http://` (tests stand one up on loopback); browsers'
+    /// push services are always HTTPS.
+    pub allow_http_push: bool,
+}
