@@ -42,7 +42,7 @@ function grid(board, legal, play, enabled) {
 export function renderGeneric(ctx) {
   const { state, view, legal, play } = ctx;
   /** @type {SeatView[]} */
-  const seats = Array.isArray(view.seats) ? view.seats : Array.isArray(view.players) ? view.players.map((p, i) => ({ seat: i, ...p })) : [];
+  const seats = Array.isArray(view.seats) ? view.seats : [];
   const board = Array.isArray(view.board) && view.board.every(Array.isArray) ? view.board : null;
   const onBoard = board ? legal.filter((m) => Number.isInteger(m.row) && Number.isInteger(m.column)) : [];
   const others = legal.filter((m) => !onBoard.includes(m));
@@ -52,7 +52,7 @@ export function renderGeneric(ctx) {
     h('h2', {}, t(`game.${ctx.table.game}`)),
     h('p.prompt', { 'data-testid': 'prompt' }, state.finished ? t('result.title') : ctx.myTurn ? t('prompt.your_turn') : t('prompt.waiting_for', { name: ctx.seatName(state.to_move ?? 0) })),
     seats.length
-      ? h('ul.generic-seats', {}, seats.map((s) => h('li', {}, [ctx.seatName(s.seat), s.mark ? ` (${cellText(s.mark)})` : '', `: ${s.score ?? s.total ?? ''}`].join(''))))
+      ? h('ul.generic-seats', {}, seats.map((s) => h('li', {}, [ctx.seatName(s.seat), s.mark ? ` (${cellText(s.mark)})` : '', `: ${s.score ?? ''}`].join(''))))
       : null,
     board ? grid(board, onBoard, play, ctx.myTurn) : null,
     others.length && ctx.myTurn

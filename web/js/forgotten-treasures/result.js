@@ -11,7 +11,7 @@ const keyValue = (outcome, name, seat) => {
 export function resultPanel(ctx) {
   const { view, state } = ctx;
   const outcome = view.outcome || state.outcome;
-  const rows = view.players.map((p) => ({ p, name: ctx.seatName(p.seat), score: outcome.scores[p.seat], rank: outcome.ranks[p.seat] }));
+  const rows = view.seats.map((p) => ({ p, name: ctx.seatName(p.seat), score: outcome.scores[p.seat], rank: outcome.ranks[p.seat] }));
   rows.sort((x, y) => x.rank - y.rank || x.p.seat - y.p.seat);
   // Why each seat ranks where it does against the seat just above it, as the engine decided.
   const notes = [];

@@ -10,7 +10,7 @@ export { plannedAreas } from './activation-plan.js';
 
 export function stageEndPanel(ctx, focus) {
   const { view, legal, play } = ctx;
-  const player = view.players[focus];
+  const player = view.seats[focus];
   if (view.phase === 'discard') {
     if (!ctx.myTurn || view.to_move !== focus) {
       return h('div.stage-end', {}, h('p', {}, t('scoring.others_discard', { name: ctx.seatName(view.to_move) })));
@@ -73,8 +73,8 @@ function legendBreakdown(l, stage) {
 export function scoringPad(ctx) {
   const { view } = ctx;
   const done = scoredStages(view);
-  const rows = view.players.map((p) => ({ name: ctx.seatName(p.seat), scores: p.stage_scores, total: p.total }));
-  if (view.legend) rows.push({ name: t('legend.name'), scores: view.legend.stage_scores, total: view.legend.total });
+  const rows = view.seats.map((p) => ({ name: ctx.seatName(p.seat), scores: p.stage_scores, total: p.score }));
+  if (view.legend) rows.push({ name: t('legend.name'), scores: view.legend.stage_scores, total: view.legend.score });
   return h(
     'section.card.pad',
     { 'data-testid': 'scoring-pad' },
@@ -92,7 +92,7 @@ export function scoringPad(ctx) {
           'details.stage-breakdown',
           { open: i === 0, 'data-testid': `breakdown-${stage}` },
           h('summary', {}, t('pad.breakdown', { stage })),
-          view.players.map((p) => playerBreakdown(ctx, p, stage)),
+          view.seats.map((p) => playerBreakdown(ctx, p, stage)),
           view.legend ? legendBreakdown(view.legend, stage) : null,
         ),
       ),

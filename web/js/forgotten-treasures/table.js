@@ -55,7 +55,7 @@ export function render(ctx) {
       'aside.ft-side',
       {},
       view.legend ? legendPanel(ctx) : null,
-      view.players.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)),
+      view.seats.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)),
       scoringPad(ctx),
       moveLog(ctx),
     ),
@@ -145,7 +145,7 @@ function gemsInline(gems) {
 
 function ownArea(ctx, focus) {
   const { view, ui } = ctx;
-  const player = view.players[focus];
+  const player = view.seats[focus];
   const placing = ctx.myTurn && view.phase === 'place';
   const scoring = view.scoring && view.scoring.seat === focus ? view.scoring : null;
   const parts = [
@@ -189,7 +189,7 @@ function scoreLine(ctx, player) {
     'div.score-line',
     {},
     [0, 1, 2, 3].map((s) => h('span', { class: s + 1 === ctx.view.stage ? 'current' : '' }, `${t('table.stage_short', { stage: s + 1 })}: ${player.stage_scores[s]}`)),
-    h('strong', { 'data-testid': 'total' }, t('table.total', { total: player.total })),
+    h('strong', { 'data-testid': 'total' }, t('table.total', { total: player.score })),
   );
 }
 
@@ -218,7 +218,7 @@ function opponentPyramid(ctx, p, testid) {
 
 // The enlarged card: the same drawing at the size of the own pyramid, gems and scores.
 function enlargedPlayer(ctx, seat) {
-  const p = ctx.view.players[seat];
+  const p = ctx.view.seats[seat];
   if (!p) return null;
   return {
     title: t('table.pyramid_of', { name: ctx.seatName(seat) }),
@@ -244,7 +244,7 @@ function legendPanel(ctx) {
     h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(l.gems)),
     last ? h('div.hint', { 'data-testid': 'legend-last' }, h('p', {}, t('legend.last_turn')), h('ul.legend-why', {}, legendTurnLines(last).map((line) => h('li', {}, line)))) : null,
     l.stage_draw ? h('p.hint', {}, t('legend.stage_draw', { gem: t(`gem.${l.stage_draw}`) })) : null,
-    h('div.score-line', {}, l.stage_scores.map((sc, s) => h('span', {}, `${t('table.stage_short', { stage: s + 1 })}: ${sc}`)), h('strong', {}, t('table.total', { total: l.total }))),
+    h('div.score-line', {}, l.stage_scores.map((sc, s) => h('span', {}, `${t('table.stage_short', { stage: s + 1 })}: ${sc}`)), h('strong', {}, t('table.total', { total: l.score }))),
   );
 }
 

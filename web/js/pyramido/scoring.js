@@ -54,7 +54,7 @@ export function scoringPad(ctx) {
             {},
             h('th', {}, ctx.seatName(p.seat)),
             [0, 1, 2, 3].map((i) => h('td', {}, p.stage_scores[i] ? `${p.stage_scores[i].total}` : '–')),
-            h('td', {}, h('strong', {}, `${p.total}`)),
+            h('td', {}, h('strong', {}, `${p.score}`)),
           ),
         ),
       ),

@@ -26,7 +26,7 @@ export const PALETTE = palette('pyo', [
 export const colourName = (c) => t(`pyo.colour.${c}`);
 const cellName = (x, y) => `${String.fromCharCode(97 + x)}${y + 1}`;
 const asBlock = (b) => ({ colour: b.colour, icons: quadrantMask(b.jewels) });
-const countJewels = (b) => (b.jewels ? b.jewels.split(' ').length : 0);
+const countJewels = (b) => b.jewels.length;
 
 export function dominoLabel(d) {
   return [d.a, d.b].map((b) => t('pyo.block', { colour: colourName(b.colour), count: countJewels(b) })).join(' | ');
@@ -267,7 +267,8 @@ function resurfacePanel(ctx, moves, player) {
 
 // The card sides the moves offer, grouped by card: each button shows the side's colour.
 function cardSides(moves, chosen, testid, choose) {
-  const cards = [...new Set(moves.map((m) => m.card))];
+  // A card is named by its two sides' colours; its first side tells it apart.
+  const cards = [...new Map(moves.map((m) => [m.card[0], m.card])).values()];
   return h(
     'div.moves.card-sides',
     {},
@@ -276,7 +277,7 @@ function cardSides(moves, chosen, testid, choose) {
         'div.card-group',
         { role: 'group', 'aria-label': t('pyo.card_name', { card: cardName(card) }) },
         h('span.label', {}, t('pyo.card_name', { card: cardName(card) })),
-        [...new Set(moves.filter((m) => m.card === card).map((m) => m.colour))].map((c) => {
+        [...new Set(moves.filter((m) => m.card[0] === card[0]).map((m) => m.colour))].map((c) => {
           const full = t('pyo.card_side', { colour: colourName(c), card: cardName(card) });
           return h('button', { 'data-testid': testid, class: c === chosen ? 'selected' : '', 'aria-pressed': c === chosen ? 'true' : 'false', 'aria-label': full, title: full, onclick: () => choose(c) }, blockPicture(PALETTE, { colour: c, icons: 0 }, 24, ''), ` ${colourName(c)}`);
         }),
@@ -286,10 +287,7 @@ function cardSides(moves, chosen, testid, choose) {
 }
 
 function cardName(card) {
-  return card
-    .split('/')
-    .map((c) => colourName(c))
-    .join('/');
+  return card.map((c) => colourName(c)).join('/');
 }
 
 function quadrantChoices(moves, testid, ctx) {
@@ -328,7 +326,7 @@ function scoreLine(ctx, p) {
     p.stage_scores.map((sc, i) => h('span', {}, `${t('table.stage_short', { stage: i + 1 })}: ${sc.total}`)),
     live,
     h('span', {}, t('pyo.cards_left', { count: p.cards_in_hand.length })),
-    h('strong', { 'data-testid': 'total' }, t('table.total', { total: p.total })),
+    h('strong', { 'data-testid': 'total' }, t('table.total', { total: p.score })),
     markersInHand(p),
   );
 }

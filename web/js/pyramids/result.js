@@ -7,7 +7,7 @@ import { COLOURS, colourName, stoneChip } from './pieces.js';
 export function resultPanel(ctx) {
   const { view, state } = ctx;
   const outcome = view.outcome || state.outcome;
-  const rows = view.tables.map((p) => ({ p, name: ctx.seatName(p.seat), rank: outcome.ranks[p.seat], total: outcome.scores[p.seat] }));
+  const rows = view.seats.map((p) => ({ p, name: ctx.seatName(p.seat), rank: outcome.ranks[p.seat], total: outcome.scores[p.seat] }));
   rows.sort((a, b) => a.rank - b.rank || a.p.seat - b.p.seat);
   const winners = rows.filter((r) => r.rank === 0);
   let headline;
@@ -45,7 +45,7 @@ export function resultPanel(ctx) {
           'tbody',
           {},
           rows.map(({ p, name, rank }) => {
-            const sc = p.score;
+            const sc = p.final_score;
             const d = p.detail;
             const tomb = d.tomb_majorities.length
               ? h('span', {}, `${sc.tomb} (`, d.tomb_majorities.map((c) => stoneChip(c, 14)), ` ${d.tomb_majorities.map(colourName).join(', ')})`)

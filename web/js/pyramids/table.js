@@ -31,8 +31,8 @@ export function render(ctx) {
     h(
       'div.py-main',
       {},
-      h('div.py-col', {}, godsPanel(ctx), quarryPanel(ctx), me !== null ? handPanel(ctx, me) : null, me !== null ? necropolis(ctx, view.tables[me], true) : null),
-      h('aside.py-col.py-side', {}, view.tables.filter((p) => p.seat !== me).map((p) => necropolis(ctx, p, false)), moveLog(ctx)),
+      h('div.py-col', {}, godsPanel(ctx), quarryPanel(ctx), me !== null ? handPanel(ctx, me) : null, me !== null ? necropolis(ctx, view.seats[me], true) : null),
+      h('aside.py-col.py-side', {}, view.seats.filter((p) => p.seat !== me).map((p) => necropolis(ctx, p, false)), moveLog(ctx)),
     ),
     enlargedDialog(ctx, (seat) => enlargedNecropolis(ctx, seat)),
   ),
@@ -48,7 +48,7 @@ function statusBar(ctx) {
   return h(
     'div.py-status.table-status',
     { 'data-testid': 'table-status' },
-    h('span.round', { 'data-testid': 'round' }, t('py.round', { round: view.round, rounds: view.rounds })),
+    h('span.round', { 'data-testid': 'round' }, t('py.round', { round: view.stage, rounds: view.stages })),
     h('span.info', { 'data-testid': 'first-player' }, t('py.first_player', { name: ctx.seatName(view.first_player) })),
     h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '', role: 'status' }, prompt),
     h('span.info', {}, t('py.deck', { count: view.deck_size })),
@@ -127,7 +127,7 @@ const handTitle = (ctx) => (ctx.replay ? t('py.hand_of', { name: ctx.seatName(ct
 
 function handPanel(ctx, me) {
   const { view, legal, ui, play } = ctx;
-  const mine = view.tables[me];
+  const mine = view.seats[me];
   const hand = mine.hand || [];
   const byHand = (kind) => new Map(legal.filter((m) => m.kind === kind).map((m) => [m.hand, m]));
   const obelisk = byHand('obelisk');
@@ -258,7 +258,7 @@ function edifices(p, own) {
 // An opponent's necropolis enlarged: the Pyramid at the size of the own one, the Obelisk,
 // the Tomb and the public score.
 function enlargedNecropolis(ctx, seat) {
-  const p = ctx.view.tables.find((x) => x.seat === seat);
+  const p = ctx.view.seats.find((x) => x.seat === seat);
   if (!p) return null;
   const name = ctx.seatName(seat);
   return {
