@@ -3,6 +3,7 @@
 // vocabulary (`seats`, `to_move`, `board`…) and the structured legal moves: no rule of any
 // game here. A view with a `board` (rows of cells) is drawn as a grid whose cells are the legal
 // moves that name their `row` and `column`; any other legal move is a button with its text.
+// The shell draws the result (web/js/result.js).
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
@@ -57,9 +58,6 @@ export function renderGeneric(ctx) {
     board ? grid(board, onBoard, play, ctx.myTurn) : null,
     others.length && ctx.myTurn
       ? h('div.moves', {}, others.map((m) => h('button', { 'data-move': m.text, onclick: () => play(m.text) }, m.text)))
-      : null,
-    state.outcome
-      ? h('ol.ranking', {}, state.outcome.scores.map((sc, i) => h('li', {}, t('result.line', { name: ctx.seatName(i), score: sc, rank: state.outcome.ranks[i] + 1 }))))
       : null,
   );
 }

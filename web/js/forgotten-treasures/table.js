@@ -1,13 +1,12 @@
 // The Forgotten Treasures table: exploration area, the pyramid being built with its ghost
-// placements, stage-end scoring, every player's pyramid and score, THE Legend in solo, the
-// scoring pad and the end of the game.
+// placements, stage-end scoring, every player's pyramid and score, THE Legend in solo and the
+// scoring pad (the shell draws the end of the game).
 import { h, clickable } from '../dom.js';
 import { t } from '../i18n.js';
 import { GEMS, backSvg, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
 import { pyramidSvg } from './pyramid.js';
 import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyramid-drawing/placing.js';
-import { resultPanel } from './result.js';
 import { moveText } from './moves.js';
 
 // A move in words, for the shell's replay, notices and analysis.
@@ -48,7 +47,6 @@ export function render(ctx) {
     h(
     'div.ft-table',
     { 'data-testid': 'ft-table', 'data-phase': view.phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
-    view.outcome ? resultPanel(ctx) : null,
     // While placing, the pyramid comes first: the exploration area is not needed then.
     h('div.ft-main', {}, ownFirst ? [own, exploration(ctx)] : [exploration(ctx), own]),
     h(

@@ -6,7 +6,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { blockPicture, dominoSvg, orient, palette, pyramidSvg, quadrantMask } from '../pyramid-drawing/drawing.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint, placements, usableDirs } from '../pyramid-drawing/placing.js';
-import { eliminationText, scoringPad, resultPanel } from './scoring.js';
+import { eliminationText, scoringPad } from './scoring.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
 import { focusNextDecision } from '../pyramid-drawing/focus.js';
@@ -82,7 +82,6 @@ export function render(ctx) {
     h(
     'div.ft-table.pyo-table',
     { 'data-testid': 'pyo-table', 'data-phase': phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
-    view.outcome ? resultPanel(ctx) : null,
     // While placing, the pyramid comes first: the quarry is not needed then.
     h('div.ft-main', {}, placing ? [own, quarry(ctx)] : [quarry(ctx), own]),
     h('aside.ft-side', {}, view.seats.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)), scoringPad(ctx), moveLog(ctx)),
@@ -368,6 +367,16 @@ function enlargedPlayer(ctx, seat) {
   return {
     title: [t('table.pyramid_of', { name: ctx.seatName(seat) }), statusNote(p)],
     body: [h('div.pyramid-box.big', {}, opponentPyramid(ctx, p, 'enlarged-pyramid')), scoreLine(ctx, p)],
+  };
+}
+
+// Under an eliminated player's name in the shell's result: why.
+export function resultDetails(ctx) {
+  return {
+    seatNote: (seat) => {
+      const p = ctx.view.seats[seat];
+      return p && p.status === 'eliminated' ? h('div.elimination', { 'data-testid': 'result-elimination' }, eliminationText(p)) : null;
+    },
   };
 }
 

@@ -8,7 +8,12 @@ import { moveText } from './moves.js';
 
 // A move in words, for the shell's replay, notices and analysis.
 export { moveText };
-import { resultPanel } from './result.js';
+
+// Below the shell's ranking: every player's score edifice by edifice.
+export function resultDetails(ctx) {
+  return { details: scoreBreakdown(ctx) };
+}
+import { scoreBreakdown } from './breakdown.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { watchTableHead } from '../pyramid-drawing/sticky.js';
 
@@ -27,7 +32,6 @@ export function render(ctx) {
     h(
     'div.py-table',
     { 'data-testid': 'py-table', 'data-phase': view.phase, 'data-state-id': state.state_id },
-    view.outcome ? resultPanel(ctx) : null,
     h(
       'div.py-main',
       {},
