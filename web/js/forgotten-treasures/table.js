@@ -1,7 +1,7 @@
 // The Forgotten Treasures table: exploration area, the pyramid being built with its ghost
 // placements, stage-end scoring, every player's pyramid and score, THE Legend in solo and the
 // scoring pad (the shell draws the end of the game).
-import { h, clickable } from '../dom.js';
+import { h, clickable, stylesheet } from '../dom.js';
 import { t } from '../i18n.js';
 import { GEMS, backSvg, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
 import { pyramidSvg } from './pyramid.js';
@@ -14,6 +14,9 @@ export { moveText };
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
 import { focusNextDecision } from '../pyramid-drawing/focus.js';
+
+// The table's styles live next to it (loaded once).
+stylesheet(new URL('./table.css', import.meta.url));
 
 // The controls of a decision, for the focus after a move (the first one present wins).
 const DECISIONS = '[data-testid=take], [data-testid=flip], [data-testid=my-pyramid] [data-testid=ghost], [data-testid=scoring-panel] button:not([disabled]), [data-testid=discard]';

@@ -2,7 +2,7 @@
 // ghost placements, the marker, resurfacing, hole-covering and refill choices, every player's
 // pyramid, the scoring pad and the end. It acts only on the structured legal moves and the
 // view's facts: no rule is decided here.
-import { h } from '../dom.js';
+import { h, stylesheet } from '../dom.js';
 import { t } from '../i18n.js';
 import { blockPicture, dominoSvg, orient, palette, pyramidSvg, quadrantMask } from '../pyramid-drawing/drawing.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint, placements, usableDirs } from '../pyramid-drawing/placing.js';
@@ -10,6 +10,9 @@ import { eliminationText, scoringPad } from './scoring.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
 import { focusNextDecision } from '../pyramid-drawing/focus.js';
+
+// The table's styles live next to it (loaded once).
+stylesheet(new URL('./table.css', import.meta.url));
 
 // The controls of a decision, for the focus after a move (the first one present wins).
 const DECISIONS = '[data-testid=take], [data-testid=my-pyramid] [data-testid=ghost], [data-testid=mark], [data-testid=resurface-block], [data-testid=pass], [data-testid=refill], [data-testid=cover-colour]';

@@ -1,7 +1,7 @@
 // The Pyramids table: round flow and God tiles, the quarry, your hand and the building of the
 // chosen pair (ghost places on the Pyramid, Obelisk, Tomb), every player's necropolis, the
 // move log and the final scoring. It acts only on the structured legal moves and the view.
-import { h, clickable } from '../dom.js';
+import { h, clickable, stylesheet } from '../dom.js';
 import { t } from '../i18n.js';
 import { COLOURS, cardLabel, cardSvg, colourName, pyramidSvg, stoneChip } from './pieces.js';
 import { moveText } from './moves.js';
@@ -18,9 +18,7 @@ import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { watchTableHead } from '../pyramid-drawing/sticky.js';
 
 // The table's styles live next to it (loaded once).
-if (!document.querySelector('link[data-pyramids-css]')) {
-  document.head.append(h('link', { rel: 'stylesheet', href: new URL('./table.css', import.meta.url).href, 'data-pyramids-css': '' }));
-}
+stylesheet(new URL('./table.css', import.meta.url));
 
 export function render(ctx) {
   const { view, state } = ctx;
