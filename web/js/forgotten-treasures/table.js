@@ -8,6 +8,7 @@ import { pyramidSvg } from './pyramid.js';
 import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyramid-drawing/placing.js';
 import { moveText } from './moves.js';
+import { statusBar } from '../status-bar.js';
 
 // A move in words, for the shell's replay, notices and analysis.
 export { moveText };
@@ -46,7 +47,7 @@ export function render(ctx) {
   watchTableHead();
   // The status line sits outside the table's grid so that it can stick under the clocks.
   return [
-    statusBar(ctx),
+    tableStatus(ctx),
     h(
     'div.ft-table',
     { 'data-testid': 'ft-table', 'data-phase': view.phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
@@ -65,21 +66,9 @@ export function render(ctx) {
   ];
 }
 
-function statusBar(ctx) {
-  const { view, state } = ctx;
-  let prompt;
-  if (view.phase === 'over') prompt = t('prompt.over');
-  else if (ctx.myTurn) prompt = t(`prompt.${view.phase}`);
-  else if (view.to_move !== null) prompt = t(`prompt.others_${view.phase}`, { name: ctx.seatName(view.to_move) });
-  else prompt = '';
-  return h(
-    'div.ft-status.table-status',
-    { 'data-testid': 'table-status' },
-    h('span.stage', { 'data-testid': 'stage' }, t('table.stage', { stage: view.stage })),
-    h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '' }, prompt),
-    h('span.info', {}, t('table.bag', { count: view.bag_size })),
-    state.finished ? null : h('span.info', {}, t('table.state', { n: state.state_id })),
-  );
+// The shell's status line, with the bag's size.
+function tableStatus(ctx) {
+  return statusBar(ctx, { className: 'ft-status', info: [h('span.info', {}, t('table.bag', { count: ctx.view.bag_size }))] });
 }
 
 function exploration(ctx) {

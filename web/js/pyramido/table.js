@@ -10,6 +10,7 @@ import { eliminationText, scoringPad } from './scoring.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
 import { focusNextDecision } from '../pyramid-drawing/focus.js';
+import { statusBar } from '../status-bar.js';
 
 // The table's styles live next to it (loaded once).
 stylesheet(new URL('./table.css', import.meta.url));
@@ -81,7 +82,7 @@ export function render(ctx) {
   watchTableHead();
   // The status line sits outside the table's grid so that it can stick under the clocks.
   return [
-    statusBar(ctx, phase),
+    tableStatus(ctx),
     h(
     'div.ft-table.pyo-table',
     { 'data-testid': 'pyo-table', 'data-phase': phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
@@ -93,20 +94,9 @@ export function render(ctx) {
   ];
 }
 
-function statusBar(ctx, phase) {
-  const { view, state } = ctx;
-  let prompt = '';
-  if (phase === 'over') prompt = t('pyo.prompt.over');
-  else if (ctx.myTurn) prompt = t(`pyo.prompt.${phase}`);
-  else if (view.to_move !== null) prompt = t('pyo.prompt.others', { name: ctx.seatName(view.to_move) });
-  return h(
-    'div.ft-status.table-status',
-    { 'data-testid': 'table-status' },
-    h('span.stage', { 'data-testid': 'stage' }, t('table.stage', { stage: view.stage })),
-    h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '' }, prompt),
-    h('span.info', {}, t('pyo.first_player', { name: ctx.seatName(view.first_player) })),
-    state.finished ? null : h('span.info', {}, t('table.state', { n: state.state_id })),
-  );
+// The shell's status line, in Pyramido's words, with the first player of the stage.
+function tableStatus(ctx) {
+  return statusBar(ctx, { ns: 'pyo.', className: 'ft-status', first: 'pyo.first_player' });
 }
 
 function quarry(ctx) {

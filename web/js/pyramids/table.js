@@ -16,6 +16,7 @@ export function resultDetails(ctx) {
 import { scoreBreakdown } from './breakdown.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { watchTableHead } from '../pyramid-drawing/sticky.js';
+import { statusBar } from '../status-bar.js';
 
 // The table's styles live next to it (loaded once).
 stylesheet(new URL('./table.css', import.meta.url));
@@ -26,7 +27,7 @@ export function render(ctx) {
   watchTableHead();
   // The status line sits outside the table's grid so that it can stick under the clocks.
   return [
-    statusBar(ctx),
+    tableStatus(ctx),
     h(
     'div.py-table',
     { 'data-testid': 'py-table', 'data-phase': view.phase, 'data-state-id': state.state_id },
@@ -41,20 +42,16 @@ export function render(ctx) {
   ];
 }
 
-function statusBar(ctx) {
+// The shell's status line, in Pyramids' words: the round, the first player, the deck's size.
+function tableStatus(ctx) {
   const { view } = ctx;
-  let prompt = '';
-  if (view.phase === 'over') prompt = t('prompt.over');
-  else if (ctx.myTurn) prompt = t(`py.prompt.${view.phase}`);
-  else if (ctx.state.to_move !== null && ctx.state.to_move !== undefined) prompt = t(`py.prompt.others_${view.phase}`, { name: ctx.seatName(ctx.state.to_move) });
-  return h(
-    'div.py-status.table-status',
-    { 'data-testid': 'table-status' },
-    h('span.round', { 'data-testid': 'round' }, t('py.round', { round: view.stage, rounds: view.stages })),
-    h('span.info', { 'data-testid': 'first-player' }, t('py.first_player', { name: ctx.seatName(view.first_player) })),
-    h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '', role: 'status' }, prompt),
-    h('span.info', {}, t('py.deck', { count: view.deck_size })),
-  );
+  return statusBar(ctx, {
+    ns: 'py.',
+    className: 'py-status',
+    stage: h('span.round', { 'data-testid': 'round' }, t('py.round', { round: view.stage, rounds: view.stages })),
+    first: 'py.first_player',
+    info: [h('span.info', {}, t('py.deck', { count: view.deck_size }))],
+  });
 }
 
 function allowsText(a) {

@@ -1,0 +1,19 @@
+// The shell's status line says what the view's envelope says: the end, the seat to move's own
+// step, or whom the others wait for (in the game's catalog namespace).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { promptKey } from '../js/status-bar.js';
+
+const ctx = (view, myTurn = false) => ({ view: { stage: 1, stages: 4, first_player: 0, outcome: null, ...view }, state: { state_id: 1 }, myTurn, seatName: (s) => `P${s}` });
+
+test('the seat to move reads its step; the others read whom they wait for', () => {
+  assert.deepEqual(promptKey(ctx({ phase: 'take', to_move: 0 }, true), 'pyo.'), ['pyo.prompt.take', {}]);
+  // Without a message for the phase (no catalog here), the namespace's general one.
+  assert.deepEqual(promptKey(ctx({ phase: 'take', to_move: 1 }), 'pyo.'), ['pyo.prompt.others', { name: 'P1' }]);
+});
+
+test('the end wins over any phase; nobody to move says nothing', () => {
+  assert.deepEqual(promptKey(ctx({ phase: 'over', to_move: null }), 'py.'), ['prompt.over', {}]);
+  assert.deepEqual(promptKey(ctx({ phase: 'place', to_move: null, outcome: { scores: [] } }), ''), ['prompt.over', {}]);
+  assert.equal(promptKey(ctx({ phase: 'place', to_move: null }), ''), null);
+});
