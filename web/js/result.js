@@ -9,11 +9,10 @@ import { h } from './dom.js';
 import { t, has } from './i18n.js';
 
 /**
- * @typedef {{ name: string, values: number[] }} RankKey
- * @typedef {{ scores: number[], ranks: number[], automa?: number | null, keys: RankKey[], decided_by: (string | null)[] }} Outcome
- * @typedef {{ seat: number, score?: number, stage_points?: (number | null)[] }} SeatSummary
- * @typedef {{ name: string, score: number, stage_points?: (number | null)[] }} AutomaSummary
- * @typedef {{ seats: SeatSummary[], outcome?: Outcome | null, automa?: AutomaSummary | null }} Envelope
+ * @typedef {import('./envelope.js').Outcome} Outcome
+ * @typedef {import('./envelope.js').Envelope} Envelope
+ * @typedef {import('./envelope.js').TableContext} TableContext
+ * @typedef {Pick<Envelope, 'seats' | 'outcome' | 'automa'>} Ranked the fields a ranking reads
  * @typedef {{ seat: number | null, name: string, score: number, rank: number, ties: (number | null)[] }} RankingRow
  * @typedef {{ seatNote?: (seat: number) => any, details?: any }} ResultDetails
  */
@@ -34,7 +33,7 @@ export function keyValue(outcome, name, seat) {
  * The ranking, best first (seat order within a shared place): one row per seat and, in solo,
  * the automa, which takes whichever of the two places the player did not. `columns` are the
  * tie-break keys shown beside the score; `automaName` names the automa.
- * @param {Envelope} view
+ * @param {Ranked} view
  * @param {(seat: number) => string} seatName
  * @param {string[]} columns
  * @param {string} [automaName]
@@ -101,7 +100,7 @@ export function headline(outcome, rows, me, automaName) {
 
 /**
  * The result panel of a finished game.
- * @param {{ view: Envelope, state: { seat: number | null, outcome?: Outcome | null }, id: string, seatName: (seat: number) => string }} ctx
+ * @param {TableContext} ctx
  * @param {ResultDetails} [details]
  */
 export function resultPanel(ctx, details = {}) {

@@ -8,9 +8,9 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 
 /**
- * @typedef {{ seat: number, score: number, stage_points: (number | null)[] }} PadSeat
- * @typedef {{ name: string, score: number, stage_points: (number | null)[] }} PadAutoma
- * @typedef {{ seats: PadSeat[], stages: number, automa?: PadAutoma | null }} PadView
+ * @typedef {import('./envelope.js').Envelope} Envelope
+ * @typedef {import('./envelope.js').TableContext} TableContext
+ * @typedef {Pick<Envelope, 'seats' | 'stages' | 'automa'>} PadView the fields the pad reads
  * @typedef {{ name: string, points: (number | null)[], total: number }} PadRow
  */
 
@@ -22,8 +22,8 @@ import { t } from './i18n.js';
  * @returns {PadRow[]}
  */
 export function padRows(view, seatName, automaName = '') {
-  const rows = view.seats.map((p) => ({ name: seatName(p.seat), points: p.stage_points, total: p.score }));
-  if (view.automa) rows.push({ name: automaName, points: view.automa.stage_points, total: view.automa.score });
+  const rows = view.seats.map((p) => ({ name: seatName(p.seat), points: p.stage_points || [], total: p.score }));
+  if (view.automa) rows.push({ name: automaName, points: view.automa.stage_points || [], total: view.automa.score });
   return rows;
 }
 
@@ -39,7 +39,7 @@ export function scoredStages(rows) {
 }
 
 /**
- * @param {{ view: PadView, seatName: (seat: number) => string }} ctx
+ * @param {TableContext} ctx
  * @param {{ breakdown?: (stage: number) => any, note?: any }} [game]
  */
 export function scoringPad(ctx, game = {}) {

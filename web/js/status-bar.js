@@ -8,8 +8,8 @@ import { h } from './dom.js';
 import { t, has } from './i18n.js';
 
 /**
- * @typedef {{ to_move: number | null, phase: string, stage: number, stages: number, first_player: number, outcome?: object | null }} StatusView
- * @typedef {{ view: StatusView, state: { state_id: number, finished?: boolean }, myTurn: boolean, seatName: (seat: number) => string }} StatusCtx
+ * @typedef {import('./envelope.js').Envelope} Envelope
+ * @typedef {{ view: Pick<Envelope, 'to_move' | 'phase' | 'stage' | 'stages' | 'first_player' | 'outcome'>, state: { state_id: number, finished?: boolean }, myTurn: boolean, seatName: (seat: number) => string }} StatusCtx
  */
 
 /**
