@@ -3,7 +3,8 @@
 // prompt (what the seat to move does, or whom the others wait for), who plays first, the
 // state number; a table adds its own facts (`info`). Prompts come from the game's catalog
 // namespace `ns`: `<ns>prompt.<phase>` for the seat to move, `<ns>prompt.others_<phase>` (else
-// `<ns>prompt.others`) for the others, `prompt.over` at the end.
+// `<ns>prompt.others`) for the others, `prompt.over` at the end; a game that words none of
+// them reads the shell's `prompt.your_turn` and `prompt.waiting_for`.
 import { h } from './dom.js';
 import { t, has } from './i18n.js';
 
@@ -16,21 +17,23 @@ import { t, has } from './i18n.js';
  * The prompt's catalog key and parameters.
  * @param {StatusCtx} ctx
  * @param {string} ns
+ * @param {(key: string) => boolean} [known] whether the catalog has a message
  * @returns {[string, Record<string, string>] | null}
  */
-export function promptKey(ctx, ns) {
+export function promptKey(ctx, ns, known = has) {
   const { view } = ctx;
-  if (view.phase === 'over' || view.outcome) return ['prompt.over', {}];
-  if (ctx.myTurn) return [`${ns}prompt.${view.phase}`, {}];
+  const first = (/** @type {string[]} */ keys) => keys.find(known) || keys[keys.length - 1];
+  // Over by the rules, or ended otherwise (resigned, abandoned, claimed).
+  if (view.phase === 'over' || view.outcome || ctx.state.finished) return ['prompt.over', {}];
+  if (ctx.myTurn) return [first([`${ns}prompt.${view.phase}`, 'prompt.your_turn']), {}];
   if (view.to_move === null || view.to_move === undefined) return null;
-  const others = has(`${ns}prompt.others_${view.phase}`) ? `${ns}prompt.others_${view.phase}` : `${ns}prompt.others`;
-  return [others, { name: ctx.seatName(view.to_move) }];
+  return [first([`${ns}prompt.others_${view.phase}`, `${ns}prompt.others`, 'prompt.waiting_for']), { name: ctx.seatName(view.to_move) }];
 }
 
 /**
  * @param {StatusCtx} ctx
  * @param {{ ns?: string, className?: string, stage?: any, first?: string, info?: any[] }} [game]
- *   `stage`: the table's own stage element (default: `table.stage`); `first`: the catalog key
+ *   `stage`: the table's own stage element (default: `table.stage`; `false`: none); `first`: the catalog key
  *   that names the first player (none: not shown).
  */
 export function statusBar(ctx, game = {}) {
@@ -39,7 +42,7 @@ export function statusBar(ctx, game = {}) {
   return h(
     `div.table-status${game.className ? `.${game.className}` : ''}`,
     { 'data-testid': 'table-status' },
-    game.stage || h('span.stage', { 'data-testid': 'stage' }, t('table.stage', { stage: view.stage, stages: view.stages })),
+    game.stage === false ? null : game.stage || h('span.stage', { 'data-testid': 'stage' }, t('table.stage', { stage: view.stage, stages: view.stages })),
     h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '', role: 'status' }, key ? t(key[0], key[1]) : ''),
     game.first ? h('span.info', { 'data-testid': 'first-player' }, t(game.first, { name: ctx.seatName(view.first_player) })) : null,
     game.info || null,
