@@ -84,3 +84,11 @@ export function remount(el, ...children) {
   }
   return el;
 }
+
+// A table's own stylesheet, next to its module (`stylesheet(new URL('./table.css',
+// import.meta.url))`): added once, after web/style.css, whose shared rules it builds on.
+export function stylesheet(url) {
+  const href = String(url);
+  if ([...document.querySelectorAll('link[rel=stylesheet]')].some((l) => l.href === href)) return;
+  document.head.append(h('link', { rel: 'stylesheet', href }));
+}

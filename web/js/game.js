@@ -10,6 +10,7 @@ import { rulesLink } from './rules.js';
 import { exportLinks } from './history.js';
 import { clockBar, tickClocks } from './clocks.js';
 import { moveLog } from './move-log.js';
+import { resultPanel } from './result.js';
 import { notifyOffer } from './push.js';
 import { playActions, endingText } from './people.js';
 import { chatPanel } from './chat.js';
@@ -17,7 +18,9 @@ import { chatPanel } from './chat.js';
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
 // It may also export `moveText(move)`, the move in words (the shell's replay, notices and
-// analysis say moves with it); without it a move reads as its text.
+// analysis say moves with it); without it a move reads as its text. The shell draws the frame
+// from the view's envelope (the result panel here); a table may add its own breakdown to the
+// result with `resultDetails(ctx)` → `{details, seatNote(seat)}`.
 const tables = new Map();
 function tableModule(key) {
   if (!tables.has(key)) {
@@ -37,6 +40,14 @@ export function loadTable(key) {
 export function loadMoveText(key) {
   return tableModule(key).then((m) => m.moveText || ((move) => move.text));
 }
+export function loadResultDetails(key) {
+  return tableModule(key).then((m) => m.resultDetails || (() => ({})));
+}
+
+// The result of a finished game (its rules' end), above its table, for every game.
+export function gameResult(ctx, details) {
+  return ctx.view && ctx.view.outcome ? resultPanel(ctx, details(ctx)) : null;
+}
 
 export async function renderGame(root, id, invite) {
   const socket = app.socket;
@@ -55,10 +66,12 @@ export async function renderGame(root, id, invite) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   let render = renderGeneric;
   let moveText = (mv) => mv.text;
+  let resultDetails = () => ({});
   try {
     page.table = await api('GET', `/api/tables/${id}`);
     render = await loadTable(page.table.game);
     moveText = await loadMoveText(page.table.game);
+    resultDetails = await loadResultDetails(page.table.game);
   } catch (e) {
     showError(e);
     return mount(root, h('p.hint', {}, errorText(e.code)));
@@ -108,6 +121,7 @@ export async function renderGame(root, id, invite) {
         st.finished ? null : notifyOffer(page.table),
         clockBar(ctx),
         st.finished ? endBar(page.table, st.seat !== null, [endingText(ctx), rematchOffer(page, draw)]) : null,
+        gameResult(ctx, resultDetails),
         render(ctx),
         // Resign, abandon, claim and "I'm back" under the board (as lichess and BGA place
         // them): above it they would push the board down on a phone and sit under the

@@ -3,8 +3,11 @@
 // vocabulary (`seats`, `to_move`, `board`…) and the structured legal moves: no rule of any
 // game here. A view with a `board` (rows of cells) is drawn as a grid whose cells are the legal
 // moves that name their `row` and `column`; any other legal move is a button with its text.
+// The shell draws the status line and prompt (web/js/status-bar.js) and the result
+// (web/js/result.js).
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { statusBar } from './status-bar.js';
 
 /**
  * @typedef {{ text: string, kind?: string, row?: number, column?: number }} LegalMove
@@ -40,26 +43,25 @@ function grid(board, legal, play, enabled) {
 }
 
 export function renderGeneric(ctx) {
-  const { state, view, legal, play } = ctx;
+  const { view, legal, play } = ctx;
   /** @type {SeatView[]} */
-  const seats = Array.isArray(view.seats) ? view.seats : Array.isArray(view.players) ? view.players.map((p, i) => ({ seat: i, ...p })) : [];
+  const seats = Array.isArray(view.seats) ? view.seats : [];
   const board = Array.isArray(view.board) && view.board.every(Array.isArray) ? view.board : null;
   const onBoard = board ? legal.filter((m) => Number.isInteger(m.row) && Number.isInteger(m.column)) : [];
   const others = legal.filter((m) => !onBoard.includes(m));
-  return h(
+  return [
+    statusBar(ctx, { className: 'generic-status', stage: view.stages > 1 ? undefined : false }),
+    h(
     'div.generic',
-    {},
+    { 'data-testid': 'generic-table' },
     h('h2', {}, t(`game.${ctx.table.game}`)),
-    h('p.prompt', { 'data-testid': 'prompt' }, state.finished ? t('result.title') : ctx.myTurn ? t('prompt.your_turn') : t('prompt.waiting_for', { name: ctx.seatName(state.to_move ?? 0) })),
     seats.length
-      ? h('ul.generic-seats', {}, seats.map((s) => h('li', {}, [ctx.seatName(s.seat), s.mark ? ` (${cellText(s.mark)})` : '', `: ${s.score ?? s.total ?? ''}`].join(''))))
+      ? h('ul.generic-seats', {}, seats.map((s) => h('li', {}, [ctx.seatName(s.seat), s.mark ? ` (${cellText(s.mark)})` : '', `: ${s.score ?? ''}`].join(''))))
       : null,
     board ? grid(board, onBoard, play, ctx.myTurn) : null,
     others.length && ctx.myTurn
       ? h('div.moves', {}, others.map((m) => h('button', { 'data-move': m.text, onclick: () => play(m.text) }, m.text)))
       : null,
-    state.outcome
-      ? h('ol.ranking', {}, state.outcome.scores.map((sc, i) => h('li', {}, t('result.line', { name: ctx.seatName(i), score: sc, rank: state.outcome.ranks[i] + 1 }))))
-      : null,
-  );
+  ),
+  ];
 }

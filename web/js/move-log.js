@@ -1,8 +1,16 @@
+// @ts-check
 // The whole move log of a game, grouped by turn (a turn: the moves one seat plays until
 // another seat is to move), with each player's name; it scrolls, and keeps the newest turn in
 // view. A game's table says how a move reads (`describe`); the shell does the rest.
 import { h } from './dom.js';
 import { t } from './i18n.js';
+
+/**
+ * @typedef {import('./envelope.js').TableContext} TableContext
+ * @typedef {{ ply: number, seat: number, text: string } & Record<string, any>} LoggedMove
+ * @typedef {{ after: number, name: string, lines: string[], testid?: string }} Interlude
+ * @typedef {{ seat: number | null, first: number, round: number, moves: LoggedMove[], interlude?: Interlude }} Turn
+ */
 
 // [{seat, first, round, moves: [move…]}…] from the moves as this page may see them. Turns
 // are numbered by round of play: a round ends when a seat that already played in it is to
@@ -10,7 +18,13 @@ import { t } from './i18n.js';
 // `interludes` are turns of no seat that a table's view reports inside a move (an automa's,
 // a solo mode's opponent): [{after: ply, name, lines: [text…]}…], each shown as a turn of
 // its own right after the move numbered `after`, in that move's round.
+/**
+ * @param {LoggedMove[]} log
+ * @param {Interlude[]} [interludes]
+ * @returns {Turn[]}
+ */
 export function turnsOf(log, interludes = []) {
+  /** @type {Turn[]} */
   const turns = [];
   let round = 1;
   let played = new Set();
@@ -32,6 +46,11 @@ export function turnsOf(log, interludes = []) {
   return turns;
 }
 
+/**
+ * @param {TableContext} ctx
+ * @param {(move: LoggedMove) => string} [describe]
+ * @param {Interlude[]} [interludes]
+ */
 export function moveLog(ctx, describe = (m) => m.text, interludes = []) {
   const turns = turnsOf(ctx.log, interludes);
   const mine = ctx.seat;

@@ -6,7 +6,7 @@ import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { app, errorText, showError } from './app.js';
-import { loadMoveText, loadTable } from './game.js';
+import { gameResult, loadMoveText, loadResultDetails, loadTable } from './game.js';
 import { seatLabel, exportLinks } from './history.js';
 import { moveLog } from './move-log.js';
 
@@ -15,11 +15,13 @@ export async function renderReplay(root, id) {
   let replay;
   let render;
   let moveText;
+  let resultDetails;
   try {
     replay = await api('GET', `/api/games/${id}/replay`);
     render = await loadTable(replay.table.game);
     // Moves are said in words by the game's own renderer (the live log's), never notation.
     moveText = await loadMoveText(replay.table.game);
+    resultDetails = await loadResultDetails(replay.table.game);
   } catch (e) {
     showError(e);
     return mount(root, h('p.hint', { 'data-testid': 'replay-error' }, errorText(e.code)));
@@ -78,7 +80,9 @@ export async function renderReplay(root, id) {
     // The tables draw the shell's move log through the context, as on a live table.
     ctx.moveLog = (describe, interludes) => moveLog(ctx, describe, interludes);
     let drawn;
+    let result = null;
     try {
+      result = gameResult(ctx, resultDetails);
       drawn = render(ctx);
     } catch (e) {
       console.error(e);
@@ -87,7 +91,7 @@ export async function renderReplay(root, id) {
     if (shown) markDecision(drawn, shown);
     // The page is rebuilt: the control that had the focus keeps it (keyboard users).
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.testid : null;
-    mount(root, h('div.replay', { 'data-testid': 'replay', 'data-ply': page.ply }, controls(), summary(), h('div.replay-main', {}, mount(board, shown ? [decisionPanel(shown), drawn] : drawn), moveList()), chatReplay(replay.chat || [], page.ply)));
+    mount(root, h('div.replay', { 'data-testid': 'replay', 'data-ply': page.ply }, controls(), summary(), h('div.replay-main', {}, mount(board, shown ? [decisionPanel(shown), result, drawn] : [result, drawn]), moveList()), chatReplay(replay.chat || [], page.ply)));
     const again = focused && root.querySelector(`[data-testid="${focused}"]`);
     if (again && !again.disabled) again.focus();
   };

@@ -18,7 +18,13 @@ pub const DOMINO_COUNT: usize = 90;
 /// Resurfacing cards: card `k` is double-sided with colours `2k` and `2k + 1`
 /// (brown/blue, yellow/turquoise, red/green). Each side is one block with one jewel.
 pub const CARDS: usize = 3;
-pub const CARD_NAMES: [&str; CARDS] = ["brown/blue", "yellow/turquoise", "red/green"];
+/// Each card by its two sides' colours (views and move forms name a card so, never as text to
+/// split).
+pub const CARD_SIDES: [[&str; 2]; CARDS] = [
+    [COLOUR_NAMES[0], COLOUR_NAMES[1]],
+    [COLOUR_NAMES[2], COLOUR_NAMES[3]],
+    [COLOUR_NAMES[4], COLOUR_NAMES[5]],
+];
 
 /// The card that has a side of `colour`.
 #[inline]

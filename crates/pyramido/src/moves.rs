@@ -10,7 +10,7 @@
 //!                         between piles i and i+1)
 //! cover c2 blue nw        cover the hole c2 with the blue side of the brown/blue card
 //! ```
-use crate::data::{CARD_NAMES, COLOURS, card_of, colour_name, parse_colour};
+use crate::data::{CARD_SIDES, COLOURS, card_of, colour_name, parse_colour};
 use crate::state::Game;
 use pyramidion_core::rules::MoveParseError;
 use pyramidion_pyramid::Placement;
@@ -316,7 +316,8 @@ pub enum MoveForm {
         x: u8,
         y: u8,
         colour: &'static str,
-        card: &'static str,
+        /// The card's two sides' colours.
+        card: [&'static str; 2],
         quadrant: &'static str,
     },
     Pass,
@@ -330,7 +331,8 @@ pub enum MoveForm {
         y: u8,
         cell: String,
         colour: &'static str,
-        card: &'static str,
+        /// The card's two sides' colours.
+        card: [&'static str; 2],
         quadrant: &'static str,
     },
 }
@@ -376,7 +378,7 @@ impl MoveForm {
                     x,
                     y,
                     colour: colour_name(colour),
-                    card: CARD_NAMES[card_of(colour) % CARD_NAMES.len()],
+                    card: CARD_SIDES[card_of(colour) % CARD_SIDES.len()],
                     quadrant: quadrant_name(quadrant),
                 }
             }
@@ -395,7 +397,7 @@ impl MoveForm {
                 y,
                 cell: format_cell(x, y),
                 colour: colour_name(colour),
-                card: CARD_NAMES[card_of(colour) % CARD_NAMES.len()],
+                card: CARD_SIDES[card_of(colour) % CARD_SIDES.len()],
                 quadrant: quadrant_name(quadrant),
             },
         }

@@ -1,18 +1,22 @@
 //! What a seat (or a spectator) sees. Everything is public in Pyramido except the order of
 //! the dominoes below the pile tops, so every seat gets the same picture.
-use crate::data::{CARD_NAMES, COLOUR_NAMES, COLOURS, colour_name, dominoes};
+//!
+//! In the platform's view vocabulary: `seats` (each with `seat`, `score` and `stage_points`),
+//! `to_move`, `phase`, `stage`, `stages`, `first_player` and `outcome`; colours by name,
+//! jewel quadrants and cards as arrays of names.
+use crate::data::{CARD_SIDES, COLOUR_NAMES, COLOURS, colour_name, dominoes};
 use crate::scoring::StageScore;
 use crate::state::{Game, PILES, Phase, QUARRY_SLOTS, Status};
 use pyramidion_core::{Outcome, Rules, Seat, ToMove};
 use pyramidion_pyramid::placement::format_cell;
-use pyramidion_pyramid::{Block, FrameRect};
+use pyramidion_pyramid::{Block, FrameRect, STAGES};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BlockView {
     pub colour: &'static str,
-    /// Jewel quadrants, e.g. `nw se` (empty: none).
-    pub jewels: &'static str,
+    /// Jewel quadrants, e.g. `["nw", "se"]` (empty: none).
+    pub jewels: &'static [&'static str],
 }
 
 impl From<Block> for BlockView {
@@ -57,34 +61,34 @@ pub struct PlacedBlockView {
     pub x: u8,
     pub y: u8,
     pub colour: &'static str,
-    /// Jewel quadrants, e.g. `nw se` (empty: none).
-    pub jewels: &'static str,
-    /// The resurfacing card this block is, if it is one.
+    /// Jewel quadrants, e.g. `["nw", "se"]` (empty: none).
+    pub jewels: &'static [&'static str],
+    /// The resurfacing card this block is (its two sides' colours), if it is one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub card: Option<&'static str>,
+    pub card: Option<[&'static str; 2]>,
     /// Carries a jewel marker (of its colour).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub marker: bool,
 }
 
-/// `format_quadrants` for every mask, without allocating.
-const JEWELS: [&str; 16] = [
-    "",
-    "nw",
-    "ne",
-    "nw ne",
-    "sw",
-    "nw sw",
-    "ne sw",
-    "nw ne sw",
-    "se",
-    "nw se",
-    "ne se",
-    "nw ne se",
-    "sw se",
-    "nw sw se",
-    "ne sw se",
-    "nw ne sw se",
+/// The quadrants of every mask, as `format_quadrants` names them, without allocating.
+const JEWELS: [&[&str]; 16] = [
+    &[],
+    &["nw"],
+    &["ne"],
+    &["nw", "ne"],
+    &["sw"],
+    &["nw", "sw"],
+    &["ne", "sw"],
+    &["nw", "ne", "sw"],
+    &["se"],
+    &["nw", "se"],
+    &["ne", "se"],
+    &["nw", "ne", "se"],
+    &["sw", "se"],
+    &["nw", "sw", "se"],
+    &["ne", "sw", "se"],
+    &["nw", "ne", "sw", "se"],
 ];
 
 /// A marked area of the stage being built, as it would score now.
@@ -110,6 +114,10 @@ pub struct EliminationView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerView {
     pub seat: Seat,
+    /// Points of the completed stages.
+    pub score: u16,
+    /// Per stage (1–4 at 0–3), its points once this seat completed it, else `None`.
+    pub stage_points: Vec<Option<u16>>,
     pub status: Status,
     /// Set once the player is eliminated.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -122,7 +130,8 @@ pub struct PlayerView {
     /// Indices (in `blocks`) of the blocks A and B of the domino placed last.
     pub last_domino: Option<[usize; 2]>,
     pub markers_in_hand: Vec<&'static str>,
-    pub cards_in_hand: Vec<&'static str>,
+    /// Unused resurfacing cards, each as its two sides' colours.
+    pub cards_in_hand: Vec<[&'static str; 2]>,
     /// Scores of the completed stages, with their marked areas and Mino bonus.
     pub stage_scores: Vec<StageScore>,
     /// What the current stage would score if it ended now.
@@ -132,16 +141,16 @@ pub struct PlayerView {
     pub live_areas: Vec<LiveAreaView>,
     /// Stage-1 canvas block at the top-left of the top-view grid `live_areas` use.
     pub grid_origin: (u8, u8),
-    pub total: u16,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct View {
     /// Whose view this is (`None`: a spectator).
     pub seat: Option<Seat>,
-    pub players: u8,
     /// 1 to 4.
     pub stage: u8,
+    /// Stages in a game (4).
+    pub stages: u8,
     pub phase: Phase,
     pub to_move: Option<Seat>,
     pub first_player: Seat,
@@ -212,12 +221,16 @@ impl View {
                             .cards()
                             .iter()
                             .position(|c| *c == Some(index as u8))
-                            .map(|k| CARD_NAMES[k]),
+                            .map(|k| CARD_SIDES[k]),
                         marker: markers.contains(&Some(index as u8)),
                     })
                     .collect();
                 PlayerView {
                     seat: Seat(i as u8),
+                    score: p.total(),
+                    stage_points: (0..usize::from(STAGES))
+                        .map(|s| p.scores().get(s).map(|sc| sc.total))
+                        .collect(),
                     status: p.status(),
                     // The pyramid stays as it was when the stage got stuck: its free cells
                     // are the holes that could not be covered.
@@ -234,9 +247,9 @@ impl View {
                         .filter(|&c| markers[c].is_none())
                         .map(|c| COLOUR_NAMES[c])
                         .collect(),
-                    cards_in_hand: (0..CARD_NAMES.len())
+                    cards_in_hand: (0..CARD_SIDES.len())
                         .filter(|&k| p.cards()[k].is_none())
-                        .map(|k| CARD_NAMES[k])
+                        .map(|k| CARD_SIDES[k])
                         .collect(),
                     stage_scores: p.scores().to_vec(),
                     stage_value: if p.status() == Status::Eliminated {
@@ -244,7 +257,6 @@ impl View {
                     } else {
                         p.stage_value()
                     },
-                    total: p.total(),
                     live_areas: if p.status() == Status::Eliminated {
                         Vec::new()
                     } else {
@@ -259,8 +271,8 @@ impl View {
             .collect();
         View {
             seat,
-            players: game.seats(),
             stage: game.stage() + 1,
+            stages: STAGES,
             phase: game.phase(),
             to_move: match game.to_move() {
                 ToMove::Seat(s) => Some(s),
@@ -451,8 +463,8 @@ mod tests {
 
     #[test]
     fn jewel_table_matches_core_names() {
-        for (m, text) in JEWELS.iter().enumerate() {
-            assert_eq!(*text, format_quadrants(m as u8));
+        for (m, names) in JEWELS.iter().enumerate() {
+            assert_eq!(names.join(" "), format_quadrants(m as u8));
         }
     }
 }

@@ -6,8 +6,11 @@
 //! end every Tomb is revealed (and full scores shown); hands stay hidden.
 //!
 //! Every card in a view is a [`CardView`] whose id is under the key `"card"`.
+//!
+//! In the platform's view vocabulary: `seats` (each with `seat` and `score`), `to_move`,
+//! `phase`, `stage` (the round) and `stages`, `first_player` and `outcome`; stones as arrays.
 use crate::data::Colour;
-use crate::data::{CardId, Glyph, card};
+use crate::data::{CardId, Glyph, Stone, card};
 use crate::moves::{Allowed, God};
 use crate::necropolis::{PyramidScore, ROW_SIZES, Score, tomb_majorities, tomb_ties};
 use crate::state::{Game, Phase, ROUNDS};
@@ -15,14 +18,13 @@ use pyramidion_core::{Outcome, Rules, Seat, ToMove};
 use serde::Serialize;
 
 /// A card as views show it: its id (always under the key `"card"`), its glyph, and its stones
-/// in the data file's syntax (`"red:0-3 blue:3-6"`: colour and x-interval on the card's
-/// 6-unit strip, left to right).
+/// left to right, each `{colour, x0, x1}` (colour and x-interval on the card's 6-unit strip).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CardView {
     pub card: CardId,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub glyph: Option<Glyph>,
-    pub stones: &'static str,
+    pub stones: &'static [Stone],
 }
 
 impl CardView {
@@ -31,7 +33,7 @@ impl CardView {
         CardView {
             card: id,
             glyph: c.glyph,
-            stones: c.stones_text(),
+            stones: c.stones.as_slice(),
         }
     }
 }
@@ -71,6 +73,9 @@ pub struct PublicScore {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SeatView {
     pub seat: Seat,
+    /// Points: the public ones (Pyramid, Obelisk, glyphs in them) during the game, the full
+    /// score at the end.
+    pub score: u16,
     pub god: Option<God>,
     pub hand_size: u8,
     /// Only for the seat itself.
@@ -92,7 +97,7 @@ pub struct SeatView {
     /// The cards this seat discarded face up at the latest round end.
     pub discarded: Vec<CardView>,
     /// Full score, at the end.
-    pub score: Option<Score>,
+    pub final_score: Option<Score>,
     /// How the Tomb and the glyphs scored, at the end.
     pub detail: Option<ScoreDetail>,
 }
@@ -131,19 +136,19 @@ pub struct TurnView {
 pub struct View {
     /// Whose view this is (`None`: a spectator).
     pub seat: Option<Seat>,
-    pub players: u8,
-    /// 1-based.
-    pub round: u8,
-    pub rounds: u8,
+    /// The round, 1-based.
+    pub stage: u8,
+    /// Rounds in a game.
+    pub stages: u8,
     pub first_player: Seat,
     pub phase: Phase,
-    pub to_move: ToMove,
+    pub to_move: Option<Seat>,
     /// The tiles used at this table, in number order.
     pub gods: Vec<GodView>,
     pub quarry: Vec<PairView>,
     pub deck_size: u8,
     pub discard: Vec<CardView>,
-    pub tables: Vec<SeatView>,
+    pub seats: Vec<SeatView>,
     pub turn: Option<TurnView>,
     pub outcome: Option<Outcome>,
 }
@@ -156,7 +161,7 @@ impl View {
         for pair in &self.quarry {
             ids.extend(pair.cards.iter().flatten().map(|c| c.card));
         }
-        for t in &self.tables {
+        for t in &self.seats {
             ids.extend(t.hand.iter().flatten().map(|c| c.card));
             ids.extend(t.pyramid.iter().flatten().flatten().map(|c| c.card));
             ids.extend(t.obelisk.iter().map(|c| c.card));
@@ -193,7 +198,7 @@ impl View {
         let tombs: Vec<[u8; 5]> = (0..n)
             .map(|s| game.necropolis(Seat(s)).tomb.stones())
             .collect();
-        let tables = (0..n)
+        let seats = (0..n)
             .map(|s| {
                 let seat = Seat(s);
                 let own = viewer == Some(seat);
@@ -208,8 +213,11 @@ impl View {
                 let pyr = nec.pyramid.score();
                 let glyphs = nec.pyramid.glyph_points() + nec.obelisk.glyph_points();
                 let obelisk = nec.obelisk.score();
+                let public = pyr.total as u16 + obelisk as u16 + glyphs as u16;
+                let final_score = over.then(|| game.score(seat));
                 SeatView {
                     seat,
+                    score: final_score.as_ref().map_or(public, |sc| sc.total),
                     god: game.god_of(seat),
                     hand_size: game.hand(seat).len() as u8,
                     hand: own.then(|| cards(game.hand(seat))),
@@ -221,12 +229,12 @@ impl View {
                         pyramid: pyr,
                         obelisk,
                         glyphs,
-                        total: pyr.total as u16 + obelisk as u16 + glyphs as u16,
+                        total: public,
                     },
                     obelisk_stages: Colour::ALL.map(|c| nec.obelisk.stages_with(c)),
                     took: game.took(seat).map_or_else(Vec::new, |pair| cards(&pair)),
                     discarded: game.round_discards(seat).map(CardView::new).collect(),
-                    score: over.then(|| game.score(seat)),
+                    final_score,
                     detail: over.then(|| {
                         let won = tomb_majorities(&tombs, s as usize);
                         let tied = tomb_ties(&tombs, s as usize);
@@ -260,17 +268,19 @@ impl View {
             });
         View {
             seat: viewer,
-            players: n,
-            round: game.round(),
-            rounds: ROUNDS,
+            stage: game.round(),
+            stages: ROUNDS,
             first_player: game.first_player(),
             phase: game.phase(),
-            to_move: game.to_move(),
+            to_move: match game.to_move() {
+                ToMove::Seat(s) => Some(s),
+                ToMove::Over => None,
+            },
             gods,
             quarry,
             deck_size: game.deck_len() as u8,
             discard: cards(&discard),
-            tables,
+            seats,
             turn,
             outcome: game.outcome(),
         }

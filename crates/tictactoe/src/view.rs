@@ -1,5 +1,5 @@
 //! What every seat and spectator sees (nothing is hidden), in the platform's view vocabulary:
-//! `seats`, `to_move`, `phase`, `stage`, `first_player`, `outcome`; cells as arrays.
+//! `seats`, `to_move`, `phase`, `stage`, `stages`, `first_player`, `outcome`; cells as arrays.
 use crate::state::{Game, Mark};
 use pyramidion_core::{Outcome, Rules, ToMove};
 use serde::Serialize;
@@ -17,6 +17,8 @@ pub struct View {
     pub to_move: Option<u8>,
     pub phase: &'static str,
     pub stage: u8,
+    /// Stages in a game (1).
+    pub stages: u8,
     pub first_player: u8,
     /// Rows of cells, top row first.
     pub board: [[Option<Mark>; 3]; 3],
@@ -41,6 +43,7 @@ impl View {
             },
             phase: if game.is_over() { "over" } else { "play" },
             stage: 1,
+            stages: 1,
             first_player: game.first_player(),
             board,
             outcome,

@@ -1,5 +1,9 @@
 //! What a seat (or a spectator) may see. The only way information leaves a [`Game`].
 //!
+//! In the platform's view vocabulary: `seats` (each with `seat`, `score` and `stage_points`),
+//! `to_move`, `phase`, `stage`, `stages`, `first_player`, `automa` (THE Legend's summary in
+//! solo) and `outcome`; the rest is the game's own.
+//!
 //! Hidden from everybody: face-down domino fronts (only the back of a face-down pile top is
 //! shown), the order of the piles below their tops, the bag (it has no order; only its size
 //! is shown, its contents follow from everything visible), the seed and the RNG.
@@ -23,18 +27,32 @@ pub struct View {
     pub ply: u32,
     /// 1–4.
     pub stage: u8,
+    /// Stages in a game (4).
+    pub stages: u8,
     pub phase: Phase,
     pub to_move: Option<Seat>,
-    pub stage_first: Seat,
+    /// The first player of this stage.
+    pub first_player: Seat,
     pub spaces: Vec<SpaceView>,
     pub bag_size: u32,
     pub discard: Gems,
     /// The domino taken this turn (face up), waiting to be placed.
     pub hand: Option<DominoView>,
-    pub players: Vec<PlayerView>,
+    pub seats: Vec<PlayerView>,
     pub scoring: Option<ScoringView>,
     pub legend: Option<LegendView>,
+    /// THE Legend as the scoreboard and the result show him beside the seats (solo only).
+    pub automa: Option<AutomaView>,
     pub outcome: Option<Outcome>,
+}
+
+/// An automa's line on the scoreboard: its name (a catalog key, `automa.<name>`), its
+/// points and its points per scored stage.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AutomaView {
+    pub name: &'static str,
+    pub score: u32,
+    pub stage_points: Vec<Option<u32>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -83,9 +101,13 @@ pub struct BlockView {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayerView {
     pub seat: Seat,
+    /// Points so far (every stage scored, and the stage being scored as it goes).
+    pub score: u32,
+    /// Per stage (1–4 at 0–3), its points once every seat has scored it, else `None`.
+    pub stage_points: Vec<Option<u32>>,
     pub gems: Gems,
+    /// Per stage, the points this seat has scored in it so far (0 before it is scored).
     pub stage_scores: [u16; 4],
-    pub total: u32,
     pub stage_complete: bool,
     /// Current stage of this pyramid (1–4; 5 when finished).
     pub pyramid_stage: u8,
@@ -183,7 +205,7 @@ pub struct LegendView {
     pub wishes: [u8; 2],
     pub gems: Gems,
     pub stage_scores: [u16; 4],
-    pub total: u32,
+    pub score: u32,
     /// Every turn he played, oldest first, each with the rule that chose what he took.
     pub turns: Vec<LegendTurnView>,
     pub stage_draw: Option<crate::gems::Gem>,
@@ -326,15 +348,23 @@ impl View {
                 }
             })
             .collect();
-        let players = game
+        // Stages every seat has scored (the pad's final columns).
+        let scored_stages = game.stage as usize + usize::from(game.phase == Phase::Over);
+        let stage_points = |scores: &[u16; 4]| -> Vec<Option<u32>> {
+            (0..4)
+                .map(|s| (s < scored_stages).then_some(u32::from(scores[s])))
+                .collect()
+        };
+        let seats = game
             .players
             .iter()
             .enumerate()
             .map(|(i, p)| PlayerView {
                 seat: Seat(i as u8),
+                score: p.total(),
+                stage_points: stage_points(&p.stage_scores),
                 gems: p.gems,
                 stage_scores: p.stage_scores,
-                total: p.total(),
                 stage_complete: p.stage_complete,
                 pyramid_stage: p.pyramid.stage() + 1,
                 frame: p.pyramid.frame(),
@@ -388,14 +418,13 @@ impl View {
             scoring.mythical_kept = player.gems.mythical() as u16 * POINTS_PER_MYTHICAL_KEPT;
             scoring
         });
-        let scored_stages = game.stage as usize + usize::from(game.phase == Phase::Over);
         let legend = game.legend.as_ref().map(|l| LegendView {
             mode: l.mode,
             pile: l.pile.iter().map(|&id| DominoView::of(id)).collect(),
             wishes: data::get(*l.pile.last().expect("never empty")).icon_colours(),
             gems: l.gems,
             stage_scores: l.stage_scores,
-            total: l.total(),
+            score: l.total(),
             turns: l.turns.iter().map(LegendTurnView::of).collect(),
             stage_draw: l.stage_draw,
             scored_gems: l.scored_gems[..scored_stages].to_vec(),
@@ -420,15 +449,21 @@ impl View {
             options: game.options,
             ply: game.ply,
             stage: game.stage + 1,
+            stages: crate::state::STAGES,
             phase: game.phase,
             to_move: (game.phase != Phase::Over).then_some(Seat(game.current)),
-            stage_first: Seat(game.stage_first),
+            first_player: Seat(game.stage_first),
             spaces,
             bag_size: game.bag.total(),
             discard: game.discard,
             hand: game.hand.map(DominoView::of),
-            players,
+            seats,
             scoring,
+            automa: game.legend.as_ref().map(|l| AutomaView {
+                name: "legend",
+                score: l.total(),
+                stage_points: stage_points(&l.stage_scores),
+            }),
             legend,
             outcome: game.final_outcome(),
         }

@@ -31,7 +31,7 @@ export function plannedAreas(ctx) {
 
 // Gems left after the plan: what the seat holds minus what the planned payments spend.
 function gemsLeft(ctx, plan) {
-  const left = [...ctx.view.players[ctx.view.scoring.seat].gems];
+  const left = [...ctx.view.seats[ctx.view.scoring.seat].gems];
   for (const item of plan.items) {
     left[item.colour] -= item.coloured;
     left[MYTHICAL] -= item.mythical;

@@ -3,19 +3,14 @@
 // pattern and gem shape, and every piece carries a text label.
 import { s } from '../dom.js';
 import { t } from '../i18n.js';
-import { DIRS, QUADRANTS as SHARED_QUADRANTS, rotateIcons } from '../pyramid-drawing/drawing.js';
+import { DIRS, QUADRANTS as SHARED_QUADRANTS, orient, rotateIcons } from '../pyramid-drawing/drawing.js';
 
 export const COLOURS = ['orange', 'blue', 'purple', 'green', 'red'];
 export const GEMS = [...COLOURS, 'mythical'];
-// Quadrants, orientations and icon turning are the shared pyramid drawing's.
-export { DIRS, rotateIcons };
+// Quadrants, orientations, icon turning and a domino's blocks as they lie are the shared
+// pyramid drawing's.
+export { DIRS, orient, rotateIcons };
 export const QUADRANTS = SHARED_QUADRANTS.map(([bit, x, y]) => [bit, x, y]);
-
-// A domino's two blocks as they lie in direction `dir` ([A, B]).
-export function orient(blocks, dir) {
-  const q = DIRS.indexOf(dir);
-  return blocks.map((b) => ({ colour: b.colour, icons: rotateIcons(b.icons, q) }));
-}
 
 export function colourName(c) {
   return t(`colour.${COLOURS[c]}`);

@@ -5,7 +5,7 @@
 import { h, s, clickable } from '../dom.js';
 import { t } from '../i18n.js';
 import { blockSvg, colourName, orient, patternDefs } from './pieces.js';
-import { blockOrigin as sharedOrigin, fitViewBox } from '../pyramid-drawing/drawing.js';
+import { blockOrigin as sharedOrigin, fitViewBox, outline } from '../pyramid-drawing/drawing.js';
 import { slotLayers } from '../pyramid-drawing/slots.js';
 
 // Top-left corner, in quadrant units, of block (x, y) of stage `stage` (1–4).
@@ -28,19 +28,6 @@ function quadrantOrigin(origin, q) {
 
 function frameSize(f) {
   return f.wide ? [5, 4] : [4, 5];
-}
-
-// The outline of a set of quadrants: every side not shared with another quadrant of the set.
-function outline(cells) {
-  const set = new Set(cells.map(([x, y]) => `${x},${y}`));
-  let d = '';
-  for (const [x, y] of cells) {
-    if (!set.has(`${x},${y - 1}`)) d += `M${x} ${y}h1`;
-    if (!set.has(`${x},${y + 1}`)) d += `M${x} ${y + 1}h1`;
-    if (!set.has(`${x - 1},${y}`)) d += `M${x} ${y}v1`;
-    if (!set.has(`${x + 1},${y}`)) d += `M${x + 1} ${y}v1`;
-  }
-  return d;
 }
 
 export function pyramidSvg(player, opts = {}) {

@@ -1,7 +1,8 @@
 // Stage end: the activation plan (activation-plan.js), discarding down to 5, and
-// the scoring pad with every player's per-area breakdown, as in the rulebook's examples.
+// every player's per-area breakdown in the shell's scoring pad, as in the rulebook's examples.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
+import { scoringPad as padFrame } from '../scoring-pad.js';
 import { GEMS, colourName, gemName, gemSvg } from './pieces.js';
 import { activationPanel, payText } from './activation-plan.js';
 
@@ -10,7 +11,7 @@ export { plannedAreas } from './activation-plan.js';
 
 export function stageEndPanel(ctx, focus) {
   const { view, legal, play } = ctx;
-  const player = view.players[focus];
+  const player = view.seats[focus];
   if (view.phase === 'discard') {
     if (!ctx.myTurn || view.to_move !== focus) {
       return h('div.stage-end', {}, h('p', {}, t('scoring.others_discard', { name: ctx.seatName(view.to_move) })));
@@ -33,11 +34,6 @@ export function stageEndPanel(ctx, focus) {
     );
   }
   return view.scoring ? activationPanel(ctx) : null;
-}
-
-// Stages already scored by everybody (their breakdown and pad column are final).
-function scoredStages(view) {
-  return view.phase === 'over' ? 4 : view.stage - 1;
 }
 
 function playerBreakdown(ctx, p, stage) {
@@ -70,31 +66,8 @@ function legendBreakdown(l, stage) {
   );
 }
 
+// The shell's pad, with each scored stage's breakdown: every player's areas, then THE Legend's.
 export function scoringPad(ctx) {
   const { view } = ctx;
-  const done = scoredStages(view);
-  const rows = view.players.map((p) => ({ name: ctx.seatName(p.seat), scores: p.stage_scores, total: p.total }));
-  if (view.legend) rows.push({ name: t('legend.name'), scores: view.legend.stage_scores, total: view.legend.total });
-  return h(
-    'section.card.pad',
-    { 'data-testid': 'scoring-pad' },
-    h('h3', {}, t('pad.title')),
-    h(
-      'table.pad',
-      {},
-      h('thead', {}, h('tr', {}, h('th', {}, ''), [1, 2, 3, 4].map((s) => h('th', {}, t('table.stage_short', { stage: s }))), h('th', {}, t('pad.total')))),
-      h('tbody', {}, rows.map((r) => h('tr', {}, h('th', {}, r.name), r.scores.map((v, i) => h('td', {}, i < done ? `${v}` : '–')), h('td', {}, h('strong', {}, `${r.total}`))))),
-    ),
-    Array.from({ length: done }, (_, i) => i + 1)
-      .reverse()
-      .map((stage, i) =>
-        h(
-          'details.stage-breakdown',
-          { open: i === 0, 'data-testid': `breakdown-${stage}` },
-          h('summary', {}, t('pad.breakdown', { stage })),
-          view.players.map((p) => playerBreakdown(ctx, p, stage)),
-          view.legend ? legendBreakdown(view.legend, stage) : null,
-        ),
-      ),
-  );
+  return padFrame(ctx, { breakdown: (stage) => [view.seats.map((p) => playerBreakdown(ctx, p, stage)), view.legend ? legendBreakdown(view.legend, stage) : null] });
 }

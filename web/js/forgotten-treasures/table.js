@@ -1,20 +1,23 @@
 // The Forgotten Treasures table: exploration area, the pyramid being built with its ghost
-// placements, stage-end scoring, every player's pyramid and score, THE Legend in solo, the
-// scoring pad and the end of the game.
-import { h, clickable } from '../dom.js';
+// placements, stage-end scoring, every player's pyramid and score, THE Legend in solo and the
+// scoring pad (the shell draws the end of the game).
+import { h, clickable, stylesheet } from '../dom.js';
 import { t } from '../i18n.js';
 import { GEMS, backSvg, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
 import { pyramidSvg } from './pyramid.js';
 import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyramid-drawing/placing.js';
-import { resultPanel } from './result.js';
 import { moveText } from './moves.js';
+import { statusBar } from '../status-bar.js';
 
 // A move in words, for the shell's replay, notices and analysis.
 export { moveText };
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
 import { focusNextDecision } from '../pyramid-drawing/focus.js';
+
+// The table's styles live next to it (loaded once).
+stylesheet(new URL('./table.css', import.meta.url));
 
 // The controls of a decision, for the focus after a move (the first one present wins).
 const DECISIONS = '[data-testid=take], [data-testid=flip], [data-testid=my-pyramid] [data-testid=ghost], [data-testid=scoring-panel] button:not([disabled]), [data-testid=discard]';
@@ -44,18 +47,17 @@ export function render(ctx) {
   watchTableHead();
   // The status line sits outside the table's grid so that it can stick under the clocks.
   return [
-    statusBar(ctx),
+    tableStatus(ctx),
     h(
     'div.ft-table',
     { 'data-testid': 'ft-table', 'data-phase': view.phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
-    view.outcome ? resultPanel(ctx) : null,
     // While placing, the pyramid comes first: the exploration area is not needed then.
     h('div.ft-main', {}, ownFirst ? [own, exploration(ctx)] : [exploration(ctx), own]),
     h(
       'aside.ft-side',
       {},
       view.legend ? legendPanel(ctx) : null,
-      view.players.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)),
+      view.seats.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)),
       scoringPad(ctx),
       moveLog(ctx),
     ),
@@ -64,21 +66,9 @@ export function render(ctx) {
   ];
 }
 
-function statusBar(ctx) {
-  const { view, state } = ctx;
-  let prompt;
-  if (view.phase === 'over') prompt = t('prompt.over');
-  else if (ctx.myTurn) prompt = t(`prompt.${view.phase}`);
-  else if (view.to_move !== null) prompt = t(`prompt.others_${view.phase}`, { name: ctx.seatName(view.to_move) });
-  else prompt = '';
-  return h(
-    'div.ft-status.table-status',
-    { 'data-testid': 'table-status' },
-    h('span.stage', { 'data-testid': 'stage' }, t('table.stage', { stage: view.stage })),
-    h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '' }, prompt),
-    h('span.info', {}, t('table.bag', { count: view.bag_size })),
-    state.finished ? null : h('span.info', {}, t('table.state', { n: state.state_id })),
-  );
+// The shell's status line, with the bag's size.
+function tableStatus(ctx) {
+  return statusBar(ctx, { className: 'ft-status', info: [h('span.info', {}, t('table.bag', { count: ctx.view.bag_size }))] });
 }
 
 function exploration(ctx) {
@@ -145,7 +135,7 @@ function gemsInline(gems) {
 
 function ownArea(ctx, focus) {
   const { view, ui } = ctx;
-  const player = view.players[focus];
+  const player = view.seats[focus];
   const placing = ctx.myTurn && view.phase === 'place';
   const scoring = view.scoring && view.scoring.seat === focus ? view.scoring : null;
   const parts = [
@@ -189,7 +179,7 @@ function scoreLine(ctx, player) {
     'div.score-line',
     {},
     [0, 1, 2, 3].map((s) => h('span', { class: s + 1 === ctx.view.stage ? 'current' : '' }, `${t('table.stage_short', { stage: s + 1 })}: ${player.stage_scores[s]}`)),
-    h('strong', { 'data-testid': 'total' }, t('table.total', { total: player.total })),
+    h('strong', { 'data-testid': 'total' }, t('table.total', { total: player.score })),
   );
 }
 
@@ -218,7 +208,7 @@ function opponentPyramid(ctx, p, testid) {
 
 // The enlarged card: the same drawing at the size of the own pyramid, gems and scores.
 function enlargedPlayer(ctx, seat) {
-  const p = ctx.view.players[seat];
+  const p = ctx.view.seats[seat];
   if (!p) return null;
   return {
     title: t('table.pyramid_of', { name: ctx.seatName(seat) }),
@@ -244,7 +234,7 @@ function legendPanel(ctx) {
     h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(l.gems)),
     last ? h('div.hint', { 'data-testid': 'legend-last' }, h('p', {}, t('legend.last_turn')), h('ul.legend-why', {}, legendTurnLines(last).map((line) => h('li', {}, line)))) : null,
     l.stage_draw ? h('p.hint', {}, t('legend.stage_draw', { gem: t(`gem.${l.stage_draw}`) })) : null,
-    h('div.score-line', {}, l.stage_scores.map((sc, s) => h('span', {}, `${t('table.stage_short', { stage: s + 1 })}: ${sc}`)), h('strong', {}, t('table.total', { total: l.total }))),
+    h('div.score-line', {}, l.stage_scores.map((sc, s) => h('span', {}, `${t('table.stage_short', { stage: s + 1 })}: ${sc}`)), h('strong', {}, t('table.total', { total: l.score }))),
   );
 }
 

@@ -29,10 +29,10 @@ export function palette(prefix, colours) {
   return { prefix, colours: new Map(colours) };
 }
 
-// "nw se" → mask.
-export function quadrantMask(text) {
+// Quadrant names (["nw", "se"], or one name) → mask.
+export function quadrantMask(names) {
   let m = 0;
-  for (const word of (text || '').split(' ')) {
+  for (const word of Array.isArray(names) ? names : [names]) {
     const q = QUADRANTS.find((x) => x[3] === word);
     if (q) m |= q[0];
   }

@@ -2,14 +2,18 @@
 // ghost placements, the marker, resurfacing, hole-covering and refill choices, every player's
 // pyramid, the scoring pad and the end. It acts only on the structured legal moves and the
 // view's facts: no rule is decided here.
-import { h } from '../dom.js';
+import { h, stylesheet } from '../dom.js';
 import { t } from '../i18n.js';
 import { blockPicture, dominoSvg, orient, palette, pyramidSvg, quadrantMask } from '../pyramid-drawing/drawing.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint, placements, usableDirs } from '../pyramid-drawing/placing.js';
-import { eliminationText, scoringPad, resultPanel } from './scoring.js';
+import { eliminationText, scoringPad } from './scoring.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
 import { focusNextDecision } from '../pyramid-drawing/focus.js';
+import { statusBar } from '../status-bar.js';
+
+// The table's styles live next to it (loaded once).
+stylesheet(new URL('./table.css', import.meta.url));
 
 // The controls of a decision, for the focus after a move (the first one present wins).
 const DECISIONS = '[data-testid=take], [data-testid=my-pyramid] [data-testid=ghost], [data-testid=mark], [data-testid=resurface-block], [data-testid=pass], [data-testid=refill], [data-testid=cover-colour]';
@@ -26,7 +30,7 @@ export const PALETTE = palette('pyo', [
 export const colourName = (c) => t(`pyo.colour.${c}`);
 const cellName = (x, y) => `${String.fromCharCode(97 + x)}${y + 1}`;
 const asBlock = (b) => ({ colour: b.colour, icons: quadrantMask(b.jewels) });
-const countJewels = (b) => (b.jewels ? b.jewels.split(' ').length : 0);
+const countJewels = (b) => b.jewels.length;
 
 export function dominoLabel(d) {
   return [d.a, d.b].map((b) => t('pyo.block', { colour: colourName(b.colour), count: countJewels(b) })).join(' | ');
@@ -78,11 +82,10 @@ export function render(ctx) {
   watchTableHead();
   // The status line sits outside the table's grid so that it can stick under the clocks.
   return [
-    statusBar(ctx, phase),
+    tableStatus(ctx),
     h(
     'div.ft-table.pyo-table',
     { 'data-testid': 'pyo-table', 'data-phase': phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
-    view.outcome ? resultPanel(ctx) : null,
     // While placing, the pyramid comes first: the quarry is not needed then.
     h('div.ft-main', {}, placing ? [own, quarry(ctx)] : [quarry(ctx), own]),
     h('aside.ft-side', {}, view.seats.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)), scoringPad(ctx), moveLog(ctx)),
@@ -91,20 +94,9 @@ export function render(ctx) {
   ];
 }
 
-function statusBar(ctx, phase) {
-  const { view, state } = ctx;
-  let prompt = '';
-  if (phase === 'over') prompt = t('pyo.prompt.over');
-  else if (ctx.myTurn) prompt = t(`pyo.prompt.${phase}`);
-  else if (view.to_move !== null) prompt = t('pyo.prompt.others', { name: ctx.seatName(view.to_move) });
-  return h(
-    'div.ft-status.table-status',
-    { 'data-testid': 'table-status' },
-    h('span.stage', { 'data-testid': 'stage' }, t('table.stage', { stage: view.stage })),
-    h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '' }, prompt),
-    h('span.info', {}, t('pyo.first_player', { name: ctx.seatName(view.first_player) })),
-    state.finished ? null : h('span.info', {}, t('table.state', { n: state.state_id })),
-  );
+// The shell's status line, in Pyramido's words, with the first player of the stage.
+function tableStatus(ctx) {
+  return statusBar(ctx, { ns: 'pyo.', className: 'ft-status', first: 'pyo.first_player' });
 }
 
 function quarry(ctx) {
@@ -267,7 +259,8 @@ function resurfacePanel(ctx, moves, player) {
 
 // The card sides the moves offer, grouped by card: each button shows the side's colour.
 function cardSides(moves, chosen, testid, choose) {
-  const cards = [...new Set(moves.map((m) => m.card))];
+  // A card is named by its two sides' colours; its first side tells it apart.
+  const cards = [...new Map(moves.map((m) => [m.card[0], m.card])).values()];
   return h(
     'div.moves.card-sides',
     {},
@@ -276,7 +269,7 @@ function cardSides(moves, chosen, testid, choose) {
         'div.card-group',
         { role: 'group', 'aria-label': t('pyo.card_name', { card: cardName(card) }) },
         h('span.label', {}, t('pyo.card_name', { card: cardName(card) })),
-        [...new Set(moves.filter((m) => m.card === card).map((m) => m.colour))].map((c) => {
+        [...new Set(moves.filter((m) => m.card[0] === card[0]).map((m) => m.colour))].map((c) => {
           const full = t('pyo.card_side', { colour: colourName(c), card: cardName(card) });
           return h('button', { 'data-testid': testid, class: c === chosen ? 'selected' : '', 'aria-pressed': c === chosen ? 'true' : 'false', 'aria-label': full, title: full, onclick: () => choose(c) }, blockPicture(PALETTE, { colour: c, icons: 0 }, 24, ''), ` ${colourName(c)}`);
         }),
@@ -286,10 +279,7 @@ function cardSides(moves, chosen, testid, choose) {
 }
 
 function cardName(card) {
-  return card
-    .split('/')
-    .map((c) => colourName(c))
-    .join('/');
+  return card.map((c) => colourName(c)).join('/');
 }
 
 function quadrantChoices(moves, testid, ctx) {
@@ -328,7 +318,7 @@ function scoreLine(ctx, p) {
     p.stage_scores.map((sc, i) => h('span', {}, `${t('table.stage_short', { stage: i + 1 })}: ${sc.total}`)),
     live,
     h('span', {}, t('pyo.cards_left', { count: p.cards_in_hand.length })),
-    h('strong', { 'data-testid': 'total' }, t('table.total', { total: p.total })),
+    h('strong', { 'data-testid': 'total' }, t('table.total', { total: p.score })),
     markersInHand(p),
   );
 }
@@ -370,6 +360,16 @@ function enlargedPlayer(ctx, seat) {
   return {
     title: [t('table.pyramid_of', { name: ctx.seatName(seat) }), statusNote(p)],
     body: [h('div.pyramid-box.big', {}, opponentPyramid(ctx, p, 'enlarged-pyramid')), scoreLine(ctx, p)],
+  };
+}
+
+// Under an eliminated player's name in the shell's result: why.
+export function resultDetails(ctx) {
+  return {
+    seatNote: (seat) => {
+      const p = ctx.view.seats[seat];
+      return p && p.status === 'eliminated' ? h('div.elimination', { 'data-testid': 'result-elimination' }, eliminationText(p)) : null;
+    },
   };
 }
 

@@ -7,20 +7,12 @@ export const COLOURS = ['blue', 'white', 'red', 'green', 'yellow'];
 const FILL = { blue: '#2f63c9', white: '#f3f0e4', red: '#c23b2a', green: '#2f8a3f', yellow: '#e3b92c' };
 const INK = { blue: '#fff', white: '#222', red: '#fff', green: '#fff', yellow: '#222' };
 
-// A card's stones from the view's `"red:0-3 blue:3-6"` (colour and x-interval of 6 units).
-export function stonesOf(card) {
-  return card.stones.split(' ').map((part) => {
-    const [colour, range] = part.split(':');
-    const [x0, x1] = range.split('-').map(Number);
-    return { colour, x0, x1 };
-  });
-}
 
 export const colourName = (c) => t(`py.colour.${c}`);
 export const glyphName = (g) => t(`py.glyph.${g}`);
 
 export function cardLabel(card) {
-  const stones = stonesOf(card).map((st) => colourName(st.colour)).join(', ');
+  const stones = card.stones.map((st) => colourName(st.colour)).join(', ');
   return card.glyph ? t('py.card_label_glyph', { stones, glyph: glyphName(card.glyph) }) : t('py.card_label', { stones });
 }
 
@@ -70,7 +62,7 @@ function cardParts(card, x, y, u, { ghost = false } = {}) {
   const parts = [s('rect', { x, y, width: 6 * u, height: 2 * u, rx: u * 0.15, fill: '#e9d6a8', stroke: '#6d5320', 'stroke-width': 1, opacity: ghost ? 0.75 : 1 })];
   // The glyph says its name on hover (a tooltip): its shape alone is not self-explanatory.
   if (card.glyph) parts.push(s('g', { 'data-glyph': card.glyph }, s('title', {}, glyphName(card.glyph)), glyphShape(card.glyph, x + 0.3 * u, y + 0.15 * u, 0.7 * u)));
-  for (const st of stonesOf(card)) {
+  for (const st of card.stones) {
     const sx = x + st.x0 * u;
     const w = (st.x1 - st.x0) * u;
     parts.push(s('rect', { x: sx + 1, y: y + u + 1, width: w - 2, height: u - 2, rx: 2, fill: FILL[st.colour], stroke: '#333', 'stroke-width': 0.8, 'data-colour': st.colour }));

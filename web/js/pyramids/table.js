@@ -1,21 +1,25 @@
 // The Pyramids table: round flow and God tiles, the quarry, your hand and the building of the
 // chosen pair (ghost places on the Pyramid, Obelisk, Tomb), every player's necropolis, the
 // move log and the final scoring. It acts only on the structured legal moves and the view.
-import { h, clickable } from '../dom.js';
+import { h, clickable, stylesheet } from '../dom.js';
 import { t } from '../i18n.js';
 import { COLOURS, cardLabel, cardSvg, colourName, pyramidSvg, stoneChip } from './pieces.js';
 import { moveText } from './moves.js';
 
 // A move in words, for the shell's replay, notices and analysis.
 export { moveText };
-import { resultPanel } from './result.js';
+
+// Below the shell's ranking: every player's score edifice by edifice.
+export function resultDetails(ctx) {
+  return { details: scoreBreakdown(ctx) };
+}
+import { scoreBreakdown } from './breakdown.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { watchTableHead } from '../pyramid-drawing/sticky.js';
+import { statusBar } from '../status-bar.js';
 
 // The table's styles live next to it (loaded once).
-if (!document.querySelector('link[data-pyramids-css]')) {
-  document.head.append(h('link', { rel: 'stylesheet', href: new URL('./table.css', import.meta.url).href, 'data-pyramids-css': '' }));
-}
+stylesheet(new URL('./table.css', import.meta.url));
 
 export function render(ctx) {
   const { view, state } = ctx;
@@ -23,36 +27,31 @@ export function render(ctx) {
   watchTableHead();
   // The status line sits outside the table's grid so that it can stick under the clocks.
   return [
-    statusBar(ctx),
+    tableStatus(ctx),
     h(
     'div.py-table',
     { 'data-testid': 'py-table', 'data-phase': view.phase, 'data-state-id': state.state_id },
-    view.outcome ? resultPanel(ctx) : null,
     h(
       'div.py-main',
       {},
-      h('div.py-col', {}, godsPanel(ctx), quarryPanel(ctx), me !== null ? handPanel(ctx, me) : null, me !== null ? necropolis(ctx, view.tables[me], true) : null),
-      h('aside.py-col.py-side', {}, view.tables.filter((p) => p.seat !== me).map((p) => necropolis(ctx, p, false)), moveLog(ctx)),
+      h('div.py-col', {}, godsPanel(ctx), quarryPanel(ctx), me !== null ? handPanel(ctx, me) : null, me !== null ? necropolis(ctx, view.seats[me], true) : null),
+      h('aside.py-col.py-side', {}, view.seats.filter((p) => p.seat !== me).map((p) => necropolis(ctx, p, false)), moveLog(ctx)),
     ),
     enlargedDialog(ctx, (seat) => enlargedNecropolis(ctx, seat)),
   ),
   ];
 }
 
-function statusBar(ctx) {
+// The shell's status line, in Pyramids' words: the round, the first player, the deck's size.
+function tableStatus(ctx) {
   const { view } = ctx;
-  let prompt = '';
-  if (view.phase === 'over') prompt = t('prompt.over');
-  else if (ctx.myTurn) prompt = t(`py.prompt.${view.phase}`);
-  else if (ctx.state.to_move !== null && ctx.state.to_move !== undefined) prompt = t(`py.prompt.others_${view.phase}`, { name: ctx.seatName(ctx.state.to_move) });
-  return h(
-    'div.py-status.table-status',
-    { 'data-testid': 'table-status' },
-    h('span.round', { 'data-testid': 'round' }, t('py.round', { round: view.round, rounds: view.rounds })),
-    h('span.info', { 'data-testid': 'first-player' }, t('py.first_player', { name: ctx.seatName(view.first_player) })),
-    h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '', role: 'status' }, prompt),
-    h('span.info', {}, t('py.deck', { count: view.deck_size })),
-  );
+  return statusBar(ctx, {
+    ns: 'py.',
+    className: 'py-status',
+    stage: h('span.round', { 'data-testid': 'round' }, t('py.round', { round: view.stage, rounds: view.stages })),
+    first: 'py.first_player',
+    info: [h('span.info', {}, t('py.deck', { count: view.deck_size }))],
+  });
 }
 
 function allowsText(a) {
@@ -127,7 +126,7 @@ const handTitle = (ctx) => (ctx.replay ? t('py.hand_of', { name: ctx.seatName(ct
 
 function handPanel(ctx, me) {
   const { view, legal, ui, play } = ctx;
-  const mine = view.tables[me];
+  const mine = view.seats[me];
   const hand = mine.hand || [];
   const byHand = (kind) => new Map(legal.filter((m) => m.kind === kind).map((m) => [m.hand, m]));
   const obelisk = byHand('obelisk');
@@ -258,7 +257,7 @@ function edifices(p, own) {
 // An opponent's necropolis enlarged: the Pyramid at the size of the own one, the Obelisk,
 // the Tomb and the public score.
 function enlargedNecropolis(ctx, seat) {
-  const p = ctx.view.tables.find((x) => x.seat === seat);
+  const p = ctx.view.seats.find((x) => x.seat === seat);
   if (!p) return null;
   const name = ctx.seatName(seat);
   return {

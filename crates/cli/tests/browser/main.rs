@@ -8,6 +8,7 @@ mod after_game;
 mod analysis_board;
 mod follow;
 mod forgotten_treasures;
+mod generic;
 mod live_play;
 mod people;
 mod pyramido;

@@ -28,7 +28,7 @@ fn shown(game: &Game, seat: Option<Seat>) -> (serde_json::Value, BTreeSet<u64>) 
     // The takes and discards of each seat repeat cards shown where they went: each card is
     // shown once elsewhere.
     let mut rest = json.clone();
-    for table in rest["tables"].as_array_mut().unwrap() {
+    for table in rest["seats"].as_array_mut().unwrap() {
         table["took"].take();
         table["discarded"].take();
     }
@@ -70,13 +70,13 @@ impl Memory {
         game.play(m).unwrap();
         let after = game.view(None);
         // A round's building ends: its discards start (possibly none, the next round at once).
-        let built = after.phase == Phase::Discard || after.round != before.round;
+        let built = after.phase == Phase::Discard || after.stage != before.stage;
         if before.phase != Phase::Discard && built {
             self.discarded.iter_mut().for_each(BTreeSet::clear);
         }
         // Pairs that left the quarry this move (a builder's pick, and the last builder's pair
         // taken for them), if the round did not turn over in the same move.
-        if after.round == before.round {
+        if after.stage == before.stage {
             for (b, a) in before.quarry.iter().zip(&after.quarry) {
                 if let (Some(cards), None, Some(seat)) = (&b.cards, &a.cards, a.taken_by) {
                     self.took[seat.index()] = cards.iter().map(|c| u64::from(c.card)).collect();
@@ -89,8 +89,8 @@ impl Memory {
                 self.discarded[mover.index()].insert(u64::from(c.card));
             }
         }
-        if after.round != self.round {
-            self.round = after.round;
+        if after.stage != self.round {
+            self.round = after.stage;
             self.took.iter_mut().for_each(BTreeSet::clear);
             // The first pair of the new round may already be taken (a lone God tile is taken
             // at once, but pairs never are): nothing to remember yet.
@@ -164,12 +164,12 @@ fn views_hide_hands_tombs_and_deck() {
                             && !text.contains("\"rng\"")
                             && !text.contains("\"seed\"")
                     );
-                    for (s, table) in json["tables"].as_array().unwrap().iter().enumerate() {
+                    for (s, table) in json["seats"].as_array().unwrap().iter().enumerate() {
                         let own = viewer == Some(Seat(s as u8));
                         assert_eq!(table["hand"].is_null(), !own);
                         assert_eq!(table["tomb"].is_null(), !own && game.phase() != Phase::Over);
                         assert_eq!(table["hand_size"], game.hand(Seat(s as u8)).len());
-                        assert_eq!(table["score"].is_null(), game.phase() != Phase::Over);
+                        assert_eq!(table["final_score"].is_null(), game.phase() != Phase::Over);
                         assert_eq!(table["detail"].is_null(), game.phase() != Phase::Over);
                         assert_eq!(table["obelisk_stages"].as_array().unwrap().len(), 5);
                         // Every seat's takes and discards, exactly as everyone saw them.
@@ -183,7 +183,7 @@ fn views_hide_hands_tombs_and_deck() {
                         }
                         if game.phase() == Phase::Over {
                             // The breakdown adds up to the score it explains.
-                            let (score, detail) = (&table["score"], &table["detail"]);
+                            let (score, detail) = (&table["final_score"], &table["detail"]);
                             let majorities = detail["tomb_majorities"].as_array().unwrap();
                             assert_eq!(score["tomb"], 5 * majorities.len() as u64);
                             let g = &detail["glyphs"];
@@ -197,7 +197,7 @@ fn views_hide_hands_tombs_and_deck() {
                                 let names = ["blue", "white", "red", "green", "yellow"];
                                 let c = names.iter().position(|n| tie == n).unwrap();
                                 let own = detail["tomb_stones"][c].as_u64().unwrap();
-                                let tables = json["tables"].as_array().unwrap();
+                                let tables = json["seats"].as_array().unwrap();
                                 let most = tables
                                     .iter()
                                     .map(|t| t["detail"]["tomb_stones"][c].as_u64().unwrap())
@@ -217,7 +217,7 @@ fn views_hide_hands_tombs_and_deck() {
                             for m in majorities {
                                 let c = names.iter().position(|n| m == n).unwrap();
                                 let own = detail["tomb_stones"][c].as_u64().unwrap();
-                                for other in json["tables"].as_array().unwrap() {
+                                for other in json["seats"].as_array().unwrap() {
                                     if other["seat"] != table["seat"] {
                                         assert!(
                                             other["detail"]["tomb_stones"][c].as_u64().unwrap()
@@ -322,7 +322,7 @@ fn own_hand_and_tomb_are_shown_to_their_owner() {
     }
     for s in 0..3 {
         let view = game.view(Some(Seat(s)));
-        let table = &view.tables[s as usize];
+        let table = &view.seats[s as usize];
         let hand: Vec<CardId> = table
             .hand
             .as_ref()
@@ -375,7 +375,7 @@ fn others_see_a_seats_takes_but_not_which_card_went_to_its_tomb() {
                 .chain([None])
             {
                 let json = serde_json::to_value(game.view(viewer)).unwrap();
-                let table = &json["tables"][mover.index()];
+                let table = &json["seats"][mover.index()];
                 let mut took = Vec::new();
                 ids(&table["took"], &mut took);
                 let mut want: Vec<u64> = pair.iter().map(|&c| u64::from(c)).collect();

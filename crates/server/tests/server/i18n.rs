@@ -239,7 +239,7 @@ fn french_and_italian_use_the_rulebooks_terms() {
             "legend.name",
             "history.solo_won",
             "history.solo_lost",
-            "result.solo_lost",
+            "automa.legend",
         ] {
             let text = cat[key].as_str().unwrap_or_default();
             assert!(text.contains(the), "{lang}.{key}: {text}");

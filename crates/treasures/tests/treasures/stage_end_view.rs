@@ -68,7 +68,7 @@ fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
                 .count();
             g.play(&Move::Done).unwrap();
             let view = View::of(&g, Some(seat));
-            let me = &view.players[seat.0 as usize];
+            let me = &view.seats[seat.0 as usize];
             let score = me.stage_scores[stage as usize - 1];
             assert_eq!(score as u32, offer.best_total, "seed {seed} stage {stage}");
             let from_areas: Vec<_> = me
@@ -157,7 +157,7 @@ fn the_scoring_view_offers_the_legal_payments_and_the_mythical_points() {
                     .iter()
                     .all(|a| a.payments.is_empty())
             );
-            let me = &view.players[seat.0 as usize];
+            let me = &view.seats[seat.0 as usize];
             assert_eq!(
                 scoring.mythical_kept,
                 me.gems.mythical() as u16 * scoring.points_per_mythical
@@ -166,7 +166,7 @@ fn the_scoring_view_offers_the_legal_payments_and_the_mythical_points() {
             let promised = scoring.points + scoring.mythical_kept;
             g.play(&Move::Done).unwrap();
             let after = View::of(&g, Some(seat));
-            let me = &after.players[seat.0 as usize];
+            let me = &after.seats[seat.0 as usize];
             assert_eq!(me.stage_scores[stage - 1], promised, "seed {seed}");
             assert_eq!(
                 me.mythical_points[stage - 1],

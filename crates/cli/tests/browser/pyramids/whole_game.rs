@@ -174,7 +174,7 @@ async fn pyramids_a_person_plays_three_players_against_two_bots_and_a_spectator_
         }
         before_end += 1;
         assert_eq!(msg["legal"], json!([]), "a spectator has no move");
-        for table in msg["view"]["tables"].as_array().unwrap() {
+        for table in msg["view"]["seats"].as_array().unwrap() {
             assert!(table["hand"].is_null(), "a hand reached the spectator");
             assert!(table["tomb"].is_null(), "a Tomb reached the spectator");
             assert!(table["detail"].is_null());

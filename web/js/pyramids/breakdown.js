@@ -1,23 +1,17 @@
-// End of the game: every player's score edifice by edifice, as the engine counted it (the view's
-// `score` and `detail`), the ranking with shared places, and the record.
+// End of the game, below the shell's ranking: every player's score edifice by edifice, as the
+// engine counted it (the view's `final_score` and `detail`), in the order of the ranking.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { COLOURS, colourName, stoneChip } from './pieces.js';
 
-export function resultPanel(ctx) {
+export function scoreBreakdown(ctx) {
   const { view, state } = ctx;
   const outcome = view.outcome || state.outcome;
-  const rows = view.tables.map((p) => ({ p, name: ctx.seatName(p.seat), rank: outcome.ranks[p.seat], total: outcome.scores[p.seat] }));
+  const rows = view.seats.map((p) => ({ p, name: ctx.seatName(p.seat), rank: outcome.ranks[p.seat] }));
   rows.sort((a, b) => a.rank - b.rank || a.p.seat - b.p.seat);
-  const winners = rows.filter((r) => r.rank === 0);
-  let headline;
-  if (winners.length > 1) headline = t('result.shared_win', { names: winners.map((r) => r.name).join(', ') });
-  else headline = winners[0].p.seat === state.seat ? t('result.you_win') : t('result.winner', { name: winners[0].name });
-  const notes = rows.filter((r) => outcome.decided_by && outcome.decided_by[r.p.seat] && outcome.decided_by[r.p.seat] !== 'score').map((r) => `${r.name}: ${t(`tie.${outcome.decided_by[r.p.seat]}`)}`);
   // Each cell names its column too: on a phone the rows become cards (see table.css).
   const cell = (v, label) => h('td', { 'data-label': label }, `${v}`);
   const head = [
-    t('result.rank'),
     t('result.player'),
     ...COLOURS.map((c) => h('span.head-chip', { title: t('py.score.group', { colour: colourName(c) }) }, stoneChip(c, 16))),
     t('py.score.longest'),
@@ -28,11 +22,7 @@ export function resultPanel(ctx) {
     t('py.score.glyphs'),
     t('pad.total'),
   ];
-  return h(
-    'section.card.result',
-    { 'data-testid': 'result' },
-    h('h2', {}, t('result.title')),
-    h('p.headline', { 'data-testid': 'result-headline' }, headline),
+  return [
     h(
       'div.py-breakdown-wrap',
       {},
@@ -44,8 +34,8 @@ export function resultPanel(ctx) {
         h(
           'tbody',
           {},
-          rows.map(({ p, name, rank }) => {
-            const sc = p.score;
+          rows.map(({ p, name }) => {
+            const sc = p.final_score;
             const d = p.detail;
             const tomb = d.tomb_majorities.length
               ? h('span', {}, `${sc.tomb} (`, d.tomb_majorities.map((c) => stoneChip(c, 14)), ` ${d.tomb_majorities.map(colourName).join(', ')})`)
@@ -54,7 +44,6 @@ export function resultPanel(ctx) {
             return h(
               'tr',
               { 'data-seat': p.seat, 'data-testid': 'breakdown-row' },
-              cell(rank + 1, t('result.rank')),
               h('th', { scope: 'row' }, name),
               COLOURS.map((c, i) => cell(sc.pyramid.groups[i], t('py.score.group', { colour: colourName(c) }))),
               cell(sc.pyramid.longest, t('py.score.longest')),
@@ -77,7 +66,5 @@ export function resultPanel(ctx) {
       ),
     ),
     h('p.hint', {}, t('py.score.rules')),
-    notes.length ? h('ul.tie-notes', { 'data-testid': 'tie-notes' }, notes.map((n) => h('li', {}, n))) : null,
-    h('p', {}, h('a', { href: `/api/games/${ctx.id}/record?format=text`, target: '_blank', rel: 'noopener', 'data-testid': 'record-link' }, t('result.record')), ' · ', h('a', { href: '#/' }, t('result.back'))),
-  );
+  ];
 }
