@@ -26,6 +26,23 @@ export class Socket {
     this.status = 'connecting';
     this.retry = 0;
     this.queue = [];
+    // A page left for another closes its socket, also when the browser keeps it in its
+    // back-forward cache (which may keep a WebSocket open): the server tells players with no
+    // page open by push and mail, so a page out of sight must not count as present. Coming
+    // back to it reconnects, and every game resumes from its last event.
+    this.away = false;
+    window.addEventListener('pagehide', () => {
+      this.away = true;
+      this.ws.close();
+    });
+    window.addEventListener('pageshow', (e) => {
+      if (!this.away) return;
+      this.away = false;
+      if (e.persisted) {
+        this.retry = 0;
+        this.connect();
+      }
+    });
     this.connect();
   }
 
@@ -56,7 +73,7 @@ export class Socket {
         .catch((err) => console.error(err));
     };
     ws.onclose = () => {
-      if (this.ws !== ws) return;
+      if (this.ws !== ws || this.away) return;
       this.retry += 1;
       this.setStatus('reconnecting');
       // Back off up to 10 s; a reconnect resumes every subscription.
