@@ -4,12 +4,13 @@ use axum::http::{Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
 
-/// The client's own unit tests and their `package.json` (`node --test web/tests`) are not
-/// part of the site.
+/// The client's own unit tests and their `package.json` (`node --test web/tests`), and the
+/// type checker's `jsconfig.json`, are not part of the site.
 #[derive(RustEmbed)]
 #[folder = "../../web"]
 #[exclude = "tests/*"]
 #[exclude = "package.json"]
+#[exclude = "jsconfig.json"]
 struct Assets;
 
 pub async fn static_file(uri: Uri) -> Response {

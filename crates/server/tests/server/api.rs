@@ -23,7 +23,7 @@ async fn health_metrics_and_static_client() {
     // The client's unit tests are in `web/` but not part of the site.
     let r = c.get("/js/patch.js").await;
     assert_eq!(r.status, 200);
-    for path in ["/tests/patch.test.js", "/package.json"] {
+    for path in ["/tests/patch.test.js", "/package.json", "/jsconfig.json"] {
         let r = c.get(path).await;
         assert_eq!((r.status, r.code()), (404, "not_found"), "{path}");
     }
