@@ -123,57 +123,123 @@ fn yes() -> bool {
     true
 }
 
-/// A table as clients see it, with the display name of every seated human.
+/// A seat of a table, as clients see it (`type` says which).
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TableSeat {
+    Open,
+    #[serde(rename = "invite")]
+    Invited,
+    /// Kept for a player (a rematch's, a pairing's) until they come.
+    Reserved {
+        user: String,
+        name: String,
+        me: bool,
+    },
+    Bot {
+        level: String,
+    },
+    Human {
+        user: String,
+        name: String,
+        me: bool,
+    },
+}
+
+/// A table as clients see it (the lobby, the history, the Watch page, a rematch), with the
+/// display name of every seated human.
+#[derive(serde::Serialize)]
+pub struct Table {
+    pub id: String,
+    pub game: String,
+    pub options: Value,
+    pub status: crate::game_status::GameStatus,
+    pub listed: bool,
+    pub rated: bool,
+    pub clock: Option<crate::live::clock::ClockProfile>,
+    pub seats: Vec<TableSeat>,
+    pub created_at: i64,
+    pub result: Option<Value>,
+    /// Only the creator is shown the invite token (they share the link).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+}
+
+/// The table of `row` as `me` sees it.
+pub(crate) async fn table_of(
+    state: &AppState,
+    row: &GameRow,
+    seats: &[SeatKind],
+    me: Option<&str>,
+) -> ApiResult<Table> {
+    let mut out = Vec::with_capacity(seats.len());
+    for s in seats {
+        let person = async |u: &String| -> ApiResult<(String, String, bool)> {
+            let name = state.store.user(u).await?.and_then(|(name, _)| name);
+            Ok((
+                u.clone(),
+                crate::http::auth::display_name(u, name.as_deref()),
+                Some(u.as_str()) == me,
+            ))
+        };
+        out.push(match s {
+            SeatKind::Open => TableSeat::Open,
+            SeatKind::Invited => TableSeat::Invited,
+            SeatKind::Reserved(u) => {
+                let (user, name, me) = person(u).await?;
+                TableSeat::Reserved { user, name, me }
+            }
+            SeatKind::Bot(level) => TableSeat::Bot {
+                level: level.clone(),
+            },
+            SeatKind::Human(u) => {
+                let (user, name, me) = person(u).await?;
+                TableSeat::Human { user, name, me }
+            }
+        });
+    }
+    Ok(Table {
+        id: row.id.clone(),
+        game: row.kind.clone(),
+        options: serde_json::from_str::<Value>(&row.options).unwrap_or(Value::Null),
+        status: row.status,
+        listed: row.listed,
+        rated: row.rated,
+        clock: row.clock.clone(),
+        seats: out,
+        created_at: row.created_at,
+        result: row
+            .result
+            .as_deref()
+            .and_then(|r| serde_json::from_str::<Value>(r).ok()),
+        invite: (me == Some(row.created_by.as_str())).then(|| row.invite.clone()),
+    })
+}
+
+/// A page of open tables: `next` (when there may be more) is the `after` of the next page.
+#[derive(serde::Serialize)]
+pub struct TablePage {
+    pub tables: Vec<Table>,
+    pub next: Option<String>,
+}
+
+/// A list of games (the history, the turns page, the Watch page): each a table with the
+/// fields its page adds.
+#[derive(serde::Serialize)]
+pub struct GameList {
+    pub games: Vec<Value>,
+}
+
+/// [`table_of`] as JSON, for the answers that add their own fields to it (the Watch page's
+/// ratings and progress, the history's own seats, the turns page's clock).
 pub(crate) async fn table_json(
     state: &AppState,
     row: &GameRow,
     seats: &[SeatKind],
     me: Option<&str>,
 ) -> ApiResult<Value> {
-    let mut out = Vec::with_capacity(seats.len());
-    for s in seats {
-        out.push(match s {
-            SeatKind::Open => json!({ "type": "open" }),
-            SeatKind::Invited => json!({ "type": "invite" }),
-            SeatKind::Reserved(u) => {
-                let name = state.store.user(u).await?.and_then(|(name, _)| name);
-                json!({
-                    "type": "reserved",
-                    "user": u,
-                    "name": crate::http::auth::display_name(u, name.as_deref()),
-                    "me": Some(u.as_str()) == me,
-                })
-            }
-            SeatKind::Bot(level) => json!({ "type": "bot", "level": level }),
-            SeatKind::Human(u) => {
-                let name = state.store.user(u).await?.and_then(|(name, _)| name);
-                json!({
-                    "type": "human",
-                    "user": u,
-                    "name": crate::http::auth::display_name(u, name.as_deref()),
-                    "me": Some(u.as_str()) == me,
-                })
-            }
-        });
-    }
-    let seats = out;
-    let mut v = json!({
-        "id": row.id,
-        "game": row.kind,
-        "options": serde_json::from_str::<Value>(&row.options).unwrap_or(Value::Null),
-        "status": row.status,
-        "listed": row.listed,
-        "rated": row.rated,
-        "clock": row.clock,
-        "seats": seats,
-        "created_at": row.created_at,
-        "result": row.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
-    });
-    // Only the creator is shown the invite token (they share the link).
-    if me == Some(row.created_by.as_str()) {
-        v["invite"] = json!(row.invite);
-    }
-    Ok(v)
+    let table = table_of(state, row, seats, me).await?;
+    serde_json::to_value(table).map_err(ApiError::internal)
 }
 
 pub async fn create_table(
@@ -301,7 +367,7 @@ pub async fn create_table(
     }
     Ok((
         StatusCode::CREATED,
-        Json(table_json(&state, &row, &seats, Some(&identity.user_id)).await?),
+        Json(table_of(&state, &row, &seats, Some(&identity.user_id)).await?),
     )
         .into_response())
 }
@@ -322,7 +388,7 @@ pub struct Page {
 pub async fn open_tables(
     State(state): State<AppState>,
     Query(page): Query<Page>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TablePage>> {
     let default = state.config.limits.lobby_page.max(1);
     let limit = page.limit.unwrap_or(default).clamp(1, 4 * default);
     let after = match page.after.as_deref() {
@@ -343,9 +409,9 @@ pub async fn open_tables(
     let mut list = Vec::with_capacity(rows.len());
     for row in rows {
         let seats = state.store.seats(&row.id).await?;
-        list.push(table_json(&state, &row, &seats, None).await?);
+        list.push(table_of(&state, &row, &seats, None).await?);
     }
-    Ok(Json(json!({ "tables": list, "next": next })))
+    Ok(Json(TablePage { tables: list, next }))
 }
 
 pub(crate) async fn load(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<SeatKind>)> {
@@ -365,11 +431,11 @@ pub async fn table(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Table>> {
     let me = Identity::from_headers(&state, &headers).await?;
     let (row, seats) = load(&state, &id).await?;
     Ok(Json(
-        table_json(
+        table_of(
             &state,
             &row,
             &seats,
@@ -391,7 +457,7 @@ pub async fn join(
     Path(id): Path<String>,
     identity: Identity,
     body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Table>> {
     let body = body.map_err(body_error)?;
     // The body is optional: `{"invite": "…"}` to use an invite link.
     let request: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
@@ -474,7 +540,7 @@ pub async fn join(
         }
     }
     Ok(Json(
-        table_json(&state, &row, &seats, Some(&identity.user_id)).await?,
+        table_of(&state, &row, &seats, Some(&identity.user_id)).await?,
     ))
 }
 
@@ -482,7 +548,7 @@ pub async fn leave(
     State(state): State<AppState>,
     Path(id): Path<String>,
     identity: Identity,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Table>> {
     let _guard = state.lobby_lock.lock().await;
     let (row, mut seats) = load(&state, &id).await?;
     if row.status != crate::game_status::GameStatus::Open {
@@ -512,7 +578,7 @@ pub async fn leave(
     }
     tell_lobby(&state, &row, &seats).await?;
     Ok(Json(
-        table_json(&state, &row, &seats, Some(&identity.user_id)).await?,
+        table_of(&state, &row, &seats, Some(&identity.user_id)).await?,
     ))
 }
 

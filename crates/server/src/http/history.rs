@@ -62,12 +62,15 @@ async fn rating_change(state: &AppState, game_id: &str, seat: usize) -> ApiResul
 }
 
 /// `GET /api/me/games`: the signed-in user's games, newest first, as history entries.
-pub async fn my_games(State(state): State<AppState>, identity: Identity) -> ApiResult<Json<Value>> {
+pub async fn my_games(
+    State(state): State<AppState>,
+    identity: Identity,
+) -> ApiResult<Json<crate::http::api::GameList>> {
     let me = identity.user_id.as_str();
     let mut list = Vec::new();
     for row in state.store.games_of_user(me).await? {
         let seats = state.store.seats(&row.id).await?;
         list.push(entry(&state, &row, &seats, me, Some(me)).await?);
     }
-    Ok(Json(json!({ "games": list })))
+    Ok(Json(crate::http::api::GameList { games: list }))
 }

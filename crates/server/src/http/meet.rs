@@ -46,6 +46,33 @@ pub struct PairingAsk {
     range: Option<u32>,
 }
 
+/// What a pairing request is answered (`status` says which).
+#[derive(serde::Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum PairingAnswer {
+    /// Queued (`202`): how many wait for the same setting, this player included.
+    Waiting { waiting: usize },
+    /// A table was made (`201`): the table as the lobby lists it.
+    Seated { table: crate::http::api::Table },
+    /// No longer waiting.
+    Cancelled,
+}
+
+/// How many wait for one setting.
+#[derive(serde::Serialize)]
+pub struct WaitingCount {
+    game: String,
+    players: u8,
+    clock: Option<String>,
+    waiting: usize,
+}
+
+/// `GET /api/pairing`'s answer.
+#[derive(serde::Serialize)]
+pub struct WaitingCounts {
+    waiting: Vec<WaitingCount>,
+}
+
 fn within(a: &Waiting, b: &Waiting) -> bool {
     let gap = (a.rating - b.rating).abs();
     a.range.is_none_or(|r| gap <= r as f64) && b.range.is_none_or(|r| gap <= r as f64)
@@ -90,8 +117,8 @@ async fn rating_of(state: &AppState, game: &str, user: &str) -> ApiResult<f64> {
     })
 }
 
-/// How many wait for each setting, as `[{game, players, clock, waiting}]`.
-fn counts(queue: &[Waiting]) -> Vec<Value> {
+/// How many wait for each setting.
+fn counts(queue: &[Waiting]) -> Vec<WaitingCount> {
     let mut out: Vec<(Setting, usize)> = Vec::new();
     for w in queue {
         match out.iter_mut().find(|(s, _)| *s == w.setting) {
@@ -100,7 +127,12 @@ fn counts(queue: &[Waiting]) -> Vec<Value> {
         }
     }
     out.into_iter()
-        .map(|(s, n)| json!({"game": s.game, "players": s.players, "clock": s.clock, "waiting": n}))
+        .map(|(s, n)| WaitingCount {
+            game: s.game,
+            players: s.players,
+            clock: s.clock,
+            waiting: n,
+        })
         .collect()
 }
 
@@ -175,7 +207,7 @@ pub async fn ask_here(
     identity: &Identity,
     a: PairingAsk,
     fence: Option<Fence>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<PairingAnswer>)> {
     let state = state.clone();
     let setting = Setting {
         game: a.game.clone(),
@@ -217,7 +249,7 @@ pub async fn ask_here(
             tell_waiting(&state, &queue, &setting);
             return Ok((
                 StatusCode::ACCEPTED,
-                Json(json!({"status": "waiting", "waiting": count})),
+                Json(PairingAnswer::Waiting { waiting: count }),
             ));
         }
         let (row, seats, seated) = new_table(&state, &group, &options)?;
@@ -241,7 +273,7 @@ pub async fn ask_here(
         }
         state.rooms.get(&state, &row.id).await?;
         let table =
-            crate::http::api::table_json(&state, &row, &seats, Some(&identity.user_id)).await?;
+            crate::http::api::table_of(&state, &row, &seats, Some(&identity.user_id)).await?;
         for w in &seated {
             state.hub.to_user(
                 &w.user,
@@ -257,10 +289,7 @@ pub async fn ask_here(
             tell_waiting(&state, &left, &setting);
         }
         tracing::info!(game = %row.id, kind = %row.kind, "players paired");
-        return Ok((
-            StatusCode::CREATED,
-            Json(json!({"status": "seated", "table": table})),
-        ));
+        return Ok((StatusCode::CREATED, Json(PairingAnswer::Seated { table })));
     }
     Err(moving())
 }
@@ -322,7 +351,7 @@ pub async fn cancel(State(state): State<AppState>, identity: Identity) -> Respon
 }
 
 /// [`cancel`] on the instance that holds the queue.
-pub async fn cancel_here(state: &AppState, identity: &Identity) -> ApiResult<Json<Value>> {
+pub async fn cancel_here(state: &AppState, identity: &Identity) -> ApiResult<Json<PairingAnswer>> {
     let _guard = state.lobby_lock.lock().await;
     let gone: Vec<Setting> = queue::load(&state.store)
         .await?
@@ -335,7 +364,7 @@ pub async fn cancel_here(state: &AppState, identity: &Identity) -> ApiResult<Jso
     for s in &gone {
         tell_waiting(state, &left, s);
     }
-    Ok(Json(json!({"status": "cancelled"})))
+    Ok(Json(PairingAnswer::Cancelled))
 }
 
 /// `GET /api/pairing`: how many wait for each setting.
@@ -347,10 +376,10 @@ pub async fn waiting(State(state): State<AppState>) -> Response {
 }
 
 /// [`waiting`] on the instance that holds the queue.
-pub async fn waiting_here(state: &AppState) -> ApiResult<Json<Value>> {
-    Ok(Json(
-        json!({"waiting": counts(&current(state, None).await?)}),
-    ))
+pub async fn waiting_here(state: &AppState) -> ApiResult<Json<WaitingCounts>> {
+    Ok(Json(WaitingCounts {
+        waiting: counts(&current(state, None).await?),
+    }))
 }
 
 #[derive(Deserialize)]
@@ -366,7 +395,7 @@ pub struct WatchQuery {
 pub async fn watch(
     State(state): State<AppState>,
     Query(q): Query<WatchQuery>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<crate::http::api::GameList>> {
     let by_rating = match q.sort.as_deref() {
         None | Some("newest") => false,
         Some("rated") => true,
@@ -434,5 +463,7 @@ pub async fn watch(
             r(b).total_cmp(&r(a))
         });
     }
-    Ok(Json(json!({"games": games})))
+    // Each game as the lobby lists its table, with its players' ratings, how far it is and
+    // the mean rating it is sorted by.
+    Ok(Json(crate::http::api::GameList { games }))
 }

@@ -12,14 +12,13 @@ use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde_json::Value;
 
 /// `POST /api/games/{id}/rematch`.
 pub async fn rematch(
     State(state): State<AppState>,
     Path(id): Path<String>,
     identity: Identity,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<crate::http::api::Table>)> {
     let _guard = state.lobby_lock.lock().await;
     let (old, old_seats) = crate::http::api::load(&state, &id).await?;
     let me = identity.user_id.as_str();
@@ -47,7 +46,7 @@ pub async fn rematch(
         let seats = state.store.seats(&existing).await?;
         // Each player of the old game takes the seat kept for them by joining it (no
         // invite: a kept seat is taken by its player only).
-        let v = crate::http::api::table_json(&state, &row, &seats, Some(me)).await?;
+        let v = crate::http::api::table_of(&state, &row, &seats, Some(me)).await?;
         return Ok((StatusCode::OK, Json(v)));
     }
     crate::http::quotas::may_create_table(&state, &identity).await?;
@@ -107,6 +106,6 @@ pub async fn rematch(
     if full {
         state.rooms.get(&state, &row.id).await?;
     }
-    let v = crate::http::api::table_json(&state, &row, &seats, Some(me)).await?;
+    let v = crate::http::api::table_of(&state, &row, &seats, Some(me)).await?;
     Ok((StatusCode::CREATED, Json(v)))
 }

@@ -20,7 +20,10 @@ pub async fn clocks(State(state): State<AppState>) -> Json<Value> {
 /// Live games where the signed-in user is to move (and no bot plays their seat), the longest
 /// waiting first; each table carries `to_move` and, with a clock, `remaining_ms` (its time
 /// left as of this answer).
-pub async fn my_turns(State(state): State<AppState>, identity: Identity) -> ApiResult<Json<Value>> {
+pub async fn my_turns(
+    State(state): State<AppState>,
+    identity: Identity,
+) -> ApiResult<Json<crate::http::api::GameList>> {
     let now = now_ms();
     let mut list = Vec::new();
     for row in state.store.turns_of_user(&identity.user_id).await? {
@@ -43,5 +46,5 @@ pub async fn my_turns(State(state): State<AppState>, identity: Identity) -> ApiR
         v["remaining_ms"] = json!(clock.map(|c| c.remaining(seat, now)));
         list.push(v);
     }
-    Ok(Json(json!({ "games": list })))
+    Ok(Json(crate::http::api::GameList { games: list }))
 }
