@@ -53,7 +53,7 @@ pub enum PairingAnswer {
     /// Queued (`202`): how many wait for the same setting, this player included.
     Waiting { waiting: usize },
     /// A table was made (`201`): the table as the lobby lists it.
-    Seated { table: crate::http::api::Table },
+    Seated { table: Box<crate::http::api::Table> },
     /// No longer waiting.
     Cancelled,
 }
@@ -289,7 +289,12 @@ pub async fn ask_here(
             tell_waiting(&state, &left, &setting);
         }
         tracing::info!(game = %row.id, kind = %row.kind, "players paired");
-        return Ok((StatusCode::CREATED, Json(PairingAnswer::Seated { table })));
+        return Ok((
+            StatusCode::CREATED,
+            Json(PairingAnswer::Seated {
+                table: Box::new(table),
+            }),
+        ));
     }
     Err(moving())
 }
