@@ -3,8 +3,8 @@
 // scoring pad (the shell draws the end of the game).
 import { h, clickable, stylesheet } from '../dom.js';
 import { t } from '../i18n.js';
-import { GEMS, backSvg, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
-import { pyramidSvg } from './pyramid.js';
+import { GEMS, PALETTE, asBlock, backSvg, colourName, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
+import { orient, pyramidSvg as sharedPyramidSvg } from '../pyramid-drawing/drawing.js';
 import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyramid-drawing/placing.js';
 import { moveText } from './moves.js';
@@ -274,4 +274,65 @@ function moveLog(ctx) {
     ? legend.turns.map((turn) => ({ after: turn.ply, name: t('legend.name'), testid: 'log-legend-turn', lines: legendTurnLines(turn) }))
     : [];
   return ctx.moveLog(moveText, interludes);
+}
+
+// A player's pyramid through the shared pyramid drawing, to scale, painted bottom-up so what
+// shows is the top surface scoring looks at. Optional layers: ghost placements (the legal
+// slots of the domino in hand), the areas of a stage end, and the last domino placed.
+function pyramidSvg(player, opts = {}) {
+  // Nothing to draw yet: say so instead of showing an empty board.
+  if (!player.blocks.length && !(opts.ghosts && opts.ghosts.length)) {
+    return h('p.hint.empty-pyramid', { 'data-testid': opts.testid }, t('pyramid.empty'));
+  }
+  const blocks = player.blocks.map((b) => ({
+    stage: b.stage,
+    x: b.x,
+    y: b.y,
+    block: asBlock(b.block),
+    title: t('pyramid.block', { stage: b.stage, colour: colourName(b.block.colour) }),
+  }));
+  const origin = gridOrigin(player);
+  const areas = (opts.areas || []).map((area) => {
+    const classes = [];
+    if (area.activation) classes.push('activated');
+    if (opts.planned && opts.planned.has(area.name)) classes.push('planned');
+    if (opts.best && opts.best.has(area.name)) classes.push('best');
+    if (opts.selectedArea === area.name) classes.push('selected');
+    return {
+      cells: area.cells.map((q) => [2 * origin[0] + (q % 10), 2 * origin[1] + Math.floor(q / 10)]),
+      count: area.icons,
+      label: t('scoring.area_label', { name: area.name, colour: colourName(area.colour), count: area.icons }),
+      testid: `area-${area.name}`,
+      name: area.name,
+      class: classes.join(' '),
+      shaded: true,
+      onPick: opts.onArea ? () => opts.onArea(area) : null,
+    };
+  });
+  const ghosts = (opts.ghosts || []).map((ghost) => ({
+    key: ghost.text,
+    cells: ghost.cells,
+    blocks: opts.hand ? orient(opts.hand.map(asBlock), ghost.dir) : null,
+    selected: opts.selected === ghost.text,
+    label: t('place.ghost_label', { move: `${String.fromCharCode(97 + ghost.x)}${ghost.y + 1} ${ghost.dir}` }),
+    onPick: () => opts.onGhost(ghost),
+  }));
+  return sharedPyramidSvg(PALETTE, blocks, {
+    frame: player.frame,
+    stage: player.pyramid_stage,
+    label: opts.label || t('pyramid.label'),
+    testid: opts.testid,
+    lastCells: player.last_placement,
+    areas,
+    ghosts,
+  });
+}
+
+// Top-left block of the scoring grid (its quadrants are numbered 10 to a row): the frame, or
+// (while the engine has not fixed the frame yet) the origin it used for the blocks' quadrant
+// numbers, read back from a stage-1 block.
+function gridOrigin(player) {
+  if (player.frame) return [player.frame.x, player.frame.y];
+  const b = player.blocks.find((x) => x.stage === 1);
+  return b ? [b.x - (b.quadrant % 10) / 2, b.y - Math.floor(b.quadrant / 10) / 2] : [0, 0];
 }
