@@ -1,9 +1,13 @@
 // Pyramid drawing shared by the Pyramido-family tables: blocks (hue + pattern + icons),
 // dominoes, ghost placements and a player's pyramid seen from above, to scale. A game passes
-// its palette: the colour names (CSS class `pc-<name>`) and one pattern per colour, so colour
-// is never the only cue. Blocks here are {colour: name, icons: quadrant mask}.
-import { s, clickable } from '../dom.js';
+// its palette: the colour names (CSS class `pc-<name>`, or its own prefix) and one pattern per
+// colour, so colour is never the only cue. Blocks here are {colour: name, icons: quadrant mask}.
+import { s, clickable, stylesheet } from '../dom.js';
 import { slotLayers } from './slots.js';
+
+// The drawing's styles and the layout both Pyramido games share (loaded once, before each
+// table's own table.css).
+stylesheet(new URL('./drawing.css', import.meta.url));
 
 const NW = 1, NE = 2, SW = 4, SE = 8;
 export const QUADRANTS = [
