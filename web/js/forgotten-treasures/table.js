@@ -9,6 +9,7 @@ import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyramid-drawing/placing.js';
 import { moveText } from './moves.js';
 import { statusBar } from '../status-bar.js';
+import { scoreLine } from '../score-line.js';
 
 // A move in words, for the shell's replay, notices and analysis.
 export { moveText };
@@ -170,17 +171,8 @@ function ownArea(ctx, focus) {
   // wide screen, the pyramid just above them on a phone, so both are in view together.
   if (view.scoring || view.phase === 'discard') parts.push(h('div.ft-scoring-work', { 'data-testid': 'scoring-work' }, h('div.pyramid-box.big', {}, svg), stageEndPanel(ctx, focus)));
   else parts.push(h('div.pyramid-box.big', {}, svg));
-  parts.push(scoreLine(ctx, player));
+  parts.push(scoreLine(ctx, player.seat));
   return parts;
-}
-
-function scoreLine(ctx, player) {
-  return h(
-    'div.score-line',
-    {},
-    [0, 1, 2, 3].map((s) => h('span', { class: s + 1 === ctx.view.stage ? 'current' : '' }, `${t('table.stage_short', { stage: s + 1 })}: ${player.stage_scores[s]}`)),
-    h('strong', { 'data-testid': 'total' }, t('table.total', { total: player.score })),
-  );
 }
 
 function playerCard(ctx, p) {
@@ -192,7 +184,7 @@ function playerCard(ctx, p) {
     h('div.card-head', {}, h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, p.stage_complete && view.phase !== 'over' ? h('span.hint', {}, ` · ${t('table.stage_complete')}`) : null), enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) }))),
     h('div.inventory', {}, gemsInline(p.gems)),
     h('div.pyramid-box', {}, opponentPyramid(ctx, p)),
-    scoreLine(ctx, p),
+    scoreLine(ctx, p.seat),
   );
 }
 
@@ -215,7 +207,7 @@ function enlargedPlayer(ctx, seat) {
     body: [
       h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(p.gems)),
       h('div.pyramid-box.big', {}, opponentPyramid(ctx, p, 'enlarged-pyramid')),
-      scoreLine(ctx, p),
+      scoreLine(ctx, p.seat),
     ],
   };
 }
@@ -234,7 +226,7 @@ function legendPanel(ctx) {
     h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(l.gems)),
     last ? h('div.hint', { 'data-testid': 'legend-last' }, h('p', {}, t('legend.last_turn')), h('ul.legend-why', {}, legendTurnLines(last).map((line) => h('li', {}, line)))) : null,
     l.stage_draw ? h('p.hint', {}, t('legend.stage_draw', { gem: t(`gem.${l.stage_draw}`) })) : null,
-    h('div.score-line', {}, l.stage_scores.map((sc, s) => h('span', {}, `${t('table.stage_short', { stage: s + 1 })}: ${sc}`)), h('strong', {}, t('table.total', { total: l.score }))),
+    scoreLine(ctx, 'automa', { testid: null }),
   );
 }
 
