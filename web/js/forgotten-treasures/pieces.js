@@ -1,16 +1,14 @@
-// Forgotten Treasures pieces drawn in SVG: blocks (colour + pattern + gem icons), dominoes,
-// domino backs and gems. Colour is never the only cue: every colour has its own block
+// Forgotten Treasures pieces drawn in SVG: its palette for the shared pyramid drawing
+// (web/js/pyramid-drawing/drawing.js: blocks, dominoes), domino backs and gems. Colour is never the only cue: every colour has its own block
 // pattern and gem shape, and every piece carries a text label.
 import { s } from '../dom.js';
 import { t } from '../i18n.js';
-import { DIRS, QUADRANTS as SHARED_QUADRANTS, orient, rotateIcons } from '../pyramid-drawing/drawing.js';
+import { DIRS, blockSvg, dominoSvg as sharedDominoSvg, orient, palette, patternDefs, rotateIcons } from '../pyramid-drawing/drawing.js';
 
 export const COLOURS = ['orange', 'blue', 'purple', 'green', 'red'];
 export const GEMS = [...COLOURS, 'mythical'];
-// Quadrants, orientations, icon turning and a domino's blocks as they lie are the shared
-// pyramid drawing's.
+// Orientations, icon turning and a domino's blocks as they lie are the shared pyramid drawing's.
 export { DIRS, orient, rotateIcons };
-export const QUADRANTS = SHARED_QUADRANTS.map(([bit, x, y]) => [bit, x, y]);
 
 export function colourName(c) {
   return t(`colour.${COLOURS[c]}`);
@@ -66,46 +64,23 @@ export function gemSvg(kind, size = 18) {
   );
 }
 
-// SVG pattern definitions for the five block colours (put once in each SVG that draws blocks).
-export function patternDefs() {
-  const p = (id, ...children) =>
-    s('pattern', { id, patternUnits: 'userSpaceOnUse', width: 0.5, height: 0.5 }, ...children);
-  return s(
-    'defs',
-    {},
-    p('pat-orange', s('circle', { cx: 0.25, cy: 0.25, r: 0.06, class: 'pat' })),
-    p('pat-blue', s('path', { d: 'M0 0.25 H0.5', class: 'pat' })),
-    p('pat-purple', s('path', { d: 'M0 0 L0.5 0.5 M0.5 0 L0 0.5', class: 'pat' })),
-    p('pat-green', s('path', { d: 'M0 0.5 L0.5 0', class: 'pat' })),
-    p('pat-red', s('path', { d: 'M0.25 0 V0.5', class: 'pat' })),
-  );
-}
+// The blocks' palette for the shared pyramid drawing: one pattern per colour, the colour's gem
+// on each iconed quadrant, classes `c-<colour>`.
+export const PALETTE = palette(
+  'ft',
+  [['orange', 'fine-dots'], ['blue', 'horizontal'], ['purple', 'cross'], ['green', 'diagonal'], ['red', 'vertical']],
+  { cls: 'c-', icon: (block, cx, cy) => gemIcon(GEMS.indexOf(block.colour), cx, cy, 0.34) },
+);
 
-// One block whose top-left corner is (x, y), 2 units wide (a unit is one quadrant).
-export function blockSvg(block, x, y, extra = {}) {
-  const name = COLOURS[block.colour];
-  const g = s('g', { class: `block c-${name} ${extra.class || ''}`, transform: `translate(${x} ${y})` });
-  g.append(
-    s('rect', { class: 'block-fill', x: 0.04, y: 0.04, width: 1.92, height: 1.92, rx: 0.12 }),
-    s('rect', { class: 'block-pattern', x: 0.04, y: 0.04, width: 1.92, height: 1.92, rx: 0.12, fill: `url(#pat-${name})` }),
-  );
-  for (const [bit, qx, qy] of QUADRANTS) {
-    if (block.icons & bit) g.append(gemIcon(block.colour, qx + 0.5, qy + 0.5, 0.34));
-  }
-  return g;
+// An engine block ({colour: index, icons: mask}) as the shared drawing takes it (colour by name).
+export function asBlock(block) {
+  return { colour: COLOURS[block.colour], icons: block.icons };
 }
 
 // A domino lying east-west (A west, B east), 4×2 units, as an SVG element of `width` pixels.
 export function dominoSvg(blocks, width = 64, label) {
-  return s(
-    'svg.domino',
-    { viewBox: '-0.1 -0.1 4.2 2.2', width, height: (width * 2.2) / 4.2, role: 'img', 'aria-label': label || dominoLabel(blocks) },
-    // A tooltip naming the colours and gems (the glyphs' meaning) on hover.
-    s('title', {}, label || dominoLabel(blocks)),
-    patternDefs(),
-    blockSvg(blocks[0], 0, 0),
-    blockSvg(blocks[1], 2, 0),
-  );
+  // A tooltip naming the colours and gems (the glyphs' meaning) on hover.
+  return sharedDominoSvg(PALETTE, blocks.map(asBlock), width, label || dominoLabel(blocks));
 }
 
 export function dominoLabel(blocks) {
@@ -117,9 +92,9 @@ export function dominoLabel(blocks) {
 // The back of a face-down domino: colours and icon counts, positions unknown.
 export function backSvg(back, width = 64) {
   const label = back.map((b) => t('piece.block', { colour: colourName(b.colour), count: b.icons })).join(' | ');
-  const svg = s('svg.domino.back', { viewBox: '-0.1 -0.1 4.2 2.2', width, height: (width * 2.2) / 4.2, role: 'img', 'aria-label': t('piece.back', { blocks: label }) }, s('title', {}, t('piece.back', { blocks: label })), patternDefs());
+  const svg = s('svg.domino.back', { viewBox: '-0.1 -0.1 4.2 2.2', width, height: (width * 2.2) / 4.2, role: 'img', 'aria-label': t('piece.back', { blocks: label }) }, s('title', {}, t('piece.back', { blocks: label })), patternDefs(PALETTE));
   back.forEach((b, i) => {
-    const g = blockSvg({ colour: b.colour, icons: 0 }, i * 2, 0, { class: 'face-down' });
+    const g = blockSvg(PALETTE, { colour: COLOURS[b.colour], icons: 0 }, i * 2, 0, { class: 'face-down' });
     g.append(s('text', { x: 1, y: 1.3, class: 'icon-count', 'text-anchor': 'middle' }, `${b.icons}`));
     svg.append(g);
   });

@@ -3,12 +3,13 @@
 // scoring pad (the shell draws the end of the game).
 import { h, clickable, stylesheet } from '../dom.js';
 import { t } from '../i18n.js';
-import { GEMS, backSvg, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
-import { pyramidSvg } from './pyramid.js';
+import { GEMS, PALETTE, asBlock, backSvg, colourName, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
+import { orient, pyramidSvg as sharedPyramidSvg } from '../pyramid-drawing/drawing.js';
 import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyramid-drawing/placing.js';
 import { moveText } from './moves.js';
 import { statusBar } from '../status-bar.js';
+import { scoreLine } from '../score-line.js';
 
 // A move in words, for the shell's replay, notices and analysis.
 export { moveText };
@@ -170,17 +171,8 @@ function ownArea(ctx, focus) {
   // wide screen, the pyramid just above them on a phone, so both are in view together.
   if (view.scoring || view.phase === 'discard') parts.push(h('div.ft-scoring-work', { 'data-testid': 'scoring-work' }, h('div.pyramid-box.big', {}, svg), stageEndPanel(ctx, focus)));
   else parts.push(h('div.pyramid-box.big', {}, svg));
-  parts.push(scoreLine(ctx, player));
+  parts.push(scoreLine(ctx, player.seat));
   return parts;
-}
-
-function scoreLine(ctx, player) {
-  return h(
-    'div.score-line',
-    {},
-    [0, 1, 2, 3].map((s) => h('span', { class: s + 1 === ctx.view.stage ? 'current' : '' }, `${t('table.stage_short', { stage: s + 1 })}: ${player.stage_scores[s]}`)),
-    h('strong', { 'data-testid': 'total' }, t('table.total', { total: player.score })),
-  );
 }
 
 function playerCard(ctx, p) {
@@ -192,7 +184,7 @@ function playerCard(ctx, p) {
     h('div.card-head', {}, h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, p.stage_complete && view.phase !== 'over' ? h('span.hint', {}, ` · ${t('table.stage_complete')}`) : null), enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) }))),
     h('div.inventory', {}, gemsInline(p.gems)),
     h('div.pyramid-box', {}, opponentPyramid(ctx, p)),
-    scoreLine(ctx, p),
+    scoreLine(ctx, p.seat),
   );
 }
 
@@ -215,7 +207,7 @@ function enlargedPlayer(ctx, seat) {
     body: [
       h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(p.gems)),
       h('div.pyramid-box.big', {}, opponentPyramid(ctx, p, 'enlarged-pyramid')),
-      scoreLine(ctx, p),
+      scoreLine(ctx, p.seat),
     ],
   };
 }
@@ -234,7 +226,7 @@ function legendPanel(ctx) {
     h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(l.gems)),
     last ? h('div.hint', { 'data-testid': 'legend-last' }, h('p', {}, t('legend.last_turn')), h('ul.legend-why', {}, legendTurnLines(last).map((line) => h('li', {}, line)))) : null,
     l.stage_draw ? h('p.hint', {}, t('legend.stage_draw', { gem: t(`gem.${l.stage_draw}`) })) : null,
-    h('div.score-line', {}, l.stage_scores.map((sc, s) => h('span', {}, `${t('table.stage_short', { stage: s + 1 })}: ${sc}`)), h('strong', {}, t('table.total', { total: l.score }))),
+    scoreLine(ctx, 'automa', { testid: null }),
   );
 }
 
@@ -274,4 +266,65 @@ function moveLog(ctx) {
     ? legend.turns.map((turn) => ({ after: turn.ply, name: t('legend.name'), testid: 'log-legend-turn', lines: legendTurnLines(turn) }))
     : [];
   return ctx.moveLog(moveText, interludes);
+}
+
+// A player's pyramid through the shared pyramid drawing, to scale, painted bottom-up so what
+// shows is the top surface scoring looks at. Optional layers: ghost placements (the legal
+// slots of the domino in hand), the areas of a stage end, and the last domino placed.
+function pyramidSvg(player, opts = {}) {
+  // Nothing to draw yet: say so instead of showing an empty board.
+  if (!player.blocks.length && !(opts.ghosts && opts.ghosts.length)) {
+    return h('p.hint.empty-pyramid', { 'data-testid': opts.testid }, t('pyramid.empty'));
+  }
+  const blocks = player.blocks.map((b) => ({
+    stage: b.stage,
+    x: b.x,
+    y: b.y,
+    block: asBlock(b.block),
+    title: t('pyramid.block', { stage: b.stage, colour: colourName(b.block.colour) }),
+  }));
+  const origin = gridOrigin(player);
+  const areas = (opts.areas || []).map((area) => {
+    const classes = [];
+    if (area.activation) classes.push('activated');
+    if (opts.planned && opts.planned.has(area.name)) classes.push('planned');
+    if (opts.best && opts.best.has(area.name)) classes.push('best');
+    if (opts.selectedArea === area.name) classes.push('selected');
+    return {
+      cells: area.cells.map((q) => [2 * origin[0] + (q % 10), 2 * origin[1] + Math.floor(q / 10)]),
+      count: area.icons,
+      label: t('scoring.area_label', { name: area.name, colour: colourName(area.colour), count: area.icons }),
+      testid: `area-${area.name}`,
+      name: area.name,
+      class: classes.join(' '),
+      shaded: true,
+      onPick: opts.onArea ? () => opts.onArea(area) : null,
+    };
+  });
+  const ghosts = (opts.ghosts || []).map((ghost) => ({
+    key: ghost.text,
+    cells: ghost.cells,
+    blocks: opts.hand ? orient(opts.hand.map(asBlock), ghost.dir) : null,
+    selected: opts.selected === ghost.text,
+    label: t('place.ghost_label', { move: `${String.fromCharCode(97 + ghost.x)}${ghost.y + 1} ${ghost.dir}` }),
+    onPick: () => opts.onGhost(ghost),
+  }));
+  return sharedPyramidSvg(PALETTE, blocks, {
+    frame: player.frame,
+    stage: player.pyramid_stage,
+    label: opts.label || t('pyramid.label'),
+    testid: opts.testid,
+    lastCells: player.last_placement,
+    areas,
+    ghosts,
+  });
+}
+
+// Top-left block of the scoring grid (its quadrants are numbered 10 to a row): the frame, or
+// (while the engine has not fixed the frame yet) the origin it used for the blocks' quadrant
+// numbers, read back from a stage-1 block.
+function gridOrigin(player) {
+  if (player.frame) return [player.frame.x, player.frame.y];
+  const b = player.blocks.find((x) => x.stage === 1);
+  return b ? [b.x - (b.quadrant % 10) / 2, b.y - Math.floor(b.quadrant / 10) / 2] : [0, 0];
 }

@@ -1,9 +1,13 @@
 // Pyramid drawing shared by the Pyramido-family tables: blocks (hue + pattern + icons),
 // dominoes, ghost placements and a player's pyramid seen from above, to scale. A game passes
-// its palette: the colour names (CSS class `pc-<name>`) and one pattern per colour, so colour
-// is never the only cue. Blocks here are {colour: name, icons: quadrant mask}.
-import { s, clickable } from '../dom.js';
+// its palette: the colour names (CSS class `pc-<name>`, or its own prefix) and one pattern per
+// colour, so colour is never the only cue. Blocks here are {colour: name, icons: quadrant mask}.
+import { s, clickable, stylesheet } from '../dom.js';
 import { slotLayers } from './slots.js';
+
+// The drawing's styles and the layout both Pyramido games share (loaded once, before each
+// table's own table.css).
+stylesheet(new URL('./drawing.css', import.meta.url));
 
 const NW = 1, NE = 2, SW = 4, SE = 8;
 export const QUADRANTS = [
@@ -17,6 +21,7 @@ export const DIRS = ['E', 'S', 'W', 'N'];
 // Pattern shapes on a 0.5 × 0.5 tile, by name.
 const PATTERNS = {
   dots: () => s('circle', { cx: 0.25, cy: 0.25, r: 0.07, class: 'pat' }),
+  'fine-dots': () => s('circle', { cx: 0.25, cy: 0.25, r: 0.06, class: 'pat' }),
   horizontal: () => s('path', { d: 'M0 0.25 H0.5', class: 'pat' }),
   vertical: () => s('path', { d: 'M0.25 0 V0.5', class: 'pat' }),
   diagonal: () => s('path', { d: 'M0 0.5 L0.5 0', class: 'pat' }),
@@ -25,8 +30,10 @@ const PATTERNS = {
 };
 
 // A palette: `colours` = [[name, pattern], …]; `prefix` keeps its pattern ids apart.
-export function palette(prefix, colours) {
-  return { prefix, colours: new Map(colours) };
+// `opts`: {cls: the colour class prefix (default `pc-`), icon: (block, cx, cy) → the SVG
+// element drawn on each iconed quadrant (default a jewel; Forgotten Treasures draws gems)}.
+export function palette(prefix, colours, opts = {}) {
+  return { prefix, colours: new Map(colours), cls: opts.cls || 'pc-', icon: opts.icon || null };
 }
 
 // Quadrant names (["nw", "se"], or one name) → mask.
@@ -70,14 +77,14 @@ function jewel(cx, cy, r) {
 // One block with its top-left corner at (x, y), 2 units wide (a unit is one quadrant).
 // `extra`: {class, marker (draw a jewel marker), card (draw a resurfacing-card border)}.
 export function blockSvg(pal, block, x, y, extra = {}) {
-  const g = s('g', { class: `block pc-${block.colour} ${extra.class || ''}`, transform: `translate(${x} ${y})` });
+  const g = s('g', { class: `block ${pal.cls || 'pc-'}${block.colour} ${extra.class || ''}`, transform: `translate(${x} ${y})` });
   g.append(
     s('rect', { class: 'block-fill', x: 0.04, y: 0.04, width: 1.92, height: 1.92, rx: 0.12 }),
     s('rect', { class: 'block-pattern', x: 0.04, y: 0.04, width: 1.92, height: 1.92, rx: 0.12, fill: `url(#${pal.prefix}-pat-${block.colour})` }),
   );
   if (extra.card) g.append(s('rect.card-edge', { x: 0.16, y: 0.16, width: 1.68, height: 1.68, rx: 0.08 }));
   for (const [bit, qx, qy] of QUADRANTS) {
-    if (block.icons & bit) g.append(jewel(qx + 0.5, qy + 0.5, 0.3));
+    if (block.icons & bit) g.append(pal.icon ? pal.icon(block, qx + 0.5, qy + 0.5) : jewel(qx + 0.5, qy + 0.5, 0.3));
   }
   if (extra.marker) {
     g.append(s('circle.marker', { cx: 1, cy: 1, r: 0.36 }), s('circle.marker-core', { cx: 1, cy: 1, r: 0.14 }));
@@ -133,9 +140,11 @@ export function outline(cells) {
 
 // A pyramid seen from above. `blocks`: [{stage, x, y, block, card, marker, title}] bottom-up;
 // opts: {frame, stage (being built), label, testid, last: [i, j] (indices of the last domino),
+// lastCells: {stage, cells: [[x, y], [x, y]]} (the last domino by its blocks, instead of `last`),
 // ghosts: [{key, cells, blocks (oriented, A first), selected, dooms, label, onPick}] (see slots.js),
 // targets: [{key, stage, x, y, label, testid, selected, onPick}] (blocks or holes to choose),
-// areas: [{cells: [[x, y]] in quadrant units, count, label, testid}] (outlined, with their count)}.
+// areas: [{cells: [[x, y]] in quadrant units, count, label, testid, class, name (data-area),
+// shaded (each cell drawn, for the class to fill), onPick}] (outlined, with their count)}.
 export function pyramidSvg(pal, blocks, opts = {}) {
   const bounds = [];
   const layers = s('g');
@@ -159,16 +168,18 @@ export function pyramidSvg(pal, blocks, opts = {}) {
     if (b.title) g.append(s('title', {}, b.title));
     layers.append(g);
   }
-  if (opts.last) {
-    const cells = opts.last.map((i) => blocks[i]).filter(Boolean).map((b) => blockOrigin(f, b.stage, b.x, b.y));
-    if (cells.length === 2) layers.append(s('rect.last-placed', { ...span(cells), 'data-testid': 'last-placed' }));
-  }
+  const lastCells = opts.lastCells
+    ? opts.lastCells.cells.map(([x, y]) => blockOrigin(f, opts.lastCells.stage, x, y))
+    : (opts.last || []).map((i) => blocks[i]).filter(Boolean).map((b) => blockOrigin(f, b.stage, b.x, b.y));
+  if (lastCells.length === 2) layers.append(s('rect.last-placed', { ...span(lastCells), 'data-testid': 'last-placed' }));
   for (const area of opts.areas || []) {
-    const g = s('g.area', { 'data-testid': area.testid || 'live-area' });
+    const g = s('g', { class: `area${area.class ? ` ${area.class}` : ''}`, 'data-area': area.name, 'data-testid': area.testid || 'live-area' });
+    if (area.shaded) for (const [x, y] of area.cells) g.append(s('rect.area-cell', { x, y, width: 1, height: 1 }));
     g.append(s('path.area-outline', { d: outline(area.cells) }));
     const [lx, ly] = area.cells[0];
     g.append(s('circle.area-badge', { cx: lx + 0.5, cy: ly + 0.5, r: 0.42 }), s('text.area-count', { x: lx + 0.5, y: ly + 0.66, 'text-anchor': 'middle' }, `${area.count}`));
     g.append(s('title', {}, area.label));
+    if (area.onPick) clickable(g, area.onPick, area.label);
     layers.append(g);
   }
   for (const tg of opts.targets || []) {

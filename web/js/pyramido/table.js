@@ -3,6 +3,7 @@
 // pyramid, the scoring pad and the end. It acts only on the structured legal moves and the
 // view's facts: no rule is decided here.
 import { h, stylesheet } from '../dom.js';
+import { scoreLine as seatScoreLine } from '../score-line.js';
 import { t } from '../i18n.js';
 import { blockPicture, dominoSvg, orient, palette, pyramidSvg, quadrantMask } from '../pyramid-drawing/drawing.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint, placements, usableDirs } from '../pyramid-drawing/placing.js';
@@ -312,15 +313,9 @@ function coverPanel(ctx, moves) {
 
 function scoreLine(ctx, p) {
   const live = p.status === 'eliminated' ? null : h('span', { 'data-testid': 'stage-value' }, t('pyo.stage_value', { points: p.stage_value }));
-  return h(
-    'div.score-line',
-    {},
-    p.stage_scores.map((sc, i) => h('span', {}, `${t('table.stage_short', { stage: i + 1 })}: ${sc.total}`)),
-    live,
-    h('span', {}, t('pyo.cards_left', { count: p.cards_in_hand.length })),
-    h('strong', { 'data-testid': 'total' }, t('table.total', { total: p.score })),
-    markersInHand(p),
-  );
+  // The stages and the total are the shell's (from the envelope); the live value of the stage
+  // being built, the cards left and the markers in hand are Pyramido's.
+  return seatScoreLine(ctx, p.seat, { middle: [live, h('span', {}, t('pyo.cards_left', { count: p.cards_in_hand.length }))], after: markersInHand(p) });
 }
 
 // The jewel markers a player has not placed yet, each in its colour and pattern.
