@@ -29,7 +29,9 @@ async fn tic_tac_toe_is_played_to_the_end_on_the_generic_table_and_the_shell_dra
         tokio::time::sleep(std::time::Duration::from_millis(150)).await;
     }
     s.wait_for("[data-testid=result]", 15).await;
-    assert!(moves >= 3, "{moves} moves by clicking");
+    // The shortest game is five moves, so each seat makes at least two (three when it moves
+    // first: the bot may move first and win on its third).
+    assert!(moves >= 2, "{moves} moves by clicking");
     // Both seats ranked, with a headline; the game is over in the status line.
     assert_eq!(s.find_all("[data-testid=ranking] tbody tr").await.len(), 2);
     assert!(!s.text("[data-testid=result-headline]").await.is_empty());
