@@ -131,19 +131,20 @@ pub enum TableSeat {
     #[serde(rename = "invite")]
     Invited,
     /// Kept for a player (a rematch's, a pairing's) until they come.
-    Reserved {
-        user: String,
-        name: String,
-        me: bool,
-    },
+    Reserved(SeatPerson),
     Bot {
         level: String,
     },
-    Human {
-        user: String,
-        name: String,
-        me: bool,
-    },
+    Human(SeatPerson),
+}
+
+/// The person a seat is kept for or held by.
+#[derive(serde::Serialize)]
+pub struct SeatPerson {
+    user: String,
+    name: String,
+    /// Whether it is the viewer.
+    me: bool,
 }
 
 /// A table as clients see it (the lobby, the history, the Watch page, a rematch), with the
@@ -174,28 +175,22 @@ pub(crate) async fn table_of(
 ) -> ApiResult<Table> {
     let mut out = Vec::with_capacity(seats.len());
     for s in seats {
-        let person = async |u: &String| -> ApiResult<(String, String, bool)> {
+        let person = async |u: &String| -> ApiResult<SeatPerson> {
             let name = state.store.user(u).await?.and_then(|(name, _)| name);
-            Ok((
-                u.clone(),
-                crate::http::auth::display_name(u, name.as_deref()),
-                Some(u.as_str()) == me,
-            ))
+            Ok(SeatPerson {
+                user: u.clone(),
+                name: crate::http::auth::display_name(u, name.as_deref()),
+                me: Some(u.as_str()) == me,
+            })
         };
         out.push(match s {
             SeatKind::Open => TableSeat::Open,
             SeatKind::Invited => TableSeat::Invited,
-            SeatKind::Reserved(u) => {
-                let (user, name, me) = person(u).await?;
-                TableSeat::Reserved { user, name, me }
-            }
+            SeatKind::Reserved(u) => TableSeat::Reserved(person(u).await?),
             SeatKind::Bot(level) => TableSeat::Bot {
                 level: level.clone(),
             },
-            SeatKind::Human(u) => {
-                let (user, name, me) = person(u).await?;
-                TableSeat::Human { user, name, me }
-            }
+            SeatKind::Human(u) => TableSeat::Human(person(u).await?),
         });
     }
     Ok(Table {
