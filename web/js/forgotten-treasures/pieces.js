@@ -3,12 +3,10 @@
 // pattern and gem shape, and every piece carries a text label.
 import { s } from '../dom.js';
 import { t } from '../i18n.js';
-import { DIRS, blockSvg, dominoSvg as sharedDominoSvg, orient, palette, patternDefs, rotateIcons } from '../pyramid-drawing/drawing.js';
+import { blockSvg, dominoSvg as sharedDominoSvg, palette, patternDefs } from '../pyramid-drawing/drawing.js';
 
 export const COLOURS = ['orange', 'blue', 'purple', 'green', 'red'];
 export const GEMS = [...COLOURS, 'mythical'];
-// Orientations, icon turning and a domino's blocks as they lie are the shared pyramid drawing's.
-export { DIRS, orient, rotateIcons };
 
 export function colourName(c) {
   return t(`colour.${COLOURS[c]}`);
