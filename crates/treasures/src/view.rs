@@ -327,6 +327,19 @@ pub struct LegendStageScore {
     pub points: u32,
 }
 
+/// Whether `seat` has scored the stage being ended: seats score in the stage's turn order,
+/// so during the activations every seat before the scorer has, and while the scorer discards
+/// down to the limit, the scorer has too (its stage points are set when it says `done`).
+fn has_scored_this_stage(game: &Game, seat: usize) -> bool {
+    let n = game.players.len();
+    let order = |s: usize| (s + n - game.stage_first as usize) % n;
+    match game.phase {
+        Phase::Activate => order(seat) < order(game.current as usize),
+        Phase::Discard => order(seat) <= order(game.current as usize),
+        _ => false,
+    }
+}
+
 impl View {
     pub fn of(game: &Game, seat: Option<Seat>) -> View {
         let spaces = (0..SPACES)
@@ -350,9 +363,12 @@ impl View {
             .collect();
         // Stages every seat has scored (the pad's final columns).
         let scored_stages = game.stage as usize + usize::from(game.phase == Phase::Over);
-        let stage_points = |scores: &[u16; 4]| -> Vec<Option<u32>> {
+        let stage_points = |scores: &[u16; 4], scored_now: bool| -> Vec<Option<u32>> {
             (0..4)
-                .map(|s| (s < scored_stages).then_some(u32::from(scores[s])))
+                .map(|s| {
+                    let scored = s < scored_stages || (s == game.stage as usize && scored_now);
+                    scored.then_some(u32::from(scores[s]))
+                })
                 .collect()
         };
         let seats = game
@@ -362,7 +378,9 @@ impl View {
             .map(|(i, p)| PlayerView {
                 seat: Seat(i as u8),
                 score: p.total(),
-                stage_points: stage_points(&p.stage_scores),
+                // A seat that has scored the stage being ended shows it at once: its
+                // total already counts those points.
+                stage_points: stage_points(&p.stage_scores, has_scored_this_stage(game, i)),
                 gems: p.gems,
                 stage_scores: p.stage_scores,
                 stage_complete: p.stage_complete,
@@ -462,7 +480,7 @@ impl View {
             automa: game.legend.as_ref().map(|l| AutomaView {
                 name: "legend",
                 score: l.total(),
-                stage_points: stage_points(&l.stage_scores),
+                stage_points: stage_points(&l.stage_scores, false),
             }),
             legend,
             outcome: game.final_outcome(),

@@ -38,6 +38,12 @@ fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
                 unreachable!("a scorer")
             };
             let stage = View::of(&g, Some(seat)).stage;
+            // Until the scorer says `done`, its points for this stage are not shown.
+            assert_eq!(
+                View::of(&g, None).seats[seat.0 as usize].stage_points[stage as usize - 1],
+                None,
+                "seed {seed}: scored before done"
+            );
             let scoring = View::of(&g, Some(seat)).scoring.expect("scoring view");
             assert_eq!(scoring.seat, seat);
             // Nobody else is told how this seat could score (only the scored seat asks).
@@ -71,6 +77,15 @@ fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
             let me = &view.seats[seat.0 as usize];
             let score = me.stage_scores[stage as usize - 1];
             assert_eq!(score as u32, offer.best_total, "seed {seed} stage {stage}");
+            // Once it has, its stage points show at once (its total already counts them), to
+            // every seat, while the seats after it are still to score.
+            for viewer in [Some(seat), None] {
+                assert_eq!(
+                    View::of(&g, viewer).seats[seat.0 as usize].stage_points[stage as usize - 1],
+                    Some(u32::from(score)),
+                    "seed {seed} stage {stage}: points of a seat that has scored"
+                );
+            }
             let from_areas: Vec<_> = me
                 .scored_areas
                 .iter()
