@@ -7,7 +7,7 @@
 //!   share of decisions whose flag both seeds agree on (target: at least 90%) and of seats
 //!   whose totals agree within 15% or 2 points.
 //!
-//! The README's analysis section gives the figures and the exact command.
+//! docs/analysis.md gives the figures and the exact commands.
 use crate::game_args::options_json;
 use crate::sim::play_game;
 use anyhow::{Context, Result};

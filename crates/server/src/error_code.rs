@@ -77,9 +77,9 @@ codes! {
     Unavailable = "unavailable", Some(503), "HTTP (with `Retry-After` in seconds), WS",
         "the server is at a limit: too many password checks at once, its connection cap (`--max-connections`: every request of a connection over the cap, a WebSocket handshake included, is answered `503` and the connection closed), or its live-games cap (`--max-live-games`: a table that would start a game, a join that fills one, a daily attempt, a quick pairing, a rematch; on the WebSocket, a `subscribe` or `move` for a game that is not in memory and would have to be brought back); or the game is changing instance (its instance died or drains: see docs/deploy.md). Try again after `Retry-After`; on the WebSocket, subscribe again with `last_event`";
     TooManyGuests = "too_many_guests", Some(429), "HTTP",
-        "a new guest from an address that made many recently (see the README's limits)";
+        "a new guest from an address that made many recently (see the limits in docs/server.md)";
     TooManyTables = "too_many_tables", Some(429), "HTTP",
-        "a guest's or an account's open or live tables (see the README's limits)";
+        "a guest's or an account's open or live tables (see the limits in docs/server.md)";
     TooManyRegistrations = "too_many_registrations", Some(429), "HTTP",
         "a new account from an address that made many recently";
     TooManySeats = "too_many_seats", Some(429), "HTTP",
@@ -113,7 +113,7 @@ codes! {
     SoloNotRated = "solo_not_rated", Some(400), "HTTP", "a rated solo table";
     RatedNeedsClock = "rated_needs_clock", Some(400), "HTTP", "a rated table without a clock";
     TooManyBotSeats = "too_many_bot_seats", Some(429), "HTTP",
-        "the creator's open and live tables would hold more search bots than allowed (see the README's limits)";
+        "the creator's open and live tables would hold more search bots than allowed (see the limits in docs/server.md)";
     TooManyAnalyses = "too_many_analyses", Some(429), "HTTP",
         "the user's analyses queued or running are at the limit";
     AnalysisQueueFull = "analysis_queue_full", Some(503), "HTTP",

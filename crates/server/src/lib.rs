@@ -77,7 +77,7 @@ pub struct Config {
 }
 
 /// Bounds on what clients may hold, start or make the server do; every one is documented with
-/// its default in the README ("Limits") and settable with a `pyramidion serve` flag.
+/// its default in docs/server.md ("Limits") and settable with a `pyramidion serve` flag.
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Password hashes (register, login) computed at once.

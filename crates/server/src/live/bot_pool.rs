@@ -180,9 +180,9 @@ pub fn default_threads() -> usize {
 
 /// The nice value of a bot thread, the lowest: the kernel gives it about 1.5 % of the CPU
 /// time of a default thread it competes with, and all of a core nobody else wants. Measured
-/// (README, "Load test"): a server pinned to one core with its bot thinking all the time
-/// answered humans' moves at p99 13–16 ms at nice 19, 16–17 ms at nice 10, 20–21 ms at
-/// nice 0, and the bots played as many moves at each.
+/// (docs/performance.md, "Human moves while bots think"): a server pinned to one core with
+/// its bot thinking all the time answered humans' moves at p99 13–16 ms at nice 19,
+/// 16–17 ms at nice 10, 20–21 ms at nice 0, and the bots played as many moves at each.
 pub const BOT_NICE: i32 = 19;
 
 /// Lowers the calling thread's priority to [`BOT_NICE`] (never raises it: a server started

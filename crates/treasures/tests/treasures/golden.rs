@@ -1,7 +1,7 @@
 //! Golden records: seeded games with their full move lists and final scores, replayed move by
 //! move; and perft counts at positions along them. A rule change that alters any of these must
-//! be deliberate: `crates/cli/tests/golden.rs` regenerates these records with their bots and
-//! `UPDATE_EXPECT=1` rewrites them (see the README).
+//! be deliberate: `crates/cli/tests/cli/golden.rs` regenerates these records with their bots and
+//! `UPDATE_EXPECT=1` rewrites them (see docs/tests.md).
 use pyramidion_core::Rules;
 use pyramidion_core::record::Record;
 use pyramidion_core::rules::perft;
