@@ -7,10 +7,15 @@
 //!   share of decisions whose flag both seeds agree on (target: at least 90%) and of seats
 //!   whose totals agree within 15% or 2 points.
 //!
+//! A game's figures depend only on its seed (the search level sits in seat 0 in odd seeds, 1
+//! in even ones) and the analysis seeds, so a check can be run in parts: each part appends
+//! its games to a results file (`--results`), and `--from FILE` adds up what files hold
+//! without playing anything.
+//!
 //! docs/analysis.md gives the figures and the exact commands.
 use crate::game_args::options_json;
 use crate::sim::play_game;
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use pyramidion_ai::analysis::{Analysis, AnalysisConfig, analyse_record};
 use pyramidion_ai::any::BotLevel;
@@ -18,6 +23,11 @@ use pyramidion_core::Rules;
 use pyramidion_core::record::Record;
 use pyramidion_games::{GameKind, dispatch};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::Mutex;
 
 #[derive(Args, Debug)]
 pub struct AnalyseCheckArgs {
@@ -47,11 +57,27 @@ pub struct AnalyseCheckArgs {
     /// Games checked at once.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Appends each game's figures to this file (one JSON line per game) as soon as it is
+    /// checked, so that a long check can be run in parts and stopped without losing them.
+    #[arg(long)]
+    pub results: Option<PathBuf>,
+    /// Plays nothing: adds up the games of these results files (the same seed twice counts
+    /// once; its figures must be the same).
+    #[arg(long, num_args = 1..)]
+    pub from: Vec<PathBuf>,
 }
 
-/// One game's figures.
-#[derive(Default, Clone)]
+/// One game's figures, as a results file holds them.
+#[derive(Default, Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Checked {
+    game: String,
+    /// The game's seed.
+    seed: u64,
+    /// The search level, the analysis budget per decision and the two analysis seeds: what
+    /// must be the same for games to be added up.
+    level: String,
+    budget: u32,
+    analysis_seeds: [u64; 2],
     /// Points lost by the search level and by greedy (first seed).
     level_lost: f64,
     greedy_lost: f64,
@@ -86,11 +112,17 @@ pub fn agreement(a: &Analysis, b: &Analysis) -> (usize, usize, Vec<bool>) {
     (a.decisions.len(), agreeing, seats)
 }
 
-fn check_game<G: Rules>(args: &AnalyseCheckArgs, level: BotLevel, i: u32) -> Result<Checked> {
+/// The analysis budget per decision: `--budget`, or the judge's.
+fn budget(args: &AnalyseCheckArgs) -> u32 {
+    args.budget
+        .unwrap_or_else(|| AnalysisConfig::judge(args.game.descriptor(), 0).budget)
+}
+
+fn check_game<G: Rules>(args: &AnalyseCheckArgs, level: BotLevel, seed: u64) -> Result<Checked> {
     let options: G::Options = serde_json::from_value(options_json(args.game, 2, &[])?)?;
-    let seed = args.seed + u64::from(i);
-    // Seats alternate, so neither side always moves first.
-    let level_seat = (i % 2) as usize;
+    // Seats alternate with the seed, so neither side always moves first and a game is the
+    // same whichever part of a check plays it.
+    let level_seat = ((seed + 1) % 2) as usize;
     let mut bots = [BotLevel::Greedy, BotLevel::Greedy];
     bots[level_seat] = level;
     let mut record = Record::new(G::DESCRIPTOR.key, &options, seed);
@@ -102,11 +134,16 @@ fn check_game<G: Rules>(args: &AnalyseCheckArgs, level: BotLevel, i: u32) -> Res
     let first = analyse_record(&record, config(args.analysis_seed))
         .with_context(|| format!("game seed {seed}"))?;
     let mut out = Checked {
+        game: args.game.key().to_string(),
+        seed,
+        level: args.level.clone(),
+        budget: budget(args),
+        analysis_seeds: [args.analysis_seed, args.second_seed],
         level_lost: first.seats[level_seat].game.lost,
         greedy_lost: first.seats[1 - level_seat].game.lost,
         ..Checked::default()
     };
-    if i < args.agreement_games {
+    if seed < args.seed + u64::from(args.agreement_games) {
         let second = analyse_record(&record, config(args.second_seed))
             .with_context(|| format!("game seed {seed}"))?;
         let (decisions, agreeing, seats) = agreement(&first, &second);
@@ -120,81 +157,187 @@ fn check_game<G: Rules>(args: &AnalyseCheckArgs, level: BotLevel, i: u32) -> Res
 }
 
 pub fn run(args: AnalyseCheckArgs) -> Result<()> {
+    let all = if args.from.is_empty() {
+        play(&args)?
+    } else {
+        read_results(&args)?
+    };
+    summarise(&args, &all)
+}
+
+/// Plays and analyses the games, appending each to the results file when asked.
+fn play(args: &AnalyseCheckArgs) -> Result<Vec<Checked>> {
     let level: BotLevel = args.level.parse()?;
+    let results = match &args.results {
+        Some(path) => Some(Mutex::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open {}", path.display()))?,
+        )),
+        None => None,
+    };
     // The games run on a rayon pool of `threads` threads; each game's seeds are fixed, so the
     // figures do not depend on which thread checked what.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.max(1))
         .build()
         .context("cannot start the worker threads")?;
-    let mut all: Vec<(u32, Checked)> = pool.install(|| {
+    let mut all: Vec<Checked> = pool.install(|| {
         (0..args.games)
             .into_par_iter()
             .map(|i| {
-                let checked = dispatch!(args.game, G => check_game::<G>(&args, level, i))?;
-                eprintln!(
-                    "game {}: {} lost {:.1}, greedy lost {:.1}{}",
-                    i + 1,
-                    args.level,
-                    checked.level_lost,
-                    checked.greedy_lost,
-                    if checked.compared {
-                        format!(
-                            "; flags agree {}/{}, seat totals agree {}/{}",
-                            checked.agreeing,
-                            checked.decisions,
-                            checked.seats_agreeing,
-                            checked.seats
-                        )
-                    } else {
-                        String::new()
-                    }
-                );
-                Ok((i, checked))
+                let seed = args.seed + u64::from(i);
+                let checked = dispatch!(args.game, G => check_game::<G>(args, level, seed))?;
+                eprintln!("{}", game_line(&checked));
+                if let Some(file) = &results {
+                    let line = serde_json::to_string(&checked)?;
+                    let mut file = file.lock().expect("no writer panics holding the file");
+                    writeln!(file, "{line}").context("cannot append to the results file")?;
+                }
+                Ok(checked)
             })
             .collect::<Result<Vec<_>>>()
     })?;
-    all.sort_by_key(|(i, _)| *i);
-    let games = all.len().max(1) as f64;
-    let sane = all
+    all.sort_by_key(|c| c.seed);
+    Ok(all)
+}
+
+fn game_line(c: &Checked) -> String {
+    format!(
+        "game seed {}: {} lost {:.1}, greedy lost {:.1}{}",
+        c.seed,
+        c.level,
+        c.level_lost,
+        c.greedy_lost,
+        if c.compared {
+            format!(
+                "; flags agree {}/{}, seat totals agree {}/{}",
+                c.agreeing, c.decisions, c.seats_agreeing, c.seats
+            )
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// The games of the results files, one per seed, checked against the arguments.
+fn read_results(args: &AnalyseCheckArgs) -> Result<Vec<Checked>> {
+    let mut by_seed: BTreeMap<u64, Checked> = BTreeMap::new();
+    for path in &args.from {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let place = || format!("{}:{}", path.display(), n + 1);
+            let c: Checked = serde_json::from_str(line).with_context(place)?;
+            let wanted = (
+                args.game.key(),
+                args.level.as_str(),
+                budget(args),
+                [args.analysis_seed, args.second_seed],
+            );
+            if (
+                c.game.as_str(),
+                c.level.as_str(),
+                c.budget,
+                c.analysis_seeds,
+            ) != wanted
+            {
+                bail!(
+                    "{}: a game of {} ({} at {} playouts, analysis seeds {:?}), not of {:?}",
+                    place(),
+                    c.game,
+                    c.level,
+                    c.budget,
+                    c.analysis_seeds,
+                    wanted
+                );
+            }
+            match by_seed.get_mut(&c.seed) {
+                None => {
+                    by_seed.insert(c.seed, c);
+                }
+                Some(known) => {
+                    // The same game twice: its first analysis must be the same (the runs are
+                    // deterministic); keep the one compared with the second seed.
+                    if (known.level_lost, known.greedy_lost) != (c.level_lost, c.greedy_lost)
+                        || (known.compared && c.compared && *known != c)
+                    {
+                        bail!("{}: seed {} differs from an earlier line", place(), c.seed);
+                    }
+                    if c.compared {
+                        *known = c;
+                    }
+                }
+            }
+        }
+    }
+    Ok(by_seed.into_values().collect())
+}
+
+/// Seeds as ranges: "1–5, 11–25".
+fn seed_ranges(seeds: impl IntoIterator<Item = u64>) -> String {
+    let mut ranges: Vec<(u64, u64)> = Vec::new();
+    for s in seeds {
+        match ranges.last_mut() {
+            Some((_, end)) if *end + 1 == s => *end = s,
+            _ => ranges.push((s, s)),
+        }
+    }
+    let text: Vec<String> = ranges
         .iter()
-        .filter(|(_, c)| c.level_lost < c.greedy_lost)
-        .count();
-    let mean = |f: fn(&Checked) -> f64| all.iter().map(|(_, c)| f(c)).sum::<f64>() / games;
-    let budget = args.budget.map_or_else(
-        || {
-            AnalysisConfig::judge(args.game.descriptor(), 0)
-                .budget
-                .to_string()
-        },
-        |b| b.to_string(),
-    );
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}–{b}")
+            }
+        })
+        .collect();
+    if text.is_empty() {
+        "none".into()
+    } else {
+        text.join(", ")
+    }
+}
+
+fn summarise(args: &AnalyseCheckArgs, all: &[Checked]) -> Result<()> {
+    let games = all.len().max(1) as f64;
+    let sane = all.iter().filter(|c| c.level_lost < c.greedy_lost).count();
+    let mean = |f: fn(&Checked) -> f64| all.iter().map(f).sum::<f64>() / games;
     outln!(
         "{}, 2 players, {} vs greedy, {} playouts per decision, analysis seeds {} and {}",
         args.game,
         args.level,
-        budget,
+        budget(args),
         args.analysis_seed,
         args.second_seed
     )?;
     outln!(
-        "sanity: {} lost fewer points than greedy in {sane} of {} games ({:.0}%); mean points lost: {} {:.1}, greedy {:.1}",
+        "sanity: {} lost fewer points than greedy in {sane} of {} games ({:.0}%); mean points lost: {} {:.1}, greedy {:.1} (game seeds {})",
         args.level,
         all.len(),
         100.0 * sane as f64 / games,
         args.level,
         mean(|c| c.level_lost),
-        mean(|c| c.greedy_lost)
+        mean(|c| c.greedy_lost),
+        seed_ranges(all.iter().map(|c| c.seed))
     )?;
-    let compared: Vec<&Checked> = all.iter().map(|(_, c)| c).filter(|c| c.compared).collect();
+    let compared: Vec<&Checked> = all.iter().filter(|c| c.compared).collect();
     let sum = |f: fn(&Checked) -> usize| compared.iter().map(|c| f(c)).sum::<usize>();
     let (decisions, agreeing) = (sum(|c| c.decisions), sum(|c| c.agreeing));
     let (seats, seats_agreeing) = (sum(|c| c.seats), sum(|c| c.seats_agreeing));
     outln!(
-        "agreement over {} games: flags agree on {agreeing} of {decisions} decisions ({:.1}%); seat totals within 15% or 2 points: {seats_agreeing} of {seats} ({:.0}%)",
+        "agreement over {} games: flags agree on {agreeing} of {decisions} decisions ({:.1}%); seat totals within 15% or 2 points: {seats_agreeing} of {seats} ({:.0}%) (game seeds {})",
         compared.len(),
         100.0 * agreeing as f64 / decisions.max(1) as f64,
-        100.0 * seats_agreeing as f64 / seats.max(1) as f64
+        100.0 * seats_agreeing as f64 / seats.max(1) as f64,
+        seed_ranges(compared.iter().map(|c| c.seed))
     )?;
     Ok(())
 }
@@ -209,5 +352,12 @@ mod tests {
         assert!(!totals_agree(0.0, 2.1));
         assert!(totals_agree(100.0, 86.0));
         assert!(!totals_agree(100.0, 84.0));
+    }
+
+    #[test]
+    fn seeds_read_as_ranges() {
+        assert_eq!(seed_ranges([1, 2, 3, 5, 11, 12]), "1–3, 5, 11–12");
+        assert_eq!(seed_ranges([7]), "7");
+        assert_eq!(seed_ranges([]), "none");
     }
 }

@@ -1,6 +1,7 @@
 //! Every integration test of this crate, one module per feature, in one binary: one link
 //! of the crate and its dependencies instead of one per file.
 
+mod analyse_check;
 #[cfg(feature = "postgres-tests")]
 mod chaos;
 mod cli;

@@ -1,0 +1,144 @@
+//! `pyramidion analyse-check` in parts: a game's figures depend on its seed only, so two
+//! parts appended to a results file add up to the same check as one run, and `--from` adds
+//! up results files without playing.
+use std::process::{Command, Output};
+
+fn pyramidion(args: &[&str]) -> Output {
+    let o = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+/// A cheap check: Pyramids, `easy` against greedy, 20 playouts per decision.
+fn check(extra: &[&str]) -> Output {
+    let mut args = vec![
+        "analyse-check",
+        "--game",
+        "pyramids",
+        "--level",
+        "easy",
+        "--budget",
+        "20",
+        "--threads",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    pyramidion(&args)
+}
+
+/// A fresh folder of this test's own.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "pyramidion-analyse-check-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn sorted_lines(path: &std::path::Path) -> Vec<String> {
+    let mut lines: Vec<String> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn a_check_run_in_parts_adds_up_to_the_whole() {
+    let dir = scratch("parts");
+    let whole = dir.join("whole.jsonl");
+    let parts = dir.join("parts.jsonl");
+    let w = whole.to_str().unwrap();
+    let p = parts.to_str().unwrap();
+    let one_run = check(&["--games", "3", "--agreement-games", "2", "--results", w]);
+    // Seeds 1–2 compared, then seed 3 alone, and seed 2 once more (counted once).
+    check(&["--games", "2", "--agreement-games", "2", "--results", p]);
+    check(&[
+        "--seed",
+        "2",
+        "--games",
+        "2",
+        "--agreement-games",
+        "0",
+        "--results",
+        p,
+    ]);
+    let lines = sorted_lines(&whole);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    let part_lines = sorted_lines(&parts);
+    assert_eq!(part_lines.len(), 4, "{part_lines:?}");
+    for line in &lines {
+        assert!(part_lines.contains(line), "{line} not in {part_lines:?}");
+    }
+    let from_whole = pyramidion(&[
+        "analyse-check",
+        "--game",
+        "pyramids",
+        "--level",
+        "easy",
+        "--budget",
+        "20",
+        "--from",
+        w,
+    ]);
+    let from_parts = pyramidion(&[
+        "analyse-check",
+        "--game",
+        "pyramids",
+        "--level",
+        "easy",
+        "--budget",
+        "20",
+        "--from",
+        p,
+    ]);
+    assert_eq!(from_whole.stdout, one_run.stdout);
+    assert_eq!(from_parts.stdout, one_run.stdout);
+    let summary = String::from_utf8_lossy(&one_run.stdout);
+    assert!(
+        summary.contains("in 3 games") || summary.contains("of 3 games"),
+        "{summary}"
+    );
+    assert!(summary.contains("(game seeds 1–3)"), "{summary}");
+    assert!(summary.contains("agreement over 2 games"), "{summary}");
+    assert!(summary.contains("(game seeds 1–2)"), "{summary}");
+}
+
+#[test]
+fn results_of_another_check_are_refused() {
+    let dir = scratch("refused");
+    let path = dir.join("r.jsonl");
+    let r = path.to_str().unwrap();
+    check(&["--games", "1", "--agreement-games", "0", "--results", r]);
+    let o = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+        .args([
+            "analyse-check",
+            "--game",
+            "pyramids",
+            "--level",
+            "easy",
+            "--budget",
+            "40",
+            "--from",
+            r,
+        ])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("r.jsonl:1") && err.contains("20 playouts"),
+        "{err}"
+    );
+}
