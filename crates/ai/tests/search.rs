@@ -207,20 +207,21 @@ fn thousands_of_games_only_legal_moves() {
             tiny(2)
         }
     };
+    // Each game is independent: spread the seeds over the cores.
     for options in treasures_options() {
-        for seed in 0..seeds {
+        pyramidion_testkit::each_seed_on_every_core(seeds, |seed| {
             all_search::<treasures::Game>(&options, seed, config(seed));
-        }
+        });
     }
     for players in 2..=4 {
-        for seed in 0..seeds {
+        pyramidion_testkit::each_seed_on_every_core(seeds, |seed| {
             all_search::<pyramido::Game>(&pyramido::Options { players }, seed, config(seed));
-        }
+        });
     }
     for players in 2..=5 {
-        for seed in 0..seeds {
+        pyramidion_testkit::each_seed_on_every_core(seeds, |seed| {
             all_search::<pyramids::Game>(&pyramids::Options { players }, seed, config(seed));
-        }
+        });
     }
 }
 

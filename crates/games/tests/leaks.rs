@@ -67,16 +67,9 @@ fn move_texts_tell_no_seat_more_than_its_view() {
         };
         // The seeds are independent: spread them over the cores (the second tier's 2,000
         // Pyramids games took most of this binary's time on one).
-        let lanes = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
-        std::thread::scope(|scope| {
-            for lane in 0..lanes {
-                scope.spawn(move || {
-                    for seed in (lane..seeds).step_by(lanes as usize) {
-                        let players = d.seats.min.max(2) + (seed % 2) as u8;
-                        check_game(kind, players.min(d.seats.max), seed);
-                    }
-                });
-            }
+        pyramidion_testkit::each_seed_on_every_core(seeds, |seed| {
+            let players = d.seats.min.max(2) + (seed % 2) as u8;
+            check_game(kind, players.min(d.seats.max), seed);
         });
     }
 }

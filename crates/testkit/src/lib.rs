@@ -285,3 +285,20 @@ pub fn tier_games(full: u64) -> u64 {
     eprintln!("simulating {games} of {full} games (PYRAMIDION_FULL_SIMULATION plays all)");
     games
 }
+
+/// Calls `check(seed)` for every seed of `0..seeds`, spread over the machine's cores: a bulk
+/// run's seeds are independent, and one thread left the second core idle for minutes while
+/// the other test binaries waited behind it. A panic in any seed fails the caller.
+pub fn each_seed_on_every_core(seeds: u64, check: impl Fn(u64) + Sync) {
+    let lanes = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    let check = &check;
+    std::thread::scope(|scope| {
+        for lane in 0..lanes.min(seeds.max(1)) {
+            scope.spawn(move || {
+                for seed in (lane..seeds).step_by(lanes as usize) {
+                    check(seed);
+                }
+            });
+        }
+    });
+}

@@ -289,24 +289,29 @@ pub(crate) async fn shot(s: &Session, dir: &Path, prefix: Option<&str>, name: &s
 
 pub(crate) const DESKTOP_800: (u32, u32) = (1280, 800);
 
-/// Sizes the window so that the page itself (the viewport) is `width` × `height`.
+/// Sizes the window so that the page itself (the viewport) is `width` × `height`: the window
+/// is its viewport plus Chromium's frame, which is measured, not assumed. A loaded machine
+/// may report the viewport of the previous size for a moment after a resize, so the window is
+/// corrected until the page says the size asked for.
 pub(crate) async fn viewport(s: &Session, width: u32, height: u32) {
-    s.resize(width, height).await;
-    let inner = s
-        .js("return [window.innerWidth, window.innerHeight];", json!([]))
-        .await;
-    let (iw, ih) = (
-        inner[0].as_u64().unwrap_or(0) as u32,
-        inner[1].as_u64().unwrap_or(0) as u32,
-    );
-    s.resize(
-        width + width.saturating_sub(iw),
-        height + height.saturating_sub(ih),
-    )
-    .await;
-    let inner = s
-        .js("return [window.innerWidth, window.innerHeight];", json!([]))
-        .await;
+    let (mut outer_w, mut outer_h) = (width, height);
+    let mut inner = json!([]);
+    for _ in 0..20 {
+        s.resize(outer_w, outer_h).await;
+        inner = s
+            .js("return [window.innerWidth, window.innerHeight];", json!([]))
+            .await;
+        if inner == json!([width, height]) {
+            return;
+        }
+        let (iw, ih) = (
+            inner[0].as_i64().unwrap_or(0),
+            inner[1].as_i64().unwrap_or(0),
+        );
+        outer_w = (i64::from(outer_w) + i64::from(width) - iw).max(i64::from(width)) as u32;
+        outer_h = (i64::from(outer_h) + i64::from(height) - ih).max(i64::from(height)) as u32;
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     assert_eq!(inner, json!([width, height]), "viewport size");
 }
 
