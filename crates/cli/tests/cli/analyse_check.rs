@@ -16,20 +16,29 @@ fn pyramidion(args: &[&str]) -> Output {
     o
 }
 
-/// A cheap check: Pyramids, `easy` against greedy, 20 playouts per decision.
+/// The check of these tests: Pyramids, `easy` against greedy, 20 playouts per decision.
+const CHECK: [&str; 7] = [
+    "analyse-check",
+    "--game",
+    "pyramids",
+    "--level",
+    "easy",
+    "--budget",
+    "20",
+];
+
+/// Plays and analyses, on two threads.
 fn check(extra: &[&str]) -> Output {
-    let mut args = vec![
-        "analyse-check",
-        "--game",
-        "pyramids",
-        "--level",
-        "easy",
-        "--budget",
-        "20",
-        "--threads",
-        "2",
-    ];
+    let mut args = CHECK.to_vec();
+    args.extend_from_slice(&["--threads", "2"]);
     args.extend_from_slice(extra);
+    pyramidion(&args)
+}
+
+/// The same check's summary from a results file, playing nothing.
+fn from(results: &str) -> Output {
+    let mut args = CHECK.to_vec();
+    args.extend_from_slice(&["--from", results]);
     pyramidion(&args)
 }
 
@@ -81,28 +90,8 @@ fn a_check_run_in_parts_adds_up_to_the_whole() {
     for line in &lines {
         assert!(part_lines.contains(line), "{line} not in {part_lines:?}");
     }
-    let from_whole = pyramidion(&[
-        "analyse-check",
-        "--game",
-        "pyramids",
-        "--level",
-        "easy",
-        "--budget",
-        "20",
-        "--from",
-        w,
-    ]);
-    let from_parts = pyramidion(&[
-        "analyse-check",
-        "--game",
-        "pyramids",
-        "--level",
-        "easy",
-        "--budget",
-        "20",
-        "--from",
-        p,
-    ]);
+    let from_whole = from(w);
+    let from_parts = from(p);
     assert_eq!(from_whole.stdout, one_run.stdout);
     assert_eq!(from_parts.stdout, one_run.stdout);
     let summary = String::from_utf8_lossy(&one_run.stdout);
@@ -121,18 +110,12 @@ fn results_of_another_check_are_refused() {
     let path = dir.join("r.jsonl");
     let r = path.to_str().unwrap();
     check(&["--games", "1", "--agreement-games", "0", "--results", r]);
+    // The same games asked for at another budget: not the same check.
+    let mut args = CHECK.to_vec();
+    args[6] = "40";
+    args.extend_from_slice(&["--from", r]);
     let o = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
-        .args([
-            "analyse-check",
-            "--game",
-            "pyramids",
-            "--level",
-            "easy",
-            "--budget",
-            "40",
-            "--from",
-            r,
-        ])
+        .args(&args)
         .output()
         .unwrap();
     assert!(!o.status.success());
