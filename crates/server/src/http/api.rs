@@ -124,7 +124,7 @@ fn yes() -> bool {
 }
 
 /// A seat of a table, as clients see it (`type` says which).
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, Debug, Clone)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TableSeat {
     Open,
@@ -139,7 +139,7 @@ pub enum TableSeat {
 }
 
 /// The person a seat is kept for or held by.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, Debug, Clone)]
 pub struct SeatPerson {
     user: String,
     name: String,
@@ -148,9 +148,10 @@ pub struct SeatPerson {
 }
 
 /// A table as clients see it (the lobby, the history, the Watch page, a rematch), with the
-/// display name of every seated human.
-#[derive(serde::Serialize)]
-pub struct Table {
+/// display name of every seated human. Its seats are [`TableSeat`]s but on the Watch page,
+/// which rates each of them (`crate::http::meet::RatedSeat`).
+#[derive(serde::Serialize, Debug, Clone)]
+pub struct Table<S = TableSeat> {
     pub id: String,
     pub game: String,
     pub options: Value,
@@ -158,7 +159,7 @@ pub struct Table {
     pub listed: bool,
     pub rated: bool,
     pub clock: Option<crate::live::clock::ClockProfile>,
-    pub seats: Vec<TableSeat>,
+    pub seats: Vec<S>,
     pub created_at: i64,
     pub result: Option<Value>,
     /// Only the creator is shown the invite token (they share the link).
@@ -221,20 +222,35 @@ pub struct TablePage {
 /// A list of games (the history, the turns page, the Watch page): each a table with the
 /// fields its page adds.
 #[derive(serde::Serialize)]
-pub struct GameList {
-    pub games: Vec<Value>,
+pub struct GameList<G> {
+    pub games: Vec<G>,
 }
 
-/// [`table_of`] as JSON, for the answers that add their own fields to it (the Watch page's
-/// ratings and progress, the history's own seats, the turns page's clock).
-pub(crate) async fn table_json(
-    state: &AppState,
-    row: &GameRow,
-    seats: &[SeatKind],
-    me: Option<&str>,
-) -> ApiResult<Value> {
-    let table = table_of(state, row, seats, me).await?;
-    serde_json::to_value(table).map_err(ApiError::internal)
+impl<S> Table<S> {
+    /// The same table with each seat made into another (the Watch page's rated seats).
+    pub fn map_seats<T>(self, f: impl FnMut(S) -> T) -> Table<T> {
+        Table {
+            id: self.id,
+            game: self.game,
+            options: self.options,
+            status: self.status,
+            listed: self.listed,
+            rated: self.rated,
+            clock: self.clock,
+            seats: self.seats.into_iter().map(f).collect(),
+            created_at: self.created_at,
+            result: self.result,
+            invite: self.invite,
+        }
+    }
+}
+
+/// A table once it has finished (a replay's): when it did.
+#[derive(serde::Serialize)]
+pub struct FinishedTable {
+    #[serde(flatten)]
+    pub table: Table,
+    pub finished_at: Option<i64>,
 }
 
 pub async fn create_table(
@@ -581,7 +597,7 @@ pub async fn leave(
 /// never its invite).
 /// The players seated there hear of it too (listed or not): their waiting page follows.
 async fn tell_lobby(state: &AppState, row: &GameRow, seats: &[SeatKind]) -> ApiResult<()> {
-    let table = table_json(state, row, seats, None).await?;
+    let table = Box::new(table_of(state, row, seats, None).await?);
     let msg = crate::live::protocol::ServerMsg::Table { table };
     if row.listed {
         state.hub.to_lobby(&msg);

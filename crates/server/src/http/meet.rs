@@ -387,6 +387,33 @@ pub async fn waiting_here(state: &AppState) -> ApiResult<Json<WaitingCounts>> {
     }))
 }
 
+/// A seat on the Watch page: the table's seat with its player's rating for the game (a
+/// bot level's too); an open or kept seat has none (the field is absent).
+#[derive(serde::Serialize)]
+pub struct RatedSeat {
+    #[serde(flatten)]
+    seat: crate::http::api::TableSeat,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<f64>,
+}
+
+/// A live game on the Watch page: its table as the lobby lists it (with rated seats), how far
+/// it is, and the mean rating of its seats that `?sort=rated` orders by.
+#[derive(serde::Serialize)]
+pub struct WatchedGame {
+    #[serde(flatten)]
+    table: crate::http::api::Table<RatedSeat>,
+    /// Moves played.
+    plies: i64,
+    /// The stage being played, when the game's room is in memory; null otherwise.
+    stage: Option<u8>,
+    /// What the game calls its stages (the descriptor's `stage_name`).
+    stage_name: Option<&'static str>,
+    to_move: Option<u8>,
+    /// The mean of the seats' ratings (an unrated seat counting 0).
+    mean_rating: f64,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WatchQuery {
@@ -400,7 +427,7 @@ pub struct WatchQuery {
 pub async fn watch(
     State(state): State<AppState>,
     Query(q): Query<WatchQuery>,
-) -> ApiResult<Json<crate::http::api::GameList>> {
+) -> ApiResult<Json<crate::http::api::GameList<WatchedGame>>> {
     let by_rating = match q.sort.as_deref() {
         None | Some("newest") => false,
         Some("rated") => true,
@@ -426,26 +453,25 @@ pub async fn watch(
             .try_get("plies")
             .map_err(crate::db::error::StoreError::from)?;
         let seats = state.store.seats(&row.id).await?;
-        let mut v = crate::http::api::table_json(&state, &row, &seats, None).await?;
+        let table = crate::http::api::table_of(&state, &row, &seats, None).await?;
+        let mut ratings = Vec::with_capacity(seats.len());
         let mut sum = 0.0;
-        for (i, seat) in seats.iter().enumerate() {
-            let Some(player) = crate::db::ratings::player_of(seat) else {
-                continue;
+        for seat in &seats {
+            let rating = match crate::db::ratings::player_of(seat) {
+                Some(player) => Some(rating_of(&state, &row.kind, &player).await?.round()),
+                None => None,
             };
-            let rating = rating_of(&state, &row.kind, &player).await?.round();
-            sum += rating;
-            v["seats"][i]["rating"] = json!(rating);
+            sum += rating.unwrap_or(0.0);
+            ratings.push(rating);
         }
-        v["plies"] = json!(plies);
+        let mut ratings = ratings.into_iter();
+        let table = table.map_seats(|seat| RatedSeat {
+            seat,
+            rating: ratings.next().flatten(),
+        });
         // The stage, from the game's room when it is in memory (it is while anyone plays or
         // follows it); null otherwise.
-        v["stage"] = Value::Null;
-        v["stage_name"] = json!(
-            row.kind
-                .parse::<GameKind>()
-                .map(|k| k.descriptor().stage_name)
-                .ok()
-        );
+        let mut stage = None;
         if let Some(room) = state.rooms.running(&row.id) {
             let (reply, answer) = tokio::sync::oneshot::channel();
             if room
@@ -453,20 +479,26 @@ pub async fn watch(
                 .send(crate::live::room_cmd::RoomCmd::Progress(reply))
                 .await
                 .is_ok()
-                && let Ok((stage, _)) = answer.await
+                && let Ok((now, _)) = answer.await
             {
-                v["stage"] = json!(stage);
+                stage = Some(now);
             }
         }
-        v["to_move"] = json!(row.to_move);
-        v["mean_rating"] = json!((sum / seats.len().max(1) as f64).round());
-        games.push(v);
+        games.push(WatchedGame {
+            table,
+            plies,
+            stage,
+            stage_name: row
+                .kind
+                .parse::<GameKind>()
+                .map(|k| k.descriptor().stage_name)
+                .ok(),
+            to_move: row.to_move,
+            mean_rating: (sum / seats.len().max(1) as f64).round(),
+        });
     }
     if by_rating {
-        games.sort_by(|a, b| {
-            let r = |v: &Value| v["mean_rating"].as_f64().unwrap_or(0.0);
-            r(b).total_cmp(&r(a))
-        });
+        games.sort_by(|a, b| b.mean_rating.total_cmp(&a.mean_rating));
     }
     // Each game as the lobby lists its table, with its players' ratings, how far it is and
     // the mean rating it is sorted by.
