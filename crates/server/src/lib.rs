@@ -397,18 +397,25 @@ impl AppState {
 /// `200 ok`, or `503` with a code while writes fail (nothing is acknowledged then; the status
 /// turns back to ok as soon as a write succeeds again). The storage error itself (paths, SQL,
 /// the OS's words) is for the operator: it is logged and shown in `/metrics`, not here.
+/// `/healthz` while writes fail: an error answer with a `status`.
+#[derive(serde::Serialize)]
+struct Degraded {
+    status: &'static str,
+    error: error::ErrorDetail<'static>,
+}
+
 async fn healthz(State(state): State<AppState>) -> Response {
     match state.metrics.storage.degraded() {
         None => "ok".into_response(),
         Some(_) => (
             error_code::ApiErrorCode::StorageFailing.status(),
-            axum::Json(serde_json::json!({
-                "status": "degraded",
-                "error": {
-                    "code": error_code::ApiErrorCode::StorageFailing,
-                    "message": "writes to the database fail: nothing is acknowledged until they succeed again",
+            axum::Json(Degraded {
+                status: "degraded",
+                error: error::ErrorDetail {
+                    code: error_code::ApiErrorCode::StorageFailing.into(),
+                    message: "writes to the database fail: nothing is acknowledged until they succeed again",
                 },
-            })),
+            }),
         )
             .into_response(),
     }

@@ -17,7 +17,7 @@ use pyramidion_games::AnyGame;
 use pyramidion_games::GameKind;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// `Json` whose rejections are API errors (`bad_request`, `payload_too_large`).
 pub struct ApiJson<T>(pub T);
@@ -84,8 +84,16 @@ pub fn plausible_id(id: &str) -> bool {
 
 /// The games this server plays: each game's descriptor (key, seats, options, bot levels,
 /// error codes, move kinds), in registry order.
-pub async fn games() -> Json<Value> {
-    Json(json!({ "games": GameKind::descriptors() }))
+#[derive(serde::Serialize)]
+pub struct Games {
+    pub games: Vec<&'static pyramidion_core::descriptor::GameDescriptor>,
+}
+
+/// `GET /api/games`.
+pub async fn games() -> Json<Games> {
+    Json(Games {
+        games: GameKind::descriptors(),
+    })
 }
 
 #[derive(Deserialize)]

@@ -165,7 +165,7 @@ pub struct StateMsg {
     pub resigned: Vec<u8>,
     /// When the game ended before its rules said so: `{ending, ranks, resigned}`
     /// (`ending`: `resigned`, `abandoned` or `claimed`); `outcome` is then null.
-    pub ending: Option<serde_json::Value>,
+    pub ending: Option<crate::live::endings::EarlyResult>,
 }
 
 impl ServerMsg {
