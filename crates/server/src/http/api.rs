@@ -6,6 +6,7 @@ use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::auth::{Identity, random_hex};
+use crate::http::table_view::{SeatPerson, Table, TableSeat};
 use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -131,50 +132,6 @@ fn yes() -> bool {
     true
 }
 
-/// A seat of a table, as clients see it (`type` says which).
-#[derive(serde::Serialize, Debug, Clone)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum TableSeat {
-    Open,
-    #[serde(rename = "invite")]
-    Invited,
-    /// Kept for a player (a rematch's, a pairing's) until they come.
-    Reserved(SeatPerson),
-    Bot {
-        level: String,
-    },
-    Human(SeatPerson),
-}
-
-/// The person a seat is kept for or held by.
-#[derive(serde::Serialize, Debug, Clone)]
-pub struct SeatPerson {
-    user: String,
-    name: String,
-    /// Whether it is the viewer.
-    me: bool,
-}
-
-/// A table as clients see it (the lobby, the history, the Watch page, a rematch), with the
-/// display name of every seated human. Its seats are [`TableSeat`]s but on the Watch page,
-/// which rates each of them (`crate::http::meet::RatedSeat`).
-#[derive(serde::Serialize, Debug, Clone)]
-pub struct Table<S = TableSeat> {
-    pub id: String,
-    pub game: String,
-    pub options: Value,
-    pub status: crate::game_status::GameStatus,
-    pub listed: bool,
-    pub rated: bool,
-    pub clock: Option<crate::live::clock::ClockProfile>,
-    pub seats: Vec<S>,
-    pub created_at: i64,
-    pub result: Option<Value>,
-    /// Only the creator is shown the invite token (they share the link).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub invite: Option<String>,
-}
-
 /// The table of `row` as `me` sees it.
 pub(crate) async fn table_of(
     state: &AppState,
@@ -225,40 +182,6 @@ pub(crate) async fn table_of(
 pub struct TablePage {
     pub tables: Vec<Table>,
     pub next: Option<String>,
-}
-
-/// A list of games (the history, the turns page, the Watch page): each a table with the
-/// fields its page adds.
-#[derive(serde::Serialize)]
-pub struct GameList<G> {
-    pub games: Vec<G>,
-}
-
-impl<S> Table<S> {
-    /// The same table with each seat made into another (the Watch page's rated seats).
-    pub fn map_seats<T>(self, f: impl FnMut(S) -> T) -> Table<T> {
-        Table {
-            id: self.id,
-            game: self.game,
-            options: self.options,
-            status: self.status,
-            listed: self.listed,
-            rated: self.rated,
-            clock: self.clock,
-            seats: self.seats.into_iter().map(f).collect(),
-            created_at: self.created_at,
-            result: self.result,
-            invite: self.invite,
-        }
-    }
-}
-
-/// A table once it has finished (a replay's): when it did.
-#[derive(serde::Serialize)]
-pub struct FinishedTable {
-    #[serde(flatten)]
-    pub table: Table,
-    pub finished_at: Option<i64>,
 }
 
 pub async fn create_table(

@@ -3,8 +3,9 @@
 use crate::AppState;
 use crate::db::rows::{GameRow, SeatKind};
 use crate::error::ApiResult;
-use crate::http::api::{GameList, Table, table_of};
+use crate::http::api::table_of;
 use crate::http::auth::Identity;
+use crate::http::table_view::{GameList, Table};
 use axum::Json;
 use axum::extract::State;
 use serde::Serialize;

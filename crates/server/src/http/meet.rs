@@ -53,7 +53,9 @@ pub enum PairingAnswer {
     /// Queued (`202`): how many wait for the same setting, this player included.
     Waiting { waiting: usize },
     /// A table was made (`201`): the table as the lobby lists it.
-    Seated { table: Box<crate::http::api::Table> },
+    Seated {
+        table: Box<crate::http::table_view::Table>,
+    },
     /// No longer waiting.
     Cancelled,
 }
@@ -392,7 +394,7 @@ pub async fn waiting_here(state: &AppState) -> ApiResult<Json<WaitingCounts>> {
 #[derive(serde::Serialize)]
 pub struct RatedSeat {
     #[serde(flatten)]
-    seat: crate::http::api::TableSeat,
+    seat: crate::http::table_view::TableSeat,
     #[serde(skip_serializing_if = "Option::is_none")]
     rating: Option<f64>,
 }
@@ -402,7 +404,7 @@ pub struct RatedSeat {
 #[derive(serde::Serialize)]
 pub struct WatchedGame {
     #[serde(flatten)]
-    table: crate::http::api::Table<RatedSeat>,
+    table: crate::http::table_view::Table<RatedSeat>,
     /// Moves played.
     plies: i64,
     /// The stage being played, when the game's room is in memory; null otherwise.
@@ -427,7 +429,7 @@ pub struct WatchQuery {
 pub async fn watch(
     State(state): State<AppState>,
     Query(q): Query<WatchQuery>,
-) -> ApiResult<Json<crate::http::api::GameList<WatchedGame>>> {
+) -> ApiResult<Json<crate::http::table_view::GameList<WatchedGame>>> {
     let by_rating = match q.sort.as_deref() {
         None | Some("newest") => false,
         Some("rated") => true,
@@ -502,5 +504,5 @@ pub async fn watch(
     }
     // Each game as the lobby lists its table, with its players' ratings, how far it is and
     // the mean rating it is sorted by.
-    Ok(Json(crate::http::api::GameList { games }))
+    Ok(Json(crate::http::table_view::GameList { games }))
 }

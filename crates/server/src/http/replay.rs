@@ -24,7 +24,7 @@ use serde::Serialize;
 /// game's analysis and chat.
 #[derive(Serialize)]
 pub struct Replay {
-    pub table: crate::http::api::FinishedTable,
+    pub table: crate::http::table_view::FinishedTable,
     pub plies: usize,
     pub moves: Vec<SeenMove>,
     pub analysis: crate::analysis::AnalysisAnswer,
@@ -114,7 +114,7 @@ pub async fn replay(
             info: p.full.clone(),
         })
         .collect();
-    let table = crate::http::api::FinishedTable {
+    let table = crate::http::table_view::FinishedTable {
         table: crate::http::api::table_of(&state, &row, &seats, None).await?,
         finished_at: row.finished_at,
     };

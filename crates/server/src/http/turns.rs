@@ -2,8 +2,9 @@
 //! where the signed-in user is to move (docs/protocol.md, "Clocks").
 use crate::AppState;
 use crate::error::ApiResult;
-use crate::http::api::{GameList, Table, table_of};
+use crate::http::api::table_of;
 use crate::http::auth::Identity;
+use crate::http::table_view::{GameList, Table};
 use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::State;
