@@ -3,9 +3,9 @@
 //! clock profile key, checked against the descriptors and the server's clocks.
 use crate::AppState;
 use crate::db::error::{SeatRefused, StoreError};
+use crate::db::fence::Fence;
 use crate::db::pairing_queue::{self as queue, Setting, Waiting};
 use crate::db::rows::{GameRow, SeatKind};
-use crate::db::writer::Fence;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
