@@ -279,3 +279,47 @@ pub async fn user_games_ndjson(
     }
     Ok(response)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn record(result: Option<Vec<i32>>) -> Record {
+        Record {
+            game: "pyramids".into(),
+            options: json!({ "players": 2 }),
+            seed: 42,
+            result,
+            moves: vec!["a".into(), "b".into()],
+            move_lines: Vec::new(),
+        }
+    }
+
+    /// A finished game's export is the record `pyramidion replay` reads, its `result` null
+    /// when it has no scores; an unfinished one has neither seed nor result.
+    #[test]
+    fn an_export_has_a_seed_and_result_only_once_finished() {
+        let whole = |r| serde_json::to_value(ExportedRecord::whole(record(r))).unwrap();
+        assert_eq!(
+            whole(Some(vec![3, 1])),
+            json!({"game": "pyramids", "options": {"players": 2}, "seed": 42,
+                   "result": [3, 1], "moves": ["a", "b"]})
+        );
+        assert_eq!(whole(None)["result"], json!(null));
+        let seen = ExportedRecord::seen(record(None), vec!["x".into()]);
+        let line = ExportLine {
+            record: seen,
+            id: "g1".into(),
+            status: crate::game_status::GameStatus::Live,
+            rated: false,
+            created_at: 1,
+            finished_at: None,
+        };
+        assert_eq!(
+            serde_json::to_value(line).unwrap(),
+            json!({"game": "pyramids", "options": {"players": 2}, "moves": ["x"], "id": "g1",
+                   "status": "live", "rated": false, "created_at": 1, "finished_at": null})
+        );
+    }
+}

@@ -130,3 +130,51 @@ pub async fn my_games(
     }
     Ok(Json(GameList { games: list }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `mine` holds only `seats` until the table has a result; then the seat's rank, score and
+    /// win, and on a rated table its rating change (null when none was recorded).
+    #[test]
+    fn a_history_entry_says_how_my_seat_did_once_there_is_a_result() {
+        let table = crate::http::table_view::sample_table;
+        let entry = |outcome| HistoryEntry {
+            table: table(),
+            finished_at: None,
+            mine: MySeats {
+                seats: vec![0],
+                outcome,
+            },
+        };
+        let mut expected = serde_json::to_value(table()).unwrap();
+        expected["finished_at"] = json!(null);
+        expected["mine"] = json!({ "seats": [0] });
+        assert_eq!(serde_json::to_value(entry(None)).unwrap(), expected);
+        let done = SeatOutcome {
+            rank: Some(0),
+            score: json!(12),
+            won: true,
+            rating: Some(None),
+        };
+        expected["mine"] =
+            json!({ "seats": [0], "rank": 0, "score": 12, "won": true, "rating": null });
+        assert_eq!(serde_json::to_value(entry(Some(done))).unwrap(), expected);
+        let rated = SeatOutcome {
+            rank: None,
+            score: json!(null),
+            won: false,
+            rating: Some(Some(RatingChange {
+                before: 1500.0,
+                after: 1490.0,
+            })),
+        };
+        expected["mine"] = json!({
+            "seats": [0], "rank": null, "score": null, "won": false,
+            "rating": {"before": 1500.0, "after": 1490.0},
+        });
+        assert_eq!(serde_json::to_value(entry(Some(rated))).unwrap(), expected);
+    }
+}

@@ -506,3 +506,41 @@ pub async fn watch(
     // the mean rating it is sorted by.
     Ok(Json(crate::http::table_view::GameList { games }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A Watch entry is the lobby's table, each seat with its rating (none on an open seat),
+    /// and the game's progress: the shape docs/protocol.md gives and the Watch page reads.
+    #[test]
+    fn a_watched_game_is_its_table_with_rated_seats_and_its_progress() {
+        let mut ratings = [Some(1500.0), Some(1400.0), None].into_iter();
+        let game = WatchedGame {
+            table: crate::http::table_view::sample_table().map_seats(|seat| RatedSeat {
+                seat,
+                rating: ratings.next().flatten(),
+            }),
+            plies: 3,
+            stage: None,
+            stage_name: Some("stage"),
+            to_move: Some(1),
+            mean_rating: 967.0,
+        };
+        assert_eq!(
+            serde_json::to_value(&game).unwrap(),
+            json!({
+                "id": "t1", "game": "pyramids", "options": {"players": 3}, "status": "live",
+                "listed": true, "rated": true, "clock": null, "created_at": 7, "result": null,
+                "seats": [
+                    {"type": "human", "user": "u1", "name": "Ann", "me": false, "rating": 1500.0},
+                    {"type": "bot", "level": "easy", "rating": 1400.0},
+                    {"type": "open"},
+                ],
+                "plies": 3, "stage": null, "stage_name": "stage", "to_move": 1,
+                "mean_rating": 967.0,
+            })
+        );
+    }
+}

@@ -81,3 +81,32 @@ pub struct FinishedTable {
     pub table: Table,
     pub finished_at: Option<i64>,
 }
+
+/// A live two-seat table (a person and a bot) with an open third seat, for the tests that pin
+/// the JSON of the answers extending it.
+#[cfg(test)]
+pub(crate) fn sample_table() -> Table {
+    Table {
+        id: "t1".into(),
+        game: "pyramids".into(),
+        options: serde_json::json!({ "players": 3 }),
+        status: crate::game_status::GameStatus::Live,
+        listed: true,
+        rated: true,
+        clock: None,
+        seats: vec![
+            TableSeat::Human(SeatPerson {
+                user: "u1".into(),
+                name: "Ann".into(),
+                me: false,
+            }),
+            TableSeat::Bot {
+                level: "easy".into(),
+            },
+            TableSeat::Open,
+        ],
+        created_at: 7,
+        result: None,
+        invite: None,
+    }
+}
