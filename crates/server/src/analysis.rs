@@ -29,7 +29,7 @@ use axum::http::{HeaderMap, StatusCode};
 use pyramidion_ai::analysis::{Analysis, AnalysisConfig, analyse_plies, decision_count};
 use pyramidion_core::record::Record;
 use pyramidion_games::GameKind;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -132,15 +132,34 @@ impl Refused {
     }
 }
 
-/// The stored analysis of a game, as the API gives it: `{"status", "analysis"}`; status `none`
-/// when nobody asked for one.
-pub(crate) async fn stored(state: &AppState, game_id: &str) -> ApiResult<Value> {
+/// A game's analysis as the API gives it: its `status` (`none` when nobody asked for one,
+/// `queued`, `done`, `failed`) and, once done, the analysis (the stored JSON, as it is).
+#[derive(serde::Serialize)]
+pub struct AnalysisAnswer {
+    pub status: String,
+    pub analysis: Option<Value>,
+}
+
+impl AnalysisAnswer {
+    fn queued() -> AnalysisAnswer {
+        AnalysisAnswer {
+            status: "queued".into(),
+            analysis: None,
+        }
+    }
+}
+
+/// The stored analysis of a game; status `none` when nobody asked for one.
+pub(crate) async fn stored(state: &AppState, game_id: &str) -> ApiResult<AnalysisAnswer> {
     Ok(match state.store.analysis(game_id).await? {
-        None => json!({ "status": "none", "analysis": null }),
-        Some((status, result)) => json!({
-            "status": status,
-            "analysis": result.and_then(|r| serde_json::from_str::<Value>(&r).ok()),
-        }),
+        None => AnalysisAnswer {
+            status: "none".into(),
+            analysis: None,
+        },
+        Some((status, result)) => AnalysisAnswer {
+            status,
+            analysis: result.and_then(|r| serde_json::from_str::<Value>(&r).ok()),
+        },
     })
 }
 
@@ -150,7 +169,7 @@ pub async fn get(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<AnalysisAnswer>> {
     crate::http::api::load(&state, &id).await?;
     let viewer = Identity::from_headers(&state, &headers).await?;
     crate::http::daily::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str())).await?;
@@ -165,7 +184,7 @@ pub async fn request(
     State(state): State<AppState>,
     Path(id): Path<String>,
     identity: Identity,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<AnalysisAnswer>)> {
     let (row, seats) = crate::http::api::load(&state, &id).await?;
     let seated = seats
         .iter()
@@ -186,8 +205,8 @@ pub async fn request(
     // An analysis weighs every hidden card: a daily game's waits for its day to be over.
     crate::http::daily::sealed(&state, &id).await?;
     let current = stored(&state, &id).await?;
-    if current["status"] == "done" || current["status"] == "queued" {
-        let code = if current["status"] == "done" {
+    if current.status == "done" || current.status == "queued" {
+        let code = if current.status == "done" {
             StatusCode::OK
         } else {
             StatusCode::ACCEPTED
@@ -208,10 +227,7 @@ pub async fn request(
     if !start(&state, &row, &identity.user_id, false).await? {
         return Ok((StatusCode::ACCEPTED, Json(current)));
     }
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(json!({ "status": "queued", "analysis": null })),
-    ))
+    Ok((StatusCode::ACCEPTED, Json(AnalysisAnswer::queued())))
 }
 
 /// Why the analyses a restart cut short cannot be looked over (each one that cannot be

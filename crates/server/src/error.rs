@@ -4,7 +4,6 @@ use crate::error_code::{ApiErrorCode, Code};
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
 
 #[derive(Debug)]
 pub struct ApiError {
@@ -79,6 +78,19 @@ impl From<crate::db::error::StoreError> for ApiError {
     }
 }
 
+/// Every error answer: `{"error": {"code", "message"}}`.
+#[derive(serde::Serialize)]
+pub struct ErrorBody<'a> {
+    pub error: ErrorDetail<'a>,
+}
+
+/// What went wrong: a stable code and a message for people.
+#[derive(serde::Serialize)]
+pub struct ErrorDetail<'a> {
+    pub code: Code,
+    pub message: &'a str,
+}
+
 /// The code of an answer, for [`json_errors`] to count.
 #[derive(Clone)]
 struct Answered(Code);
@@ -94,7 +106,12 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (
             self.status,
-            Json(json!({ "error": { "code": self.code, "message": &self.message } })),
+            Json(ErrorBody {
+                error: ErrorDetail {
+                    code: self.code,
+                    message: &self.message,
+                },
+            }),
         )
             .into_response();
         response.extensions_mut().insert(Answered(self.code));

@@ -83,7 +83,7 @@ enum Back {
     },
     Answer {
         req: u64,
-        ok: Option<serde_json::Value>,
+        ok: Option<crate::live::endings::Done>,
         error: Option<RefusedAct>,
     },
     /// The owner no longer runs the game here (it ended, or another instance owns it).

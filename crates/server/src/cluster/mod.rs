@@ -86,8 +86,8 @@ pub struct Lease {
 
 impl Lease {
     /// What the writer checks before committing a move of this game.
-    pub fn fence(&self) -> crate::db::writer::Fence {
-        crate::db::writer::Fence {
+    pub fn fence(&self) -> crate::db::fence::Fence {
+        crate::db::fence::Fence {
             owner: self.cluster.me.clone(),
             epoch: self.epoch,
         }

@@ -8,8 +8,8 @@
 //! that lost the lease (paused, cut off) never seats anyone.
 use super::{DB_NOW_MS, SECRET_HEADER};
 use crate::AppState;
+use crate::db::fence::Fence;
 use crate::db::pairing_queue::LEASE;
-use crate::db::writer::Fence;
 use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
 use axum::http::{Method, StatusCode};

@@ -1,8 +1,10 @@
 //! Storage: the store (SQLite or PostgreSQL through sqlx, migrations in `../migrations`), the
-//! single writer that makes moves durable before they are acknowledged, and the rows written
-//! after a game (results, ratings, people's data), and the quick-pairing queue.
+//! single writer that makes moves durable before they are acknowledged, the fences that keep
+//! an instance that lost a game from writing to it, the rows written after a game (results,
+//! ratings, people's data), and the quick-pairing queue.
 pub(crate) mod after_game_store;
 pub mod error;
+pub mod fence;
 pub mod pairing_queue;
 pub(crate) mod people_store;
 pub mod ratings;

@@ -8,9 +8,9 @@
 //! acknowledged, and seating removes the seated players' rows in the very transaction that
 //! creates their game: a row can be removed once only, so no player is ever seated twice.
 use crate::db::error::{Result, SeatRefused, StoreError};
+use crate::db::fence::Fence;
 use crate::db::rows::{GameRow, SeatKind};
 use crate::db::store::Store;
-use crate::db::writer::Fence;
 use sqlx::Row;
 
 /// The lease row of the pairing queue (no game id starts with `~`): who may seat its players
@@ -141,7 +141,7 @@ pub async fn seat(
         .run(move |c| {
             Box::pin(async move {
                 // Under a shared lock on the lease row: a takeover waits for this transaction.
-                if let Err(e) = crate::db::writer::hold_fence(c, LEASE, fence.as_ref()).await {
+                if let Err(e) = crate::db::fence::hold_fence(c, LEASE, fence.as_ref()).await {
                     return Err(if matches!(e, StoreError::MoveRefused(_)) {
                         SeatRefused::Moved.into()
                     } else {

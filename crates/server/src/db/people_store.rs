@@ -13,14 +13,14 @@ impl Store {
         seats: Vec<(u8, usize)>,
         ply: i64,
         end: Option<(String, String)>,
-        fence: Option<crate::db::writer::Fence>,
+        fence: Option<crate::db::fence::Fence>,
     ) -> Result<()> {
         let game_id = game_id.to_string();
         self.writer
             .run(move |c| {
                 Box::pin(async move {
                     // Like a move: never from an instance that lost the game.
-                    crate::db::writer::hold_fence(c, &game_id, fence.as_ref()).await?;
+                    crate::db::fence::hold_fence(c, &game_id, fence.as_ref()).await?;
                     let at = now_ms();
                     for (seat, ord) in seats {
                         sqlx::query(

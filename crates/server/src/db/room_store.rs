@@ -4,9 +4,10 @@
 //! server gives it the real store (SQLite or PostgreSQL), the room's own tests an in-memory
 //! one that can refuse a write, or hold it, on paused time.
 use crate::db::error::Result;
+use crate::db::fence::Fence;
 use crate::db::rows::TurnWrite;
 use crate::db::store::Store;
-use crate::db::writer::{Fence, NewMove};
+use crate::db::writer::NewMove;
 use crate::live::chat_message::ChatMessage;
 use futures_util::future::BoxFuture;
 

@@ -461,13 +461,13 @@ impl Store {
         &self,
         game_id: &str,
         turn: TurnWrite,
-        fence: Option<crate::db::writer::Fence>,
+        fence: Option<crate::db::fence::Fence>,
     ) -> Result<()> {
         let game_id = game_id.to_string();
         self.writer
             .run(move |c| {
                 Box::pin(async move {
-                    crate::db::writer::hold_fence(c, &game_id, fence.as_ref()).await?;
+                    crate::db::fence::hold_fence(c, &game_id, fence.as_ref()).await?;
                     sqlx::query(
                         "UPDATE games SET to_move = $1, clock_state = $2, deadline_at = $3 WHERE id = $4",
                     )

@@ -16,13 +16,16 @@
 //! opens a fresh connection; while the storage fails, a probe write is retried every
 //! `probe_every`, so the health turns back to ok by itself once the fault goes away.
 use crate::db::error::{MoveRefused, Result, StoreError};
+use crate::db::fence::Fence;
 use crate::db::rows::TurnWrite;
 use crate::metrics::Metrics;
 use futures_util::future::BoxFuture;
-use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Connection};
-use std::sync::{Arc, LazyLock};
+use sqlx::{AnyConnection, AnyPool, Connection};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
+
+mod move_rows;
 
 /// A statement for [`Writer::execute`]: `sqlx::query(…)` with its values bound (they are
 /// copied in as they are bound, so the statement owns everything it needs).
@@ -49,14 +52,6 @@ type Job =
 enum Write {
     Move(PendingMove),
     Job(Job),
-}
-
-/// What a move of a game run by one instance among several must still hold when it commits:
-/// the game's lease, at the epoch its room started with (see `crate::cluster`).
-#[derive(Clone, Debug)]
-pub struct Fence {
-    pub owner: String,
-    pub epoch: i64,
 }
 
 /// One accepted move to store.
@@ -313,7 +308,7 @@ async fn commit(
             .filter(|(_, f)| !**f)
             .map(|(m, _)| m)
             .collect();
-        let mut kept_errors = insert_moves(&mut tx, &kept).await?.into_iter();
+        let mut kept_errors = move_rows::insert_moves(&mut tx, &kept).await?.into_iter();
         move_errors = fenced
             .iter()
             .map(|&f| {
@@ -341,39 +336,6 @@ async fn commit(
     (result, delivers, move_errors)
 }
 
-/// Whether this instance still holds `game_id` at `fence`'s epoch, under a shared lock on
-/// the lease row until the transaction ends (see [`fenced_out`]); an error to return from a
-/// job that must not commit otherwise.
-pub async fn hold_fence(
-    conn: &mut AnyConnection,
-    game_id: &str,
-    fence: Option<&Fence>,
-) -> Result<()> {
-    match fence {
-        Some(fence) if !holds(conn, game_id, fence).await? => {
-            Err(StoreError::MoveRefused(MoveRefused {
-                message: "this instance no longer runs this game".into(),
-                duplicate: true,
-            }))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Whether the lease of `game_id` is still `fence`'s, read under a shared lock that lasts
-/// until the transaction ends.
-async fn holds(conn: &mut AnyConnection, game_id: &str, fence: &Fence) -> Result<bool> {
-    let held = sqlx::query(
-        "SELECT 1 FROM game_leases WHERE game_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE",
-    )
-    .bind(game_id)
-    .bind(&fence.owner)
-    .bind(fence.epoch)
-    .fetch_optional(&mut *conn)
-    .await?;
-    Ok(held.is_some())
-}
-
 /// Which of `moves` are fenced out: their instance no longer holds their game at their
 /// epoch. The lease row is read under a shared lock, so that a takeover (which updates it)
 /// waits for this transaction: the new owner then reads every move committed here.
@@ -384,149 +346,13 @@ async fn fenced_out(conn: &mut AnyConnection, moves: &[PendingMove]) -> Result<V
             out.push(false);
             continue;
         };
-        let held = holds(conn, &m.game_id, fence).await?;
+        let held = crate::db::fence::holds(conn, &m.game_id, fence).await?;
         if !held {
             tracing::warn!(game = %m.game_id, ply = m.ply, epoch = fence.epoch, "a move of a game this instance no longer owns was refused");
         }
         out.push(!held);
     }
     Ok(out)
-}
-
-/// Rows per multi-row INSERT: powers of two up to 64, so that a batch of any size takes a
-/// handful of statements (231 = 64+64+64+32+4+2+1) drawn from seven prepared ones.
-const INSERT_ROWS: [usize; 7] = [64, 32, 16, 8, 4, 2, 1];
-
-/// `INSERT INTO moves … VALUES (…), (…)` for `rows` rows.
-fn insert_moves_sql(rows: usize) -> &'static str {
-    static SQL: LazyLock<Vec<String>> = LazyLock::new(|| {
-        INSERT_ROWS
-            .iter()
-            .map(|&rows| {
-                let values: Vec<String> = (0..rows)
-                    .map(|r| {
-                        let p = 5 * r;
-                        format!(
-                            "(${}, ${}, ${}, ${}, ${})",
-                            p + 1,
-                            p + 2,
-                            p + 3,
-                            p + 4,
-                            p + 5
-                        )
-                    })
-                    .collect();
-                format!(
-                    "INSERT INTO moves (game_id, ply, text, by_bot, created_at) VALUES {}",
-                    values.join(", ")
-                )
-            })
-            .collect()
-    });
-    let i = INSERT_ROWS
-        .iter()
-        .position(|&r| r == rows)
-        .expect("a listed row count");
-    &SQL[i]
-}
-
-/// Inserts `moves` in as few statements as possible, in a savepoint; if the database refuses
-/// that, each move is inserted in a savepoint of its own, so that only the refused ones fail.
-/// The outer error means the transaction is broken; the vector holds each move's own error.
-async fn insert_moves(
-    conn: &mut AnyConnection,
-    moves: &[&PendingMove],
-) -> Result<Vec<Option<MoveRefused>>> {
-    if moves.is_empty() {
-        return Ok(Vec::new());
-    }
-    let all = insert_in_savepoint(conn, moves).await?;
-    let Err(e) = all else {
-        return Ok(vec![None; moves.len()]);
-    };
-    tracing::warn!(error = %e, moves = moves.len(), "a batch of moves was refused: inserting them one by one");
-    let mut errors = Vec::with_capacity(moves.len());
-    for m in moves {
-        let one = insert_in_savepoint(conn, std::slice::from_ref(m)).await?;
-        errors.push(one.err().map(|e| {
-            tracing::error!(game = %m.game_id, ply = m.ply, error = %e, "a move was refused by the database");
-            MoveRefused {
-                message: e.to_string(),
-                duplicate: e.is_unique_violation(),
-            }
-        }));
-    }
-    Ok(errors)
-}
-
-async fn insert_in_savepoint(
-    conn: &mut AnyConnection,
-    moves: &[&PendingMove],
-) -> Result<Result<()>> {
-    let mut savepoint = conn.begin().await?;
-    match insert_rows(&mut savepoint, moves).await {
-        Ok(()) => {
-            savepoint.commit().await?;
-            Ok(Ok(()))
-        }
-        Err(e) => {
-            savepoint.rollback().await?;
-            Ok(Err(e))
-        }
-    }
-}
-
-/// Each statement is a round trip to SQLite's worker thread, which a busy machine may be slow
-/// to schedule: moves go in as few multi-row statements as possible.
-async fn insert_rows(conn: &mut AnyConnection, moves: &[&PendingMove]) -> Result<()> {
-    let now = crate::wall_clock::now_ms();
-    let mut rest = moves;
-    while !rest.is_empty() {
-        let rows = INSERT_ROWS
-            .into_iter()
-            .find(|&r| r <= rest.len())
-            .expect("1 divides everything");
-        let (chunk, tail) = rest.split_at(rows);
-        let mut insert = sqlx::query(AssertSqlSafe(insert_moves_sql(rows)));
-        for m in chunk {
-            insert = insert
-                .bind(&m.game_id)
-                .bind(m.ply as i64)
-                .bind(&m.text)
-                .bind(m.by_bot as i64)
-                .bind(now);
-        }
-        insert.execute(&mut *conn).await?;
-        rest = tail;
-    }
-    for m in moves {
-        // The clock and the seat to move change with the move, in the same commit: after a
-        // restart the clocks read what they read before.
-        if let Some(turn) = &m.turn {
-            sqlx::query(
-                "UPDATE games SET to_move = $1, clock_state = $2, deadline_at = $3 WHERE id = $4",
-            )
-            .bind(turn.to_move.map(i64::from))
-            .bind(&turn.clock_state)
-            .bind(turn.deadline_at)
-            .bind(&m.game_id)
-            .execute(&mut *conn)
-            .await?;
-        }
-        if let Some(result) = &m.result {
-            sqlx::query(
-                "UPDATE games SET status = 'finished', result = $1, finished_at = $2 WHERE id = $3",
-            )
-            .bind(result)
-            .bind(now)
-            .bind(&m.game_id)
-            .execute(&mut *conn)
-            .await?;
-            // Ratings move in the transaction that ends the game: never one without the other.
-            crate::db::ratings::on_game_end(conn, &m.game_id, result).await?;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

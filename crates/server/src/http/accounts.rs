@@ -14,14 +14,28 @@ use axum::extract::State;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::Serialize;
 
-fn with_cookie(cookie: String, body: Value) -> Response {
+/// Who I am: my user id, the name shown for me, whether I am a guest.
+#[derive(Serialize)]
+pub struct Me<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub guest: bool,
+}
+
+/// The answer of a logout.
+#[derive(Serialize)]
+pub struct LoggedOut {
+    pub ok: bool,
+}
+
+fn with_cookie(cookie: String, body: impl Serialize) -> Response {
     ([(header::SET_COOKIE, cookie)], Json(body)).into_response()
 }
 
-fn identity_json(id: &str, name: &str, guest: bool) -> Value {
-    json!({ "id": id, "name": name, "guest": guest })
+fn me_json<'a>(id: &'a str, name: &'a str, guest: bool) -> Me<'a> {
+    Me { id, name, guest }
 }
 
 /// Runs a password hash off the runtime, at most `hash_concurrency` at once: each takes
@@ -56,7 +70,7 @@ pub async fn me(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     if let Some(id) = Identity::from_headers(&state, &headers).await? {
-        return Ok(Json(identity_json(&id.user_id, &id.display_name(), id.guest)).into_response());
+        return Ok(Json(me_json(&id.user_id, &id.display_name(), id.guest)).into_response());
     }
     if !state.guest_limit.allow(ip) {
         return Err(ApiError::new(
@@ -74,7 +88,7 @@ pub async fn me(
     };
     Ok(with_cookie(
         cookie,
-        identity_json(&user_id, &guest.display_name(), true),
+        me_json(&user_id, &guest.display_name(), true),
     ))
 }
 
@@ -143,10 +157,7 @@ pub async fn register(
         }
         // Same identity, new privileges: a new session id.
         let cookie = start_session(&state, &headers, &id.user_id).await?;
-        return Ok(with_cookie(
-            cookie,
-            identity_json(&id.user_id, &name, false),
-        ));
+        return Ok(with_cookie(cookie, me_json(&id.user_id, &name, false)));
     }
     if state.store.user_by_name(&name).await?.is_some() {
         return Err(taken());
@@ -158,7 +169,7 @@ pub async fn register(
         .await
         .map_err(refused)?;
     let cookie = start_session(&state, &headers, &user_id).await?;
-    Ok(with_cookie(cookie, identity_json(&user_id, &name, false)))
+    Ok(with_cookie(cookie, me_json(&user_id, &name, false)))
 }
 
 pub async fn login(
@@ -197,7 +208,7 @@ pub async fn login(
     }
     let cookie = start_session(&state, &headers, &user_id).await?;
     let name = name.unwrap_or(c.name);
-    Ok(with_cookie(cookie, identity_json(&user_id, &name, false)))
+    Ok(with_cookie(cookie, me_json(&user_id, &name, false)))
 }
 
 /// A hash of a password nobody has, at the server's cost: what an unknown name is checked
@@ -211,6 +222,6 @@ pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiRes
     end_session(&state, &headers).await?;
     Ok(with_cookie(
         clear_cookie(over_https(&state, &headers)),
-        json!({ "ok": true }),
+        LoggedOut { ok: true },
     ))
 }

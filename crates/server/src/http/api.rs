@@ -6,6 +6,7 @@ use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::auth::{Identity, random_hex};
+use crate::http::table_view::{SeatPerson, Table, TableSeat};
 use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -17,7 +18,7 @@ use pyramidion_games::AnyGame;
 use pyramidion_games::GameKind;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// `Json` whose rejections are API errors (`bad_request`, `payload_too_large`).
 pub struct ApiJson<T>(pub T);
@@ -84,8 +85,16 @@ pub fn plausible_id(id: &str) -> bool {
 
 /// The games this server plays: each game's descriptor (key, seats, options, bot levels,
 /// error codes, move kinds), in registry order.
-pub async fn games() -> Json<Value> {
-    Json(json!({ "games": GameKind::descriptors() }))
+#[derive(serde::Serialize)]
+pub struct Games {
+    pub games: Vec<&'static pyramidion_core::descriptor::GameDescriptor>,
+}
+
+/// `GET /api/games`.
+pub async fn games() -> Json<Games> {
+    Json(Games {
+        games: GameKind::descriptors(),
+    })
 }
 
 #[derive(Deserialize)]
@@ -121,49 +130,6 @@ pub struct NewTable {
 
 fn yes() -> bool {
     true
-}
-
-/// A seat of a table, as clients see it (`type` says which).
-#[derive(serde::Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum TableSeat {
-    Open,
-    #[serde(rename = "invite")]
-    Invited,
-    /// Kept for a player (a rematch's, a pairing's) until they come.
-    Reserved(SeatPerson),
-    Bot {
-        level: String,
-    },
-    Human(SeatPerson),
-}
-
-/// The person a seat is kept for or held by.
-#[derive(serde::Serialize)]
-pub struct SeatPerson {
-    user: String,
-    name: String,
-    /// Whether it is the viewer.
-    me: bool,
-}
-
-/// A table as clients see it (the lobby, the history, the Watch page, a rematch), with the
-/// display name of every seated human.
-#[derive(serde::Serialize)]
-pub struct Table {
-    pub id: String,
-    pub game: String,
-    pub options: Value,
-    pub status: crate::game_status::GameStatus,
-    pub listed: bool,
-    pub rated: bool,
-    pub clock: Option<crate::live::clock::ClockProfile>,
-    pub seats: Vec<TableSeat>,
-    pub created_at: i64,
-    pub result: Option<Value>,
-    /// Only the creator is shown the invite token (they share the link).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub invite: Option<String>,
 }
 
 /// The table of `row` as `me` sees it.
@@ -216,25 +182,6 @@ pub(crate) async fn table_of(
 pub struct TablePage {
     pub tables: Vec<Table>,
     pub next: Option<String>,
-}
-
-/// A list of games (the history, the turns page, the Watch page): each a table with the
-/// fields its page adds.
-#[derive(serde::Serialize)]
-pub struct GameList {
-    pub games: Vec<Value>,
-}
-
-/// [`table_of`] as JSON, for the answers that add their own fields to it (the Watch page's
-/// ratings and progress, the history's own seats, the turns page's clock).
-pub(crate) async fn table_json(
-    state: &AppState,
-    row: &GameRow,
-    seats: &[SeatKind],
-    me: Option<&str>,
-) -> ApiResult<Value> {
-    let table = table_of(state, row, seats, me).await?;
-    serde_json::to_value(table).map_err(ApiError::internal)
 }
 
 pub async fn create_table(
@@ -581,7 +528,7 @@ pub async fn leave(
 /// never its invite).
 /// The players seated there hear of it too (listed or not): their waiting page follows.
 async fn tell_lobby(state: &AppState, row: &GameRow, seats: &[SeatKind]) -> ApiResult<()> {
-    let table = table_json(state, row, seats, None).await?;
+    let table = Box::new(table_of(state, row, seats, None).await?);
     let msg = crate::live::protocol::ServerMsg::Table { table };
     if row.listed {
         state.hub.to_lobby(&msg);

@@ -14,8 +14,9 @@ use crate::AppState;
 use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::http::api::{plausible_id, table_json};
+use crate::http::api::{plausible_id, table_of};
 use crate::http::auth::{Identity, random_hex};
+use crate::http::table_view::Table;
 use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -23,6 +24,7 @@ use axum::http::{HeaderMap, StatusCode};
 use blake2::{Blake2b512, Digest};
 use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_games::GameKind;
+use serde::Serialize;
 use serde_json::{Value, json};
 use sqlx::Row;
 
@@ -187,8 +189,58 @@ async fn secret(state: &AppState) -> ApiResult<String> {
         .ok_or_else(|| ApiError::internal("the daily secret was not stored"))
 }
 
+/// `GET /api/daily`'s answer: the day and its challenges.
+#[derive(Serialize)]
+pub struct Today {
+    pub day: String,
+    pub challenges: Vec<ChallengeEntry>,
+}
+
+/// A challenge of the day as clients see it, with the signed-in user's attempt.
+#[derive(Serialize)]
+pub struct ChallengeEntry {
+    pub id: String,
+    pub game: &'static str,
+    pub options: Value,
+    pub bots: Vec<&'static str>,
+    /// The game id of the signed-in user's attempt (null: none, or nobody signed in).
+    pub played: Option<String>,
+}
+
+/// The table of an attempt just started, with the challenge it takes on.
+#[derive(Serialize)]
+pub struct AttemptTable {
+    #[serde(flatten)]
+    pub table: Table,
+    pub challenge: String,
+}
+
+/// A challenge's leaderboard: the challenge named (each field null when it is unknown), its
+/// ranked attempts, and until when they are hidden (null once public).
+#[derive(Serialize)]
+pub struct Leaderboard {
+    pub challenge: String,
+    pub day: Option<String>,
+    pub game: Option<String>,
+    pub options: Option<Value>,
+    pub entries: Vec<LeaderboardEntry>,
+    pub hidden_until: Option<i64>,
+}
+
+/// An attempt on a challenge's leaderboard.
+#[derive(Serialize)]
+pub struct LeaderboardEntry {
+    pub user: String,
+    pub name: String,
+    pub game_id: Option<String>,
+    /// The player's score, as the game's result gives it.
+    pub score: Value,
+    pub won: bool,
+    pub finished_at: Option<i64>,
+}
+
 /// `GET /api/daily`: today's challenges, with the game id of the signed-in user's attempt.
-pub async fn today(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+pub async fn today(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Today>> {
     let me = Identity::from_headers(&state, &headers).await?;
     let day = utc_day(now(&state));
     let mut list = Vec::new();
@@ -197,15 +249,18 @@ pub async fn today(State(state): State<AppState>, headers: HeaderMap) -> ApiResu
             Some(me) => state.store.daily_attempt(&c.id, &me.user_id).await?,
             None => None,
         };
-        list.push(json!({
-            "id": c.id,
-            "game": c.game.key(),
-            "options": c.options,
-            "bots": c.bots,
-            "played": played,
-        }));
+        list.push(ChallengeEntry {
+            id: c.id,
+            game: c.game.key(),
+            options: c.options,
+            bots: c.bots,
+            played,
+        });
     }
-    Ok(Json(json!({ "day": day, "challenges": list })))
+    Ok(Json(Today {
+        day,
+        challenges: list,
+    }))
 }
 
 /// `POST /api/daily/{challenge}`: starts the signed-in account's one attempt at one of
@@ -214,7 +269,7 @@ pub async fn start(
     State(state): State<AppState>,
     Path(id): Path<String>,
     identity: Identity,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<AttemptTable>)> {
     if identity.guest {
         return Err(ApiError::new(
             ApiErrorCode::AccountRequired,
@@ -257,9 +312,14 @@ pub async fn start(
         ));
     }
     state.rooms.get(&state, &row.id).await?;
-    let mut table = table_json(&state, &row, &seats, Some(&identity.user_id)).await?;
-    table["challenge"] = json!(challenge.id);
-    Ok((StatusCode::CREATED, Json(table)))
+    let table = table_of(&state, &row, &seats, Some(&identity.user_id)).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(AttemptTable {
+            table,
+            challenge: challenge.id,
+        }),
+    ))
 }
 
 /// `GET /api/daily/{challenge}/leaderboard`: the attempts that finished in time, best first:
@@ -269,7 +329,7 @@ pub async fn start(
 pub async fn leaderboard(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Leaderboard>> {
     if !plausible_id(&id) {
         return Err(ApiError::not_found("no such challenge"));
     }
@@ -320,20 +380,20 @@ pub async fn leaderboard(
         if finished_at.is_none_or(|at| at > public) {
             continue;
         }
-        entries.push(json!({
-            "user": user,
-            "name": crate::http::auth::display_name(&user, get("name")?.as_deref()),
-            "game_id": get("id")?,
-            "score": result["scores"][0],
-            "won": result["ranks"][0].as_u64() == Some(0),
-            "finished_at": finished_at,
-        }));
+        entries.push(LeaderboardEntry {
+            name: crate::http::auth::display_name(&user, get("name")?.as_deref()),
+            user,
+            game_id: get("id")?,
+            score: result["scores"][0].clone(),
+            won: result["ranks"][0].as_u64() == Some(0),
+            finished_at,
+        });
     }
     entries.sort_by_key(|e| {
         (
-            !e["won"].as_bool().unwrap_or(false),
-            -e["score"].as_i64().unwrap_or(i64::MIN + 1),
-            e["finished_at"].as_i64().unwrap_or(i64::MAX),
+            !e.won,
+            -e.score.as_i64().unwrap_or(i64::MIN + 1),
+            e.finished_at.unwrap_or(i64::MAX),
         )
     });
     // Today's challenge nobody has finished is hidden as long as its day.
@@ -343,14 +403,14 @@ pub async fn leaderboard(
     {
         hidden_until = Some(public_at(&state, d));
     }
-    Ok(Json(json!({
-        "challenge": id,
-        "day": day,
-        "game": game,
-        "options": options,
-        "entries": entries,
-        "hidden_until": hidden_until,
-    })))
+    Ok(Json(Leaderboard {
+        challenge: id,
+        day,
+        game,
+        options,
+        entries,
+        hidden_until,
+    }))
 }
 
 /// Refuses a daily game to anyone but its player until its day is over for everyone

@@ -6,13 +6,13 @@ use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
 use crate::live::endings::Action;
+use crate::live::endings::Done;
 use crate::live::room_cmd::RoomCmd;
 use axum::Json;
 use axum::extract::{Path, State};
-use serde_json::Value;
 use tokio::sync::oneshot;
 
-async fn ask(state: &AppState, user: &str, game: &str, action: Action) -> ApiResult<Json<Value>> {
+async fn ask(state: &AppState, user: &str, game: &str, action: Action) -> ApiResult<Json<Done>> {
     if !crate::http::api::plausible_id(game) {
         return Err(not_found());
     }
@@ -44,7 +44,7 @@ pub async fn resign(
     State(state): State<AppState>,
     identity: Identity,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Done>> {
     ask(&state, &identity.user_id, &id, Action::Resign).await
 }
 
@@ -53,7 +53,7 @@ pub async fn abandon(
     State(state): State<AppState>,
     identity: Identity,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Done>> {
     ask(&state, &identity.user_id, &id, Action::Abandon).await
 }
 
@@ -62,7 +62,7 @@ pub async fn claim(
     State(state): State<AppState>,
     identity: Identity,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Done>> {
     ask(&state, &identity.user_id, &id, Action::Claim).await
 }
 
@@ -71,7 +71,7 @@ pub async fn back(
     State(state): State<AppState>,
     identity: Identity,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Done>> {
     ask(&state, &identity.user_id, &id, Action::Back).await
 }
 

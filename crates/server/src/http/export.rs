@@ -13,8 +13,59 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use pyramidion_core::record::Record;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A game's record as it leaves the server (JSON): a finished game's in full, the shape of a
+/// [`Record`] that `pyramidion replay` reads (its `result` null when it has no scores); an
+/// unfinished (or sealed) game's with its moves as one viewer saw them, and neither seed nor
+/// result (both absent).
+#[derive(Serialize)]
+pub struct ExportedRecord {
+    pub game: String,
+    pub options: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<pyramidion_core::Seed>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<Option<Vec<i32>>>,
+    pub moves: Vec<String>,
+}
+
+impl ExportedRecord {
+    /// A finished game's full record.
+    fn whole(record: Record) -> ExportedRecord {
+        ExportedRecord {
+            game: record.game,
+            options: record.options,
+            seed: Some(record.seed),
+            result: Some(record.result),
+            moves: record.moves,
+        }
+    }
+
+    /// The record without seed or result, with `moves` as one viewer saw them.
+    fn seen(record: Record, moves: Vec<String>) -> ExportedRecord {
+        ExportedRecord {
+            game: record.game,
+            options: record.options,
+            seed: None,
+            result: None,
+            moves,
+        }
+    }
+}
+
+/// A line of a user's NDJSON export: the game's public record with its id, status and dates.
+#[derive(Serialize)]
+pub struct ExportLine {
+    #[serde(flatten)]
+    pub record: ExportedRecord,
+    pub id: String,
+    pub status: crate::game_status::GameStatus,
+    pub rated: bool,
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+}
 
 /// The stored record of a started game (every move in full: for the server's own use).
 pub(crate) async fn stored_record(state: &AppState, row: &GameRow) -> ApiResult<Record> {
@@ -36,37 +87,37 @@ fn scores(row: &GameRow) -> Option<Vec<i32>> {
 
 /// A started game's record as anyone may see it: the full record (with its seed and scores)
 /// once finished, else the moves as a spectator sees them and no seed.
-pub(crate) async fn public_record(state: &AppState, row: &GameRow) -> ApiResult<Value> {
+pub(crate) async fn public_record(state: &AppState, row: &GameRow) -> ApiResult<ExportedRecord> {
     let record = stored_record(state, row).await?;
     if row.status == crate::game_status::GameStatus::Finished {
-        let mut v = serde_json::to_value(&record).map_err(ApiError::internal)?;
-        if v.get("result").is_none() {
-            v["result"] = Value::Null;
-        }
-        return Ok(v);
+        return Ok(ExportedRecord::whole(record));
     }
     let (_, played) = crate::live::rooms::replay_played(&record).map_err(ApiError::internal)?;
-    let moves: Vec<&str> = played
+    let moves = played
         .iter()
-        .map(|p| p.seen_by(None, false).text.as_str())
+        .map(|p| p.seen_by(None, false).text.clone())
         .collect();
-    Ok(json!({ "game": record.game, "options": record.options, "moves": moves }))
+    Ok(ExportedRecord::seen(record, moves))
 }
 
 /// A started game's record as `seat` saw it: no seed, no result, every move as that seat
 /// saw it (a daily game's record for its player while the day's deal is everyone's).
-pub(crate) async fn seat_record(state: &AppState, row: &GameRow, seat: u8) -> ApiResult<Value> {
+pub(crate) async fn seat_record(
+    state: &AppState,
+    row: &GameRow,
+    seat: u8,
+) -> ApiResult<ExportedRecord> {
     let record = stored_record(state, row).await?;
     let (_, played) = crate::live::rooms::replay_played(&record).map_err(ApiError::internal)?;
-    let moves: Vec<&str> = played
+    let moves = played
         .iter()
         .map(|p| {
             p.seen_by(Some(pyramidion_core::Seat(seat)), false)
                 .text
-                .as_str()
+                .clone()
         })
         .collect();
-    Ok(json!({ "game": record.game, "options": record.options, "moves": moves }))
+    Ok(ExportedRecord::seen(record, moves))
 }
 
 #[derive(Deserialize)]
@@ -127,12 +178,12 @@ pub async fn record(
             ));
         }
         None | Some("json") if sealed => (
-            seat_record(&state, &row, 0).await?.to_string(),
+            to_json(&seat_record(&state, &row, 0).await?)?,
             "application/json",
             "json",
         ),
         None | Some("json") => (
-            public_record(&state, &row).await?.to_string(),
+            to_json(&public_record(&state, &row).await?)?,
             "application/json",
             "json",
         ),
@@ -145,6 +196,10 @@ pub async fn record(
         extension,
         q.download,
     ))
+}
+
+fn to_json(value: &impl Serialize) -> ApiResult<String> {
+    serde_json::to_string(value).map_err(ApiError::internal)
 }
 
 fn file_response(
@@ -197,13 +252,15 @@ pub async fn user_games_ndjson(
         if embargoed.contains(&row.id) {
             continue;
         }
-        let mut line = public_record(&state, &row).await?;
-        line["id"] = json!(row.id);
-        line["status"] = json!(row.status);
-        line["rated"] = json!(row.rated);
-        line["created_at"] = json!(row.created_at);
-        line["finished_at"] = json!(row.finished_at);
-        out.push_str(&line.to_string());
+        let line = ExportLine {
+            record: public_record(&state, &row).await?,
+            id: row.id,
+            status: row.status,
+            rated: row.rated,
+            created_at: row.created_at,
+            finished_at: row.finished_at,
+        };
+        out.push_str(&to_json(&line)?);
         out.push('\n');
     }
     let mut response = file_response(
@@ -221,4 +278,48 @@ pub async fn user_games_ndjson(
         response.headers_mut().insert(header::LINK, link);
     }
     Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn record(result: Option<Vec<i32>>) -> Record {
+        Record {
+            game: "pyramids".into(),
+            options: json!({ "players": 2 }),
+            seed: 42,
+            result,
+            moves: vec!["a".into(), "b".into()],
+            move_lines: Vec::new(),
+        }
+    }
+
+    /// A finished game's export is the record `pyramidion replay` reads, its `result` null
+    /// when it has no scores; an unfinished one has neither seed nor result.
+    #[test]
+    fn an_export_has_a_seed_and_result_only_once_finished() {
+        let whole = |r| serde_json::to_value(ExportedRecord::whole(record(r))).unwrap();
+        assert_eq!(
+            whole(Some(vec![3, 1])),
+            json!({"game": "pyramids", "options": {"players": 2}, "seed": 42,
+                   "result": [3, 1], "moves": ["a", "b"]})
+        );
+        assert_eq!(whole(None)["result"], json!(null));
+        let seen = ExportedRecord::seen(record(None), vec!["x".into()]);
+        let line = ExportLine {
+            record: seen,
+            id: "g1".into(),
+            status: crate::game_status::GameStatus::Live,
+            rated: false,
+            created_at: 1,
+            finished_at: None,
+        };
+        assert_eq!(
+            serde_json::to_value(line).unwrap(),
+            json!({"game": "pyramids", "options": {"players": 2}, "moves": ["x"], "id": "g1",
+                   "status": "live", "rated": false, "created_at": 1, "finished_at": null})
+        );
+    }
 }

@@ -3,14 +3,55 @@
 use crate::AppState;
 use crate::db::rows::{GameRow, SeatKind};
 use crate::error::ApiResult;
-use crate::http::api::table_json;
+use crate::http::api::table_of;
 use crate::http::auth::Identity;
+use crate::http::table_view::{GameList, Table};
 use axum::Json;
 use axum::extract::State;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use sqlx::Row;
 
-/// A table (as `table_json` gives it to `viewer`) with `finished_at` and `mine`: the seats
+/// A history entry: a table (as [`table_of`] gives it to the viewer) with when it finished
+/// and the seats of the player whose history it is.
+#[derive(Serialize)]
+pub struct HistoryEntry {
+    #[serde(flatten)]
+    pub table: Table,
+    pub finished_at: Option<i64>,
+    pub mine: MySeats,
+}
+
+/// The seats a player holds at a table and, once it has a result, how they did.
+#[derive(Serialize)]
+pub struct MySeats {
+    pub seats: Vec<usize>,
+    /// Absent until the table has a result (and when the player holds no seat).
+    #[serde(flatten)]
+    pub outcome: Option<SeatOutcome>,
+}
+
+/// How a player's (first) seat finished.
+#[derive(Serialize)]
+pub struct SeatOutcome {
+    /// 0 is first.
+    pub rank: Option<u64>,
+    /// The result's score of the seat, as the result gives it.
+    pub score: Value,
+    pub won: bool,
+    /// Only on a rated table: its rating before and after (null when none was recorded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<Option<RatingChange>>,
+}
+
+/// A seat's rating before and after a rated game, rounded.
+#[derive(Serialize)]
+pub struct RatingChange {
+    pub before: f64,
+    pub after: f64,
+}
+
+/// A table (as [`table_of`] gives it to `viewer`) with `finished_at` and `mine`: the seats
 /// `user` holds, and once finished their rank (0 is first), score, whether they won, and their
 /// rating before and after when the table was rated.
 pub(crate) async fn entry(
@@ -19,31 +60,45 @@ pub(crate) async fn entry(
     seats: &[SeatKind],
     user: &str,
     viewer: Option<&str>,
-) -> ApiResult<Value> {
-    let mut v = table_json(state, row, seats, viewer).await?;
-    v["finished_at"] = json!(row.finished_at);
+) -> ApiResult<HistoryEntry> {
+    let table = table_of(state, row, seats, viewer).await?;
     let held: Vec<usize> = seats
         .iter()
         .enumerate()
         .filter(|(_, s)| matches!(s, SeatKind::Human(u) if u == user))
         .map(|(i, _)| i)
         .collect();
-    let mut mine = json!({ "seats": held });
-    if let (Some(&seat), Some(result)) = (held.first(), v.get("result").filter(|r| !r.is_null())) {
+    let mut outcome = None;
+    if let (Some(&seat), Some(result)) =
+        (held.first(), table.result.as_ref().filter(|r| !r.is_null()))
+    {
         let rank = result["ranks"][seat].as_u64();
-        mine["rank"] = json!(rank);
-        mine["score"] = result["scores"][seat].clone();
-        mine["won"] = json!(rank == Some(0));
-        if row.rated {
-            mine["rating"] = rating_change(state, &row.id, seat).await?;
-        }
+        outcome = Some(SeatOutcome {
+            rank,
+            score: result["scores"][seat].clone(),
+            won: rank == Some(0),
+            rating: match row.rated {
+                true => Some(rating_change(state, &row.id, seat).await?),
+                false => None,
+            },
+        });
     }
-    v["mine"] = mine;
-    Ok(v)
+    Ok(HistoryEntry {
+        table,
+        finished_at: row.finished_at,
+        mine: MySeats {
+            seats: held,
+            outcome,
+        },
+    })
 }
 
-/// `{"before", "after"}` of a seat's rating in a rated game, or null.
-async fn rating_change(state: &AppState, game_id: &str, seat: usize) -> ApiResult<Value> {
+/// A seat's rating change in a rated game, if one was recorded.
+async fn rating_change(
+    state: &AppState,
+    game_id: &str,
+    seat: usize,
+) -> ApiResult<Option<RatingChange>> {
     let row = sqlx::query(
         "SELECT rating_before, rating_after FROM rating_changes WHERE game_id = $1 AND seat = $2",
     )
@@ -52,12 +107,13 @@ async fn rating_change(state: &AppState, game_id: &str, seat: usize) -> ApiResul
     .fetch_optional(&state.store.pool)
     .await
     .map_err(crate::db::error::StoreError::from)?;
+    let db = crate::db::error::StoreError::from;
     Ok(match row {
-        Some(r) => json!({
-            "before": r.try_get::<f64, _>("rating_before").map_err(crate::db::error::StoreError::from)?.round(),
-            "after": r.try_get::<f64, _>("rating_after").map_err(crate::db::error::StoreError::from)?.round(),
+        Some(r) => Some(RatingChange {
+            before: r.try_get::<f64, _>("rating_before").map_err(db)?.round(),
+            after: r.try_get::<f64, _>("rating_after").map_err(db)?.round(),
         }),
-        None => Value::Null,
+        None => None,
     })
 }
 
@@ -65,12 +121,60 @@ async fn rating_change(state: &AppState, game_id: &str, seat: usize) -> ApiResul
 pub async fn my_games(
     State(state): State<AppState>,
     identity: Identity,
-) -> ApiResult<Json<crate::http::api::GameList>> {
+) -> ApiResult<Json<GameList<HistoryEntry>>> {
     let me = identity.user_id.as_str();
     let mut list = Vec::new();
     for row in state.store.games_of_user(me).await? {
         let seats = state.store.seats(&row.id).await?;
         list.push(entry(&state, &row, &seats, me, Some(me)).await?);
     }
-    Ok(Json(crate::http::api::GameList { games: list }))
+    Ok(Json(GameList { games: list }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `mine` holds only `seats` until the table has a result; then the seat's rank, score and
+    /// win, and on a rated table its rating change (null when none was recorded).
+    #[test]
+    fn a_history_entry_says_how_my_seat_did_once_there_is_a_result() {
+        let table = crate::http::table_view::sample_table;
+        let entry = |outcome| HistoryEntry {
+            table: table(),
+            finished_at: None,
+            mine: MySeats {
+                seats: vec![0],
+                outcome,
+            },
+        };
+        let mut expected = serde_json::to_value(table()).unwrap();
+        expected["finished_at"] = json!(null);
+        expected["mine"] = json!({ "seats": [0] });
+        assert_eq!(serde_json::to_value(entry(None)).unwrap(), expected);
+        let done = SeatOutcome {
+            rank: Some(0),
+            score: json!(12),
+            won: true,
+            rating: Some(None),
+        };
+        expected["mine"] =
+            json!({ "seats": [0], "rank": 0, "score": 12, "won": true, "rating": null });
+        assert_eq!(serde_json::to_value(entry(Some(done))).unwrap(), expected);
+        let rated = SeatOutcome {
+            rank: None,
+            score: json!(null),
+            won: false,
+            rating: Some(Some(RatingChange {
+                before: 1500.0,
+                after: 1490.0,
+            })),
+        };
+        expected["mine"] = json!({
+            "seats": [0], "rank": null, "score": null, "won": false,
+            "rating": {"before": 1500.0, "after": 1490.0},
+        });
+        assert_eq!(serde_json::to_value(entry(Some(rated))).unwrap(), expected);
+    }
 }

@@ -3,9 +3,9 @@
 //! clock profile key, checked against the descriptors and the server's clocks.
 use crate::AppState;
 use crate::db::error::{SeatRefused, StoreError};
+use crate::db::fence::Fence;
 use crate::db::pairing_queue::{self as queue, Setting, Waiting};
 use crate::db::rows::{GameRow, SeatKind};
-use crate::db::writer::Fence;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
@@ -53,7 +53,9 @@ pub enum PairingAnswer {
     /// Queued (`202`): how many wait for the same setting, this player included.
     Waiting { waiting: usize },
     /// A table was made (`201`): the table as the lobby lists it.
-    Seated { table: Box<crate::http::api::Table> },
+    Seated {
+        table: Box<crate::http::table_view::Table>,
+    },
     /// No longer waiting.
     Cancelled,
 }
@@ -387,6 +389,33 @@ pub async fn waiting_here(state: &AppState) -> ApiResult<Json<WaitingCounts>> {
     }))
 }
 
+/// A seat on the Watch page: the table's seat with its player's rating for the game (a
+/// bot level's too); an open or kept seat has none (the field is absent).
+#[derive(serde::Serialize)]
+pub struct RatedSeat {
+    #[serde(flatten)]
+    seat: crate::http::table_view::TableSeat,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<f64>,
+}
+
+/// A live game on the Watch page: its table as the lobby lists it (with rated seats), how far
+/// it is, and the mean rating of its seats that `?sort=rated` orders by.
+#[derive(serde::Serialize)]
+pub struct WatchedGame {
+    #[serde(flatten)]
+    table: crate::http::table_view::Table<RatedSeat>,
+    /// Moves played.
+    plies: i64,
+    /// The stage being played, when the game's room is in memory; null otherwise.
+    stage: Option<u8>,
+    /// What the game calls its stages (the descriptor's `stage_name`).
+    stage_name: Option<&'static str>,
+    to_move: Option<u8>,
+    /// The mean of the seats' ratings (an unrated seat counting 0).
+    mean_rating: f64,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WatchQuery {
@@ -400,7 +429,7 @@ pub struct WatchQuery {
 pub async fn watch(
     State(state): State<AppState>,
     Query(q): Query<WatchQuery>,
-) -> ApiResult<Json<crate::http::api::GameList>> {
+) -> ApiResult<Json<crate::http::table_view::GameList<WatchedGame>>> {
     let by_rating = match q.sort.as_deref() {
         None | Some("newest") => false,
         Some("rated") => true,
@@ -426,26 +455,25 @@ pub async fn watch(
             .try_get("plies")
             .map_err(crate::db::error::StoreError::from)?;
         let seats = state.store.seats(&row.id).await?;
-        let mut v = crate::http::api::table_json(&state, &row, &seats, None).await?;
+        let table = crate::http::api::table_of(&state, &row, &seats, None).await?;
+        let mut ratings = Vec::with_capacity(seats.len());
         let mut sum = 0.0;
-        for (i, seat) in seats.iter().enumerate() {
-            let Some(player) = crate::db::ratings::player_of(seat) else {
-                continue;
+        for seat in &seats {
+            let rating = match crate::db::ratings::player_of(seat) {
+                Some(player) => Some(rating_of(&state, &row.kind, &player).await?.round()),
+                None => None,
             };
-            let rating = rating_of(&state, &row.kind, &player).await?.round();
-            sum += rating;
-            v["seats"][i]["rating"] = json!(rating);
+            sum += rating.unwrap_or(0.0);
+            ratings.push(rating);
         }
-        v["plies"] = json!(plies);
+        let mut ratings = ratings.into_iter();
+        let table = table.map_seats(|seat| RatedSeat {
+            seat,
+            rating: ratings.next().flatten(),
+        });
         // The stage, from the game's room when it is in memory (it is while anyone plays or
         // follows it); null otherwise.
-        v["stage"] = Value::Null;
-        v["stage_name"] = json!(
-            row.kind
-                .parse::<GameKind>()
-                .map(|k| k.descriptor().stage_name)
-                .ok()
-        );
+        let mut stage = None;
         if let Some(room) = state.rooms.running(&row.id) {
             let (reply, answer) = tokio::sync::oneshot::channel();
             if room
@@ -453,22 +481,66 @@ pub async fn watch(
                 .send(crate::live::room_cmd::RoomCmd::Progress(reply))
                 .await
                 .is_ok()
-                && let Ok((stage, _)) = answer.await
+                && let Ok((now, _)) = answer.await
             {
-                v["stage"] = json!(stage);
+                stage = Some(now);
             }
         }
-        v["to_move"] = json!(row.to_move);
-        v["mean_rating"] = json!((sum / seats.len().max(1) as f64).round());
-        games.push(v);
+        games.push(WatchedGame {
+            table,
+            plies,
+            stage,
+            stage_name: row
+                .kind
+                .parse::<GameKind>()
+                .map(|k| k.descriptor().stage_name)
+                .ok(),
+            to_move: row.to_move,
+            mean_rating: (sum / seats.len().max(1) as f64).round(),
+        });
     }
     if by_rating {
-        games.sort_by(|a, b| {
-            let r = |v: &Value| v["mean_rating"].as_f64().unwrap_or(0.0);
-            r(b).total_cmp(&r(a))
-        });
+        games.sort_by(|a, b| b.mean_rating.total_cmp(&a.mean_rating));
     }
     // Each game as the lobby lists its table, with its players' ratings, how far it is and
     // the mean rating it is sorted by.
-    Ok(Json(crate::http::api::GameList { games }))
+    Ok(Json(crate::http::table_view::GameList { games }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A Watch entry is the lobby's table, each seat with its rating (none on an open seat),
+    /// and the game's progress: the shape docs/protocol.md gives and the Watch page reads.
+    #[test]
+    fn a_watched_game_is_its_table_with_rated_seats_and_its_progress() {
+        let mut ratings = [Some(1500.0), Some(1400.0), None].into_iter();
+        let game = WatchedGame {
+            table: crate::http::table_view::sample_table().map_seats(|seat| RatedSeat {
+                seat,
+                rating: ratings.next().flatten(),
+            }),
+            plies: 3,
+            stage: None,
+            stage_name: Some("stage"),
+            to_move: Some(1),
+            mean_rating: 967.0,
+        };
+        assert_eq!(
+            serde_json::to_value(&game).unwrap(),
+            json!({
+                "id": "t1", "game": "pyramids", "options": {"players": 3}, "status": "live",
+                "listed": true, "rated": true, "clock": null, "created_at": 7, "result": null,
+                "seats": [
+                    {"type": "human", "user": "u1", "name": "Ann", "me": false, "rating": 1500.0},
+                    {"type": "bot", "level": "easy", "rating": 1400.0},
+                    {"type": "open"},
+                ],
+                "plies": 3, "stage": null, "stage_name": "stage", "to_move": 1,
+                "mean_rating": 967.0,
+            })
+        );
+    }
 }

@@ -8,7 +8,8 @@ use crate::http::api::plausible_id;
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use pyramidion_games::GameKind;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use sqlx::Row;
 use std::collections::BTreeMap;
 
@@ -48,6 +49,67 @@ pub struct GamesPage {
     pub limit: Option<usize>,
 }
 
+/// A player's public profile.
+#[derive(Serialize)]
+pub struct Profile {
+    pub id: String,
+    pub name: String,
+    pub guest: bool,
+    /// Per game played rated, by game key.
+    pub ratings: Vec<GameRating>,
+    /// Per solo mode (a one-seat game's options) played to the end.
+    pub solo_bests: Vec<SoloBest>,
+    /// A page of recent games, as history entries.
+    pub recent: Vec<crate::http::history::HistoryEntry>,
+    /// The `before` of the next page, when there may be more.
+    pub next: Option<String>,
+}
+
+/// A player's rating for one game (rounded), and whether it is still provisional.
+#[derive(Serialize)]
+pub struct GameRating {
+    pub game: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub games: i64,
+    pub provisional: bool,
+}
+
+/// A player's best score in one solo mode, with the games played and won there.
+#[derive(Serialize)]
+pub struct SoloBest {
+    pub game: String,
+    pub options: Value,
+    pub best: i64,
+    pub games: usize,
+    pub wins: usize,
+}
+
+/// A game's rating leaderboard.
+#[derive(Serialize)]
+pub struct RatingBoard {
+    pub game: &'static str,
+    pub players: Vec<BoardEntry>,
+}
+
+/// A rated player on a leaderboard: an account or a bot level, with its rating (rounded).
+#[derive(Serialize)]
+pub struct BoardEntry {
+    pub rating: f64,
+    pub deviation: f64,
+    pub games: i64,
+    #[serde(flatten)]
+    pub who: RatedPlayer,
+}
+
+/// Who holds a rating: a bot level (`bot`) or an account (`user`, `name`).
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum RatedPlayer {
+    Bot { bot: String },
+    Account { user: String, name: Option<String> },
+}
+
 /// `GET /api/users/{name or id}[?before=CURSOR&limit=N]`: the public profile, with one page
 /// of recent games (unlisted ones only to their players).
 pub async fn profile(
@@ -55,14 +117,14 @@ pub async fn profile(
     Path(key): Path<String>,
     Query(page): Query<GamesPage>,
     headers: axum::http::HeaderMap,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Profile>> {
     let id = user_by_id_or_name(&state, &key).await?;
     let (name, guest) = state
         .store
         .user(&id)
         .await?
         .ok_or_else(|| ApiError::not_found("no such player"))?;
-    let ratings: Vec<Value> = sqlx::query(
+    let ratings: Vec<GameRating> = sqlx::query(
         "SELECT game, rating, deviation, games FROM ratings WHERE player = $1 ORDER BY game",
     )
     .bind(&id)
@@ -70,14 +132,15 @@ pub async fn profile(
     .await
     .map_err(db)?
     .iter()
-    .map(|r| -> Result<Value, sqlx::Error> {
-        Ok(json!({
-            "game": r.try_get::<String, _>("game")?,
-            "rating": r.try_get::<f64, _>("rating")?.round(),
-            "deviation": r.try_get::<f64, _>("deviation")?.round(),
-            "games": r.try_get::<i64, _>("games")?,
-            "provisional": r.try_get::<f64, _>("deviation")? > crate::db::ratings::PROVISIONAL_DEVIATION,
-        }))
+    .map(|r| -> Result<GameRating, sqlx::Error> {
+        Ok(GameRating {
+            game: r.try_get("game")?,
+            rating: r.try_get::<f64, _>("rating")?.round(),
+            deviation: r.try_get::<f64, _>("deviation")?.round(),
+            games: r.try_get("games")?,
+            provisional: r.try_get::<f64, _>("deviation")?
+                > crate::db::ratings::PROVISIONAL_DEVIATION,
+        })
     })
     .collect::<Result<_, _>>()
     .map_err(db)?;
@@ -130,27 +193,25 @@ pub async fn profile(
         let seats = state.store.seats(&row.id).await?;
         recent.push(crate::http::history::entry(&state, row, &seats, &id, None).await?);
     }
-    let solo_bests: Vec<Value> = solo
+    let solo_bests = solo
         .into_iter()
-        .map(|((game, options), (best, played, won))| {
-            json!({
-                "game": game,
-                "options": serde_json::from_str::<Value>(&options).unwrap_or(Value::Null),
-                "best": best,
-                "games": played,
-                "wins": won,
-            })
+        .map(|((game, options), (best, played, won))| SoloBest {
+            game,
+            options: serde_json::from_str::<Value>(&options).unwrap_or(Value::Null),
+            best,
+            games: played,
+            wins: won,
         })
         .collect();
-    Ok(Json(json!({
-        "id": id,
-        "name": crate::http::auth::display_name(&id, name.as_deref()),
-        "guest": guest,
-        "ratings": ratings,
-        "solo_bests": solo_bests,
-        "recent": recent,
-        "next": next,
-    })))
+    Ok(Json(Profile {
+        name: crate::http::auth::display_name(&id, name.as_deref()),
+        id,
+        guest,
+        ratings,
+        solo_bests,
+        recent,
+        next,
+    }))
 }
 
 /// `GET /api/leaderboards/{game}`: the best-rated players of a game, accounts and bot levels
@@ -159,7 +220,7 @@ pub async fn profile(
 pub async fn leaderboard(
     State(state): State<AppState>,
     Path(game): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<RatingBoard>> {
     let kind: GameKind = game.parse().map_err(|e: pyramidion_games::UnknownGame| {
         ApiError::with_status(
             axum::http::StatusCode::NOT_FOUND,
@@ -184,19 +245,24 @@ pub async fn leaderboard(
     let mut players = Vec::with_capacity(rows.len());
     for r in &rows {
         let player: String = r.try_get("player").map_err(db)?;
-        let mut entry = json!({
-            "rating": r.try_get::<f64, _>("rating").map_err(db)?.round(),
-            "deviation": r.try_get::<f64, _>("deviation").map_err(db)?.round(),
-            "games": r.try_get::<i64, _>("games").map_err(db)?,
+        let who = match player.strip_prefix(BOT_PREFIX) {
+            Some(level) => RatedPlayer::Bot {
+                bot: level.to_string(),
+            },
+            None => RatedPlayer::Account {
+                name: r.try_get("name").map_err(db)?,
+                user: player,
+            },
+        };
+        players.push(BoardEntry {
+            rating: r.try_get::<f64, _>("rating").map_err(db)?.round(),
+            deviation: r.try_get::<f64, _>("deviation").map_err(db)?.round(),
+            games: r.try_get("games").map_err(db)?,
+            who,
         });
-        match player.strip_prefix(BOT_PREFIX) {
-            Some(level) => entry["bot"] = json!(level),
-            None => {
-                entry["name"] = json!(r.try_get::<Option<String>, _>("name").map_err(db)?);
-                entry["user"] = json!(player);
-            }
-        }
-        players.push(entry);
     }
-    Ok(Json(json!({ "game": kind.key(), "players": players })))
+    Ok(Json(RatingBoard {
+        game: kind.key(),
+        players,
+    }))
 }

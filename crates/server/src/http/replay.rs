@@ -9,13 +9,51 @@ use crate::AppState;
 use crate::db::rows::GameRow;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
+use crate::live::chat_message::ChatMessage;
+use crate::live::protocol::SeenMove;
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
+use pyramidion_core::Outcome;
 use pyramidion_core::{Seat, ToMove};
 use pyramidion_games::AnyGame;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::Serialize;
+
+/// `GET /api/games/{id}/replay`'s answer: the finished table, every move in full and the
+/// game's analysis and chat.
+#[derive(Serialize)]
+pub struct Replay {
+    pub table: crate::http::table_view::FinishedTable,
+    pub plies: usize,
+    pub moves: Vec<SeenMove>,
+    pub analysis: crate::analysis::AnalysisAnswer,
+    /// Both channels: the game is over.
+    pub chat: Vec<ChatMessage>,
+}
+
+/// The table after some plies as one seat saw it, in the shape of a live `state` message
+/// (`crate::live::protocol::StateMsg`) with the ply and the number of plies: no legal moves,
+/// nothing missed.
+#[derive(Serialize)]
+pub struct PlyState {
+    pub game: String,
+    pub ply: u32,
+    pub plies: usize,
+    pub state_id: u32,
+    pub event: u32,
+    pub seat: u8,
+    pub to_move: Option<u8>,
+    pub last_move: Option<SeenMove>,
+    /// Always empty: the fields of a `state` message.
+    pub missed: [SeenMove; 0],
+    /// The game's own view of the position (opaque here).
+    pub view: serde_json::Value,
+    /// Always empty.
+    pub legal: [SeenMove; 0],
+    pub finished: bool,
+    pub outcome: Option<Outcome>,
+}
 
 /// The finished game `id` and its full record.
 async fn finished(
@@ -64,31 +102,32 @@ pub async fn replay(
     Path(id): Path<String>,
     Query(q): Query<InviteQuery>,
     headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Replay>> {
     let (row, seats, record) = finished(&state, &id, &headers, q.invite.as_deref()).await?;
     let (_, played) = crate::live::rooms::replay_played(&record).map_err(ApiError::internal)?;
-    let moves: Vec<Value> = played
+    let moves: Vec<SeenMove> = played
         .iter()
         .enumerate()
-        .map(|(ply, p)| {
-            let mut m = serde_json::to_value(&p.full).unwrap_or(Value::Null);
-            m["ply"] = json!(ply);
-            m["seat"] = json!(p.seat.0);
-            m
+        .map(|(ply, p)| SeenMove {
+            ply: ply as u32,
+            seat: p.seat.0,
+            info: p.full.clone(),
         })
         .collect();
-    let mut table = crate::http::api::table_json(&state, &row, &seats, None).await?;
-    table["finished_at"] = json!(row.finished_at);
+    let table = crate::http::table_view::FinishedTable {
+        table: crate::http::api::table_of(&state, &row, &seats, None).await?,
+        finished_at: row.finished_at,
+    };
     let analysis = crate::analysis::stored(&state, &id).await?;
     // The game is over: both channels of its chat are everyone's.
     let chat = state.store.chat(&id, true).await?;
-    Ok(Json(json!({
-        "table": table,
-        "plies": moves.len(),
-        "moves": moves,
-        "analysis": analysis,
-        "chat": chat,
-    })))
+    Ok(Json(Replay {
+        table,
+        plies: moves.len(),
+        moves,
+        analysis,
+        chat,
+    }))
 }
 
 #[derive(Deserialize)]
@@ -109,7 +148,7 @@ pub async fn at_ply(
     Path((id, ply)): Path<(String, u32)>,
     Query(q): Query<PlyQuery>,
     headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<PlyState>> {
     let (_, _, record) = finished(&state, &id, &headers, q.invite.as_deref()).await?;
     let plies = record.moves.len();
     if ply as usize > plies {
@@ -122,7 +161,7 @@ pub async fn at_ply(
     let (game, last_move) = match (ply as usize).checked_sub(1) {
         None => (
             AnyGame::from_record_prefix(&record, Some(0)).map_err(ApiError::internal)?,
-            Value::Null,
+            None,
         ),
         Some(last) => {
             let mut game =
@@ -130,10 +169,12 @@ pub async fn at_ply(
             let played = game
                 .play_text(&record.moves[last])
                 .map_err(ApiError::internal)?;
-            let mut m = serde_json::to_value(&played.full).map_err(ApiError::internal)?;
-            m["ply"] = json!(last);
-            m["seat"] = json!(played.seat.0);
-            (game, m)
+            let m = SeenMove {
+                ply: last as u32,
+                seat: played.seat.0,
+                info: played.full,
+            };
+            (game, Some(m))
         }
     };
     if q.seat >= game.seats() {
@@ -146,19 +187,19 @@ pub async fn at_ply(
         ToMove::Seat(s) => Some(s.0),
         ToMove::Over => None,
     };
-    Ok(Json(json!({
-        "game": id,
-        "ply": ply,
-        "plies": plies,
-        "state_id": ply,
-        "event": ply,
-        "seat": q.seat,
-        "to_move": to_move,
-        "last_move": last_move,
-        "missed": [],
-        "view": game.view(Some(Seat(q.seat))),
-        "legal": [],
-        "finished": to_move.is_none(),
-        "outcome": game.outcome(),
-    })))
+    Ok(Json(PlyState {
+        game: id,
+        ply,
+        plies,
+        state_id: ply,
+        event: ply,
+        seat: q.seat,
+        to_move,
+        last_move,
+        missed: [],
+        view: game.view(Some(Seat(q.seat))),
+        legal: [],
+        finished: to_move.is_none(),
+        outcome: game.outcome(),
+    }))
 }

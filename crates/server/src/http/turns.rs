@@ -2,19 +2,38 @@
 //! where the signed-in user is to move (docs/protocol.md, "Clocks").
 use crate::AppState;
 use crate::error::ApiResult;
-use crate::http::api::table_json;
+use crate::http::api::table_of;
 use crate::http::auth::Identity;
+use crate::http::table_view::{GameList, Table};
 use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::State;
-use serde_json::{Value, json};
+use serde::Serialize;
 
-/// The clock profiles a table may be created with.
-pub async fn clocks(State(state): State<AppState>) -> Json<Value> {
-    Json(json!({
-        "clocks": state.config.clocks,
-        "bot_after": crate::live::clock::TIMEOUTS_TO_BOT,
-    }))
+/// The clock profiles a table may be created with, and after how many time-outs a bot takes
+/// a seat over.
+#[derive(Serialize)]
+pub struct Clocks {
+    pub clocks: Vec<crate::live::clock::ClockProfile>,
+    pub bot_after: u32,
+}
+
+/// `GET /api/clocks`.
+pub async fn clocks(State(state): State<AppState>) -> Json<Clocks> {
+    Json(Clocks {
+        clocks: state.config.clocks.clone(),
+        bot_after: crate::live::clock::TIMEOUTS_TO_BOT,
+    })
+}
+
+/// A table where the signed-in user is to move: the seat, and its time left when the table
+/// has a clock (null without).
+#[derive(Serialize)]
+pub struct TurnEntry {
+    #[serde(flatten)]
+    pub table: Table,
+    pub to_move: u8,
+    pub remaining_ms: Option<i64>,
 }
 
 /// Live games where the signed-in user is to move (and no bot plays their seat), the longest
@@ -23,7 +42,7 @@ pub async fn clocks(State(state): State<AppState>) -> Json<Value> {
 pub async fn my_turns(
     State(state): State<AppState>,
     identity: Identity,
-) -> ApiResult<Json<crate::http::api::GameList>> {
+) -> ApiResult<Json<GameList<TurnEntry>>> {
     let now = now_ms();
     let mut list = Vec::new();
     for row in state.store.turns_of_user(&identity.user_id).await? {
@@ -41,10 +60,11 @@ pub async fn my_turns(
             continue;
         }
         let seats = state.store.seats(&row.id).await?;
-        let mut v = table_json(&state, &row, &seats, Some(&identity.user_id)).await?;
-        v["to_move"] = json!(seat);
-        v["remaining_ms"] = json!(clock.map(|c| c.remaining(seat, now)));
-        list.push(v);
+        list.push(TurnEntry {
+            table: table_of(&state, &row, &seats, Some(&identity.user_id)).await?,
+            to_move: seat,
+            remaining_ms: clock.map(|c| c.remaining(seat, now)),
+        });
     }
-    Ok(Json(crate::http::api::GameList { games: list }))
+    Ok(Json(GameList { games: list }))
 }

@@ -16,7 +16,6 @@ use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::Serialize;
-use serde_json::{Value, json};
 use sqlx::Row;
 
 /// Longest chat message, in characters.
@@ -214,7 +213,7 @@ pub async fn list(
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<ChatLog>> {
     let identity = Identity::from_headers(&state, &headers).await?;
     let row = match crate::http::api::plausible_id(&id) {
         true => state.store.game(&id).await?,
@@ -238,7 +237,19 @@ pub async fn list(
     let spectators =
         row.status == crate::game_status::GameStatus::Finished || !is_player(&seats, user);
     let messages = state.store.chat(&id, spectators).await?;
-    Ok(Json(json!({ "messages": messages })))
+    Ok(Json(ChatLog { messages }))
+}
+
+/// A table's chat as the asker may read it, oldest first.
+#[derive(Serialize)]
+pub struct ChatLog {
+    pub messages: Vec<ChatMessage>,
+}
+
+/// The answer of a report: the message reported.
+#[derive(Serialize)]
+pub struct Reported {
+    pub reported: String,
 }
 
 /// `POST /api/chat/{message_id}/report`: stores a report of a message the asker can read.
@@ -246,7 +257,7 @@ pub async fn report(
     State(state): State<AppState>,
     identity: Identity,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Reported>> {
     let not_found = || ApiError::new(ApiErrorCode::NotFound, "no such message");
     if !crate::http::api::plausible_id(&id) {
         return Err(not_found());
@@ -262,7 +273,7 @@ pub async fn report(
         }
     }
     state.store.report_chat(&id, &identity.user_id).await?;
-    Ok(Json(json!({ "reported": id })))
+    Ok(Json(Reported { reported: id }))
 }
 
 #[cfg(test)]

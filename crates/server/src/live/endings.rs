@@ -8,7 +8,7 @@
 //! two seats, or no person, are left in it; the seats left then share the first rank.
 use crate::error::ApiError;
 use pyramidion_core::Outcome;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
 /// What a player asks of a started game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -26,7 +26,38 @@ pub enum Action {
 }
 
 /// The room's answer: what happened, or why not (a stable code).
-pub type Answer = Result<Value, ApiError>;
+pub type Answer = Result<Done, ApiError>;
+
+/// What a resignation, abandon, claim or "I'm back" did, as the HTTP answer says it (and as
+/// it crosses a cluster link: `crate::cluster::link`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Done {
+    /// Seats resigned: whether the game ended, and every resigned seat in order.
+    Resigned { ended: bool, resigned: Vec<u8> },
+    /// Seats taken back from the bot that played them.
+    Back { seats: Vec<u8> },
+}
+
+/// The stored result of a game its rules ended: the engine's outcome (with the resigned seats
+/// ranked last) and, when any seat resigned, those seats in order.
+#[derive(Serialize)]
+pub struct FinishedResult<'a> {
+    #[serde(flatten)]
+    pub outcome: &'a Outcome,
+    #[serde(skip_serializing_if = "<[u8]>::is_empty")]
+    pub resigned: &'a [u8],
+}
+
+/// The stored result (and a `state` message's `ending`) of a game that ended early: why
+/// (`resigned`, `abandoned` or `claimed`), the final ranks and who resigned in order. Its
+/// fields are in the order the stored results have always had (alphabetical).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EarlyResult {
+    pub ending: String,
+    pub ranks: Vec<u8>,
+    pub resigned: Vec<u8>,
+}
 
 /// Ranks (0 first) of `seats` seats after the game, from the engine's ranks (`None` when the
 /// game ended early) and the resignations in order.
@@ -73,8 +104,12 @@ pub fn with_resignations(mut outcome: Outcome, resigned: &[u8]) -> Outcome {
 
 /// The stored result of a game that ended early (no engine outcome): ranks, why, and who
 /// resigned in order. Its `ranks` field is what ratings and histories read.
-pub fn early_result(ending: &str, ranks: &[u8], resigned: &[u8]) -> Value {
-    json!({ "ranks": ranks, "ending": ending, "resigned": resigned })
+pub fn early_result(ending: &str, ranks: &[u8], resigned: &[u8]) -> EarlyResult {
+    EarlyResult {
+        ending: ending.to_string(),
+        ranks: ranks.to_vec(),
+        resigned: resigned.to_vec(),
+    }
 }
 
 #[cfg(test)]

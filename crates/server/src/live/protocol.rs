@@ -77,7 +77,7 @@ pub enum ServerMsg {
         event: u64,
         from: u64,
         clock: Option<Box<ClockView>>,
-        patch: Vec<serde_json::Value>,
+        patch: Vec<PatchOp>,
     },
     /// A seat's clock ran out (`timeout_bot_move`: a bot played for it;
     /// `seat_to_bot`: it timed out too often, a bot plays it to the end).
@@ -119,7 +119,7 @@ pub enum ServerMsg {
     /// To connections watching the lobby: a listed table was created or changed (it left the
     /// lobby when its `status` is no longer `open`).
     Table {
-        table: serde_json::Value,
+        table: Box<crate::http::table_view::Table>,
     },
     Error {
         code: crate::error_code::Code,
@@ -139,6 +139,16 @@ pub enum ServerMsg {
     /// passed on as it is.
     #[serde(untagged)]
     Relayed(Box<serde_json::value::RawValue>),
+}
+
+/// One operation of a `patch` message: `[path, value]` sets, `[path]` removes (a JSON
+/// Pointer into the state's document; `crate::live::patch` makes them and says how a client
+/// applies them).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum PatchOp {
+    Set(String, serde_json::Value),
+    Remove([String; 1]),
 }
 
 /// The fields of a `state` message.
@@ -165,7 +175,7 @@ pub struct StateMsg {
     pub resigned: Vec<u8>,
     /// When the game ended before its rules said so: `{ending, ranks, resigned}`
     /// (`ending`: `resigned`, `abandoned` or `claimed`); `outcome` is then null.
-    pub ending: Option<serde_json::Value>,
+    pub ending: Option<crate::live::endings::EarlyResult>,
 }
 
 impl ServerMsg {

@@ -10,31 +10,75 @@ use crate::http::auth::{Identity, random_hex, token_hash};
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// A new address gets at most one verification mail this often (each is a mail to someone
 /// who may not have asked for it).
 const VERIFY_EVERY_MS: i64 = 60 * 1000;
 
-async fn settings_json(state: &AppState, identity: &Identity) -> ApiResult<Value> {
+/// What reaches me and how: my preferences, my address, whether the server sends mail, the
+/// key browsers subscribe to push with and how many of my devices have.
+#[derive(Serialize)]
+pub struct Settings {
+    pub prefs: crate::reach::away::Prefs,
+    /// Null when I gave none.
+    pub email: Option<EmailAddress>,
+    pub email_available: bool,
+    pub push_public_key: String,
+    pub push_devices: usize,
+    pub guest: bool,
+}
+
+/// My e-mail address and whether I followed its verification link.
+#[derive(Serialize)]
+pub struct EmailAddress {
+    pub address: String,
+    pub verified: bool,
+}
+
+/// The settings after something was removed (a push device, the address), and whether there
+/// was anything to remove.
+#[derive(Serialize)]
+pub struct Removed {
+    #[serde(flatten)]
+    pub settings: Settings,
+    pub removed: bool,
+}
+
+/// The answer of the verification link: the address is verified.
+#[derive(Serialize)]
+pub struct Verified {
+    pub verified: bool,
+}
+
+/// The answer of the one-click unsubscribe: no mail reaches the account any more.
+#[derive(Serialize)]
+pub struct Unsubscribed {
+    pub unsubscribed: bool,
+}
+
+async fn settings(state: &AppState, identity: &Identity) -> ApiResult<Settings> {
     let reach = &state.reach;
     let prefs = reach.prefs(&identity.user_id).await?;
     let email = reach.store.email(&identity.user_id).await?;
     let devices = reach.store.subscriptions(&identity.user_id).await?.len();
-    Ok(json!({
-        "prefs": prefs,
-        "email": email.map(|e| json!({ "address": e.address, "verified": e.verified })),
-        "email_available": reach.mail.is_some(),
-        "push_public_key": reach.push.public_key,
-        "push_devices": devices,
-        "guest": identity.guest,
-    }))
+    Ok(Settings {
+        prefs,
+        email: email.map(|e| EmailAddress {
+            address: e.address,
+            verified: e.verified,
+        }),
+        email_available: reach.mail.is_some(),
+        push_public_key: reach.push.public_key.clone(),
+        push_devices: devices,
+        guest: identity.guest,
+    })
 }
 
 /// `GET /api/notify`: what reaches me and how.
-pub async fn get(State(state): State<AppState>, identity: Identity) -> ApiResult<Json<Value>> {
-    Ok(Json(settings_json(&state, &identity).await?))
+pub async fn get(State(state): State<AppState>, identity: Identity) -> ApiResult<Json<Settings>> {
+    Ok(Json(settings(&state, &identity).await?))
 }
 
 /// `PUT /api/notify`: which events reach me by push and by e-mail.
@@ -42,7 +86,7 @@ pub async fn set(
     State(state): State<AppState>,
     identity: Identity,
     ApiJson(body): ApiJson<Value>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Settings>> {
     let prefs: Prefs = serde_json::from_value(body).map_err(|e| {
         ApiError::new(
             ApiErrorCode::BadSettings,
@@ -55,7 +99,7 @@ pub async fn set(
         .store
         .set_notify_prefs(&identity.user_id, &json)
         .await?;
-    Ok(Json(settings_json(&state, &identity).await?))
+    Ok(Json(settings(&state, &identity).await?))
 }
 
 #[derive(Deserialize)]
@@ -84,7 +128,7 @@ pub async fn subscribe(
     State(state): State<AppState>,
     identity: Identity,
     ApiJson(body): ApiJson<Value>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<Settings>)> {
     let request: SubscribeRequest = serde_json::from_value(body).map_err(|e| {
         bad_subscription(format!(
             "a subscription is {{\"endpoint\", \"keys\": {{\"p256dh\", \"auth\"}}}}: {e}"
@@ -115,7 +159,7 @@ pub async fn subscribe(
         .await?;
     Ok((
         StatusCode::CREATED,
-        Json(settings_json(&state, &identity).await?),
+        Json(settings(&state, &identity).await?),
     ))
 }
 
@@ -130,15 +174,16 @@ pub async fn unsubscribe(
     State(state): State<AppState>,
     identity: Identity,
     ApiJson(request): ApiJson<UnsubscribeRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Removed>> {
     let removed = state
         .reach
         .store
         .remove_subscription(Some(&identity.user_id), &request.endpoint)
         .await?;
-    let mut v = settings_json(&state, &identity).await?;
-    v["removed"] = json!(removed);
-    Ok(Json(v))
+    Ok(Json(Removed {
+        settings: settings(&state, &identity).await?,
+        removed,
+    }))
 }
 
 #[derive(Deserialize)]
@@ -154,7 +199,7 @@ pub async fn set_email(
     State(state): State<AppState>,
     identity: Identity,
     ApiJson(request): ApiJson<EmailRequest>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<Settings>)> {
     let reach = &state.reach;
     let Some(mailer) = &reach.mail else {
         return Err(ApiError::conflict(
@@ -205,7 +250,7 @@ pub async fn set_email(
     }
     Ok((
         StatusCode::ACCEPTED,
-        Json(settings_json(&state, &identity).await?),
+        Json(settings(&state, &identity).await?),
     ))
 }
 
@@ -213,11 +258,12 @@ pub async fn set_email(
 pub async fn delete_email(
     State(state): State<AppState>,
     identity: Identity,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Removed>> {
     let removed = state.reach.store.delete_email(&identity.user_id).await?;
-    let mut v = settings_json(&state, &identity).await?;
-    v["removed"] = json!(removed);
-    Ok(Json(v))
+    Ok(Json(Removed {
+        settings: settings(&state, &identity).await?,
+        removed,
+    }))
 }
 
 #[derive(Deserialize)]
@@ -238,14 +284,14 @@ fn bad_token() -> ApiError {
 pub async fn verify_email(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<VerifyRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Verified>> {
     match state
         .reach
         .store
         .verify_email(&token_hash(&request.token))
         .await?
     {
-        Some(_) => Ok(Json(json!({ "verified": true }))),
+        Some(_) => Ok(Json(Verified { verified: true })),
         None => Err(bad_token()),
     }
 }
@@ -256,7 +302,7 @@ pub async fn verify_email(
 pub async fn one_click_unsubscribe(
     State(state): State<AppState>,
     Path(token): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Unsubscribed>> {
     let store = &state.reach.store;
     let user = store
         .user_of_unsubscribe(&token)
@@ -266,5 +312,5 @@ pub async fn one_click_unsubscribe(
     prefs.email.values_mut().for_each(|on| *on = false);
     let json = serde_json::to_string(&prefs).map_err(ApiError::internal)?;
     store.set_notify_prefs(&user, &json).await?;
-    Ok(Json(json!({ "unsubscribed": true })))
+    Ok(Json(Unsubscribed { unsubscribed: true }))
 }

@@ -8,7 +8,6 @@ use super::text;
 use crate::db::store::Store;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use serde_json::json;
 use web_push_native::jwt_simple::algorithms::{ECDSAP256PublicKeyLike, ES256KeyPair};
 use web_push_native::{Auth, WebPushBuilder, p256};
 
@@ -153,7 +152,7 @@ impl Pusher {
         let request = WebPushBuilder::new(checked.endpoint, checked.p256dh, checked.auth)
             .with_valid_duration(TTL)
             .with_vapid(&self.key, &self.contact)
-            .build(payload.to_string())
+            .build(serde_json::to_string(&payload).map_err(|e| ReachError::Encrypt(e.to_string()))?)
             .map_err(|e| ReachError::Encrypt(e.to_string()))?;
         let (parts, body) = request.into_parts();
         let response = self
@@ -168,19 +167,29 @@ impl Pusher {
 }
 
 /// What the service worker shows: a title and a line in the subscription's language, and
-/// the page a click opens.
-pub fn payload(lang: &str, event: &Away, game_kind: &str) -> serde_json::Value {
+/// the page a click opens (`web/sw.js` reads it).
+#[derive(serde::Serialize)]
+pub struct Payload<'a> {
+    pub kind: &'static str,
+    pub game: &'a str,
+    pub title: String,
+    pub body: String,
+    pub url: String,
+}
+
+/// The payload of `event` for a subscription in `lang`.
+pub fn payload<'a>(lang: &str, event: &'a Away, game_kind: &str) -> Payload<'a> {
     let game = text::t(lang, &format!("game.{game_kind}"), &[]);
     let kind = event.kind.key();
     let url = match event.kind {
         Kind::Rematch => format!("/#/table/{}", event.game),
         _ => format!("/#/game/{}", event.game),
     };
-    json!({
-        "kind": kind,
-        "game": event.game,
-        "title": text::t(lang, &format!("notify.{kind}_title"), &[("game", &game)]),
-        "body": text::t(lang, &format!("notify.{kind}_body"), &[("game", &game)]),
-        "url": url,
-    })
+    Payload {
+        kind,
+        game: &event.game,
+        title: text::t(lang, &format!("notify.{kind}_title"), &[("game", &game)]),
+        body: text::t(lang, &format!("notify.{kind}_body"), &[("game", &game)]),
+        url,
+    }
 }

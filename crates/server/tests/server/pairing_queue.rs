@@ -144,8 +144,9 @@ async fn a_player_gone_for_good_no_longer_waits() {
 /// writes nothing. And a holder whose lease moved on (a newer epoch) seats nobody.
 #[cfg(feature = "postgres-tests")]
 pub async fn races_on_postgres(url: &str) {
+    use pyramidion_server::db::fence::Fence;
     use pyramidion_server::db::store::Store;
-    use pyramidion_server::db::writer::{Fence, WriterOptions};
+    use pyramidion_server::db::writer::WriterOptions;
     use pyramidion_server::metrics::Metrics;
     use std::sync::Arc;
     let open = || Store::open(url, Arc::<Metrics>::default(), WriterOptions::default());

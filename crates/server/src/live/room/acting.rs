@@ -5,9 +5,8 @@ use crate::db::room_store::Resignation;
 use crate::db::rows::{SeatKind, TurnWrite};
 use crate::error::ApiError;
 use crate::error_code::ApiErrorCode;
-use crate::live::endings::{Action, Answer, early_result, final_ranks};
+use crate::live::endings::{Action, Answer, Done, early_result, final_ranks};
 use axum::http::StatusCode;
-use serde_json::json;
 
 fn refuse(status: StatusCode, code: ApiErrorCode, message: &str) -> Answer {
     Err(ApiError::with_status(status, code, message))
@@ -108,7 +107,8 @@ impl Room {
         let ends = left.len() < 2 || !person_left;
         let result = ends.then(|| {
             let ranks = final_ranks(None, self.seats.len(), &resigned);
-            early_result(ending, &ranks, &resigned).to_string()
+            serde_json::to_string(&early_result(ending, &ranks, &resigned))
+                .expect("an early result serialises")
         });
         let first = self.resigned.len();
         let rows: Vec<(u8, usize)> = seats
@@ -144,7 +144,10 @@ impl Room {
         // The turn may pass to someone away: announced as any move's would be.
         self.tell_turns(true);
         self.schedule();
-        Ok(json!({ "ended": ends, "resigned": self.resigned }))
+        Ok(Done::Resigned {
+            ended: ends,
+            resigned: self.resigned.clone(),
+        })
     }
 
     /// Takes back the seats of `mine` a bot took after too many time-outs: their time-outs
@@ -196,6 +199,6 @@ impl Room {
         // The player is back at the table: nothing to announce to them.
         self.tell_turns(false);
         self.schedule();
-        Ok(json!({ "seats": taken }))
+        Ok(Done::Back { seats: taken })
     }
 }

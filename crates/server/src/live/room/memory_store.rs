@@ -2,9 +2,10 @@
 //! can refuse every write (a full disk) or hold one in flight until the test lets it commit.
 //! The real SQLite and PostgreSQL paths are covered by the server's tests (`tests/server`).
 use crate::db::error::{MoveRefused, StoreError};
+use crate::db::fence::Fence;
 use crate::db::room_store::{Resignation, RoomStore, Stored};
 use crate::db::rows::TurnWrite;
-use crate::db::writer::{Fence, NewMove};
+use crate::db::writer::NewMove;
 use crate::live::chat_message::ChatMessage;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};

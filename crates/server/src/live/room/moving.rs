@@ -116,11 +116,11 @@ impl Room {
             .outcome()
             .map(|o| crate::live::endings::with_resignations(o, &self.resigned));
         let result = outcome.as_ref().map(|o| {
-            let mut v = serde_json::to_value(o).unwrap_or_default();
-            if !self.resigned.is_empty() {
-                v["resigned"] = serde_json::json!(self.resigned);
-            }
-            v.to_string()
+            let stored = crate::live::endings::FinishedResult {
+                outcome: o,
+                resigned: &self.resigned,
+            };
+            serde_json::to_string(&stored).unwrap_or_default()
         });
         // The clock after this move, stored with it.
         let before = self.to_move();

@@ -1,0 +1,186 @@
+//! The state every request and room shares ([`AppState`]): the store, the rooms, the rate
+//! limiters, the hub, the bots, the reach of players away and the cluster; how it is opened
+//! (resuming unfinished games and analyses, starting the timers) and swept. Apart from the
+//! configuration it is built from (`crate::config`) and the routes that serve it
+//! (`crate::routes`).
+use crate::{Config, StartError, analysis, cluster, db, http, live, metrics, reach, wall_clock};
+use std::sync::Arc;
+
+/// What every handler and room reaches: cheap to clone (everything is shared).
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub store: db::store::Store,
+    pub rooms: Arc<live::rooms::Rooms>,
+    pub metrics: Arc<metrics::Metrics>,
+    pub http_limit: Arc<http::limits::PerIp>,
+    /// New guests per client address.
+    pub guest_limit: Arc<http::limits::PerIp>,
+    /// New accounts per client address.
+    pub register_limit: Arc<http::limits::PerIp>,
+    /// WebSocket messages per client address, shared by all of that address's sockets.
+    pub ws_limit: Arc<http::limits::PerIp>,
+    /// Open connections (and WebSockets) per client address.
+    pub connections: Arc<http::listen::PerIpConnections>,
+    /// Password hashes computed at once (argon2 takes ~19 MiB and tens of ms each).
+    pub hashing: Arc<tokio::sync::Semaphore>,
+    /// Serialises seat changes (join/leave), so two players never take the same seat.
+    pub lobby_lock: Arc<tokio::sync::Mutex<()>>,
+    /// Hashes of the session tokens just ended: the WebSockets opened with them close.
+    pub signed_out: tokio::sync::broadcast::Sender<String>,
+    /// Turn and lobby pushes (see `hub`).
+    pub hub: Arc<live::hub::Hub>,
+    /// Where bots think and analyses run (fairly shared: see `fair_queue`).
+    pub bots: Arc<live::bot_pool::BotPool>,
+    /// The analyses queued or running in this process.
+    pub analyses: Arc<analysis::Queue>,
+    /// Push and e-mail to players away (see `reach`).
+    pub reach: Arc<reach::Reach>,
+    /// This instance among several on one PostgreSQL database (see `cluster`); none on
+    /// SQLite.
+    pub cluster: Option<Arc<cluster::Cluster>>,
+    /// Set when the instance drains (SIGTERM): every WebSocket is closed so that its client
+    /// reconnects to another instance.
+    pub draining: tokio::sync::watch::Sender<bool>,
+}
+
+impl AppState {
+    /// Opens the database and resumes every unfinished game.
+    pub async fn new(config: Config) -> Result<AppState, StartError> {
+        let metrics = Arc::<metrics::Metrics>::default();
+        let store =
+            db::store::Store::open(&config.database_url, metrics.clone(), config.writer.clone())
+                .await?;
+        let http_limit = http::limits::PerIp::new(http::limits::Rate {
+            per_second: config.http_per_second,
+            burst: config.http_burst,
+        });
+        let guests = config.limits.guests_per_ip_per_hour as f64;
+        let guest_limit = http::limits::PerIp::new(http::limits::Rate {
+            per_second: guests / 3600.0,
+            burst: guests,
+        });
+        let registrations = config.limits.registrations_per_ip_per_hour as f64;
+        let register_limit = http::limits::PerIp::new(http::limits::Rate {
+            per_second: registrations / 3600.0,
+            burst: registrations,
+        });
+        let ws_limit = http::limits::PerIp::new(http::limits::Rate {
+            per_second: config.ws_messages_per_second,
+            burst: config.ws_burst,
+        });
+        let hashing = tokio::sync::Semaphore::new(config.limits.hash_concurrency.max(1));
+        let bots = Arc::new(live::bot_pool::BotPool::new(config.bot_threads));
+        let (reach, away) = reach::Reach::start(config.reach.clone(), store.clone()).await?;
+        let hub = Arc::<live::hub::Hub>::default();
+        hub.reach_with(away);
+        // On PostgreSQL every instance is one of a cluster (of one, or of several).
+        let cluster = match store.backend {
+            db::store::Backend::Postgres => {
+                let me = config
+                    .instance
+                    .clone()
+                    .unwrap_or_else(|| format!("i-{}", http::auth::random_hex(6)));
+                let address = config
+                    .advertise
+                    .clone()
+                    .unwrap_or_else(|| "http://127.0.0.1:0".to_string());
+                let cluster = cluster::Cluster::join(&store, me.clone(), address).await?;
+                let fanout = cluster::fanout::start(
+                    &config.database_url,
+                    store.pool.clone(),
+                    me,
+                    hub.clone(),
+                )
+                .await?;
+                hub.fan_out_with(fanout);
+                hub.in_cluster(cluster.clone());
+                Some(cluster)
+            }
+            db::store::Backend::Sqlite => None,
+        };
+        let state = AppState {
+            config: Arc::new(config),
+            store,
+            rooms: Arc::default(),
+            metrics,
+            http_limit: Arc::new(http_limit),
+            guest_limit: Arc::new(guest_limit),
+            register_limit: Arc::new(register_limit),
+            ws_limit: Arc::new(ws_limit),
+            connections: Arc::default(),
+            hashing: Arc::new(hashing),
+            lobby_lock: Arc::default(),
+            signed_out: tokio::sync::broadcast::channel(256).0,
+            hub,
+            bots,
+            analyses: Arc::default(),
+            reach,
+            cluster,
+            draining: tokio::sync::watch::channel(false).0,
+        };
+        let resumed = state.rooms.resume_all(&state).await?;
+        tracing::info!(resumed, "unfinished games resumed");
+        let analyses = analysis::resume_queued(&state).await?;
+        tracing::info!(analyses, "analyses cut short by a restart queued again");
+        let waker = state.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(live::rooms::WAKE_EVERY);
+            loop {
+                every.tick().await;
+                if let Err(e) = waker.rooms.wake_due(&waker).await {
+                    tracing::warn!(error = %e, "cannot read the games whose clock runs out");
+                }
+                if let Err(e) = waker.rooms.adopt_orphans(&waker).await {
+                    tracing::warn!(error = %e, "cannot read the games of dead instances");
+                }
+                // A dead instance's analyses are run again by one of the others.
+                if waker.cluster.as_ref().is_some_and(|c| !c.retired())
+                    && let Err(e) = analysis::resume_queued(&waker).await
+                {
+                    tracing::warn!(error = %e, "cannot read the analyses of dead instances");
+                }
+            }
+        });
+        let sweeper = state.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(sweeper.config.limits.sweep_every);
+            every.tick().await;
+            loop {
+                every.tick().await;
+                sweeper.sweep(wall_clock::now_ms()).await;
+            }
+        });
+        Ok(state)
+    }
+
+    /// Deletes expired sessions and guests (as of `now`, in ms) and lets the rate limiters
+    /// forget idle addresses. Run every `sweep_every`.
+    pub async fn sweep(&self, now: i64) {
+        let ttl = self.config.limits.session_ttl.as_millis() as i64;
+        match self.store.sweep(now - ttl).await {
+            Ok((sessions, guests)) if sessions + guests > 0 => {
+                tracing::info!(sessions, guests, "expired sessions and guests deleted")
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "sweep failed"),
+        }
+        if let Err(e) = self
+            .store
+            .sweep_subscriptions(now, reach::mail::BATCH_MS)
+            .await
+        {
+            tracing::warn!(error = %e, "cannot sweep the notifications' storage");
+        }
+        self.http_limit.sweep();
+        self.guest_limit.sweep();
+        let untouched = now - self.config.limits.abandon_after.as_millis() as i64;
+        match http::endings::abandon_stale(self, untouched).await {
+            Ok(0) => {}
+            Ok(games) => tracing::info!(games, "untouched games against bots abandoned"),
+            Err(e) => tracing::warn!(error = %e, "cannot abandon untouched games"),
+        }
+        self.register_limit.sweep();
+        self.ws_limit.sweep();
+    }
+}
