@@ -58,7 +58,8 @@ pub struct AnalyseCheckArgs {
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Appends each game's figures to this file (one JSON line per game) as soon as it is
-    /// checked, so that a long check can be run in parts and stopped without losing them.
+    /// checked, so that a long check can be run in parts and stopped without losing them;
+    /// the games the file already holds are not played again (the same command resumes).
     #[arg(long)]
     pub results: Option<PathBuf>,
     /// Plays nothing: adds up the games of these results files (the same seed twice counts
@@ -160,14 +161,20 @@ pub fn run(args: AnalyseCheckArgs) -> Result<()> {
     let all = if args.from.is_empty() {
         play(&args)?
     } else {
-        read_results(&args)?
+        read_results(&args, &args.from)?.into_values().collect()
     };
     summarise(&args, &all)
 }
 
-/// Plays and analyses the games, appending each to the results file when asked.
+/// Plays and analyses the games, appending each to the results file when asked. A game the
+/// results file already holds (compared with the second seed, where this run compares it) is
+/// taken from it, not played again: the same command resumes a stopped check.
 fn play(args: &AnalyseCheckArgs) -> Result<Vec<Checked>> {
     let level: BotLevel = args.level.parse()?;
+    let done = match &args.results {
+        Some(path) if path.exists() => read_results(args, std::slice::from_ref(path))?,
+        _ => BTreeMap::new(),
+    };
     let results = match &args.results {
         Some(path) => Some(Mutex::new(
             std::fs::OpenOptions::new()
@@ -189,6 +196,23 @@ fn play(args: &AnalyseCheckArgs) -> Result<Vec<Checked>> {
             .into_par_iter()
             .map(|i| {
                 let seed = args.seed + u64::from(i);
+                let compares = i < args.agreement_games;
+                if let Some(known) = done.get(&seed).filter(|c| c.compared || !compares) {
+                    let mut known = known.clone();
+                    // Counted as this run would count it: compared only where it compares.
+                    if !compares {
+                        known = Checked {
+                            decisions: 0,
+                            agreeing: 0,
+                            seats: 0,
+                            seats_agreeing: 0,
+                            compared: false,
+                            ..known
+                        };
+                    }
+                    eprintln!("{} (already in the results file)", game_line(&known));
+                    return Ok(known);
+                }
                 let checked = dispatch!(args.game, G => check_game::<G>(args, level, seed))?;
                 eprintln!("{}", game_line(&checked));
                 if let Some(file) = &results {
@@ -222,10 +246,10 @@ fn game_line(c: &Checked) -> String {
     )
 }
 
-/// The games of the results files, one per seed, checked against the arguments.
-fn read_results(args: &AnalyseCheckArgs) -> Result<Vec<Checked>> {
+/// The games of the results files `paths`, one per seed, checked against the arguments.
+fn read_results(args: &AnalyseCheckArgs, paths: &[PathBuf]) -> Result<BTreeMap<u64, Checked>> {
     let mut by_seed: BTreeMap<u64, Checked> = BTreeMap::new();
-    for path in &args.from {
+    for path in paths {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         for (n, line) in text
@@ -277,7 +301,7 @@ fn read_results(args: &AnalyseCheckArgs) -> Result<Vec<Checked>> {
             }
         }
     }
-    Ok(by_seed.into_values().collect())
+    Ok(by_seed)
 }
 
 /// Seeds as ranges: "1–5, 11–25".

@@ -35,10 +35,11 @@ fn check(extra: &[&str]) -> Output {
     pyramidion(&args)
 }
 
-/// The same check's summary from a results file, playing nothing.
-fn from(results: &str) -> Output {
+/// The same check's summary from results files, playing nothing.
+fn from(results: &[&str]) -> Output {
     let mut args = CHECK.to_vec();
-    args.extend_from_slice(&["--from", results]);
+    args.push("--from");
+    args.extend_from_slice(results);
     pyramidion(&args)
 }
 
@@ -66,13 +67,45 @@ fn sorted_lines(path: &std::path::Path) -> Vec<String> {
 #[test]
 fn a_check_run_in_parts_adds_up_to_the_whole() {
     let dir = scratch("parts");
-    let whole = dir.join("whole.jsonl");
-    let parts = dir.join("parts.jsonl");
-    let w = whole.to_str().unwrap();
-    let p = parts.to_str().unwrap();
-    let one_run = check(&["--games", "3", "--agreement-games", "2", "--results", w]);
-    // Seeds 1–2 compared, then seed 3 alone, and seed 2 once more (counted once).
-    check(&["--games", "2", "--agreement-games", "2", "--results", p]);
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (whole, first, second) = (path("whole.jsonl"), path("a.jsonl"), path("b.jsonl"));
+    let one_run = check(&[
+        "--games",
+        "3",
+        "--agreement-games",
+        "2",
+        "--results",
+        &whole,
+    ]);
+    let lines = sorted_lines(whole.as_ref());
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    // The same command again resumes: nothing left to play, the same summary.
+    let again = check(&[
+        "--games",
+        "3",
+        "--agreement-games",
+        "2",
+        "--results",
+        &whole,
+    ]);
+    assert_eq!(again.stdout, one_run.stdout);
+    assert_eq!(sorted_lines(whole.as_ref()), lines, "a game played again");
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(
+        stderr.matches("already in the results file").count(),
+        3,
+        "{stderr}"
+    );
+    // In two parts with files of their own: seeds 1–2 compared, then seeds 2–3 not (seed 2
+    // twice: counted once, compared).
+    check(&[
+        "--games",
+        "2",
+        "--agreement-games",
+        "2",
+        "--results",
+        &first,
+    ]);
     check(&[
         "--seed",
         "2",
@@ -81,24 +114,18 @@ fn a_check_run_in_parts_adds_up_to_the_whole() {
         "--agreement-games",
         "0",
         "--results",
-        p,
+        &second,
     ]);
-    let lines = sorted_lines(&whole);
-    assert_eq!(lines.len(), 3, "{lines:?}");
-    let part_lines = sorted_lines(&parts);
+    let mut part_lines = sorted_lines(first.as_ref());
+    part_lines.extend(sorted_lines(second.as_ref()));
     assert_eq!(part_lines.len(), 4, "{part_lines:?}");
     for line in &lines {
         assert!(part_lines.contains(line), "{line} not in {part_lines:?}");
     }
-    let from_whole = from(w);
-    let from_parts = from(p);
-    assert_eq!(from_whole.stdout, one_run.stdout);
-    assert_eq!(from_parts.stdout, one_run.stdout);
+    assert_eq!(from(&[&whole]).stdout, one_run.stdout);
+    assert_eq!(from(&[&first, &second]).stdout, one_run.stdout);
     let summary = String::from_utf8_lossy(&one_run.stdout);
-    assert!(
-        summary.contains("in 3 games") || summary.contains("of 3 games"),
-        "{summary}"
-    );
+    assert!(summary.contains(" of 3 games ("), "{summary}");
     assert!(summary.contains("(game seeds 1–3)"), "{summary}");
     assert!(summary.contains("agreement over 2 games"), "{summary}");
     assert!(summary.contains("(game seeds 1–2)"), "{summary}");
