@@ -69,25 +69,19 @@ fn a_check_run_in_parts_adds_up_to_the_whole() {
     let dir = scratch("parts");
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let (whole, first, second) = (path("whole.jsonl"), path("a.jsonl"), path("b.jsonl"));
-    let one_run = check(&[
+    let whole_check = [
         "--games",
         "3",
         "--agreement-games",
         "2",
         "--results",
         &whole,
-    ]);
+    ];
+    let one_run = check(&whole_check);
     let lines = sorted_lines(whole.as_ref());
     assert_eq!(lines.len(), 3, "{lines:?}");
     // The same command again resumes: nothing left to play, the same summary.
-    let again = check(&[
-        "--games",
-        "3",
-        "--agreement-games",
-        "2",
-        "--results",
-        &whole,
-    ]);
+    let again = check(&whole_check);
     assert_eq!(again.stdout, one_run.stdout);
     assert_eq!(sorted_lines(whole.as_ref()), lines, "a game played again");
     let stderr = String::from_utf8_lossy(&again.stderr);
