@@ -287,7 +287,7 @@ mod tests {
 
     fn record(result: Option<Vec<i32>>) -> Record {
         Record {
-            game: "pyramids".into(),
+            game: "a-game".into(),
             options: json!({ "players": 2 }),
             seed: 42,
             result,
@@ -303,7 +303,7 @@ mod tests {
         let whole = |r| serde_json::to_value(ExportedRecord::whole(record(r))).unwrap();
         assert_eq!(
             whole(Some(vec![3, 1])),
-            json!({"game": "pyramids", "options": {"players": 2}, "seed": 42,
+            json!({"game": "a-game", "options": {"players": 2}, "seed": 42,
                    "result": [3, 1], "moves": ["a", "b"]})
         );
         assert_eq!(whole(None)["result"], json!(null));
@@ -318,7 +318,7 @@ mod tests {
         };
         assert_eq!(
             serde_json::to_value(line).unwrap(),
-            json!({"game": "pyramids", "options": {"players": 2}, "moves": ["x"], "id": "g1",
+            json!({"game": "a-game", "options": {"players": 2}, "moves": ["x"], "id": "g1",
                    "status": "live", "rated": false, "created_at": 1, "finished_at": null})
         );
     }

@@ -531,7 +531,7 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&game).unwrap(),
             json!({
-                "id": "t1", "game": "pyramids", "options": {"players": 3}, "status": "live",
+                "id": "t1", "game": "a-game", "options": {"players": 3}, "status": "live",
                 "listed": true, "rated": true, "clock": null, "created_at": 7, "result": null,
                 "seats": [
                     {"type": "human", "user": "u1", "name": "Ann", "me": false, "rating": 1500.0},

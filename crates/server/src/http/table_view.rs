@@ -82,13 +82,14 @@ pub struct FinishedTable {
     pub finished_at: Option<i64>,
 }
 
-/// A live two-seat table (a person and a bot) with an open third seat, for the tests that pin
+/// A live two-seat table (a person and a bot) with an open third seat, of a game the tests need
+/// not know (the shapes do not depend on it; the server names no game), for the tests that pin
 /// the JSON of the answers extending it.
 #[cfg(test)]
 pub(crate) fn sample_table() -> Table {
     Table {
         id: "t1".into(),
-        game: "pyramids".into(),
+        game: "a-game".into(),
         options: serde_json::json!({ "players": 3 }),
         status: crate::game_status::GameStatus::Live,
         listed: true,
