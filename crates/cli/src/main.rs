@@ -12,7 +12,9 @@ macro_rules! outln {
 /// (sockets, messages, requests), and glibc keeps what was freed, fragmented, for good; jemalloc
 /// returns it to the system after a few seconds. Measured per live game with
 /// `pyramidion-loadtest` in docs/performance.md ("Memory per live game"). Only this binary
-/// (the server's): the library crates leave the choice to their users.
+/// (the server's): the library crates leave the choice to their users. CI's test build sets
+/// `--cfg pyramidion_system_allocator` to skip compiling jemalloc (crates/cli/Cargo.toml).
+#[cfg(not(pyramidion_system_allocator))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
