@@ -490,24 +490,27 @@ mod tests {
             record::<treasures::Game>(&treasures::Options::multiplayer(2), 4, 10),
             record::<pyramido::Game>(&pyramido::Options { players: 2 }, 5, 6),
         ];
+        // The six analyses (three records, two seeds) are independent: one thread each, so
+        // that the test takes the cores it is given rather than one (it is this binary's
+        // longest by far).
+        let analyses: Vec<(Analysis, Analysis)> = std::thread::scope(|scope| {
+            let running: Vec<_> = records
+                .iter()
+                .map(|record| {
+                    [1, 2].map(|seed| {
+                        scope.spawn(move || {
+                            analyse_record(record, AnalysisConfig { budget: 2000, seed }).unwrap()
+                        })
+                    })
+                })
+                .collect();
+            running
+                .into_iter()
+                .map(|[a, b]| (a.join().unwrap(), b.join().unwrap()))
+                .collect()
+        });
         let (mut decisions, mut agreeing, mut flagged) = (0, 0, 0);
-        for record in &records {
-            let a = analyse_record(
-                record,
-                AnalysisConfig {
-                    budget: 2000,
-                    seed: 1,
-                },
-            )
-            .unwrap();
-            let b = analyse_record(
-                record,
-                AnalysisConfig {
-                    budget: 2000,
-                    seed: 2,
-                },
-            )
-            .unwrap();
+        for (record, (a, b)) in records.iter().zip(&analyses) {
             for (x, y) in a.decisions.iter().zip(&b.decisions) {
                 assert_eq!(x.ply, y.ply);
                 decisions += 1;
