@@ -23,8 +23,19 @@ impl Game {
                 take(self.necropolis[s].tomb.cards());
             }
         }
-        // Sorted first, so that the sample depends on what is hidden, not on its true order.
-        pool[..k].sort_unstable();
+        // In id order first, so that the sample depends on what is hidden, not on its true
+        // order. Card ids are distinct and below 128: a bit set orders them in one pass where
+        // a sort took a sixth of an analysis' time (this runs once per playout).
+        const _: () = assert!(CARD_COUNT <= 128);
+        let mut hidden = 0u128;
+        for &id in &pool[..k] {
+            hidden |= 1 << id;
+        }
+        debug_assert_eq!(hidden.count_ones() as usize, k, "hidden cards are distinct");
+        for slot in &mut pool[..k] {
+            *slot = hidden.trailing_zeros() as u8;
+            hidden &= hidden - 1;
+        }
         rng.shuffle(&mut pool[..k]);
         let mut cards = pool[..k].iter().copied();
         for slot in &mut g.deck[self.deck_pos as usize..] {
