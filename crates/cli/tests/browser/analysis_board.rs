@@ -209,7 +209,7 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&dir);
-    let flags = ["--analysis-budget", "60000", "--bot-pace-ms", "0"];
+    let flags = ["--analysis-budget", "30000", "--bot-pace-ms", "0"];
     let w = World {
         server: start_server_with(dir, "127.0.0.1:0", &flags),
         driver: Driver::start().await,
@@ -242,6 +242,15 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
             .filter(|d| d["flag"].is_string())
             .collect();
         assert!(!flagged.is_empty(), "{game}: first moves were found out");
+        // How far from failing the run was (the game's seed is drawn by the server).
+        eprintln!(
+            "{game}: {} flagged decisions, {} of them with a best placement",
+            flagged.len(),
+            flagged
+                .iter()
+                .filter(|d| d["best_move"]["kind"] == "place")
+                .count()
+        );
         let mut shot = false;
         for (n, d) in flagged.iter().enumerate() {
             s.click_nth("[data-testid=show-decision]", n).await;
