@@ -91,6 +91,20 @@ struct Checked {
     compared: bool,
 }
 
+impl Checked {
+    /// The same game's figures without the second seed's comparison.
+    fn uncompared(self) -> Checked {
+        Checked {
+            decisions: 0,
+            agreeing: 0,
+            seats: 0,
+            seats_agreeing: 0,
+            compared: false,
+            ..self
+        }
+    }
+}
+
 /// Totals agree within 15% of the larger, or 2 points.
 pub fn totals_agree(a: f64, b: f64) -> bool {
     (a - b).abs() <= 2.0_f64.max(0.15 * a.abs().max(b.abs()))
@@ -119,7 +133,13 @@ fn budget(args: &AnalyseCheckArgs) -> u32 {
         .unwrap_or_else(|| AnalysisConfig::judge(args.game.descriptor(), 0).budget)
 }
 
-fn check_game<G: Rules>(args: &AnalyseCheckArgs, level: BotLevel, seed: u64) -> Result<Checked> {
+/// Plays game `seed` and analyses it; with the second analysis seed too when it `compares`.
+fn check_game<G: Rules>(
+    args: &AnalyseCheckArgs,
+    level: BotLevel,
+    seed: u64,
+    compares: bool,
+) -> Result<Checked> {
     let options: G::Options = serde_json::from_value(options_json(args.game, 2, &[])?)?;
     // Seats alternate with the seed, so neither side always moves first and a game is the
     // same whichever part of a check plays it.
@@ -144,7 +164,7 @@ fn check_game<G: Rules>(args: &AnalyseCheckArgs, level: BotLevel, seed: u64) -> 
         greedy_lost: first.seats[1 - level_seat].game.lost,
         ..Checked::default()
     };
-    if seed < args.seed + u64::from(args.agreement_games) {
+    if compares {
         let second = analyse_record(&record, config(args.second_seed))
             .with_context(|| format!("game seed {seed}"))?;
         let (decisions, agreeing, seats) = agreement(&first, &second);
@@ -198,22 +218,17 @@ fn play(args: &AnalyseCheckArgs) -> Result<Vec<Checked>> {
                 let seed = args.seed + u64::from(i);
                 let compares = i < args.agreement_games;
                 if let Some(known) = done.get(&seed).filter(|c| c.compared || !compares) {
-                    let mut known = known.clone();
                     // Counted as this run would count it: compared only where it compares.
-                    if !compares {
-                        known = Checked {
-                            decisions: 0,
-                            agreeing: 0,
-                            seats: 0,
-                            seats_agreeing: 0,
-                            compared: false,
-                            ..known
-                        };
-                    }
+                    let known = if compares {
+                        known.clone()
+                    } else {
+                        known.clone().uncompared()
+                    };
                     eprintln!("{} (already in the results file)", game_line(&known));
                     return Ok(known);
                 }
-                let checked = dispatch!(args.game, G => check_game::<G>(args, level, seed))?;
+                let checked =
+                    dispatch!(args.game, G => check_game::<G>(args, level, seed, compares))?;
                 eprintln!("{}", game_line(&checked));
                 if let Some(file) = &results {
                     let line = serde_json::to_string(&checked)?;
