@@ -189,7 +189,7 @@ export async function renderReplay(root, id) {
           ),
         ),
       ),
-      h('p.hint', {}, t('analysis.summary_hint')),
+      h('p.hint', {}, t(analysis.measure === 'margin' ? 'analysis.summary_hint_margin' : 'analysis.summary_hint')),
     );
   };
 
@@ -263,21 +263,26 @@ export async function renderReplay(root, id) {
     );
 
   // The two moves of a flagged decision in words, with their expected points: "Anna placed
-  // …: 41.2; best: …: 47.0". Colours match the marks drawn on the table, and words say it too.
-  const decisionPanel = (d) =>
-    h(
+  // …: 41.2; best: …: 47.0", or their expected lead over the best opponent ("+3.5"; an analysis
+  // made before the judge measured the margin has own points). Colours match the marks drawn
+  // on the table, and words say it too.
+  const decisionPanel = (d) => {
+    const margin = page.analysis.analysis.measure === 'margin';
+    const value = (v) => (margin && v > 0 ? '+' : '') + v.toFixed(1);
+    return h(
       `section.card.analysis-decision.${d.flag}`,
       { 'data-testid': 'analysis-decision', role: 'note' },
       h('h3', {}, t('analysis.decision_of', { name: seatName(d.seat) }), ' · ', t(`analysis.flag_${d.flag}`)),
       h(
         'p',
         {},
-        h('span.analysis-played-word', { 'data-testid': 'decision-played' }, t('analysis.played_move', { name: seatName(d.seat), move: moveText(d.played_move), points: d.played_points.toFixed(1) })),
+        h('span.analysis-played-word', { 'data-testid': 'decision-played' }, t('analysis.played_move', { name: seatName(d.seat), move: moveText(d.played_move), points: value(d.played_points) })),
         '; ',
-        h('span.analysis-best-word', { 'data-testid': 'decision-best' }, t('analysis.best_move', { move: moveText(d.best_move), points: d.best_points.toFixed(1) })),
+        h('span.analysis-best-word', { 'data-testid': 'decision-best' }, t('analysis.best_move', { move: moveText(d.best_move), points: value(d.best_points) })),
       ),
-      h('p.hint', {}, t('analysis.decision_hint', { low: Math.max(0, d.lost_low).toFixed(1), high: d.lost_high.toFixed(1) })),
+      h('p.hint', {}, t(margin ? 'analysis.decision_hint_margin' : 'analysis.decision_hint', { low: Math.max(0, d.lost_low).toFixed(1), high: d.lost_high.toFixed(1) })),
     );
+  };
   // Marks the table's drawing of both moves (a ghost, a slot, a card, a button). A table may
   // draw one element or several (the status line that sticks under the clocks is a sibling of
   // the table's grid), so every element drawn is searched, itself included.

@@ -1,6 +1,7 @@
 //! Game analysis: for every decision of every seat with more than one legal move, the
-//! expected final points of the move played and of the best candidate, from that seat's
-//! information only, and the points lost with a 95% interval.
+//! expected final lead over the best other seat (see [`Measure`]) of the move played and of
+//! the best candidate, from that seat's information only, and the points lost with a 95%
+//! interval.
 //!
 //! The judge must be stronger than any player it judges, or it approves its own moves: its
 //! budget per decision is [`JUDGE_MULTIPLE`] times the playouts of the game's strongest level
@@ -38,6 +39,59 @@ pub struct AnalysisConfig {
     pub budget: u32,
     /// Seed of the analysis (the same seed gives the same report).
     pub seed: u64,
+    /// What a future is worth to the seat judged.
+    pub measure: Measure,
+}
+
+/// What a played-out future is worth to the seat whose decision is judged.
+///
+/// The judge measures the margin: a move that scores 2 points but hands the other seat 5
+/// loses 3, as a player who wants to win counts it, and as the search bots play (their
+/// reward is rank and margin). Measured by its own points alone, the judge said that `max`
+/// lost more points than `greedy` in 7 of 38 Forgotten Treasures games that `max` won by 14
+/// to 41 points: it took pieces the other seat needed, which own points call a loss
+/// (docs/analysis.md). `Points` stays for comparison (`--measure points`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    /// The seat's own final points.
+    Points,
+    /// The seat's final points minus the best other seat's (or THE Legend's, solo): points
+    /// ahead, negative when behind.
+    #[default]
+    Margin,
+}
+
+impl std::str::FromStr for Measure {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "points" => Ok(Measure::Points),
+            "margin" => Ok(Measure::Margin),
+            _ => Err(format!("unknown measure {s:?} (points, margin)")),
+        }
+    }
+}
+
+impl Measure {
+    pub fn of(self, outcome: &pyramidion_core::Outcome, seat: usize) -> f64 {
+        let own = outcome.scores[seat];
+        match self {
+            Measure::Points => f64::from(own),
+            Measure::Margin => {
+                let best_other = outcome
+                    .scores
+                    .iter()
+                    .enumerate()
+                    .filter(|&(s, _)| s != seat)
+                    .map(|(_, &p)| p)
+                    .chain(outcome.automa)
+                    .max()
+                    .unwrap_or(0);
+                f64::from(own - best_other)
+            }
+        }
+    }
 }
 
 impl AnalysisConfig {
@@ -53,6 +107,7 @@ impl AnalysisConfig {
         AnalysisConfig {
             budget: strongest.saturating_mul(JUDGE_MULTIPLE),
             seed,
+            measure: Measure::default(),
         }
     }
 
@@ -70,16 +125,6 @@ impl AnalysisConfig {
     }
 }
 
-/// One candidate of a decision.
-#[derive(Clone, Debug, Serialize)]
-pub struct Candidate {
-    /// The move: its text and structured form (`kind` and fields), as moves reach clients.
-    #[serde(rename = "move")]
-    pub mv: Value,
-    /// Mean final points over the decision's futures.
-    pub points: f64,
-}
-
 #[derive(Clone, Debug, Serialize)]
 pub struct Decision {
     /// Index of the move in the record (0-based).
@@ -93,6 +138,7 @@ pub struct Decision {
     /// Their structured forms (`{text, kind, …fields}`), for the replay to draw and say.
     pub played_move: Value,
     pub best_move: Value,
+    /// Their expected values over the decision's futures, in the report's [`Measure`].
     pub played_points: f64,
     pub best_points: f64,
     /// `best_points − played_points`, at least 0: the point estimate.
@@ -159,6 +205,9 @@ pub struct Analysis {
     pub stage_name: &'static str,
     /// Playouts per decision.
     pub budget: u32,
+    /// What the decisions' points are: own final points, or points ahead of the best other
+    /// seat (older reports, made before the margin, are own points).
+    pub measure: Measure,
     pub decisions: Vec<Decision>,
     pub seats: Vec<SeatTotal>,
 }
@@ -238,6 +287,7 @@ impl Analysis {
             game: record.game.to_string(),
             stage_name,
             budget: config.budget,
+            measure: config.measure,
             decisions,
             seats,
         }
@@ -328,7 +378,9 @@ fn decisions<G: Rules>(
         let mut evaluator = Search::<G>::new(SearchConfig::default(), futures);
         let values: Vec<Vec<f64>> = moves
             .iter()
-            .map(|&m| evaluator.playout_points(game, m, samples, futures))
+            .map(|&m| {
+                evaluator.playout_values(game, m, samples, futures, |o, s| config.measure.of(o, s))
+            })
             .collect();
         let played_at = moves
             .iter()
@@ -364,6 +416,26 @@ mod tests {
     use crate::{Bot, Greedy};
     use pyramidion_games::{AnyGame, GameKind};
 
+    /// The margin is a seat's points minus the best other seat's, THE Legend's in solo, and
+    /// its own points where it plays alone with no opponent; `points` ignores the others.
+    #[test]
+    fn the_margin_is_counted_against_the_best_other_seat() {
+        use pyramidion_core::Outcome;
+        let three = Outcome::ranked(vec![40, 55, 47], Vec::new());
+        assert_eq!(Measure::Margin.of(&three, 0), -15.0);
+        assert_eq!(Measure::Margin.of(&three, 1), 8.0);
+        assert_eq!(Measure::Margin.of(&three, 2), -8.0);
+        assert_eq!(Measure::Points.of(&three, 2), 47.0);
+        let mut solo = Outcome::ranked(vec![61], Vec::new());
+        assert_eq!(Measure::Margin.of(&solo, 0), 61.0);
+        solo.automa = Some(70);
+        assert_eq!(Measure::Margin.of(&solo, 0), -9.0);
+        assert_eq!(Measure::Points.of(&solo, 0), 61.0);
+        assert_eq!("margin".parse(), Ok(Measure::Margin));
+        assert_eq!("points".parse(), Ok(Measure::Points));
+        assert!("lead".parse::<Measure>().is_err());
+    }
+
     /// A short greedy game of every kind analysed whole, and in two halves: the same report.
     #[test]
     fn an_analysis_cut_in_parts_is_the_whole() {
@@ -384,7 +456,11 @@ mod tests {
                 };
                 record.moves.push(game.play_text(&m).unwrap().full.text);
             }
-            let config = AnalysisConfig { budget: 8, seed: 1 };
+            let config = AnalysisConfig {
+                budget: 8,
+                seed: 1,
+                measure: Measure::Margin,
+            };
             let whole = analyse_record(&record, config).unwrap();
             let (mut parts, seats) = analyse_plies(&record, config, 0..5).unwrap();
             parts.extend(analyse_plies(&record, config, 5..12).unwrap().0);
@@ -416,7 +492,11 @@ mod tests {
             game.play(&m).unwrap();
             record.push(&m);
         }
-        let config = AnalysisConfig { budget: 1, seed: 1 };
+        let config = AnalysisConfig {
+            budget: 1,
+            seed: 1,
+            measure: Measure::Margin,
+        };
         let analysis = analyse_record(&record, config).unwrap();
         assert_eq!(analysis.stage_name, G::DESCRIPTOR.stage_name);
         let stages: Vec<u8> = analysis.decisions.iter().map(|d| d.stage).collect();
@@ -462,9 +542,16 @@ mod tests {
         totals_add_up::<pyramids::Game>(&pyramids::Options { players: 3 });
     }
 
+    /// The judge at the budget of the game's `max` level, a quarter of its own: what a test
+    /// can afford.
+    fn judge_at_max_budget(record: &Record) -> u32 {
+        AnalysisConfig::judge(kind_of(record).unwrap().descriptor(), 0).budget / JUDGE_MULTIPLE
+    }
+
     /// Two analysis seeds agree on the flag of at least 90% of decisions and on each seat's
     /// total within 15% or 2 points, on a few fixed records (greedy against random, so that
-    /// there are losses to find; the first plies only, to keep the test short).
+    /// there are losses to find; the first plies only, to keep the test short), with the
+    /// judge at `max`'s budget.
     #[test]
     fn two_seeds_agree_on_flags_and_totals() {
         use pyramidion_games::{pyramido, pyramids, treasures};
@@ -499,7 +586,15 @@ mod tests {
                 .map(|record| {
                     [1, 2].map(|seed| {
                         scope.spawn(move || {
-                            analyse_record(record, AnalysisConfig { budget: 2000, seed }).unwrap()
+                            analyse_record(
+                                record,
+                                AnalysisConfig {
+                                    budget: judge_at_max_budget(record),
+                                    seed,
+                                    measure: Measure::Margin,
+                                },
+                            )
+                            .unwrap()
                         })
                     })
                 })

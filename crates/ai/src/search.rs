@@ -279,13 +279,20 @@ impl<G: Rules> Search<G> {
     /// end) is drawn from `seed` alone, whatever the move. So the `i`-th values of two moves
     /// met the same hidden piles, hands and draws and the same playout seeds (common random
     /// numbers): their difference is the moves' difference, not two samples' noise.
-    pub fn playout_points(&mut self, game: &G, mv: G::Move, samples: u32, seed: Seed) -> Vec<f64> {
+    pub fn playout_values(
+        &mut self,
+        game: &G,
+        mv: G::Move,
+        samples: u32,
+        seed: Seed,
+        value: impl Fn(&Outcome, usize) -> f64,
+    ) -> Vec<f64> {
         let ToMove::Seat(seat) = game.to_move() else {
             return Vec::new();
         };
         self.playout_outcomes(game, mv, samples, seed)
             .iter()
-            .map(|o| o.scores[seat.index()] as f64)
+            .map(|o| value(o, seat.index()))
             .collect()
     }
 

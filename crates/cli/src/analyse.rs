@@ -21,6 +21,10 @@ pub struct AnalyseArgs {
     /// Seed of the analysis (the same seed gives the same report).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// What a future is worth to the seat judged: `points` (its own final points) or
+    /// `margin` (its points minus the best other seat's).
+    #[arg(long, default_value = "points")]
+    pub measure: pyramidion_ai::analysis::Measure,
     /// Also write the report as JSON into this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -28,7 +32,10 @@ pub struct AnalyseArgs {
 
 pub fn run(args: AnalyseArgs) -> Result<()> {
     let record = read_record(&args.file)?;
-    let config = config_for(&record, args.budget, args.seed)?;
+    let config = AnalysisConfig {
+        measure: args.measure,
+        ..config_for(&record, args.budget, args.seed)?
+    };
     let analysis =
         analyse_record(&record, config).with_context(|| format!("{}", args.file.display()))?;
     outln!(
@@ -87,7 +94,7 @@ pub fn config_for(record: &Record, budget: Option<u32>, seed: u64) -> Result<Ana
     let judge = AnalysisConfig::judge(kind.descriptor(), seed);
     Ok(match budget {
         Some(0) => anyhow::bail!("--budget must be at least 1"),
-        Some(budget) => AnalysisConfig { budget, seed },
+        Some(budget) => AnalysisConfig { budget, ..judge },
         None => judge,
     })
 }

@@ -17,7 +17,7 @@ use crate::game_args::options_json;
 use crate::sim::play_game;
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use pyramidion_ai::analysis::{Analysis, AnalysisConfig, analyse_record};
+use pyramidion_ai::analysis::{Analysis, AnalysisConfig, Measure, analyse_record};
 use pyramidion_ai::any::BotLevel;
 use pyramidion_core::Rules;
 use pyramidion_core::record::Record;
@@ -46,6 +46,10 @@ pub struct AnalyseCheckArgs {
     /// Playouts per decision of the analysis; default: the judge's (4 × `max`).
     #[arg(long)]
     pub budget: Option<u32>,
+    /// What the judge measures: `margin` (points ahead of the other seat, the judge's) or
+    /// `points` (own points, for comparison).
+    #[arg(long, default_value = "margin")]
+    pub measure: Measure,
     /// First game seed (game i has seed SEED + i).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -79,6 +83,9 @@ struct Checked {
     level: String,
     budget: u32,
     analysis_seeds: [u64; 2],
+    /// What the judge measured (lines written before the margin have none: own points).
+    #[serde(default = "own_points")]
+    measure: Measure,
     /// Points lost by the search level and by greedy (first seed).
     level_lost: f64,
     greedy_lost: f64,
@@ -89,6 +96,10 @@ struct Checked {
     seats: usize,
     seats_agreeing: usize,
     compared: bool,
+}
+
+fn own_points() -> Measure {
+    Measure::Points
 }
 
 impl Checked {
@@ -148,9 +159,13 @@ fn check_game<G: Rules>(
     bots[level_seat] = level;
     let mut record = Record::new(G::DESCRIPTOR.key, &options, seed);
     play_game::<G>(&options, seed, &bots, Some(&mut record))?;
-    let config = |s: u64| match args.budget {
-        Some(budget) => AnalysisConfig { budget, seed: s },
-        None => AnalysisConfig::judge(G::DESCRIPTOR, s),
+    let config = |s: u64| {
+        let judge = AnalysisConfig::judge(G::DESCRIPTOR, s);
+        AnalysisConfig {
+            budget: args.budget.unwrap_or(judge.budget),
+            measure: args.measure,
+            ..judge
+        }
     };
     let first = analyse_record(&record, config(args.analysis_seed))
         .with_context(|| format!("game seed {seed}"))?;
@@ -160,6 +175,7 @@ fn check_game<G: Rules>(
         level: args.level.clone(),
         budget: budget(args),
         analysis_seeds: [args.analysis_seed, args.second_seed],
+        measure: args.measure,
         level_lost: first.seats[level_seat].game.lost,
         greedy_lost: first.seats[1 - level_seat].game.lost,
         ..Checked::default()
@@ -279,21 +295,24 @@ fn read_results(args: &AnalyseCheckArgs, paths: &[PathBuf]) -> Result<BTreeMap<u
                 args.level.as_str(),
                 budget(args),
                 [args.analysis_seed, args.second_seed],
+                args.measure,
             );
             if (
                 c.game.as_str(),
                 c.level.as_str(),
                 c.budget,
                 c.analysis_seeds,
+                c.measure,
             ) != wanted
             {
                 bail!(
-                    "{}: a game of {} ({} at {} playouts, analysis seeds {:?}), not of {:?}",
+                    "{}: a game of {} ({} at {} playouts, analysis seeds {:?}, measure {:?}), not of {:?}",
                     place(),
                     c.game,
                     c.level,
                     c.budget,
                     c.analysis_seeds,
+                    c.measure,
                     wanted
                 );
             }
@@ -350,10 +369,11 @@ fn summarise(args: &AnalyseCheckArgs, all: &[Checked]) -> Result<()> {
     let sane = all.iter().filter(|c| c.level_lost < c.greedy_lost).count();
     let mean = |f: fn(&Checked) -> f64| all.iter().map(f).sum::<f64>() / games;
     outln!(
-        "{}, 2 players, {} vs greedy, {} playouts per decision, analysis seeds {} and {}",
+        "{}, 2 players, {} vs greedy, {} playouts per decision, measure {:?}, analysis seeds {} and {}",
         args.game,
         args.level,
         budget(args),
+        args.measure,
         args.analysis_seed,
         args.second_seed
     )?;
