@@ -34,7 +34,7 @@ pub(crate) const REGISTER: &str =
 /// of its own with the first legal move each time; returns `[game id, outcome]`. After the
 /// first state each move comes as a patch, which the page's own module makes into the next
 /// state (as the table does).
-pub(crate) const PLAY_AGAINST_A_RANDOM_BOT: &str = "const [game, extra] = arguments;
+pub(crate) const PLAY_AGAINST_A_RANDOM_BOT: &str = "const [game, extra, pick] = arguments;
 return (async () => {
   const r = await fetch('/api/tables', { method: 'POST', credentials: 'same-origin',
     headers: { 'content-type': 'application/json' },
@@ -59,8 +59,9 @@ return (async () => {
       if (m.type !== 'state') return;
       held = m;
       if (m.finished) { ws.close(); done([table.id, m.outcome]); return; }
+      const i = pick === 'random' ? Math.floor(Math.random() * m.legal.length) : 0;
       if (m.legal.length) ws.send(JSON.stringify({ type: 'move', game: table.id,
-        state_id: m.state_id, move: m.legal[0].text }));
+        state_id: m.state_id, move: m.legal[i].text }));
     };
   });
 })();";

@@ -145,4 +145,27 @@ fn results_of_another_check_are_refused() {
         err.contains("r.jsonl:1") && err.contains("20 playouts"),
         "{err}"
     );
+    // Nor the same games judged by own points rather than the margin; a line written before
+    // the measure was recorded was judged by own points.
+    let refused = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!o.status.success(), "{args:?} accepted");
+        String::from_utf8_lossy(&o.stderr).to_string()
+    };
+    let mut points = CHECK.to_vec();
+    points.extend_from_slice(&["--measure", "points", "--from", r]);
+    assert!(refused(&points).contains("measure Margin"));
+    let line = std::fs::read_to_string(&path).unwrap();
+    assert!(line.contains(r#""measure":"margin""#), "{line}");
+    let old = dir.join("old.jsonl");
+    std::fs::write(&old, line.replace(r#""measure":"margin","#, "")).unwrap();
+    let old = old.to_str().unwrap();
+    assert!(refused(&[&CHECK[..], &["--from", old]].concat()).contains("measure Points"));
+    points.pop();
+    points.push(old);
+    let o = pyramidion(&points);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("measure Points"));
 }
