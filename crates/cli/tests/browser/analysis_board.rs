@@ -36,6 +36,27 @@ async fn no_notation_in_the_list(s: &Session, notations: &[String]) {
     }
 }
 
+/// Asks for the analysis of game `id` from its replay page, waits for it, and returns it
+/// (the API's answer) with its flagged decisions.
+async fn analyse_on_the_replay_page(s: &Session, id: &str) -> (Value, Vec<Value>) {
+    s.click("[data-testid=analyse]").await;
+    s.wait_for("[data-testid=analysis-done]", 600).await;
+    let analysis = s
+        .js(
+            &format!("return fetch('/api/games/{id}/analysis').then((r) => r.json());"),
+            json!([]),
+        )
+        .await;
+    let flagged = analysis["analysis"]["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["flag"].is_string())
+        .cloned()
+        .collect();
+    (analysis, flagged)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
     let turn = take_turn().await;
@@ -93,20 +114,7 @@ async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
         .map(|m| m["text"].as_str().unwrap().to_string())
         .collect();
     no_notation_in_the_list(&s, &notations).await;
-    s.click("[data-testid=analyse]").await;
-    s.wait_for("[data-testid=analysis-done]", 600).await;
-    let analysis = s
-        .js(
-            &format!("return fetch('/api/games/{id}/analysis').then((r) => r.json());"),
-            json!([]),
-        )
-        .await;
-    let flagged: Vec<&Value> = analysis["analysis"]["decisions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["flag"].is_string())
-        .collect();
+    let (analysis, flagged) = analyse_on_the_replay_page(&s, &id).await;
     assert!(
         !flagged.is_empty(),
         "random moves were found out: {analysis}"
@@ -140,7 +148,7 @@ async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
         }
     }
     let n = both_drawn.expect("a flagged decision draws both moves on the table");
-    let d = flagged[n];
+    let d = &flagged[n];
     s.click_nth("[data-testid=show-decision]", n).await;
     s.wait_for("[data-testid=analysis-decision]", 15).await;
     s.screenshot(&artifacts(), "analysis-board-1280").await;
@@ -239,21 +247,7 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
             assert_eq!(id.len(), 16, "{game} was played to the end: {played}");
             s.goto(&format!("{base}/#/replay/{id}")).await;
             s.wait_for("[data-testid=replay]", 15).await;
-            s.click("[data-testid=analyse]").await;
-            s.wait_for("[data-testid=analysis-done]", 600).await;
-            let analysis = s
-                .js(
-                    &format!("return fetch('/api/games/{id}/analysis').then((r) => r.json());"),
-                    json!([]),
-                )
-                .await;
-            let flagged: Vec<Value> = analysis["analysis"]["decisions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|d| d["flag"].is_string())
-                .cloned()
-                .collect();
+            let (analysis, flagged) = analyse_on_the_replay_page(&s, &id).await;
             if !flagged.is_empty() || attempt == ATTEMPTS {
                 break (analysis, flagged);
             }
