@@ -74,6 +74,7 @@ impl std::str::FromStr for Measure {
 }
 
 impl Measure {
+    /// What the finished game `outcome` is worth to `seat`.
     pub fn of(self, outcome: &pyramidion_core::Outcome, seat: usize) -> f64 {
         let own = outcome.scores[seat];
         match self {

@@ -21,9 +21,9 @@ pub struct AnalyseArgs {
     /// Seed of the analysis (the same seed gives the same report).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// What a future is worth to the seat judged: `points` (its own final points) or
-    /// `margin` (its points minus the best other seat's).
-    #[arg(long, default_value = "points")]
+    /// What a future is worth to the seat judged: `margin` (its points minus the best other
+    /// seat's, the judge's) or `points` (its own final points, for comparison).
+    #[arg(long, default_value = "margin")]
     pub measure: pyramidion_ai::analysis::Measure,
     /// Also write the report as JSON into this file.
     #[arg(long)]

@@ -523,6 +523,8 @@ fn analyse_reports_every_decision_and_writes_json() {
         assert!((1..=10).contains(&d["stage"].as_u64().unwrap()));
     }
     assert_eq!(report["stage_name"], "round");
+    // The judge's measure unless asked otherwise: the lead over the best other seat.
+    assert_eq!(report["measure"], "margin");
     for seat in report["seats"].as_array().unwrap() {
         let stages = seat["stages"].as_array().unwrap();
         assert_eq!(stages.len(), 10);
