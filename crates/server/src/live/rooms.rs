@@ -22,6 +22,8 @@ pub struct Rooms {
     /// Finished games already replayed: they never change, so a subscriber to one does not
     /// cost a replay of its record each time.
     finished: Mutex<HashMap<String, Loaded>>,
+    /// One gate per game whose room is being built: see [`Rooms::get_as`].
+    building: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 /// How often games whose clock runs out soon are brought back into memory…
@@ -62,7 +64,44 @@ impl Rooms {
         }
     }
 
+    /// The running room of `id`, or one built for it, one build at a time per game. Two
+    /// builds at once (a player subscribing while the orphan sweep adopts the game) would
+    /// both claim the game's lease, each a new epoch; the build that lost the race would
+    /// return the winner's room and drop its own lease, letting the game go at the newer
+    /// epoch: another instance would then take the game and run it, while the winner's room,
+    /// fenced out, kept its subscribers, who would hear nothing more (a cluster test's player
+    /// waited 60 s for a state: docs/tests.md).
     async fn get_as(
+        &self,
+        state: &AppState,
+        id: &str,
+        remote_ok: bool,
+    ) -> Result<Option<RoomHandle>> {
+        if let Ok(running) = self.lookup(id) {
+            return Ok(Some(running));
+        }
+        let gate = self
+            .building
+            .lock()
+            .expect("rooms lock")
+            .entry(id.to_string())
+            .or_default()
+            .clone();
+        let built = {
+            let _one_build = gate.lock().await;
+            self.build(state, id, remote_ok).await
+        };
+        // The gate goes when no other build waits at it (the map's copy and this one left).
+        let mut gates = self.building.lock().expect("rooms lock");
+        if Arc::strong_count(&gate) == 2 {
+            gates.remove(id);
+        }
+        built
+    }
+
+    /// The body of [`Rooms::get_as`], behind the game's gate: a room built meanwhile is found
+    /// by its first lookup.
+    async fn build(
         &self,
         state: &AppState,
         id: &str,

@@ -25,4 +25,6 @@ mod postgres;
 mod reach;
 mod rematch_and_analysis;
 mod resign;
+#[cfg(feature = "postgres-tests")]
+mod room_builds;
 mod timeouts;
