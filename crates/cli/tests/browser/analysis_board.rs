@@ -232,16 +232,20 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
     for game in ["pyramido", "forgotten-treasures"] {
         // A game of random moves is not always found out: the judge flags a decision only
         // where its interval is clear of the threshold, and measures the lead over the other
-        // seat, which random moves by both seats often leave level (in Pyramido about one
-        // game in four has a flag at this budget, so 24 games without one would happen about
-        // once in a thousand runs). The subject here is the drawing of flagged decisions,
-        // so the player plays games until one has some, up to ATTEMPTS.
-        const ATTEMPTS: usize = 24;
+        // seat. Against a random bot, random Pyramido moves end the game early at 0 to 0,
+        // leaving little to flag (about one game in four had a flag); against `greedy`,
+        // five of ten games had one, so 16 games without one would happen about once in
+        // 65,000 runs. The subject here is the drawing of flagged decisions, so the player
+        // plays games until one has some, up to ATTEMPTS.
+        const ATTEMPTS: usize = 16;
         let mut attempt = 0;
         let (analysis, flagged) = loop {
             attempt += 1;
             let played = s
-                .js(PLAY_AGAINST_A_RANDOM_BOT, json!([game, null, "random"]))
+                .js(
+                    PLAY_AGAINST_A_RANDOM_BOT,
+                    json!([game, null, "random", "greedy"]),
+                )
                 .await;
             let id = played[0].as_str().unwrap_or_default().to_string();
             assert_eq!(id.len(), 16, "{game} was played to the end: {played}");
@@ -254,7 +258,7 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
         };
         assert!(
             !flagged.is_empty(),
-            "{game}: no flagged decision in {ATTEMPTS} games of random moves"
+            "{game}: no flagged decision in {ATTEMPTS} games of random moves against greedy"
         );
         assert_eq!(analysis["analysis"]["measure"], "margin");
         // How far from failing the run was (the game's seed is drawn by the server).

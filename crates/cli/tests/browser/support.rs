@@ -31,15 +31,16 @@ pub(crate) const REGISTER: &str =
 
 /// A table of the page's player against a random bot in game `arguments[0]` (its body merged
 /// with `arguments[1]`, e.g. `{rated: true, clock: 'day'}`), played to the end over a WebSocket
-/// of its own with the first legal move each time; returns `[game id, outcome]`. After the
+/// of its own with the first legal move each time (a random one when `arguments[2]` is
+/// `'random'`; the bot's level is `arguments[3]` when given); returns `[game id, outcome]`. After the
 /// first state each move comes as a patch, which the page's own module makes into the next
 /// state (as the table does).
-pub(crate) const PLAY_AGAINST_A_RANDOM_BOT: &str = "const [game, extra, pick] = arguments;
+pub(crate) const PLAY_AGAINST_A_RANDOM_BOT: &str = "const [game, extra, pick, level] = arguments;
 return (async () => {
   const r = await fetch('/api/tables', { method: 'POST', credentials: 'same-origin',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ game, options: { players: 2 }, ...(extra || {}),
-      seats: [{ type: 'me' }, { type: 'bot', level: 'random' }] }) });
+      seats: [{ type: 'me' }, { type: 'bot', level: level || 'random' }] }) });
   const table = await r.json();
   if (r.status !== 201) return ['create failed', table];
   const ws = new WebSocket(location.origin.replace('http', 'ws') + '/ws');
