@@ -31,7 +31,8 @@ fn waiting(user: &str, since: i64) -> Waiting {
     }
 }
 
-fn game(id: &str, by: &str) -> GameRow {
+/// A live 2-player Pyramids game `id` made by `by`, as stored.
+pub fn game(id: &str, by: &str) -> GameRow {
     GameRow {
         id: id.into(),
         kind: "pyramids".into(),

@@ -4,10 +4,7 @@
 //! epoch while the winner's room ran on, fenced out: another instance would take the game
 //! over, and the players following the fenced room would hear nothing more.
 use crate::common::*;
-use pyramidion_server::db::rows::{GameRow, SeatKind};
-use pyramidion_server::game_status::GameStatus;
-use pyramidion_server::wall_clock::now_ms;
-use serde_json::json;
+use pyramidion_server::db::rows::SeatKind;
 
 pub async fn one_build_per_game(server: &TestServer) {
     let state = &server.state;
@@ -16,23 +13,7 @@ pub async fn one_build_per_game(server: &TestServer) {
         .clone()
         .expect("an instance on PostgreSQL is in a cluster");
     let id = "build-race-1";
-    let row = GameRow {
-        id: id.into(),
-        kind: "pyramids".into(),
-        options: json!({"players": 2}).to_string(),
-        seed: 7,
-        status: GameStatus::Live,
-        listed: true,
-        invite: format!("invite-{id}"),
-        clock: None,
-        clock_state: None,
-        to_move: None,
-        created_by: "builder-a".into(),
-        result: None,
-        created_at: now_ms(),
-        rated: false,
-        finished_at: None,
-    };
+    let row = crate::pairing_queue::game(id, "builder-a");
     let seats = [
         SeatKind::Human("builder-a".into()),
         SeatKind::Human("builder-b".into()),
