@@ -32,10 +32,7 @@ pub struct AnalyseArgs {
 
 pub fn run(args: AnalyseArgs) -> Result<()> {
     let record = read_record(&args.file)?;
-    let config = AnalysisConfig {
-        measure: args.measure,
-        ..config_for(&record, args.budget, args.seed)?
-    };
+    let config = config_for(&record, &args)?;
     let analysis =
         analyse_record(&record, config).with_context(|| format!("{}", args.file.display()))?;
     outln!(
@@ -88,13 +85,17 @@ pub fn run(args: AnalyseArgs) -> Result<()> {
     Ok(())
 }
 
-/// The judge's config for `record`'s game, or `budget` playouts per decision when given.
-pub fn config_for(record: &Record, budget: Option<u32>, seed: u64) -> Result<AnalysisConfig> {
+/// The judge's config for `record`'s game, with the arguments' seed and measure, and their
+/// playouts per decision when given.
+fn config_for(record: &Record, args: &AnalyseArgs) -> Result<AnalysisConfig> {
     let kind: GameKind = record.game.parse()?;
-    let judge = AnalysisConfig::judge(kind.descriptor(), seed);
-    Ok(match budget {
-        Some(0) => anyhow::bail!("--budget must be at least 1"),
-        Some(budget) => AnalysisConfig { budget, ..judge },
-        None => judge,
+    let judge = AnalysisConfig::judge(kind.descriptor(), args.seed);
+    if args.budget == Some(0) {
+        anyhow::bail!("--budget must be at least 1");
+    }
+    Ok(AnalysisConfig {
+        budget: args.budget.unwrap_or(judge.budget),
+        measure: args.measure,
+        ..judge
     })
 }

@@ -159,13 +159,10 @@ fn check_game<G: Rules>(
     bots[level_seat] = level;
     let mut record = Record::new(G::DESCRIPTOR.key, &options, seed);
     play_game::<G>(&options, seed, &bots, Some(&mut record))?;
-    let config = |s: u64| {
-        let judge = AnalysisConfig::judge(G::DESCRIPTOR, s);
-        AnalysisConfig {
-            budget: args.budget.unwrap_or(judge.budget),
-            measure: args.measure,
-            ..judge
-        }
+    let config = |seed: u64| AnalysisConfig {
+        budget: budget(args),
+        seed,
+        measure: args.measure,
     };
     let first = analyse_record(&record, config(args.analysis_seed))
         .with_context(|| format!("game seed {seed}"))?;
