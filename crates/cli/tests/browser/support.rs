@@ -32,7 +32,8 @@ pub(crate) const REGISTER: &str =
 /// A table of the page's player against a random bot in game `arguments[0]` (its body merged
 /// with `arguments[1]`, e.g. `{rated: true, clock: 'day'}`), played to the end over a WebSocket
 /// of its own with the first legal move each time (a random one when `arguments[2]` is
-/// `'random'`; the bot's level is `arguments[3]` when given); returns `[game id, outcome]`. After the
+/// `'random'`, never an eliminating one where another is legal; the bot's level is
+/// `arguments[3]` when given); returns `[game id, outcome]`. After the
 /// first state each move comes as a patch, which the page's own module makes into the next
 /// state (as the table does).
 pub(crate) const PLAY_AGAINST_A_RANDOM_BOT: &str = "const [game, extra, pick, level] = arguments;
@@ -60,9 +61,13 @@ return (async () => {
       if (m.type !== 'state') return;
       held = m;
       if (m.finished) { ws.close(); done([table.id, m.outcome]); return; }
-      const i = pick === 'random' ? Math.floor(Math.random() * m.legal.length) : 0;
+      // A random player heeds the table's warning, as a person would: it places a domino that
+      // eliminates it (the engine's `eliminates`) only when every move does.
+      const heeded = m.legal.filter((l) => !l.eliminates);
+      const among = heeded.length ? heeded : m.legal;
+      const move = pick === 'random' ? among[Math.floor(Math.random() * among.length)] : m.legal[0];
       if (m.legal.length) ws.send(JSON.stringify({ type: 'move', game: table.id,
-        state_id: m.state_id, move: m.legal[i].text }));
+        state_id: m.state_id, move: move.text }));
     };
   });
 })();";
