@@ -137,6 +137,22 @@ export async function renderGame(root, id, invite) {
     root.classList.toggle('pending', page.pending);
   };
 
+  // States can come faster than a screen shows them (bots that answer at once, a run of
+  // missed events): a state is drawn at the next frame, and of several only the last, so the
+  // page does not lay out and paint states nobody sees. A hidden tab has no frames: there the
+  // timer draws it (browsers slow it to once a second), so the tab's title still follows.
+  let soon = null;
+  const drawSoon = () => {
+    if (soon) return;
+    const now = () => {
+      cancelAnimationFrame(soon.frame);
+      clearTimeout(soon.timer);
+      soon = null;
+      draw();
+    };
+    soon = { frame: requestAnimationFrame(now), timer: setTimeout(now, 100) };
+  };
+
   const chat = chatPanel(id, socket);
   chat.load();
   const onMessage = (msg) => {
@@ -162,7 +178,7 @@ export async function renderGame(root, id, invite) {
       page.state = msg;
       page.receivedAt = performance.now();
       page.pending = false;
-      draw();
+      drawSoon();
     } else if (msg.type === 'error') {
       page.pending = false;
       root.classList.remove('pending');

@@ -94,9 +94,12 @@ async fn two_browsers_play_a_turn_based_game_across_a_restart_and_the_waiting_pl
     let base = w.server.base.clone();
     let en = catalog("en");
     // The guest watches the lobby before the table exists.
-    let guest = w.driver.session(PHONE.0, PHONE.1).await;
+    let guest = w.driver.session_with_notifications(PHONE.0, PHONE.1).await;
     open_lobby(&guest, &base).await;
-    let host = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    let host = w
+        .driver
+        .session_with_notifications(DESKTOP.0, DESKTOP.1)
+        .await;
     open_lobby(&host, &base).await;
     create_pyramids_table(&host, "open", "day").await;
     host.wait_for("[data-testid=waiting]", 15).await;

@@ -69,7 +69,10 @@ async fn a_turn_based_table_offers_notifications_and_the_tab_title_counts_my_mov
     };
     let base = w.server.base.clone();
     let en = catalog("en");
-    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    let s = w
+        .driver
+        .session_with_notifications(DESKTOP.0, DESKTOP.1)
+        .await;
     open_lobby(&s, &base).await;
 
     // A real-time table does not offer it; a turn-based one does, on its waiting page.
@@ -239,7 +242,10 @@ async fn a_player_who_closed_the_tab_gets_a_push_and_a_mail_when_the_table_fills
     };
     assert_eq!(w.server.base, base);
     let en = catalog("en");
-    let host = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    let host = w
+        .driver
+        .session_with_notifications(DESKTOP.0, DESKTOP.1)
+        .await;
     open_lobby(&host, &base).await;
 
     // An account, and its address confirmed by the link of the mail.
