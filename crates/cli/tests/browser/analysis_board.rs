@@ -228,16 +228,16 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
     open_lobby(&s, base).await;
     assert_eq!(s.js(REGISTER, json!(["player"])).await, 200);
     open_lobby(&s, base).await;
-    let mut placements = 0;
     for game in ["pyramido", "forgotten-treasures"] {
         // A game of random moves is not always found out: the judge flags a decision only
         // where its interval is clear of the threshold, and measures the lead over the other
         // seat. Random Pyramido moves that ignore the table's warning are soon eliminated,
         // ending the game at 0 to 0 with little to flag (five of ten games against `greedy`
-        // had a flag); heeding it, as a person does, the game runs on and ten of ten first
-        // games had 3 to 12 flags, a best placement among them. The subject here is the
-        // drawing of flagged decisions, so the player plays games until one has some, up to
-        // ATTEMPTS.
+        // had a flag); heeding it, as a person does, the game runs on: 11 of 11 first games
+        // had 3 to 12 flags, 10 of them a flagged decision whose best move is a placement
+        // (Forgotten Treasures: 15 of 18). The subject here is the drawing of flagged
+        // decisions, a best placement among them, so the player plays games until one has
+        // such a decision, up to ATTEMPTS.
         const ATTEMPTS: usize = 16;
         let mut attempt = 0;
         let (analysis, flagged) = loop {
@@ -253,13 +253,15 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
             s.goto(&format!("{base}/#/replay/{id}")).await;
             s.wait_for("[data-testid=replay]", 15).await;
             let (analysis, flagged) = analyse_on_the_replay_page(&s, &id).await;
-            if !flagged.is_empty() || attempt == ATTEMPTS {
+            let a_placement = flagged.iter().any(|d| d["best_move"]["kind"] == "place");
+            if a_placement || attempt == ATTEMPTS {
                 break (analysis, flagged);
             }
         };
         assert!(
-            !flagged.is_empty(),
-            "{game}: no flagged decision in {ATTEMPTS} games of random moves against greedy"
+            flagged.iter().any(|d| d["best_move"]["kind"] == "place"),
+            "{game}: no flagged decision with a best placement in {ATTEMPTS} games of random \
+             moves against greedy"
         );
         assert_eq!(analysis["analysis"]["measure"], "margin");
         // How far from failing the run was (the game's seed is drawn by the server).
@@ -297,7 +299,6 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
             // An outline on a drawing is drawn in its units: a cell wide, it hid the pyramid.
             assert_eq!(drawn[2], 0, "{game}: marks on the drawing are strokes: {d}");
             if d["best_move"]["kind"] == "place" {
-                placements += 1;
                 assert_eq!(
                     drawn[1], true,
                     "{game}: the best slot is selected with its domino: {d}"
@@ -314,6 +315,6 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
                 }
             }
         }
+        assert!(shot, "{game}: a best placement was drawn");
     }
-    assert!(placements > 0, "a best placement was drawn");
 }
