@@ -142,12 +142,16 @@ export async function renderGame(root, id, invite) {
   // page does not lay out and paint states nobody sees. A hidden tab has no frames: there the
   // timer draws it (browsers slow it to once a second), so the tab's title still follows.
   let soon = null;
+  const cancelSoon = () => {
+    if (!soon) return;
+    cancelAnimationFrame(soon.frame);
+    clearTimeout(soon.timer);
+    soon = null;
+  };
   const drawSoon = () => {
     if (soon) return;
     const now = () => {
-      cancelAnimationFrame(soon.frame);
-      clearTimeout(soon.timer);
-      soon = null;
+      cancelSoon();
       draw();
     };
     soon = { frame: requestAnimationFrame(now), timer: setTimeout(now, 100) };
@@ -206,6 +210,8 @@ export async function renderGame(root, id, invite) {
     socket.send({ type: 'subscribe', game: id, last_event: 0, invite });
   }
   app.leave = () => {
+    // A state still waiting for its frame must not draw this table over the next page.
+    cancelSoon();
     clearInterval(ticking);
     off();
     socket.unsubscribe(id);
