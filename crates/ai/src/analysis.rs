@@ -74,25 +74,49 @@ impl std::str::FromStr for Measure {
 }
 
 impl Measure {
-    /// What the finished game `outcome` is worth to `seat`.
-    pub fn of(self, outcome: &pyramidion_core::Outcome, seat: usize) -> f64 {
+    /// What the finished game `outcome` is worth to `seat`. `forfeit_points` is the game's
+    /// descriptor's: a seat behind another on a ranking key that comes before the score
+    /// (Pyramido's elimination) lost whatever the points, so the margin counts it as having
+    /// scored nothing against the best seat still in the game, or against `forfeit_points`
+    /// if that is more, and a seat that outlasted every other one as having scored at least
+    /// `forfeit_points` against nothing. Without it an elimination in the first stage would
+    /// be worth 0 (the game ends at 0 to 0), as much as an even game, and one that
+    /// eliminates a leader would count the lead.
+    pub fn of(self, outcome: &pyramidion_core::Outcome, seat: usize, forfeit_points: u16) -> f64 {
         let own = outcome.scores[seat];
+        let seats = outcome.scores.len();
+        let forfeit = i32::from(forfeit_points);
+        // The seats still in the game when `seat` is: an eliminated seat's points count for
+        // nothing against the seats that outlasted it.
+        let best_other = (0..seats)
+            .filter(|&o| o != seat && !behind_before_score(outcome, o, seat))
+            .map(|o| outcome.scores[o])
+            .chain(outcome.automa)
+            .max();
+        let lost_before_score =
+            (0..seats).any(|o| o != seat && behind_before_score(outcome, seat, o));
+        let margin = match best_other {
+            _ if lost_before_score => -best_other.unwrap_or(0).max(forfeit),
+            Some(best) => own - best,
+            None if seats > 1 => own.max(forfeit),
+            None => own,
+        };
         match self {
             Measure::Points => f64::from(own),
-            Measure::Margin => {
-                let best_other = outcome
-                    .scores
-                    .iter()
-                    .enumerate()
-                    .filter(|&(s, _)| s != seat)
-                    .map(|(_, &p)| p)
-                    .chain(outcome.automa)
-                    .max()
-                    .unwrap_or(0);
-                f64::from(own - best_other)
-            }
+            Measure::Margin => f64::from(margin),
         }
     }
+}
+
+/// Whether `seat` is behind `other` on a ranking key that comes before the score.
+fn behind_before_score(outcome: &pyramidion_core::Outcome, seat: usize, other: usize) -> bool {
+    let Some(score_at) = outcome.keys.iter().position(|k| k.name == "score") else {
+        return false;
+    };
+    outcome.keys[..score_at]
+        .iter()
+        .find(|k| k.values[other] != k.values[seat])
+        .is_some_and(|k| k.values[other] > k.values[seat])
 }
 
 impl AnalysisConfig {
@@ -380,7 +404,9 @@ fn decisions<G: Rules>(
         let values: Vec<Vec<f64>> = moves
             .iter()
             .map(|&m| {
-                evaluator.playout_values(game, m, samples, futures, |o, s| config.measure.of(o, s))
+                evaluator.playout_values(game, m, samples, futures, |o, s| {
+                    config.measure.of(o, s, G::DESCRIPTOR.forfeit_points)
+                })
             })
             .collect();
         let played_at = moves
@@ -423,18 +449,104 @@ mod tests {
     fn the_margin_is_counted_against_the_best_other_seat() {
         use pyramidion_core::Outcome;
         let three = Outcome::ranked(vec![40, 55, 47], Vec::new());
-        assert_eq!(Measure::Margin.of(&three, 0), -15.0);
-        assert_eq!(Measure::Margin.of(&three, 1), 8.0);
-        assert_eq!(Measure::Margin.of(&three, 2), -8.0);
-        assert_eq!(Measure::Points.of(&three, 2), 47.0);
+        assert_eq!(Measure::Margin.of(&three, 0, 0), -15.0);
+        assert_eq!(Measure::Margin.of(&three, 1, 0), 8.0);
+        assert_eq!(Measure::Margin.of(&three, 2, 0), -8.0);
+        assert_eq!(Measure::Points.of(&three, 2, 0), 47.0);
         let mut solo = Outcome::ranked(vec![61], Vec::new());
-        assert_eq!(Measure::Margin.of(&solo, 0), 61.0);
+        assert_eq!(Measure::Margin.of(&solo, 0, 0), 61.0);
         solo.automa = Some(70);
-        assert_eq!(Measure::Margin.of(&solo, 0), -9.0);
-        assert_eq!(Measure::Points.of(&solo, 0), 61.0);
+        assert_eq!(Measure::Margin.of(&solo, 0, 0), -9.0);
+        assert_eq!(Measure::Points.of(&solo, 0, 0), 61.0);
         assert_eq!("margin".parse(), Ok(Measure::Margin));
         assert_eq!("points".parse(), Ok(Measure::Points));
         assert!("lead".parse::<Measure>().is_err());
+    }
+
+    /// A seat behind on a key that outranks the score (an elimination) lost, whatever the
+    /// points: at 0 to 0 it is behind by the forfeit, and leading on points does not help;
+    /// the seat that outlasted it won by as much; the seats still in the game compare points
+    /// among themselves. A tie-break after the score changes nothing: level points are a
+    /// margin of 0.
+    #[test]
+    fn an_elimination_is_a_loss_by_the_forfeit_whatever_the_points() {
+        use pyramidion_core::{Outcome, RankKey};
+        let eliminated = |scores: Vec<i32>, in_game: Vec<i32>| {
+            let keys = vec![
+                RankKey::new("in_game", in_game),
+                RankKey::new("score", scores.clone()),
+            ];
+            Outcome::ranked(scores, keys)
+        };
+        let first_stage = eliminated(vec![0, 0], vec![0, 1]);
+        assert_eq!(Measure::Margin.of(&first_stage, 0, 66), -66.0);
+        assert_eq!(Measure::Margin.of(&first_stage, 1, 66), 66.0);
+        let leader = eliminated(vec![40, 30], vec![0, 1]);
+        assert_eq!(Measure::Margin.of(&leader, 0, 66), -66.0);
+        assert_eq!(Measure::Margin.of(&leader, 1, 66), 66.0);
+        let late = eliminated(vec![50, 80, 20], vec![1, 1, 0]);
+        assert_eq!(Measure::Margin.of(&late, 2, 66), -80.0);
+        assert_eq!(Measure::Margin.of(&late, 0, 66), -30.0);
+        assert_eq!(Measure::Margin.of(&late, 1, 66), 30.0);
+        assert_eq!(Measure::Points.of(&late, 2, 66), 20.0);
+        let tie_break = Outcome::ranked(
+            vec![30, 30],
+            vec![
+                RankKey::new("score", [30, 30]),
+                RankKey::new("gems_left", [2, 1]),
+            ],
+        );
+        assert_eq!(tie_break.ranks, vec![0, 1]);
+        assert_eq!(Measure::Margin.of(&tie_break, 1, 66), 0.0);
+    }
+
+    /// A Pyramido placement that eliminates its player (it ranks last whatever the points),
+    /// where another placement would not, is a blunder: random players against greedy, the
+    /// first such placement of a few seeds, judged alone at `max`'s budget. By the points
+    /// alone it was worth 0, as much as an even game (the game ends at 0 to 0).
+    #[test]
+    fn a_placement_that_eliminates_its_player_is_a_blunder() {
+        use pyramidion_games::pyramido;
+        let options = pyramido::Options { players: 2 };
+        let mut judged = 0;
+        for seed in 1..=40u64 {
+            let mut game = pyramido::Game::new(&options, seed).unwrap();
+            let mut record = Record::new("pyramido", &options, seed);
+            let mut bots: [Box<dyn Bot<pyramido::Game>>; 2] = [
+                Box::new(crate::RandomBot::new(seed)),
+                Box::new(Greedy::new(seed)),
+            ];
+            let mut legal = Vec::new();
+            while let ToMove::Seat(s) = game.to_move() {
+                let m = bots[s.index()].choose(&game);
+                game.legal_moves(&mut legal);
+                let eliminates = |m: &pyramido::Move| form(&game, m)["eliminates"] == true;
+                let avoidable = eliminates(&m) && legal.iter().any(|l| !eliminates(l));
+                game.play(&m).unwrap();
+                record.push(&m);
+                if !avoidable {
+                    continue;
+                }
+                let ply = record.moves.len() - 1;
+                let config = AnalysisConfig {
+                    budget: judge_at_max_budget(&record),
+                    seed: 1,
+                    measure: Measure::Margin,
+                };
+                let (decisions, _) = analyse_plies(&record, config, ply..ply + 1).unwrap();
+                let [decision] = &decisions[..] else {
+                    panic!("seed {seed}: one decision at ply {ply}: {decisions:?}");
+                };
+                assert_eq!(decision.flag, Some("blunder"), "seed {seed}: {decision:?}");
+                assert_eq!(decision.best_move["eliminates"], false, "seed {seed}");
+                judged += 1;
+                break;
+            }
+            if judged == 3 {
+                break;
+            }
+        }
+        assert_eq!(judged, 3, "three avoidable eliminations in 40 games");
     }
 
     /// A short greedy game of every kind analysed whole, and in two halves: the same report.

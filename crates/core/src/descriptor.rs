@@ -33,6 +33,12 @@ pub struct GameDescriptor {
     /// The analysis totals points lost by them.
     pub stage_name: &'static str,
     pub stages: u8,
+    /// Where a ranking key comes before `score` (Pyramido's `in_game`: an eliminated player
+    /// ranks last whatever the points), the analysis counts a seat that is behind another on
+    /// such a key as having scored nothing against at least these points: about what a
+    /// finished game's players score. Points cannot say it otherwise: an elimination in the
+    /// first stage ends a 2-player game at 0 to 0. 0 where the score is the first key.
+    pub forfeit_points: u16,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -66,4 +66,5 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     ],
     stage_name: "round",
     stages: 10,
+    forfeit_points: 0,
 };

@@ -18,4 +18,5 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     }],
     stage_name: "round",
     stages: 1,
+    forfeit_points: 0,
 };

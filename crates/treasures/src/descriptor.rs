@@ -73,4 +73,5 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     ],
     stage_name: "stage",
     stages: 4,
+    forfeit_points: 0,
 };
