@@ -17,6 +17,7 @@
 //! within those bounds and at most [`MAX_ATTEMPTS`] times in all; else it is marked `failed`
 //! (its player may ask again).
 use crate::AppState;
+use crate::analysis_status::AnalysisStatus;
 use crate::db::rows::SeatKind;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
@@ -136,14 +137,14 @@ impl Refused {
 /// `queued`, `done`, `failed`) and, once done, the analysis (the stored JSON, as it is).
 #[derive(serde::Serialize)]
 pub struct AnalysisAnswer {
-    pub status: String,
+    pub status: AnalysisStatus,
     pub analysis: Option<Value>,
 }
 
 impl AnalysisAnswer {
     fn queued() -> AnalysisAnswer {
         AnalysisAnswer {
-            status: "queued".into(),
+            status: AnalysisStatus::Queued,
             analysis: None,
         }
     }
@@ -153,7 +154,7 @@ impl AnalysisAnswer {
 pub(crate) async fn stored(state: &AppState, game_id: &str) -> ApiResult<AnalysisAnswer> {
     Ok(match state.store.analysis(game_id).await? {
         None => AnalysisAnswer {
-            status: "none".into(),
+            status: AnalysisStatus::None,
             analysis: None,
         },
         Some((status, result)) => AnalysisAnswer {
@@ -205,8 +206,8 @@ pub async fn request(
     // An analysis weighs every hidden card: a daily game's waits for its day to be over.
     crate::http::daily::sealed(&state, &id).await?;
     let current = stored(&state, &id).await?;
-    if current.status == "done" || current.status == "queued" {
-        let code = if current.status == "done" {
+    if let AnalysisStatus::Done | AnalysisStatus::Queued = current.status {
+        let code = if current.status == AnalysisStatus::Done {
             StatusCode::OK
         } else {
             StatusCode::ACCEPTED
@@ -268,7 +269,10 @@ pub async fn resume_queued(state: &AppState) -> Result<usize, ResumeError> {
             Ok(false) => {}
             Err(e) => {
                 tracing::warn!(game = %id, error = ?e, "cannot resume an analysis");
-                state.store.set_analysis(&id, "failed", None).await?;
+                state
+                    .store
+                    .set_analysis(&id, AnalysisStatus::Failed, None)
+                    .await?;
             }
         }
     }
@@ -332,10 +336,10 @@ async fn start(
     };
     tokio::spawn(async move {
         let (status, result) = match analyse(&state.bots, ticket, record, config).await {
-            Ok(analysis) => ("done", serde_json::to_string(&analysis).ok()),
+            Ok(analysis) => (AnalysisStatus::Done, serde_json::to_string(&analysis).ok()),
             Err(e) => {
                 tracing::warn!(game = %id, error = %e, "analysis failed");
-                ("failed", None)
+                (AnalysisStatus::Failed, None)
             }
         };
         if let Err(e) = state.store.set_analysis(&id, status, result).await {

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod analysis;
+pub mod analysis_status;
 pub mod app_state;
 pub mod cluster;
 pub mod config;

@@ -1,5 +1,6 @@
 //! Storage for after the game: daily attempts, the server's secrets, rematch links.
-use crate::db::error::Result;
+use crate::analysis_status::AnalysisStatus;
+use crate::db::error::{Result, StoreError};
 use crate::db::rows::{GameRow, SeatKind, insert_game, insert_seat};
 use crate::db::store::Store;
 use sqlx::Row;
@@ -144,13 +145,21 @@ impl Store {
 
 impl Store {
     /// The (status, result) of a game's analysis, if one was asked for.
-    pub async fn analysis(&self, game_id: &str) -> Result<Option<(String, Option<String>)>> {
+    pub async fn analysis(
+        &self,
+        game_id: &str,
+    ) -> Result<Option<(AnalysisStatus, Option<String>)>> {
         let row = sqlx::query("SELECT status, result FROM analyses WHERE game_id = $1")
             .bind(game_id)
             .fetch_optional(&self.pool)
             .await?;
         Ok(match row {
-            Some(r) => Some((r.try_get("status")?, r.try_get("result")?)),
+            Some(r) => Some((
+                r.try_get::<String, _>("status")?
+                    .parse()
+                    .map_err(|e| StoreError::Corrupt(format!("a stored analysis status: {e}")))?,
+                r.try_get("result")?,
+            )),
             None => None,
         })
     }
@@ -204,11 +213,11 @@ impl Store {
     pub async fn set_analysis(
         &self,
         game_id: &str,
-        status: &str,
+        status: AnalysisStatus,
         result: Option<String>,
     ) -> Result<()> {
         let now = crate::wall_clock::now_ms();
-        let finished = (status != "queued").then_some(now);
+        let finished = (status != AnalysisStatus::Queued).then_some(now);
         self.writer
             .execute(
                 sqlx::query(
@@ -217,7 +226,7 @@ impl Store {
                      ON CONFLICT (game_id) DO UPDATE SET status = $2, result = $3, finished_at = $5",
                 )
                 .bind(game_id.to_string())
-                .bind(status.to_string())
+                .bind(status.as_str().to_string())
                 .bind(result)
                 .bind(now)
                 .bind(finished),

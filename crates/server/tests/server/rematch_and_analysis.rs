@@ -170,7 +170,11 @@ async fn an_analysis_cut_short_by_a_restart_is_resumed() {
     // As the first server would have left it when killed mid-analysis.
     s.state
         .store
-        .set_analysis(&id, "queued", None)
+        .set_analysis(
+            &id,
+            pyramidion_server::analysis_status::AnalysisStatus::Queued,
+            None,
+        )
         .await
         .unwrap();
     let restarted = start(sqlite_url(&s.dir), |_| {}).await;
