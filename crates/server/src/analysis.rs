@@ -350,13 +350,24 @@ async fn start(
     Ok(true)
 }
 
+/// Why an analysis could not be made.
+#[derive(Debug, thiserror::Error)]
+enum AnalysisFailed {
+    /// The bot pool dropped the job (it panicked or the server is stopping; the log says).
+    #[error("the analysis stopped (see the log)")]
+    Stopped,
+    /// The record does not replay.
+    #[error(transparent)]
+    Record(#[from] pyramidion_ai::analysis::AnalysisError),
+}
+
 /// The whole analysis, one short pool job after the other.
 async fn analyse(
     bots: &BotPool,
     ticket: Ticket,
     record: Record,
     config: AnalysisConfig,
-) -> Result<Analysis, String> {
+) -> Result<Analysis, AnalysisFailed> {
     let record = std::sync::Arc::new(record);
     let mut decisions = Vec::new();
     let mut seats = 0;
@@ -369,8 +380,7 @@ async fn analyse(
                 analyse_plies(&shared, config, from..to)
             })
             .await
-            .ok_or("the analysis stopped (see the log)")?
-            .map_err(|e| e.to_string())?;
+            .ok_or(AnalysisFailed::Stopped)??;
         decisions.extend(part);
         seats = n;
         from = to;

@@ -8,11 +8,16 @@ use std::time::Duration;
 /// Longest move text a client may send, in bytes (every game's moves are far shorter).
 pub const MAX_MOVE_TEXT: usize = 128;
 
+/// A move text longer than [`MAX_MOVE_TEXT`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a move has at most {MAX_MOVE_TEXT} bytes")]
+pub struct MoveTooLong;
+
 /// Refuses a move text longer than [`MAX_MOVE_TEXT`]. What is stored of an accepted move is
 /// the engine's own text of it (`PlayedMove::full`), whatever the client typed.
-pub fn check_length(text: &str) -> Result<(), String> {
+pub fn check_length(text: &str) -> Result<(), MoveTooLong> {
     if text.len() > MAX_MOVE_TEXT {
-        return Err(format!("a move has at most {MAX_MOVE_TEXT} bytes"));
+        return Err(MoveTooLong);
     }
     Ok(())
 }

@@ -169,8 +169,25 @@ fn push_key(path: &mut String, key: &str) {
     path.push_str(&key.replace('~', "~0").replace('/', "~1"));
 }
 
+/// A patch that does not apply to the document it is applied to (what, and where).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PatchError(String);
+
+impl From<&str> for PatchError {
+    fn from(what: &str) -> PatchError {
+        PatchError(what.to_string())
+    }
+}
+
+impl From<String> for PatchError {
+    fn from(what: String) -> PatchError {
+        PatchError(what)
+    }
+}
+
 /// Applies `ops` to `doc` (as a client does).
-pub fn apply(doc: &mut Value, ops: &[Value]) -> Result<(), String> {
+pub fn apply(doc: &mut Value, ops: &[Value]) -> Result<(), PatchError> {
     for op in ops {
         let parts = op.as_array().ok_or("an operation is an array")?;
         let path = parts
@@ -181,7 +198,7 @@ pub fn apply(doc: &mut Value, ops: &[Value]) -> Result<(), String> {
         let Some((parent, last)) = path.rsplit_once('/') else {
             match value {
                 Some(v) if path.is_empty() => *doc = v.clone(),
-                _ => return Err(format!("bad path '{path}'")),
+                _ => return Err(format!("bad path '{path}'").into()),
             }
             continue;
         };
@@ -204,10 +221,10 @@ pub fn apply(doc: &mut Value, ops: &[Value]) -> Result<(), String> {
                     None if i < items.len() => {
                         items.remove(i);
                     }
-                    _ => return Err(format!("index out of range in '{path}'")),
+                    _ => return Err(format!("index out of range in '{path}'").into()),
                 }
             }
-            _ => return Err(format!("'{parent}' holds no members")),
+            _ => return Err(format!("'{parent}' holds no members").into()),
         }
     }
     Ok(())
@@ -231,12 +248,13 @@ pub fn document(state: &Value) -> Value {
 
 /// The `state` message that `patch` (a `patch` message) makes of `base`, the state it
 /// names as `from`: what a client does with a patch.
-pub fn rebuild(base: &Value, patch: &Value) -> Result<Value, String> {
+pub fn rebuild(base: &Value, patch: &Value) -> Result<Value, PatchError> {
     if base["state_id"] != patch["from"] || base["game"] != patch["game"] {
         return Err(format!(
             "the patch is from state {} of {}, the client holds state {} of {}",
             patch["from"], patch["game"], base["state_id"], base["game"]
-        ));
+        )
+        .into());
     }
     let mut doc = document(base);
     let ops = patch["patch"].as_array().ok_or("a patch has operations")?;

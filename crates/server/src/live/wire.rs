@@ -21,12 +21,15 @@ pub fn deflate(text: &str) -> Vec<u8> {
     out.finish().unwrap_or_default()
 }
 
+/// Bytes that are not a deflated message of text.
+#[derive(Debug, thiserror::Error)]
+#[error("not a deflated message: {0}")]
+pub struct NotDeflated(#[from] std::io::Error);
+
 /// The text of a deflated message (as a client reads it).
-pub fn inflate(bytes: &[u8]) -> Result<String, String> {
+pub fn inflate(bytes: &[u8]) -> Result<String, NotDeflated> {
     let mut text = String::new();
-    flate2::read::DeflateDecoder::new(bytes)
-        .read_to_string(&mut text)
-        .map_err(|e| format!("not a deflated message: {e}"))?;
+    flate2::read::DeflateDecoder::new(bytes).read_to_string(&mut text)?;
     Ok(text)
 }
 

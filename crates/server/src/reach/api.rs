@@ -141,7 +141,7 @@ pub async fn subscribe(
         &request.keys.auth,
         reach.push.allow_http(),
     )
-    .map_err(bad_subscription)?;
+    .map_err(|e| bad_subscription(e.to_string()))?;
     let lang = text::language(request.lang.as_deref().unwrap_or("en"));
     let sub = super::store::Subscription {
         endpoint: request.endpoint,

@@ -16,7 +16,7 @@ pub enum ReachError {
     PushClient(reqwest::Error),
     /// A stored subscription the server cannot push to (its endpoint or keys).
     #[error("a push subscription: {0}")]
-    Subscription(String),
+    Subscription(#[from] super::push::BadSubscription),
     #[error("cannot encrypt a notification: {0}")]
     Encrypt(String),
     /// The push service did not answer.

@@ -32,37 +32,50 @@ pub struct Checked {
     pub auth: Auth,
 }
 
+/// Which part of a push subscription is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadSubscription {
+    #[error("the endpoint is longer than 1024 characters")]
+    EndpointTooLong,
+    #[error("the endpoint is not a URL")]
+    NotAUrl,
+    #[error("the endpoint is not an https:// URL")]
+    NotHttps,
+    #[error("keys.p256dh is not a P-256 public key (base64url)")]
+    BadP256dh,
+    #[error("keys.auth is not 16 bytes (base64url)")]
+    BadAuth,
+}
+
 /// Checks a subscription's parts; the error says which part is wrong.
 pub fn check(
     endpoint: &str,
     p256dh: &str,
     auth: &str,
     allow_http: bool,
-) -> Result<Checked, String> {
+) -> Result<Checked, BadSubscription> {
     if endpoint.len() > 1024 {
-        return Err("the endpoint is longer than 1024 characters".into());
+        return Err(BadSubscription::EndpointTooLong);
     }
-    let uri: http::Uri = endpoint
-        .parse()
-        .map_err(|_| "the endpoint is not a URL".to_string())?;
+    let uri: http::Uri = endpoint.parse().map_err(|_| BadSubscription::NotAUrl)?;
     let scheme_ok = match uri.scheme_str() {
         Some("https") => true,
         Some("http") => allow_http,
         _ => false,
     };
     if !scheme_ok || uri.host().is_none_or(str::is_empty) {
-        return Err("the endpoint is not an https:// URL".into());
+        return Err(BadSubscription::NotHttps);
     }
     let key = URL_SAFE_NO_PAD
         .decode(p256dh.trim_end_matches('='))
         .ok()
         .and_then(|bytes| p256::PublicKey::from_sec1_bytes(&bytes).ok())
-        .ok_or("keys.p256dh is not a P-256 public key (base64url)")?;
+        .ok_or(BadSubscription::BadP256dh)?;
     let auth: [u8; 16] = URL_SAFE_NO_PAD
         .decode(auth.trim_end_matches('='))
         .ok()
         .and_then(|bytes| bytes.try_into().ok())
-        .ok_or("keys.auth is not 16 bytes (base64url)")?;
+        .ok_or(BadSubscription::BadAuth)?;
     Ok(Checked {
         endpoint: uri,
         p256dh: key,

@@ -64,8 +64,8 @@ impl Room {
         if let Some(sub) = self.subscribers.iter_mut().find(|s| s.conn == conn) {
             sub.seat = Some(to_move);
         }
-        if let Err(message) = crate::live::moves::check_length(text) {
-            return self.reply(conn, error(ApiErrorCode::BadRequest, message));
+        if let Err(too_long) = crate::live::moves::check_length(text) {
+            return self.reply(conn, error(ApiErrorCode::BadRequest, too_long.to_string()));
         }
         match self.apply(text, false, received).await {
             Ok(()) => {}
