@@ -222,7 +222,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.analysis_game_budget = args.analysis_budget;
     config.analysis_daily_quota = args.analysis_quota;
     config.secure_cookies = args.secure_cookies;
-    config.clocks = pyramidion_server::live::clock::parse_profiles(&args.clocks)
+    config.clocks = pyramidion_server::time_control::parse_profiles(&args.clocks)
         .map_err(|e| anyhow::anyhow!("--clocks: {e}"))?;
     config.bot_pace = std::time::Duration::from_millis(args.bot_pace_ms);
     config.trusted_proxies = trusted_proxies;

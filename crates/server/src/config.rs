@@ -1,7 +1,7 @@
 //! How a server is set up: its configuration (`pyramidion serve`'s flags become a
 //! [`Config`]) and the bounds on what clients may do ([`Limits`]), with their defaults. Kept
 //! apart from the state they build (`crate::app_state`): this is what an operator sets.
-use crate::{db, http, live, reach, wall_clock};
+use crate::{db, http, live, reach, time_control, wall_clock};
 use std::time::Duration;
 
 /// Everything a server is started with.
@@ -22,7 +22,7 @@ pub struct Config {
     pub writer: db::writer::WriterOptions,
     pub limits: Limits,
     /// The clock profiles tables may be created with (`GET /api/clocks`).
-    pub clocks: Vec<live::clock::ClockProfile>,
+    pub clocks: Vec<time_control::ClockProfile>,
     /// A bot's move is published no sooner than this after the move before it, so that
     /// people can follow (bots otherwise answer within milliseconds).
     pub bot_pace: Duration,
@@ -169,7 +169,7 @@ impl Config {
             secure_cookies: false,
             writer: db::writer::WriterOptions::default(),
             limits: Limits::default(),
-            clocks: live::clock::ClockProfile::defaults(),
+            clocks: time_control::ClockProfile::defaults(),
             bot_pace: Duration::from_millis(700),
             bot_threads: live::bot_pool::default_threads(),
             wall_clock: wall_clock::WallClock::default(),

@@ -54,30 +54,6 @@ impl ApiError {
     }
 }
 
-impl From<crate::reach::error::ReachError> for ApiError {
-    fn from(e: crate::reach::error::ReachError) -> Self {
-        ApiError::internal(e)
-    }
-}
-
-impl From<crate::cluster::error::ClusterError> for ApiError {
-    fn from(e: crate::cluster::error::ClusterError) -> Self {
-        ApiError::internal(e)
-    }
-}
-
-impl From<crate::live::load_error::LoadError> for ApiError {
-    fn from(e: crate::live::load_error::LoadError) -> Self {
-        ApiError::internal(e)
-    }
-}
-
-impl From<crate::db::error::StoreError> for ApiError {
-    fn from(e: crate::db::error::StoreError) -> Self {
-        ApiError::internal(e)
-    }
-}
-
 /// Every error answer: `{"error": {"code", "message"}}`.
 #[derive(serde::Serialize)]
 pub struct ErrorBody<'a> {

@@ -21,6 +21,7 @@ pub mod queue;
 pub mod reach;
 pub mod routes;
 pub mod start_error;
+pub mod time_control;
 pub mod wall_clock;
 
 // The names the rest of the crate (`crate::AppState`, `crate::router`) and the command line

@@ -15,3 +15,11 @@ pub enum ClusterError {
     #[error("{0}")]
     Contended(String),
 }
+
+/// A storage or infrastructure failure is the server's, never the client's: `internal`, with
+/// the cause in the log.
+impl From<ClusterError> for crate::error::ApiError {
+    fn from(e: ClusterError) -> Self {
+        crate::error::ApiError::internal(e)
+    }
+}

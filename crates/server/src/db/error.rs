@@ -117,3 +117,11 @@ impl std::fmt::Display for SeatRefused {
 }
 
 impl std::error::Error for SeatRefused {}
+
+/// A storage or infrastructure failure is the server's, never the client's: `internal`, with
+/// the cause in the log.
+impl From<StoreError> for crate::error::ApiError {
+    fn from(e: StoreError) -> Self {
+        crate::error::ApiError::internal(e)
+    }
+}

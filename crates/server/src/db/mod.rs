@@ -3,6 +3,7 @@
 //! an instance that lost a game from writing to it, the rows written after a game (results,
 //! ratings, people's data), and the quick-pairing queue.
 pub(crate) mod after_game_store;
+pub mod chat_message;
 pub mod error;
 pub mod fence;
 pub mod pairing_queue;

@@ -3,12 +3,12 @@
 //! message). A trait, so that the room depends on these calls and not on the database: the
 //! server gives it the real store (SQLite or PostgreSQL), the room's own tests an in-memory
 //! one that can refuse a write, or hold it, on paused time.
+use crate::db::chat_message::ChatMessage;
 use crate::db::error::Result;
 use crate::db::fence::Fence;
 use crate::db::rows::TurnWrite;
 use crate::db::store::Store;
 use crate::db::writer::NewMove;
-use crate::live::chat_message::ChatMessage;
 use futures_util::future::BoxFuture;
 
 /// A write in flight: `Ok` once it is committed (durable), never before.

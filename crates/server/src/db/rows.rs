@@ -3,7 +3,7 @@
 //! of its own below the store, the writer, the ratings and the after-game rows, which all
 //! use them and so need not use each other for them.
 use crate::db::error::{Result, StoreError};
-use crate::live::clock::{ClockProfile, ClockState};
+use crate::time_control::{ClockProfile, ClockState};
 use sqlx::{AnyConnection, Row};
 
 /// A stored value the server cannot read: what it is, and why.

@@ -6,10 +6,10 @@
 //! anyone, and every move is given in full. A game still being played is followed live
 //! instead, where each viewer gets only what its seat may see.
 use crate::AppState;
+use crate::db::chat_message::ChatMessage;
 use crate::db::rows::GameRow;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::live::chat_message::ChatMessage;
 use crate::live::protocol::SeenMove;
 use axum::Json;
 use axum::extract::{Path, Query, State};

@@ -39,7 +39,7 @@ pub struct Table<S = TableSeat> {
     pub status: crate::game_status::GameStatus,
     pub listed: bool,
     pub rated: bool,
-    pub clock: Option<crate::live::clock::ClockProfile>,
+    pub clock: Option<crate::time_control::ClockProfile>,
     pub seats: Vec<S>,
     pub created_at: i64,
     pub result: Option<Value>,

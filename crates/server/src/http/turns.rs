@@ -14,7 +14,7 @@ use serde::Serialize;
 /// a seat over.
 #[derive(Serialize)]
 pub struct Clocks {
-    pub clocks: Vec<crate::live::clock::ClockProfile>,
+    pub clocks: Vec<crate::time_control::ClockProfile>,
     pub bot_after: u32,
 }
 

@@ -6,12 +6,12 @@
 //! A reader may report a message: the report is stored for the server's operator
 //! (`pyramidion moderation` lists them).
 use crate::AppState;
+use crate::db::chat_message::ChatMessage;
 use crate::db::rows::SeatKind;
 use crate::db::store::Store;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::auth::Identity;
-use crate::live::chat_message::ChatMessage;
 use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};

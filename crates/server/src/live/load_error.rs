@@ -19,3 +19,11 @@ pub enum LoadError {
     #[error("game {id} does not replay from its record: {error}")]
     Replay { id: String, error: String },
 }
+
+/// A storage or infrastructure failure is the server's, never the client's: `internal`, with
+/// the cause in the log.
+impl From<LoadError> for crate::error::ApiError {
+    fn from(e: LoadError) -> Self {
+        crate::error::ApiError::internal(e)
+    }
+}

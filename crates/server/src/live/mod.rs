@@ -6,7 +6,6 @@ pub mod bot_retry;
 pub mod bot_seats;
 pub mod capacity;
 pub mod chat;
-pub mod chat_message;
 pub mod clock;
 pub mod drain;
 pub mod endings;

@@ -107,7 +107,7 @@ pub enum ServerMsg {
     /// A chat message at a table this connection follows (and may read).
     Chat {
         game: String,
-        message: Box<crate::live::chat_message::ChatMessage>,
+        message: Box<crate::db::chat_message::ChatMessage>,
     },
     /// To every connection of a user seated in `game`, when the seat to move changes:
     /// whether the user is to move there now.

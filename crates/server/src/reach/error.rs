@@ -16,7 +16,7 @@ pub enum ReachError {
     PushClient(reqwest::Error),
     /// A stored subscription the server cannot push to (its endpoint or keys).
     #[error("a push subscription: {0}")]
-    Subscription(#[from] super::push::BadSubscription),
+    Subscription(#[from] BadSubscription),
     #[error("cannot encrypt a notification: {0}")]
     Encrypt(String),
     /// The push service did not answer.
@@ -39,3 +39,26 @@ pub enum ReachError {
 }
 
 pub type Result<T, E = ReachError> = std::result::Result<T, E>;
+
+/// Which part of a push subscription is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadSubscription {
+    #[error("the endpoint is longer than 1024 characters")]
+    EndpointTooLong,
+    #[error("the endpoint is not a URL")]
+    NotAUrl,
+    #[error("the endpoint is not an https:// URL")]
+    NotHttps,
+    #[error("keys.p256dh is not a P-256 public key (base64url)")]
+    BadP256dh,
+    #[error("keys.auth is not 16 bytes (base64url)")]
+    BadAuth,
+}
+
+/// A storage or infrastructure failure is the server's, never the client's: `internal`, with
+/// the cause in the log.
+impl From<ReachError> for crate::error::ApiError {
+    fn from(e: ReachError) -> Self {
+        crate::error::ApiError::internal(e)
+    }
+}

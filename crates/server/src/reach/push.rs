@@ -2,7 +2,7 @@
 //! kept in the database, and the encrypted (RFC 8291, `aes128gcm`) POST of one notification
 //! to each of a user's subscriptions. The crypto is `web-push-native`'s (pure Rust).
 use super::away::{Away, Kind, ReachConfig};
-use super::error::{ReachError, Result};
+use super::error::{BadSubscription, ReachError, Result};
 use super::store::Subscription;
 use super::text;
 use crate::db::store::Store;
@@ -30,21 +30,6 @@ pub struct Checked {
     pub endpoint: http::Uri,
     pub p256dh: p256::PublicKey,
     pub auth: Auth,
-}
-
-/// Which part of a push subscription is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BadSubscription {
-    #[error("the endpoint is longer than 1024 characters")]
-    EndpointTooLong,
-    #[error("the endpoint is not a URL")]
-    NotAUrl,
-    #[error("the endpoint is not an https:// URL")]
-    NotHttps,
-    #[error("keys.p256dh is not a P-256 public key (base64url)")]
-    BadP256dh,
-    #[error("keys.auth is not 16 bytes (base64url)")]
-    BadAuth,
 }
 
 /// Checks a subscription's parts; the error says which part is wrong.

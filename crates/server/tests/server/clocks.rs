@@ -1,7 +1,7 @@
 //! Clocks per turn, the time-out policy, "your move" pushes and the live lobby, over real
 //! HTTP and WebSockets.
 use crate::common::*;
-use pyramidion_server::live::clock::parse_profiles;
+use pyramidion_server::time_control::parse_profiles;
 use serde_json::{Value, json};
 
 /// A server whose clock profiles are `clocks` (as `pyramidion serve --clocks` sets them).

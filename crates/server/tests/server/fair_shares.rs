@@ -274,7 +274,7 @@ async fn a_rated_table_needs_a_clock() {
 #[tokio::test]
 async fn a_stalled_rated_game_ends_under_the_time_out_policy() {
     let s = no_search("fair-stalled", |c| {
-        c.clocks = pyramidion_server::live::clock::parse_profiles("tiny=1").unwrap();
+        c.clocks = pyramidion_server::time_control::parse_profiles("tiny=1").unwrap();
     })
     .await;
     let mut a = Client::guest(&s).await;

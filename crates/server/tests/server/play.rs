@@ -313,7 +313,7 @@ async fn websocket_rate_limit_and_oversized_messages() {
 
 #[tokio::test]
 async fn a_clock_running_out_lets_a_bot_play_and_tells_everyone() {
-    let profiles = pyramidion_server::live::clock::parse_profiles("tiny=1").unwrap();
+    let profiles = pyramidion_server::time_control::parse_profiles("tiny=1").unwrap();
     let s = start(sqlite_url(&temp_dir("clock")), |c| c.clocks = profiles).await;
     let mut c = Client::guest(&s).await;
     let body = json!({"game": "forgotten-treasures", "options": {"players": 2},

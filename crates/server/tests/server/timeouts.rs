@@ -10,7 +10,7 @@
 //! out timeouts that are not part of the test.
 use crate::common::*;
 use futures_util::StreamExt;
-use pyramidion_server::live::clock::parse_profiles;
+use pyramidion_server::time_control::parse_profiles;
 use serde_json::{Value, json};
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;

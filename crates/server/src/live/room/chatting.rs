@@ -1,10 +1,10 @@
 //! A table's chat inside its room (see `crate::live::chat`): checked, limited per user, stored, then
 //! told to whoever may read it.
 use super::Room;
+use crate::db::chat_message::ChatMessage;
 use crate::error_code::ApiErrorCode;
 use crate::http::limits::{Bucket, Rate};
 use crate::live::chat::{CHAT_BURST, CHAT_EVERY_SECONDS};
-use crate::live::chat_message::ChatMessage;
 use crate::live::protocol::ServerMsg;
 use crate::live::room_cmd::ChatCmd;
 

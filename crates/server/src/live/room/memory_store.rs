@@ -1,12 +1,12 @@
 //! The room's storage in memory, for the room's own tests: it keeps what a room writes, and
 //! can refuse every write (a full disk) or hold one in flight until the test lets it commit.
 //! The real SQLite and PostgreSQL paths are covered by the server's tests (`tests/server`).
+use crate::db::chat_message::ChatMessage;
 use crate::db::error::{MoveRefused, StoreError};
 use crate::db::fence::Fence;
 use crate::db::room_store::{Resignation, RoomStore, Stored};
 use crate::db::rows::TurnWrite;
 use crate::db::writer::NewMove;
-use crate::live::chat_message::ChatMessage;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use tokio::sync::{Notify, oneshot};

@@ -142,7 +142,8 @@ pub(super) fn humans_gone(seats: &[SeatKind], clock: Option<&Clock>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::clock::{ClockProfile, TIMEOUTS_TO_BOT};
+    use crate::live::clock::TIMEOUTS_TO_BOT;
+    use crate::time_control::ClockProfile;
 
     #[test]
     fn a_game_is_left_to_greedy_bots_once_every_person_is_handed_over() {
