@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod analysis_status;
 pub mod app_state;
+pub mod assets;
 pub mod cluster;
 pub mod config;
 pub mod data_lock;

@@ -2,7 +2,7 @@
 //! passes (the per-address rate limit, the body limit and timeout, JSON errors, tracing). The
 //! handlers live in `http`, `live`, `reach` and `cluster`; this is the one place that says
 //! which path reaches which.
-use crate::{AppState, analysis, cluster, error, error_code, http, live, reach};
+use crate::{AppState, analysis, cluster, error, error_code, http, live};
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::middleware::{self, Next};
@@ -112,18 +112,18 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}", get(http::api::table))
         .route("/api/tables/{id}/join", post(http::api::join))
         .route("/api/tables/{id}/leave", post(http::api::leave))
-        .route("/api/notify", get(reach::api::get).put(reach::api::set))
+        .route("/api/notify", get(http::notify::get).put(http::notify::set))
         .route(
             "/api/notify/unsubscribe/{token}",
-            post(reach::api::one_click_unsubscribe),
+            post(http::notify::one_click_unsubscribe),
         )
-        .route("/api/push/subscribe", post(reach::api::subscribe))
-        .route("/api/push/unsubscribe", post(reach::api::unsubscribe))
+        .route("/api/push/subscribe", post(http::notify::subscribe))
+        .route("/api/push/unsubscribe", post(http::notify::unsubscribe))
         .route(
             "/api/me/email",
-            post(reach::api::set_email).delete(reach::api::delete_email),
+            post(http::notify::set_email).delete(http::notify::delete_email),
         )
-        .route("/api/me/email/verify", post(reach::api::verify_email))
+        .route("/api/me/email/verify", post(http::notify::verify_email))
         .route("/ws", get(live::ws::upgrade))
         .route("/internal/link/{id}", get(cluster::link::accept))
         .route(

@@ -13,6 +13,7 @@ pub mod history;
 pub mod limits;
 pub mod listen;
 pub mod meet;
+pub mod notify;
 pub mod pairing_internal;
 pub mod profiles;
 pub mod quotas;

@@ -4,7 +4,6 @@
 //! or more per turn), a rematch was offered to them, a table they sit at filled (its game
 //! started). Each user chooses which events reach them, and how (docs/protocol.md,
 //! "Notifications").
-pub mod api;
 mod away;
 pub mod error;
 pub mod mail;

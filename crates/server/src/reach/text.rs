@@ -13,7 +13,7 @@ fn catalogs() -> &'static HashMap<&'static str, Map<String, Value>> {
         LANGUAGES
             .iter()
             .map(|&lang| {
-                let map = crate::http::web::asset(&format!("i18n/{lang}.json"))
+                let map = crate::assets::asset(&format!("i18n/{lang}.json"))
                     .and_then(|bytes| serde_json::from_slice::<Map<String, Value>>(&bytes).ok())
                     .unwrap_or_default();
                 (lang, map)

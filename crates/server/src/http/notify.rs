@@ -1,12 +1,12 @@
 //! HTTP endpoints of notifications (docs/protocol.md, "Notifications"): the settings page's
 //! data and choices, push subscriptions per browser, the e-mail address and its
 //! verification, and the one-click unsubscribe of every mail.
-use super::{Prefs, mail, push, text};
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
 use crate::http::auth::{Identity, random_hex, token_hash};
+use crate::reach::{Prefs, mail, push, text};
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -21,7 +21,7 @@ const VERIFY_EVERY_MS: i64 = 60 * 1000;
 /// key browsers subscribe to push with and how many of my devices have.
 #[derive(Serialize)]
 pub struct Settings {
-    pub prefs: crate::reach::away::Prefs,
+    pub prefs: crate::reach::Prefs,
     /// Null when I gave none.
     pub email: Option<EmailAddress>,
     pub email_available: bool,
@@ -143,7 +143,7 @@ pub async fn subscribe(
     )
     .map_err(|e| bad_subscription(e.to_string()))?;
     let lang = text::language(request.lang.as_deref().unwrap_or("en"));
-    let sub = super::store::Subscription {
+    let sub = crate::reach::store::Subscription {
         endpoint: request.endpoint,
         p256dh: request.keys.p256dh,
         auth: request.keys.auth,
