@@ -1,3 +1,4 @@
+// @ts-check
 // JSON over HTTP with the server's error shape: {"error": {"code", "message"}}.
 export class ApiError extends Error {
   constructor(code, message, status) {

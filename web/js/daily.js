@@ -1,3 +1,4 @@
+// @ts-check
 // The daily challenges: today's list in the lobby (one attempt per account) and each
 // challenge's own leaderboard.
 import { api } from './api.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // The game page: follows one game over the socket and hands each state to the game's table.
 // The server is the authority: the page shows the view and offers the legal moves it is sent,
 // sends a move with the state id it saw, and waits for the next state.

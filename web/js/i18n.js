@@ -1,3 +1,4 @@
+// @ts-check
 // Flat JSON catalogs per language (web/i18n/{en,fr,it}.json). `t(key, params)` fills
 // `{name}` placeholders; a key with `.one` / `.other` (…) variants is chosen by
 // Intl.PluralRules on `params.count`. Every visible string goes through here.

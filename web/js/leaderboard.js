@@ -1,3 +1,4 @@
+// @ts-check
 // The rating leaderboard of one game (accounts and bot levels), and links to every game's.
 import { api } from './api.js';
 import { h, mount } from './dom.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Meeting people (issue 27): "Play a person now" (quick pairing: the server seats players who
 // asked for the same game, player count and clock) and the Watch page (live public games,
 // newest or highest-rated first, each opening as a spectator). Every game, count and clock

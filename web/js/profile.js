@@ -1,3 +1,4 @@
+// @ts-check
 // A player's public profile: ratings per game, best scores per solo mode, recent games.
 import { api } from './api.js';
 import { h, mount } from './dom.js';

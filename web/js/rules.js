@@ -1,3 +1,4 @@
+// @ts-check
 // How to play: each game's rules summary and solo modes, written with the game in its own
 // folder (`js/<key>/rules.<lang>.html`, falling back to English). The shell only knows the
 // key from the descriptors: it names no game.

@@ -1,3 +1,4 @@
+// @ts-check
 // Notification settings (#/settings): push on this browser, an e-mail address (verified by a
 // link), and which events reach me by each while I am away. Also the pages the mails link
 // to: #/verify-email/{token} and the one-click #/unsubscribe/{token}.
@@ -73,7 +74,7 @@ export async function renderSettings(root) {
           ),
         );
       }
-      const input = h('input', { type: 'email', 'data-testid': 'email-address', autocomplete: 'email', required: true });
+      const input = /** @type {HTMLInputElement} */ (h('input', { type: 'email', 'data-testid': 'email-address', autocomplete: 'email', required: true }));
       body.push(
         h(
           'form.row',

@@ -1,3 +1,4 @@
+// @ts-check
 // A table waiting for players: its seats, the invite link to share, join / leave. Joining by
 // invite link (#/join/{id}/{token}) takes the seat kept for the link. The page follows the
 // table (pushed changes, and a slow poll) until it is full, then opens the game.
