@@ -1,3 +1,4 @@
+// @ts-check
 // Stage-end activations as a plan: the player picks areas and payments (or takes the engine's
 // best allocation), sees the stage total the plan reaches, may remove an activation or reset
 // the plan, and nothing is sent before Finish. Finishing below the best allocation asks first.
@@ -192,7 +193,7 @@ export function activationPanel(ctx) {
         h('button', { 'data-testid': 'confirm-finish-no', onclick: () => ((plan.confirming = false), ctx.redraw()) }, t('scoring.back_to_plan')),
       ),
     );
-    requestAnimationFrame(() => document.querySelector('[data-testid=confirm-finish-no]')?.focus({ preventScroll: true }));
+    requestAnimationFrame(() => /** @type {HTMLElement | null} */ (document.querySelector('[data-testid=confirm-finish-no]'))?.focus({ preventScroll: true }));
   }
   if (sending) rows.push(h('p.hint', { 'data-testid': 'plan-sending' }, t('scoring.sending')));
   return h('div.stage-end', { 'data-testid': 'scoring-panel', 'data-sending': sending ? 'true' : 'false' }, rows);

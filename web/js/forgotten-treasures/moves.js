@@ -1,3 +1,4 @@
+// @ts-check
 // Moves of the log as sentences, from their structured forms ({text, kind, fields…}).
 import { t } from '../i18n.js';
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Forgotten Treasures pieces drawn in SVG: its palette for the shared pyramid drawing
 // (web/js/pyramid-drawing/drawing.js: blocks, dominoes), domino backs and gems. Colour is never the only cue: every colour has its own block
 // pattern and gem shape, and every piece carries a text label.

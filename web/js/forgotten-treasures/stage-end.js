@@ -1,3 +1,4 @@
+// @ts-check
 // Stage end: the activation plan (activation-plan.js), discarding down to 5, and
 // every player's per-area breakdown in the shell's scoring pad, as in the rulebook's examples.
 import { h } from '../dom.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // The Forgotten Treasures table: exploration area, the pyramid being built with its ghost
 // placements, stage-end scoring, every player's pyramid and score, THE Legend in solo and the
 // scoring pad (the shell draws the end of the game).

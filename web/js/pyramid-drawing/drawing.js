@@ -1,3 +1,4 @@
+// @ts-check
 // Pyramid drawing shared by the Pyramido-family tables: blocks (hue + pattern + icons),
 // dominoes, ghost placements and a player's pyramid seen from above, to scale. A game passes
 // its palette: the colour names (CSS class `pc-<name>`, or its own prefix) and one pattern per
@@ -10,6 +11,7 @@ import { slotLayers } from './slots.js';
 stylesheet(new URL('./drawing.css', import.meta.url));
 
 const NW = 1, NE = 2, SW = 4, SE = 8;
+/** Each quadrant: its mask bit, its column and row in the block (0 or 1), its name. @type {[number, number, number, string][]} */
 export const QUADRANTS = [
   [NW, 0, 0, 'nw'],
   [NE, 1, 0, 'ne'],
@@ -76,6 +78,9 @@ function jewel(cx, cy, r) {
 
 // One block with its top-left corner at (x, y), 2 units wide (a unit is one quadrant).
 // `extra`: {class, marker (draw a jewel marker), card (draw a resurfacing-card border)}.
+/**
+ * @typedef {{ class?: string, marker?: boolean, card?: boolean }} BlockExtra
+ */
 export function blockSvg(pal, block, x, y, extra = {}) {
   const g = s('g', { class: `block ${pal.cls || 'pc-'}${block.colour} ${extra.class || ''}`, transform: `translate(${x} ${y})` });
   g.append(
@@ -106,6 +111,7 @@ export function dominoSvg(pal, blocks, width, label) {
 
 // A single block as a small picture (previews of resurfacing choices).
 // `extra` as for blockSvg (default: drawn as a resurfacing card's side).
+/** @param {BlockExtra} [extra] */
 export function blockPicture(pal, block, width, label, extra = { card: true }) {
   return s('svg.block-pic', { viewBox: '-0.1 -0.1 2.2 2.2', width, height: width, role: 'img', 'aria-label': label }, patternDefs(pal), blockSvg(pal, block, 0, 0, extra));
 }

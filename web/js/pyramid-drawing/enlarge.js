@@ -1,3 +1,4 @@
+// @ts-check
 // Following the game: any other player's pyramid can be enlarged into a dialog that shows the
 // table's own drawing at the size of the player's own pyramid, with the player's name and
 // score line. Which seat is enlarged lives in `ctx.ui`, so the dialog survives the redraw of
@@ -35,10 +36,10 @@ function enlarge(ctx, seat) {
 function shrink(ctx) {
   const seat = ctx.ui.enlarged;
   ctx.ui.enlarged = null;
-  const open = document.querySelector('dialog[data-testid=enlarged]');
+  const open = /** @type {HTMLDialogElement | null} */ (document.querySelector('dialog[data-testid=enlarged]'));
   if (open && open.open) open.close();
   ctx.redraw();
-  const button = document.querySelector(`[data-testid=enlarge][data-key="${seat}"]`);
+  const button = /** @type {HTMLElement | null} */ (document.querySelector(`[data-testid=enlarge][data-key="${seat}"]`));
   if (button) button.focus();
 }
 
@@ -54,7 +55,7 @@ export function enlargedDialog(ctx, draw) {
     ctx.ui.enlarged = null;
     return null;
   }
-  const dialog = h(
+  const dialog = /** @type {HTMLDialogElement} */ (h(
     'dialog.enlarged',
     { class: content.wide ? 'wide' : '', 'data-testid': 'enlarged', 'data-seat': seat, 'aria-labelledby': 'enlarged-title' },
     h(
@@ -64,7 +65,7 @@ export function enlargedDialog(ctx, draw) {
       h('button.small', { type: 'button', 'data-testid': 'shrink', autofocus: true, onclick: () => shrink(ctx) }, `× ${t('table.shrink')}`),
     ),
     content.body,
-  );
+  ));
   // Escape: close it the same way as the button (the focus goes back to the card).
   dialog.addEventListener('cancel', (e) => {
     e.preventDefault();
@@ -81,7 +82,7 @@ export function enlargedDialog(ctx, draw) {
   dialog.addEventListener(
     'scroll',
     (e) => {
-      const el = e.target;
+      const el = /** @type {HTMLElement} */ (e.target);
       const key = el === dialog ? '' : el.dataset && el.dataset.scrollKey;
       if (key === undefined) return;
       ctx.ui.enlargedScroll = { ...ctx.ui.enlargedScroll, [key]: [el.scrollLeft, el.scrollTop] };

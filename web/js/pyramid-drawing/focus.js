@@ -1,3 +1,4 @@
+// @ts-check
 // After a move, the keyboard focus goes to the first control of the player's next decision
 // (the first quarry tile, slot, marker button…), so a keyboard player never has to Tab back
 // from the top of the page, and that control is scrolled into view when it is off screen or

@@ -1,3 +1,4 @@
+// @ts-check
 // Placing the domino in hand, shared by both Pyramido games: only the orientations that have
 // a legal slot are offered (Rotate and `R` skip the others); a first tap, click or Enter on a
 // slot selects it (its domino shows), a second one or "Place here" places it. A placement
@@ -41,7 +42,7 @@ export function focusGhost(text) {
   requestAnimationFrame(() => {
     const box = document.querySelector('[data-testid="my-pyramid"]');
     if (!box) return;
-    const el = (text && box.querySelector(`[data-testid=ghost][data-move="${text}"]`)) || box.querySelector('[data-testid=ghost]');
+    const el = /** @type {SVGElement | null} */ ((text && box.querySelector(`[data-testid=ghost][data-move="${text}"]`)) || box.querySelector('[data-testid=ghost]'));
     if (el) el.focus({ preventScroll: true });
   });
 }
@@ -74,7 +75,7 @@ export function confirmPlace(ctx, text, anyway) {
     ctx.ui.confirm = text;
     ctx.redraw();
     requestAnimationFrame(() => {
-      const el = document.querySelector('[data-testid=eliminate-cancel]');
+      const el = /** @type {HTMLElement | null} */ (document.querySelector('[data-testid=eliminate-cancel]'));
       if (el) el.focus({ preventScroll: true });
     });
     return;

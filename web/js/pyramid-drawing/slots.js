@@ -1,3 +1,4 @@
+// @ts-check
 // The legal slots of the domino in hand on a pyramid drawing, shared by both Pyramido games.
 // On an upper stage the slots of one orientation overlap each other (each covers two cells,
 // and a cell is in up to four slots), so dominoes drawn for every slot make an unreadable

@@ -1,3 +1,4 @@
+// @ts-check
 // The clock and the prompt never scroll away: on a live table the shell's clock bar and the
 // table's status line (the prompt, the stage) stick to the top of the window while the rest
 // scrolls. They are two siblings under the page root, so the status line sticks just under

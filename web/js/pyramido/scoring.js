@@ -1,3 +1,4 @@
+// @ts-check
 // Pyramido's part of the shell's scoring pad (each stage's marked areas and Mino bonus as the
 // engine scored them); the shell draws the pad and the end of the game.
 import { h } from '../dom.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // The Pyramido table: the quarry between the four piles, the pyramid being built with its
 // ghost placements, the marker, resurfacing, hole-covering and refill choices, every player's
 // pyramid, the scoring pad and the end. It acts only on the structured legal moves and the
@@ -182,8 +183,8 @@ function ownArea(ctx, focus) {
     targets,
   });
   if (ghosts.length) {
-    svg.setAttribute('data-orientations', usableDirs(legal).length);
-    svg.setAttribute('data-eliminating', placements(legal).filter((p) => p.eliminates).length);
+    svg.setAttribute('data-orientations', String(usableDirs(legal).length));
+    svg.setAttribute('data-eliminating', String(placements(legal).filter((p) => p.eliminates).length));
   }
   // The choices sit beside the pyramid they are about (below it on a narrow screen).
   const choices = [];

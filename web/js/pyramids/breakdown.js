@@ -1,3 +1,4 @@
+// @ts-check
 // End of the game, below the shell's ranking: every player's score edifice by edifice, as the
 // engine counted it (the view's `final_score` and `detail`), in the order of the ranking.
 import { h } from '../dom.js';

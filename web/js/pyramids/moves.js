@@ -1,3 +1,4 @@
+// @ts-check
 // Moves of the log as sentences, from their structured forms ({text, kind, fields…}). A move
 // that hides its card reaches the other seats redacted (hand and card null): it stays hidden.
 import { t } from '../i18n.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Pyramids pieces drawn in SVG: construction cards (stones with a colour AND a shape, the
 // glyph), a necropolis' Pyramid on its stone grid with ghost places, Obelisk columns.
 import { s } from '../dom.js';

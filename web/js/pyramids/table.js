@@ -1,3 +1,4 @@
+// @ts-check
 // The Pyramids table: round flow and God tiles, the quarry, your hand and the building of the
 // chosen pair (ghost places on the Pyramid, Obelisk, Tomb), every player's necropolis, the
 // move log and the final scoring. It acts only on the structured legal moves and the view.
@@ -220,7 +221,7 @@ function necropolis(ctx, p, own) {
         else {
           ui.selected = g.text;
           ctx.redraw();
-          requestAnimationFrame(() => document.querySelector(`[data-testid=my-pyramid] [data-move="${g.text}"]`)?.focus());
+          requestAnimationFrame(() => /** @type {HTMLElement | null} */ (document.querySelector(`[data-testid=my-pyramid] [data-move="${g.text}"]`))?.focus());
         }
       },
     }),
