@@ -8,8 +8,22 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 
+/**
+ * What these helpers read of a table's context: `ui.enlarged` (the seat shown, or null),
+ * `ui.enlargedScroll` (where the reader scrolled) and `redraw`.
+ * @typedef {import('../envelope.js').TableContext<import('../envelope.js').MoveBase>} EnlargeContext
+ * @typedef {import('../dom.js').Child} Child
+ * @typedef {{ title: Child, body: Child, wide?: boolean }} Enlarged
+ */
+
 // The toggle on a player's card: a real button whose pressed state says the dialog is open.
 // `what` names the drawing ("Pyramid of Ann"), for a screen reader telling the cards apart.
+/**
+ * @param {EnlargeContext} ctx
+ * @param {number} seat
+ * @param {string} what
+ * @returns {HTMLElement}
+ */
 export function enlargeButton(ctx, seat, what) {
   const open = ctx.ui.enlarged === seat;
   return h(
@@ -27,12 +41,17 @@ export function enlargeButton(ctx, seat, what) {
   );
 }
 
+/**
+ * @param {EnlargeContext} ctx
+ * @param {number} seat
+ */
 function enlarge(ctx, seat) {
   ctx.ui.enlarged = seat;
   ctx.ui.enlargedScroll = {};
   ctx.redraw();
 }
 
+/** @param {EnlargeContext} ctx */
 function shrink(ctx) {
   const seat = ctx.ui.enlarged;
   ctx.ui.enlarged = null;
@@ -47,6 +66,11 @@ function shrink(ctx) {
 // drawing, name and score line as the table draws them; `wide` for a drawing much wider than
 // tall, which then gets the whole width of a large screen), or null when the seat has nothing
 // to show. A table puts the result anywhere in what it renders.
+/**
+ * @param {EnlargeContext} ctx
+ * @param {(seat: number) => Enlarged | null} draw
+ * @returns {HTMLDialogElement | null}
+ */
 export function enlargedDialog(ctx, draw) {
   const seat = ctx.ui.enlarged;
   if (seat === null || seat === undefined) return null;

@@ -5,12 +5,13 @@
 // under the sticky clock bar and status line. `controls`: a CSS selector list; the first
 // match in page order wins. Nothing moves when the focus is already on one of them, or while
 // a dialog is open.
+/** @param {string} controls */
 export function focusNextDecision(controls) {
   requestAnimationFrame(() => {
     const active = document.activeElement;
     if (active && active.matches && active.matches(controls)) return;
     if (document.querySelector('dialog[open]')) return;
-    const first = document.querySelector(controls);
+    const first = /** @type {HTMLElement | SVGElement | null} */ (document.querySelector(controls));
     if (!first) return;
     first.focus({ preventScroll: true });
     const head = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--table-head-h')) || 0;

@@ -5,6 +5,7 @@
 // the clock bar, whose height (one line on a desktop, more on a phone) is measured here and
 // kept in `--clockbar-h`; `--table-head-h` (both) lets a scrolled-to area stop under them.
 const root = document.documentElement;
+/** @type {Element[]} */
 let watched = [];
 const measure = () => {
   const bar = document.querySelector('#app > .clockbar');
