@@ -94,12 +94,13 @@
  * `play(text)` sends a move, `redraw()` draws the state again (after a local choice kept in
  * `ui`), `moveLog(describe)` is the shell's move log. A replay (`replay: true`) hands the same
  * context with no legal moves, or the two moves of an analysed decision, and a `play` that does
- * nothing. `M` is the game's moves (its `MoveForm`).
+ * nothing. `M` is the game's moves (its `MoveForm`), `V` its view.
  * @template [M=AnyMove]
+ * @template {Envelope} [V=Envelope & Record<string, any>]
  * @typedef {{
  *   id: string,
  *   table: TableInfo,
- *   view: Envelope & Record<string, any>,
+ *   view: V,
  *   state: StateMessage<M>,
  *   seat: number | null,
  *   legal: M[],
