@@ -6,6 +6,9 @@ import { t } from './i18n.js';
 import { app, refreshMe, showError } from './app.js';
 import { initPush } from './push.js';
 
+/**
+ * @param {HTMLElement} root the page
+ */
 export function renderAccount(root) {
   const form = (kind) => {
     const name = /** @type {HTMLInputElement} */ (h('input', { name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 24, 'data-testid': `${kind}-name` }));

@@ -65,6 +65,10 @@ export function dailySection(daily) {
   );
 }
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [id]
+ */
 export async function renderDailyBoard(root, id) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   let board;

@@ -50,6 +50,11 @@ export function gameResult(ctx, details) {
   return ctx.view && ctx.view.outcome ? resultPanel(ctx, details(ctx)) : null;
 }
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [id]
+ * @param {string} [invite]
+ */
 export async function renderGame(root, id, invite) {
   const socket = app.socket;
   const page = {

@@ -80,6 +80,9 @@ export function historyItem(game) {
   );
 }
 
+/**
+ * @param {HTMLElement} root the page
+ */
 export async function renderHistory(root) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {

@@ -5,6 +5,10 @@ import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { errorText, showError } from './app.js';
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [game]
+ */
 export async function renderLeaderboard(root, game) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   let board;

@@ -258,6 +258,9 @@ function liveOpenTables(first) {
   return draw();
 }
 
+/**
+ * @param {HTMLElement} root the page
+ */
 export async function renderLobby(root) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {

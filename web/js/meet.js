@@ -25,6 +25,9 @@ function select(testid, value, choices, onchange, label) {
   );
 }
 
+/**
+ * @param {HTMLElement} root the page
+ */
 export async function renderPlayNow(root) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   let catalog;
@@ -133,6 +136,9 @@ export async function renderPlayNow(root) {
   document.title = `${t('pairing.title')} · Pyramidion`;
 }
 
+/**
+ * @param {HTMLElement} root the page
+ */
 export async function renderWatch(root) {
   const page = { sort: 'newest', games: null };
   const box = h('section.card.watch', { 'data-testid': 'watch' });

@@ -14,6 +14,10 @@ export function optionsText(options) {
     .join(', ');
 }
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [key]
+ */
 export async function renderProfile(root, key) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   let p;

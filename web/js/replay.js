@@ -11,6 +11,10 @@ import { gameResult, loadMoveText, loadResultDetails, loadTable } from './game.j
 import { seatLabel, exportLinks } from './history.js';
 import { moveLog } from './move-log.js';
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [id]
+ */
 export async function renderReplay(root, id) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   let replay;
@@ -94,7 +98,8 @@ export async function renderReplay(root, id) {
     const active = /** @type {HTMLElement | null} */ (document.activeElement);
     const focused = active && active.dataset ? active.dataset.testid : null;
     mount(root, h('div.replay', { 'data-testid': 'replay', 'data-ply': page.ply }, controls(), summary(), h('div.replay-main', {}, mount(board, shown ? [decisionPanel(shown), result, drawn] : [result, drawn]), moveList()), chatReplay(replay.chat || [], page.ply)));
-    const again = focused && root.querySelector(`[data-testid="${focused}"]`);
+    // A control: a button, an input (`disabled`), a link (no `disabled`: undefined).
+    const again = focused && /** @type {HTMLElement & { disabled?: boolean } | null} */ (root.querySelector(`[data-testid="${focused}"]`));
     if (again && !again.disabled) again.focus();
   };
 

@@ -29,6 +29,10 @@ async function fetchRules(key) {
   throw Object.assign(new Error('no rules'), { code: 'not_found' });
 }
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [key]
+ */
 export async function renderRules(root, key) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {

@@ -11,6 +11,9 @@ import { soundOn, setSound } from './turns.js';
 
 const EVENTS = ['your_move', 'rematch', 'table_full'];
 
+/**
+ * @param {HTMLElement} root the page
+ */
 export async function renderSettings(root) {
   let settings = null;
   const load = async () => {
@@ -151,6 +154,10 @@ export async function renderSettings(root) {
 }
 
 // The link of a verification mail.
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [token]
+ */
 export async function renderVerifyEmail(root, token) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {
@@ -163,6 +170,10 @@ export async function renderVerifyEmail(root, token) {
 }
 
 // The one-click unsubscribe link of every mail: opening it is the click.
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [token]
+ */
 export async function renderUnsubscribe(root, token) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {

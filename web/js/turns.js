@@ -162,6 +162,9 @@ function settings(redraw) {
 }
 
 // The "your move" page: every game waiting for me, with my time left there.
+/**
+ * @param {HTMLElement} root the page
+ */
 export function renderTurns(root) {
   const draw = () => {
     const games = [...mine.values()];

@@ -10,6 +10,11 @@ import { tableLine } from './lobby.js';
 import { profileLabel } from './clocks.js';
 import { notifyOffer } from './push.js';
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [id]
+ * @param {string} [invite]
+ */
 export async function renderWaiting(root, id, invite) {
   let timer = null;
   let stopped = false;
