@@ -1,3 +1,4 @@
+// @ts-check
 // Sign in, or register (a guest who registers keeps its games).
 import { api } from './api.js';
 import { h, mount } from './dom.js';
@@ -5,17 +6,20 @@ import { t } from './i18n.js';
 import { app, refreshMe, showError } from './app.js';
 import { initPush } from './push.js';
 
+/**
+ * @param {HTMLElement} root the page
+ */
 export function renderAccount(root) {
   const form = (kind) => {
-    const name = h('input', { name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 24, 'data-testid': `${kind}-name` });
-    const password = h('input', {
+    const name = /** @type {HTMLInputElement} */ (h('input', { name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 24, 'data-testid': `${kind}-name` }));
+    const password = /** @type {HTMLInputElement} */ (h('input', {
       name: 'password',
       type: 'password',
       required: true,
       minlength: 8,
       autocomplete: kind === 'login' ? 'current-password' : 'new-password',
       'data-testid': `${kind}-password`,
-    });
+    }));
     return h(
       'form.card',
       {

@@ -1,5 +1,11 @@
+// @ts-check
 // JSON over HTTP with the server's error shape: {"error": {"code", "message"}}.
 export class ApiError extends Error {
+  /**
+   * @param {string} code the server's error code (`network` when there was no answer)
+   * @param {string} message
+   * @param {number} status the HTTP status (0: no answer)
+   */
   constructor(code, message, status) {
     super(message);
     this.code = code;
@@ -7,6 +13,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The server's answer, parsed (its shape is the endpoint's, docs/protocol.md); an `ApiError`
+ * when it refuses or cannot be reached.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body] sent as JSON
+ * @returns {Promise<any>}
+ */
 export async function api(method, path, body) {
   let res;
   try {

@@ -1,3 +1,4 @@
+// @ts-check
 // The shell: identity, language, connection status, routes and error messages.
 import { api } from './api.js';
 import { h, mount } from './dom.js';
@@ -85,7 +86,7 @@ async function signOut() {
 }
 
 function renderLanguagePicker() {
-  const select = document.getElementById('lang');
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById('lang'));
   mount(select, LANGUAGES.map((l) => h('option', { value: l.code, selected: l.code === language() }, l.name)));
   select.onchange = () => setLanguage(select.value);
   document.getElementById('lang-label').textContent = t('shell.language');

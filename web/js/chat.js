@@ -1,3 +1,4 @@
+// @ts-check
 // A table's chat (issue 27): the players' channel, which everyone following reads, and the
 // spectators' own, which only spectators read (the server decides who gets what). Every message
 // is shown as text (textContent), never as markup; a quick phrase comes as a key and is said in
@@ -37,7 +38,7 @@ export function chatText(m) {
 export function chatPanel(gameId, socket) {
   const messages = [];
   const list = h('ol.chat-log', { 'data-testid': 'chat-log', 'aria-live': 'polite' });
-  const input = h('input', { type: 'text', maxlength: MAX_CHARS, 'data-testid': 'chat-input', 'aria-label': t('chat.write') });
+  const input = /** @type {HTMLInputElement} */ (h('input', { type: 'text', maxlength: MAX_CHARS, 'data-testid': 'chat-input', 'aria-label': t('chat.write') }));
   const send = (body) => socket.send({ type: 'chat', game: gameId, ...body });
   const form = h(
     'form.row',

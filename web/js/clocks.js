@@ -1,3 +1,4 @@
+// @ts-check
 // Every seat's clock on every table, counting down between the server's states. The server is
 // the authority: each `state` carries each seat's time left (`clock.remaining_ms`) and whose
 // clock runs; the page only subtracts the time since that message arrived.

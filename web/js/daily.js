@@ -1,3 +1,4 @@
+// @ts-check
 // The daily challenges: today's list in the lobby (one attempt per account) and each
 // challenge's own leaderboard.
 import { api } from './api.js';
@@ -64,6 +65,10 @@ export function dailySection(daily) {
   );
 }
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [id]
+ */
 export async function renderDailyBoard(root, id) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   let board;

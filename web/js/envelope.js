@@ -41,18 +41,81 @@
  */
 
 /**
+ * A move as every client receives it (docs/protocol.md, "Moves: text and structured form"):
+ * its record `text` (what `play` sends back) and its structured form flattened beside it, a
+ * `kind` and the fields the game's descriptor lists for that kind. Each game's folder names its
+ * own kinds and fields (`MoveForm` in `web/js/<game>/moves.js`, `table.js`); the shell reads
+ * only these two.
+ * @typedef {{ text: string, kind?: string }} MoveBase
+ */
+
+/**
+ * A move of any game, for the shell: its text, its kind and fields it does not read.
+ * @typedef {MoveBase & Record<string, any>} AnyMove
+ */
+
+/**
+ * A move of the game's record as this page may see it (the move log, `last_move`, `missed`, a
+ * notice's `move`): its number (`ply`, from 0) and the seat that played it beside the move.
+ * @template [M=AnyMove]
+ * @typedef {{ ply: number, seat: number } & M} Logged
+ */
+
+/**
+ * A seat of a table as the server lists it (docs/protocol.md, "Creating a table"): a player
+ * (`human`: `user`, `name`, `me` when it is this page's), a `bot` of a `level`, or a seat still
+ * `open` or kept for an `invite`.
+ * @typedef {{ type: string, user?: string, name?: string, me?: boolean, level?: string } & Record<string, any>} TableSeat
+ */
+
+/**
+ * A table as the server sends it: its game's key, its seats, its status and the rest.
+ * @typedef {{ id: string, game: string, status: string, seats: TableSeat[] } & Record<string, any>} TableInfo
+ */
+
+/**
+ * The state message a table draws (docs/protocol.md, "Server → client"; a replay's position
+ * has the same shape).
+ * @template [M=AnyMove]
+ * @typedef {{
+ *   state_id: number,
+ *   seat: number | null,
+ *   to_move?: number | null,
+ *   legal?: M[],
+ *   last_move?: Logged<M> | null,
+ *   finished?: boolean,
+ *   outcome?: Outcome | null,
+ * } & Record<string, any>} StateMessage
+ */
+
+/**
  * What the shell hands a table (and its own frame modules): the view, the state message, this
- * page's seat, the legal moves, whether it is this page's turn, names, and the shell's helpers.
+ * page's seat, the legal moves, whether it is this page's turn, names, and the shell's helpers:
+ * `play(text)` sends a move, `redraw()` draws the state again (after a local choice kept in
+ * `ui`), `moveLog(describe)` is the shell's move log. A replay (`replay: true`) hands the same
+ * context with no legal moves, or the two moves of an analysed decision, and a `play` that does
+ * nothing. `M` is the game's moves (its `MoveForm`), `V` its view.
+ * @template [M=AnyMove]
+ * @template {Envelope} [V=Envelope & Record<string, any>]
  * @typedef {{
  *   id: string,
- *   view: Envelope & Record<string, any>,
- *   state: { state_id: number, seat: number | null, finished?: boolean, outcome?: Outcome | null },
+ *   table: TableInfo,
+ *   view: V,
+ *   state: StateMessage<M>,
  *   seat: number | null,
- *   legal: Array<{ text: string, kind?: string } & Record<string, any>>,
+ *   legal: M[],
  *   myTurn: boolean,
  *   ui: Record<string, any>,
- *   log: Array<{ ply: number, seat: number, text: string } & Record<string, any>>,
+ *   log: Logged<M>[],
  *   seatName: (seat: number) => string,
+ *   play: (text: string) => void,
+ *   redraw: () => void,
+ *   pending: boolean,
+ *   replay?: boolean,
+ *   receivedAt?: number,
+ *   notice?: string | null,
+ *   freshMove?: Logged<M> | null,
+ *   moveLog?: (describe?: (move: Logged<M>) => string, interludes?: import('./move-log.js').Interlude[]) => HTMLElement,
  * }} TableContext
  */
 

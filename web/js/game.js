@@ -1,3 +1,4 @@
+// @ts-check
 // The game page: follows one game over the socket and hands each state to the game's table.
 // The server is the authority: the page shows the view and offers the legal moves it is sent,
 // sends a move with the state id it saw, and waits for the next state.
@@ -49,6 +50,11 @@ export function gameResult(ctx, details) {
   return ctx.view && ctx.view.outcome ? resultPanel(ctx, details(ctx)) : null;
 }
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [id]
+ * @param {string} [invite]
+ */
 export async function renderGame(root, id, invite) {
   const socket = app.socket;
   const page = {

@@ -1,3 +1,4 @@
+// @ts-check
 // "My games": every game I sat at, with its date, game, opponents, my result, score and
 // rating change, each linking to its replay (or to the game while it is played), and the
 // exports. Also the shared pieces other pages use to show a seat, a date or a result.
@@ -79,6 +80,9 @@ export function historyItem(game) {
   );
 }
 
+/**
+ * @param {HTMLElement} root the page
+ */
 export async function renderHistory(root) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {

@@ -1,3 +1,4 @@
+// @ts-check
 // Flat JSON catalogs per language (web/i18n/{en,fr,it}.json). `t(key, params)` fills
 // `{name}` placeholders; a key with `.one` / `.other` (…) variants is chosen by
 // Intl.PluralRules on `params.count`. Every visible string goes through here.
@@ -8,17 +9,27 @@ export const LANGUAGES = [
 ];
 
 let lang = 'en';
+/** @typedef {Record<string, string>} Catalog a language's messages by key */
+
+/** @type {Catalog} */
 let catalog = {};
+/** @type {Catalog} */
 let fallback = {};
 let plural = new Intl.PluralRules('en');
+/** @type {((code: string) => void)[]} */
 const listeners = [];
 
+/**
+ * @param {string} code
+ * @returns {Promise<Catalog>}
+ */
 async function fetchCatalog(code) {
   const res = await fetch(`/i18n/${code}.json`);
   if (!res.ok) throw new Error(`catalog ${code}: ${res.status}`);
   return res.json();
 }
 
+/** @returns {string} */
 function preferred() {
   const saved = localStorage.getItem('pyr.lang');
   if (saved && LANGUAGES.some((l) => l.code === saved)) return saved;
@@ -34,6 +45,10 @@ export async function initI18n() {
   await setLanguage(preferred(), false);
 }
 
+/**
+ * @param {string} code
+ * @param {boolean} [notify] tell the listeners (the pages redraw in the new language)
+ */
 export async function setLanguage(code, notify = true) {
   catalog = code === 'en' ? fallback : await fetchCatalog(code);
   lang = code;
@@ -43,18 +58,29 @@ export async function setLanguage(code, notify = true) {
   if (notify) listeners.forEach((f) => f(code));
 }
 
+/** @returns {string} */
 export function language() {
   return lang;
 }
 
+/** @param {(code: string) => void} f */
 export function onLanguageChange(f) {
   listeners.push(f);
 }
 
+/**
+ * @param {string} key
+ * @returns {boolean}
+ */
 export function has(key) {
   return key in catalog || key in fallback;
 }
 
+/**
+ * @param {string} key
+ * @param {Record<string, any>} [params] `{name}` placeholders' values; a number `count` picks the plural form
+ * @returns {string}
+ */
 export function t(key, params = {}) {
   let text;
   if (typeof params.count === 'number') {

@@ -1,9 +1,14 @@
+// @ts-check
 // The rating leaderboard of one game (accounts and bot levels), and links to every game's.
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { errorText, showError } from './app.js';
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [game]
+ */
 export async function renderLeaderboard(root, game) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   let board;

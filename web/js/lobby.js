@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: quick starts, a table builder (game, options, seats), open tables, my games.
 // Everything it knows of the games comes from their descriptors (`GET /api/games`): seat
 // ranges, options and their values, bot levels.
@@ -257,6 +258,9 @@ function liveOpenTables(first) {
   return draw();
 }
 
+/**
+ * @param {HTMLElement} root the page
+ */
 export async function renderLobby(root) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {

@@ -1,3 +1,4 @@
+// @ts-check
 // Meeting people (issue 27): "Play a person now" (quick pairing: the server seats players who
 // asked for the same game, player count and clock) and the Watch page (live public games,
 // newest or highest-rated first, each opening as a spectator). Every game, count and clock
@@ -24,6 +25,9 @@ function select(testid, value, choices, onchange, label) {
   );
 }
 
+/**
+ * @param {HTMLElement} root the page
+ */
 export async function renderPlayNow(root) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   let catalog;
@@ -132,6 +136,9 @@ export async function renderPlayNow(root) {
   document.title = `${t('pairing.title')} · Pyramidion`;
 }
 
+/**
+ * @param {HTMLElement} root the page
+ */
 export async function renderWatch(root) {
   const page = { sort: 'newest', games: null };
   const box = h('section.card.watch', { 'data-testid': 'watch' });

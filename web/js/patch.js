@@ -1,3 +1,4 @@
+// @ts-check
 // The `patch` message (docs/protocol.md, "Patches"): after a subscription's whole `state`,
 // the server sends each further state as operations on the state this page last got (its
 // fields but `type`, `game`, `state_id`, `event`, `missed` and `clock`, which come whole).

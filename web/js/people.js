@@ -1,3 +1,4 @@
+// @ts-check
 // Playing with people (issue 27): resign, abandon, claim and "I'm back" under a running game,
 // and how a game that ended early (or with resigned seats) reads. The server decides and ranks;
 // this page only asks and says what the state tells it.

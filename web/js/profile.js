@@ -1,3 +1,4 @@
+// @ts-check
 // A player's public profile: ratings per game, best scores per solo mode, recent games.
 import { api } from './api.js';
 import { h, mount } from './dom.js';
@@ -13,6 +14,10 @@ export function optionsText(options) {
     .join(', ');
 }
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [key]
+ */
 export async function renderProfile(root, key) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   let p;

@@ -1,3 +1,4 @@
+// @ts-check
 // Web Push in this browser: the service worker (/sw.js), the subscription made with the
 // server's VAPID key and sent to the server, and the offer to turn it on where it matters
 // (a turn-based table I create or join). `status` is cached so that pages draw it at once.

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay of a finished game: the game's own table drawn read-only at any ply, a move
 // slider, buttons and the keyboard (Home, End, Left, Right), the move list, and whose view to
 // show (every seat's, since nothing is hidden once the game is over).
@@ -10,6 +11,10 @@ import { gameResult, loadMoveText, loadResultDetails, loadTable } from './game.j
 import { seatLabel, exportLinks } from './history.js';
 import { moveLog } from './move-log.js';
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [id]
+ */
 export async function renderReplay(root, id) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   let replay;
@@ -90,9 +95,11 @@ export async function renderReplay(root, id) {
     }
     if (shown) markDecision(drawn, shown);
     // The page is rebuilt: the control that had the focus keeps it (keyboard users).
-    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.testid : null;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focused = active && active.dataset ? active.dataset.testid : null;
     mount(root, h('div.replay', { 'data-testid': 'replay', 'data-ply': page.ply }, controls(), summary(), h('div.replay-main', {}, mount(board, shown ? [decisionPanel(shown), result, drawn] : [result, drawn]), moveList()), chatReplay(replay.chat || [], page.ply)));
-    const again = focused && root.querySelector(`[data-testid="${focused}"]`);
+    // A control: a button, an input (`disabled`), a link (no `disabled`: undefined).
+    const again = focused && /** @type {HTMLElement & { disabled?: boolean } | null} */ (root.querySelector(`[data-testid="${focused}"]`));
     if (again && !again.disabled) again.focus();
   };
 

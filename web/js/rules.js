@@ -1,3 +1,4 @@
+// @ts-check
 // How to play: each game's rules summary and solo modes, written with the game in its own
 // folder (`js/<key>/rules.<lang>.html`, falling back to English). The shell only knows the
 // key from the descriptors: it names no game.
@@ -28,6 +29,10 @@ async function fetchRules(key) {
   throw Object.assign(new Error('no rules'), { code: 'not_found' });
 }
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [key]
+ */
 export async function renderRules(root, key) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {

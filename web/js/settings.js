@@ -1,3 +1,4 @@
+// @ts-check
 // Notification settings (#/settings): push on this browser, an e-mail address (verified by a
 // link), and which events reach me by each while I am away. Also the pages the mails link
 // to: #/verify-email/{token} and the one-click #/unsubscribe/{token}.
@@ -10,6 +11,9 @@ import { soundOn, setSound } from './turns.js';
 
 const EVENTS = ['your_move', 'rematch', 'table_full'];
 
+/**
+ * @param {HTMLElement} root the page
+ */
 export async function renderSettings(root) {
   let settings = null;
   const load = async () => {
@@ -73,7 +77,7 @@ export async function renderSettings(root) {
           ),
         );
       }
-      const input = h('input', { type: 'email', 'data-testid': 'email-address', autocomplete: 'email', required: true });
+      const input = /** @type {HTMLInputElement} */ (h('input', { type: 'email', 'data-testid': 'email-address', autocomplete: 'email', required: true }));
       body.push(
         h(
           'form.row',
@@ -150,6 +154,10 @@ export async function renderSettings(root) {
 }
 
 // The link of a verification mail.
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [token]
+ */
 export async function renderVerifyEmail(root, token) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {
@@ -162,6 +170,10 @@ export async function renderVerifyEmail(root, token) {
 }
 
 // The one-click unsubscribe link of every mail: opening it is the click.
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [token]
+ */
 export async function renderUnsubscribe(root, token) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {

@@ -1,3 +1,4 @@
+// @ts-check
 import { applyPatch } from './patch.js';
 
 // A message: JSON text, or a binary frame holding its raw DEFLATE. Null if unreadable.

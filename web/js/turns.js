@@ -1,3 +1,4 @@
+// @ts-check
 // "Your move": the games where I am to move, a count in the top bar, and a browser
 // notification (and an optional sound) when it becomes my turn anywhere, also while the page
 // is in the background. The server pushes a `turn` message to every connection of a player
@@ -161,6 +162,9 @@ function settings(redraw) {
 }
 
 // The "your move" page: every game waiting for me, with my time left there.
+/**
+ * @param {HTMLElement} root the page
+ */
 export function renderTurns(root) {
   const draw = () => {
     const games = [...mine.values()];

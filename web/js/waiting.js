@@ -1,3 +1,4 @@
+// @ts-check
 // A table waiting for players: its seats, the invite link to share, join / leave. Joining by
 // invite link (#/join/{id}/{token}) takes the seat kept for the link. The page follows the
 // table (pushed changes, and a slow poll) until it is full, then opens the game.
@@ -9,6 +10,11 @@ import { tableLine } from './lobby.js';
 import { profileLabel } from './clocks.js';
 import { notifyOffer } from './push.js';
 
+/**
+ * @param {HTMLElement} root the page
+ * @param {string} [id]
+ * @param {string} [invite]
+ */
 export async function renderWaiting(root, id, invite) {
   let timer = null;
   let stopped = false;

@@ -1,3 +1,4 @@
+// @ts-check
 // Stage-end activations as a plan: the player picks areas and payments (or takes the engine's
 // best allocation), sees the stage total the plan reaches, may remove an activation or reset
 // the plan, and nothing is sent before Finish. Finishing below the best allocation asks first.
@@ -8,13 +9,31 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { GEMS, colourName } from './pieces.js';
 
+/**
+ * @typedef {import('./table.js').Ctx} Ctx
+ * @typedef {import('./table.js').ScoringView} ScoringView
+ * @typedef {import('./table.js').AreaView} AreaView
+ * @typedef {import('./table.js').PaymentOption} PaymentOption
+ * @typedef {PaymentOption & { area: string, colour: number }} PlanItem one planned activation: a payment the view offers, its area and the area's colour
+ * @typedef {{ key: string, items: PlanItem[], confirming: boolean, queue: string[] | null, sentAt: number | null }} Plan
+ */
+
 const MYTHICAL = GEMS.indexOf('mythical');
 
+/**
+ * @param {string} payment
+ * @param {number} colour
+ * @returns {string}
+ */
 export function payText(payment, colour) {
   return t(`pay.${payment}`, { colour: colourName(colour) });
 }
 
 // The plan of the seat being scored, kept per stage end (a new stage end starts empty).
+/**
+ * @param {Ctx} ctx
+ * @returns {Plan}
+ */
 function planOf(ctx) {
   const { view, ui } = ctx;
   const key = `${view.stage}:${view.scoring.seat}`;
@@ -23,6 +42,10 @@ function planOf(ctx) {
 }
 
 // The names of the areas in the plan (the pyramid outlines them).
+/**
+ * @param {Ctx} ctx
+ * @returns {Set<string> | null}
+ */
 export function plannedAreas(ctx) {
   const sc = ctx.view.scoring;
   if (!sc || !ctx.myTurn || sc.seat !== ctx.state.seat) return null;
@@ -30,6 +53,11 @@ export function plannedAreas(ctx) {
 }
 
 // Gems left after the plan: what the seat holds minus what the planned payments spend.
+/**
+ * @param {Ctx} ctx
+ * @param {Plan} plan
+ * @returns {number[]}
+ */
 function gemsLeft(ctx, plan) {
   const left = [...ctx.view.seats[ctx.view.scoring.seat].gems];
   for (const item of plan.items) {
@@ -41,6 +69,10 @@ function gemsLeft(ctx, plan) {
 
 // What the plan would score: the activations already made, the planned ones, and the
 // Mythicals still held after it.
+/**
+ * @param {Ctx} ctx
+ * @param {Plan} plan
+ */
 function planTotals(ctx, plan) {
   const sc = ctx.view.scoring;
   const planned = plan.items.reduce((sum, i) => sum + i.points, 0);
@@ -50,6 +82,10 @@ function planTotals(ctx, plan) {
 }
 
 // Sends the queued plan one move per state, each once the previous one was accepted.
+/**
+ * @param {Ctx} ctx
+ * @param {Plan} plan
+ */
 function sendQueued(ctx, plan) {
   if (!plan.queue || !plan.queue.length || ctx.pending || plan.sentAt === ctx.state.state_id) return;
   const next = plan.queue[0];
@@ -62,6 +98,10 @@ function sendQueued(ctx, plan) {
   setTimeout(() => ctx.play(next), 0);
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Plan} plan
+ */
 function finish(ctx, plan) {
   plan.confirming = false;
   plan.queue = [...plan.items.map((i) => i.text), 'done'];
@@ -70,6 +110,10 @@ function finish(ctx, plan) {
 }
 
 // The engine's best allocation as plan items (each one of the payments the view offers).
+/**
+ * @param {ScoringView} sc
+ * @returns {PlanItem[]}
+ */
 function bestPlan(sc) {
   return sc.best.flatMap((b) => {
     const area = sc.areas.find((a) => a.name === b.area);
@@ -78,6 +122,7 @@ function bestPlan(sc) {
   });
 }
 
+/** @param {Ctx} ctx */
 export function activationPanel(ctx) {
   const { view, ui } = ctx;
   const sc = view.scoring;
@@ -98,9 +143,9 @@ export function activationPanel(ctx) {
   const { areas: areaPoints, kept, total } = planTotals(ctx, plan);
   const inPlan = new Map(plan.items.map((i) => [i.area, i]));
   const area = sc.areas.find((a) => a.name === ui.area && !a.activation && !inPlan.has(a.name));
-  const affordable = (p, a) => p.coloured <= left[a.colour] && p.mythical <= left[MYTHICAL];
+  const affordable = (/** @type {PaymentOption} */ p, /** @type {AreaView} */ a) => p.coloured <= left[a.colour] && p.mythical <= left[MYTHICAL];
   const payments = area ? area.payments.filter((p) => affordable(p, area)) : [];
-  const add = (a, p) => {
+  const add = (/** @type {AreaView} */ a, /** @type {PaymentOption} */ p) => {
     plan.items.push({ ...p, area: a.name, colour: a.colour });
     plan.confirming = false;
     ui.area = null;
@@ -192,7 +237,7 @@ export function activationPanel(ctx) {
         h('button', { 'data-testid': 'confirm-finish-no', onclick: () => ((plan.confirming = false), ctx.redraw()) }, t('scoring.back_to_plan')),
       ),
     );
-    requestAnimationFrame(() => document.querySelector('[data-testid=confirm-finish-no]')?.focus({ preventScroll: true }));
+    requestAnimationFrame(() => /** @type {HTMLElement | null} */ (document.querySelector('[data-testid=confirm-finish-no]'))?.focus({ preventScroll: true }));
   }
   if (sending) rows.push(h('p.hint', { 'data-testid': 'plan-sending' }, t('scoring.sending')));
   return h('div.stage-end', { 'data-testid': 'scoring-panel', 'data-sending': sending ? 'true' : 'false' }, rows);

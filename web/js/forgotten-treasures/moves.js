@@ -1,8 +1,37 @@
+// @ts-check
 // Moves of the log as sentences, from their structured forms ({text, kind, fields…}).
 import { t } from '../i18n.js';
 
+/**
+ * Forgotten Treasures' moves (crates/treasures/src/descriptor.rs, `moves`;
+ * crates/treasures/src/moves.rs, `MoveForm`): `space` and `pile` are 0-based (texts number
+ * them from 1); `take`'s `gem` is the gem taken from a space that offers a choice (else
+ * `null`); `place` is the shared placement form (x, y, dir, cells); `activate` names its
+ * `area` (`c4`), its `payment` (`1c`, `2m`, `3c`, `2c2m`, `1c4m`, `6m`) and the `points` it
+ * adds to the stage score.
+ * @typedef {import('../envelope.js').MoveBase} MoveBase
+ * @typedef {'orange' | 'blue' | 'purple' | 'green' | 'red' | 'mythical'} Gem
+ * @typedef {MoveBase & { kind: 'take', space: number, gem: Gem | null }} TakeMove
+ * @typedef {MoveBase & { kind: 'flip', pile: number }} FlipMove
+ * @typedef {import('../pyramid-drawing/placing.js').PlaceForm} PlaceMove
+ * @typedef {MoveBase & { kind: 'activate', area: string, payment: string, points: number }} ActivateMove
+ * @typedef {MoveBase & { kind: 'done' }} DoneMove
+ * @typedef {MoveBase & { kind: 'discard', gem: Gem }} DiscardMove
+ * @typedef {TakeMove | FlipMove | PlaceMove | ActivateMove | DoneMove | DiscardMove} MoveForm
+ */
+
+/**
+ * @param {number} x
+ * @param {number} y
+ */
 const cellName = (x, y) => `${String.fromCharCode(97 + x)}${y + 1}`;
 
+/**
+ * A move in words (the log, the replay, notices, the analysis); a kind this client does not
+ * know reads as its text.
+ * @param {MoveForm} m
+ * @returns {string}
+ */
 export function moveText(m) {
   switch (m.kind) {
     case 'take':
@@ -18,6 +47,6 @@ export function moveText(m) {
     case 'discard':
       return t('move.discard', { gem: t(`gem.${m.gem}`) });
     default:
-      return m.text;
+      return /** @type {MoveBase} */ (m).text;
   }
 }

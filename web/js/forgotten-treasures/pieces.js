@@ -1,3 +1,4 @@
+// @ts-check
 // Forgotten Treasures pieces drawn in SVG: its palette for the shared pyramid drawing
 // (web/js/pyramid-drawing/drawing.js: blocks, dominoes), domino backs and gems. Colour is never the only cue: every colour has its own block
 // pattern and gem shape, and every piece carries a text label.
@@ -5,20 +6,37 @@ import { s } from '../dom.js';
 import { t } from '../i18n.js';
 import { blockSvg, dominoSvg as sharedDominoSvg, palette, patternDefs } from '../pyramid-drawing/drawing.js';
 
+/** @typedef {import('./table.js').EngineBlock} EngineBlock */
+
 export const COLOURS = ['orange', 'blue', 'purple', 'green', 'red'];
 export const GEMS = [...COLOURS, 'mythical'];
 
+/**
+ * @param {number} c a colour's index in COLOURS
+ * @returns {string}
+ */
 export function colourName(c) {
   return t(`colour.${COLOURS[c]}`);
 }
 
+/**
+ * @param {number} g a gem kind's index in GEMS
+ * @returns {string}
+ */
 export function gemName(g) {
   return t(`gem.${GEMS[g]}`);
 }
 
 // Gem outline centred on (cx, cy) with radius r: one shape per gem kind.
+/**
+ * @param {number} kind
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ * @returns {SVGElement}
+ */
 function gemPath(kind, cx, cy, r) {
-  const poly = (n, rot) =>
+  const poly = (/** @type {number} */ n, /** @type {number} */ rot) =>
     Array.from({ length: n }, (_, i) => {
       const a = rot + (i * 2 * Math.PI) / n;
       return `${(cx + r * Math.cos(a)).toFixed(3)},${(cy + r * Math.sin(a)).toFixed(3)}`;
@@ -47,6 +65,13 @@ function gemPath(kind, cx, cy, r) {
   }
 }
 
+/**
+ * @param {number} kind
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ * @returns {SVGElement}
+ */
 export function gemIcon(kind, cx, cy, r) {
   const el = gemPath(kind, cx, cy, r);
   el.setAttribute('class', `gem gem-${GEMS[kind]}`);
@@ -54,6 +79,11 @@ export function gemIcon(kind, cx, cy, r) {
 }
 
 // A standalone gem picture for HTML (chips, inventories).
+/**
+ * @param {number} kind
+ * @param {number} [size]
+ * @returns {SVGElement}
+ */
 export function gemSvg(kind, size = 18) {
   return s(
     'svg.gem-svg',
@@ -71,16 +101,30 @@ export const PALETTE = palette(
 );
 
 // An engine block ({colour: index, icons: mask}) as the shared drawing takes it (colour by name).
+/**
+ * @param {EngineBlock} block
+ * @returns {import('../pyramid-drawing/drawing.js').Block}
+ */
 export function asBlock(block) {
   return { colour: COLOURS[block.colour], icons: block.icons };
 }
 
 // A domino lying east-west (A west, B east), 4×2 units, as an SVG element of `width` pixels.
+/**
+ * @param {EngineBlock[]} blocks
+ * @param {number} [width]
+ * @param {string} [label]
+ * @returns {SVGElement}
+ */
 export function dominoSvg(blocks, width = 64, label) {
   // A tooltip naming the colours and gems (the glyphs' meaning) on hover.
   return sharedDominoSvg(PALETTE, blocks.map(asBlock), width, label || dominoLabel(blocks));
 }
 
+/**
+ * @param {EngineBlock[]} blocks
+ * @returns {string}
+ */
 export function dominoLabel(blocks) {
   return blocks
     .map((b) => t('piece.block', { colour: colourName(b.colour), count: popcount(b.icons) }))
@@ -88,6 +132,11 @@ export function dominoLabel(blocks) {
 }
 
 // The back of a face-down domino: colours and icon counts, positions unknown.
+/**
+ * @param {EngineBlock[]} back each block's colour and number of icons
+ * @param {number} [width]
+ * @returns {SVGElement}
+ */
 export function backSvg(back, width = 64) {
   const label = back.map((b) => t('piece.block', { colour: colourName(b.colour), count: b.icons })).join(' | ');
   const svg = s('svg.domino.back', { viewBox: '-0.1 -0.1 4.2 2.2', width, height: (width * 2.2) / 4.2, role: 'img', 'aria-label': t('piece.back', { blocks: label }) }, s('title', {}, t('piece.back', { blocks: label })), patternDefs(PALETTE));
@@ -99,6 +148,10 @@ export function backSvg(back, width = 64) {
   return svg;
 }
 
+/**
+ * @param {number} m
+ * @returns {number}
+ */
 export function popcount(m) {
   let n = 0;
   for (let b = m; b; b &= b - 1) n++;

@@ -1,3 +1,4 @@
+// @ts-check
 // Stage end: the activation plan (activation-plan.js), discarding down to 5, and
 // every player's per-area breakdown in the shell's scoring pad, as in the rulebook's examples.
 import { h } from '../dom.js';
@@ -9,6 +10,16 @@ import { activationPanel, payText } from './activation-plan.js';
 export { payText };
 export { plannedAreas } from './activation-plan.js';
 
+/**
+ * @typedef {import('./table.js').Ctx} Ctx
+ * @typedef {import('./table.js').PlayerView} PlayerView
+ * @typedef {import('./table.js').LegendView} LegendView
+ */
+
+/**
+ * @param {Ctx} ctx
+ * @param {number} focus the seat whose pyramid is drawn big
+ */
 export function stageEndPanel(ctx, focus) {
   const { view, legal, play } = ctx;
   const player = view.seats[focus];
@@ -36,6 +47,11 @@ export function stageEndPanel(ctx, focus) {
   return view.scoring ? activationPanel(ctx) : null;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {PlayerView} p
+ * @param {number} stage
+ */
 function playerBreakdown(ctx, p, stage) {
   const areas = p.scored_areas.filter((a) => a.stage === stage);
   const mythical = p.mythical_points[stage - 1];
@@ -55,6 +71,10 @@ function playerBreakdown(ctx, p, stage) {
   );
 }
 
+/**
+ * @param {LegendView} l
+ * @param {number} stage
+ */
 function legendBreakdown(l, stage) {
   const sc = l.scored[stage - 1];
   if (!sc) return null;
@@ -67,6 +87,7 @@ function legendBreakdown(l, stage) {
 }
 
 // The shell's pad, with each scored stage's breakdown: every player's areas, then THE Legend's.
+/** @param {Ctx} ctx */
 export function scoringPad(ctx) {
   const { view } = ctx;
   return padFrame(ctx, { breakdown: (stage) => [view.seats.map((p) => playerBreakdown(ctx, p, stage)), view.legend ? legendBreakdown(view.legend, stage) : null] });

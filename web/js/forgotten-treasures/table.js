@@ -1,3 +1,4 @@
+// @ts-check
 // The Forgotten Treasures table: exploration area, the pyramid being built with its ghost
 // placements, stage-end scoring, every player's pyramid and score, THE Legend in solo and the
 // scoring pad (the shell draws the end of the game).
@@ -17,12 +18,86 @@ import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
 import { focusNextDecision } from '../pyramid-drawing/focus.js';
 
+/**
+ * Forgotten Treasures' view (crates/treasures/src/view.rs): the envelope, the exploration
+ * area's spaces, the bag, the domino in hand, per seat its gems and pyramid, the stage end
+ * being scored (`scoring`) and THE Legend in solo (`legend`). Colours are indices in COLOURS,
+ * gems counts in GEMS order.
+ * @typedef {import('./moves.js').MoveForm} MoveForm
+ * @typedef {import('./moves.js').Gem} Gem
+ * @typedef {number[]} Gems
+ * @typedef {{ colour: number, icons: number }} EngineBlock
+ * @typedef {{ id: number, blocks: EngineBlock[] }} DominoView
+ * @typedef {{ kind: 'face_up', domino: DominoView } | { kind: 'face_down', back: EngineBlock[] } | { kind: 'empty' }} PileTop
+ * @typedef {{ pile_size: number, top: PileTop, gems: Gems }} SpaceView
+ * @typedef {{ stage: number, x: number, y: number, quadrant: number, block: EngineBlock }} BlockView
+ * @typedef {{ stage: number, name: string, colour: number, icons: number, payment: string, points: number }} ScoredAreaView
+ * @typedef {{
+ *   seat: number,
+ *   score: number,
+ *   stage_points: (number | null)[],
+ *   gems: Gems,
+ *   stage_scores: number[],
+ *   stage_complete: boolean,
+ *   pyramid_stage: number,
+ *   frame: import('../pyramid-drawing/drawing.js').Frame | null,
+ *   blocks: BlockView[],
+ *   dominoes: number[],
+ *   last_placement: { stage: number, placement: { x: number, y: number, dir: string }, cells: [number, number][] } | null,
+ *   scored_areas: ScoredAreaView[],
+ *   mythical_points: number[],
+ * }} PlayerView
+ * @typedef {{ text: string, payment: string, points: number, coloured: number, mythical: number }} PaymentOption
+ * @typedef {{ name: string, colour: number, icons: number, cells: number[], activation: string | null, activation_points: number | null, payments: PaymentOption[] }} AreaView
+ * @typedef {{ text: string, area: string, payment: string, points: number }} BestActivation
+ * @typedef {{
+ *   seat: number,
+ *   areas: AreaView[],
+ *   spent: Gems,
+ *   points: number,
+ *   points_per_mythical: number,
+ *   mythical_kept: number,
+ *   best: BestActivation[],
+ *   best_total: number,
+ * }} ScoringView
+ * @typedef {{ gem: Gem, space: number, reason: string }} LegendGemView
+ * @typedef {{ ply: number, wishes: number[], gems: LegendGemView[], missed: number[], space: number | null, domino: DominoView | null, domino_reason: string | null, drew: Gem | null }} LegendTurnView
+ * @typedef {{ coloured: number, coloured_value: number, mythical: number, mythical_value: number, points: number }} LegendStageScore
+ * @typedef {{
+ *   mode: string,
+ *   pile: DominoView[],
+ *   wishes: number[],
+ *   gems: Gems,
+ *   stage_scores: number[],
+ *   score: number,
+ *   turns: LegendTurnView[],
+ *   stage_draw: Gem | null,
+ *   scored_gems: number[][],
+ *   scored: LegendStageScore[],
+ * }} LegendView
+ * @typedef {Omit<import('../envelope.js').Envelope, 'seats'> & {
+ *   seats: PlayerView[],
+ *   spaces: SpaceView[],
+ *   bag_size: number,
+ *   discard: Gems,
+ *   hand: DominoView | null,
+ *   scoring: ScoringView | null,
+ *   legend: LegendView | null,
+ * }} View
+ */
+
+/**
+ * The context the shell hands this table: Forgotten Treasures' moves and view.
+ * @typedef {import('../envelope.js').TableContext<MoveForm, View>} Ctx
+ */
+
 // The table's styles live next to it (loaded once).
 stylesheet(new URL('./table.css', import.meta.url));
 
 // The controls of a decision, for the focus after a move (the first one present wins).
 const DECISIONS = '[data-testid=take], [data-testid=flip], [data-testid=my-pyramid] [data-testid=ghost], [data-testid=scoring-panel] button:not([disabled]), [data-testid=discard]';
 
+/** @param {Ctx} ctx */
 export function render(ctx) {
   const { view, state } = ctx;
   const mine = state.seat !== null && state.seat !== undefined;
@@ -68,10 +143,12 @@ export function render(ctx) {
 }
 
 // The shell's status line, with the bag's size.
+/** @param {Ctx} ctx */
 function tableStatus(ctx) {
   return statusBar(ctx, { className: 'ft-status', info: [h('span.info', {}, t('table.bag', { count: ctx.view.bag_size }))] });
 }
 
+/** @param {Ctx} ctx */
 function exploration(ctx) {
   const { view, legal, play } = ctx;
   const takes = legal.filter((m) => m.kind === 'take');
@@ -123,6 +200,7 @@ function exploration(ctx) {
   );
 }
 
+/** @param {Gems} gems */
 function gemsInline(gems) {
   return h(
     'span.gems',
@@ -134,6 +212,10 @@ function gemsInline(gems) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {number} focus the seat whose pyramid is drawn big
+ */
 function ownArea(ctx, focus) {
   const { view, ui } = ctx;
   const player = view.seats[focus];
@@ -175,6 +257,10 @@ function ownArea(ctx, focus) {
   return parts;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {PlayerView} p
+ */
 function playerCard(ctx, p) {
   const { view } = ctx;
   const turn = view.to_move === p.seat;
@@ -189,6 +275,11 @@ function playerCard(ctx, p) {
 }
 
 // An opponent's pyramid as the table draws it (on its card, and enlarged).
+/**
+ * @param {Ctx} ctx
+ * @param {PlayerView} p
+ * @param {string} [testid]
+ */
 function opponentPyramid(ctx, p, testid) {
   const { view } = ctx;
   return pyramidSvg(p, {
@@ -199,6 +290,11 @@ function opponentPyramid(ctx, p, testid) {
 }
 
 // The enlarged card: the same drawing at the size of the own pyramid, gems and scores.
+/**
+ * @param {Ctx} ctx
+ * @param {number} seat
+ * @returns {import('../pyramid-drawing/enlarge.js').Enlarged | null}
+ */
 function enlargedPlayer(ctx, seat) {
   const p = ctx.view.seats[seat];
   if (!p) return null;
@@ -212,6 +308,7 @@ function enlargedPlayer(ctx, seat) {
   };
 }
 
+/** @param {Ctx} ctx */
 function legendPanel(ctx) {
   const l = ctx.view.legend;
   const top = l.pile[l.pile.length - 1];
@@ -233,6 +330,10 @@ function legendPanel(ctx) {
 // One of THE Legend's turns in sentences: his wishes, then each gem and the domino with the
 // rule of his turn that chose it (the engine names the rule; this only words it). Equal gems
 // from one space for one reason make one sentence ("2 Mythical gems from space 1").
+/**
+ * @param {LegendTurnView} turn
+ * @returns {string[]}
+ */
 function legendTurnLines(turn) {
   const [a, b] = turn.wishes;
   const lines = [
@@ -257,6 +358,7 @@ function legendTurnLines(turn) {
   return lines;
 }
 
+/** @param {Ctx} ctx */
 function moveLog(ctx) {
   // The shell's log (complete, by turn, with names); this table says how a move reads. In
   // solo, each of THE Legend's turns (the view keeps them all) follows the player's move
@@ -271,6 +373,27 @@ function moveLog(ctx) {
 // A player's pyramid through the shared pyramid drawing, to scale, painted bottom-up so what
 // shows is the top surface scoring looks at. Optional layers: ghost placements (the legal
 // slots of the domino in hand), the areas of a stage end, and the last domino placed.
+/**
+ * @typedef {{
+ *   testid?: string,
+ *   label?: string,
+ *   ghosts?: import('../pyramid-drawing/placing.js').PlaceForm[],
+ *   stage?: number,
+ *   hand?: EngineBlock[] | null,
+ *   selected?: string | null,
+ *   onGhost?: (ghost: import('../pyramid-drawing/placing.js').PlaceForm) => void,
+ *   areas?: AreaView[] | null,
+ *   planned?: Set<string> | null,
+ *   best?: Set<string> | null,
+ *   selectedArea?: string | null,
+ *   onArea?: ((area: AreaView) => void) | null,
+ * }} PyramidOptions
+ */
+/**
+ * @param {PlayerView} player
+ * @param {PyramidOptions} [opts]
+ * @returns {HTMLElement | SVGElement}
+ */
 function pyramidSvg(player, opts = {}) {
   // Nothing to draw yet: say so instead of showing an empty board.
   if (!player.blocks.length && !(opts.ghosts && opts.ghosts.length)) {
@@ -284,6 +407,7 @@ function pyramidSvg(player, opts = {}) {
     title: t('pyramid.block', { stage: b.stage, colour: colourName(b.block.colour) }),
   }));
   const origin = gridOrigin(player);
+  /** @type {import('../pyramid-drawing/drawing.js').Area[]} */
   const areas = (opts.areas || []).map((area) => {
     const classes = [];
     if (area.activation) classes.push('activated');
@@ -323,6 +447,10 @@ function pyramidSvg(player, opts = {}) {
 // Top-left block of the scoring grid (its quadrants are numbered 10 to a row): the frame, or
 // (while the engine has not fixed the frame yet) the origin it used for the blocks' quadrant
 // numbers, read back from a stage-1 block.
+/**
+ * @param {PlayerView} player
+ * @returns {number[]}
+ */
 function gridOrigin(player) {
   if (player.frame) return [player.frame.x, player.frame.y];
   const b = player.blocks.find((x) => x.stage === 1);

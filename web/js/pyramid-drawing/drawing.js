@@ -1,3 +1,4 @@
+// @ts-check
 // Pyramid drawing shared by the Pyramido-family tables: blocks (hue + pattern + icons),
 // dominoes, ghost placements and a player's pyramid seen from above, to scale. A game passes
 // its palette: the colour names (CSS class `pc-<name>`, or its own prefix) and one pattern per
@@ -10,15 +11,40 @@ import { slotLayers } from './slots.js';
 stylesheet(new URL('./drawing.css', import.meta.url));
 
 const NW = 1, NE = 2, SW = 4, SE = 8;
+/** Each quadrant: its mask bit, its column and row in the block (0 or 1), its name. @type {[number, number, number, string][]} */
 export const QUADRANTS = [
   [NW, 0, 0, 'nw'],
   [NE, 1, 0, 'ne'],
   [SW, 0, 1, 'sw'],
   [SE, 1, 1, 'se'],
 ];
+/**
+ * Where a domino's block B lies from its block A: east, south, west, north.
+ * @typedef {'E' | 'S' | 'W' | 'N'} Dir
+ */
+/** The directions, a quarter clockwise each (a domino is drawn with B east of A). @type {Dir[]} */
 export const DIRS = ['E', 'S', 'W', 'N'];
 
+/**
+ * A block to draw: its colour's name and the quadrants that carry an icon (a mask of
+ * QUADRANTS' bits).
+ * @typedef {{ colour: string, icons: number }} Block
+ */
+
+/**
+ * A palette (see `palette`): the pattern ids' prefix, each colour's pattern, the colour class
+ * prefix and the icon drawn on a block's iconed quadrants (null: a jewel).
+ * @typedef {{ prefix: string, colours: Map<string, string>, cls: string, icon: ((block: Block, cx: number, cy: number) => SVGElement) | null }} Palette
+ */
+
+/**
+ * Where stage 1 lies on its canvas (in blocks) and whether it is 5 wide and 4 high (`wide`)
+ * or 4 wide and 5 high.
+ * @typedef {{ x: number, y: number, wide?: boolean }} Frame
+ */
+
 // Pattern shapes on a 0.5 × 0.5 tile, by name.
+/** @type {Record<string, () => SVGElement>} */
 const PATTERNS = {
   dots: () => s('circle', { cx: 0.25, cy: 0.25, r: 0.07, class: 'pat' }),
   'fine-dots': () => s('circle', { cx: 0.25, cy: 0.25, r: 0.06, class: 'pat' }),
@@ -32,11 +58,21 @@ const PATTERNS = {
 // A palette: `colours` = [[name, pattern], …]; `prefix` keeps its pattern ids apart.
 // `opts`: {cls: the colour class prefix (default `pc-`), icon: (block, cx, cy) → the SVG
 // element drawn on each iconed quadrant (default a jewel; Forgotten Treasures draws gems)}.
+/**
+ * @param {string} prefix
+ * @param {[string, string][]} colours
+ * @param {{ cls?: string, icon?: (block: Block, cx: number, cy: number) => SVGElement }} [opts]
+ * @returns {Palette}
+ */
 export function palette(prefix, colours, opts = {}) {
   return { prefix, colours: new Map(colours), cls: opts.cls || 'pc-', icon: opts.icon || null };
 }
 
 // Quadrant names (["nw", "se"], or one name) → mask.
+/**
+ * @param {string | string[]} names
+ * @returns {number}
+ */
 export function quadrantMask(names) {
   let m = 0;
   for (const word of Array.isArray(names) ? names : [names]) {
@@ -47,6 +83,11 @@ export function quadrantMask(names) {
 }
 
 // Quadrant masks turned a quarter clockwise (nw→ne→se→sw→nw), as the engine does.
+/**
+ * @param {number} mask
+ * @param {number} quarters
+ * @returns {number}
+ */
 export function rotateIcons(mask, quarters) {
   let r = mask;
   for (let i = 0; i < ((quarters % 4) + 4) % 4; i++) {
@@ -56,11 +97,18 @@ export function rotateIcons(mask, quarters) {
 }
 
 // A domino's two blocks as they lie in direction `dir` ([A, B]).
+/**
+ * @template {Block} B
+ * @param {B[]} blocks
+ * @param {Dir} dir
+ * @returns {B[]}
+ */
 export function orient(blocks, dir) {
   const q = DIRS.indexOf(dir);
   return blocks.map((b) => ({ ...b, icons: rotateIcons(b.icons, q) }));
 }
 
+/** @param {Palette} pal */
 export function patternDefs(pal) {
   const defs = s('defs');
   for (const [name, pattern] of pal.colours) {
@@ -70,12 +118,28 @@ export function patternDefs(pal) {
 }
 
 // A jewel: a small diamond centred on (cx, cy).
+/**
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ */
 function jewel(cx, cy, r) {
   return s('polygon.jewel', { points: `${cx},${cy - r} ${cx + r},${cy} ${cx},${cy + r} ${cx - r},${cy}` });
 }
 
 // One block with its top-left corner at (x, y), 2 units wide (a unit is one quadrant).
 // `extra`: {class, marker (draw a jewel marker), card (draw a resurfacing-card border)}.
+/**
+ * @typedef {{ class?: string, marker?: boolean, card?: boolean }} BlockExtra
+ */
+/**
+ * @param {Palette} pal
+ * @param {Block} block
+ * @param {number} x
+ * @param {number} y
+ * @param {BlockExtra} [extra]
+ * @returns {SVGElement}
+ */
 export function blockSvg(pal, block, x, y, extra = {}) {
   const g = s('g', { class: `block ${pal.cls || 'pc-'}${block.colour} ${extra.class || ''}`, transform: `translate(${x} ${y})` });
   g.append(
@@ -93,6 +157,13 @@ export function blockSvg(pal, block, x, y, extra = {}) {
 }
 
 // A domino lying east-west (A west, B east), as an SVG element `width` pixels wide.
+/**
+ * @param {Palette} pal
+ * @param {Block[]} blocks
+ * @param {number} width
+ * @param {string} [label]
+ * @returns {SVGElement}
+ */
 export function dominoSvg(pal, blocks, width, label) {
   return s(
     'svg.domino',
@@ -106,17 +177,33 @@ export function dominoSvg(pal, blocks, width, label) {
 
 // A single block as a small picture (previews of resurfacing choices).
 // `extra` as for blockSvg (default: drawn as a resurfacing card's side).
+/**
+ * @param {Palette} pal
+ * @param {Block} block
+ * @param {number} width
+ * @param {string} label
+ * @param {BlockExtra} [extra]
+ * @returns {SVGElement}
+ */
 export function blockPicture(pal, block, width, label, extra = { card: true }) {
   return s('svg.block-pic', { viewBox: '-0.1 -0.1 2.2 2.2', width, height: width, role: 'img', 'aria-label': label }, patternDefs(pal), blockSvg(pal, block, 0, 0, extra));
 }
 
 // Top-left corner, in quadrant units, of block (x, y) of stage `stage` (1–4): stage 1 on its
 // canvas, later stages on the half-offset lattice over the stage-1 frame.
+/**
+ * @param {Frame | null | undefined} frame
+ * @param {number} stage
+ * @param {number} x
+ * @param {number} y
+ * @returns {[number, number]}
+ */
 export function blockOrigin(frame, stage, x, y) {
   if (stage === 1 || !frame) return [2 * x, 2 * y];
   return [2 * (frame.x + x) + stage - 1, 2 * (frame.y + y) + stage - 1];
 }
 
+/** @param {[number, number][]} cells */
 function span(cells) {
   const minX = Math.min(...cells.map((c) => c[0]));
   const minY = Math.min(...cells.map((c) => c[1]));
@@ -126,6 +213,10 @@ function span(cells) {
 }
 
 // The outline of a set of unit squares: every side not shared with another square of the set.
+/**
+ * @param {[number, number][]} cells
+ * @returns {string}
+ */
 export function outline(cells) {
   const set = new Set(cells.map(([x, y]) => `${x},${y}`));
   let d = '';
@@ -145,7 +236,30 @@ export function outline(cells) {
 // targets: [{key, stage, x, y, label, testid, selected, onPick}] (blocks or holes to choose),
 // areas: [{cells: [[x, y]] in quadrant units, count, label, testid, class, name (data-area),
 // shaded (each cell drawn, for the class to fill), onPick}] (outlined, with their count)}.
+/**
+ * @typedef {{ stage: number, x: number, y: number, block: Block, card?: boolean, marker?: boolean, title?: string }} PlacedBlock
+ * @typedef {{ key: string, stage: number, x: number, y: number, label: string, testid?: string, selected?: boolean, onPick?: (e: Event) => void }} Target
+ * @typedef {{ cells: [number, number][], count: number, label: string, testid?: string, class?: string, name?: string, shaded?: boolean, onPick?: (e: Event) => void }} Area
+ * @typedef {{
+ *   frame?: Frame | null,
+ *   stage?: number,
+ *   label?: string,
+ *   testid?: string,
+ *   last?: number[] | null,
+ *   lastCells?: { stage: number, cells: [number, number][] } | null,
+ *   ghosts?: import('./slots.js').Ghost[],
+ *   targets?: Target[],
+ *   areas?: Area[],
+ * }} PyramidOptions
+ */
+/**
+ * @param {Palette} pal
+ * @param {PlacedBlock[]} blocks
+ * @param {PyramidOptions} [opts]
+ * @returns {SVGElement}
+ */
 export function pyramidSvg(pal, blocks, opts = {}) {
+  /** @type {import('./slots.js').Bounds} */
   const bounds = [];
   const layers = s('g');
   const svg = s('svg.pyramid', { role: 'group', 'aria-label': opts.label, 'data-testid': opts.testid });
@@ -202,6 +316,11 @@ export function pyramidSvg(pal, blocks, opts = {}) {
 // Sets a pyramid drawing's view box around `bounds` ([x, y, w, h] of everything drawn),
 // padded; an empty stage 1 shows the space around e5, and before stage 1's frame is known
 // there is room for a whole 5×4 / 4×5 stage around the blocks. Both Pyramido games use it.
+/**
+ * @param {SVGElement} svg
+ * @param {import('./slots.js').Bounds} bounds
+ * @param {boolean} framed
+ */
 export function fitViewBox(svg, bounds, framed) {
   if (!bounds.length) bounds.push([6, 6, 6, 6]);
   let x0 = Math.min(...bounds.map((b) => b[0]));

@@ -1,3 +1,4 @@
+// @ts-check
 // Following the game: any other player's pyramid can be enlarged into a dialog that shows the
 // table's own drawing at the size of the player's own pyramid, with the player's name and
 // score line. Which seat is enlarged lives in `ctx.ui`, so the dialog survives the redraw of
@@ -7,8 +8,22 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 
+/**
+ * What these helpers read of a table's context: `ui.enlarged` (the seat shown, or null),
+ * `ui.enlargedScroll` (where the reader scrolled) and `redraw`.
+ * @typedef {import('../envelope.js').TableContext<import('../envelope.js').MoveBase>} EnlargeContext
+ * @typedef {import('../dom.js').Child} Child
+ * @typedef {{ title: Child, body: Child, wide?: boolean }} Enlarged
+ */
+
 // The toggle on a player's card: a real button whose pressed state says the dialog is open.
 // `what` names the drawing ("Pyramid of Ann"), for a screen reader telling the cards apart.
+/**
+ * @param {EnlargeContext} ctx
+ * @param {number} seat
+ * @param {string} what
+ * @returns {HTMLElement}
+ */
 export function enlargeButton(ctx, seat, what) {
   const open = ctx.ui.enlarged === seat;
   return h(
@@ -26,19 +41,24 @@ export function enlargeButton(ctx, seat, what) {
   );
 }
 
+/**
+ * @param {EnlargeContext} ctx
+ * @param {number} seat
+ */
 function enlarge(ctx, seat) {
   ctx.ui.enlarged = seat;
   ctx.ui.enlargedScroll = {};
   ctx.redraw();
 }
 
+/** @param {EnlargeContext} ctx */
 function shrink(ctx) {
   const seat = ctx.ui.enlarged;
   ctx.ui.enlarged = null;
-  const open = document.querySelector('dialog[data-testid=enlarged]');
+  const open = /** @type {HTMLDialogElement | null} */ (document.querySelector('dialog[data-testid=enlarged]'));
   if (open && open.open) open.close();
   ctx.redraw();
-  const button = document.querySelector(`[data-testid=enlarge][data-key="${seat}"]`);
+  const button = /** @type {HTMLElement | null} */ (document.querySelector(`[data-testid=enlarge][data-key="${seat}"]`));
   if (button) button.focus();
 }
 
@@ -46,6 +66,11 @@ function shrink(ctx) {
 // drawing, name and score line as the table draws them; `wide` for a drawing much wider than
 // tall, which then gets the whole width of a large screen), or null when the seat has nothing
 // to show. A table puts the result anywhere in what it renders.
+/**
+ * @param {EnlargeContext} ctx
+ * @param {(seat: number) => Enlarged | null} draw
+ * @returns {HTMLDialogElement | null}
+ */
 export function enlargedDialog(ctx, draw) {
   const seat = ctx.ui.enlarged;
   if (seat === null || seat === undefined) return null;
@@ -54,7 +79,7 @@ export function enlargedDialog(ctx, draw) {
     ctx.ui.enlarged = null;
     return null;
   }
-  const dialog = h(
+  const dialog = /** @type {HTMLDialogElement} */ (h(
     'dialog.enlarged',
     { class: content.wide ? 'wide' : '', 'data-testid': 'enlarged', 'data-seat': seat, 'aria-labelledby': 'enlarged-title' },
     h(
@@ -64,7 +89,7 @@ export function enlargedDialog(ctx, draw) {
       h('button.small', { type: 'button', 'data-testid': 'shrink', autofocus: true, onclick: () => shrink(ctx) }, `× ${t('table.shrink')}`),
     ),
     content.body,
-  );
+  ));
   // Escape: close it the same way as the button (the focus goes back to the card).
   dialog.addEventListener('cancel', (e) => {
     e.preventDefault();
@@ -81,7 +106,7 @@ export function enlargedDialog(ctx, draw) {
   dialog.addEventListener(
     'scroll',
     (e) => {
-      const el = e.target;
+      const el = /** @type {HTMLElement} */ (e.target);
       const key = el === dialog ? '' : el.dataset && el.dataset.scrollKey;
       if (key === undefined) return;
       ctx.ui.enlargedScroll = { ...ctx.ui.enlargedScroll, [key]: [el.scrollLeft, el.scrollTop] };

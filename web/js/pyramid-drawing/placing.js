@@ -1,3 +1,4 @@
+// @ts-check
 // Placing the domino in hand, shared by both Pyramido games: only the orientations that have
 // a legal slot are offered (Rotate and `R` skip the others); a first tap, click or Enter on a
 // slot selects it (its domino shows), a second one or "Place here" places it. A placement
@@ -8,20 +9,51 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { DIRS } from './drawing.js';
 
+/** @typedef {import('./drawing.js').Dir} Dir */
+
+/**
+ * The structured form of a placement in both Pyramido games (`place`): block A at (`x`, `y`) on
+ * the stage being built, block B towards `dir`; `cells` are both blocks' cells, A first (stage
+ * coordinates). Pyramido adds `eliminates`: this placement dooms the player (a fact from the
+ * engine).
+ * @typedef {import('../envelope.js').MoveBase & { kind: 'place', x: number, y: number, dir: Dir, cells: [number, number][], eliminates?: boolean }} PlaceForm
+ */
+
+/**
+ * What these helpers read of a table's context: the legal moves (any game's: only its
+ * placements are read), the local choices (`ui.dir`, `ui.selected`, `ui.confirm`), `play` and
+ * `redraw`, and whether it is a replay.
+ * @typedef {import('../envelope.js').TableContext<import('../envelope.js').MoveBase>} PlacingContext
+ */
+
+/** @param {PlaceForm} p */
 const cellsKey = (p) => p.cells.map((c) => c.join(',')).sort().join(';');
 
 // The legal placements among the structured moves: {text, x, y, dir, cells, eliminates?}.
+/**
+ * @param {import('../envelope.js').MoveBase[]} legal
+ * @returns {PlaceForm[]}
+ */
 export function placements(legal) {
-  return legal.filter((m) => m.kind === 'place');
+  // A move of kind `place` carries the placement's fields (the descriptor's form).
+  return /** @type {PlaceForm[]} */ (legal.filter((m) => m.kind === 'place'));
 }
 
 // The orientations (in DIRS order: a quarter clockwise each) with at least one legal slot.
+/**
+ * @param {import('../envelope.js').MoveBase[]} legal
+ * @returns {Dir[]}
+ */
 export function usableDirs(legal) {
   const all = placements(legal);
   return DIRS.filter((d) => all.some((p) => p.dir === d));
 }
 
 // The orientation shown: the one chosen if it still has a slot, else the first that has one.
+/**
+ * @param {PlacingContext} ctx
+ * @returns {Dir}
+ */
 export function currentDir(ctx) {
   const dirs = usableDirs(ctx.legal);
   if (!dirs.includes(ctx.ui.dir)) ctx.ui.dir = dirs[0] || DIRS[0];
@@ -29,6 +61,10 @@ export function currentDir(ctx) {
 }
 
 // The slots of the orientation shown.
+/**
+ * @param {PlacingContext} ctx
+ * @returns {PlaceForm[]}
+ */
 export function ghostsNow(ctx) {
   // The replay's analysis shows its two moves whatever their orientations.
   if (ctx.replay) return placements(ctx.legal);
@@ -37,17 +73,22 @@ export function ghostsNow(ctx) {
 }
 
 // Focuses a slot of the own pyramid (the one of `text`, else the first) without scrolling.
+/** @param {string | null} [text] */
 export function focusGhost(text) {
   requestAnimationFrame(() => {
     const box = document.querySelector('[data-testid="my-pyramid"]');
     if (!box) return;
-    const el = (text && box.querySelector(`[data-testid=ghost][data-move="${text}"]`)) || box.querySelector('[data-testid=ghost]');
+    const el = /** @type {SVGElement | null} */ ((text && box.querySelector(`[data-testid=ghost][data-move="${text}"]`)) || box.querySelector('[data-testid=ghost]'));
     if (el) el.focus({ preventScroll: true });
   });
 }
 
 // The next orientation that has a slot; a selected slot stays selected when the turned
 // domino still covers the same two cells. `keepFocus`: the focus goes back to the pyramid.
+/**
+ * @param {PlacingContext} ctx
+ * @param {boolean} keepFocus
+ */
 export function rotate(ctx, keepFocus) {
   const { ui, legal } = ctx;
   const all = placements(legal);
@@ -66,6 +107,11 @@ export function rotate(ctx, keepFocus) {
 
 // Places `text`, unless the engine says it eliminates the player: then it asks first, and
 // only the question's own button (`anyway`) places it.
+/**
+ * @param {PlacingContext} ctx
+ * @param {string} text
+ * @param {boolean} [anyway]
+ */
 export function confirmPlace(ctx, text, anyway) {
   const move = placements(ctx.legal).find((p) => p.text === text);
   if (!move) return;
@@ -74,7 +120,7 @@ export function confirmPlace(ctx, text, anyway) {
     ctx.ui.confirm = text;
     ctx.redraw();
     requestAnimationFrame(() => {
-      const el = document.querySelector('[data-testid=eliminate-cancel]');
+      const el = /** @type {HTMLElement | null} */ (document.querySelector('[data-testid=eliminate-cancel]'));
       if (el) el.focus({ preventScroll: true });
     });
     return;
@@ -84,6 +130,10 @@ export function confirmPlace(ctx, text, anyway) {
 }
 
 // A tap or Enter on a slot selects it (its domino shows); a second one places the domino.
+/**
+ * @param {PlacingContext} ctx
+ * @param {string} text
+ */
 export function pickGhost(ctx, text) {
   if (ctx.ui.selected === text) confirmPlace(ctx, text);
   else {
@@ -95,6 +145,10 @@ export function pickGhost(ctx, text) {
 }
 
 // `R` anywhere in the own area turns the domino and keeps the focus on the pyramid.
+/**
+ * @param {PlacingContext} ctx
+ * @returns {(e: KeyboardEvent) => void}
+ */
 export function onRotateKey(ctx) {
   return (e) => {
     if ((e.key === 'r' || e.key === 'R') && !e.ctrlKey && !e.metaKey && !e.altKey) {
@@ -107,6 +161,13 @@ export function onRotateKey(ctx) {
 // The domino in hand (`turned`: its picture lying east-west), turned as shown, with Rotate and
 // "Place here" (disabled until a slot is picked) when placing, and the question before an
 // eliminating placement (`warning`: its text).
+/**
+ * @param {PlacingContext} ctx
+ * @param {SVGElement} turned
+ * @param {boolean} placing
+ * @param {string} [warning]
+ * @returns {HTMLElement}
+ */
 export function handRow(ctx, turned, placing, warning) {
   const dir = placing ? currentDir(ctx) : DIRS[0];
   const dirs = placing ? usableDirs(ctx.legal) : [];
@@ -126,6 +187,11 @@ export function handRow(ctx, turned, placing, warning) {
   );
 }
 
+/**
+ * @param {PlacingContext} ctx
+ * @param {string} text
+ * @param {string} warning
+ */
 function confirmBox(ctx, text, warning) {
   return h(
     'div.doom-confirm',
@@ -141,6 +207,7 @@ function confirmBox(ctx, text, warning) {
 }
 
 // The line under the hand: slots here, and how to place.
+/** @param {PlacingContext} ctx */
 export function placeHint(ctx) {
   return h('p.hint.place-hint', {}, t('place.hint', { count: ghostsNow(ctx).length }));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The legal slots of the domino in hand on a pyramid drawing, shared by both Pyramido games.
 // On an upper stage the slots of one orientation overlap each other (each covers two cells,
 // and a cell is in up to four slots), so dominoes drawn for every slot make an unreadable
@@ -11,6 +12,22 @@ import { s, clickable } from '../dom.js';
 // first; null: no preview), selected, dooms, label, onPick}]; `drawBlock(block, x, y)` draws a
 // preview block. Returns the markers' layer and the previews' layer (to append above it) and
 // pushes what they cover onto `bounds`.
+/**
+ * A legal slot to draw: its key (the move's text), its two cells (quadrant units, A first),
+ * its two blocks as they would lie (A first; null: no preview), whether it is selected, whether
+ * it dooms the player, its label and what a pick does.
+ * @typedef {{ key: string, cells: [number, number][], blocks?: import('./drawing.js').Block[] | null, selected?: boolean, dooms?: boolean, label: string, onPick: (e: Event) => void }} Ghost
+ */
+/**
+ * What a drawing covers: [x, y, width, height] boxes in quadrant units.
+ * @typedef {[number, number, number, number][]} Bounds
+ */
+/**
+ * @param {Ghost[]} ghosts
+ * @param {(block: import('./drawing.js').Block, x: number, y: number) => SVGElement} drawBlock
+ * @param {Bounds} bounds
+ * @returns {[SVGElement, SVGElement]}
+ */
 export function slotLayers(ghosts, drawBlock, bounds) {
   const markers = s('g.slots');
   const previews = s('g.ghost-previews');
@@ -43,7 +60,7 @@ export function slotLayers(ghosts, drawBlock, bounds) {
     if (gh.dooms) g.append(s('text.ghost-warning', { x: ax + 1, y: ay + 1.17, 'text-anchor': 'middle' }, '!'));
     const shown = s('g.ghost-preview', { 'data-for': gh.key, 'aria-hidden': 'true' }, preview());
     previews.append(shown);
-    const show = (on) => shown.classList.toggle('shown', on);
+    const show = (/** @type {boolean} */ on) => shown.classList.toggle('shown', on);
     g.addEventListener('pointerenter', (e) => e.pointerType !== 'touch' && show(true));
     g.addEventListener('pointerleave', () => show(false));
     g.addEventListener('focus', () => show(true));

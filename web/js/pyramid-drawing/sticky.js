@@ -1,9 +1,11 @@
+// @ts-check
 // The clock and the prompt never scroll away: on a live table the shell's clock bar and the
 // table's status line (the prompt, the stage) stick to the top of the window while the rest
 // scrolls. They are two siblings under the page root, so the status line sticks just under
 // the clock bar, whose height (one line on a desktop, more on a phone) is measured here and
 // kept in `--clockbar-h`; `--table-head-h` (both) lets a scrolled-to area stop under them.
 const root = document.documentElement;
+/** @type {Element[]} */
 let watched = [];
 const measure = () => {
   const bar = document.querySelector('#app > .clockbar');

@@ -1,11 +1,23 @@
+// @ts-check
 // Pyramido's part of the shell's scoring pad (each stage's marked areas and Mino bonus as the
 // engine scored them); the shell draws the pad and the end of the game.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { scoringPad as padFrame } from '../scoring-pad.js';
 
+/**
+ * @typedef {import('./table.js').Ctx} Ctx
+ * @typedef {import('./table.js').PlayerView} PlayerView
+ */
+
+/** @param {string} c */
 const colourName = (c) => t(`pyo.colour.${c}`);
 
+/**
+ * @param {Ctx} ctx
+ * @param {PlayerView} p
+ * @param {number} stage
+ */
 function breakdown(ctx, p, stage) {
   const sc = p.stage_scores[stage - 1];
   if (!sc) return h('div.breakdown', {}, h('strong', {}, `${ctx.seatName(p.seat)}: –`), h('ul', {}, h('li', {}, t('pyo.eliminated'))));
@@ -35,6 +47,7 @@ function breakdown(ctx, p, stage) {
   );
 }
 
+/** @param {Ctx} ctx */
 export function scoringPad(ctx) {
   const { view } = ctx;
   const scored = view.seats.some((p) => p.stage_points.some((v) => v !== null));
@@ -45,6 +58,10 @@ export function scoringPad(ctx) {
 }
 
 // Why a player was eliminated, as the engine says (stage, holes, cards left).
+/**
+ * @param {PlayerView} p
+ * @returns {string}
+ */
 export function eliminationText(p) {
   const e = p.elimination;
   if (!e) return t('pyo.eliminated');

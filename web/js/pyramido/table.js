@@ -1,3 +1,4 @@
+// @ts-check
 // The Pyramido table: the quarry between the four piles, the pyramid being built with its
 // ghost placements, the marker, resurfacing, hole-covering and refill choices, every player's
 // pyramid, the scoring pad and the end. It acts only on the structured legal moves and the
@@ -12,6 +13,67 @@ import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
 import { focusNextDecision } from '../pyramid-drawing/focus.js';
 import { statusBar } from '../status-bar.js';
+
+/**
+ * Pyramido's moves (crates/pyramido/src/descriptor.rs, `moves`; crates/pyramido/src/moves.rs,
+ * `MoveForm`). Slots and piles are 0-based (texts number them from 1); cells are stage-local
+ * block coordinates. `take` a quarry `slot`; `place` (the shared placement form, with
+ * `eliminates`); `mark` block `side` A or B, at (`x`, `y`); `resurface` that block with a
+ * card's side of `colour` and its jewel in `quadrant` (`card`: the card's two sides' colours);
+ * `pass`; `refill` the empty quarry `slot` from `pile`; `cover` the hole `cell` (`c2`) at
+ * (`x`, `y`) as for resurfacing.
+ * @typedef {import('../envelope.js').MoveBase} MoveBase
+ * @typedef {'nw' | 'ne' | 'sw' | 'se'} Quadrant
+ * @typedef {MoveBase & { kind: 'take', slot: number }} TakeMove
+ * @typedef {import('../pyramid-drawing/placing.js').PlaceForm & { eliminates: boolean }} PlaceMove
+ * @typedef {MoveBase & { kind: 'mark', side: string, x: number, y: number }} MarkMove
+ * @typedef {MoveBase & { kind: 'resurface', side: string, x: number, y: number, colour: string, card: [string, string], quadrant: Quadrant }} ResurfaceMove
+ * @typedef {MoveBase & { kind: 'pass' }} PassMove
+ * @typedef {MoveBase & { kind: 'refill', pile: number, slot: number | null }} RefillMove
+ * @typedef {MoveBase & { kind: 'cover', x: number, y: number, cell: string, colour: string, card: [string, string], quadrant: Quadrant }} CoverMove
+ * @typedef {TakeMove | PlaceMove | MarkMove | ResurfaceMove | PassMove | RefillMove | CoverMove} MoveForm
+ */
+
+/**
+ * Pyramido's view (crates/pyramido/src/view.rs): the envelope, the quarry's three slots, the
+ * four piles, the domino held, the holes to cover, and per seat its pyramid and scores.
+ * @typedef {{ colour: string, jewels: string[] }} BlockView
+ * @typedef {{ id: number, a: BlockView, b: BlockView }} DominoView
+ * @typedef {BlockView & { stage: number, x: number, y: number, card?: [string, string], marker?: boolean }} PlacedBlockView
+ * @typedef {{ colour: string, jewels: number, cells: number[] }} AreaView
+ * @typedef {{ areas: AreaView[], mino: number, total: number }} StageScore
+ * @typedef {{
+ *   seat: number,
+ *   score: number,
+ *   stage_points: (number | null)[],
+ *   status: 'building' | 'done' | 'eliminated',
+ *   elimination?: { stage: number, holes: number, cards: number },
+ *   frame: import('../pyramid-drawing/drawing.js').Frame | null,
+ *   blocks: PlacedBlockView[],
+ *   dominoes: number[],
+ *   last_domino: [number, number] | null,
+ *   markers_in_hand: string[],
+ *   cards_in_hand: [string, string][],
+ *   stage_scores: StageScore[],
+ *   stage_value: number,
+ *   live_areas: AreaView[],
+ *   grid_origin: [number, number],
+ * }} PlayerView
+ * @typedef {Omit<import('../envelope.js').Envelope, 'seats'> & {
+ *   seats: PlayerView[],
+ *   quarry: (DominoView | null)[],
+ *   piles: { size: number, top: DominoView | null }[],
+ *   held: DominoView | null,
+ *   empty_slot: number | null,
+ *   new_blocks: [number, number] | null,
+ *   holes: string[],
+ * }} View
+ */
+
+/**
+ * The context the shell hands this table: Pyramido's moves and view.
+ * @typedef {import('../envelope.js').TableContext<MoveForm, View>} Ctx
+ */
 
 // The table's styles live next to it (loaded once).
 stylesheet(new URL('./table.css', import.meta.url));
@@ -28,15 +90,30 @@ export const PALETTE = palette('pyo', [
   ['green', 'grid'],
 ]);
 
+/** @param {string} c */
 export const colourName = (c) => t(`pyo.colour.${c}`);
+/**
+ * @param {number} x
+ * @param {number} y
+ */
 const cellName = (x, y) => `${String.fromCharCode(97 + x)}${y + 1}`;
+/**
+ * @param {BlockView} b
+ * @returns {import('../pyramid-drawing/drawing.js').Block}
+ */
 const asBlock = (b) => ({ colour: b.colour, icons: quadrantMask(b.jewels) });
+/** @param {BlockView} b */
 const countJewels = (b) => b.jewels.length;
 
+/** @param {DominoView} d */
 export function dominoLabel(d) {
   return [d.a, d.b].map((b) => t('pyo.block', { colour: colourName(b.colour), count: countJewels(b) })).join(' | ');
 }
 
+/**
+ * @param {PlayerView} p
+ * @returns {import('../pyramid-drawing/drawing.js').PlacedBlock[]}
+ */
 function pyramidBlocks(p) {
   return p.blocks.map((b) => ({
     stage: b.stage,
@@ -51,6 +128,11 @@ function pyramidBlocks(p) {
 
 // The marked areas outlined with their jewel counts: those of the stage being built, or of a
 // scored stage the player asked to see in the scoring pad.
+/**
+ * @param {PlayerView} p
+ * @param {Ctx['ui']} ui
+ * @returns {import('../pyramid-drawing/drawing.js').Area[]}
+ */
 function liveAreas(p, ui) {
   const [ox, oy] = p.grid_origin;
   const shown = ui && ui.shownStage && ui.shownStage.seat === p.seat ? p.stage_scores[ui.shownStage.stage - 1] : null;
@@ -62,6 +144,7 @@ function liveAreas(p, ui) {
   }));
 }
 
+/** @param {Ctx} ctx */
 export function render(ctx) {
   const { view, state } = ctx;
   const mine = state.seat !== null && state.seat !== undefined;
@@ -96,10 +179,12 @@ export function render(ctx) {
 }
 
 // The shell's status line, in Pyramido's words, with the first player of the stage.
+/** @param {Ctx} ctx */
 function tableStatus(ctx) {
   return statusBar(ctx, { ns: 'pyo.', className: 'ft-status', first: 'pyo.first_player' });
 }
 
+/** @param {Ctx} ctx */
 function quarry(ctx) {
   const { view, legal, play } = ctx;
   const takes = legal.filter((m) => m.kind === 'take');
@@ -134,6 +219,10 @@ function quarry(ctx) {
   return h('section.card.pyo-quarry', { 'aria-label': t('pyo.quarry') }, h('h3', {}, t('pyo.quarry')), h('div.pyo-row', {}, items));
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {number} focus the seat whose pyramid is drawn big
+ */
 function ownArea(ctx, focus) {
   const { view, legal, ui, play } = ctx;
   const player = view.seats[focus];
@@ -182,8 +271,8 @@ function ownArea(ctx, focus) {
     targets,
   });
   if (ghosts.length) {
-    svg.setAttribute('data-orientations', usableDirs(legal).length);
-    svg.setAttribute('data-eliminating', placements(legal).filter((p) => p.eliminates).length);
+    svg.setAttribute('data-orientations', String(usableDirs(legal).length));
+    svg.setAttribute('data-eliminating', String(placements(legal).filter((p) => p.eliminates).length));
   }
   // The choices sit beside the pyramid they are about (below it on a narrow screen).
   const choices = [];
@@ -197,16 +286,28 @@ function ownArea(ctx, focus) {
   return parts;
 }
 
+/** @param {PlayerView} p */
 function statusNote(p) {
   if (p.status === 'eliminated') return h('span.hint', { 'data-testid': 'eliminated', title: eliminationText(p) }, ` · ${t('pyo.eliminated')}`);
   if (p.status === 'done') return h('span.hint', {}, ` · ${t('table.stage_complete')}`);
   return null;
 }
 
+/**
+ * @param {PlayerView} player
+ * @param {number} stage
+ * @param {number} x
+ * @param {number} y
+ */
 function blockAt(player, stage, x, y) {
   return player.blocks.find((b) => b.stage === stage && b.x === x && b.y === y);
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {MarkMove[]} marks
+ * @param {PlayerView} player
+ */
 function markPanel(ctx, marks, player) {
   return h(
     'div.stage-end',
@@ -225,6 +326,11 @@ function markPanel(ctx, marks, player) {
 
 // Resurfacing: block (A or B), then card side (colour), then the jewel's quadrant, each
 // choice previewed as the block it would become.
+/**
+ * @param {Ctx} ctx
+ * @param {ResurfaceMove[]} moves
+ * @param {PlayerView} player
+ */
 function resurfacePanel(ctx, moves, player) {
   const { ui, play, legal } = ctx;
   ui.resurface = ui.resurface || {};
@@ -259,6 +365,12 @@ function resurfacePanel(ctx, moves, player) {
 }
 
 // The card sides the moves offer, grouped by card: each button shows the side's colour.
+/**
+ * @param {(ResurfaceMove | CoverMove)[]} moves
+ * @param {string | null} chosen
+ * @param {string} testid
+ * @param {(colour: string) => void} choose
+ */
 function cardSides(moves, chosen, testid, choose) {
   // A card is named by its two sides' colours; its first side tells it apart.
   const cards = [...new Map(moves.map((m) => [m.card[0], m.card])).values()];
@@ -279,10 +391,16 @@ function cardSides(moves, chosen, testid, choose) {
   );
 }
 
+/** @param {[string, string]} card */
 function cardName(card) {
   return card.map((c) => colourName(c)).join('/');
 }
 
+/**
+ * @param {(ResurfaceMove | CoverMove)[]} moves
+ * @param {string} testid
+ * @param {Ctx} ctx
+ */
 function quadrantChoices(moves, testid, ctx) {
   return h(
     'div.moves.quadrants',
@@ -294,6 +412,10 @@ function quadrantChoices(moves, testid, ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {CoverMove[]} moves
+ */
 function coverPanel(ctx, moves) {
   const { ui } = ctx;
   ui.cover = ui.cover || {};
@@ -311,6 +433,10 @@ function coverPanel(ctx, moves) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {PlayerView} p
+ */
 function scoreLine(ctx, p) {
   const live = p.status === 'eliminated' ? null : h('span', { 'data-testid': 'stage-value' }, t('pyo.stage_value', { points: p.stage_value }));
   // The stages and the total are the shell's (from the envelope); the live value of the stage
@@ -319,6 +445,7 @@ function scoreLine(ctx, p) {
 }
 
 // The jewel markers a player has not placed yet, each in its colour and pattern.
+/** @param {PlayerView} p */
 function markersInHand(p) {
   return h(
     'span.pyo-markers',
@@ -330,6 +457,10 @@ function markersInHand(p) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {PlayerView} p
+ */
 function playerCard(ctx, p) {
   const { view } = ctx;
   const turn = view.to_move === p.seat;
@@ -343,12 +474,22 @@ function playerCard(ctx, p) {
 }
 
 // An opponent's pyramid as the table draws it (on its card, and enlarged).
+/**
+ * @param {Ctx} ctx
+ * @param {PlayerView} p
+ * @param {string} [testid]
+ */
 function opponentPyramid(ctx, p, testid) {
   if (!p.blocks.length) return h('p.hint', {}, t('pyramid.empty'));
   return pyramidSvg(PALETTE, pyramidBlocks(p), { frame: p.frame, stage: ctx.view.stage, label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }), testid, last: p.last_domino, areas: liveAreas(p, ctx.ui) });
 }
 
 // The enlarged card: the same drawing at the size of the own pyramid, with the scores.
+/**
+ * @param {Ctx} ctx
+ * @param {number} seat
+ * @returns {import('../pyramid-drawing/enlarge.js').Enlarged | null}
+ */
 function enlargedPlayer(ctx, seat) {
   const p = ctx.view.seats[seat];
   if (!p) return null;
@@ -359,6 +500,10 @@ function enlargedPlayer(ctx, seat) {
 }
 
 // Under an eliminated player's name in the shell's result: why.
+/**
+ * @param {Ctx} ctx
+ * @returns {import('../result.js').ResultDetails}
+ */
 export function resultDetails(ctx) {
   return {
     seatNote: (seat) => {
@@ -369,6 +514,10 @@ export function resultDetails(ctx) {
 }
 
 // A move in words (the log, the replay, notices, the analysis): exported for the shell.
+/**
+ * @param {MoveForm} m
+ * @returns {string}
+ */
 export function moveText(m) {
   switch (m.kind) {
     case 'take':
@@ -386,10 +535,12 @@ export function moveText(m) {
     case 'cover':
       return t('pyo.move.cover', { cell: m.cell, colour: colourName(m.colour), quadrant: t(`pyo.quadrant.${m.quadrant}`) });
     default:
-      return m.text;
+      // A kind this client does not know reads as its text.
+      return /** @type {MoveBase} */ (m).text;
   }
 }
 
+/** @param {Ctx} ctx */
 function moveLog(ctx) {
   // The shell's log (complete, by turn, with names); this table says how a move reads, and
   // ends with who was eliminated and why.

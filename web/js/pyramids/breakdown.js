@@ -1,16 +1,21 @@
+// @ts-check
 // End of the game, below the shell's ranking: every player's score edifice by edifice, as the
 // engine counted it (the view's `final_score` and `detail`), in the order of the ranking.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { COLOURS, colourName, stoneChip } from './pieces.js';
 
+/**
+ * @param {import('./table.js').Ctx} ctx
+ * @returns {HTMLElement[]}
+ */
 export function scoreBreakdown(ctx) {
   const { view, state } = ctx;
   const outcome = view.outcome || state.outcome;
   const rows = view.seats.map((p) => ({ p, name: ctx.seatName(p.seat), rank: outcome.ranks[p.seat] }));
   rows.sort((a, b) => a.rank - b.rank || a.p.seat - b.p.seat);
   // Each cell names its column too: on a phone the rows become cards (see table.css).
-  const cell = (v, label) => h('td', { 'data-label': label }, `${v}`);
+  const cell = (/** @type {number} */ v, /** @type {string} */ label) => h('td', { 'data-label': label }, `${v}`);
   const head = [
     t('result.player'),
     ...COLOURS.map((c) => h('span.head-chip', { title: t('py.score.group', { colour: colourName(c) }) }, stoneChip(c, 16))),

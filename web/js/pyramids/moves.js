@@ -1,7 +1,31 @@
+// @ts-check
 // Moves of the log as sentences, from their structured forms ({text, kind, fields…}). A move
 // that hides its card reaches the other seats redacted (hand and card null): it stays hidden.
 import { t } from '../i18n.js';
 
+/**
+ * Pyramids' moves (crates/pyramids/src/descriptor.rs, `moves`; crates/pyramids/src/moves.rs,
+ * `MoveForm`): `hand` is the 0-based position in the hand and `card` the card it names (an
+ * index in the game's card data); both are `null` in the redacted form other seats get of a
+ * card put in a Tomb or discarded. `god`: the God tile's name (`horus`…), `number` its number
+ * (1–5); `pair`: the 0-based pair; `place`: the pyramid place's name (`a1`…), on `row` at `slot`.
+ * @typedef {import('../envelope.js').MoveBase} MoveBase
+ * @typedef {MoveBase & { kind: 'god', god: string, number: number }} GodMove
+ * @typedef {MoveBase & { kind: 'pair', pair: number }} PairMove
+ * @typedef {MoveBase & { kind: 'pyramid', hand: number, card: number | null, place: string, row: number, slot: number }} PyramidMove
+ * @typedef {MoveBase & { kind: 'obelisk', hand: number, card: number | null }} ObeliskMove
+ * @typedef {MoveBase & { kind: 'tomb', hand: number | null, card: number | null }} TombMove
+ * @typedef {MoveBase & { kind: 'done' }} DoneMove
+ * @typedef {MoveBase & { kind: 'discard', hand: number | null, card: number | null }} DiscardMove
+ * @typedef {GodMove | PairMove | PyramidMove | ObeliskMove | TombMove | DoneMove | DiscardMove} MoveForm
+ */
+
+/**
+ * A move in words (the log, the replay, notices, the analysis); a kind this client does not
+ * know reads as its text.
+ * @param {MoveForm} m
+ * @returns {string}
+ */
 export function moveText(m) {
   switch (m.kind) {
     case 'god':
@@ -19,6 +43,6 @@ export function moveText(m) {
     case 'discard':
       return m.card === null || m.card === undefined ? t('py.move.discard_hidden') : t('py.move.discard', { number: m.hand + 1 });
     default:
-      return m.text;
+      return /** @type {MoveBase} */ (m).text;
   }
 }

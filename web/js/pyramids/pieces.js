@@ -1,22 +1,44 @@
+// @ts-check
 // Pyramids pieces drawn in SVG: construction cards (stones with a colour AND a shape, the
 // glyph), a necropolis' Pyramid on its stone grid with ghost places, Obelisk columns.
 import { s } from '../dom.js';
 import { t } from '../i18n.js';
 
+/**
+ * @typedef {import('./table.js').CardView} CardView
+ * @typedef {import('./moves.js').PyramidMove} PyramidMove
+ */
+
 export const COLOURS = ['blue', 'white', 'red', 'green', 'yellow'];
+/** @type {Record<string, string>} */
 const FILL = { blue: '#2f63c9', white: '#f3f0e4', red: '#c23b2a', green: '#2f8a3f', yellow: '#e3b92c' };
+/** @type {Record<string, string>} */
 const INK = { blue: '#fff', white: '#222', red: '#fff', green: '#fff', yellow: '#222' };
 
 
+/** @param {string} c */
 export const colourName = (c) => t(`py.colour.${c}`);
+/** @param {string} g */
 export const glyphName = (g) => t(`py.glyph.${g}`);
 
+/**
+ * @param {CardView} card
+ * @returns {string}
+ */
 export function cardLabel(card) {
   const stones = card.stones.map((st) => colourName(st.colour)).join(', ');
   return card.glyph ? t('py.card_label_glyph', { stones, glyph: glyphName(card.glyph) }) : t('py.card_label', { stones });
 }
 
 // The shape each colour carries, so that colour is never the only cue.
+/**
+ * @param {string} colour
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ * @param {import('../dom.js').Attrs} [extra]
+ * @returns {SVGElement}
+ */
 export function stoneShape(colour, cx, cy, r, extra = {}) {
   const attrs = { fill: INK[colour], ...extra };
   switch (colour) {
@@ -41,6 +63,11 @@ export function stoneShape(colour, cx, cy, r, extra = {}) {
 }
 
 // A small stone token (legend, obelisk columns, tomb counts).
+/**
+ * @param {string} colour
+ * @param {number} [size]
+ * @returns {SVGElement}
+ */
 export function stoneChip(colour, size = 18) {
   return s(
     'svg.stone-chip',
@@ -50,6 +77,12 @@ export function stoneChip(colour, size = 18) {
   );
 }
 
+/**
+ * @param {string} glyph
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ */
 function glyphShape(glyph, x, y, size) {
   const st = { fill: 'none', stroke: '#5b3b12', 'stroke-width': size * 0.12 };
   if (glyph === 'pyramid') return s('path', { d: `M${x},${y + size} L${x + size / 2},${y} L${x + size},${y + size} Z`, ...st });
@@ -58,6 +91,14 @@ function glyphShape(glyph, x, y, size) {
 }
 
 // The parts of a card at (x, y) in units of `u` px: the upper half (glyph), the stone strip.
+/**
+ * @param {CardView} card
+ * @param {number} x
+ * @param {number} y
+ * @param {number} u
+ * @param {{ ghost?: boolean }} [options]
+ * @returns {SVGElement[]}
+ */
 function cardParts(card, x, y, u, { ghost = false } = {}) {
   const parts = [s('rect', { x, y, width: 6 * u, height: 2 * u, rx: u * 0.15, fill: '#e9d6a8', stroke: '#6d5320', 'stroke-width': 1, opacity: ghost ? 0.75 : 1 })];
   // The glyph says its name on hover (a tooltip): its shape alone is not self-explanatory.
@@ -73,6 +114,11 @@ function cardParts(card, x, y, u, { ghost = false } = {}) {
 }
 
 // One card on its own (quarry, hand, tomb).
+/**
+ * @param {CardView} card
+ * @param {number} [u]
+ * @returns {SVGElement}
+ */
 export function cardSvg(card, u = 14) {
   return s(
     'svg.py-card',
@@ -84,11 +130,16 @@ export function cardSvg(card, u = 14) {
 
 // Where a card of row `row` at index `i` lies, in units (rows bottom a = 0 to top d = 3). The
 // bottom row floats, so one card's width is kept free on its left for `a0`.
-const cardX = (row, i) => 6 + 6 * i + 3 * row;
-const cardY = (row) => 3 - row;
+const cardX = (/** @type {number} */ row, /** @type {number} */ i) => 6 + 6 * i + 3 * row;
+const cardY = (/** @type {number} */ row) => 3 - row;
 
 // A Pyramid: rows bottom to top as the view lists them; `ghosts` = legal pyramid moves
 // ({text, row, slot}); `preview` = the hand card to show in the selected ghost.
+/**
+ * @param {(CardView | null)[][]} rows
+ * @param {{ unit?: number, testid?: string | null, label?: string, ghosts?: PyramidMove[], preview?: CardView | null, selected?: string | null, onGhost?: (move: PyramidMove) => void }} [opts]
+ * @returns {SVGElement}
+ */
 export function pyramidSvg(rows, opts = {}) {
   const u = opts.unit || 12;
   // The drawing spans the full pyramid's footprint, and one card more on the left while a
@@ -116,7 +167,7 @@ export function pyramidSvg(rows, opts = {}) {
         s('rect', { x, y, width: 6 * u, height: 2 * u, rx: 3, fill: selected ? '#fff7d1' : 'rgba(255,255,255,0.35)', stroke: '#b07d00', 'stroke-width': 2, 'stroke-dasharray': '5 3' }),
         selected && opts.preview ? s('g.preview', { opacity: 0.85 }, cardParts(opts.preview, x, y, u, { ghost: true })) : s('text', { x: x + 3 * u, y: y + 1.3 * u, 'text-anchor': 'middle', 'font-size': u * 0.9, fill: '#7a5600' }, g.place),
       );
-      const pick = (e) => {
+      const pick = (/** @type {Event} */ e) => {
         e.preventDefault();
         opts.onGhost(g);
       };

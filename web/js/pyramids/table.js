@@ -1,3 +1,4 @@
+// @ts-check
 // The Pyramids table: round flow and God tiles, the quarry, your hand and the building of the
 // chosen pair (ghost places on the Pyramid, Obelisk, Tomb), every player's necropolis, the
 // move log and the final scoring. It acts only on the structured legal moves and the view.
@@ -9,7 +10,61 @@ import { moveText } from './moves.js';
 // A move in words, for the shell's replay, notices and analysis.
 export { moveText };
 
+/**
+ * Pyramids' view (crates/pyramids/src/view.rs): the envelope, the God tiles, the quarry's
+ * pairs, the deck's size, the discard, the turn being played and per seat its necropolis.
+ * Hidden parts are `null` (another seat's hand, a Tomb's cards); the final score and its
+ * detail are `null` until the end.
+ * @typedef {import('./moves.js').MoveForm} MoveForm
+ * @typedef {import('./moves.js').ObeliskMove | import('./moves.js').TombMove | import('./moves.js').DiscardMove} HandMove
+ * @typedef {{ colour: string, x0: number, x1: number }} Stone
+ * @typedef {{ card: number, glyph?: string, stones: Stone[] }} CardView
+ * @typedef {{ tomb: boolean, obelisk: boolean, one_of: boolean }} Allowed
+ * @typedef {{ god: string, number: number, allows: Allowed, owner: number | null, set_aside: boolean }} GodView
+ * @typedef {{ number: number, cards: CardView[] | null, taken_by: number | null }} PairView
+ * @typedef {{ groups: number[], longest: number, bonus: number, total: number }} PyramidScore
+ * @typedef {{ pyramid: PyramidScore, obelisk: number, glyphs: number, total: number }} PublicScore
+ * @typedef {PublicScore & { tomb: number }} FinalScore
+ * @typedef {{ pyramid: number, obelisk: number, tomb: number }} EdificePoints
+ * @typedef {{ tomb_stones: number[], tomb_majorities: string[], tomb_ties: string[], glyphs: EdificePoints }} ScoreDetail
+ * @typedef {{
+ *   seat: number,
+ *   score: number,
+ *   stage_points?: (number | null)[],
+ *   god: string | null,
+ *   hand_size: number,
+ *   hand: CardView[] | null,
+ *   pyramid: (CardView | null)[][],
+ *   obelisk: CardView[],
+ *   tomb_size: number,
+ *   tomb: CardView[] | null,
+ *   public_score: PublicScore,
+ *   obelisk_stages: number[],
+ *   took: CardView[],
+ *   discarded: CardView[],
+ *   final_score: FinalScore | null,
+ *   detail: ScoreDetail | null,
+ * }} SeatView
+ * @typedef {Omit<import('../envelope.js').Envelope, 'seats'> & {
+ *   seats: SeatView[],
+ *   gods: GodView[],
+ *   quarry: PairView[],
+ *   deck_size: number,
+ *   discard: CardView[],
+ *   turn: { seat: number, god: string, obelisk_built: boolean, tomb_built: boolean } | null,
+ * }} View
+ */
+
+/**
+ * The context the shell hands this table: Pyramids' moves and view.
+ * @typedef {import('../envelope.js').TableContext<MoveForm, View>} Ctx
+ */
+
 // Below the shell's ranking: every player's score edifice by edifice.
+/**
+ * @param {Ctx} ctx
+ * @returns {import('../result.js').ResultDetails}
+ */
 export function resultDetails(ctx) {
   return { details: scoreBreakdown(ctx) };
 }
@@ -21,6 +76,7 @@ import { statusBar } from '../status-bar.js';
 // The table's styles live next to it (loaded once).
 stylesheet(new URL('./table.css', import.meta.url));
 
+/** @param {Ctx} ctx */
 export function render(ctx) {
   const { view, state } = ctx;
   const me = state.seat !== null && state.seat !== undefined ? state.seat : null;
@@ -43,6 +99,7 @@ export function render(ctx) {
 }
 
 // The shell's status line, in Pyramids' words: the round, the first player, the deck's size.
+/** @param {Ctx} ctx */
 function tableStatus(ctx) {
   const { view } = ctx;
   return statusBar(ctx, {
@@ -54,6 +111,7 @@ function tableStatus(ctx) {
   });
 }
 
+/** @param {Allowed} a */
 function allowsText(a) {
   if (!a.tomb && !a.obelisk) return t('py.allows.pyramid_only');
   if (a.one_of) return t('py.allows.one_of');
@@ -61,6 +119,7 @@ function allowsText(a) {
   return a.tomb ? t('py.allows.tomb') : t('py.allows.obelisk');
 }
 
+/** @param {Ctx} ctx */
 function godsPanel(ctx) {
   const { view, legal, play } = ctx;
   const moves = new Map(legal.filter((m) => m.kind === 'god').map((m) => [m.number, m]));
@@ -94,6 +153,7 @@ function godsPanel(ctx) {
   );
 }
 
+/** @param {Ctx} ctx */
 function quarryPanel(ctx) {
   const { view, legal, play } = ctx;
   const moves = new Map(legal.filter((m) => m.kind === 'pair').map((m) => [m.pair, m]));
@@ -122,13 +182,22 @@ function quarryPanel(ctx) {
 }
 
 // The replay names the seat shown ("Anna's hand"); a live table speaks to its player.
-const handTitle = (ctx) => (ctx.replay ? t('py.hand_of', { name: ctx.seatName(ctx.seat) }) : t('py.your_hand'));
+const handTitle = (/** @type {Ctx} */ ctx) => (ctx.replay ? t('py.hand_of', { name: ctx.seatName(ctx.seat) }) : t('py.your_hand'));
 
+/**
+ * @param {Ctx} ctx
+ * @param {number} me this page's seat
+ */
 function handPanel(ctx, me) {
   const { view, legal, ui, play } = ctx;
   const mine = view.seats[me];
   const hand = mine.hand || [];
-  const byHand = (kind) => new Map(legal.filter((m) => m.kind === kind).map((m) => [m.hand, m]));
+  /**
+   * The moves of `kind` by the hand position they play.
+   * @param {HandMove['kind']} kind
+   * @returns {Map<number, HandMove>}
+   */
+  const byHand = (kind) => new Map(/** @type {HandMove[]} */ (legal.filter((m) => m.kind === kind)).map((m) => [m.hand, m]));
   const obelisk = byHand('obelisk');
   const tomb = byHand('tomb');
   const discard = byHand('discard');
@@ -161,6 +230,7 @@ function handPanel(ctx, me) {
   );
 }
 
+/** @param {SeatView} p */
 function obeliskColumns(p) {
   return h(
     'div.py-obelisk',
@@ -182,6 +252,11 @@ function obeliskColumns(p) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {SeatView} p
+ * @param {boolean} own
+ */
 function necropolis(ctx, p, own) {
   const { view, legal, ui, play } = ctx;
   const turn = ctx.state.to_move === p.seat && view.phase !== 'over';
@@ -220,7 +295,7 @@ function necropolis(ctx, p, own) {
         else {
           ui.selected = g.text;
           ctx.redraw();
-          requestAnimationFrame(() => document.querySelector(`[data-testid=my-pyramid] [data-move="${g.text}"]`)?.focus());
+          requestAnimationFrame(() => /** @type {HTMLElement | null} */ (document.querySelector(`[data-testid=my-pyramid] [data-move="${g.text}"]`))?.focus());
         }
       },
     }),
@@ -232,8 +307,12 @@ function necropolis(ctx, p, own) {
 
 // What a player took from the quarry this round and discarded at the last round end: seen
 // by everyone at the table, so kept in sight here (the view carries exactly that).
+/**
+ * @param {Ctx} ctx
+ * @param {SeatView} p
+ */
 function takes(ctx, p) {
-  const row = (testid, label, cards) => (cards.length ? h(`div.py-took`, { 'data-testid': testid }, h('span.label', {}, label), h('div.pair-cards', {}, cards.map((c) => cardSvg(c, 9)))) : null);
+  const row = (/** @type {string} */ testid, /** @type {string} */ label, /** @type {CardView[]} */ cards) => (cards.length ? h(`div.py-took`, { 'data-testid': testid }, h('span.label', {}, label), h('div.pair-cards', {}, cards.map((c) => cardSvg(c, 9)))) : null);
   if (!p.took.length && !p.discarded.length) return null;
   return h(
     'div.py-takes',
@@ -244,6 +323,10 @@ function takes(ctx, p) {
 }
 
 // The Obelisk and the Tomb beside a Pyramid (the Tomb's cards only to whoever may see them).
+/**
+ * @param {SeatView} p
+ * @param {boolean} own
+ */
 function edifices(p, own) {
   const tomb = p.tomb ? h('div.py-tomb-cards', { 'data-testid': own ? 'my-tomb' : 'tomb-cards' }, p.tomb.map((c) => cardSvg(c, 8))) : null;
   return h(
@@ -256,6 +339,11 @@ function edifices(p, own) {
 
 // An opponent's necropolis enlarged: the Pyramid at the size of the own one, the Obelisk,
 // the Tomb and the public score.
+/**
+ * @param {Ctx} ctx
+ * @param {number} seat
+ * @returns {import('../pyramid-drawing/enlarge.js').Enlarged | null}
+ */
 function enlargedNecropolis(ctx, seat) {
   const p = ctx.view.seats.find((x) => x.seat === seat);
   if (!p) return null;
@@ -270,6 +358,7 @@ function enlargedNecropolis(ctx, seat) {
   };
 }
 
+/** @param {Ctx} ctx */
 function moveLog(ctx) {
   // The shell's log (complete, by turn, with names); this table says how a move reads.
   return ctx.moveLog(moveText);
