@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-// The players, as `pyramidion chaos` plays them: one copy of that code (of which the tests
+// The players, as `pyramidion-chaos` plays them: one copy of that code (of which the tests
 // use part: not the timings).
 #[allow(dead_code)]
 #[path = "../../src/chaos/client.rs"]
@@ -179,4 +179,45 @@ pub fn proxy(instances: &[&Instance]) -> (Child, String) {
     let _ = child.kill();
     let _ = child.wait();
     panic!("haproxy does not listen");
+}
+
+/// A connection to the cluster's database, to read what the instances stored.
+pub async fn db(database: &str) -> sqlx::PgConnection {
+    <sqlx::PgConnection as sqlx::Connection>::connect(database)
+        .await
+        .expect("PostgreSQL reachable")
+}
+
+/// The instance that runs `game` now, by the database.
+pub async fn owner(database: &str, game: &str) -> Option<String> {
+    let mut c = db(database).await;
+    sqlx::query_scalar::<_, String>("SELECT owner FROM game_leases WHERE game_id = $1")
+        .bind(game)
+        .fetch_optional(&mut c)
+        .await
+        .unwrap()
+}
+
+/// The user id of the session `cookie`.
+pub async fn user_id(http: &reqwest::Client, base: &str, cookie: &str) -> String {
+    let me: serde_json::Value = http
+        .get(format!("{base}/api/me"))
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    me["id"].as_str().unwrap().to_string()
+}
+
+/// The moves stored for `game`, in order.
+pub async fn stored_moves(database: &str, game: &str) -> Vec<String> {
+    let mut c = db(database).await;
+    sqlx::query_scalar::<_, String>("SELECT text FROM moves WHERE game_id = $1 ORDER BY ply")
+        .bind(game)
+        .fetch_all(&mut c)
+        .await
+        .unwrap()
 }

@@ -8,6 +8,8 @@ mod cli;
 #[cfg(feature = "postgres-tests")]
 mod cluster;
 #[cfg(feature = "postgres-tests")]
+mod cluster_pairing;
+#[cfg(feature = "postgres-tests")]
 mod cluster_support;
 mod crash;
 mod export_replay;
