@@ -1,12 +1,6 @@
 //! `pyramidion`: the command-line face of the platform.
-/// `println!` that hands back the write error instead of panicking, for `?`: a reader that
-/// closes the pipe early (`pyramidion bench | head -1`) then ends the command quietly.
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        writeln!(std::io::stdout(), $($arg)*)
-    }};
-}
+#[macro_use]
+mod output;
 
 /// jemalloc, not glibc's allocator: a server's memory comes and goes in many small blocks
 /// (sockets, messages, requests), and glibc keeps what was freed, fragmented, for good; jemalloc
@@ -23,7 +17,6 @@ mod analyse_check;
 mod arena;
 mod bench;
 mod bots;
-mod chaos;
 mod game_args;
 mod ladder;
 mod moderation;
@@ -75,8 +68,6 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Re-play a game record, verifying every move, and print the final scores.
     Replay(replay::ReplayArgs),
-    /// Kill and restart instances behind HAProxy under load; check no acknowledged move is lost.
-    Chaos(chaos::ChaosArgs),
     /// List the chat messages players reported (newest first), for the server's operator.
     Moderation(moderation::ModerationArgs),
 }
@@ -94,7 +85,6 @@ fn main() -> std::process::ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Moderation(args) => moderation::run(args),
-        Command::Chaos(args) => chaos::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

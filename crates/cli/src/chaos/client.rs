@@ -1,5 +1,5 @@
 //! A player as the browser plays, over a WebSocket that may close under it: it reconnects and
-//! subscribes again with its last event. One copy for `pyramidion chaos` and the cluster tests
+//! subscribes again with its last event. One copy for `pyramidion-chaos` and the cluster tests
 //! (tests/cli/cluster_support.rs includes this file).
 use anyhow::{Context, Result, anyhow, bail};
 use futures_util::{SinkExt, StreamExt};

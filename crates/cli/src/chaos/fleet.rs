@@ -13,6 +13,19 @@ pub struct Instance {
     child: Child,
 }
 
+/// The `pyramidion` binary beside this one (cargo builds both into one directory), which
+/// `pyramidion-chaos` starts as its instances.
+fn server_binary() -> Result<std::path::PathBuf> {
+    let path = std::env::current_exe()?
+        .with_file_name(format!("pyramidion{}", std::env::consts::EXE_SUFFIX));
+    anyhow::ensure!(
+        path.exists(),
+        "{} is missing: build it beside pyramidion-chaos (cargo build -p pyramidion)",
+        path.display()
+    );
+    Ok(path)
+}
+
 /// `pyramidion serve` for `database` as instance `name` on `bind`, fast (no bot pacing, rate
 /// limits far above the load), its log appended to `logs/NAME.log`; started once it prints
 /// where it serves.
@@ -21,7 +34,7 @@ fn spawn(database: &str, name: &str, bind: &str, logs: &Path) -> Result<Instance
         .create(true)
         .append(true)
         .open(logs.join(format!("{name}.log")))?;
-    let mut child = Command::new(std::env::current_exe()?)
+    let mut child = Command::new(server_binary()?)
         .args(["serve", "--bind", bind, "--database", database])
         .args(["--instance", name, "--ws-rate", "100000"])
         .args(["--http-rate", "100000", "--bot-pace-ms", "0"])

@@ -1,4 +1,4 @@
-//! `pyramidion chaos`: N instances on one PostgreSQL database behind HAProxy, G games played
+//! `pyramidion-chaos`: N instances on one PostgreSQL database behind HAProxy, G games played
 //! through the proxy by pairs of players who reconnect as the browser does, while an instance
 //! is killed (SIGKILL and SIGTERM in turn) and restarted every few seconds. At the end, every
 //! acknowledged move must be in the stored record at its place and every record must replay.

@@ -1,4 +1,4 @@
-//! `pyramidion chaos` at a tiny size: three instances behind HAProxy, instances killed
+//! `pyramidion-chaos` at a tiny size: three instances behind HAProxy, instances killed
 //! (SIGKILL) and drained (SIGTERM) under load; it exits 0 only when no acknowledged move is
 //! lost and every record replays.
 use crate::cluster_support::fresh_database;
@@ -9,8 +9,8 @@ async fn chaos_loses_no_acknowledged_move() {
     let database = fresh_database("pyramidion_chaos_small_test").await;
     let config = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/haproxy.cfg");
     let out = tokio::task::spawn_blocking(move || {
-        Command::new(env!("CARGO_BIN_EXE_pyramidion"))
-            .args(["chaos", "--database", &database, "--proxy-config", config])
+        Command::new(env!("CARGO_BIN_EXE_pyramidion-chaos"))
+            .args(["--database", &database, "--proxy-config", config])
             .args(["--instances", "3", "--games", "4", "--seconds", "15"])
             .args(["--kill-every", "5", "--seed", "7"])
             .output()
