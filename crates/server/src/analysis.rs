@@ -21,7 +21,7 @@ use crate::analysis_status::AnalysisStatus;
 use crate::db::rows::SeatKind;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::http::auth::Identity;
+use crate::identity::Identity;
 use crate::live::bot_pool::{BotPool, Ticket};
 use crate::live::fair_queue::Lane;
 use axum::Json;

@@ -13,13 +13,13 @@ pub struct AppState {
     pub store: db::store::Store,
     pub rooms: Arc<live::rooms::Rooms>,
     pub metrics: Arc<metrics::Metrics>,
-    pub http_limit: Arc<http::limits::PerIp>,
+    pub http_limit: Arc<crate::rate_limits::PerIp>,
     /// New guests per client address.
-    pub guest_limit: Arc<http::limits::PerIp>,
+    pub guest_limit: Arc<crate::rate_limits::PerIp>,
     /// New accounts per client address.
-    pub register_limit: Arc<http::limits::PerIp>,
+    pub register_limit: Arc<crate::rate_limits::PerIp>,
     /// WebSocket messages per client address, shared by all of that address's sockets.
-    pub ws_limit: Arc<http::limits::PerIp>,
+    pub ws_limit: Arc<crate::rate_limits::PerIp>,
     /// Open connections (and WebSockets) per client address.
     pub connections: Arc<http::listen::PerIpConnections>,
     /// Password hashes computed at once (argon2 takes ~19 MiB and tens of ms each).
@@ -51,21 +51,21 @@ impl AppState {
         let store =
             db::store::Store::open(&config.database_url, metrics.clone(), config.writer.clone())
                 .await?;
-        let http_limit = http::limits::PerIp::new(http::limits::Rate {
+        let http_limit = crate::rate_limits::PerIp::new(crate::rate_limits::Rate {
             per_second: config.http_per_second,
             burst: config.http_burst,
         });
         let guests = config.limits.guests_per_ip_per_hour as f64;
-        let guest_limit = http::limits::PerIp::new(http::limits::Rate {
+        let guest_limit = crate::rate_limits::PerIp::new(crate::rate_limits::Rate {
             per_second: guests / 3600.0,
             burst: guests,
         });
         let registrations = config.limits.registrations_per_ip_per_hour as f64;
-        let register_limit = http::limits::PerIp::new(http::limits::Rate {
+        let register_limit = crate::rate_limits::PerIp::new(crate::rate_limits::Rate {
             per_second: registrations / 3600.0,
             burst: registrations,
         });
-        let ws_limit = http::limits::PerIp::new(http::limits::Rate {
+        let ws_limit = crate::rate_limits::PerIp::new(crate::rate_limits::Rate {
             per_second: config.ws_messages_per_second,
             burst: config.ws_burst,
         });
@@ -80,7 +80,7 @@ impl AppState {
                 let me = config
                     .instance
                     .clone()
-                    .unwrap_or_else(|| format!("i-{}", http::auth::random_hex(6)));
+                    .unwrap_or_else(|| format!("i-{}", crate::secret::random_hex(6)));
                 let address = config
                     .advertise
                     .clone()

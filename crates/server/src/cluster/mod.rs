@@ -120,7 +120,7 @@ impl Cluster {
             Some(s) => s,
             None => {
                 store
-                    .add_secret("cluster_link", &crate::http::auth::random_hex(32))
+                    .add_secret("cluster_link", &crate::secret::random_hex(32))
                     .await?;
                 store
                     .secret("cluster_link")

@@ -11,7 +11,7 @@ use crate::AppState;
 use crate::db::fence::Fence;
 use crate::db::pairing_queue::LEASE;
 use crate::error_code::ApiErrorCode;
-use crate::http::auth::Identity;
+use crate::identity::Identity;
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;

@@ -5,10 +5,12 @@ use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
 use crate::http::auth::{
-    Identity, clear_cookie, end_session, hash_password, needs_rehash, over_https, random_hex,
-    start_session, verify_password,
+    clear_cookie, end_session, hash_password, needs_rehash, over_https, start_session,
+    verify_password,
 };
 use crate::http::client_ip::ClientIp;
+use crate::identity::Identity;
+use crate::secret::random_hex;
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, header};

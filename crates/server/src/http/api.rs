@@ -5,8 +5,9 @@ use crate::AppState;
 use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::http::auth::{Identity, random_hex};
 use crate::http::table_view::{SeatPerson, Table, TableSeat};
+use crate::identity::Identity;
+use crate::secret::random_hex;
 use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -145,7 +146,7 @@ pub(crate) async fn table_of(
             let name = state.store.user(u).await?.and_then(|(name, _)| name);
             Ok(SeatPerson {
                 user: u.clone(),
-                name: crate::http::auth::display_name(u, name.as_deref()),
+                name: crate::identity::display_name(u, name.as_deref()),
                 me: Some(u.as_str()) == me,
             })
         };

@@ -2,6 +2,8 @@
 //! `HttpOnly; SameSite=Strict` cookie; only its hash is stored.
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::identity::Identity;
+use crate::secret::{random_hex, token_hash};
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Algorithm, Argon2, Params, Version};
@@ -9,7 +11,6 @@ use axum::extract::FromRequestParts;
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
-use blake2::{Blake2b512, Digest};
 
 pub const COOKIE: &str = "pyr_session";
 
@@ -28,16 +29,6 @@ impl Default for HashCost {
             iterations: 2,
         }
     }
-}
-
-pub fn random_hex(bytes: usize) -> String {
-    let mut buf = vec![0u8; bytes];
-    getrandom::fill(&mut buf).expect("the OS random source works");
-    hex(&buf)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn unhex(s: &str) -> Option<Vec<u8>> {
@@ -114,10 +105,6 @@ fn verify_legacy(password: &str, stored: &str) -> bool {
     out.iter().zip(&hash).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
-pub fn token_hash(token: &str) -> String {
-    hex(&Blake2b512::digest(token.as_bytes()))
-}
-
 /// The session cookie (built by `axum-extra`'s cookie type): `HttpOnly; SameSite=Strict`, and
 /// `Secure` when served over HTTPS.
 pub fn session_cookie(token: &str, max_age_seconds: u64, secure: bool) -> String {
@@ -160,14 +147,6 @@ pub fn cookie_token(headers: &HeaderMap) -> Option<String> {
         .filter(|v| !v.is_empty() && v.len() <= 128)
 }
 
-/// The signed-in user (account or guest) of a request.
-#[derive(Clone, Debug)]
-pub struct Identity {
-    pub user_id: String,
-    pub name: Option<String>,
-    pub guest: bool,
-}
-
 impl Identity {
     pub async fn from_headers(
         state: &AppState,
@@ -191,18 +170,6 @@ impl Identity {
             name,
             guest,
         }))
-    }
-
-    pub fn display_name(&self) -> String {
-        display_name(&self.user_id, self.name.as_deref())
-    }
-}
-
-/// A user's name as shown to everyone: the account name, or `guest-` and the id's start.
-pub fn display_name(user_id: &str, name: Option<&str>) -> String {
-    match name {
-        Some(n) => n.to_string(),
-        None => format!("guest-{}", &user_id[..user_id.len().min(6)]),
     }
 }
 
@@ -259,6 +226,7 @@ pub async fn end_session(state: &AppState, headers: &HeaderMap) -> ApiResult<()>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::secret::hex;
 
     /// How earlier versions stored hashes.
     fn legacy_hash(password: &str, cost: HashCost) -> String {

@@ -15,8 +15,9 @@ use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::api::{plausible_id, table_of};
-use crate::http::auth::{Identity, random_hex};
 use crate::http::table_view::Table;
+use crate::identity::Identity;
+use crate::secret::random_hex;
 use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -381,7 +382,7 @@ pub async fn leaderboard(
             continue;
         }
         entries.push(LeaderboardEntry {
-            name: crate::http::auth::display_name(&user, get("name")?.as_deref()),
+            name: crate::identity::display_name(&user, get("name")?.as_deref()),
             user,
             game_id: get("id")?,
             score: result["scores"][0].clone(),

@@ -4,7 +4,7 @@
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::http::auth::Identity;
+use crate::identity::Identity;
 use crate::live::endings::Action;
 use crate::live::endings::Done;
 use crate::live::room_cmd::RoomCmd;

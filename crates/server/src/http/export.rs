@@ -141,7 +141,7 @@ pub async fn record(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let (row, _) = crate::http::api::load(&state, &id).await?;
-    let viewer = crate::http::auth::Identity::from_headers(&state, &headers).await?;
+    let viewer = crate::identity::Identity::from_headers(&state, &headers).await?;
     let user = viewer.as_ref().map(|v| v.user_id.as_str());
     crate::http::daily::embargo(&state, &id, user).await?;
     if !crate::live::visibility::may_see(&state, &row, user, q.invite.as_deref()).await? {
@@ -234,7 +234,7 @@ pub async fn user_games_ndjson(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let user = crate::http::profiles::user_by_id_or_name(&state, &user).await?;
-    let viewer = crate::http::auth::Identity::from_headers(&state, &headers).await?;
+    let viewer = crate::identity::Identity::from_headers(&state, &headers).await?;
     let viewer = viewer.as_ref().map(|v| v.user_id.as_str());
     let limit = page
         .limit

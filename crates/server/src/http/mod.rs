@@ -10,7 +10,6 @@ pub mod daily;
 pub mod endings;
 pub mod export;
 pub mod history;
-pub mod limits;
 pub mod listen;
 pub mod meet;
 pub mod notify;

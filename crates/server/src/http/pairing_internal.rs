@@ -4,7 +4,7 @@
 use crate::AppState;
 use crate::cluster::SECRET_HEADER;
 use crate::cluster::pairing::{GUEST_HEADER, USER_HEADER, fence_here, unavailable};
-use crate::http::auth::Identity;
+use crate::identity::Identity;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};

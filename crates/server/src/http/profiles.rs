@@ -174,7 +174,7 @@ pub async fn profile(
             entry.2 += usize::from(result["ranks"][0].as_u64() == Some(0));
         }
     }
-    let viewer = crate::http::auth::Identity::from_headers(&state, &headers).await?;
+    let viewer = crate::identity::Identity::from_headers(&state, &headers).await?;
     let limit = page
         .limit
         .unwrap_or(RECENT_GAMES)
@@ -204,7 +204,7 @@ pub async fn profile(
         })
         .collect();
     Ok(Json(Profile {
-        name: crate::http::auth::display_name(&id, name.as_deref()),
+        name: crate::identity::display_name(&id, name.as_deref()),
         id,
         guest,
         ratings,

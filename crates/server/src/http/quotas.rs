@@ -4,7 +4,7 @@
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::http::auth::Identity;
+use crate::identity::Identity;
 
 /// One more open or live table created by `identity`?
 pub async fn may_create_table(state: &AppState, identity: &Identity) -> ApiResult<()> {

@@ -73,7 +73,7 @@ async fn finished(
             "a game is replayed once it is over",
         ));
     }
-    let viewer = crate::http::auth::Identity::from_headers(state, headers).await?;
+    let viewer = crate::identity::Identity::from_headers(state, headers).await?;
     let user = viewer.as_ref().map(|v| v.user_id.as_str());
     crate::http::daily::embargo(state, id, user).await?;
     // An unlisted game is its players' (and its invite holders') only.

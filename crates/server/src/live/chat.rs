@@ -11,7 +11,7 @@ use crate::db::rows::SeatKind;
 use crate::db::store::Store;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::http::auth::Identity;
+use crate::identity::Identity;
 use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -188,7 +188,7 @@ fn chat_row(r: &sqlx::any::AnyRow) -> crate::db::error::Result<ChatMessage> {
         id: r.try_get("id")?,
         game: r.try_get("game_id")?,
         channel: channel_of(&r.try_get::<String, _>("channel")?),
-        name: crate::http::auth::display_name(&user, name.as_deref()),
+        name: crate::identity::display_name(&user, name.as_deref()),
         user,
         seat: r
             .try_get::<Option<i64>, _>("seat")?

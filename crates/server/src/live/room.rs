@@ -81,7 +81,7 @@ pub struct Room {
     /// Why the game ended before its rules said so (`resigned`, `abandoned`, `claimed`).
     ending: Option<String>,
     /// Each user's chat rate limit in this game.
-    chat_limits: std::collections::HashMap<String, crate::http::limits::Bucket>,
+    chat_limits: std::collections::HashMap<String, crate::rate_limits::Bucket>,
     /// The storage already holds a move at this room's next ply: the room is stale and is
     /// dropped, to be rebuilt from storage (`crate::live::bot_retry::stale_room`).
     stale: bool,

@@ -2,9 +2,9 @@
 use crate::AppState;
 use crate::error::ApiError;
 use crate::error_code::ApiErrorCode;
-use crate::http::auth::Identity;
 use crate::http::client_ip::ClientIp;
 use crate::http::listen::{ConnectionSlot, Held};
+use crate::identity::Identity;
 use crate::live::protocol::{ClientMsg, ServerMsg};
 use crate::live::room_cmd::{ChatCmd, Outbox, RoomCmd, RoomHandle};
 use axum::Extension;
@@ -102,7 +102,7 @@ pub async fn upgrade(
     let session = identity
         .as_ref()
         .and_then(|_| crate::http::auth::cookie_token(&headers))
-        .map(|t| crate::http::auth::token_hash(&t));
+        .map(|t| crate::secret::token_hash(&t));
     // Small read chunks: the default (128 KiB) is zeroed on every read, which dominated the
     // server's profile under load, and every socket keeps one; client messages are tiny.
     ws.max_message_size(MAX_MESSAGE)

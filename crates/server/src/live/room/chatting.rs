@@ -3,10 +3,10 @@
 use super::Room;
 use crate::db::chat_message::ChatMessage;
 use crate::error_code::ApiErrorCode;
-use crate::http::limits::{Bucket, Rate};
 use crate::live::chat::{CHAT_BURST, CHAT_EVERY_SECONDS};
 use crate::live::protocol::ServerMsg;
 use crate::live::room_cmd::ChatCmd;
+use crate::rate_limits::{Bucket, Rate};
 
 impl Room {
     pub(super) async fn chat(&mut self, cmd: ChatCmd) {
@@ -35,7 +35,7 @@ impl Room {
         }
         let seat = self.seat_of(&cmd.user).first().copied();
         let message = ChatMessage {
-            id: crate::http::auth::random_hex(8),
+            id: crate::secret::random_hex(8),
             game: self.id.clone(),
             channel: if seat.is_some() {
                 "players"
