@@ -173,8 +173,9 @@ pub async fn get(
 ) -> ApiResult<Json<AnalysisAnswer>> {
     crate::http::api::load(&state, &id).await?;
     let viewer = Identity::from_headers(&state, &headers).await?;
-    crate::http::daily::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str())).await?;
-    crate::http::daily::sealed(&state, &id).await?;
+    crate::live::daily_embargo::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str()))
+        .await?;
+    crate::live::daily_embargo::sealed(&state, &id).await?;
     Ok(Json(stored(&state, &id).await?))
 }
 
@@ -202,9 +203,9 @@ pub async fn request(
             "a game is analysed once it is over",
         ));
     }
-    crate::http::daily::embargo(&state, &id, Some(identity.user_id.as_str())).await?;
+    crate::live::daily_embargo::embargo(&state, &id, Some(identity.user_id.as_str())).await?;
     // An analysis weighs every hidden card: a daily game's waits for its day to be over.
-    crate::http::daily::sealed(&state, &id).await?;
+    crate::live::daily_embargo::sealed(&state, &id).await?;
     let current = stored(&state, &id).await?;
     if let AnalysisStatus::Done | AnalysisStatus::Queued = current.status {
         let code = if current.status == AnalysisStatus::Done {

@@ -25,6 +25,7 @@ pub mod reach;
 pub mod routes;
 pub mod secret;
 pub mod start_error;
+pub mod table_view;
 pub mod time_control;
 pub mod wall_clock;
 

@@ -124,7 +124,7 @@ pub fn router(state: AppState) -> Router {
             post(http::notify::set_email).delete(http::notify::delete_email),
         )
         .route("/api/me/email/verify", post(http::notify::verify_email))
-        .route("/ws", get(live::ws::upgrade))
+        .route("/ws", get(http::ws::upgrade))
         .route("/internal/link/{id}", get(cluster::link::accept))
         .route(
             "/internal/pairing",

@@ -392,7 +392,9 @@ async fn serve_link(state: AppState, game: String, socket: WebSocket) {
                 user,
                 last_event,
             } => {
-                let local = *conns.entry(conn).or_insert_with(crate::live::ws::next_conn);
+                let local = *conns
+                    .entry(conn)
+                    .or_insert_with(crate::live::room_cmd::next_conn);
                 RoomCmd::Subscribe {
                     conn: local,
                     user,
@@ -410,7 +412,9 @@ async fn serve_link(state: AppState, game: String, socket: WebSocket) {
                 state_id,
                 text,
             } => RoomCmd::Move {
-                conn: *conns.entry(conn).or_insert_with(crate::live::ws::next_conn),
+                conn: *conns
+                    .entry(conn)
+                    .or_insert_with(crate::live::room_cmd::next_conn),
                 user,
                 state_id,
                 text,
@@ -423,7 +427,9 @@ async fn serve_link(state: AppState, game: String, socket: WebSocket) {
                 text,
                 phrase,
             } => RoomCmd::Chat(ChatCmd {
-                conn: *conns.entry(conn).or_insert_with(crate::live::ws::next_conn),
+                conn: *conns
+                    .entry(conn)
+                    .or_insert_with(crate::live::room_cmd::next_conn),
                 user,
                 name,
                 text,

@@ -5,9 +5,10 @@ use crate::AppState;
 use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::http::table_view::{SeatPerson, Table, TableSeat};
 use crate::identity::Identity;
+use crate::live::visibility::plausible_id;
 use crate::secret::random_hex;
+use crate::table_view::{SeatPerson, Table, TableSeat};
 use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -76,12 +77,6 @@ fn refuse_nul(v: &Value) -> ApiResult<()> {
         ));
     }
     Ok(())
-}
-
-/// Game and table ids are short and printable: anything else names nothing (and never reaches
-/// the database).
-pub fn plausible_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 64 && !id.chars().any(char::is_control)
 }
 
 /// The games this server plays: each game's descriptor (key, seats, options, bot levels,

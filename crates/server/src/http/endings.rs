@@ -13,7 +13,7 @@ use axum::extract::{Path, State};
 use tokio::sync::oneshot;
 
 async fn ask(state: &AppState, user: &str, game: &str, action: Action) -> ApiResult<Json<Done>> {
-    if !crate::http::api::plausible_id(game) {
+    if !crate::live::visibility::plausible_id(game) {
         return Err(not_found());
     }
     for _ in 0..3 {

@@ -143,13 +143,13 @@ pub async fn record(
     let (row, _) = crate::http::api::load(&state, &id).await?;
     let viewer = crate::identity::Identity::from_headers(&state, &headers).await?;
     let user = viewer.as_ref().map(|v| v.user_id.as_str());
-    crate::http::daily::embargo(&state, &id, user).await?;
+    crate::live::daily_embargo::embargo(&state, &id, user).await?;
     if !crate::live::visibility::may_see(&state, &row, user, q.invite.as_deref()).await? {
         return Err(ApiError::not_found("no such table"));
     }
     // A daily game's player, before its day is over for everyone: their moves as their seat
     // saw them, never the seed (a second account would deal the same cards).
-    let sealed = crate::http::daily::under_embargo(&state, &id)
+    let sealed = crate::live::daily_embargo::under_embargo(&state, &id)
         .await?
         .is_some();
     if matches!(
@@ -163,7 +163,7 @@ pub async fn record(
     }
     let finished = row.status == crate::game_status::GameStatus::Finished;
     if sealed && q.format.as_deref() == Some("text") {
-        crate::http::daily::sealed(&state, &id).await?;
+        crate::live::daily_embargo::sealed(&state, &id).await?;
     }
     let (body, content_type, extension) = match q.format.as_deref() {
         Some("text") if finished => (
@@ -245,7 +245,7 @@ pub async fn user_games_ndjson(
         crate::live::visibility::public_games_page(&state, &user, viewer, limit, before).await?;
     let next = crate::live::visibility::next_cursor(&rows, limit);
     let mut out = String::new();
-    let embargoed = crate::http::daily::embargoed_games_of(&state, &user).await?;
+    let embargoed = crate::live::daily_embargo::embargoed_games_of(&state, &user).await?;
     for row in rows {
         // A daily game is nobody's until its day is over for everyone (its player reads it
         // from `record`).

@@ -4,8 +4,8 @@ use crate::AppState;
 use crate::db::rows::{GameRow, SeatKind};
 use crate::error::ApiResult;
 use crate::http::api::table_of;
-use crate::http::table_view::{GameList, Table};
 use crate::identity::Identity;
+use crate::table_view::{GameList, Table};
 use axum::Json;
 use axum::extract::State;
 use serde::Serialize;
@@ -140,7 +140,7 @@ mod tests {
     /// win, and on a rated table its rating change (null when none was recorded).
     #[test]
     fn a_history_entry_says_how_my_seat_did_once_there_is_a_result() {
-        let table = crate::http::table_view::sample_table;
+        let table = crate::table_view::sample_table;
         let entry = |outcome| HistoryEntry {
             table: table(),
             finished_at: None,

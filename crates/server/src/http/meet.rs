@@ -55,7 +55,7 @@ pub enum PairingAnswer {
     Waiting { waiting: usize },
     /// A table was made (`201`): the table as the lobby lists it.
     Seated {
-        table: Box<crate::http::table_view::Table>,
+        table: Box<crate::table_view::Table>,
     },
     /// No longer waiting.
     Cancelled,
@@ -395,7 +395,7 @@ pub async fn waiting_here(state: &AppState) -> ApiResult<Json<WaitingCounts>> {
 #[derive(serde::Serialize)]
 pub struct RatedSeat {
     #[serde(flatten)]
-    seat: crate::http::table_view::TableSeat,
+    seat: crate::table_view::TableSeat,
     #[serde(skip_serializing_if = "Option::is_none")]
     rating: Option<f64>,
 }
@@ -405,7 +405,7 @@ pub struct RatedSeat {
 #[derive(serde::Serialize)]
 pub struct WatchedGame {
     #[serde(flatten)]
-    table: crate::http::table_view::Table<RatedSeat>,
+    table: crate::table_view::Table<RatedSeat>,
     /// Moves played.
     plies: i64,
     /// The stage being played, when the game's room is in memory; null otherwise.
@@ -430,7 +430,7 @@ pub struct WatchQuery {
 pub async fn watch(
     State(state): State<AppState>,
     Query(q): Query<WatchQuery>,
-) -> ApiResult<Json<crate::http::table_view::GameList<WatchedGame>>> {
+) -> ApiResult<Json<crate::table_view::GameList<WatchedGame>>> {
     let by_rating = match q.sort.as_deref() {
         None | Some("newest") => false,
         Some("rated") => true,
@@ -505,7 +505,7 @@ pub async fn watch(
     }
     // Each game as the lobby lists its table, with its players' ratings, how far it is and
     // the mean rating it is sorted by.
-    Ok(Json(crate::http::table_view::GameList { games }))
+    Ok(Json(crate::table_view::GameList { games }))
 }
 
 #[cfg(test)]
@@ -519,7 +519,7 @@ mod tests {
     fn a_watched_game_is_its_table_with_rated_seats_and_its_progress() {
         let mut ratings = [Some(1500.0), Some(1400.0), None].into_iter();
         let game = WatchedGame {
-            table: crate::http::table_view::sample_table().map_seats(|seat| RatedSeat {
+            table: crate::table_view::sample_table().map_seats(|seat| RatedSeat {
                 seat,
                 rating: ratings.next().flatten(),
             }),

@@ -18,6 +18,6 @@ pub mod profiles;
 pub mod quotas;
 pub mod rematch;
 pub mod replay;
-pub mod table_view;
 pub mod turns;
 pub mod web;
+pub mod ws;

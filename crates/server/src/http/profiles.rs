@@ -4,7 +4,7 @@ use crate::AppState;
 use crate::db::ratings::BOT_PREFIX;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::http::api::plausible_id;
+use crate::live::visibility::plausible_id;
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use pyramidion_games::GameKind;
@@ -149,7 +149,7 @@ pub async fn profile(
     let mut solo: BTreeMap<(String, String), (i64, usize, usize)> = BTreeMap::new();
     let mut recent = Vec::new();
     // A daily game is nobody's, its score included, until its day is over for everyone.
-    let embargoed = crate::http::daily::embargoed_games_of(&state, &id).await?;
+    let embargoed = crate::live::daily_embargo::embargoed_games_of(&state, &id).await?;
     for row in &games {
         if embargoed.contains(&row.id) {
             continue;

@@ -19,7 +19,7 @@ pub async fn rematch(
     State(state): State<AppState>,
     Path(id): Path<String>,
     identity: Identity,
-) -> ApiResult<(StatusCode, Json<crate::http::table_view::Table>)> {
+) -> ApiResult<(StatusCode, Json<crate::table_view::Table>)> {
     let _guard = state.lobby_lock.lock().await;
     let (old, old_seats) = crate::http::api::load(&state, &id).await?;
     let me = identity.user_id.as_str();

@@ -24,7 +24,7 @@ use serde::Serialize;
 /// game's analysis and chat.
 #[derive(Serialize)]
 pub struct Replay {
-    pub table: crate::http::table_view::FinishedTable,
+    pub table: crate::table_view::FinishedTable,
     pub plies: usize,
     pub moves: Vec<SeenMove>,
     pub analysis: crate::analysis::AnalysisAnswer,
@@ -75,14 +75,14 @@ async fn finished(
     }
     let viewer = crate::identity::Identity::from_headers(state, headers).await?;
     let user = viewer.as_ref().map(|v| v.user_id.as_str());
-    crate::http::daily::embargo(state, id, user).await?;
+    crate::live::daily_embargo::embargo(state, id, user).await?;
     // An unlisted game is its players' (and its invite holders') only.
     if !crate::live::visibility::may_see(state, &row, user, invite).await? {
         return Err(ApiError::not_found("no such table"));
     }
     // Every move in full and every seat's view would show the day's deal: not even its
     // player gets them before the day is over for everyone.
-    crate::http::daily::sealed(state, id).await?;
+    crate::live::daily_embargo::sealed(state, id).await?;
     let record = crate::http::export::stored_record(state, &row).await?;
     Ok((row, seats, record))
 }
@@ -114,7 +114,7 @@ pub async fn replay(
             info: p.full.clone(),
         })
         .collect();
-    let table = crate::http::table_view::FinishedTable {
+    let table = crate::table_view::FinishedTable {
         table: crate::http::api::table_of(&state, &row, &seats, None).await?,
         finished_at: row.finished_at,
     };

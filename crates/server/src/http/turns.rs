@@ -3,8 +3,8 @@
 use crate::AppState;
 use crate::error::ApiResult;
 use crate::http::api::table_of;
-use crate::http::table_view::{GameList, Table};
 use crate::identity::Identity;
+use crate::table_view::{GameList, Table};
 use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::State;

@@ -215,7 +215,7 @@ pub async fn list(
     Path(id): Path<String>,
 ) -> ApiResult<Json<ChatLog>> {
     let identity = Identity::from_headers(&state, &headers).await?;
-    let row = match crate::http::api::plausible_id(&id) {
+    let row = match crate::live::visibility::plausible_id(&id) {
         true => state.store.game(&id).await?,
         false => None,
     };
@@ -232,7 +232,7 @@ pub async fn list(
     };
     let user = identity.as_ref().map(|i| i.user_id.as_str());
     // A daily challenge's game is its player's alone until its day is over.
-    crate::http::daily::embargo(&state, &id, user).await?;
+    crate::live::daily_embargo::embargo(&state, &id, user).await?;
     let seats = state.store.seats(&id).await?;
     let spectators =
         row.status == crate::game_status::GameStatus::Finished || !is_player(&seats, user);
@@ -259,7 +259,7 @@ pub async fn report(
     Path(id): Path<String>,
 ) -> ApiResult<Json<Reported>> {
     let not_found = || ApiError::new(ApiErrorCode::NotFound, "no such message");
-    if !crate::http::api::plausible_id(&id) {
+    if !crate::live::visibility::plausible_id(&id) {
         return Err(not_found());
     }
     let message = state.store.chat_message(&id).await?.ok_or_else(not_found)?;

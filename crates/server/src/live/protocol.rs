@@ -119,7 +119,7 @@ pub enum ServerMsg {
     /// To connections watching the lobby: a listed table was created or changed (it left the
     /// lobby when its `status` is no longer `open`).
     Table {
-        table: Box<crate::http::table_view::Table>,
+        table: Box<crate::table_view::Table>,
     },
     Error {
         code: crate::error_code::Code,

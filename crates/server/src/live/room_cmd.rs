@@ -64,3 +64,11 @@ pub struct BotChoice {
     pub timeout_seat: Option<u8>,
     pub failures: u32,
 }
+
+static NEXT_CONN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A connection number no other connection of this instance has (rooms tell their
+/// subscribers apart by it; an internal link's connections take theirs here too).
+pub fn next_conn() -> u64 {
+    NEXT_CONN.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}

@@ -364,7 +364,7 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         state.store.set_turn(id, turn).await?;
     }
     let reveal_at_end = match state.store.daily_of_game(id).await? {
-        Some((day, _)) => crate::http::daily::day_is_public(state, &day),
+        Some((day, _)) => crate::live::daily_embargo::day_is_public(state, &day),
         None => true,
     };
     let loaded = Loaded {

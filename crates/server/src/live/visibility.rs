@@ -1,7 +1,7 @@
 //! Who may see a game that is not in the lobby. An unlisted table (made to be shared by its
 //! invite link, or a rematch between its players) is followed live, listed on profiles and
 //! exported only to its players and to whoever holds its invite. Daily challenge games have
-//! their own rule (`crate::http::daily::embargo`) and are public once their day is over.
+//! their own rule (`crate::live::daily_embargo`) and are public once their day is over.
 //!
 //! Also the pages of a user's public games (profiles and the NDJSON export read one page per
 //! request, never all of a user's games).
@@ -52,7 +52,7 @@ pub fn parse_cursor(cursor: Option<&str>) -> ApiResult<Option<(i64, String)>> {
     };
     let bad = || ApiError::bad_request("`before` is the `next` of a previous page");
     let (at, id) = cursor.split_once('-').ok_or_else(bad)?;
-    if !crate::http::api::plausible_id(id) {
+    if !plausible_id(id) {
         return Err(bad());
     }
     Ok(Some((
@@ -123,4 +123,10 @@ pub async fn public_games_page(
     rows.iter()
         .map(|r| game_row(r).map_err(ApiError::internal))
         .collect()
+}
+
+/// Whether `id` could name a game: a lookup is worth making (an id with a control character,
+/// or of more than 64 bytes, names none).
+pub fn plausible_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && !id.chars().any(char::is_control)
 }

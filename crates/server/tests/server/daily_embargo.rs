@@ -5,7 +5,8 @@
 //! games (whose end the storage dates with the real clock) finish after its end.
 use crate::common::after_game_scenarios::account;
 use crate::common::*;
-use pyramidion_server::http::daily::{day_end_ms, utc_day};
+use pyramidion_server::http::daily::utc_day;
+use pyramidion_server::live::daily_embargo::day_end_ms;
 use pyramidion_server::wall_clock::WallClock;
 use serde_json::{Value, json};
 use std::time::Duration;

@@ -15,19 +15,13 @@ use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashSet;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 /// Largest message a client may send.
 pub const MAX_MESSAGE: usize = 16 * 1024;
-static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
-/// A connection number no other connection of this instance has (rooms tell their
-/// subscribers apart by it; an internal link's connections take theirs here too).
-pub fn next_conn() -> u64 {
-    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
-}
 /// How often a socket that plays checks that its session still exists.
 const SESSION_RECHECK: Duration = Duration::from_secs(10);
 
@@ -136,7 +130,7 @@ async fn connection(
     deflate: bool,
 ) {
     let _hold = hold;
-    let conn = next_conn();
+    let conn = crate::live::room_cmd::next_conn();
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
     // The three limits the socket's tasks use, not a copy of all of them in each (it is kept
@@ -320,7 +314,7 @@ async fn connection(
 async fn room_of(state: &AppState, game: &str) -> Result<RoomHandle, ServerMsg> {
     let not_found =
         || ServerMsg::error(ApiErrorCode::NotFound, "no started game with that id", None);
-    if !crate::http::api::plausible_id(game) {
+    if !crate::live::visibility::plausible_id(game) {
         return Err(not_found());
     }
     if let Some(refused) = crate::live::capacity::refuse_room(state, game) {
@@ -390,7 +384,7 @@ async fn follow_implicitly(
 }
 
 /// A daily challenge's game is followed only by its player until its day is over: the deal
-/// is everyone's that day (`crate::http::daily::embargo`).
+/// is everyone's that day (`crate::live::daily_embargo::embargo`).
 ///
 /// An unlisted game is followed only by its players and whoever holds its invite
 /// (`crate::live::visibility`); to anyone else it does not exist.
@@ -401,10 +395,10 @@ async fn daily_gate(
     invite: Option<&str>,
 ) -> Result<(), ServerMsg> {
     let user = identity.map(|i| i.user_id.as_str());
-    crate::http::daily::embargo(state, game, user)
+    crate::live::daily_embargo::embargo(state, game, user)
         .await
         .map_err(|e| ServerMsg::error(e.code, e.message, Some(game)))?;
-    if !crate::http::api::plausible_id(game) {
+    if !crate::live::visibility::plausible_id(game) {
         return Ok(()); // `room_of` answers not_found
     }
     let row = match state.store.game(game).await {

@@ -1,6 +1,6 @@
 //! A table as clients see it, and the answers that extend it (a finished table, a list of
-//! games). Only the shapes: `crate::http::api::table_of` fills them from the database. Their
-//! own file because the live side sends them too (a `table` message to the lobby's watchers,
+//! games). Only the shapes: `crate::http::api::table_of` fills them from the database. A leaf
+//! below http and live, because the live side sends them too (a `table` message to the lobby's watchers,
 //! `crate::live::protocol`), and it should not depend on the HTTP handlers to do so.
 use serde_json::Value;
 
