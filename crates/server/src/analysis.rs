@@ -171,7 +171,7 @@ pub async fn get(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<AnalysisAnswer>> {
-    crate::http::api::load(&state, &id).await?;
+    crate::live::stored_game::load(&state, &id).await?;
     let viewer = Identity::from_headers(&state, &headers).await?;
     crate::live::daily_embargo::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str()))
         .await?;
@@ -187,7 +187,7 @@ pub async fn request(
     Path(id): Path<String>,
     identity: Identity,
 ) -> ApiResult<(StatusCode, Json<AnalysisAnswer>)> {
-    let (row, seats) = crate::http::api::load(&state, &id).await?;
+    let (row, seats) = crate::live::stored_game::load(&state, &id).await?;
     let seated = seats
         .iter()
         .any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id));
@@ -260,7 +260,7 @@ pub async fn resume_queued(state: &AppState) -> Result<usize, ResumeError> {
                 "started {attempts} times already"
             )))
         } else {
-            match crate::http::api::load(state, &id).await {
+            match crate::live::stored_game::load(state, &id).await {
                 Ok((row, _)) => start(state, &row, &owner, true).await,
                 Err(e) => Err(e),
             }
@@ -309,7 +309,7 @@ async fn start(
         return Ok(false);
     }
     let prepared = async {
-        let record = crate::http::export::stored_record(state, row).await?;
+        let record = crate::live::stored_game::stored_record(state, row).await?;
         let kind: GameKind = row.kind.parse().map_err(ApiError::internal)?;
         let decisions = decision_count(&record).map_err(ApiError::internal)?;
         let config = AnalysisConfig::judge(kind.descriptor(), row.seed)

@@ -6,6 +6,7 @@ use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::identity::Identity;
+use crate::live::stored_game::load;
 use crate::live::visibility::plausible_id;
 use crate::secret::random_hex;
 use crate::table_view::{SeatPerson, Table, TableSeat};
@@ -350,19 +351,6 @@ pub async fn open_tables(
         list.push(table_of(&state, &row, &seats, None).await?);
     }
     Ok(Json(TablePage { tables: list, next }))
-}
-
-pub(crate) async fn load(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<SeatKind>)> {
-    if !plausible_id(id) {
-        return Err(ApiError::not_found("no such table"));
-    }
-    let row = state
-        .store
-        .game(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("no such table"))?;
-    let seats = state.store.seats(id).await?;
-    Ok((row, seats))
 }
 
 pub async fn table(

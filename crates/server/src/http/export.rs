@@ -9,6 +9,7 @@ use crate::AppState;
 use crate::db::rows::GameRow;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
+use crate::live::stored_game::stored_record;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
@@ -67,24 +68,6 @@ pub struct ExportLine {
     pub finished_at: Option<i64>,
 }
 
-/// The stored record of a started game (every move in full: for the server's own use).
-pub(crate) async fn stored_record(state: &AppState, row: &GameRow) -> ApiResult<Record> {
-    Ok(Record {
-        game: row.kind.clone(),
-        options: serde_json::from_str(&row.options).map_err(ApiError::internal)?,
-        seed: row.seed,
-        result: scores(row),
-        moves: state.store.moves(&row.id).await?,
-        move_lines: Vec::new(),
-    })
-}
-
-/// The final scores of a finished game.
-fn scores(row: &GameRow) -> Option<Vec<i32>> {
-    let result: Value = serde_json::from_str(row.result.as_deref()?).ok()?;
-    serde_json::from_value(result["scores"].clone()).ok()
-}
-
 /// A started game's record as anyone may see it: the full record (with its seed and scores)
 /// once finished, else the moves as a spectator sees them and no seed.
 pub(crate) async fn public_record(state: &AppState, row: &GameRow) -> ApiResult<ExportedRecord> {
@@ -140,7 +123,7 @@ pub async fn record(
     Query(q): Query<RecordQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let (row, _) = crate::http::api::load(&state, &id).await?;
+    let (row, _) = crate::live::stored_game::load(&state, &id).await?;
     let viewer = crate::identity::Identity::from_headers(&state, &headers).await?;
     let user = viewer.as_ref().map(|v| v.user_id.as_str());
     crate::live::daily_embargo::embargo(&state, &id, user).await?;

@@ -21,7 +21,7 @@ pub async fn rematch(
     identity: Identity,
 ) -> ApiResult<(StatusCode, Json<crate::table_view::Table>)> {
     let _guard = state.lobby_lock.lock().await;
-    let (old, old_seats) = crate::http::api::load(&state, &id).await?;
+    let (old, old_seats) = crate::live::stored_game::load(&state, &id).await?;
     let me = identity.user_id.as_str();
     if !old_seats
         .iter()

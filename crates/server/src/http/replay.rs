@@ -66,7 +66,7 @@ async fn finished(
     Vec<crate::db::rows::SeatKind>,
     pyramidion_core::record::Record,
 )> {
-    let (row, seats) = crate::http::api::load(state, id).await?;
+    let (row, seats) = crate::live::stored_game::load(state, id).await?;
     if row.status != crate::game_status::GameStatus::Finished {
         return Err(ApiError::conflict(
             ApiErrorCode::NotFinished,
@@ -83,7 +83,7 @@ async fn finished(
     // Every move in full and every seat's view would show the day's deal: not even its
     // player gets them before the day is over for everyone.
     crate::live::daily_embargo::sealed(state, id).await?;
-    let record = crate::http::export::stored_record(state, &row).await?;
+    let record = crate::live::stored_game::stored_record(state, &row).await?;
     Ok((row, seats, record))
 }
 

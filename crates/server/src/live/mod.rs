@@ -19,5 +19,6 @@ pub mod protocol;
 pub mod room;
 pub mod room_cmd;
 pub mod rooms;
+pub mod stored_game;
 pub mod visibility;
 pub mod wire;
