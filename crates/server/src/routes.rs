@@ -2,7 +2,7 @@
 //! passes (the per-address rate limit, the body limit and timeout, JSON errors, tracing). The
 //! handlers live in `http`, `live`, `reach` and `cluster`; this is the one place that says
 //! which path reaches which.
-use crate::{AppState, analysis, cluster, error, error_code, http, live};
+use crate::{AppState, analysis, error, error_code, http, live};
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::middleware::{self, Next};
@@ -125,7 +125,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/me/email/verify", post(http::notify::verify_email))
         .route("/ws", get(http::ws::upgrade))
-        .route("/internal/link/{id}", get(cluster::link::accept))
+        .route("/internal/link/{id}", get(live::link::accept))
         .route(
             "/internal/pairing",
             get(http::pairing_internal::accept)

@@ -25,8 +25,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub mod error;
-pub mod fanout;
-pub mod link;
 pub mod pairing;
 
 /// How often an instance renews its life…

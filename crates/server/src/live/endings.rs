@@ -29,7 +29,7 @@ pub enum Action {
 pub type Answer = Result<Done, ApiError>;
 
 /// What a resignation, abandon, claim or "I'm back" did, as the HTTP answer says it (and as
-/// it crosses a cluster link: `crate::cluster::link`).
+/// it crosses a cluster link: `crate::live::link`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Done {

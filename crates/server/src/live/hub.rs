@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
 /// A push for `user`'s connections (none: the lobby's), passed to the other instances of a
-/// cluster (`crate::cluster::fanout`).
+/// cluster (`crate::live::fanout`).
 pub struct Push {
     pub user: Option<String>,
     pub msg: ServerMsg,
@@ -26,7 +26,7 @@ pub struct Hub {
     /// (user, game) where the user is known to be to move: "your move" reaches a player
     /// away once per turn, not once per move of a turn or per room rebuilt.
     to_move: Mutex<HashSet<(String, String)>>,
-    /// With several instances, every push also goes to the others (`crate::cluster::fanout`).
+    /// With several instances, every push also goes to the others (`crate::live::fanout`).
     fanout: OnceLock<tokio::sync::mpsc::UnboundedSender<Push>>,
     /// With several instances: where users' connections are recorded, so that a player on
     /// another instance counts as on the site.

@@ -44,7 +44,7 @@ pub enum RoomCmd {
 pub struct RoomHandle {
     pub tx: crate::queue::Sender<RoomCmd>,
     /// Whether the game runs here, or on another instance this handle forwards to
-    /// (`crate::cluster::link`).
+    /// (`crate::live::link`).
     pub local: bool,
 }
 

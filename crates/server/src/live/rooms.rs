@@ -49,7 +49,7 @@ struct Loaded {
 impl Rooms {
     /// The room of a started game, rebuilding it from its record if it is not running. With
     /// several instances, a live game another alive instance runs is served by a remote room
-    /// that forwards to it (`crate::cluster::link`).
+    /// that forwards to it (`crate::live::link`).
     pub async fn get(&self, state: &AppState, id: &str) -> Result<Option<RoomHandle>> {
         self.get_as(state, id, true).await
     }
@@ -138,7 +138,7 @@ impl Rooms {
                                 if let Some(running) = map.get(id).filter(|h| !h.tx.is_closed()) {
                                     return Ok(Some(running.clone()));
                                 }
-                                let handle = crate::cluster::link::remote_room(
+                                let handle = crate::live::link::remote_room(
                                     state.clone(),
                                     cluster,
                                     id.to_string(),

@@ -11,8 +11,8 @@
 //! it no longer follows (`lagging`) and subscribes again with its last event: that
 //! subscription finds the game's owner anew (this instance, once the old owner is dead), and
 //! the moves it missed come from the database, so none is skipped.
-use super::{Cluster, SECRET_HEADER};
 use crate::AppState;
+use crate::cluster::{Cluster, SECRET_HEADER};
 use crate::error::ApiError;
 use crate::error_code::ApiErrorCode;
 use crate::live::endings::Action;
@@ -175,15 +175,15 @@ async fn forward(
             // The owner cannot be reached: it is dying (or cut off). Its games are free once
             // its life ends; until then, nobody can play them anywhere.
             tracing::warn!(%game, %owner, error = %e, "cannot reach the instance that runs this game");
-            let until = tokio::time::Instant::now() + super::LIFE + 2 * super::HEARTBEAT;
+            let until = tokio::time::Instant::now() + crate::cluster::LIFE + 2 * crate::cluster::HEARTBEAT;
             while cluster.is_alive(&owner) && tokio::time::Instant::now() < until {
-                tokio::time::sleep(super::HEARTBEAT / 2).await;
+                tokio::time::sleep(crate::cluster::HEARTBEAT / 2).await;
             }
         }
         Ok((socket, _)) => {
             let (mut sink, mut stream) = socket.split();
             let mut next_req = 0u64;
-            let mut check = tokio::time::interval(super::HEARTBEAT);
+            let mut check = tokio::time::interval(crate::cluster::HEARTBEAT);
             // The first tick is now: the owner was just found alive.
             check.reset();
             let mut idle_since = Some(Instant::now());

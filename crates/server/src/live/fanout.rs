@@ -4,7 +4,7 @@
 //! to. Like the pushes of one instance (`crate::live::hub`), they are hints offered without
 //! waiting: a page that missed one (a full queue, a listener reconnecting) reads its list
 //! again when it reconnects or reopens. Moves never travel this way (see `link`).
-use super::Result;
+use crate::cluster::Result;
 use crate::live::hub::{Hub, Push};
 use crate::live::protocol::ServerMsg;
 use serde_json::value::RawValue;
