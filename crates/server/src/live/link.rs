@@ -175,7 +175,8 @@ async fn forward(
             // The owner cannot be reached: it is dying (or cut off). Its games are free once
             // its life ends; until then, nobody can play them anywhere.
             tracing::warn!(%game, %owner, error = %e, "cannot reach the instance that runs this game");
-            let until = tokio::time::Instant::now() + crate::cluster::LIFE + 2 * crate::cluster::HEARTBEAT;
+            let until =
+                tokio::time::Instant::now() + crate::cluster::LIFE + 2 * crate::cluster::HEARTBEAT;
             while cluster.is_alive(&owner) && tokio::time::Instant::now() < until {
                 tokio::time::sleep(crate::cluster::HEARTBEAT / 2).await;
             }

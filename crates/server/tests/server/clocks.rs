@@ -1,5 +1,6 @@
 //! Clocks per turn, the time-out policy, "your move" pushes and the live lobby, over real
 //! HTTP and WebSockets.
+use crate::common::paused::{advance, freeze, next_untimed, server_on_paused_time};
 use crate::common::*;
 use pyramidion_server::time_control::parse_profiles;
 use serde_json::{Value, json};
@@ -106,7 +107,7 @@ async fn a_turn_pays_the_bank_when_the_seat_changes_and_the_clock_reads_the_same
 
 #[tokio::test]
 async fn time_outs_let_a_bot_play_the_turn_and_the_third_gives_the_seat_to_a_bot() {
-    let (s, _) = server_with_clocks("clock-timeouts", "tiny=1").await;
+    let s = server_on_paused_time("clock-timeouts", "tiny=1").await;
     let mut c = Client::guest(&s).await;
     let body = json!({"game": "pyramids", "options": {"players": 2},
                       "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}], "clock": "tiny"});
@@ -114,16 +115,28 @@ async fn time_outs_let_a_bot_play_the_turn_and_the_third_gives_the_seat_to_a_bot
     assert_eq!(t.status, 201, "{}", t.text);
     let id = t.body["id"].as_str().unwrap().to_string();
     let mut ws = c.socket().await;
-    let state = ws.subscribe(&id, None).await;
+    let mut state = ws.subscribe(&id, None).await;
     assert_eq!(state["bots"], json!([false, true]));
+    // On paused time: nobody plays seat 0, and when one of its turns starts the test lets its
+    // whole second pass (the bot's turns and the time-outs' moves take no time).
+    let _frozen = freeze();
     let mut notices = Vec::new();
+    let mut was_mine = false;
     loop {
-        let msg = ws.next().await;
+        let mine = state["to_move"] == 0 && state["bots"][0] == false;
+        if mine && !was_mine {
+            advance(std::time::Duration::from_secs(2)).await;
+        }
+        was_mine = mine;
+        let msg = next_untimed(&mut ws).await;
         if msg["type"] == "notice" {
             notices.push(msg.clone());
         }
-        if msg["type"] == "state" && msg["finished"] == true {
-            break;
+        if msg["type"] == "state" {
+            if msg["finished"] == true {
+                break;
+            }
+            state = msg;
         }
     }
     // Every notice is about seat 0, counts its time-outs, and the third hands it to a bot.

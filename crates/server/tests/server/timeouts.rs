@@ -2,63 +2,15 @@
 //! time-out lets a bot play that turn and gives the seat a fresh minimum for its next one, so
 //! three time-outs are three missed turns; "I'm back" takes the seat back; a turn-based game
 //! whose player is away may be claimed.
-//!
-//! The server starts on real time (its database connections open then); then the clock is
-//! paused and only the test moves it (`tokio::time::advance`). A blocking task held open for
-//! the rest of the test keeps tokio's auto-advance off: it would otherwise jump to the next
-//! timer whenever the runtime waits on another thread (the database's, the bots'), and so run
-//! out timeouts that are not part of the test.
+//! How time is paused: `common::paused`.
+use crate::common::paused::*;
 use crate::common::*;
-use futures_util::StreamExt;
-use pyramidion_server::time_control::parse_profiles;
 use serde_json::{Value, json};
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::Message;
-
-const LONG: Duration = Duration::from_secs(400 * 24 * 3600);
-
-/// A server whose clock profiles are `clocks`, whose own timeouts (pings, idle sockets, slow
-/// requests) never fire while time jumps ahead.
-async fn server(name: &str, clocks: &str) -> TestServer {
-    let profiles = parse_profiles(clocks).unwrap();
-    start_sqlite_with(name, |c| {
-        c.clocks = profiles;
-        let l = &mut c.limits;
-        (l.ws_ping_every, l.ws_idle_timeout, l.ws_send_timeout) = (LONG, LONG, LONG);
-        (l.header_timeout, l.body_timeout, l.sweep_every, l.room_idle) = (LONG, LONG, LONG, LONG);
-    })
-    .await
-}
-
-/// The next text message, with no timeout of its own (time is paused: a timeout would fire
-/// as soon as the server is busy).
-async fn next(ws: &mut Socket) -> Value {
-    loop {
-        match ws.ws.next().await.expect("socket open").expect("no error") {
-            Message::Text(t) => return ws.decode(&t),
-            _ => continue,
-        }
-    }
-}
-
-/// Pauses the clock; from now on, until the guard is dropped, time moves only by [`advance`].
-#[must_use]
-fn freeze() -> std::sync::mpsc::Sender<()> {
-    tokio::time::pause();
-    let (guard, dropped) = std::sync::mpsc::channel::<()>();
-    tokio::task::spawn_blocking(move || {
-        let _ = dropped.recv();
-    });
-    guard
-}
-
-async fn advance(by: Duration) {
-    tokio::time::advance(by).await;
-}
 
 async fn next_state(ws: &mut Socket) -> Value {
     loop {
-        let m = next(ws).await;
+        let m = next_untimed(ws).await;
         assert_ne!(m["type"], "error", "{m}");
         if m["type"] == "state" {
             return m;
@@ -68,7 +20,7 @@ async fn next_state(ws: &mut Socket) -> Value {
 
 #[tokio::test]
 async fn three_time_outs_are_three_missed_turns_and_i_am_back_takes_the_seat_back() {
-    let s = server("timeouts-fair", "rt=60+0").await;
+    let s = server_on_paused_time("timeouts-fair", "rt=60+0").await;
     let mut c = Client::guest(&s).await;
     let body = json!({"game": "pyramids", "options": {"players": 2},
                       "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}], "clock": "rt"});
@@ -97,7 +49,7 @@ async fn three_time_outs_are_three_missed_turns_and_i_am_back_takes_the_seat_bac
         if state["bots"][0] == true && notices.len() == 3 {
             break;
         }
-        let m = next(&mut ws).await;
+        let m = next_untimed(&mut ws).await;
         assert_ne!(m["type"], "error", "{m}");
         if m["type"] == "notice" {
             assert_eq!(m["seat"], 0);
@@ -167,7 +119,7 @@ async fn three_time_outs_are_three_missed_turns_and_i_am_back_takes_the_seat_bac
 
 #[tokio::test]
 async fn a_turn_based_game_whose_player_is_away_can_be_claimed() {
-    let s = server("timeouts-claim", "day=86400").await;
+    let s = server_on_paused_time("timeouts-claim", "day=86400").await;
     let mut a = Client::guest(&s).await;
     let mut b = Client::guest(&s).await;
     let body = json!({"game": "pyramids", "options": {"players": 2},

@@ -3,6 +3,7 @@
 pub mod after_game_scenarios;
 pub mod fair_edges_scenarios;
 pub mod fair_scenarios;
+pub mod paused;
 pub mod people_scenarios;
 pub mod scenarios;
 use futures_util::{SinkExt, StreamExt};
