@@ -74,7 +74,7 @@ pub struct Room {
     bots: Arc<BotPool>,
     owner: String,
     /// Hidden moves stay hidden when the game ends (a daily challenge's deal is everyone's
-    /// until its day is over: `daily::embargo`).
+    /// until its day is over: `live::daily_embargo`).
     reveal_at_end: bool,
     /// Seats resigned, in order (a bot plays them on while the game goes on).
     resigned: Vec<u8>,
