@@ -31,6 +31,10 @@ pub struct Config {
     pub bot_threads: usize,
     /// The time of day of the daily challenges (a test sets it).
     pub wall_clock: wall_clock::WallClock,
+    /// The time of day of the rooms' clocks: the banks and turn starts stored with moves, and
+    /// the sweep that wakes games whose turn runs out. The system's; a test makes it follow
+    /// tokio's paused clock (apart from `wall_clock`: a fixed day must not stop the clocks).
+    pub room_clock: wall_clock::WallClock,
     /// How players away are reached: Web Push, and e-mail when an SMTP server is set.
     pub reach: reach::ReachConfig,
     /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); empty:
@@ -173,6 +177,7 @@ impl Config {
             bot_pace: Duration::from_millis(700),
             bot_threads: live::bot_pool::default_threads(),
             wall_clock: wall_clock::WallClock::default(),
+            room_clock: wall_clock::WallClock::default(),
             reach: reach::ReachConfig {
                 smtp: None,
                 mail_from: "Pyramidion <pyramidion@localhost>".to_string(),

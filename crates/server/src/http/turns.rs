@@ -5,7 +5,6 @@ use crate::error::ApiResult;
 use crate::http::api::table_of;
 use crate::identity::Identity;
 use crate::table_view::{GameList, Table};
-use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::State;
 use serde::Serialize;
@@ -43,7 +42,7 @@ pub async fn my_turns(
     State(state): State<AppState>,
     identity: Identity,
 ) -> ApiResult<Json<GameList<TurnEntry>>> {
-    let now = now_ms();
+    let now = state.config.room_clock.now_ms();
     let mut list = Vec::new();
     for row in state.store.turns_of_user(&identity.user_id).await? {
         let Some(seat) = row.to_move else { continue };

@@ -185,9 +185,9 @@ impl Rooms {
                 seed: loaded.seed,
                 clock: loaded.clock,
                 store: Arc::new(state.store.clone()),
-                // Rooms keep the system's time of day: the clocks stored with moves and the
-                // deadline sweep (`wake_due`) read it too.
-                wall: crate::wall_clock::WallClock::default(),
+                // The rooms' time of day (`Config::room_clock`): the clocks stored with moves
+                // and the deadline sweep (`wake_due`) read it too.
+                wall: state.config.room_clock.clone(),
                 metrics: state.metrics.clone(),
                 hub: state.hub.clone(),
                 idle_after: state.config.limits.room_idle,
@@ -236,7 +236,7 @@ impl Rooms {
     /// [`WAKE_AHEAD`]: its room, which left memory while nobody followed it, then plays the
     /// time-out itself, on time. Run every [`WAKE_EVERY`].
     pub async fn wake_due(&self, state: &AppState) -> Result<()> {
-        let soon = crate::wall_clock::now_ms() + WAKE_AHEAD.as_millis() as i64;
+        let soon = state.config.room_clock.now_ms() + WAKE_AHEAD.as_millis() as i64;
         for id in state.store.games_due(soon).await? {
             if self.running(&id).is_none()
                 && let Err(e) = self.get_owned(state, &id).await
@@ -347,7 +347,12 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         .clone()
         .map(|profile| match row.clock_state.clone() {
             Some(state) => Clock { profile, state },
-            None => Clock::start(profile, seats.len(), to_move, crate::wall_clock::now_ms()),
+            None => Clock::start(
+                profile,
+                seats.len(),
+                to_move,
+                state.config.room_clock.now_ms(),
+            ),
         });
     let unstored =
         row.to_move != to_move || clock.as_ref().map(|c| &c.state) != row.clock_state.as_ref();

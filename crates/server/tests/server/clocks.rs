@@ -387,13 +387,21 @@ async fn bot_moves_wait_for_the_pace_after_the_move_before() {
 
 /// A game nobody follows leaves memory while its clock is far from running out (turn-based
 /// games wait for days), and is brought back before it runs out, so the time-out is played
-/// on time.
+/// on time. On paused time: the rooms' clock follows tokio's, and the test moves it.
 #[tokio::test]
 async fn an_untouched_game_leaves_memory_and_comes_back_before_its_clock_runs_out() {
     let profiles = parse_profiles("t35=35").unwrap();
+    let room_clock = pyramidion_server::wall_clock::WallClock::following_tokio(
+        pyramidion_server::wall_clock::now_ms(),
+    );
     let s = start(sqlite_url(&temp_dir("clock-wake")), |c| {
         c.clocks = profiles;
+        c.room_clock = room_clock.clone();
         c.limits.room_idle = std::time::Duration::from_millis(100);
+        let long = crate::common::paused::LONG;
+        let l = &mut c.limits;
+        (l.ws_ping_every, l.ws_idle_timeout, l.ws_send_timeout) = (long, long, long);
+        (l.header_timeout, l.body_timeout, l.sweep_every) = (long, long, long);
     })
     .await;
     let mut c = Client::guest(&s).await;
@@ -403,28 +411,53 @@ async fn an_untouched_game_leaves_memory_and_comes_back_before_its_clock_runs_ou
         .as_str()
         .unwrap()
         .to_string();
+    let _frozen = freeze();
     let rooms = s.state.rooms.clone();
-    let waited = std::time::Instant::now();
-    while rooms.running(&id).is_some() {
-        assert!(
-            waited.elapsed() < std::time::Duration::from_secs(5),
-            "the room stays in memory"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    // Moves time on by `step` until `done` holds (the room's own work, on other threads and
+    // the database's, takes no time of the game's); at most `limit` of it.
+    async fn until(
+        step: std::time::Duration,
+        limit: std::time::Duration,
+        what: &str,
+        mut done: impl FnMut() -> bool,
+    ) -> std::time::Duration {
+        let mut moved = std::time::Duration::ZERO;
+        while !done() {
+            assert!(moved < limit, "{what} within {limit:?}");
+            advance(step).await;
+            moved += step;
+            // Let the woken tasks and the database's threads answer.
+            tokio::task::spawn_blocking(|| std::thread::sleep(std::time::Duration::from_millis(2)))
+                .await
+                .unwrap();
+        }
+        moved
     }
-    // 35 s per turn: within 30 s of running out (and a sweep), it is back.
-    while rooms.running(&id).is_none() {
-        assert!(
-            waited.elapsed() < std::time::Duration::from_secs(20),
-            "the room did not come back before its clock runs out"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    let step = std::time::Duration::from_millis(100);
+    until(
+        step,
+        std::time::Duration::from_secs(5),
+        "the room leaves memory",
+        || rooms.running(&id).is_none(),
+    )
+    .await;
+    // 35 s per turn: within 30 s of running out (the sweep runs every 5 s), it is back.
+    let gone_at = room_clock.now_ms();
+    until(
+        step,
+        std::time::Duration::from_secs(20),
+        "the room comes back",
+        || rooms.running(&id).is_some(),
+    )
+    .await;
+    let back_at = room_clock.now_ms();
     let row = s.state.store.game(&id).await.unwrap().unwrap();
     let state = row.clock_state.unwrap();
     let deadline = state.turn_started_ms + 35_000;
+    assert!(deadline - back_at > 0, "back before the deadline");
     assert!(
-        deadline - pyramidion_server::wall_clock::now_ms() > 0,
-        "back before the deadline"
+        deadline - back_at <= 30_000 && back_at > gone_at,
+        "back within 30 s of the deadline, not before: {} s left",
+        (deadline - back_at) / 1000
     );
 }
