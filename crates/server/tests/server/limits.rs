@@ -489,8 +489,12 @@ async fn untouched_rooms_leave_memory_and_come_back_from_storage() {
     mover.play(&id, 0, &mv).await;
     let next = mover.state_at_least(&id, 1).await;
     assert_eq!(next["last_move"]["text"], mv.as_str());
-    // A followed room stays.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // A followed room stays: five times its idle time pass (on paused time), and it is there.
+    let _frozen = crate::common::paused::freeze();
+    crate::common::paused::advance(Duration::from_millis(500)).await;
+    tokio::task::spawn_blocking(|| std::thread::sleep(Duration::from_millis(20)))
+        .await
+        .unwrap();
     assert_eq!(metric(&mut host, "pyramidion_games_live").await, 1);
     assert_eq!(s.state.metrics.games_live.load(Ordering::Relaxed), 1);
 }
