@@ -310,7 +310,7 @@ async fn start(
     }
     let prepared = async {
         let record = crate::live::stored_game::stored_record(state, row).await?;
-        let kind: GameKind = row.kind.parse().map_err(ApiError::internal)?;
+        let kind: GameKind = row.kind;
         let decisions = decision_count(&record).map_err(ApiError::internal)?;
         let config = AnalysisConfig::judge(kind.descriptor(), row.seed)
             .within(state.config.analysis_game_budget, decisions);

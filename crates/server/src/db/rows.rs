@@ -51,7 +51,9 @@ impl SeatKind {
 #[derive(Clone, Debug)]
 pub struct GameRow {
     pub id: String,
-    pub kind: String,
+    /// Which game; a stored key this build does not register (a game behind a cargo feature
+    /// it was built without) reads as a corrupt row.
+    pub kind: pyramidion_games::GameKind,
     pub options: String,
     pub seed: u64,
     pub status: crate::game_status::GameStatus,
@@ -112,7 +114,10 @@ pub(crate) async fn insert_seat(
 pub(crate) fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow> {
     Ok(GameRow {
         id: r.try_get("id")?,
-        kind: r.try_get("kind")?,
+        kind: r
+            .try_get::<String, _>("kind")?
+            .parse()
+            .map_err(|e| corrupt("a stored game kind", e))?,
         options: r.try_get("options")?,
         seed: r.try_get::<i64, _>("seed")? as u64,
         status: r
@@ -159,7 +164,7 @@ pub(crate) async fn insert_game(
          VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, NULL, $10, NULL, $11, $12)",
     )
     .bind(&g.id)
-    .bind(&g.kind)
+    .bind(g.kind.key())
     .bind(&g.options)
     .bind(g.seed as i64)
     .bind(g.status.as_str())

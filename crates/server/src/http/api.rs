@@ -158,7 +158,7 @@ pub(crate) async fn table_of(
     }
     Ok(Table {
         id: row.id.clone(),
-        game: row.kind.clone(),
+        game: row.kind.key().to_string(),
         options: serde_json::from_str::<Value>(&row.options).unwrap_or(Value::Null),
         status: row.status,
         listed: row.listed,
@@ -277,7 +277,7 @@ pub async fn create_table(
     }
     let row = GameRow {
         id: random_hex(8),
-        kind: kind.key().to_string(),
+        kind,
         options: serde_json::to_string(&t.options).map_err(ApiError::internal)?,
         seed,
         status: if full {

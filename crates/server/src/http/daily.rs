@@ -248,7 +248,7 @@ pub async fn start(
     seats.extend(challenge.bots.iter().map(|b| SeatKind::Bot(b.to_string())));
     let row = GameRow {
         id: random_hex(8),
-        kind: challenge.game.key().to_string(),
+        kind: challenge.game,
         options: challenge.options.to_string(),
         seed: seed(&secret(&state).await?, &challenge),
         status: crate::game_status::GameStatus::Live,

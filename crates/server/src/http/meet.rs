@@ -332,7 +332,9 @@ fn new_table(
         .and_then(|k| state.config.clocks.iter().find(|p| &p.key == k).cloned());
     let row = GameRow {
         id: random_hex(8),
-        kind: setting.game.clone(),
+        // Checked when the player asked (`check`); a queue row of a game this build lacks
+        // cannot sit.
+        kind: setting.game.parse().map_err(ApiError::internal)?,
         options: options.to_string(),
         seed: u64::from_le_bytes(seed) >> 1,
         status: crate::game_status::GameStatus::Live,
@@ -461,7 +463,7 @@ pub async fn watch(
         let mut sum = 0.0;
         for seat in &seats {
             let rating = match crate::db::ratings::player_of(seat) {
-                Some(player) => Some(rating_of(&state, &row.kind, &player).await?.round()),
+                Some(player) => Some(rating_of(&state, row.kind.key(), &player).await?.round()),
                 None => None,
             };
             sum += rating.unwrap_or(0.0);
@@ -491,11 +493,7 @@ pub async fn watch(
             table,
             plies,
             stage,
-            stage_name: row
-                .kind
-                .parse::<GameKind>()
-                .map(|k| k.descriptor().stage_name)
-                .ok(),
+            stage_name: Some(row.kind.descriptor().stage_name),
             to_move: row.to_move,
             mean_rating: (sum / seats.len().max(1) as f64).round(),
         });

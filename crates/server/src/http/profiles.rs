@@ -165,7 +165,7 @@ pub async fn profile(
             (alone, row.status, &result)
         {
             let entry = solo
-                .entry((row.kind.clone(), options.to_string()))
+                .entry((row.kind.key().to_string(), options.to_string()))
                 .or_insert((i64::MIN, 0, 0));
             if let Some(score) = result["scores"][0].as_i64() {
                 entry.0 = entry.0.max(score);

@@ -71,7 +71,7 @@ pub async fn rematch(
     }
     let row = GameRow {
         id: random_hex(8),
-        kind: old.kind.clone(),
+        kind: old.kind,
         options: old.options.clone(),
         seed: u64::from_le_bytes(seed_bytes) >> 1,
         status: if full {

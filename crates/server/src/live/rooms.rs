@@ -316,7 +316,7 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
     }
     state.metrics.replayed();
     let record = Record {
-        game: row.kind.clone(),
+        game: row.kind.key().to_string(),
         options: serde_json::from_str(&row.options).map_err(|error| LoadError::Options {
             id: id.to_string(),
             error,

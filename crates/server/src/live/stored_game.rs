@@ -24,7 +24,7 @@ pub async fn load(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<SeatKin
 /// The stored record of a started game (every move in full: for the server's own use).
 pub async fn stored_record(state: &AppState, row: &GameRow) -> ApiResult<Record> {
     Ok(Record {
-        game: row.kind.clone(),
+        game: row.kind.key().to_string(),
         options: serde_json::from_str(&row.options).map_err(ApiError::internal)?,
         seed: row.seed,
         result: scores(row),

@@ -121,7 +121,7 @@ impl Mailer {
             }
             let kinds = parse_kinds(Some(&pending));
             let email = store.email(&user).await?.filter(|e| e.verified);
-            let game_kind = store.game(&game).await?.map(|g| g.kind);
+            let game_kind = store.game(&game).await?.map(|g| g.kind.key());
             let (Some(email), Some(game_kind), false) = (email, game_kind, kinds.is_empty()) else {
                 // Nobody to send it to any more (address removed, game gone): forget it.
                 store.set_mail_batch(&user, &game, last, None).await?;
@@ -133,7 +133,7 @@ impl Mailer {
                 store.set_mail_batch(&user, &game, last, None).await?;
                 continue;
             }
-            self.send_batch(store, &email, &user, &game, &game_kind, last, kinds, now)
+            self.send_batch(store, &email, &user, &game, game_kind, last, kinds, now)
                 .await?;
         }
         Ok(())

@@ -123,10 +123,12 @@ impl Reach {
             return Ok(());
         };
         if prefs.push_on(event.kind) {
-            self.push.send_all(&self.store, event, &game.kind).await?;
+            self.push
+                .send_all(&self.store, event, game.kind.key())
+                .await?;
         }
         if prefs.email_on(event.kind) && self.mail.is_some() {
-            let _ = mails.send((event.clone(), game.kind));
+            let _ = mails.send((event.clone(), game.kind.key().to_string()));
         }
         Ok(())
     }

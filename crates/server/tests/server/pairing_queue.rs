@@ -35,7 +35,7 @@ fn waiting(user: &str, since: i64) -> Waiting {
 pub fn game(id: &str, by: &str) -> GameRow {
     GameRow {
         id: id.into(),
-        kind: "pyramids".into(),
+        kind: "pyramids".parse().unwrap(),
         options: json!({"players": 2}).to_string(),
         seed: 1,
         status: GameStatus::Live,

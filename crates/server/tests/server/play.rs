@@ -415,7 +415,7 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
     let seats = vec![SeatKind::Human("u".into())];
     let row = GameRow {
         id: "g".into(),
-        kind: "forgotten-treasures".into(),
+        kind: "forgotten-treasures".parse().unwrap(),
         options: options.to_string(),
         seed: 7,
         status: pyramidion_server::game_status::GameStatus::Live,
