@@ -84,39 +84,27 @@ impl Measure {
     /// eliminates a leader would count the lead.
     pub fn of(self, outcome: &pyramidion_core::Outcome, seat: usize, forfeit_points: u16) -> f64 {
         let own = outcome.scores[seat];
+        if self == Measure::Points {
+            return f64::from(own);
+        }
         let seats = outcome.scores.len();
         let forfeit = i32::from(forfeit_points);
         // The seats still in the game when `seat` is: an eliminated seat's points count for
         // nothing against the seats that outlasted it.
         let best_other = (0..seats)
-            .filter(|&o| o != seat && !behind_before_score(outcome, o, seat))
+            .filter(|&o| o != seat && !outcome.behind_before_score(o, seat))
             .map(|o| outcome.scores[o])
             .chain(outcome.automa)
             .max();
         let lost_before_score =
-            (0..seats).any(|o| o != seat && behind_before_score(outcome, seat, o));
-        let margin = match best_other {
+            (0..seats).any(|o| o != seat && outcome.behind_before_score(seat, o));
+        f64::from(match best_other {
             _ if lost_before_score => -best_other.unwrap_or(0).max(forfeit),
             Some(best) => own - best,
             None if seats > 1 => own.max(forfeit),
             None => own,
-        };
-        match self {
-            Measure::Points => f64::from(own),
-            Measure::Margin => f64::from(margin),
-        }
+        })
     }
-}
-
-/// Whether `seat` is behind `other` on a ranking key that comes before the score.
-fn behind_before_score(outcome: &pyramidion_core::Outcome, seat: usize, other: usize) -> bool {
-    let Some(score_at) = outcome.keys.iter().position(|k| k.name == "score") else {
-        return false;
-    };
-    outcome.keys[..score_at]
-        .iter()
-        .find(|k| k.values[other] != k.values[seat])
-        .is_some_and(|k| k.values[other] > k.values[seat])
 }
 
 impl AnalysisConfig {

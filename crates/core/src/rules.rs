@@ -102,6 +102,17 @@ impl Outcome {
         }
     }
 
+    /// Whether `seat` is behind `other` on a ranking key that comes before `score` (Pyramido's
+    /// `in_game`: an eliminated player ranks below every player still in, whatever the
+    /// points). False where `score` is the first key or absent.
+    pub fn behind_before_score(&self, seat: usize, other: usize) -> bool {
+        let before = self.keys.iter().take_while(|k| k.name != "score");
+        before
+            .map(|k| (k.values[other], k.values[seat]))
+            .find(|(o, s)| o != s)
+            .is_some_and(|(o, s)| o > s)
+    }
+
     pub fn winners(&self) -> impl Iterator<Item = Seat> + '_ {
         self.ranks
             .iter()
