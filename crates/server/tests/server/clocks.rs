@@ -1,6 +1,8 @@
 //! Clocks per turn, the time-out policy, "your move" pushes and the live lobby, over real
 //! HTTP and WebSockets.
-use crate::common::paused::{advance, freeze, next_untimed, server_on_paused_time};
+use crate::common::paused::{
+    advance, freeze, let_threads_run, next_untimed, ready_messages, server_on_paused_time,
+};
 use crate::common::*;
 use pyramidion_server::time_control::parse_profiles;
 use serde_json::{Value, json};
@@ -351,7 +353,6 @@ async fn a_table_from_before_clocks_per_turn_keeps_its_time_per_turn() {
 /// a tenth of a second to answer and must not be heard; a millisecond later it is.
 #[tokio::test]
 async fn bot_moves_wait_for_the_pace_after_the_move_before() {
-    use futures_util::{FutureExt, StreamExt};
     let pace = std::time::Duration::from_millis(400);
     let s = start(sqlite_url(&temp_dir("bot-pace")), |c| {
         c.bot_pace = pace;
@@ -381,37 +382,25 @@ async fn bot_moves_wait_for_the_pace_after_the_move_before() {
             ws.play(&id, sid, &mv).await;
         } else {
             advance(pace - std::time::Duration::from_millis(1)).await;
-            tokio::task::spawn_blocking(|| {
-                std::thread::sleep(std::time::Duration::from_millis(100))
-            })
-            .await
-            .unwrap();
-            while let Some(Some(Ok(msg))) = ws.ws.next().now_or_never() {
-                if let tokio_tungstenite::tungstenite::Message::Text(text) = msg {
-                    let early = ws.decode(&text);
-                    assert!(
-                        early["type"] != "state" || early["state_id"].as_u64() <= Some(sid),
-                        "a bot move before the pace: {early}"
-                    );
-                }
+            let_threads_run(100).await;
+            for early in ready_messages(&mut ws) {
+                assert!(
+                    early["type"] != "state" || early["state_id"].as_u64() <= Some(sid),
+                    "a bot move before the pace: {early}"
+                );
             }
             advance(std::time::Duration::from_millis(1)).await;
         }
         // The next state, letting the game's time run a millisecond at a time meanwhile (the
         // server may wait on a timer of its own).
         state = 'next: loop {
-            while let Some(Some(Ok(msg))) = ws.ws.next().now_or_never() {
-                if let tokio_tungstenite::tungstenite::Message::Text(text) = msg {
-                    let msg = ws.decode(&text);
-                    if msg["type"] == "state" && msg["state_id"].as_u64() > Some(sid) {
-                        break 'next msg;
-                    }
+            for msg in ready_messages(&mut ws) {
+                if msg["type"] == "state" && msg["state_id"].as_u64() > Some(sid) {
+                    break 'next msg;
                 }
             }
             advance(std::time::Duration::from_millis(1)).await;
-            tokio::task::spawn_blocking(|| std::thread::sleep(std::time::Duration::from_millis(1)))
-                .await
-                .unwrap();
+            let_threads_run(1).await;
         };
         if state["last_move"]["seat"] == 1 {
             bot_moves += 1;
@@ -461,9 +450,7 @@ async fn an_untouched_game_leaves_memory_and_comes_back_before_its_clock_runs_ou
             advance(step).await;
             moved += step;
             // Let the woken tasks and the database's threads answer.
-            tokio::task::spawn_blocking(|| std::thread::sleep(std::time::Duration::from_millis(2)))
-                .await
-                .unwrap();
+            let_threads_run(2).await;
         }
         moved
     }

@@ -492,9 +492,7 @@ async fn untouched_rooms_leave_memory_and_come_back_from_storage() {
     // A followed room stays: five times its idle time pass (on paused time), and it is there.
     let _frozen = crate::common::paused::freeze();
     crate::common::paused::advance(Duration::from_millis(500)).await;
-    tokio::task::spawn_blocking(|| std::thread::sleep(Duration::from_millis(20)))
-        .await
-        .unwrap();
+    crate::common::paused::let_threads_run(20).await;
     assert_eq!(metric(&mut host, "pyramidion_games_live").await, 1);
     assert_eq!(s.state.metrics.games_live.load(Ordering::Relaxed), 1);
 }

@@ -51,3 +51,23 @@ pub fn freeze() -> std::sync::mpsc::Sender<()> {
 pub async fn advance(by: Duration) {
     tokio::time::advance(by).await;
 }
+
+/// Lets the server's other threads (the database's, the bots') work for `ms` of real time
+/// while the game's time stands still.
+pub async fn let_threads_run(ms: u64) {
+    tokio::task::spawn_blocking(move || std::thread::sleep(Duration::from_millis(ms)))
+        .await
+        .unwrap();
+}
+
+/// The text messages already received, decoded (logged as `next` logs them), without waiting.
+pub fn ready_messages(ws: &mut Socket) -> Vec<Value> {
+    use futures_util::FutureExt;
+    let mut out = Vec::new();
+    while let Some(Some(Ok(msg))) = ws.ws.next().now_or_never() {
+        if let Message::Text(text) = msg {
+            out.push(ws.decode(&text));
+        }
+    }
+    out
+}
