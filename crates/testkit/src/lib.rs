@@ -274,15 +274,19 @@ pub fn simulate_many_with<R: Simulate>(
 
 /// How many of a bulk run's `full` games this test run plays. Plain `cargo test` (the first
 /// tier, which must stay a few minutes on a fresh clone) plays a tenth of them, never fewer
-/// than 50; `scripts/test` (the second tier) sets `PYRAMIDION_FULL_SIMULATION=1` and plays all.
-/// Either way the count is printed, so no run is smaller than it says.
+/// than 50; the second tier plays all: its feature `full-simulation`, which `scripts/test`
+/// turns on with every other second-tier feature (`--all-features`), so that the tiers differ
+/// by one mechanism, cargo features, and a run says by its command line what it runs. Either
+/// way the count is printed, so no run is smaller than it says.
 pub fn tier_games(full: u64) -> u64 {
-    let games = if std::env::var_os("PYRAMIDION_FULL_SIMULATION").is_some() {
+    let games = if cfg!(feature = "full-simulation") {
         full
     } else {
         (full / 10).max(50).min(full)
     };
-    eprintln!("simulating {games} of {full} games (PYRAMIDION_FULL_SIMULATION plays all)");
+    eprintln!(
+        "simulating {games} of {full} games (the feature pyramidion-testkit/full-simulation plays all)"
+    );
     games
 }
 
