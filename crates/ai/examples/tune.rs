@@ -92,19 +92,19 @@ fn main() {
     };
     let seats = players as usize;
     match game {
-        "ft" => run::<pyramidion_games::treasures::Game>(
+        "ft" => run::<pyramidion_treasures::Game>(
             serde_json::from_value(json).unwrap(),
             config,
             games,
             seats,
         ),
-        "pyramido" => run::<pyramidion_games::pyramido::Game>(
+        "pyramido" => run::<pyramidion_pyramido::Game>(
             serde_json::from_value(json).unwrap(),
             config,
             games,
             seats,
         ),
-        _ => run::<pyramidion_games::pyramids::Game>(
+        _ => run::<pyramidion_pyramids::Game>(
             serde_json::from_value(json).unwrap(),
             config,
             games,

@@ -15,9 +15,9 @@
 //! estimates. `pyramidion analyse` prints it; the server stores it for the replay page.
 use crate::judge::judge;
 use crate::search::{Search, SearchConfig};
+use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, ToMove};
-use pyramidion_games::dispatch;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -110,7 +110,7 @@ impl Measure {
 impl AnalysisConfig {
     /// The judge's full budget in a game: [`JUDGE_MULTIPLE`] times its `max` level's
     /// iterations (or its strongest level's).
-    pub fn judge(descriptor: &pyramidion_core::descriptor::GameDescriptor, seed: u64) -> Self {
+    pub fn judge(descriptor: &GameDescriptor, seed: u64) -> Self {
         let strongest = descriptor
             .bot_level("max")
             .map(|l| l.iterations)
@@ -230,36 +230,25 @@ pub struct Analysis {
 #[error("{0}")]
 pub struct AnalysisError(pub String);
 
-fn kind_of(record: &Record) -> Result<pyramidion_games::GameKind, AnalysisError> {
-    record
-        .game
-        .parse()
-        .map_err(|e: pyramidion_games::UnknownGame| AnalysisError(e.to_string()))
-}
-
-/// Analyses every decision of a record (of any registered game).
-pub fn analyse_record(record: &Record, config: AnalysisConfig) -> Result<Analysis, AnalysisError> {
-    let (decisions, seats) = analyse_plies(record, config, 0..record.moves.len())?;
-    Ok(Analysis::from_decisions(record, config, seats, decisions))
-}
-
-/// The decisions among the moves of `plies` only (so that a long analysis can be cut into
-/// short jobs), and the game's seat count.
-pub fn analyse_plies(
+/// Analyses every decision of a record of game `G` (the registry's
+/// `pyramidion_games::analysis::analyse_record` finds `G` from the record's key).
+pub fn analyse_game<G: Rules>(
     record: &Record,
     config: AnalysisConfig,
-    plies: std::ops::Range<usize>,
-) -> Result<(Vec<Decision>, u8), AnalysisError> {
-    dispatch!(kind_of(record)?, G => decisions::<G>(record, config, plies))
+) -> Result<Analysis, AnalysisError> {
+    let (decisions, seats) = analyse_plies::<G>(record, config, 0..record.moves.len())?;
+    Ok(Analysis::from_decisions(
+        record,
+        config,
+        G::DESCRIPTOR,
+        seats,
+        decisions,
+    ))
 }
 
 /// How many decisions (moves of a seat that had a choice) a record holds: what a per-game
 /// budget is shared among.
-pub fn decision_count(record: &Record) -> Result<usize, AnalysisError> {
-    dispatch!(kind_of(record)?, G => count::<G>(record))
-}
-
-fn count<G: Rules>(record: &Record) -> Result<usize, AnalysisError> {
+pub fn decision_count<G: Rules>(record: &Record) -> Result<usize, AnalysisError> {
     let mut n = 0;
     replay::<G>(record, 0..record.moves.len(), |_, _, _| {
         n += 1;
@@ -273,6 +262,7 @@ impl Analysis {
     pub fn from_decisions(
         record: &Record,
         config: AnalysisConfig,
+        descriptor: &GameDescriptor,
         seats: u8,
         decisions: Vec<Decision>,
     ) -> Analysis {
@@ -292,13 +282,9 @@ impl Analysis {
                 }
             })
             .collect();
-        let stage_name = record
-            .game
-            .parse::<pyramidion_games::GameKind>()
-            .map_or("stage", |kind| kind.descriptor().stage_name);
         Analysis {
             game: record.game.to_string(),
-            stage_name,
+            stage_name: descriptor.stage_name,
             budget: config.budget,
             measure: config.measure,
             decisions,
@@ -334,7 +320,8 @@ fn replay<G: Rules>(
     Ok(game.seats())
 }
 
-fn form<G: Rules>(game: &G, m: &G::Move) -> Value {
+/// A move's structured form (`{text, kind, …fields}`), as reports hold it.
+pub fn move_form<G: Rules>(game: &G, m: &G::Move) -> Value {
     let mut v = serde_json::to_value(game.form(m)).unwrap_or(Value::Null);
     if let Value::Object(map) = &mut v {
         map.insert("text".into(), Value::String(m.to_string()));
@@ -371,7 +358,9 @@ fn candidates<G: Rules>(
     (out, iterations)
 }
 
-fn decisions<G: Rules>(
+/// The decisions among the moves of `plies` only (so that a long analysis can be cut into
+/// short jobs), and the game's seat count.
+pub fn analyse_plies<G: Rules>(
     record: &Record,
     config: AnalysisConfig,
     plies: std::ops::Range<usize>,
@@ -409,8 +398,8 @@ fn decisions<G: Rules>(
             stage: game.stage_number(),
             played: played.to_string(),
             best: best.to_string(),
-            played_move: form(game, &played),
-            best_move: form(game, &best),
+            played_move: move_form(game, &played),
+            best_move: move_form(game, &best),
             played_points: v.means[played_at],
             best_points: v.means[v.best],
             lost: v.lost,

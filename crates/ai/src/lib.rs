@@ -3,10 +3,10 @@
 #![forbid(unsafe_code)]
 
 pub mod analysis;
-pub mod any;
 pub mod arena;
 pub mod greedy;
 pub mod judge;
+pub mod level;
 pub mod random;
 pub mod search;
 pub mod seed;

@@ -4,7 +4,9 @@ use pyramidion_ai::search::{Playout, Search, SearchConfig};
 use pyramidion_ai::seed::seat_seed;
 use pyramidion_ai::{Bot, Greedy};
 use pyramidion_core::{GameRng, Rules, Seat, ToMove};
-use pyramidion_games::{pyramido, pyramids, treasures};
+use pyramidion_pyramido as pyramido;
+use pyramidion_pyramids as pyramids;
+use pyramidion_treasures as treasures;
 
 /// A small, cheap configuration for the tests that are not about strength.
 fn tiny(iterations: u32) -> SearchConfig {

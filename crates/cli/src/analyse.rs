@@ -6,9 +6,10 @@
 use crate::replay::read_record;
 use anyhow::{Context, Result};
 use clap::Args;
-use pyramidion_ai::analysis::{AnalysisConfig, Totals, analyse_record};
+use pyramidion_ai::analysis::{AnalysisConfig, Totals};
 use pyramidion_core::record::Record;
 use pyramidion_games::GameKind;
+use pyramidion_games::analysis::analyse_record;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]

@@ -1,7 +1,7 @@
 //! Bot levels on the command line: ladder names (`random`, `greedy`, `easy`, `medium`, `hard`,
-//! `max`) or search budgets (`search:5000`), as in `pyramidion_ai::any`.
+//! `max`) or search budgets (`search:5000`), as in `pyramidion_ai::level`.
 use anyhow::{Result, bail};
-use pyramidion_ai::any::BotLevel;
+use pyramidion_ai::level::BotLevel;
 
 /// `greedy,max` for `seats` seats; a single name applies to every seat.
 pub fn parse_bots(list: &str, seats: usize) -> Result<Vec<BotLevel>> {

@@ -10,7 +10,7 @@
 use crate::arena::{MatchSpec, Report, play_match, report};
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use pyramidion_ai::any::BotLevel;
+use pyramidion_ai::level::BotLevel;
 use pyramidion_core::Seed;
 use pyramidion_games::GameKind;
 use serde::Serialize;

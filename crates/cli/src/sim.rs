@@ -4,7 +4,7 @@ use crate::game_args::GameChoice;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use pyramidion_ai::Bot;
-use pyramidion_ai::any::BotLevel;
+use pyramidion_ai::level::BotLevel;
 use pyramidion_ai::seed::seat_seed;
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, Seed, ToMove};

@@ -7,7 +7,9 @@
 //! wants the concrete types (simulation, bots) dispatches on the kind with [`dispatch!`].
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 mod any;
+pub mod bots;
 
 pub use any::{AnyGame, GameError, MoveInfo, PlayedMove};
 pub use pyramidion_core::descriptor::GameDescriptor;

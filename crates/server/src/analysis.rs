@@ -27,9 +27,10 @@ use crate::live::fair_queue::Lane;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use pyramidion_ai::analysis::{Analysis, AnalysisConfig, analyse_plies, decision_count};
+use pyramidion_ai::analysis::{Analysis, AnalysisConfig};
 use pyramidion_core::record::Record;
 use pyramidion_games::GameKind;
+use pyramidion_games::analysis::{analyse_plies, decision_count};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -315,9 +316,9 @@ async fn start(
         let config = AnalysisConfig::judge(kind.descriptor(), row.seed)
             .within(state.config.analysis_game_budget, decisions);
         state.store.queue_analysis(&id, owner, resumed).await?;
-        ApiResult::Ok((record, config))
+        ApiResult::Ok((record, kind, config))
     };
-    let (record, config) = match prepared.await {
+    let (record, kind, config) = match prepared.await {
         Ok(prepared) => prepared,
         Err(e) => {
             state.analyses.done(&id);
@@ -336,7 +337,7 @@ async fn start(
         game: id.clone(),
     };
     tokio::spawn(async move {
-        let (status, result) = match analyse(&state.bots, ticket, record, config).await {
+        let (status, result) = match analyse(&state.bots, ticket, record, kind, config).await {
             Ok(analysis) => (AnalysisStatus::Done, serde_json::to_string(&analysis).ok()),
             Err(e) => {
                 tracing::warn!(game = %id, error = %e, "analysis failed");
@@ -367,6 +368,7 @@ async fn analyse(
     bots: &BotPool,
     ticket: Ticket,
     record: Record,
+    kind: GameKind,
     config: AnalysisConfig,
 ) -> Result<Analysis, AnalysisFailed> {
     let record = std::sync::Arc::new(record);
@@ -386,7 +388,13 @@ async fn analyse(
         seats = n;
         from = to;
     }
-    Ok(Analysis::from_decisions(&record, config, seats, decisions))
+    Ok(Analysis::from_decisions(
+        &record,
+        config,
+        kind.descriptor(),
+        seats,
+        decisions,
+    ))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use pyramidion_ai::any::BotLevel;
+use pyramidion_ai::level::BotLevel;
 use pyramidion_games::AnyGame;
 use pyramidion_games::GameKind;
 use serde::Deserialize;

@@ -13,8 +13,9 @@
 //! A bot that panics never stalls its game: the panic is caught, logged, and a fallback move
 //! is played (the greedy bot's, or the first legal move if greedy fails too).
 use crate::live::fair_queue::{FairQueue, Lane, Worker};
-use pyramidion_ai::any::{BotLevel, choose_any};
+use pyramidion_ai::level::BotLevel;
 use pyramidion_games::AnyGame;
+use pyramidion_games::bots::choose_any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};

@@ -6,7 +6,7 @@ use crate::AppState;
 use crate::db::rows::SeatKind;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use pyramidion_ai::any::BotLevel;
+use pyramidion_ai::level::BotLevel;
 use sqlx::Row;
 
 /// Whether a bot of `level` (a stored level name) searches.

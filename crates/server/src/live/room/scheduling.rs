@@ -12,7 +12,7 @@ use crate::db::rows::SeatKind;
 use crate::live::bot_pool::{Ticket, lane_of};
 use crate::live::clock::Clock;
 use crate::live::room_cmd::{BotChoice, RoomCmd};
-use pyramidion_ai::any::BotLevel;
+use pyramidion_ai::level::BotLevel;
 use std::time::Duration;
 
 impl Room {

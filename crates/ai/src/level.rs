@@ -1,4 +1,6 @@
-//! Bots for any registered game, by level name (for the server and tools).
+//! Bot levels by name (for the server and tools): the ladder, and a bot of a level for any
+//! game type (the registry's `pyramidion_games::bots::choose_any` plays one in any registered
+//! game).
 //!
 //! The ladder is data: [`LADDER`] names each level; the iteration budget of a search level in
 //! a game comes from that game's descriptor (`bot_levels`). A level
@@ -9,7 +11,6 @@ use crate::search::{Search, SearchConfig};
 use crate::{Bot, Greedy, RandomBot};
 use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::{Rules, Seed};
-use pyramidion_games::{AnyGame, with_game};
 use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
@@ -163,74 +164,4 @@ impl FromStr for BotLevel {
 /// A bot of the level named `name` for game `G` (ladder name or `search:N`).
 pub fn bot_for<G: Rules>(name: &str, seed: Seed) -> Result<Box<dyn Bot<G>>, UnknownLevel> {
     Ok(name.parse::<BotLevel>()?.make::<G>(seed))
-}
-
-fn pick<G: Rules>(game: &G, level: BotLevel, seed: u64) -> String {
-    level.make::<G>(seed).choose(game).to_string()
-}
-
-/// The move (as text) a bot of `level` plays in `game`, whose seat to move must be a seat.
-pub fn choose_any(game: &AnyGame, level: BotLevel, seed: u64) -> String {
-    with_game!(game, g => pick(g.as_ref(), level, seed))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_round_trip_and_unknown_is_an_error() {
-        for name in BotLevel::names() {
-            let level: BotLevel = name.parse().unwrap();
-            assert_eq!(level.name(), name);
-        }
-        let spec: BotLevel = "search:5000".parse().unwrap();
-        assert_eq!(spec, BotLevel::Search(5000));
-        assert_eq!(spec.name(), "search:5000");
-        for kind in pyramidion_games::GameKind::ALL {
-            assert_eq!(spec.iterations(kind.descriptor()), Some(5000));
-        }
-        for bad in [
-            "",
-            "Greedy",
-            "grandmaster",
-            "search:",
-            "search:0",
-            "search:x",
-        ] {
-            assert_eq!(
-                bad.parse::<BotLevel>(),
-                Err(UnknownLevel(bad.to_string())),
-                "{bad}"
-            );
-        }
-    }
-
-    #[test]
-    fn the_ladder_budgets_grow() {
-        for kind in pyramidion_games::GameKind::ALL {
-            // Every game's descriptor lists the whole ladder, in order.
-            let listed: Vec<&str> = kind
-                .descriptor()
-                .bot_levels
-                .iter()
-                .map(|l| l.name)
-                .collect();
-            assert_eq!(listed, BotLevel::names(), "{kind}");
-            let budgets: Vec<u32> = LADDER
-                .iter()
-                .filter_map(|l| {
-                    l.name
-                        .parse::<BotLevel>()
-                        .unwrap()
-                        .iterations(kind.descriptor())
-                })
-                .collect();
-            assert!(budgets.len() >= 3);
-            assert!(
-                budgets.windows(2).all(|w| w[0] < w[1]),
-                "{kind}: {budgets:?}"
-            );
-        }
-    }
 }

@@ -1,0 +1,33 @@
+//! The analysis of a record of any registered game: `pyramidion_ai::analysis`, which is
+//! generic over the rules trait and names no game, run on the game the record's key names.
+use crate::{GameKind, UnknownGame, dispatch};
+use pyramidion_ai::analysis::{self, Analysis, AnalysisConfig, AnalysisError, Decision};
+use pyramidion_core::record::Record;
+
+fn kind_of(record: &Record) -> Result<GameKind, AnalysisError> {
+    record
+        .game
+        .parse()
+        .map_err(|e: UnknownGame| AnalysisError(e.to_string()))
+}
+
+/// Analyses every decision of a record.
+pub fn analyse_record(record: &Record, config: AnalysisConfig) -> Result<Analysis, AnalysisError> {
+    dispatch!(kind_of(record)?, G => analysis::analyse_game::<G>(record, config))
+}
+
+/// The decisions among the moves of `plies` only (so that a long analysis can be cut into
+/// short jobs; `Analysis::from_decisions` joins them), and the game's seat count.
+pub fn analyse_plies(
+    record: &Record,
+    config: AnalysisConfig,
+    plies: std::ops::Range<usize>,
+) -> Result<(Vec<Decision>, u8), AnalysisError> {
+    dispatch!(kind_of(record)?, G => analysis::analyse_plies::<G>(record, config, plies))
+}
+
+/// How many decisions (moves of a seat that had a choice) a record holds: what a per-game
+/// budget is shared among.
+pub fn decision_count(record: &Record) -> Result<usize, AnalysisError> {
+    dispatch!(kind_of(record)?, G => analysis::decision_count::<G>(record))
+}
