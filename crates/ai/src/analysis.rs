@@ -12,7 +12,7 @@
 //! determinisations and the same playout seeds), and [`crate::judge`] says what was lost, with
 //! its interval, and flags a decision (`inaccuracy` from 2 points, `mistake` from 5, `blunder`
 //! from 10) only where the interval's lower end passes the threshold. Totals add up the point
-//! estimates. `pyramidion analyse` prints it; the server stores it for the replay page.
+//! estimates (each loss shrunk by its doubt: nothing where the interval reaches zero). `pyramidion analyse` prints it; the server stores it for the replay page.
 use crate::judge::judge;
 use crate::search::{Search, SearchConfig};
 use pyramidion_core::descriptor::GameDescriptor;
@@ -27,9 +27,11 @@ pub const JUDGE_MULTIPLE: u32 = 4;
 /// the move played.
 pub const FEW: usize = 8;
 /// Futures per candidate, at least (an interval needs two; a budget this small flags
-/// nothing, honestly) and at most (beyond, the interval narrows too slowly to be worth it).
+/// nothing, honestly) and at most (beyond, the interval narrows too slowly to be worth it:
+/// only Pyramids, the largest budget over the fewest candidates, reaches it; at 1,024 two
+/// seeds put a strong seat's total 2 to 3 points apart on some games, docs/analysis.md).
 const MIN_SAMPLES: u32 = 4;
-const MAX_SAMPLES: u32 = 1024;
+const MAX_SAMPLES: u32 = 2048;
 
 /// The analysis budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,12 +153,15 @@ pub struct Decision {
     /// Their structured forms (`{text, kind, …fields}`), for the replay to draw and say.
     pub played_move: Value,
     pub best_move: Value,
-    /// Their expected values over the decision's futures, in the report's [`Measure`].
+    /// Their expected values over the decision's futures, in the report's [`Measure`]: the
+    /// played move's mean, and that plus the loss (the best candidate's mean less the luck
+    /// of being picked, see [`crate::judge`]).
     pub played_points: f64,
     pub best_points: f64,
-    /// `best_points − played_points`, at least 0: the point estimate.
+    /// `best_points − played_points`, at least 0: the point estimate, the raw difference
+    /// shrunk by its doubt (nothing where the interval reaches zero).
     pub lost: f64,
-    /// The loss's 95% interval.
+    /// The raw loss's 95% interval.
     pub lost_low: f64,
     pub lost_high: f64,
     /// Set only where `lost_low` passes the flag's threshold.
@@ -401,7 +406,9 @@ pub fn analyse_plies<G: Rules>(
             played_move: move_form(game, &played),
             best_move: move_form(game, &best),
             played_points: v.means[played_at],
-            best_points: v.means[v.best],
+            // The played move's worth plus the loss: the best candidate's mean, less the luck
+            // of having been picked as the best (the shrinking of the loss, see `judge`).
+            best_points: v.means[played_at] + v.lost,
             lost: v.lost,
             lost_low: v.low,
             lost_high: v.high,
