@@ -138,6 +138,13 @@ impl fmt::Display for BotLevel {
     }
 }
 
+/// A level is written as its name (as the server shows and stores it), which parses back.
+impl serde::Serialize for BotLevel {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name())
+    }
+}
+
 impl FromStr for BotLevel {
     type Err = UnknownLevel;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

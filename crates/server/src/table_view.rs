@@ -2,6 +2,7 @@
 //! games). Only the shapes: `crate::http::api::table_of` fills them from the database. A leaf
 //! below http and live, because the live side sends them too (a `table` message to the lobby's watchers,
 //! `crate::live::protocol`), and it should not depend on the HTTP handlers to do so.
+use pyramidion_ai::level::BotLevel;
 use serde_json::Value;
 
 /// A seat of a table, as clients see it (`type` says which).
@@ -14,7 +15,7 @@ pub enum TableSeat {
     /// Kept for a player (a rematch's, a pairing's) until they come.
     Reserved(SeatPerson),
     Bot {
-        level: String,
+        level: BotLevel,
     },
     Human(SeatPerson),
 }
@@ -102,7 +103,7 @@ pub(crate) fn sample_table() -> Table {
                 me: false,
             }),
             TableSeat::Bot {
-                level: "easy".into(),
+                level: "easy".parse().unwrap(),
             },
             TableSeat::Open,
         ],

@@ -8,6 +8,7 @@ fn names_round_trip_and_unknown_is_an_error() {
     for name in BotLevel::names() {
         let level: BotLevel = name.parse().unwrap();
         assert_eq!(level.name(), name);
+        assert_eq!(serde_json::to_value(level).unwrap(), name);
     }
     let spec: BotLevel = "search:5000".parse().unwrap();
     assert_eq!(spec, BotLevel::Search(5000));

@@ -19,7 +19,7 @@
 //! - rated tables have a clock (`api::create_table`), so a losing player cannot stall one:
 //!   the time-out policy hands their seat to a bot and the game ends.
 use crate::db::error::Result;
-use crate::db::rows::SeatKind;
+use crate::db::rows::{SEATS_OF_GAME, SeatKind, StoredSeat, read_seats};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
 use sqlx::{AnyConnection, Row};
@@ -100,14 +100,12 @@ pub async fn on_game_end(conn: &mut AnyConnection, game_id: &str, outcome: &str)
     let ranks: Vec<u8> = serde_json::from_value(
         serde_json::from_str::<serde_json::Value>(outcome)?["ranks"].clone(),
     )?;
-    let rows =
-        sqlx::query("SELECT kind, user_id, bot_level FROM seats WHERE game_id = $1 ORDER BY seat")
-            .bind(game_id)
-            .fetch_all(&mut *conn)
-            .await?;
+    let rows = sqlx::query_as::<_, StoredSeat>(SEATS_OF_GAME)
+        .bind(game_id)
+        .fetch_all(&mut *conn)
+        .await?;
     let mut players = Vec::with_capacity(rows.len());
-    for r in &rows {
-        let seat: SeatKind = sqlx::FromRow::from_row(r)?;
+    for seat in read_seats(rows)? {
         if seat.is_free() {
             return Ok(()); // not every seat taken: nothing to rate
         }

@@ -1,13 +1,19 @@
-//! The rows of games and seats as the server reads and writes them (typed, with their
-//! `FromRow` readers and their inserts), and what a move changes besides its record. A module
-//! of its own below the store, the writer, the ratings and the after-game rows, which all
-//! use them and so need not use each other for them.
+//! The rows of games, seats and users as the server reads and writes them, and what a move
+//! changes besides its record. A module of its own below the store, the writer, the ratings
+//! and the after-game rows, which all use them and so need not use each other for them.
+//!
+//! A row is read in two steps: its columns as stored, by name (a `Stored*` struct deriving
+//! `sqlx::FromRow`: text and integers, which both SQLite and PostgreSQL give back through
+//! `sqlx::Any`), then made into the typed row once, here (`TryFrom`), where a value the
+//! server cannot read is a corrupt row ([`StoreError::Corrupt`]), said with what it is.
 use crate::db::error::{Result, StoreError};
 use crate::time_control::{ClockProfile, ClockState};
-use sqlx::{AnyConnection, Row};
+use pyramidion_ai::level::BotLevel;
+use pyramidion_games::GameKind;
+use sqlx::AnyConnection;
 
 /// A stored value the server cannot read: what it is, and why.
-fn corrupt(what: &str, e: impl std::fmt::Display) -> StoreError {
+pub(crate) fn corrupt(what: &str, e: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(format!("{what}: {e}"))
 }
 
@@ -19,23 +25,47 @@ pub enum SeatKind {
     /// Kept for one user (a rematch keeps each earlier player's seat): only they may take it.
     Reserved(String),
     Human(String),
-    Bot(String),
+    /// A bot of a level checked when the seat was made (the table's game lists it).
+    Bot(BotLevel),
 }
 
-/// A row of `seats` (`kind`, `user_id`, `bot_level`); an unknown kind reads as an open seat.
-impl<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> for SeatKind {
-    fn from_row(r: &'r sqlx::any::AnyRow) -> Result<Self, sqlx::Error> {
-        let text = |column| {
-            Ok::<_, sqlx::Error>(r.try_get::<Option<String>, _>(column)?.unwrap_or_default())
-        };
-        Ok(match r.try_get::<String, _>("kind")?.as_str() {
-            "human" => SeatKind::Human(text("user_id")?),
-            "bot" => SeatKind::Bot(text("bot_level")?),
+/// The columns of a `seats` row that say who sits there.
+#[derive(sqlx::FromRow)]
+pub(crate) struct StoredSeat {
+    kind: String,
+    user_id: Option<String>,
+    bot_level: Option<String>,
+}
+
+/// The columns a seat is read from, in seat order (for [`StoredSeat`]).
+pub(crate) const SEATS_OF_GAME: &str =
+    "SELECT kind, user_id, bot_level FROM seats WHERE game_id = $1 ORDER BY seat";
+
+/// An unknown kind reads as an open seat; a bot level this build does not know (renamed, or
+/// edited by hand) is a corrupt row: a bot that played another level than its table says
+/// would change the game, and its rating's key.
+impl TryFrom<StoredSeat> for SeatKind {
+    type Error = StoreError;
+    fn try_from(seat: StoredSeat) -> Result<Self> {
+        let user = seat.user_id.unwrap_or_default();
+        Ok(match seat.kind.as_str() {
+            "human" => SeatKind::Human(user),
+            "bot" => SeatKind::Bot(
+                seat.bot_level
+                    .unwrap_or_default()
+                    .parse()
+                    .map_err(|e| corrupt("a stored bot level", e))?,
+            ),
             "invited" => SeatKind::Invited,
-            "reserved" => SeatKind::Reserved(text("user_id")?),
+            "reserved" => SeatKind::Reserved(user),
             _ => SeatKind::Open,
         })
     }
+}
+
+/// The seats of stored rows, in their order.
+pub(crate) fn read_seats(rows: Vec<StoredSeat>) -> Result<Vec<SeatKind>> {
+    rows.into_iter().map(SeatKind::try_from).collect()
 }
 
 impl SeatKind {
@@ -53,7 +83,7 @@ pub struct GameRow {
     pub id: String,
     /// Which game; a stored key this build does not register (a game behind a cargo feature
     /// it was built without) reads as a corrupt row.
-    pub kind: pyramidion_games::GameKind,
+    pub kind: GameKind,
     pub options: String,
     pub seed: u64,
     pub status: crate::game_status::GameStatus,
@@ -91,12 +121,12 @@ pub(crate) async fn insert_seat(
     seat: usize,
     kind: &SeatKind,
 ) -> Result<()> {
-    let (k, user, bot): (&str, Option<&str>, Option<&str>) = match kind {
+    let (k, user, bot): (&str, Option<&str>, Option<std::borrow::Cow<str>>) = match kind {
         SeatKind::Open => ("open", None, None),
         SeatKind::Invited => ("invited", None, None),
         SeatKind::Reserved(u) => ("reserved", Some(u), None),
         SeatKind::Human(u) => ("human", Some(u), None),
-        SeatKind::Bot(level) => ("bot", None, Some(level)),
+        SeatKind::Bot(level) => ("bot", None, Some(level.name())),
     };
     sqlx::query(
         "INSERT INTO seats (game_id, seat, kind, user_id, bot_level) VALUES ($1, $2, $3, $4, $5)",
@@ -105,48 +135,74 @@ pub(crate) async fn insert_seat(
     .bind(seat as i64)
     .bind(k)
     .bind(user)
-    .bind(bot)
+    .bind(bot.as_deref())
     .execute(conn)
     .await?;
     Ok(())
 }
 
-pub(crate) fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow> {
-    Ok(GameRow {
-        id: r.try_get("id")?,
-        kind: r
-            .try_get::<String, _>("kind")?
-            .parse()
-            .map_err(|e| corrupt("a stored game kind", e))?,
-        options: r.try_get("options")?,
-        seed: r.try_get::<i64, _>("seed")? as u64,
-        status: r
-            .try_get::<String, _>("status")?
-            .parse()
-            .map_err(|e| corrupt("a stored game status", e))?,
-        listed: r.try_get::<i64, _>("listed")? == 1,
-        invite: r.try_get("invite")?,
-        clock: match r.try_get::<Option<String>, _>("clock")? {
-            Some(json) => Some(
-                serde_json::from_str(&json).map_err(|e| corrupt("a stored clock profile", e))?,
-            ),
-            None => None,
-        },
-        clock_state: match r.try_get::<Option<String>, _>("clock_state")? {
-            Some(json) => {
-                Some(serde_json::from_str(&json).map_err(|e| corrupt("a stored clock state", e))?)
-            }
-            None => None,
-        },
-        to_move: r
-            .try_get::<Option<i64>, _>("to_move")?
-            .and_then(|s| u8::try_from(s).ok()),
-        created_by: r.try_get("created_by")?,
-        result: r.try_get("result")?,
-        created_at: r.try_get("created_at")?,
-        rated: r.try_get::<i64, _>("rated")? == 1,
-        finished_at: r.try_get("finished_at")?,
-    })
+/// The columns of a `games` row that make a [`GameRow`], as stored (a `SELECT *` reads the
+/// others too: they are read where they are needed). Flags are 0 or 1; the seed is a
+/// non-negative BIGINT.
+#[derive(sqlx::FromRow)]
+pub(crate) struct StoredGame {
+    id: String,
+    kind: String,
+    options: String,
+    seed: i64,
+    status: String,
+    listed: i64,
+    invite: String,
+    clock: Option<String>,
+    clock_state: Option<String>,
+    to_move: Option<i64>,
+    created_by: String,
+    result: Option<String>,
+    created_at: i64,
+    rated: i64,
+    finished_at: Option<i64>,
+}
+
+impl TryFrom<StoredGame> for GameRow {
+    type Error = StoreError;
+    fn try_from(g: StoredGame) -> Result<Self> {
+        Ok(GameRow {
+            id: g.id,
+            kind: g
+                .kind
+                .parse()
+                .map_err(|e| corrupt("a stored game kind", e))?,
+            options: g.options,
+            seed: g.seed as u64,
+            status: g
+                .status
+                .parse()
+                .map_err(|e| corrupt("a stored game status", e))?,
+            listed: g.listed == 1,
+            invite: g.invite,
+            clock: g
+                .clock
+                .map(|json| serde_json::from_str(&json))
+                .transpose()
+                .map_err(|e| corrupt("a stored clock profile", e))?,
+            clock_state: g
+                .clock_state
+                .map(|json| serde_json::from_str(&json))
+                .transpose()
+                .map_err(|e| corrupt("a stored clock state", e))?,
+            to_move: g.to_move.and_then(|s| u8::try_from(s).ok()),
+            created_by: g.created_by,
+            result: g.result,
+            created_at: g.created_at,
+            rated: g.rated == 1,
+            finished_at: g.finished_at,
+        })
+    }
+}
+
+/// The games of stored rows, in their order.
+pub(crate) fn read_games(rows: Vec<StoredGame>) -> Result<Vec<GameRow>> {
+    rows.into_iter().map(GameRow::try_from).collect()
 }
 
 /// Inserts a game's row (and, for a rematch, the game it is the rematch of): the one place
@@ -178,4 +234,35 @@ pub(crate) async fn insert_game(
     .execute(&mut *c)
     .await?;
     Ok(())
+}
+
+/// A user, as the store reads one (by id, or by name to sign in).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserRow {
+    pub id: String,
+    /// None for a guest (shown by a name made from its id: `crate::identity::display_name`).
+    pub name: Option<String>,
+    /// None for a guest, and for an account made before passwords (none can sign in).
+    pub password_hash: Option<String>,
+    pub guest: bool,
+}
+
+/// The columns of a `users` row that [`UserRow`] holds, as stored (`guest` is 0 or 1).
+#[derive(sqlx::FromRow)]
+pub(crate) struct StoredUser {
+    id: String,
+    name: Option<String>,
+    password_hash: Option<String>,
+    guest: i64,
+}
+
+impl From<StoredUser> for UserRow {
+    fn from(u: StoredUser) -> Self {
+        UserRow {
+            id: u.id,
+            name: u.name,
+            password_hash: u.password_hash,
+            guest: u.guest == 1,
+        }
+    }
 }

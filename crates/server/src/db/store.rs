@@ -5,7 +5,10 @@
 //! per accepted move, inserted and committed before the move is acknowledged or broadcast.
 //! Reads use a pool; every write goes through the one writer of `crate::db::writer`.
 use crate::db::error::{Result, StoreError};
-use crate::db::rows::{GameRow, SeatKind, TurnWrite, game_row, insert_game, insert_seat};
+use crate::db::rows::{
+    GameRow, SEATS_OF_GAME, SeatKind, StoredGame, StoredSeat, StoredUser, TurnWrite, UserRow,
+    insert_game, insert_seat, read_games, read_seats,
+};
 use crate::db::writer::{Writer, WriterOptions};
 use crate::metrics::Metrics;
 use crate::wall_clock::now_ms;
@@ -208,37 +211,28 @@ impl Store {
             .await
     }
 
-    /// (id, password hash, guest) of the user with that name, or a name that looks like it
-    /// (see `crate::names`; the exact name first).
-    pub async fn user_by_name(&self, name: &str) -> Result<Option<(String, Option<String>, bool)>> {
-        let row = sqlx::query(
-            "SELECT id, password_hash, guest FROM users WHERE name = $1 OR name_key = $2 \
+    /// The user with that name, or a name that looks like it (see `crate::names`; the exact
+    /// name first). Its `name` is the one stored, which may be the look-alike.
+    pub async fn user_by_name(&self, name: &str) -> Result<Option<UserRow>> {
+        let row = sqlx::query_as::<_, StoredUser>(
+            "SELECT id, name, password_hash, guest FROM users WHERE name = $1 OR name_key = $2 \
              ORDER BY CASE WHEN name = $1 THEN 0 ELSE 1 END LIMIT 1",
         )
         .bind(name)
         .bind(crate::names::key(name))
         .fetch_optional(&self.pool)
         .await?;
-        Ok(match row {
-            Some(r) => Some((
-                r.try_get("id")?,
-                r.try_get("password_hash")?,
-                r.try_get::<i64, _>("guest")? == 1,
-            )),
-            None => None,
-        })
+        Ok(row.map(UserRow::from))
     }
 
-    /// (name, guest) of a user.
-    pub async fn user(&self, id: &str) -> Result<Option<(Option<String>, bool)>> {
-        let row = sqlx::query("SELECT name, guest FROM users WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => Some((r.try_get("name")?, r.try_get::<i64, _>("guest")? == 1)),
-            None => None,
-        })
+    pub async fn user(&self, id: &str) -> Result<Option<UserRow>> {
+        let row = sqlx::query_as::<_, StoredUser>(
+            "SELECT id, name, password_hash, guest FROM users WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(UserRow::from))
     }
 
     pub async fn create_session(&self, token_hash: &str, user_id: &str) -> Result<()> {
@@ -339,7 +333,7 @@ impl Store {
         after: Option<(i64, String)>,
     ) -> Result<Vec<GameRow>> {
         let (at, id) = after.unwrap_or((i64::MIN, String::new()));
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, StoredGame>(
             "SELECT * FROM games WHERE status = 'open' AND listed = 1
                AND (created_at > $1 OR (created_at = $1 AND id > $2))
              ORDER BY created_at, id LIMIT $3",
@@ -349,7 +343,7 @@ impl Store {
         .bind(limit as i64)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(game_row).collect()
+        read_games(rows)
     }
 
     pub async fn create_game(&self, g: &GameRow, seats: &[SeatKind]) -> Result<()> {
@@ -404,47 +398,44 @@ impl Store {
     }
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>> {
-        let row = sqlx::query("SELECT * FROM games WHERE id = $1")
+        let row = sqlx::query_as::<_, StoredGame>("SELECT * FROM games WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|r| game_row(&r)).transpose()
+        row.map(GameRow::try_from).transpose()
     }
 
     pub async fn games_with_status(
         &self,
         status: crate::game_status::GameStatus,
     ) -> Result<Vec<GameRow>> {
-        let rows = sqlx::query("SELECT * FROM games WHERE status = $1 ORDER BY created_at")
-            .bind(status.as_str())
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter().map(game_row).collect()
+        let rows = sqlx::query_as::<_, StoredGame>(
+            "SELECT * FROM games WHERE status = $1 ORDER BY created_at",
+        )
+        .bind(status.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        read_games(rows)
     }
 
     /// Games a user sits at, newest first.
     pub async fn games_of_user(&self, user_id: &str) -> Result<Vec<GameRow>> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, StoredGame>(
             "SELECT games.* FROM games JOIN seats ON seats.game_id = games.id
              WHERE seats.user_id = $1 ORDER BY games.created_at DESC",
         )
         .bind(user_id)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(game_row).collect()
+        read_games(rows)
     }
 
     pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatKind>> {
-        let rows = sqlx::query(
-            "SELECT kind, user_id, bot_level FROM seats WHERE game_id = $1 ORDER BY seat",
-        )
-        .bind(game_id)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(sqlx::FromRow::from_row)
-            .collect::<Result<_, _>>()?)
+        let rows = sqlx::query_as::<_, StoredSeat>(SEATS_OF_GAME)
+            .bind(game_id)
+            .fetch_all(&self.pool)
+            .await?;
+        read_seats(rows)
     }
 
     /// Appends one accepted move (and, with `result`, marks the game finished); it is
@@ -502,7 +493,7 @@ impl Store {
 
     /// Live games where `user_id` sits at the seat to move, the longest waiting first.
     pub async fn turns_of_user(&self, user_id: &str) -> Result<Vec<GameRow>> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, StoredGame>(
             "SELECT games.* FROM games JOIN seats
                ON seats.game_id = games.id AND seats.seat = games.to_move
              WHERE games.status = 'live' AND seats.kind = 'human' AND seats.user_id = $1
@@ -511,7 +502,7 @@ impl Store {
         .bind(user_id)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(game_row).collect()
+        read_games(rows)
     }
 
     pub async fn moves(&self, game_id: &str) -> Result<Vec<String>> {

@@ -1,6 +1,7 @@
 //! Accounts: who am I (a guest identity on the first visit), sign up, sign in, sign out.
 //! Password hashing runs off the runtime, a few at a time.
 use crate::AppState;
+use crate::db::rows::UserRow;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
@@ -182,10 +183,12 @@ pub async fn login(
     let wrong = || ApiError::unauthorized("wrong name or password");
     let cost = state.config.hash_cost;
     let (user_id, name, hash) = match state.store.user_by_name(&c.name).await? {
-        Some((user_id, Some(hash), false)) => {
-            let name = state.store.user(&user_id).await?.and_then(|(n, _)| n);
-            (Some(user_id), name, Some(hash))
-        }
+        Some(UserRow {
+            id,
+            name,
+            password_hash: Some(hash),
+            guest: false,
+        }) => (Some(id), name, Some(hash)),
         // No such account: a password is checked all the same, so that the answer takes as
         // long as a wrong password's and does not tell which names exist.
         _ => (None, None, None),

@@ -139,7 +139,7 @@ pub(crate) async fn table_of(
     let mut out = Vec::with_capacity(seats.len());
     for s in seats {
         let person = async |u: &String| -> ApiResult<SeatPerson> {
-            let name = state.store.user(u).await?.and_then(|(name, _)| name);
+            let name = state.store.user(u).await?.and_then(|user| user.name);
             Ok(SeatPerson {
                 user: u.clone(),
                 name: crate::identity::display_name(u, name.as_deref()),
@@ -150,9 +150,7 @@ pub(crate) async fn table_of(
             SeatKind::Open => TableSeat::Open,
             SeatKind::Invited => TableSeat::Invited,
             SeatKind::Reserved(u) => TableSeat::Reserved(person(u).await?),
-            SeatKind::Bot(level) => TableSeat::Bot {
-                level: level.clone(),
-            },
+            SeatKind::Bot(level) => TableSeat::Bot { level: *level },
             SeatKind::Human(u) => TableSeat::Human(person(u).await?),
         });
     }
@@ -255,7 +253,7 @@ pub async fn create_table(
                     )
                 })?;
                 let level: BotLevel = known.name.parse().map_err(ApiError::internal)?;
-                SeatKind::Bot(level.name().to_string())
+                SeatKind::Bot(level)
             }
         });
     }

@@ -162,13 +162,13 @@ impl Identity {
         else {
             return Ok(None);
         };
-        let Some((name, guest)) = state.store.user(&user_id).await? else {
+        let Some(user) = state.store.user(&user_id).await? else {
             return Ok(None);
         };
         Ok(Some(Identity {
             user_id,
-            name,
-            guest,
+            name: user.name,
+            guest: user.guest,
         }))
     }
 }

@@ -245,7 +245,11 @@ pub async fn start(
         .ok_or_else(|| ApiError::new(ApiErrorCode::NoSuchChallenge, "no such challenge today"))?;
     crate::live::capacity::admit_game(&state)?;
     let mut seats = vec![SeatKind::Human(identity.user_id.clone())];
-    seats.extend(challenge.bots.iter().map(|b| SeatKind::Bot(b.to_string())));
+    for level in &challenge.bots {
+        // A name of the game's descriptor, which lists the bots' ladder (a test of the
+        // registry holds every game to it): never refused but by a build that broke that.
+        seats.push(SeatKind::Bot(level.parse().map_err(ApiError::internal)?));
+    }
     let row = GameRow {
         id: random_hex(8),
         kind: challenge.game,

@@ -5,7 +5,7 @@ use crate::AppState;
 use crate::db::error::{SeatRefused, StoreError};
 use crate::db::fence::Fence;
 use crate::db::pairing_queue::{self as queue, Setting, Waiting};
-use crate::db::rows::{GameRow, SeatKind};
+use crate::db::rows::{GameRow, SeatKind, StoredGame};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
@@ -427,6 +427,14 @@ pub struct WatchQuery {
     sort: Option<String>,
 }
 
+/// A live game's row with its moves counted.
+#[derive(sqlx::FromRow)]
+struct WatchRow {
+    #[sqlx(flatten)]
+    game: StoredGame,
+    plies: i64,
+}
+
 /// `GET /api/watch`: live public games, each with its players (names, ratings) and how far it
 /// is (moves played, the seat to move).
 pub async fn watch(
@@ -442,7 +450,7 @@ pub async fn watch(
             )));
         }
     };
-    let rows = sqlx::query(
+    let rows = sqlx::query_as::<_, WatchRow>(
         "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies
            FROM games g WHERE g.status = 'live' AND g.listed = 1
          ORDER BY g.created_at DESC LIMIT $1",
@@ -452,11 +460,8 @@ pub async fn watch(
     .await
     .map_err(crate::db::error::StoreError::from)?;
     let mut games = Vec::with_capacity(rows.len());
-    for r in &rows {
-        let row = crate::db::rows::game_row(r)?;
-        let plies: i64 = r
-            .try_get("plies")
-            .map_err(crate::db::error::StoreError::from)?;
+    for WatchRow { game, plies } in rows {
+        let row = GameRow::try_from(game)?;
         let seats = state.store.seats(&row.id).await?;
         let table = crate::http::api::table_of(&state, &row, &seats, None).await?;
         let mut ratings = Vec::with_capacity(seats.len());

@@ -2,11 +2,13 @@
 //! games) and a rating leaderboard per game.
 use crate::AppState;
 use crate::db::ratings::BOT_PREFIX;
+use crate::db::rows::{UserRow, corrupt};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::live::visibility::plausible_id;
 use axum::Json;
 use axum::extract::{Path, Query, State};
+use pyramidion_ai::level::BotLevel;
 use pyramidion_games::GameKind;
 use serde::Serialize;
 use serde_json::Value;
@@ -34,7 +36,7 @@ pub(crate) async fn user_by_id_or_name(state: &AppState, key: &str) -> ApiResult
         return Ok(key.to_string());
     }
     match state.store.user_by_name(key).await? {
-        Some((id, _, _)) => Ok(id),
+        Some(user) => Ok(user.id),
         None => Err(missing()),
     }
 }
@@ -106,7 +108,7 @@ pub struct BoardEntry {
 #[derive(Serialize)]
 #[serde(untagged)]
 pub enum RatedPlayer {
-    Bot { bot: String },
+    Bot { bot: BotLevel },
     Account { user: String, name: Option<String> },
 }
 
@@ -119,7 +121,7 @@ pub async fn profile(
     headers: axum::http::HeaderMap,
 ) -> ApiResult<Json<Profile>> {
     let id = user_by_id_or_name(&state, &key).await?;
-    let (name, guest) = state
+    let UserRow { name, guest, .. } = state
         .store
         .user(&id)
         .await?
@@ -247,7 +249,9 @@ pub async fn leaderboard(
         let player: String = r.try_get("player").map_err(db)?;
         let who = match player.strip_prefix(BOT_PREFIX) {
             Some(level) => RatedPlayer::Bot {
-                bot: level.to_string(),
+                bot: level
+                    .parse()
+                    .map_err(|e| corrupt("a stored rating's bot level", e))?,
             },
             None => RatedPlayer::Account {
                 name: r.try_get("name").map_err(db)?,

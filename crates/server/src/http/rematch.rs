@@ -57,7 +57,7 @@ pub async fn rematch(
         .map(|s| match s {
             // Every seat of the asker (several in a hot-seat game) is theirs again.
             SeatKind::Human(u) if u == me => SeatKind::Human(u.clone()),
-            SeatKind::Bot(level) => SeatKind::Bot(level.clone()),
+            SeatKind::Bot(level) => SeatKind::Bot(*level),
             SeatKind::Human(u) => SeatKind::Reserved(u.clone()),
             _ => SeatKind::Open,
         })

@@ -3,44 +3,43 @@
 //! `Limits::search_bots_per_user` of them (`429 too_many_bot_seats`). Quick bots (`random`,
 //! `greedy`) cost milliseconds and are not counted. A table's bots count for its creator.
 use crate::AppState;
-use crate::db::rows::SeatKind;
+use crate::db::error::StoreError;
+use crate::db::rows::{SeatKind, StoredSeat, read_seats};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use pyramidion_ai::level::BotLevel;
-use sqlx::Row;
 
-/// Whether a bot of `level` (a stored level name) searches.
-pub fn searches(level: &str) -> bool {
-    // A level that does not parse is played by greedy (see `room::scheduling`).
-    level
-        .parse::<BotLevel>()
-        .is_ok_and(|l| crate::live::bot_pool::lane_of(l) == crate::live::fair_queue::Lane::Search)
+/// Whether a bot of `level` searches.
+pub fn searches(level: BotLevel) -> bool {
+    crate::live::bot_pool::lane_of(level) == crate::live::fair_queue::Lane::Search
+}
+
+/// How many of `seats` are search bots.
+fn search_bots(seats: &[SeatKind]) -> usize {
+    seats
+        .iter()
+        .filter(|s| matches!(s, SeatKind::Bot(level) if searches(*level)))
+        .count()
 }
 
 /// Refuses a new table of `user` whose `seats` would take the user's search-bot seats over
 /// the limit. The caller holds the lobby lock, so two tables at once do not both pass.
 pub async fn check(state: &AppState, user: &str, seats: &[SeatKind]) -> ApiResult<()> {
-    let new = seats
-        .iter()
-        .filter(|s| matches!(s, SeatKind::Bot(level) if searches(level)))
-        .count();
+    let new = search_bots(seats);
     if new == 0 {
         return Ok(());
     }
-    let rows = sqlx::query(
-        "SELECT seats.bot_level FROM seats JOIN games ON games.id = seats.game_id
+    let rows = sqlx::query_as::<_, StoredSeat>(
+        "SELECT seats.kind, seats.user_id, seats.bot_level
+           FROM seats JOIN games ON games.id = seats.game_id
           WHERE games.created_by = $1 AND games.status IN ('open', 'live')
             AND seats.kind = 'bot'",
     )
     .bind(user)
     .fetch_all(&state.store.pool)
     .await
-    .map_err(ApiError::internal)?;
-    let mut held = 0;
-    for r in &rows {
-        let level: Option<String> = r.try_get("bot_level").map_err(ApiError::internal)?;
-        held += usize::from(level.as_deref().is_some_and(searches));
-    }
+    .map_err(StoreError::from)?;
+    let held = search_bots(&read_seats(rows)?);
     let limit = state.config.limits.search_bots_per_user;
     if held + new > limit {
         return Err(ApiError::new(
@@ -58,11 +57,11 @@ pub async fn check(state: &AppState, user: &str, seats: &[SeatKind]) -> ApiResul
 mod tests {
     #[test]
     fn only_searching_levels_count() {
-        assert!(!super::searches("random"));
-        assert!(!super::searches("greedy"));
-        assert!(super::searches("max"));
-        assert!(super::searches("easy"));
-        assert!(super::searches("search:10"));
-        assert!(!super::searches("no-such-level"));
+        let searches = |name: &str| super::searches(name.parse().unwrap());
+        assert!(!searches("random"));
+        assert!(!searches("greedy"));
+        assert!(searches("max"));
+        assert!(searches("easy"));
+        assert!(searches("search:10"));
     }
 }

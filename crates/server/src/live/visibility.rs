@@ -6,7 +6,7 @@
 //! Also the pages of a user's public games (profiles and the NDJSON export read one page per
 //! request, never all of a user's games).
 use crate::AppState;
-use crate::db::rows::{GameRow, SeatKind, game_row};
+use crate::db::rows::{GameRow, SeatKind, StoredGame, read_games};
 use crate::error::{ApiError, ApiResult};
 
 /// Games per page of a profile's recent games and of an NDJSON export.
@@ -92,7 +92,7 @@ pub async fn public_games_page(
     let viewer = viewer.unwrap_or("").to_string();
     let rows = match before {
         None => {
-            sqlx::query(concat!(
+            sqlx::query_as::<_, StoredGame>(concat!(
                 "SELECT games.* FROM games WHERE ",
                 visible!(),
                 " ORDER BY games.created_at DESC, games.id DESC LIMIT $3"
@@ -104,7 +104,7 @@ pub async fn public_games_page(
             .await
         }
         Some((at, id)) => {
-            sqlx::query(concat!(
+            sqlx::query_as::<_, StoredGame>(concat!(
                 "SELECT games.* FROM games WHERE ",
                 visible!(),
                 " AND (games.created_at < $3 OR (games.created_at = $3 AND games.id < $4))",
@@ -120,9 +120,7 @@ pub async fn public_games_page(
         }
     }
     .map_err(ApiError::internal)?;
-    rows.iter()
-        .map(|r| game_row(r).map_err(ApiError::internal))
-        .collect()
+    Ok(read_games(rows)?)
 }
 
 /// Whether `id` could name a game: a lookup is worth making (an id with a control character,

@@ -415,7 +415,7 @@ async fn old_password_hashes_still_sign_in_and_become_phc_strings() {
                 .await
                 .unwrap()
                 .unwrap()
-                .1
+                .password_hash
                 .unwrap()
         }
     };
@@ -459,7 +459,7 @@ async fn old_password_hashes_still_sign_in_and_become_phc_strings() {
         .await
         .unwrap()
         .unwrap()
-        .1
+        .password_hash
         .unwrap();
     assert!(new.starts_with("$argon2id$v=19$m=64,t=1,p=1$"), "{new}");
 }

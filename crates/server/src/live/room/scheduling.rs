@@ -31,16 +31,10 @@ impl Room {
         }
         match &self.seats[seat as usize] {
             SeatKind::Bot(level) => {
-                // Levels are checked when a table is created; one that no longer parses
-                // (renamed since) is said in the log, and greedy plays rather than stall.
-                let level = level.parse().unwrap_or_else(|e| {
-                    tracing::error!(game = %self.id, error = %e, "unknown bot level, greedy plays");
-                    BotLevel::Greedy
-                });
                 let level = if humans_gone(&self.seats, self.clock.as_ref()) {
                     BotLevel::Greedy
                 } else {
-                    level
+                    *level
                 };
                 self.ask_bot(level, None);
             }
@@ -147,9 +141,10 @@ mod tests {
 
     #[test]
     fn a_game_is_left_to_greedy_bots_once_every_person_is_handed_over() {
+        let max: BotLevel = "max".parse().unwrap();
         let seats = vec![
             SeatKind::Human("a".into()),
-            SeatKind::Bot("max".into()),
+            SeatKind::Bot(max),
             SeatKind::Human("b".into()),
         ];
         let mut clock = Clock::start(ClockProfile::legacy(10), 3, Some(0), 0);
@@ -163,7 +158,7 @@ mod tests {
             clock.count_timeout(2);
         }
         assert!(humans_gone(&seats, Some(&clock)));
-        let bots_only = [SeatKind::Bot("max".into()), SeatKind::Bot("max".into())];
+        let bots_only = [SeatKind::Bot(max), SeatKind::Bot(max)];
         assert!(!humans_gone(&bots_only, Some(&clock)));
     }
 }
