@@ -3,6 +3,7 @@
 //! below http and live, because the live side sends them too (a `table` message to the lobby's watchers,
 //! `crate::live::protocol`), and it should not depend on the HTTP handlers to do so.
 use pyramidion_ai::level::BotLevel;
+use pyramidion_games::GameKind;
 use serde_json::Value;
 
 /// A seat of a table, as clients see it (`type` says which).
@@ -35,7 +36,7 @@ pub struct SeatPerson {
 #[derive(serde::Serialize, Debug, Clone)]
 pub struct Table<S = TableSeat> {
     pub id: String,
-    pub game: String,
+    pub game: GameKind,
     pub options: Value,
     pub status: crate::game_status::GameStatus,
     pub listed: bool,
@@ -83,14 +84,14 @@ pub struct FinishedTable {
     pub finished_at: Option<i64>,
 }
 
-/// A live two-seat table (a person and a bot) with an open third seat, of a game the tests need
-/// not know (the shapes do not depend on it; the server names no game), for the tests that pin
-/// the JSON of the answers extending it.
+/// A live two-seat table (a person and a bot) with an open third seat, of the first game
+/// registered (the shapes do not depend on which: the server names no game), for the tests
+/// that pin the JSON of the answers extending it.
 #[cfg(test)]
 pub(crate) fn sample_table() -> Table {
     Table {
         id: "t1".into(),
-        game: "a-game".into(),
+        game: GameKind::ALL[0],
         options: serde_json::json!({ "players": 3 }),
         status: crate::game_status::GameStatus::Live,
         listed: true,

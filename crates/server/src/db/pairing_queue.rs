@@ -9,8 +9,9 @@
 //! creates their game: a row can be removed once only, so no player is ever seated twice.
 use crate::db::error::{Result, SeatRefused, StoreError};
 use crate::db::fence::Fence;
-use crate::db::rows::{GameRow, SeatKind};
+use crate::db::rows::{GameRow, SeatKind, corrupt};
 use crate::db::store::Store;
+use pyramidion_games::GameKind;
 use sqlx::Row;
 
 /// The lease row of the pairing queue (no game id starts with `~`): who may seat its players
@@ -20,7 +21,7 @@ pub const LEASE: &str = "~pairing";
 /// What a player asks to be paired for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setting {
-    pub game: String,
+    pub game: GameKind,
     pub players: u8,
     /// A clock profile key (none: no clock).
     pub clock: Option<String>,
@@ -47,7 +48,10 @@ pub async fn load(store: &Store) -> Result<Vec<Waiting>> {
             Ok(Waiting {
                 user: r.try_get("user_id")?,
                 setting: Setting {
-                    game: r.try_get("game")?,
+                    game: r
+                        .try_get::<String, _>("game")?
+                        .parse()
+                        .map_err(|e| corrupt("a stored game kind", e))?,
                     players: u8::try_from(r.try_get::<i64, _>("players")?)
                         .map_err(|e| StoreError::Corrupt(format!("a stored player count: {e}")))?,
                     clock: r.try_get("clock")?,
@@ -82,7 +86,7 @@ pub async fn add(store: &Store, w: &Waiting) -> Result<()> {
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                 )
                 .bind(&w.user)
-                .bind(&w.setting.game)
+                .bind(w.setting.game.key())
                 .bind(i64::from(w.setting.players))
                 .bind(w.setting.clock.as_deref())
                 .bind(i64::from(w.rated))

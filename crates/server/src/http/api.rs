@@ -5,6 +5,7 @@ use crate::AppState;
 use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
+use crate::http::coded_field::{coded, read_body};
 use crate::identity::Identity;
 use crate::live::stored_game::load;
 use crate::live::visibility::plausible_id;
@@ -23,7 +24,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// `Json` whose rejections are API errors (`bad_request`, `payload_too_large`).
+/// `Json` whose rejections are API errors (`bad_request`, `payload_too_large`, and a coded
+/// field's own code: `crate::http::coded_field`).
 pub struct ApiJson<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
@@ -33,9 +35,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
         match Json::<Value>::from_request(req, state).await {
             Ok(Json(v)) => {
                 refuse_nul(&v)?;
-                serde_json::from_value(v)
-                    .map(ApiJson)
-                    .map_err(|e| ApiError::bad_request(format!("invalid request body: {e}")))
+                read_body(v, |e| format!("invalid request body: {e}")).map(ApiJson)
             }
             Err(JsonRejection::BytesRejection(e)) => Err(body_error(e)),
             Err(e) => Err(ApiError::bad_request(e.body_text())),
@@ -103,15 +103,19 @@ pub enum SeatSpec {
     Open,
     /// Kept for someone with the invite link.
     Invite,
+    /// A level the game lists (`GET /api/games`); another is `unknown_bot_level`.
     Bot {
-        level: String,
+        #[serde(deserialize_with = "coded")]
+        level: BotLevel,
     },
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewTable {
-    game: String,
+    /// An unknown game is `unknown_game`.
+    #[serde(deserialize_with = "coded")]
+    game: GameKind,
     #[serde(default)]
     options: Value,
     seats: Vec<SeatSpec>,
@@ -156,7 +160,7 @@ pub(crate) async fn table_of(
     }
     Ok(Table {
         id: row.id.clone(),
-        game: row.kind.key().to_string(),
+        game: row.kind,
         options: serde_json::from_str::<Value>(&row.options).unwrap_or(Value::Null),
         status: row.status,
         listed: row.listed,
@@ -184,9 +188,7 @@ pub async fn create_table(
     identity: Identity,
     ApiJson(t): ApiJson<NewTable>,
 ) -> ApiResult<Response> {
-    let kind: GameKind = t.game.parse().map_err(|e: pyramidion_games::UnknownGame| {
-        ApiError::new(ApiErrorCode::UnknownGame, e.to_string())
-    })?;
+    let kind = t.game;
     // Counting and creating under one lock: two requests of the same user at once would
     // otherwise both pass the count and go one over the limit.
     let _count_guard = state.lobby_lock.lock().await;
@@ -240,7 +242,9 @@ pub async fn create_table(
             SeatSpec::Open => SeatKind::Open,
             SeatSpec::Invite => SeatKind::Invited,
             SeatSpec::Bot { level } => {
-                let known = kind.descriptor().bot_level(&level).ok_or_else(|| {
+                // Only a level the game lists: a `search:N` budget is a level of the bots,
+                // not one a table offers.
+                kind.descriptor().bot_level(&level.name()).ok_or_else(|| {
                     let names: Vec<&str> = kind
                         .descriptor()
                         .bot_levels
@@ -252,7 +256,6 @@ pub async fn create_table(
                         format!("unknown bot level '{level}' (levels: {})", names.join(", ")),
                     )
                 })?;
-                let level: BotLevel = known.name.parse().map_err(ApiError::internal)?;
                 SeatKind::Bot(level)
             }
         });

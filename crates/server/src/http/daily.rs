@@ -11,7 +11,7 @@
 //! (the cards' order) from the date. For the same reason a daily game's record and replay are
 //! given only to its own player until its day is over.
 use crate::AppState;
-use crate::db::rows::{GameRow, SeatKind};
+use crate::db::rows::{GameRow, SeatKind, corrupt};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::api::table_of;
@@ -162,8 +162,9 @@ pub struct Today {
 #[derive(Serialize)]
 pub struct ChallengeEntry {
     pub id: String,
-    pub game: &'static str,
+    pub game: GameKind,
     pub options: Value,
+    /// The names of the levels, as the game's descriptor gives them.
     pub bots: Vec<&'static str>,
     /// The game id of the signed-in user's attempt (null: none, or nobody signed in).
     pub played: Option<String>,
@@ -183,7 +184,7 @@ pub struct AttemptTable {
 pub struct Leaderboard {
     pub challenge: String,
     pub day: Option<String>,
-    pub game: Option<String>,
+    pub game: Option<GameKind>,
     pub options: Option<Value>,
     pub entries: Vec<LeaderboardEntry>,
     pub hidden_until: Option<i64>,
@@ -213,7 +214,7 @@ pub async fn today(State(state): State<AppState>, headers: HeaderMap) -> ApiResu
         };
         list.push(ChallengeEntry {
             id: c.id,
-            game: c.game.key(),
+            game: c.game,
             options: c.options,
             bots: c.bots,
             played,
@@ -314,7 +315,7 @@ pub async fn leaderboard(
     // A challenge is described even while nobody has finished it (its page says which game
     // and day it is): from its id for the last year, else by its finished attempts.
     let (mut day, mut game, mut options) = match find_challenge(&id, now(&state)) {
-        Some(c) => (Some(c.day), Some(c.game.key().to_string()), Some(c.options)),
+        Some(c) => (Some(c.day), Some(c.game), Some(c.options)),
         None => (None, None, None),
     };
     let mut hidden_until = None;
@@ -324,7 +325,10 @@ pub async fn leaderboard(
                 .map_err(ApiError::internal)
         };
         day = get("day")?;
-        game = get("kind")?;
+        game = get("kind")?
+            .map(|key| key.parse())
+            .transpose()
+            .map_err(|e| corrupt("a stored game kind", e))?;
         options = get("options")?.and_then(|o| serde_json::from_str::<Value>(&o).ok());
         let result: Value = get("result")?
             .and_then(|o| serde_json::from_str(&o).ok())

@@ -34,7 +34,9 @@ pub const WATCH_LIST: usize = 50;
 #[derive(Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PairingAsk {
-    game: String,
+    /// An unknown game is `unknown_game` (forwarded to the queue's holder as its key).
+    #[serde(deserialize_with = "crate::http::coded_field::coded")]
+    game: GameKind,
     players: u8,
     #[serde(default)]
     clock: Option<String>,
@@ -64,7 +66,7 @@ pub enum PairingAnswer {
 /// How many wait for one setting.
 #[derive(serde::Serialize)]
 pub struct WaitingCount {
-    game: String,
+    game: GameKind,
     players: u8,
     clock: Option<String>,
     waiting: usize,
@@ -81,13 +83,10 @@ fn within(a: &Waiting, b: &Waiting) -> bool {
     a.range.is_none_or(|r| gap <= r as f64) && b.range.is_none_or(|r| gap <= r as f64)
 }
 
-/// Checks a setting against the descriptors and the clocks; returns the game's options.
-fn check(state: &AppState, s: &Setting) -> ApiResult<(GameKind, Value)> {
-    let kind: GameKind = s.game.parse().map_err(|e: pyramidion_games::UnknownGame| {
-        ApiError::new(ApiErrorCode::UnknownGame, e.to_string())
-    })?;
+/// Checks a setting against its game's rules and the clocks; returns the game's options.
+fn check(state: &AppState, s: &Setting) -> ApiResult<Value> {
     let options = json!({ "players": s.players });
-    let game = AnyGame::new(kind, &options, 0).map_err(ApiError::setup)?;
+    let game = AnyGame::new(s.game, &options, 0).map_err(ApiError::setup)?;
     if game.seats() < 2 {
         return Err(ApiError::new(
             ApiErrorCode::SoloNotPaired,
@@ -102,12 +101,12 @@ fn check(state: &AppState, s: &Setting) -> ApiResult<(GameKind, Value)> {
             format!("no clock profile '{key}' (see GET /api/clocks)"),
         ));
     }
-    Ok((kind, options))
+    Ok(options)
 }
 
-async fn rating_of(state: &AppState, game: &str, user: &str) -> ApiResult<f64> {
+async fn rating_of(state: &AppState, game: GameKind, user: &str) -> ApiResult<f64> {
     let row = sqlx::query("SELECT rating FROM ratings WHERE game = $1 AND player = $2")
-        .bind(game)
+        .bind(game.key())
         .bind(user)
         .fetch_optional(&state.store.pool)
         .await
@@ -213,14 +212,14 @@ pub async fn ask_here(
 ) -> ApiResult<(StatusCode, Json<PairingAnswer>)> {
     let state = state.clone();
     let setting = Setting {
-        game: a.game.clone(),
+        game: a.game,
         players: a.players,
         clock: a.clock.clone(),
     };
-    let (_, options) = check(&state, &setting)?;
+    let options = check(&state, &setting)?;
     // Asked before anyone is paired: a refused game would have cost the others their wait.
     crate::live::capacity::admit_game(&state)?;
-    let rating = rating_of(&state, &setting.game, &identity.user_id).await?;
+    let rating = rating_of(&state, setting.game, &identity.user_id).await?;
     let me = Waiting {
         user: identity.user_id.clone(),
         setting: setting.clone(),
@@ -332,9 +331,7 @@ fn new_table(
         .and_then(|k| state.config.clocks.iter().find(|p| &p.key == k).cloned());
     let row = GameRow {
         id: random_hex(8),
-        // Checked when the player asked (`check`); a queue row of a game this build lacks
-        // cannot sit.
-        kind: setting.game.parse().map_err(ApiError::internal)?,
+        kind: setting.game,
         options: options.to_string(),
         seed: u64::from_le_bytes(seed) >> 1,
         status: crate::game_status::GameStatus::Live,
@@ -468,7 +465,7 @@ pub async fn watch(
         let mut sum = 0.0;
         for seat in &seats {
             let rating = match crate::db::ratings::player_of(seat) {
-                Some(player) => Some(rating_of(&state, row.kind.key(), &player).await?.round()),
+                Some(player) => Some(rating_of(&state, row.kind, &player).await?.round()),
                 None => None,
             };
             sum += rating.unwrap_or(0.0);
@@ -535,7 +532,7 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&game).unwrap(),
             json!({
-                "id": "t1", "game": "a-game", "options": {"players": 3}, "status": "live",
+                "id": "t1", "game": GameKind::ALL[0].key(), "options": {"players": 3}, "status": "live",
                 "listed": true, "rated": true, "clock": null, "created_at": 7, "result": null,
                 "seats": [
                     {"type": "human", "user": "u1", "name": "Ann", "me": false, "rating": 1500.0},

@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod api;
 pub mod auth;
 pub mod client_ip;
+pub mod coded_field;
 pub mod daily;
 pub mod endings;
 pub mod export;

@@ -4,6 +4,7 @@
 use crate::AppState;
 use crate::cluster::SECRET_HEADER;
 use crate::cluster::pairing::{GUEST_HEADER, USER_HEADER, fence_here, unavailable};
+use crate::http::coded_field::read_body;
 use crate::identity::Identity;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -45,13 +46,16 @@ pub async fn accept(
         (Method::DELETE, Some(user)) => crate::http::meet::cancel_here(&state, &user)
             .await
             .into_response(),
-        (Method::POST, Some(user)) => match serde_json::from_slice(&body) {
+        // Read as its asker's instance read it: a game this one does not register (built
+        // without its feature) is `unknown_game` here too.
+        (Method::POST, Some(user)) => match serde_json::from_slice(&body)
+            .map_err(|e| crate::error::ApiError::bad_request(format!("malformed JSON: {e}")))
+            .and_then(|ask| read_body(ask, |e| format!("malformed JSON: {e}")))
+        {
             Ok(ask) => crate::http::meet::ask_here(&state, &user, ask, fence)
                 .await
                 .into_response(),
-            Err(e) => {
-                crate::error::ApiError::bad_request(format!("malformed JSON: {e}")).into_response()
-            }
+            Err(e) => e.into_response(),
         },
         _ => StatusCode::BAD_REQUEST.into_response(),
     }

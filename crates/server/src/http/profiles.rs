@@ -1,6 +1,7 @@
 //! Public faces of players: a profile per account (ratings per game, best solo scores, recent
 //! games) and a rating leaderboard per game.
 use crate::AppState;
+use crate::db::error::StoreError;
 use crate::db::ratings::BOT_PREFIX;
 use crate::db::rows::{UserRow, corrupt};
 use crate::error::{ApiError, ApiResult};
@@ -70,7 +71,7 @@ pub struct Profile {
 /// A player's rating for one game (rounded), and whether it is still provisional.
 #[derive(Serialize)]
 pub struct GameRating {
-    pub game: String,
+    pub game: GameKind,
     pub rating: f64,
     pub deviation: f64,
     pub games: i64,
@@ -80,7 +81,7 @@ pub struct GameRating {
 /// A player's best score in one solo mode, with the games played and won there.
 #[derive(Serialize)]
 pub struct SoloBest {
-    pub game: String,
+    pub game: GameKind,
     pub options: Value,
     pub best: i64,
     pub games: usize,
@@ -90,7 +91,7 @@ pub struct SoloBest {
 /// A game's rating leaderboard.
 #[derive(Serialize)]
 pub struct RatingBoard {
-    pub game: &'static str,
+    pub game: GameKind,
     pub players: Vec<BoardEntry>,
 }
 
@@ -134,9 +135,12 @@ pub async fn profile(
     .await
     .map_err(db)?
     .iter()
-    .map(|r| -> Result<GameRating, sqlx::Error> {
+    .map(|r| -> Result<GameRating, StoreError> {
         Ok(GameRating {
-            game: r.try_get("game")?,
+            game: r
+                .try_get::<String, _>("game")?
+                .parse()
+                .map_err(|e| corrupt("a stored rating's game", e))?,
             rating: r.try_get::<f64, _>("rating")?.round(),
             deviation: r.try_get::<f64, _>("deviation")?.round(),
             games: r.try_get("games")?,
@@ -144,11 +148,11 @@ pub async fn profile(
                 > crate::db::ratings::PROVISIONAL_DEVIATION,
         })
     })
-    .collect::<Result<_, _>>()
-    .map_err(db)?;
+    .collect::<Result<_, _>>()?;
     let games = state.store.games_of_user(&id).await?;
-    // Best score per solo mode (a one-seat game's options), with games played and won.
-    let mut solo: BTreeMap<(String, String), (i64, usize, usize)> = BTreeMap::new();
+    // Best score per solo mode (a one-seat game's options), with games played and won; in
+    // the order of the game's key, then of the options' text.
+    let mut solo: BTreeMap<(&'static str, String), SoloBest> = BTreeMap::new();
     let mut recent = Vec::new();
     // A daily game is nobody's, its score included, until its day is over for everyone.
     let embargoed = crate::live::daily_embargo::embargoed_games_of(&state, &id).await?;
@@ -167,13 +171,19 @@ pub async fn profile(
             (alone, row.status, &result)
         {
             let entry = solo
-                .entry((row.kind.key().to_string(), options.to_string()))
-                .or_insert((i64::MIN, 0, 0));
+                .entry((row.kind.key(), options.to_string()))
+                .or_insert_with(|| SoloBest {
+                    game: row.kind,
+                    options: options.clone(),
+                    best: i64::MIN,
+                    games: 0,
+                    wins: 0,
+                });
             if let Some(score) = result["scores"][0].as_i64() {
-                entry.0 = entry.0.max(score);
+                entry.best = entry.best.max(score);
             }
-            entry.1 += 1;
-            entry.2 += usize::from(result["ranks"][0].as_u64() == Some(0));
+            entry.games += 1;
+            entry.wins += usize::from(result["ranks"][0].as_u64() == Some(0));
         }
     }
     let viewer = crate::identity::Identity::from_headers(&state, &headers).await?;
@@ -195,16 +205,7 @@ pub async fn profile(
         let seats = state.store.seats(&row.id).await?;
         recent.push(crate::http::history::entry(&state, row, &seats, &id, None).await?);
     }
-    let solo_bests = solo
-        .into_iter()
-        .map(|((game, options), (best, played, won))| SoloBest {
-            game,
-            options: serde_json::from_str::<Value>(&options).unwrap_or(Value::Null),
-            best,
-            games: played,
-            wins: won,
-        })
-        .collect();
+    let solo_bests = solo.into_values().collect();
     Ok(Json(Profile {
         name: crate::identity::display_name(&id, name.as_deref()),
         id,
@@ -266,7 +267,7 @@ pub async fn leaderboard(
         });
     }
     Ok(Json(RatingBoard {
-        game: kind.key(),
+        game: kind,
         players,
     }))
 }

@@ -9,6 +9,7 @@ use crate::db::store::Store;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, Message};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use pyramidion_games::GameKind;
 
 /// At most one mail per game this often.
 pub const BATCH_MS: i64 = 3600 * 1000;
@@ -74,7 +75,7 @@ impl Mailer {
         &self,
         store: &Store,
         event: &Away,
-        game_kind: &str,
+        game_kind: GameKind,
         now: i64,
     ) -> Result<()> {
         let Some(email) = store.email(&event.user).await?.filter(|e| e.verified) else {
@@ -121,7 +122,7 @@ impl Mailer {
             }
             let kinds = parse_kinds(Some(&pending));
             let email = store.email(&user).await?.filter(|e| e.verified);
-            let game_kind = store.game(&game).await?.map(|g| g.kind.key());
+            let game_kind = store.game(&game).await?.map(|g| g.kind);
             let (Some(email), Some(game_kind), false) = (email, game_kind, kinds.is_empty()) else {
                 // Nobody to send it to any more (address removed, game gone): forget it.
                 store.set_mail_batch(&user, &game, last, None).await?;
@@ -148,7 +149,7 @@ impl Mailer {
         email: &super::store::Email,
         user: &str,
         game: &str,
-        game_kind: &str,
+        game_kind: GameKind,
         last: Option<i64>,
         kinds: Vec<Kind>,
         now: i64,
@@ -173,7 +174,7 @@ impl Mailer {
         &self,
         email: &super::store::Email,
         game: &str,
-        game_kind: &str,
+        game_kind: GameKind,
         kinds: &[Kind],
     ) -> Result<Message> {
         let lang = email.lang.as_str();

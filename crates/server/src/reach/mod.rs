@@ -16,6 +16,7 @@ pub mod text;
 use crate::db::store::Store;
 pub use away::{Away, Kind, Prefs, ReachConfig, TURN_BASED_MS};
 use error::ReachError;
+use pyramidion_games::GameKind;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
@@ -52,7 +53,7 @@ impl Reach {
         let (tx, mut rx) = mpsc::unbounded_channel::<Away>();
         // Pushes and mails go out from tasks of their own, each in order: a slow SMTP server
         // does not hold back pushes.
-        let (mails, mut mail_rx) = mpsc::unbounded_channel::<(Away, String)>();
+        let (mails, mut mail_rx) = mpsc::unbounded_channel::<(Away, GameKind)>();
         let worker = reach.clone();
         tokio::spawn(async move {
             while let Some(event) = rx.recv().await {
@@ -67,7 +68,7 @@ impl Reach {
                         .queue(
                             &mailer.store,
                             &event,
-                            &game_kind,
+                            game_kind,
                             crate::wall_clock::now_ms(),
                         )
                         .await
@@ -107,7 +108,7 @@ impl Reach {
 
     /// Sends what `event` calls for; failures are logged (an event is a courtesy: the
     /// game goes on, and the "your move" list still shows it).
-    async fn deliver(&self, event: &Away, mails: &mpsc::UnboundedSender<(Away, String)>) {
+    async fn deliver(&self, event: &Away, mails: &mpsc::UnboundedSender<(Away, GameKind)>) {
         if let Err(e) = self.try_deliver(event, mails).await {
             tracing::warn!(error = %e, user = %event.user, game = %event.game, "cannot notify");
         }
@@ -116,19 +117,17 @@ impl Reach {
     async fn try_deliver(
         &self,
         event: &Away,
-        mails: &mpsc::UnboundedSender<(Away, String)>,
+        mails: &mpsc::UnboundedSender<(Away, GameKind)>,
     ) -> Result<(), ReachError> {
         let prefs = self.prefs(&event.user).await?;
         let Some(game) = self.store.game(&event.game).await? else {
             return Ok(());
         };
         if prefs.push_on(event.kind) {
-            self.push
-                .send_all(&self.store, event, game.kind.key())
-                .await?;
+            self.push.send_all(&self.store, event, game.kind).await?;
         }
         if prefs.email_on(event.kind) && self.mail.is_some() {
-            let _ = mails.send((event.clone(), game.kind.key().to_string()));
+            let _ = mails.send((event.clone(), game.kind));
         }
         Ok(())
     }

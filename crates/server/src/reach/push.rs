@@ -8,6 +8,7 @@ use super::text;
 use crate::db::store::Store;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use pyramidion_games::GameKind;
 use web_push_native::jwt_simple::algorithms::{ECDSAP256PublicKeyLike, ES256KeyPair};
 use web_push_native::{Auth, WebPushBuilder, p256};
 
@@ -124,7 +125,7 @@ impl Pusher {
 
     /// Sends `event` to every subscription of its user; subscriptions their push service
     /// says are gone (404, 410) are deleted.
-    pub async fn send_all(&self, store: &Store, event: &Away, game_kind: &str) -> Result<()> {
+    pub async fn send_all(&self, store: &Store, event: &Away, game_kind: GameKind) -> Result<()> {
         for sub in store.subscriptions(&event.user).await? {
             match self.send(&sub, event, game_kind).await {
                 Ok(status) if status == 404 || status == 410 => {
@@ -143,7 +144,7 @@ impl Pusher {
     }
 
     /// One notification: its HTTP status.
-    async fn send(&self, sub: &Subscription, event: &Away, game_kind: &str) -> Result<u16> {
+    async fn send(&self, sub: &Subscription, event: &Away, game_kind: GameKind) -> Result<u16> {
         let checked = check(&sub.endpoint, &sub.p256dh, &sub.auth, self.allow_http)
             .map_err(ReachError::Subscription)?;
         let payload = payload(&sub.lang, event, game_kind);
@@ -176,7 +177,7 @@ pub struct Payload<'a> {
 }
 
 /// The payload of `event` for a subscription in `lang`.
-pub fn payload<'a>(lang: &str, event: &'a Away, game_kind: &str) -> Payload<'a> {
+pub fn payload<'a>(lang: &str, event: &'a Away, game_kind: GameKind) -> Payload<'a> {
     let game = text::t(lang, &format!("game.{game_kind}"), &[]);
     let kind = event.kind.key();
     let url = match event.kind {

@@ -139,6 +139,20 @@ async fn bad_input_gets_documented_errors() {
         (400, "unknown_bot_level"),
         "unknown bot level"
     );
+    // A search budget is a level of the bots, not one a table offers.
+    let r = c
+        .create_table(
+            "forgotten-treasures",
+            json!({"players": 2}),
+            json!([{"type": "bot", "level": "search:50"}, {"type": "me"}]),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.code()),
+        (400, "unknown_bot_level"),
+        "{}",
+        r.text
+    );
     let r = c
         .create_table(
             "forgotten-treasures",

@@ -14,7 +14,7 @@ use serde_json::json;
 
 fn duel() -> Setting {
     Setting {
-        game: "pyramids".into(),
+        game: "pyramids".parse().unwrap(),
         players: 2,
         clock: None,
     }
