@@ -41,9 +41,16 @@ pub(crate) struct StoredSeat {
 pub(crate) const SEATS_OF_GAME: &str =
     "SELECT kind, user_id, bot_level FROM seats WHERE game_id = $1 ORDER BY seat";
 
-/// An unknown kind reads as an open seat; a bot level this build does not know (renamed, or
-/// edited by hand) is a corrupt row: a bot that played another level than its table says
-/// would change the game, and its rating's key.
+/// A `seats.kind` value the server does not know: the database was written by another
+/// version, or edited by hand.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown seat kind `{0}`")]
+pub(crate) struct UnknownSeatKind(String);
+
+/// A kind this build does not know is a corrupt row, never an open seat: a stranger could
+/// take the seat of a player (or a bot) the row held. So is a bot level it does not know
+/// (renamed, or edited by hand): a bot that played another level than its table says would
+/// change the game, and its rating's key.
 impl TryFrom<StoredSeat> for SeatKind {
     type Error = StoreError;
     fn try_from(seat: StoredSeat) -> Result<Self> {
@@ -58,7 +65,13 @@ impl TryFrom<StoredSeat> for SeatKind {
             ),
             "invited" => SeatKind::Invited,
             "reserved" => SeatKind::Reserved(user),
-            _ => SeatKind::Open,
+            "open" => SeatKind::Open,
+            other => {
+                return Err(corrupt(
+                    "a stored seat kind",
+                    UnknownSeatKind(other.to_string()),
+                ));
+            }
         })
     }
 }

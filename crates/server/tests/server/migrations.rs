@@ -154,3 +154,51 @@ async fn an_unknown_stored_bot_level_is_a_corrupt_row() {
         serde_json::json!({"type": "bot", "level": "easy"})
     );
 }
+
+/// A seat's kind is read back as a kind: one this build does not know (written by another
+/// version, or edited by hand) is a corrupt row, said as such, never an open seat a stranger
+/// could take from the player it held; its table answers `internal`, and nobody joins it.
+#[tokio::test]
+async fn an_unknown_stored_seat_kind_is_a_corrupt_row() {
+    let s = start_sqlite("unknown-seat-kind").await;
+    let mut c = Client::guest(&s).await;
+    let t = c
+        .create_table(
+            "pyramids",
+            serde_json::json!({"players": 2}),
+            serde_json::json!([{"type": "me"}, {"type": "open"}]),
+        )
+        .await;
+    assert_eq!(t.status, 201, "{}", t.text);
+    let id = t.body["id"].as_str().unwrap().to_string();
+    let set_kind = |kind: &'static str| {
+        let (pool, id) = (s.state.store.pool.clone(), id.clone());
+        async move {
+            sqlx::query("UPDATE seats SET kind = $1 WHERE game_id = $2 AND seat = 0")
+                .bind(kind)
+                .bind(id)
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+    };
+    set_kind("player").await;
+    let error = s.state.store.seats(&id).await.unwrap_err().to_string();
+    assert!(
+        error.contains("a stored seat kind") && error.contains("player"),
+        "{error}"
+    );
+    let r = c.get(&format!("/api/tables/{id}")).await;
+    assert_eq!((r.status, r.code()), (500, "internal"), "{}", r.text);
+    // Read as open, the creator's seat was the first free one: a stranger's join would take it.
+    let mut stranger = Client::guest(&s).await;
+    let r = stranger
+        .post(&format!("/api/tables/{id}/join"), serde_json::json!({}))
+        .await;
+    assert_eq!((r.status, r.code()), (500, "internal"), "{}", r.text);
+    set_kind("human").await;
+    let r = c.get(&format!("/api/tables/{id}")).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body["seats"][0]["type"], "human");
+    assert_eq!(r.body["seats"][1], serde_json::json!({"type": "open"}));
+}
