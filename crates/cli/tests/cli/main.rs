@@ -1,7 +1,11 @@
 //! Every integration test of this crate, one module per feature, in one binary: one link
-//! of the crate and its dependencies instead of one per file.
+//! of the crate and its dependencies instead of one per file. The browser suite is the
+//! module `browser` (feature `browser-tests`); `scripts/test` runs it in a lane of its own
+//! (`cli browser::`) beside the rest (`cli --skip browser::`).
 
 mod analyse_check;
+#[cfg(feature = "browser-tests")]
+mod browser;
 #[cfg(feature = "postgres-tests")]
 mod chaos;
 mod cli;

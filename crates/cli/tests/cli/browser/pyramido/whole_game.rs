@@ -1,10 +1,10 @@
 //! Whole Pyramido games by clicking: two players against a bot, and four players with three
 //! bots in Italian and French.
-use crate::support::{
+use crate::browser::support::{
     DESKTOP, PHONE, artifacts, catalog, exists, fill, open_lobby, pyo_state, pyo_wait_past, shot,
     world,
 };
-use crate::webdriver::Session;
+use crate::browser::webdriver::Session;
 use serde_json::json;
 
 /// The orientation (Rotate clicks from the current one) and index of the ghost placement

@@ -1,9 +1,9 @@
 //! Pyramids: a 2-player game by keyboard only to the scoring, with the God set-aside cycle,
 //! readable at 375 px.
-use crate::support::{
+use crate::browser::support::{
     DESKTOP, PHONE, artifacts, exists, key_activate, open_lobby, py_state, py_wait_past, world,
 };
-use crate::webdriver::Session;
+use crate::browser::webdriver::Session;
 use serde_json::json;
 
 /// The set-aside God tile's number and the round, as the Pyramids page shows them.

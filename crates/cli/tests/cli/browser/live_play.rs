@@ -1,12 +1,12 @@
 //! Live play in the browser: a turn-based game between two browsers across a server restart
 //! (the clocks read the same), the waiting player's notification and "your move" count, the
 //! lobby showing a new table without a reload, and the time-out policy said on the table.
-use crate::pyramids::py_step;
-use crate::support::{
+use crate::browser::pyramids::py_step;
+use crate::browser::support::{
     DESKTOP, PHONE, World, artifacts, catalog, exists, fill, open_lobby, start_server_with,
     take_turn,
 };
-use crate::webdriver::{Driver, Session, free_port};
+use crate::browser::webdriver::{Driver, Session, free_port};
 use serde_json::{Value, json};
 
 /// A world whose server runs with extra `pyramidion serve` flags on a fixed port (so that it

@@ -3,11 +3,11 @@
 //! keeps the board still, the stage end is a plan (reset, confirmation below the best
 //! allocation), plurals in three languages and the favicon.
 use super::play_step;
-use crate::support::{
+use crate::browser::support::{
     DESKTOP_800, PHONE, artifacts, exists, open_lobby, open_solo, orientation, outside_viewport,
     slot_hit_problems, table_state, viewport, wait_past, world,
 };
-use crate::webdriver::Session;
+use crate::browser::webdriver::Session;
 use serde_json::json;
 
 /// Checks the placing step as it opens: every ghost and both buttons on screen without

@@ -1,10 +1,10 @@
 //! THE Legend's turns in the solo log (issue 32, item 7): every one of them, with why he took
 //! what he took (the engine's rule, in words), also after a reload.
 use super::play_step;
-use crate::support::{
+use crate::browser::support::{
     DESKTOP_800, PHONE, artifacts, catalog, exists, fill, open_solo, table_state, viewport, world,
 };
-use crate::webdriver::Session;
+use crate::browser::webdriver::Session;
 use serde_json::{Value, json};
 
 /// Whether `text` is `template` with its `{placeholders}` filled in: every fixed part appears,

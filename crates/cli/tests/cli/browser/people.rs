@@ -3,8 +3,8 @@
 //! three-player game sees a bot take the seat while the others play on; quick pairing seats two
 //! strangers at a rated table, where a resignation moves both ratings; the Watch page opens a live game as a spectator; a rematch offer reaches the
 //! other player's end screen.
-use crate::support::{DESKTOP, artifacts, catalog, fill, open_lobby, world};
-use crate::webdriver::Session;
+use crate::browser::support::{DESKTOP, artifacts, catalog, fill, open_lobby, world};
+use crate::browser::webdriver::Session;
 use serde_json::{Value, json};
 
 /// `fetch` from the page (its session cookie), answering the JSON body.

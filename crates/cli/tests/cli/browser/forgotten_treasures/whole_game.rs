@@ -1,7 +1,7 @@
 //! Whole Forgotten Treasures games by clicking: a guest's solo game against THE Legend, and a
 //! table joined by invite link from a second browser.
 use super::{place, play_step};
-use crate::support::{
+use crate::browser::support::{
     DESKTOP, PHONE, artifacts, is_my_turn, open_lobby, open_solo, table_state, wait_past, world,
 };
 use serde_json::json;

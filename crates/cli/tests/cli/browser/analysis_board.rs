@@ -2,11 +2,11 @@
 //! player, is shown from its seat with the best move and the move played drawn on the table
 //! and said in words with their expected points, in English, French and Italian; the replay's
 //! move list says every move in words, never in engine notation.
-use crate::support::{
+use crate::browser::support::{
     DESKTOP, PLAY_AGAINST_A_RANDOM_BOT, REGISTER, World, artifacts, catalog, open_lobby,
     start_server_with, take_turn,
 };
-use crate::webdriver::{Driver, Session};
+use crate::browser::webdriver::{Driver, Session};
 use serde_json::{Value, json};
 
 /// A 2-seat game that plays quickly against a bot.

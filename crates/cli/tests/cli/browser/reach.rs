@@ -1,15 +1,15 @@
 //! Reaching players who are away, in the browser: a turn-based table offers to turn
 //! notifications on, and doing so registers the service worker and gives the server this
 //! browser's subscription; every page's tab title counts the games waiting for my move.
-use crate::support::{
+use crate::browser::support::{
     DESKTOP, PHONE, World, artifacts, catalog, fill, open_lobby, start_server_with, take_turn,
 };
-use crate::webdriver::{Driver, Session, free_port};
+use crate::browser::webdriver::{Driver, Session, free_port};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use serde_json::{Value, json};
 
-#[path = "../../../server/tests/server/reach_support/sinks.rs"]
+#[path = "../../../../server/tests/server/reach_support/sinks.rs"]
 mod sinks;
 
 /// Stands in for the browser's push service, which headless Chromium cannot reach here (it

@@ -1,11 +1,11 @@
 //! The shell around the tables: the language switch, a reload and a server restart mid-game,
 //! the table builder and the lobby (both from the game descriptors), and How to play.
-use crate::forgotten_treasures::play_step;
-use crate::support::{
+use crate::browser::forgotten_treasures::play_step;
+use crate::browser::support::{
     DESKTOP, DESKTOP_800, PHONE, artifacts, catalog, fill, open_lobby, open_solo, start_server,
     table_state, viewport, wait_past, world, world_on,
 };
-use crate::webdriver::free_port;
+use crate::browser::webdriver::free_port;
 use pyramidion_games::GameKind;
 use serde_json::json;
 

@@ -1,7 +1,7 @@
 //! The demonstration game (tic-tac-toe, registered in the test tier) through the generic
 //! table: its status line, its prompt and its result are the shell's, drawn from the view's
 //! envelope alone, as for the games with a table of their own.
-use crate::support::{DESKTOP, artifacts, exists, open_lobby, world};
+use crate::browser::support::{DESKTOP, artifacts, exists, open_lobby, world};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tic_tac_toe_is_played_to_the_end_on_the_generic_table_and_the_shell_draws_the_frame() {

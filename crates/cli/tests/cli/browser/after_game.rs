@@ -1,7 +1,7 @@
 //! After the game, in the browser: a rated game (driven through the API from the page) shows
 //! in "My games", its replay steps to the first move and back to the end with the keyboard,
 //! and the profile shows the new rating (the leaderboard keeps it off while provisional).
-use crate::support::{
+use crate::browser::support::{
     DESKTOP, PHONE, PLAY_AGAINST_A_RANDOM_BOT, REGISTER, artifacts, catalog, exists, open_lobby,
     world,
 };
@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 /// A 2-seat game that plays quickly against a bot.
 const DUEL: &str = "pyramids";
 
-async fn ply(s: &crate::webdriver::Session) -> i64 {
+async fn ply(s: &crate::browser::webdriver::Session) -> i64 {
     s.js(
         "const r = document.querySelector('[data-testid=replay]');
          return r ? Number(r.dataset.ply) : -1;",
@@ -21,7 +21,7 @@ async fn ply(s: &crate::webdriver::Session) -> i64 {
     .unwrap_or(-1)
 }
 
-async fn wait_ply(s: &crate::webdriver::Session, want: i64) {
+async fn wait_ply(s: &crate::browser::webdriver::Session, want: i64) {
     s.wait_until(
         &format!("the replay at move {want}"),
         "const r = document.querySelector('[data-testid=replay]');

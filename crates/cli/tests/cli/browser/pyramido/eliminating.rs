@@ -2,11 +2,11 @@
 //! flags is marked and asks first; afterwards the pyramid, the log and the end screen say
 //! why), the clock and the prompt in view while placing at 1280×800 and 375×812, one marker
 //! and one non-overlapping hit area per slot, and the focus on the next decision after a move.
-use crate::support::{
+use crate::browser::support::{
     DESKTOP_800, PHONE, artifacts, catalog, exists, fill, open_lobby, pyo_state, pyo_wait_past,
     slot_hit_problems, viewport, world,
 };
-use crate::webdriver::Session;
+use crate::browser::webdriver::Session;
 use serde_json::{Value, json};
 
 /// Boxes (in CSS px) of what must stay on screen, scrolled to the very bottom of the page:

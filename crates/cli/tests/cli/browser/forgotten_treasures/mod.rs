@@ -5,8 +5,8 @@ mod legend_log;
 mod placing;
 mod whole_game;
 
-use crate::support::{artifacts, exists, table_state, wait_past};
-use crate::webdriver::Session;
+use crate::browser::support::{artifacts, exists, table_state, wait_past};
+use crate::browser::webdriver::Session;
 use serde_json::json;
 
 /// Places the domino in hand by clicking: rotate until some slot shows, pick a ghost (the

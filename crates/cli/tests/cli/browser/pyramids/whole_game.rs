@@ -1,7 +1,7 @@
 //! A whole three-player Pyramids game against two bots, watched by a spectator who never
 //! sees a hidden card.
 use super::{BY_KEYBOARD, py_step};
-use crate::support::{DESKTOP, PHONE, artifacts, catalog, fill, open_lobby, world};
+use crate::browser::support::{DESKTOP, PHONE, artifacts, catalog, fill, open_lobby, world};
 use serde_json::{Value, json};
 use std::sync::atomic::Ordering::Relaxed;
 

@@ -1,10 +1,10 @@
 //! Following a Pyramids game (issue 32, item 7): the table shows what each opponent took from
 //! the quarry this round.
 use super::py_step;
-use crate::support::{
+use crate::browser::support::{
     DESKTOP_800, PHONE, artifacts, catalog, exists, open_lobby, py_state, viewport, world,
 };
-use crate::webdriver::Session;
+use crate::browser::webdriver::Session;
 use serde_json::json;
 
 /// The quarry's pairs as the page shows them (card ids; empty for a pair already taken).

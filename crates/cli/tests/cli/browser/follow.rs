@@ -4,13 +4,13 @@
 //! open when a move arrives, and closed by Escape, its button or a tap with the focus back on
 //! the card's button. And the daily challenge pages (#17): a fresh account starts one from the
 //! lobby, moves, reads the leaderboard, and a second start is refused in words.
-use crate::forgotten_treasures::play_step;
-use crate::pyramids::py_step;
-use crate::support::{
+use crate::browser::forgotten_treasures::play_step;
+use crate::browser::pyramids::py_step;
+use crate::browser::support::{
     DESKTOP, DESKTOP_800, PHONE, artifacts, catalog, exists, fill, open_lobby, pyo_state,
     pyo_wait_past, table_state, viewport, world,
 };
-use crate::webdriver::Session;
+use crate::browser::webdriver::Session;
 use serde_json::{Value, json};
 
 /// The name the page gives the greedy bot in seat 2, in English.

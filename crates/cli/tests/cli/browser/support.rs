@@ -1,7 +1,7 @@
 //! What every browser test shares: its turn at the machine, a server and a chromedriver of its
 //! own (its "world"), the scripts a page runs through the API, the message catalogs, the
 //! tables' state waits, viewport sizing and screenshots.
-use crate::webdriver::{Driver, Session, Spawned};
+use crate::browser::webdriver::{Driver, Session, Spawned};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -1,10 +1,10 @@
 //! Pyramido by keyboard only through stage 1, placing within 1280×800, the marker choice and
 //! the scored stage's areas outlined from the scoring pad.
-use crate::support::{
+use crate::browser::support::{
     DESKTOP_800, artifacts, exists, key_activate, open_lobby, outside_viewport, pyo_state,
     pyo_wait_past, viewport, world,
 };
-use crate::webdriver::Session;
+use crate::browser::webdriver::Session;
 use serde_json::json;
 
 /// The Pyramido ghost lying furthest up, then left, in the orientation shown: its key.
