@@ -5,9 +5,12 @@
 // moves that name their `row` and `column`; any other legal move is a button with its text.
 // The shell draws the status line and prompt (web/js/status-bar.js) and the result
 // (web/js/result.js).
-import { h } from './dom.js';
+import { h, stylesheet } from './dom.js';
 import { t } from './i18n.js';
 import { statusBar } from './status-bar.js';
+
+// The generic table's styles live next to it, as every table's do (loaded once).
+stylesheet(new URL('./generic.css', import.meta.url));
 
 /**
  * @typedef {{ text: string, kind?: string, row?: number, column?: number }} LegalMove

@@ -75,6 +75,62 @@ impl FromStr for Colour {
     }
 }
 
+/// Serde for a count per colour held in [`Colour::ALL`] order (`[u8; 5]`): an object keyed by
+/// colour name (`{"blue": 2, "white": 0, …}`), so that a client reads a colour's count by its
+/// name and never by its place in the array. On a field:
+/// `#[serde(with = "crate::data::per_colour")]`.
+pub mod per_colour {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// The fields follow [`super::Colour::ALL`] (a test checks it).
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct PerColour {
+        blue: u8,
+        white: u8,
+        red: u8,
+        green: u8,
+        yellow: u8,
+    }
+
+    pub fn serialize<S: Serializer>(counts: &[u8; 5], s: S) -> Result<S::Ok, S::Error> {
+        let [blue, white, red, green, yellow] = *counts;
+        PerColour {
+            blue,
+            white,
+            red,
+            green,
+            yellow,
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 5], D::Error> {
+        let c = PerColour::deserialize(d)?;
+        Ok([c.blue, c.white, c.red, c.green, c.yellow])
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::super::Colour;
+
+        #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+        struct Counts(#[serde(with = "super")] [u8; 5]);
+
+        /// Each count travels under the name of the colour at its index, and reads back.
+        #[test]
+        fn counts_travel_by_colour_name() {
+            let counts = Counts([1, 2, 3, 4, 5]);
+            let json = serde_json::to_value(&counts).unwrap();
+            assert_eq!(json.as_object().unwrap().len(), 5);
+            for c in Colour::ALL {
+                assert_eq!(json[c.name()], counts.0[c.index()], "{c}");
+            }
+            assert_eq!(serde_json::from_value::<Counts>(json).unwrap(), counts);
+        }
+    }
+}
+
 /// A glyph printed on some cards: worth 2 points in the edifice it names.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -9,6 +9,8 @@
 //!
 //! In the platform's view vocabulary: `seats` (each with `seat` and `score`), `to_move`,
 //! `phase`, `stage` (the round) and `stages`, `first_player` and `outcome`; stones as arrays.
+//! Colours travel by name, and counts per colour as objects keyed by colour name
+//! ([`crate::data::per_colour`]), never by their place in an array.
 use crate::data::Colour;
 use crate::data::{CardId, Glyph, Stone, card};
 use crate::moves::{Allowed, God};
@@ -89,7 +91,8 @@ pub struct SeatView {
     /// Only for the seat itself, and for everyone at the end.
     pub tomb: Option<Vec<CardView>>,
     pub public_score: PublicScore,
-    /// Obelisk cards showing each colour (blue, white, red, green, yellow): its columns.
+    /// Obelisk cards showing each colour: its columns, keyed by colour name.
+    #[serde(with = "crate::data::per_colour")]
     pub obelisk_stages: [u8; 5],
     /// The pair this seat took from the quarry this round (none yet: empty). Public: at the
     /// table everyone saw it taken; what became of each card afterwards is not said.
@@ -105,7 +108,8 @@ pub struct SeatView {
 /// The parts of a final score a player cannot read off the public edifices.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ScoreDetail {
-    /// Tomb stones per colour (blue, white, red, green, yellow).
+    /// Tomb stones per colour, keyed by colour name.
+    #[serde(with = "crate::data::per_colour")]
     pub tomb_stones: [u8; 5],
     /// Colours in which this Tomb holds strictly more stones than every other one (5 points
     /// each; a tie for the most wins nothing).

@@ -2,7 +2,7 @@
 //! its own balanced set (`data/dominoes.csv`), made by [`generate`] with [`GENERATOR_SEED`]:
 //! `cargo run -p pyramidion-treasures --example generate_dominoes > crates/treasures/data/dominoes.csv`.
 //! A test proves every constraint and that the generator reproduces the file.
-use crate::gems::COLOURS;
+use crate::gems::{COLOURS, Colour};
 use pyramidion_core::GameRng;
 use pyramidion_pyramid::Block;
 use pyramidion_pyramid::placement::{format_quadrants, parse_quadrants};
@@ -24,14 +24,14 @@ pub struct Domino {
 /// What the back of a domino shows: each block's colour and number of icons.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BackBlock {
-    pub colour: u8,
+    pub colour: Colour,
     pub icons: u8,
 }
 
 impl Domino {
     pub fn back(&self) -> [BackBlock; 2] {
         self.blocks.map(|b| BackBlock {
-            colour: b.colour,
+            colour: Colour::of_index(b.colour),
             icons: b.icon_count() as u8,
         })
     }

@@ -16,6 +16,34 @@ pub enum Gem {
 
 pub const COLOURS: usize = 5;
 pub const GEM_KINDS: usize = 6;
+
+/// A block's colour by name, as views send it. The rules count colours as indices 0–4 (a
+/// block's `colour`, THE Legend's wishes), in this order, which is also [`Gem::ALL`]'s; a
+/// view names them so that no client depends on the order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Colour {
+    Orange,
+    Blue,
+    Purple,
+    Green,
+    Red,
+}
+
+impl Colour {
+    pub const ALL: [Colour; COLOURS] = [
+        Colour::Orange,
+        Colour::Blue,
+        Colour::Purple,
+        Colour::Green,
+        Colour::Red,
+    ];
+
+    /// The colour of index `c` (0–4: every block of the domino set, as `data.rs` reads it).
+    pub fn of_index(c: u8) -> Colour {
+        Colour::ALL[c as usize]
+    }
+}
 /// Gems in the box: 9 per colour and 18 Mythical.
 pub const GEMS_PER_COLOUR: u8 = 9;
 pub const MYTHICAL_GEMS: u8 = 18;
@@ -69,10 +97,44 @@ impl FromStr for Gem {
     }
 }
 
-/// A multiset of gems (the bag has no order: a draw picks uniformly among its gems).
+/// A multiset of gems (the bag has no order: a draw picks uniformly among its gems). It
+/// travels as [`GemCounts`], an object keyed by gem name.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[serde(from = "GemCounts", into = "GemCounts")]
 pub struct Gems(pub [u8; GEM_KINDS]);
+
+/// Gems as JSON carries them: a count per gem kind under its name
+/// (`{"orange": 1, "blue": 0, …, "mythical": 2}`), so that a client reads a count by name and
+/// never by its place in [`Gem::ALL`].
+#[derive(Copy, Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GemCounts {
+    pub orange: u8,
+    pub blue: u8,
+    pub purple: u8,
+    pub green: u8,
+    pub red: u8,
+    pub mythical: u8,
+}
+
+impl From<Gems> for GemCounts {
+    fn from(Gems([orange, blue, purple, green, red, mythical]): Gems) -> GemCounts {
+        GemCounts {
+            orange,
+            blue,
+            purple,
+            green,
+            red,
+            mythical,
+        }
+    }
+}
+
+impl From<GemCounts> for Gems {
+    fn from(g: GemCounts) -> Gems {
+        Gems([g.orange, g.blue, g.purple, g.green, g.red, g.mythical])
+    }
+}
 
 impl Gems {
     pub fn full_supply() -> Gems {
@@ -172,5 +234,42 @@ mod tests {
         }
         let full = Gems([GEMS_PER_COLOUR * 7, 63, 63, 63, 63, MYTHICAL_GEMS * 3]);
         assert_eq!(full.kinds_mask(), 0x3f);
+    }
+
+    /// Each count travels under its gem's name (the names of `Gem`'s serde form, in
+    /// `Gem::ALL` order), and reads back as it was.
+    #[test]
+    fn gems_travel_as_counts_by_name() {
+        let gems = Gems([1, 2, 3, 4, 5, 6]);
+        let json = serde_json::to_value(gems).unwrap();
+        let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+        let names: Vec<String> = Gem::ALL
+            .iter()
+            .map(|g| {
+                serde_json::to_value(g)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(keys.len(), GEM_KINDS);
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(json[name], gems.0[i], "{name}");
+        }
+        assert_eq!(serde_json::from_value::<Gems>(json).unwrap(), gems);
+    }
+
+    /// Colours are named as the gems of their index are, since a block's colour index is
+    /// also its gem's (`Gem::colour`).
+    #[test]
+    fn colours_are_named_as_their_gems() {
+        for (c, colour) in Colour::ALL.into_iter().enumerate() {
+            assert_eq!(Colour::of_index(c as u8), colour);
+            assert_eq!(
+                serde_json::to_value(colour).unwrap(),
+                serde_json::to_value(Gem::colour(c as u8)).unwrap()
+            );
+        }
     }
 }

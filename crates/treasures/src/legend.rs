@@ -398,6 +398,7 @@ mod tests {
             .collect()
     }
 
+    use crate::gems::Colour;
     use crate::view::{LegendDominoReason, LegendGemReason};
 
     #[test]
@@ -429,7 +430,7 @@ mod tests {
         assert_eq!(turn.drew, None);
         let mut wishes = turn.wishes;
         wishes.sort();
-        assert_eq!(wishes, [O, B]);
+        assert_eq!(wishes, [Colour::Orange, Colour::Blue]);
     }
 
     #[test]
@@ -469,7 +470,7 @@ mod tests {
                 (Gem::Mythical, 0, LegendGemReason::MythicalForMissedWish)
             ]
         );
-        assert_eq!(turn.missed, vec![R]);
+        assert_eq!(turn.missed, vec![Colour::Red]);
         assert_eq!(turn.space, Some(0));
         assert_eq!(turn.domino_reason, Some(LegendDominoReason::SpaceOfLastGem));
     }
@@ -492,7 +493,7 @@ mod tests {
         );
         let mut missed = turn.missed.clone();
         missed.sort();
-        assert_eq!(missed, vec![B, R]);
+        assert_eq!(missed, vec![Colour::Blue, Colour::Red]);
     }
 
     #[test]

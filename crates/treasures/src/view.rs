@@ -2,21 +2,22 @@
 //!
 //! In the platform's view vocabulary: `seats` (each with `seat`, `score` and `stage_points`),
 //! `to_move`, `phase`, `stage`, `stages`, `first_player`, `automa` (THE Legend's summary in
-//! solo) and `outcome`; the rest is the game's own.
+//! solo) and `outcome`; the rest is the game's own. Colours travel by name ([`Colour`]) and
+//! gems as counts by name ([`Gems`]' serde form), never by their place in an array.
 //!
 //! Hidden from everybody: face-down domino fronts (only the back of a face-down pile top is
 //! shown), the order of the piles below their tops, the bag (it has no order; only its size
 //! is shown, its contents follow from everything visible), the seed and the RNG.
 use crate::allocation::best_plan;
 use crate::data::{self, BackBlock, DominoId};
-use crate::gems::{Gem, Gems};
+use crate::gems::{Colour, Gem, Gems};
 use crate::moves::{Move, Payment};
 use crate::options::{Options, SoloMode};
 use crate::scoring::{POINTS_PER_MYTHICAL_KEPT, activation_points, affordable_payments};
 use crate::state::{Game, LegendTurn, Phase, SPACES};
 use pyramidion_core::{Outcome, Seat};
 use pyramidion_pyramid::topview::area_name;
-use pyramidion_pyramid::{Block, FrameRect, Placement};
+use pyramidion_pyramid::{Block, FrameRect, Placement, Quadrants};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -59,14 +60,31 @@ pub struct AutomaView {
 pub struct DominoView {
     pub id: DominoId,
     /// Block A (west) and B (east) of the domino lying east-west.
-    pub blocks: [Block; 2],
+    pub blocks: [ColouredBlock; 2],
 }
 
 impl DominoView {
     pub(crate) fn of(id: DominoId) -> DominoView {
         DominoView {
             id,
-            blocks: data::get(id).blocks,
+            blocks: data::get(id).blocks.map(ColouredBlock::of),
+        }
+    }
+}
+
+/// A block as views show it: its colour by name and its icons' quadrants (bits as in
+/// [`pyramidion_pyramid::placement::Quadrants`]: 1 nw, 2 ne, 4 sw, 8 se).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ColouredBlock {
+    pub colour: Colour,
+    pub icons: Quadrants,
+}
+
+impl ColouredBlock {
+    pub(crate) fn of(block: Block) -> ColouredBlock {
+        ColouredBlock {
+            colour: Colour::of_index(block.colour),
+            icons: block.icons,
         }
     }
 }
@@ -95,7 +113,7 @@ pub struct BlockView {
     pub y: u8,
     /// North-west quadrant on the top-view grid (10 wide), as in `activate` moves.
     pub quadrant: u32,
-    pub block: Block,
+    pub block: ColouredBlock,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -136,7 +154,7 @@ pub struct ScoredAreaView {
     /// 1–4.
     pub stage: u8,
     pub name: String,
-    pub colour: u8,
+    pub colour: Colour,
     pub icons: u8,
     pub payment: Payment,
     pub points: u16,
@@ -145,7 +163,7 @@ pub struct ScoredAreaView {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AreaView {
     pub name: String,
-    pub colour: u8,
+    pub colour: Colour,
     pub icons: u8,
     pub cells: Vec<u32>,
     pub activation: Option<Payment>,
@@ -202,16 +220,15 @@ pub struct LegendView {
     /// His pile, bottom first; every domino in it was face up when he took it.
     pub pile: Vec<DominoView>,
     /// Colours he wants next: the icon colours of his top domino.
-    pub wishes: [u8; 2],
+    pub wishes: [Colour; 2],
     pub gems: Gems,
     pub stage_scores: [u16; 4],
     pub score: u32,
     /// Every turn he played, oldest first, each with the rule that chose what he took.
     pub turns: Vec<LegendTurnView>,
     pub stage_draw: Option<crate::gems::Gem>,
-    /// Per finished stage: coloured gems and Mythicals he scored.
-    pub scored_gems: Vec<[u8; 2]>,
-    /// Per finished stage, how those gems made his points (the scoring pad's breakdown).
+    /// Per finished stage, the coloured gems and Mythicals he scored and how they made his
+    /// points (the scoring pad's breakdown).
     pub scored: Vec<LegendStageScore>,
 }
 
@@ -221,12 +238,12 @@ pub struct LegendView {
 pub struct LegendTurnView {
     /// The ply of the player's move his turn followed.
     pub ply: u32,
-    /// His wishes this turn (colours 0–4): the gem icons of his top domino then.
-    pub wishes: [u8; 2],
+    /// His wishes this turn: the colours of the gem icons of his top domino then.
+    pub wishes: [Colour; 2],
     /// The gems he collected from the gem areas, in order.
     pub gems: Vec<LegendGemView>,
-    /// His wishes he found in no face-up space (colours 0–4).
-    pub missed: Vec<u8>,
+    /// His wishes he found in no face-up space.
+    pub missed: Vec<Colour>,
     /// The space (0–4) whose domino he took, the domino, and why that one.
     pub space: Option<u8>,
     pub domino: Option<DominoView>,
@@ -295,6 +312,7 @@ impl LegendTurnView {
                 }
                 None => true,
             })
+            .map(Colour::of_index)
             .collect();
         let domino_reason = turn.space.map(|_| {
             if gems.is_empty() {
@@ -305,7 +323,7 @@ impl LegendTurnView {
         });
         LegendTurnView {
             ply: turn.ply,
-            wishes: turn.wishes,
+            wishes: turn.wishes.map(Colour::of_index),
             gems,
             missed,
             space: turn.space,
@@ -396,7 +414,7 @@ impl View {
                         x: b.x,
                         y: b.y,
                         quadrant,
-                        block: b.block,
+                        block: ColouredBlock::of(b.block),
                     })
                     .collect(),
                 dominoes: p.dominoes.to_vec(),
@@ -411,7 +429,7 @@ impl View {
                     .map(|s| ScoredAreaView {
                         stage: s.stage + 1,
                         name: area_name(s.area.anchor),
-                        colour: s.area.colour,
+                        colour: Colour::of_index(s.area.colour),
                         icons: s.area.icons,
                         payment: s.payment,
                         points: activation_points(s.area.icons, s.payment),
@@ -439,13 +457,14 @@ impl View {
         let legend = game.legend.as_ref().map(|l| LegendView {
             mode: l.mode,
             pile: l.pile.iter().map(|&id| DominoView::of(id)).collect(),
-            wishes: data::get(*l.pile.last().expect("never empty")).icon_colours(),
+            wishes: data::get(*l.pile.last().expect("never empty"))
+                .icon_colours()
+                .map(Colour::of_index),
             gems: l.gems,
             stage_scores: l.stage_scores,
             score: l.total(),
             turns: l.turns.iter().map(LegendTurnView::of).collect(),
             stage_draw: l.stage_draw,
-            scored_gems: l.scored_gems[..scored_stages].to_vec(),
             scored: l.scored_gems[..scored_stages]
                 .iter()
                 .enumerate()
@@ -511,7 +530,7 @@ impl View {
                 };
                 AreaView {
                     name: area_name(a.anchor),
-                    colour: a.colour,
+                    colour: Colour::of_index(a.colour),
                     icons: a.icons,
                     cells: pyramidion_pyramid::grid::bits(cells).collect(),
                     activation,

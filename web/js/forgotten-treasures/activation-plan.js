@@ -7,22 +7,22 @@
 // move again when the plan is sent.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { GEMS, colourName } from './pieces.js';
+import { colourName } from './pieces.js';
 
 /**
  * @typedef {import('./table.js').Ctx} Ctx
  * @typedef {import('./table.js').ScoringView} ScoringView
  * @typedef {import('./table.js').AreaView} AreaView
  * @typedef {import('./table.js').PaymentOption} PaymentOption
- * @typedef {PaymentOption & { area: string, colour: number }} PlanItem one planned activation: a payment the view offers, its area and the area's colour
+ * @typedef {import('./table.js').Colour} Colour
+ * @typedef {import('./table.js').Gems} Gems
+ * @typedef {PaymentOption & { area: string, colour: Colour }} PlanItem one planned activation: a payment the view offers, its area and the area's colour
  * @typedef {{ key: string, items: PlanItem[], confirming: boolean, queue: string[] | null, sentAt: number | null }} Plan
  */
 
-const MYTHICAL = GEMS.indexOf('mythical');
-
 /**
  * @param {string} payment
- * @param {number} colour
+ * @param {Colour} colour
  * @returns {string}
  */
 export function payText(payment, colour) {
@@ -56,13 +56,13 @@ export function plannedAreas(ctx) {
 /**
  * @param {Ctx} ctx
  * @param {Plan} plan
- * @returns {number[]}
+ * @returns {Gems}
  */
 function gemsLeft(ctx, plan) {
-  const left = [...ctx.view.seats[ctx.view.scoring.seat].gems];
+  const left = { ...ctx.view.seats[ctx.view.scoring.seat].gems };
   for (const item of plan.items) {
     left[item.colour] -= item.coloured;
-    left[MYTHICAL] -= item.mythical;
+    left.mythical -= item.mythical;
   }
   return left;
 }
@@ -76,7 +76,7 @@ function gemsLeft(ctx, plan) {
 function planTotals(ctx, plan) {
   const sc = ctx.view.scoring;
   const planned = plan.items.reduce((sum, i) => sum + i.points, 0);
-  const kept = gemsLeft(ctx, plan)[MYTHICAL];
+  const kept = gemsLeft(ctx, plan).mythical;
   const areas = sc.points + planned;
   return { areas, kept, total: areas + kept * sc.points_per_mythical };
 }
@@ -143,7 +143,7 @@ export function activationPanel(ctx) {
   const { areas: areaPoints, kept, total } = planTotals(ctx, plan);
   const inPlan = new Map(plan.items.map((i) => [i.area, i]));
   const area = sc.areas.find((a) => a.name === ui.area && !a.activation && !inPlan.has(a.name));
-  const affordable = (/** @type {PaymentOption} */ p, /** @type {AreaView} */ a) => p.coloured <= left[a.colour] && p.mythical <= left[MYTHICAL];
+  const affordable = (/** @type {PaymentOption} */ p, /** @type {AreaView} */ a) => p.coloured <= left[a.colour] && p.mythical <= left.mythical;
   const payments = area ? area.payments.filter((p) => affordable(p, area)) : [];
   const add = (/** @type {AreaView} */ a, /** @type {PaymentOption} */ p) => {
     plan.items.push({ ...p, area: a.name, colour: a.colour });

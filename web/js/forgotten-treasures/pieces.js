@@ -6,30 +6,38 @@ import { s } from '../dom.js';
 import { t } from '../i18n.js';
 import { blockSvg, dominoSvg as sharedDominoSvg, palette, patternDefs } from '../pyramid-drawing/drawing.js';
 
-/** @typedef {import('./table.js').EngineBlock} EngineBlock */
+/**
+ * @typedef {import('./table.js').EngineBlock} EngineBlock
+ * @typedef {import('./table.js').BackBlock} BackBlock
+ * @typedef {import('./table.js').Colour} Colour
+ * @typedef {import('./moves.js').Gem} Gem
+ */
 
+// The order the table lists colours and gems in (the view names them; it has no order).
+/** @type {Colour[]} */
 export const COLOURS = ['orange', 'blue', 'purple', 'green', 'red'];
+/** @type {Gem[]} */
 export const GEMS = [...COLOURS, 'mythical'];
 
 /**
- * @param {number} c a colour's index in COLOURS
+ * @param {Colour} c
  * @returns {string}
  */
 export function colourName(c) {
-  return t(`colour.${COLOURS[c]}`);
+  return t(`colour.${c}`);
 }
 
 /**
- * @param {number} g a gem kind's index in GEMS
+ * @param {Gem} g
  * @returns {string}
  */
 export function gemName(g) {
-  return t(`gem.${GEMS[g]}`);
+  return t(`gem.${g}`);
 }
 
 // Gem outline centred on (cx, cy) with radius r: one shape per gem kind.
 /**
- * @param {number} kind
+ * @param {Gem} kind
  * @param {number} cx
  * @param {number} cy
  * @param {number} r
@@ -41,7 +49,7 @@ function gemPath(kind, cx, cy, r) {
       const a = rot + (i * 2 * Math.PI) / n;
       return `${(cx + r * Math.cos(a)).toFixed(3)},${(cy + r * Math.sin(a)).toFixed(3)}`;
     }).join(' ');
-  switch (GEMS[kind]) {
+  switch (kind) {
     case 'orange':
       return s('circle', { cx, cy, r: r * 0.85 });
     case 'blue':
@@ -66,7 +74,7 @@ function gemPath(kind, cx, cy, r) {
 }
 
 /**
- * @param {number} kind
+ * @param {Gem} kind
  * @param {number} cx
  * @param {number} cy
  * @param {number} r
@@ -74,13 +82,13 @@ function gemPath(kind, cx, cy, r) {
  */
 export function gemIcon(kind, cx, cy, r) {
   const el = gemPath(kind, cx, cy, r);
-  el.setAttribute('class', `gem gem-${GEMS[kind]}`);
+  el.setAttribute('class', `gem gem-${kind}`);
   return el;
 }
 
 // A standalone gem picture for HTML (chips, inventories).
 /**
- * @param {number} kind
+ * @param {Gem} kind
  * @param {number} [size]
  * @returns {SVGElement}
  */
@@ -97,17 +105,9 @@ export function gemSvg(kind, size = 18) {
 export const PALETTE = palette(
   'ft',
   [['orange', 'fine-dots'], ['blue', 'horizontal'], ['purple', 'cross'], ['green', 'diagonal'], ['red', 'vertical']],
-  { cls: 'c-', icon: (block, cx, cy) => gemIcon(GEMS.indexOf(block.colour), cx, cy, 0.34) },
+  // The drawing passes back a block of this table's (a Colour): a gem of that colour.
+  { cls: 'c-', icon: (block, cx, cy) => gemIcon(/** @type {Colour} */ (block.colour), cx, cy, 0.34) },
 );
-
-// An engine block ({colour: index, icons: mask}) as the shared drawing takes it (colour by name).
-/**
- * @param {EngineBlock} block
- * @returns {import('../pyramid-drawing/drawing.js').Block}
- */
-export function asBlock(block) {
-  return { colour: COLOURS[block.colour], icons: block.icons };
-}
 
 // A domino lying east-west (A west, B east), 4×2 units, as an SVG element of `width` pixels.
 /**
@@ -118,7 +118,7 @@ export function asBlock(block) {
  */
 export function dominoSvg(blocks, width = 64, label) {
   // A tooltip naming the colours and gems (the glyphs' meaning) on hover.
-  return sharedDominoSvg(PALETTE, blocks.map(asBlock), width, label || dominoLabel(blocks));
+  return sharedDominoSvg(PALETTE, blocks, width, label || dominoLabel(blocks));
 }
 
 /**
@@ -133,7 +133,7 @@ export function dominoLabel(blocks) {
 
 // The back of a face-down domino: colours and icon counts, positions unknown.
 /**
- * @param {EngineBlock[]} back each block's colour and number of icons
+ * @param {BackBlock[]} back each block's colour and number of icons
  * @param {number} [width]
  * @returns {SVGElement}
  */
@@ -141,7 +141,7 @@ export function backSvg(back, width = 64) {
   const label = back.map((b) => t('piece.block', { colour: colourName(b.colour), count: b.icons })).join(' | ');
   const svg = s('svg.domino.back', { viewBox: '-0.1 -0.1 4.2 2.2', width, height: (width * 2.2) / 4.2, role: 'img', 'aria-label': t('piece.back', { blocks: label }) }, s('title', {}, t('piece.back', { blocks: label })), patternDefs(PALETTE));
   back.forEach((b, i) => {
-    const g = blockSvg(PALETTE, { colour: COLOURS[b.colour], icons: 0 }, i * 2, 0, { class: 'face-down' });
+    const g = blockSvg(PALETTE, { colour: b.colour, icons: 0 }, i * 2, 0, { class: 'face-down' });
     g.append(s('text', { x: 1, y: 1.3, class: 'icon-count', 'text-anchor': 'middle' }, `${b.icons}`));
     svg.append(g);
   });

@@ -27,7 +27,7 @@ export function stageEndPanel(ctx, focus) {
     if (!ctx.myTurn || view.to_move !== focus) {
       return h('div.stage-end', {}, h('p', {}, t('scoring.others_discard', { name: ctx.seatName(view.to_move) })));
     }
-    const held = player.gems.reduce((a, b) => a + b, 0);
+    const held = GEMS.reduce((n, gem) => n + player.gems[gem], 0);
     return h(
       'div.stage-end',
       { 'data-testid': 'discard-panel' },
@@ -37,10 +37,7 @@ export function stageEndPanel(ctx, focus) {
         {},
         legal
           .filter((m) => m.kind === 'discard')
-          .map((m) => {
-            const gem = GEMS.indexOf(m.gem);
-            return h('button.gem-button', { 'data-move': m.text, 'data-testid': 'discard', onclick: () => play(m.text) }, gemSvg(gem), ` ${gemName(gem)}`);
-          }),
+          .map((m) => h('button.gem-button', { 'data-move': m.text, 'data-testid': 'discard', onclick: () => play(m.text) }, gemSvg(m.gem), ` ${gemName(m.gem)}`)),
       ),
     );
   }

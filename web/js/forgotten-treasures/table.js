@@ -4,7 +4,7 @@
 // scoring pad (the shell draws the end of the game).
 import { h, clickable, stylesheet } from '../dom.js';
 import { t } from '../i18n.js';
-import { GEMS, PALETTE, asBlock, backSvg, colourName, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
+import { GEMS, PALETTE, backSvg, colourName, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
 import { orient, pyramidSvg as sharedPyramidSvg } from '../pyramid-drawing/drawing.js';
 import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyramid-drawing/placing.js';
@@ -21,17 +21,19 @@ import { focusNextDecision } from '../pyramid-drawing/focus.js';
 /**
  * Forgotten Treasures' view (crates/treasures/src/view.rs): the envelope, the exploration
  * area's spaces, the bag, the domino in hand, per seat its gems and pyramid, the stage end
- * being scored (`scoring`) and THE Legend in solo (`legend`). Colours are indices in COLOURS,
- * gems counts in GEMS order.
+ * being scored (`scoring`) and THE Legend in solo (`legend`). Colours travel by name, gems as
+ * counts keyed by gem name.
  * @typedef {import('./moves.js').MoveForm} MoveForm
  * @typedef {import('./moves.js').Gem} Gem
- * @typedef {number[]} Gems
- * @typedef {{ colour: number, icons: number }} EngineBlock
+ * @typedef {Exclude<Gem, 'mythical'>} Colour a block's colour (also the coloured gems')
+ * @typedef {Record<Gem, number>} Gems
+ * @typedef {{ colour: Colour, icons: number }} EngineBlock a block: its colour and its icons' quadrants (bits 1 nw, 2 ne, 4 sw, 8 se)
+ * @typedef {{ colour: Colour, icons: number }} BackBlock a face-down block: its colour and how many icons it has
  * @typedef {{ id: number, blocks: EngineBlock[] }} DominoView
- * @typedef {{ kind: 'face_up', domino: DominoView } | { kind: 'face_down', back: EngineBlock[] } | { kind: 'empty' }} PileTop
+ * @typedef {{ kind: 'face_up', domino: DominoView } | { kind: 'face_down', back: BackBlock[] } | { kind: 'empty' }} PileTop
  * @typedef {{ pile_size: number, top: PileTop, gems: Gems }} SpaceView
  * @typedef {{ stage: number, x: number, y: number, quadrant: number, block: EngineBlock }} BlockView
- * @typedef {{ stage: number, name: string, colour: number, icons: number, payment: string, points: number }} ScoredAreaView
+ * @typedef {{ stage: number, name: string, colour: Colour, icons: number, payment: string, points: number }} ScoredAreaView
  * @typedef {{
  *   seat: number,
  *   score: number,
@@ -48,7 +50,7 @@ import { focusNextDecision } from '../pyramid-drawing/focus.js';
  *   mythical_points: number[],
  * }} PlayerView
  * @typedef {{ text: string, payment: string, points: number, coloured: number, mythical: number }} PaymentOption
- * @typedef {{ name: string, colour: number, icons: number, cells: number[], activation: string | null, activation_points: number | null, payments: PaymentOption[] }} AreaView
+ * @typedef {{ name: string, colour: Colour, icons: number, cells: number[], activation: string | null, activation_points: number | null, payments: PaymentOption[] }} AreaView
  * @typedef {{ text: string, area: string, payment: string, points: number }} BestActivation
  * @typedef {{
  *   seat: number,
@@ -61,18 +63,17 @@ import { focusNextDecision } from '../pyramid-drawing/focus.js';
  *   best_total: number,
  * }} ScoringView
  * @typedef {{ gem: Gem, space: number, reason: string }} LegendGemView
- * @typedef {{ ply: number, wishes: number[], gems: LegendGemView[], missed: number[], space: number | null, domino: DominoView | null, domino_reason: string | null, drew: Gem | null }} LegendTurnView
+ * @typedef {{ ply: number, wishes: Colour[], gems: LegendGemView[], missed: Colour[], space: number | null, domino: DominoView | null, domino_reason: string | null, drew: Gem | null }} LegendTurnView
  * @typedef {{ coloured: number, coloured_value: number, mythical: number, mythical_value: number, points: number }} LegendStageScore
  * @typedef {{
  *   mode: string,
  *   pile: DominoView[],
- *   wishes: number[],
+ *   wishes: Colour[],
  *   gems: Gems,
  *   stage_scores: number[],
  *   score: number,
  *   turns: LegendTurnView[],
  *   stage_draw: Gem | null,
- *   scored_gems: number[][],
  *   scored: LegendStageScore[],
  * }} LegendView
  * @typedef {Omit<import('../envelope.js').Envelope, 'seats'> & {
@@ -177,12 +178,12 @@ function exploration(ctx) {
         } else {
           pile = h('div.empty-pile', {}, t('table.empty_pile'));
         }
-        const gems = GEMS.map((name, g) => {
-          const count = space.gems[g];
+        const gems = GEMS.map((gem) => {
+          const count = space.gems[gem];
           if (!count) return null;
-          const move = takes.find((m) => m.space === i && m.gem === name);
-          const label = t('take.gem', { count, gem: gemName(g), space: i + 1 });
-          const chip = h(`span.chip.g-${name}`, { title: label }, gemSvg(g), h('span.count', {}, `×${count}`));
+          const move = takes.find((m) => m.space === i && m.gem === gem);
+          const label = t('take.gem', { count, gem: gemName(gem), space: i + 1 });
+          const chip = h(`span.chip.g-${gem}`, { title: label }, gemSvg(gem), h('span.count', {}, `×${count}`));
           return move
             ? clickable(h('span.chip-button', { 'data-move': move.text, 'data-testid': 'take' }, chip), () => play(move.text), label)
             : h('span', { 'aria-label': label }, chip);
@@ -205,10 +206,10 @@ function gemsInline(gems) {
   return h(
     'span.gems',
     {},
-    GEMS.map((name, g) =>
-      gems[g] ? h(`span.chip.g-${name}`, { title: t(`gem_count.${name}`, { count: gems[g] }), 'aria-label': t(`gem_count.${name}`, { count: gems[g] }) }, gemSvg(g, 16), h('span.count', {}, `${gems[g]}`)) : null,
+    GEMS.map((gem) =>
+      gems[gem] ? h(`span.chip.g-${gem}`, { title: t(`gem_count.${gem}`, { count: gems[gem] }), 'aria-label': t(`gem_count.${gem}`, { count: gems[gem] }) }, gemSvg(gem, 16), h('span.count', {}, `${gems[gem]}`)) : null,
     ),
-    gems.every((n) => n === 0) ? h('span.hint', {}, t('table.no_gems')) : null,
+    GEMS.every((gem) => !gems[gem]) ? h('span.hint', {}, t('table.no_gems')) : null,
   );
 }
 
@@ -319,7 +320,7 @@ function legendPanel(ctx) {
     // The automa is THE Legend in both modes; only the mode is "Become A Legend".
     h('h3', {}, t('legend.name'), h('span.hint', { 'data-testid': 'legend-mode' }, ` · ${t(`legend.mode.${l.mode}`)}`)),
     h('div.legend-pile', {}, top ? dominoSvg(top.blocks, 76) : null, h('span', {}, t('legend.pile', { count: l.pile.length }))),
-    h('p', {}, t('legend.wishes', { a: t(`colour.${GEMS[l.wishes[0]]}`), b: t(`colour.${GEMS[l.wishes[1]]}`) })),
+    h('p', {}, t('legend.wishes', { a: colourName(l.wishes[0]), b: colourName(l.wishes[1]) })),
     h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(l.gems)),
     last ? h('div.hint', { 'data-testid': 'legend-last' }, h('p', {}, t('legend.last_turn')), h('ul.legend-why', {}, legendTurnLines(last).map((line) => h('li', {}, line)))) : null,
     l.stage_draw ? h('p.hint', {}, t('legend.stage_draw', { gem: t(`gem.${l.stage_draw}`) })) : null,
@@ -338,10 +339,10 @@ function legendTurnLines(turn) {
   const [a, b] = turn.wishes;
   const lines = [
     a === b
-      ? t('legend.why.wishes_same', { gems: t(`gem_count.${GEMS[a]}`, { count: 2 }) })
-      : t('legend.why.wishes', { a: t(`colour.${GEMS[a]}`), b: t(`colour.${GEMS[b]}`) }),
+      ? t('legend.why.wishes_same', { gems: t(`gem_count.${a}`, { count: 2 }) })
+      : t('legend.why.wishes', { a: colourName(a), b: colourName(b) }),
   ];
-  const missed = [...new Set(turn.missed)].map((c) => t(`gem.${GEMS[c]}`)).join(t('legend.why.or'));
+  const missed = [...new Set(turn.missed)].map(gemName).join(t('legend.why.or'));
   const groups = [];
   for (const g of turn.gems) {
     const same = groups.find((x) => x.gem === g.gem && x.space === g.space && x.reason === g.reason);
@@ -403,7 +404,7 @@ function pyramidSvg(player, opts = {}) {
     stage: b.stage,
     x: b.x,
     y: b.y,
-    block: asBlock(b.block),
+    block: b.block,
     title: t('pyramid.block', { stage: b.stage, colour: colourName(b.block.colour) }),
   }));
   const origin = gridOrigin(player);
@@ -428,7 +429,7 @@ function pyramidSvg(player, opts = {}) {
   const ghosts = (opts.ghosts || []).map((ghost) => ({
     key: ghost.text,
     cells: ghost.cells,
-    blocks: opts.hand ? orient(opts.hand.map(asBlock), ghost.dir) : null,
+    blocks: opts.hand ? orient(opts.hand, ghost.dir) : null,
     selected: opts.selected === ghost.text,
     label: t('place.ghost_label', { move: `${String.fromCharCode(97 + ghost.x)}${ghost.y + 1} ${ghost.dir}` }),
     onPick: () => opts.onGhost(ghost),

@@ -6,9 +6,12 @@ import { t } from '../i18n.js';
 
 /**
  * @typedef {import('./table.js').CardView} CardView
+ * @typedef {import('./table.js').Colour} Colour
  * @typedef {import('./moves.js').PyramidMove} PyramidMove
  */
 
+// The order the table lists colours in (the rulebook's; the view names them).
+/** @type {Colour[]} */
 export const COLOURS = ['blue', 'white', 'red', 'green', 'yellow'];
 /** @type {Record<string, string>} */
 const FILL = { blue: '#2f63c9', white: '#f3f0e4', red: '#c23b2a', green: '#2f8a3f', yellow: '#e3b92c' };

@@ -14,19 +14,22 @@ export { moveText };
  * Pyramids' view (crates/pyramids/src/view.rs): the envelope, the God tiles, the quarry's
  * pairs, the deck's size, the discard, the turn being played and per seat its necropolis.
  * Hidden parts are `null` (another seat's hand, a Tomb's cards); the final score and its
- * detail are `null` until the end.
+ * detail are `null` until the end. Colours travel by name, counts per colour keyed by colour
+ * name.
  * @typedef {import('./moves.js').MoveForm} MoveForm
  * @typedef {import('./moves.js').ObeliskMove | import('./moves.js').TombMove | import('./moves.js').DiscardMove} HandMove
- * @typedef {{ colour: string, x0: number, x1: number }} Stone
+ * @typedef {'blue' | 'white' | 'red' | 'green' | 'yellow'} Colour
+ * @typedef {Record<Colour, number>} PerColour a count per colour
+ * @typedef {{ colour: Colour, x0: number, x1: number }} Stone
  * @typedef {{ card: number, glyph?: string, stones: Stone[] }} CardView
  * @typedef {{ tomb: boolean, obelisk: boolean, one_of: boolean }} Allowed
  * @typedef {{ god: string, number: number, allows: Allowed, owner: number | null, set_aside: boolean }} GodView
  * @typedef {{ number: number, cards: CardView[] | null, taken_by: number | null }} PairView
- * @typedef {{ groups: number[], longest: number, bonus: number, total: number }} PyramidScore
+ * @typedef {{ groups: PerColour, longest: number, bonus: number, total: number }} PyramidScore
  * @typedef {{ pyramid: PyramidScore, obelisk: number, glyphs: number, total: number }} PublicScore
  * @typedef {PublicScore & { tomb: number }} FinalScore
  * @typedef {{ pyramid: number, obelisk: number, tomb: number }} EdificePoints
- * @typedef {{ tomb_stones: number[], tomb_majorities: string[], tomb_ties: string[], glyphs: EdificePoints }} ScoreDetail
+ * @typedef {{ tomb_stones: PerColour, tomb_majorities: Colour[], tomb_ties: Colour[], glyphs: EdificePoints }} ScoreDetail
  * @typedef {{
  *   seat: number,
  *   score: number,
@@ -39,7 +42,7 @@ export { moveText };
  *   tomb_size: number,
  *   tomb: CardView[] | null,
  *   public_score: PublicScore,
- *   obelisk_stages: number[],
+ *   obelisk_stages: PerColour,
  *   took: CardView[],
  *   discarded: CardView[],
  *   final_score: FinalScore | null,
@@ -239,13 +242,13 @@ function obeliskColumns(p) {
     h(
       'div.columns',
       {},
-      COLOURS.map((c, i) =>
+      COLOURS.map((c) =>
         h(
           'div.column',
-          { title: `${colourName(c)}: ${p.obelisk_stages[i]}`, 'aria-label': `${colourName(c)}: ${p.obelisk_stages[i]}` },
-          h('div.bar', { style: `height:${4 + p.obelisk_stages[i] * 8}px`, 'data-colour': c }),
+          { title: `${colourName(c)}: ${p.obelisk_stages[c]}`, 'aria-label': `${colourName(c)}: ${p.obelisk_stages[c]}` },
+          h('div.bar', { style: `height:${4 + p.obelisk_stages[c] * 8}px`, 'data-colour': c }),
           stoneChip(c, 16),
-          h('span.count', {}, `${p.obelisk_stages[i]}`),
+          h('span.count', {}, `${p.obelisk_stages[c]}`),
         ),
       ),
     ),

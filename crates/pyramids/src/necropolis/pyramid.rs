@@ -333,7 +333,9 @@ fn largest_group(board: u128, anchors: u128) -> u8 {
 /// A pyramid's points: the largest group per colour, the longest group once more, the bonus.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PyramidScore {
-    /// Largest connected group per colour (blue, white, red, green, yellow), in stones.
+    /// Largest connected group per colour (blue, white, red, green, yellow), in stones; it
+    /// travels keyed by colour name.
+    #[serde(with = "crate::data::per_colour")]
     pub groups: [u8; 5],
     /// The single longest group, scored again.
     pub longest: u8,

@@ -107,14 +107,15 @@ fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
             }
         }
         if let Some(legend) = View::of(&g, None).legend {
-            assert_eq!(legend.scored_gems.len(), 4);
-            for (s, [coloured, mythical]) in legend.scored_gems.iter().enumerate() {
+            assert_eq!(legend.scored.len(), 4);
+            for (s, scored) in legend.scored.iter().enumerate() {
                 let expected = pyramidion_treasures::legend_stage_points(
                     s as u8,
-                    *coloured as u32,
-                    *mythical as u32,
+                    scored.coloured as u32,
+                    scored.mythical as u32,
                 );
                 assert_eq!(legend.stage_scores[s] as u32, expected, "seed {seed}");
+                assert_eq!(scored.points, expected, "seed {seed}");
             }
         }
     }
