@@ -53,7 +53,7 @@ export function renderGeneric(ctx) {
   const onBoard = board ? legal.filter((m) => Number.isInteger(m.row) && Number.isInteger(m.column)) : [];
   const others = legal.filter((m) => !onBoard.includes(m));
   return [
-    statusBar(ctx, { className: 'generic-status', stage: view.stages > 1 ? undefined : false }),
+    statusBar(ctx, { stage: view.stages > 1 ? undefined : false }),
     h(
     'div.generic',
     { 'data-testid': 'generic-table' },

@@ -146,7 +146,7 @@ export function render(ctx) {
 // The shell's status line, with the bag's size.
 /** @param {Ctx} ctx */
 function tableStatus(ctx) {
-  return statusBar(ctx, { className: 'ft-status', info: [h('span.info', {}, t('table.bag', { count: ctx.view.bag_size }))] });
+  return statusBar(ctx, { info: [h('span.info', {}, t('table.bag', { count: ctx.view.bag_size }))] });
 }
 
 /** @param {Ctx} ctx */

@@ -181,7 +181,7 @@ export function render(ctx) {
 // The shell's status line, in Pyramido's words, with the first player of the stage.
 /** @param {Ctx} ctx */
 function tableStatus(ctx) {
-  return statusBar(ctx, { ns: 'pyo.', className: 'ft-status', first: 'pyo.first_player' });
+  return statusBar(ctx, { ns: 'pyo.', first: 'pyo.first_player' });
 }
 
 /** @param {Ctx} ctx */
