@@ -108,6 +108,17 @@ async fn an_unknown_stored_game_kind_or_status_is_a_corrupt_row() {
     assert!(s.state.store.game(&id).await.unwrap().is_some());
 }
 
+/// Writes `value` into game `id`'s seats by `update` (`$1` the value, `$2` the game): a row
+/// as another version, or a hand, may have left it.
+async fn write_seats(pool: &sqlx::AnyPool, update: &'static str, value: &'static str, id: &str) {
+    sqlx::query(update)
+        .bind(value)
+        .bind(id)
+        .execute(pool)
+        .await
+        .unwrap();
+}
+
 /// A bot seat's level is read back as a level: one this build does not know (renamed since,
 /// or edited by hand) is a corrupt row, said as such, never a bot of another level; its table
 /// answers `internal`, not a guess.
@@ -127,16 +138,14 @@ async fn an_unknown_stored_bot_level_is_a_corrupt_row() {
     let id = t.body["id"].as_str().unwrap().to_string();
     let seats = s.state.store.seats(&id).await.unwrap();
     assert_eq!(seats[1], SeatKind::Bot("easy".parse().unwrap()));
-    let set_level = |level: &'static str| {
-        let (pool, id) = (s.state.store.pool.clone(), id.clone());
-        async move {
-            sqlx::query("UPDATE seats SET bot_level = $1 WHERE game_id = $2 AND kind = 'bot'")
-                .bind(level)
-                .bind(id)
-                .execute(&pool)
-                .await
-                .unwrap();
-        }
+    let pool = &s.state.store.pool;
+    let set_level = |level| {
+        write_seats(
+            pool,
+            "UPDATE seats SET bot_level = $1 WHERE game_id = $2 AND kind = 'bot'",
+            level,
+            &id,
+        )
     };
     set_level("grandmaster").await;
     let error = s.state.store.seats(&id).await.unwrap_err().to_string();
@@ -171,16 +180,14 @@ async fn an_unknown_stored_seat_kind_is_a_corrupt_row() {
         .await;
     assert_eq!(t.status, 201, "{}", t.text);
     let id = t.body["id"].as_str().unwrap().to_string();
-    let set_kind = |kind: &'static str| {
-        let (pool, id) = (s.state.store.pool.clone(), id.clone());
-        async move {
-            sqlx::query("UPDATE seats SET kind = $1 WHERE game_id = $2 AND seat = 0")
-                .bind(kind)
-                .bind(id)
-                .execute(&pool)
-                .await
-                .unwrap();
-        }
+    let pool = &s.state.store.pool;
+    let set_kind = |kind| {
+        write_seats(
+            pool,
+            "UPDATE seats SET kind = $1 WHERE game_id = $2 AND seat = 0",
+            kind,
+            &id,
+        )
     };
     set_kind("player").await;
     let error = s.state.store.seats(&id).await.unwrap_err().to_string();
