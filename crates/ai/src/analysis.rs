@@ -27,11 +27,12 @@ pub const JUDGE_MULTIPLE: u32 = 4;
 /// the move played.
 pub const FEW: usize = 8;
 /// Futures per candidate, at least (an interval needs two; a budget this small flags
-/// nothing, honestly) and at most (beyond, the interval narrows too slowly to be worth it:
-/// only Pyramids, the largest budget over the fewest candidates, reaches it; at 1,024 two
-/// seeds put a strong seat's total 2 to 3 points apart on some games, docs/analysis.md).
+/// nothing, honestly) and, by default, at most (beyond, the interval narrows too slowly to be
+/// worth it: only Pyramids, the largest budget over the fewest candidates, reaches it; at
+/// 1,024 two seeds put a strong seat's total 2 to 3 points apart on some games,
+/// docs/analysis.md).
 const MIN_SAMPLES: u32 = 4;
-const MAX_SAMPLES: u32 = 2048;
+pub const MAX_FUTURES: u32 = 2048;
 
 /// The analysis budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +44,8 @@ pub struct AnalysisConfig {
     pub seed: u64,
     /// What a future is worth to the seat judged.
     pub measure: Measure,
+    /// Futures per candidate at the most ([`MAX_FUTURES`]; more only to study the judge).
+    pub max_futures: u32,
 }
 
 /// What a played-out future is worth to the seat whose decision is judged.
@@ -123,6 +126,7 @@ impl AnalysisConfig {
             budget: strongest.saturating_mul(JUDGE_MULTIPLE),
             seed,
             measure: Measure::default(),
+            max_futures: MAX_FUTURES,
         }
     }
 
@@ -370,6 +374,19 @@ pub fn analyse_plies<G: Rules>(
     config: AnalysisConfig,
     plies: std::ops::Range<usize>,
 ) -> Result<(Vec<Decision>, u8), AnalysisError> {
+    analyse_plies_seeing::<G>(record, config, plies, |_, _, _| {})
+}
+
+/// [`analyse_plies`], handing `seeing` each decision with the index of the move played among
+/// its candidates and their values (`values[c][i]`: candidate `c`'s points in future `i`):
+/// what `pyramidion analyse --values` writes, to study the judge's estimates on real decisions
+/// (docs/analysis.md).
+pub fn analyse_plies_seeing<G: Rules>(
+    record: &Record,
+    config: AnalysisConfig,
+    plies: std::ops::Range<usize>,
+    mut seeing: impl FnMut(&Decision, usize, &[Vec<f64>]),
+) -> Result<(Vec<Decision>, u8), AnalysisError> {
     let mut decisions = Vec::new();
     let seats = replay::<G>(record, plies, |game, played, ply| {
         let ToMove::Seat(seat) = game.to_move() else {
@@ -378,7 +395,8 @@ pub fn analyse_plies<G: Rules>(
         let seed = crate::seed::decision_seed(config.seed, ply as u64);
         let (moves, spent) = candidates(game, played, config, seed);
         let left = config.budget.saturating_sub(spent);
-        let samples = (left / moves.len() as u32).clamp(MIN_SAMPLES, MAX_SAMPLES);
+        let samples =
+            (left / moves.len() as u32).clamp(MIN_SAMPLES, config.max_futures.max(MIN_SAMPLES));
         // One playout searcher for every candidate, and one seed for their futures: the
         // same determinisations and playout seeds for each (common random numbers).
         let futures = crate::seed::decision_seed(seed, u64::from(u32::MAX));
@@ -397,7 +415,7 @@ pub fn analyse_plies<G: Rules>(
             .expect("the move played is a candidate");
         let v = judge(&values, played_at);
         let best = moves[v.best];
-        decisions.push(Decision {
+        let decision = Decision {
             ply,
             seat: seat.0,
             stage: game.stage_number(),
@@ -415,7 +433,9 @@ pub fn analyse_plies<G: Rules>(
             flag: v.flag,
             candidates: moves.len(),
             samples,
-        });
+        };
+        seeing(&decision, played_at, &values);
+        decisions.push(decision);
         Ok(())
     })?;
     Ok((decisions, seats))

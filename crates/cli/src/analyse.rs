@@ -9,7 +9,8 @@ use clap::Args;
 use pyramidion_ai::analysis::{AnalysisConfig, Totals};
 use pyramidion_core::record::Record;
 use pyramidion_games::GameKind;
-use pyramidion_games::analysis::analyse_record;
+use pyramidion_games::analysis::{analyse_record, analyse_record_seeing};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -29,13 +30,41 @@ pub struct AnalyseArgs {
     /// Also write the report as JSON into this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Futures per candidate at the most (default: the judge's); more only to study the judge,
+    /// with `--values`.
+    #[arg(long)]
+    pub max_futures: Option<u32>,
+    /// Also write every decision's candidates' values into this file, one JSON line per
+    /// decision (`ply`, `seat`, `played`: the index of the move played among the candidates,
+    /// `values[c][i]`: candidate c's points in future i), to study the judge's estimates
+    /// (`scripts/judge-estimates`, docs/analysis.md).
+    #[arg(long)]
+    pub values: Option<PathBuf>,
 }
 
 pub fn run(args: AnalyseArgs) -> Result<()> {
     let record = read_record(&args.file)?;
     let config = config_for(&record, &args)?;
-    let analysis =
-        analyse_record(&record, config).with_context(|| format!("{}", args.file.display()))?;
+    let analysis = match &args.values {
+        None => analyse_record(&record, config),
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            let mut out = std::io::BufWriter::new(file);
+            let mut written = Ok(());
+            let analysis = analyse_record_seeing(&record, config, |d, played, values| {
+                let line = serde_json::json!({"ply": d.ply, "seat": d.seat, "played": played, "values": values});
+                if written.is_ok() {
+                    written = writeln!(out, "{line}");
+                }
+            });
+            written
+                .and_then(|()| out.flush())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            analysis
+        }
+    }
+    .with_context(|| format!("{}", args.file.display()))?;
     outln!(
         "{:>5} {:>4}  {:<16}{:>8}  {:<16}{:>8}{:>7}  {:<15} flag",
         "ply",
@@ -94,9 +123,13 @@ fn config_for(record: &Record, args: &AnalyseArgs) -> Result<AnalysisConfig> {
     if args.budget == Some(0) {
         anyhow::bail!("--budget must be at least 1");
     }
+    if args.max_futures == Some(0) {
+        anyhow::bail!("--max-futures must be at least 1");
+    }
     Ok(AnalysisConfig {
         budget: args.budget.unwrap_or(judge.budget),
         measure: args.measure,
+        max_futures: args.max_futures.unwrap_or(judge.max_futures),
         ..judge
     })
 }

@@ -17,7 +17,7 @@ use crate::game_args::options_json;
 use crate::sim::play_game;
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use pyramidion_ai::analysis::{Analysis, AnalysisConfig, Measure};
+use pyramidion_ai::analysis::{Analysis, AnalysisConfig, MAX_FUTURES, Measure};
 use pyramidion_ai::level::BotLevel;
 use pyramidion_core::Rules;
 use pyramidion_core::record::Record;
@@ -182,6 +182,7 @@ fn check_game<G: Rules>(
         budget: budget(args),
         seed,
         measure: args.measure,
+        max_futures: MAX_FUTURES,
     };
     let first = analyse_record(&record, config(args.analysis_seed))
         .with_context(|| format!("game seed {seed}"))?;

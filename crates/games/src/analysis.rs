@@ -26,6 +26,26 @@ pub fn analyse_plies(
     dispatch!(kind_of(record)?, G => analysis::analyse_plies::<G>(record, config, plies))
 }
 
+/// [`analyse_record`], handing `seeing` each decision, the index of the move played among its
+/// candidates and their values (`pyramidion_ai::analysis::analyse_plies_seeing`).
+pub fn analyse_record_seeing(
+    record: &Record,
+    config: AnalysisConfig,
+    seeing: impl FnMut(&Decision, usize, &[Vec<f64>]),
+) -> Result<Analysis, AnalysisError> {
+    let kind = kind_of(record)?;
+    let plies = 0..record.moves.len();
+    let (decisions, seats) =
+        dispatch!(kind, G => analysis::analyse_plies_seeing::<G>(record, config, plies, seeing))?;
+    Ok(Analysis::from_decisions(
+        record,
+        config,
+        kind.descriptor(),
+        seats,
+        decisions,
+    ))
+}
+
 /// How many decisions (moves of a seat that had a choice) a record holds: what a per-game
 /// budget is shared among.
 pub fn decision_count(record: &Record) -> Result<usize, AnalysisError> {

@@ -487,6 +487,7 @@ fn analyse_reports_every_decision_and_writes_json() {
     assert!(o.status.success(), "{}", stderr(&o));
     let record = records.join("pyramids-1.txt");
     let json = dir.join("analysis.json");
+    let values = dir.join("values.jsonl");
     let o = pyramidion(&[
         "analyse",
         record.to_str().unwrap(),
@@ -496,6 +497,10 @@ fn analyse_reports_every_decision_and_writes_json() {
         "3",
         "--json",
         json.to_str().unwrap(),
+        "--values",
+        values.to_str().unwrap(),
+        "--max-futures",
+        "5",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
@@ -521,6 +526,38 @@ fn analyse_reports_every_decision_and_writes_json() {
         assert_eq!(d["best_move"]["text"], d["best"]);
         assert!(d["played_move"]["kind"].is_string(), "{d}");
         assert!((1..=10).contains(&d["stage"].as_u64().unwrap()));
+    }
+    // The candidates' values, decision by decision (`--values`, to study the judge): every
+    // candidate on the same futures, as many as asked at the most, and the played one's mean
+    // is the report's.
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&values)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), decisions.len());
+    for (line, d) in lines.iter().zip(decisions) {
+        assert_eq!((&line["ply"], &line["seat"]), (&d["ply"], &d["seat"]));
+        let candidates = line["values"].as_array().unwrap();
+        assert_eq!(candidates.len() as u64, d["candidates"].as_u64().unwrap());
+        let played = &candidates[line["played"].as_u64().unwrap() as usize];
+        let futures: Vec<f64> = played
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert!((1..=5).contains(&futures.len()), "{line}");
+        assert!(
+            candidates
+                .iter()
+                .all(|c| c.as_array().unwrap().len() == futures.len())
+        );
+        let mean = futures.iter().sum::<f64>() / futures.len() as f64;
+        assert!(
+            (mean - d["played_points"].as_f64().unwrap()).abs() < 1e-9,
+            "{line} {d}"
+        );
     }
     assert_eq!(report["stage_name"], "round");
     // The judge's measure unless asked otherwise: the lead over the best other seat.

@@ -2,7 +2,7 @@
 //! registry): an avoidable elimination is a blunder, a report cut in parts is the whole, its
 //! stage totals add up, and two analysis seeds agree.
 use pyramidion_ai::analysis::{
-    Analysis, AnalysisConfig, JUDGE_MULTIPLE, Measure, Totals, move_form,
+    Analysis, AnalysisConfig, JUDGE_MULTIPLE, MAX_FUTURES, Measure, Totals, move_form,
 };
 use pyramidion_ai::{Bot, Greedy, RandomBot};
 use pyramidion_core::record::Record;
@@ -40,6 +40,7 @@ fn a_placement_that_eliminates_its_player_is_a_blunder() {
                 budget: judge_at_max_budget(&record),
                 seed: 1,
                 measure: Measure::Margin,
+                max_futures: MAX_FUTURES,
             };
             let (decisions, _) = analyse_plies(&record, config, ply..ply + 1).unwrap();
             let [decision] = &decisions[..] else {
@@ -81,6 +82,7 @@ fn an_analysis_cut_in_parts_is_the_whole() {
             budget: 8,
             seed: 1,
             measure: Measure::Margin,
+            max_futures: MAX_FUTURES,
         };
         let whole = analyse_record(&record, config).unwrap();
         let (mut parts, seats) = analyse_plies(&record, config, 0..5).unwrap();
@@ -117,6 +119,7 @@ fn totals_add_up<G: Rules>(options: &G::Options) {
         budget: 1,
         seed: 1,
         measure: Measure::Margin,
+        max_futures: MAX_FUTURES,
     };
     let analysis = analyse_record(&record, config).unwrap();
     assert_eq!(analysis.stage_name, G::DESCRIPTOR.stage_name);
@@ -213,6 +216,7 @@ fn two_seeds_agree_on_flags_and_totals() {
                                 budget: judge_at_max_budget(record),
                                 seed,
                                 measure: Measure::Margin,
+                                max_futures: MAX_FUTURES,
                             },
                         )
                         .unwrap()

@@ -5,7 +5,9 @@ mod keyboard;
 mod quarry;
 mod whole_game;
 
-use crate::browser::support::{DESKTOP, PHONE, artifacts, exists, key_activate, py_state, py_wait_past};
+use crate::browser::support::{
+    DESKTOP, PHONE, artifacts, exists, key_activate, py_state, py_wait_past,
+};
 use crate::browser::webdriver::Session;
 use serde_json::json;
 use std::sync::atomic::AtomicUsize;
