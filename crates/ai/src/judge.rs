@@ -19,7 +19,8 @@
 //! of itself (4 h: 94%); one within its doubt counts nothing, as it is not flagged. It is the
 //! posterior mean of a normal loss under a prior whose spread is estimated from the decision
 //! itself (empirical Bayes), with the widened interval's half-width as the noise.
-//! docs/analysis.md, "The point estimate", gives the measurements.
+//! docs/analysis.md ("A loss counts as much as it is sure"; "Pyramids' seat totals, and why the
+//! loss is shrunk") gives the measurements and their commands.
 
 /// Points lost from which a decision is flagged, when the interval's lower end reaches them.
 pub const FLAGS: [(f64, &str); 3] = [(10.0, "blunder"), (5.0, "mistake"), (2.0, "inaccuracy")];
