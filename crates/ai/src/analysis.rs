@@ -239,22 +239,6 @@ pub struct Analysis {
 #[error("{0}")]
 pub struct AnalysisError(pub String);
 
-/// Analyses every decision of a record of game `G` (the registry's
-/// `pyramidion_games::analysis::analyse_record` finds `G` from the record's key).
-pub fn analyse_game<G: Rules>(
-    record: &Record,
-    config: AnalysisConfig,
-) -> Result<Analysis, AnalysisError> {
-    let (decisions, seats) = analyse_plies::<G>(record, config, 0..record.moves.len())?;
-    Ok(Analysis::from_decisions(
-        record,
-        config,
-        G::DESCRIPTOR,
-        seats,
-        decisions,
-    ))
-}
-
 /// How many decisions (moves of a seat that had a choice) a record holds: what a per-game
 /// budget is shared among.
 pub fn decision_count<G: Rules>(record: &Record) -> Result<usize, AnalysisError> {

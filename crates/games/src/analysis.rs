@@ -13,7 +13,7 @@ fn kind_of(record: &Record) -> Result<GameKind, AnalysisError> {
 
 /// Analyses every decision of a record.
 pub fn analyse_record(record: &Record, config: AnalysisConfig) -> Result<Analysis, AnalysisError> {
-    dispatch!(kind_of(record)?, G => analysis::analyse_game::<G>(record, config))
+    analyse_record_seeing(record, config, |_, _, _| {})
 }
 
 /// The decisions among the moves of `plies` only (so that a long analysis can be cut into
