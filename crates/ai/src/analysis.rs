@@ -31,7 +31,7 @@ pub const FEW: usize = 8;
 /// worth it: only Pyramids, the largest budget over the fewest candidates, reaches it; at
 /// 1,024 two seeds put a strong seat's total 2 to 3 points apart on some games,
 /// docs/analysis.md).
-const MIN_SAMPLES: u32 = 4;
+const MIN_FUTURES: u32 = 4;
 pub const MAX_FUTURES: u32 = 2048;
 
 /// The analysis budget.
@@ -380,7 +380,7 @@ pub fn analyse_plies_seeing<G: Rules>(
         let (moves, spent) = candidates(game, played, config, seed);
         let left = config.budget.saturating_sub(spent);
         let samples =
-            (left / moves.len() as u32).clamp(MIN_SAMPLES, config.max_futures.max(MIN_SAMPLES));
+            (left / moves.len() as u32).clamp(MIN_FUTURES, config.max_futures.max(MIN_FUTURES));
         // One playout searcher for every candidate, and one seed for their futures: the
         // same determinisations and playout seeds for each (common random numbers).
         let futures = crate::seed::decision_seed(seed, u64::from(u32::MAX));
