@@ -9,12 +9,14 @@
 //! legal moves ([`FEW`] or fewer) every one is a candidate; where it has many (placements), a
 //! search with half the budget proposes its best few, and the move played joins them. Every
 //! candidate is then played out on the same futures (common random numbers: the same
-//! determinisations and the same playout seeds), and [`crate::judge`] says what was lost, with
+//! determinisations and the same playout seeds, the playouts without random moves), in a race:
+//! the candidates clearly worse than the leader after half the futures' budget get no more,
+//! the others share the rest (see `race`), and [`crate::judge`] says what was lost, with
 //! its interval, and flags a decision (`inaccuracy` from 2 points, `mistake` from 5, `blunder`
 //! from 10) only where the interval's lower end passes the threshold. Totals add up the point
 //! estimates (each loss shrunk by its doubt: nothing where the interval reaches zero). `pyramidion analyse` prints it; the server stores it for the replay page.
 use crate::judge::judge;
-use crate::search::{Search, SearchConfig};
+use crate::search::{Playout, Search, SearchConfig};
 use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, ToMove};
@@ -28,11 +30,23 @@ pub const JUDGE_MULTIPLE: u32 = 4;
 pub const FEW: usize = 8;
 /// Futures per candidate, at least (an interval needs two; a budget this small flags
 /// nothing, honestly) and, by default, at most (beyond, the interval narrows too slowly to be
-/// worth it: only Pyramids, the largest budget over the fewest candidates, reaches it; at
-/// 1,024 two seeds put a strong seat's total 2 to 3 points apart on some games,
-/// docs/analysis.md).
+/// worth it: Pyramids, the largest budget over the fewest candidates, reaches it; at 1,024
+/// two seeds put a strong seat's total 2 to 3 points apart on some games, docs/analysis.md).
 const MIN_FUTURES: u32 = 4;
-pub const MAX_FUTURES: u32 = 2048;
+pub const MAX_FUTURES: u32 = 4096;
+/// How a candidate's futures are played out: by the greedy policy of every seat, without the
+/// random moves the search's playouts mix in (they explore; a future must not). Why: a random
+/// move is a blunder neither player would make, and in Pyramido one often makes a pyramid
+/// unfillable, which eliminates its player: with a tenth of the moves random, 39% of the
+/// futures of a game's first decision ended in an elimination, worth ±66 whatever the
+/// candidate, and the paired differences' spread was 58 points; without them, none and 16
+/// (a fourteenth of the variance: as many futures as fourteen times the budget). In
+/// Forgotten Treasures and Pyramids, where no move eliminates, the spread hardly moves (12 to
+/// 17 either way). `cargo run --release -p pyramidion-ai --example judge_futures -- RECORD
+/// 300` prints it for a record (docs/analysis.md, "Futures without random moves").
+const FUTURES_PLAYOUT: Playout = Playout::Greedy {
+    random_per_mille: 0,
+};
 
 /// The analysis budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,7 +184,9 @@ pub struct Decision {
     pub lost_high: f64,
     /// Set only where `lost_low` passes the flag's threshold.
     pub flag: Option<&'static str>,
-    /// How many moves were compared, on how many futures each.
+    /// How many moves were compared, and on how many futures the move played and those still
+    /// in the race at its end were played (the others, clearly worse, on half as many or
+    /// fewer; see `race`).
     pub candidates: usize,
     pub samples: u32,
 }
@@ -351,6 +367,48 @@ fn candidates<G: Rules>(
     (out, iterations)
 }
 
+/// The candidates' futures within `budget` playouts, raced: half of the budget is shared by
+/// every candidate on the same futures; the candidates then clearly worse than the leader
+/// (the best mean) are dropped, and the other half goes to those kept (always the move played
+/// and the leader) on further futures, the same for each. Returns the indices of the kept
+/// candidates and their values, every one on the same futures (at most `max_futures`).
+///
+/// Why: a decision's loss is the difference between two candidates, the best and the move
+/// played, and its doubt shrinks with their futures; futures spent on a candidate already
+/// known to be worse narrow nothing. With eight candidates (placements) and two kept, the
+/// two get two and a half times the futures of an even share. `play(m, futures)` plays move
+/// `m` on the futures numbered `futures`.
+fn race<M: Copy>(
+    moves: &[M],
+    played: usize,
+    budget: u32,
+    max_futures: u32,
+    mut play: impl FnMut(M, std::ops::Range<u32>) -> Vec<f64>,
+) -> (Vec<usize>, Vec<Vec<f64>>) {
+    let cap = max_futures.max(MIN_FUTURES);
+    let first = (budget / 2 / moves.len().max(1) as u32).clamp(MIN_FUTURES, cap);
+    let mut values: Vec<Vec<f64>> = moves.iter().map(|&m| play(m, 0..first)).collect();
+    let leader = crate::judge::leader(&values, played);
+    let kept: Vec<usize> = (0..moves.len())
+        .filter(|&c| {
+            c == played
+                || c == leader
+                || !crate::judge::clearly_worse(&values[leader], &values[c], moves.len())
+        })
+        .collect();
+    let more = budget.saturating_sub(first * moves.len() as u32) / kept.len() as u32;
+    let total = first.saturating_add(more).min(cap).max(first);
+    for &c in &kept {
+        let added = play(moves[c], first..total);
+        values[c].extend(added);
+    }
+    let kept_values = kept
+        .iter()
+        .map(|&c| std::mem::take(&mut values[c]))
+        .collect();
+    (kept, kept_values)
+}
+
 /// The decisions among the moves of `plies` only (so that a long analysis can be cut into
 /// short jobs), and the game's seat count.
 pub fn analyse_plies<G: Rules>(
@@ -379,25 +437,29 @@ pub fn analyse_plies_seeing<G: Rules>(
         let seed = crate::seed::decision_seed(config.seed, ply as u64);
         let (moves, spent) = candidates(game, played, config, seed);
         let left = config.budget.saturating_sub(spent);
-        let samples =
-            (left / moves.len() as u32).clamp(MIN_FUTURES, config.max_futures.max(MIN_FUTURES));
-        // One playout searcher for every candidate, and one seed for their futures: the
-        // same determinisations and playout seeds for each (common random numbers).
-        let futures = crate::seed::decision_seed(seed, u64::from(u32::MAX));
-        let mut evaluator = Search::<G>::new(SearchConfig::default(), futures);
-        let values: Vec<Vec<f64>> = moves
-            .iter()
-            .map(|&m| {
-                evaluator.playout_values(game, m, samples, futures, |o, s| {
-                    config.measure.of(o, s, G::DESCRIPTOR.forfeit_points)
-                })
-            })
-            .collect();
         let played_at = moves
             .iter()
             .position(|&m| m == played)
             .expect("the move played is a candidate");
-        let v = judge(&values, played_at);
+        // Every candidate is played on the same futures (common random numbers): one seed
+        // for the decision's futures, one playout searcher for every candidate.
+        let futures_seed = crate::seed::decision_seed(seed, u64::from(u32::MAX));
+        let playouts = SearchConfig {
+            playout: FUTURES_PLAYOUT,
+            ..SearchConfig::default()
+        };
+        let mut evaluator = Search::<G>::new(playouts, futures_seed);
+        let compared = moves.len();
+        let (kept, values) = race(&moves, played_at, left, config.max_futures, |m, futures| {
+            evaluator.playout_values(game, m, futures, futures_seed, |o, s| {
+                config.measure.of(o, s, G::DESCRIPTOR.forfeit_points)
+            })
+        });
+        let kept_moves: Vec<G::Move> = kept.iter().map(|&c| moves[c]).collect();
+        let played_at = kept.iter().position(|&c| c == played_at).expect("kept");
+        let v = judge(&values, played_at, compared);
+        let samples = values[played_at].len() as u32;
+        let moves = kept_moves;
         let best = moves[v.best];
         let decision = Decision {
             ply,
@@ -415,7 +477,7 @@ pub fn analyse_plies_seeing<G: Rules>(
             lost_low: v.low,
             lost_high: v.high,
             flag: v.flag,
-            candidates: moves.len(),
+            candidates: compared,
             samples,
         };
         seeing(&decision, played_at, &values);

@@ -60,6 +60,39 @@ fn mean(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / xs.len() as f64
 }
 
+/// The mean of the paired differences `a[i] − b[i]` and its standard error (infinite with
+/// fewer than two pairs: one future says nothing of the spread).
+fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let diffs: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    let n = diffs.len();
+    let m = mean(&diffs);
+    if n < 2 {
+        return (m, f64::INFINITY);
+    }
+    let var = diffs.iter().map(|d| (d - m).powi(2)).sum::<f64>() / (n - 1) as f64;
+    (m, (var / n as f64).sqrt())
+}
+
+/// The candidate with the highest mean, `played` winning ties (no loss where none is shown).
+pub fn leader(values: &[Vec<f64>], played: usize) -> usize {
+    let means: Vec<f64> = values.iter().map(|v| mean(v)).collect();
+    let mut best = played;
+    for (c, &m) in means.iter().enumerate() {
+        if m > means[best] {
+            best = c;
+        }
+    }
+    best
+}
+
+/// Whether `candidate` is clearly worse than `leader` on their common futures: the leader's
+/// lead is beyond the interval `judge` would give it among `compared` moves. Such a candidate
+/// is not worth more futures: it will not be the best.
+pub fn clearly_worse(leader: &[f64], candidate: &[f64], compared: usize) -> bool {
+    let (lead, se) = paired(leader, candidate);
+    lead > z_for(compared.max(2) - 1) * se
+}
+
 /// A raw loss shrunk by its doubt `half` (the interval's half-width): `raw × (1 − (half /
 /// raw)²)`, never below zero (the module's comment says why).
 fn shrunk(raw: f64, half: f64) -> f64 {
@@ -71,16 +104,13 @@ fn shrunk(raw: f64, half: f64) -> f64 {
 
 /// The verdict from `values[c][i]`: the played-out points of candidate `c` in future `i`
 /// (every candidate has the same number of futures, the same futures); `played` is the index
-/// of the move played among the candidates.
-pub fn judge(values: &[Vec<f64>], played: usize) -> Verdict {
+/// of the move played among the candidates. `compared`: how many moves the best was chosen
+/// among, at least `values.len()` (the analysis drops candidates clearly worse than the
+/// leader before it gives the others more futures; they were still part of the choice, so
+/// the interval stays as wide as for all of them).
+pub fn judge(values: &[Vec<f64>], played: usize, compared: usize) -> Verdict {
     let means: Vec<f64> = values.iter().map(|v| mean(v)).collect();
-    // The best: the highest mean; the played move wins ties (no loss where none is shown).
-    let mut best = played;
-    for (c, &m) in means.iter().enumerate() {
-        if m > means[best] {
-            best = c;
-        }
-    }
+    let best = leader(values, played);
     if best == played {
         return Verdict {
             best,
@@ -91,21 +121,8 @@ pub fn judge(values: &[Vec<f64>], played: usize) -> Verdict {
             flag: None,
         };
     }
-    let diffs: Vec<f64> = values[best]
-        .iter()
-        .zip(&values[played])
-        .map(|(b, p)| b - p)
-        .collect();
-    let n = diffs.len();
-    let raw = mean(&diffs);
-    let se = if n > 1 {
-        let var = diffs.iter().map(|d| (d - raw).powi(2)).sum::<f64>() / (n - 1) as f64;
-        (var / n as f64).sqrt()
-    } else {
-        // One future says nothing of the spread: the interval is unbounded.
-        f64::INFINITY
-    };
-    let half = z_for(values.len() - 1) * se;
+    let (raw, se) = paired(&values[best], &values[played]);
+    let half = z_for(compared.max(values.len()) - 1) * se;
     let (low, high) = (raw - half, raw + half);
     Verdict {
         best,
@@ -156,7 +173,7 @@ mod tests {
             // Few futures and noisy playouts: the case where luck looks like a loss.
             let values = simulate(&mut rng, &worth, 64, 15.0, 8.0);
             let played = decision % k;
-            let v = judge(&values, played);
+            let v = judge(&values, played, k);
             assert_eq!(v.flag, None, "decision {decision}: {v:?}");
             assert!(v.low <= v.lost && v.lost <= v.high && v.lost >= 0.0);
             if v.low <= 0.0 {
@@ -177,8 +194,8 @@ mod tests {
         );
         // Identical values (a move and its twin): nothing lost, nothing flagged.
         let same = vec![vec![30.0, 50.0, 41.0]; 4];
-        assert_eq!(judge(&same, 2).lost, 0.0);
-        assert_eq!(judge(&same, 2).flag, None);
+        assert_eq!(judge(&same, 2, 4).lost, 0.0);
+        assert_eq!(judge(&same, 2, 4).flag, None);
     }
 
     #[test]
@@ -186,7 +203,7 @@ mod tests {
         let mut rng = GameRng::from_seed(8);
         for (gap, flag) in [(14.0, "blunder"), (8.0, "mistake"), (4.0, "inaccuracy")] {
             let values = simulate(&mut rng, &[40.0, 40.0 - gap, 39.0, 35.0], 400, 15.0, 3.0);
-            let v = judge(&values, 1);
+            let v = judge(&values, 1, 4);
             assert_eq!(v.best, 0, "{gap}: {v:?}");
             assert_eq!(v.flag, Some(flag), "{gap}: {v:?}");
             assert!(
@@ -196,13 +213,20 @@ mod tests {
             // A clear loss keeps nearly all of itself.
             let raw = v.means[0] - v.means[1];
             assert!(v.lost >= 0.9 * raw && v.lost <= raw, "{raw}: {v:?}");
+            // The best chosen among more moves (candidates dropped from a race still count):
+            // the same values, a wider interval.
+            let among_eight = judge(&values, 1, 8);
+            assert!(
+                among_eight.low < v.low && among_eight.high > v.high,
+                "{among_eight:?}"
+            );
         }
         // The same loss measured on too few futures is not flagged: doubt is honest.
         let values = simulate(&mut rng, &[40.0, 36.0], 4, 15.0, 8.0);
-        assert_eq!(judge(&values, 1).flag, None);
+        assert_eq!(judge(&values, 1, 2).flag, None);
         // The best move played loses nothing.
         let values = simulate(&mut rng, &[40.0, 30.0, 20.0], 100, 15.0, 3.0);
-        let v = judge(&values, 0);
+        let v = judge(&values, 0, 3);
         assert_eq!((v.best, v.lost, v.flag), (0, 0.0, None));
     }
 }

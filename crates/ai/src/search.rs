@@ -260,7 +260,7 @@ impl<G: Rules> Search<G> {
     /// guided playout. The futures are drawn from `seed` alone, so two moves evaluated with
     /// the same seed meet the same hidden piles, hands and draws (common random numbers).
     pub fn evaluate_move(&mut self, game: &G, mv: G::Move, samples: u32, seed: Seed) -> (f64, f64) {
-        let finals = self.playout_outcomes(game, mv, samples, seed);
+        let finals = self.playout_outcomes(game, mv, 0..samples.max(1), seed);
         let ToMove::Seat(seat) = game.to_move() else {
             return (0.0, 0.0);
         };
@@ -274,23 +274,25 @@ impl<G: Rules> Search<G> {
         (points / n, reward / n)
     }
 
-    /// The final points of the seat to move if it plays `mv`, future by future: future `i`
-    /// (a determinisation from that seat's information, then a guided playout to the game's
-    /// end) is drawn from `seed` alone, whatever the move. So the `i`-th values of two moves
-    /// met the same hidden piles, hands and draws and the same playout seeds (common random
-    /// numbers): their difference is the moves' difference, not two samples' noise.
+    /// What `value` says of the seat to move's outcome if it plays `mv`, future by future,
+    /// for the futures numbered `futures`: future `i` (a determinisation from that seat's
+    /// information, then a guided playout to the game's end) is drawn from `seed` and `i`
+    /// alone, whatever the move. So the `i`-th values of two moves met the same hidden piles,
+    /// hands and draws and the same playout seeds (common random numbers): their difference
+    /// is the moves' difference, not two samples' noise; and futures `n..m` can be added to
+    /// the moves still compared after `0..n`.
     pub fn playout_values(
         &mut self,
         game: &G,
         mv: G::Move,
-        samples: u32,
+        futures: std::ops::Range<u32>,
         seed: Seed,
         value: impl Fn(&Outcome, usize) -> f64,
     ) -> Vec<f64> {
         let ToMove::Seat(seat) = game.to_move() else {
             return Vec::new();
         };
-        self.playout_outcomes(game, mv, samples, seed)
+        self.playout_outcomes(game, mv, futures, seed)
             .iter()
             .map(|o| value(o, seat.index()))
             .collect()
@@ -300,19 +302,19 @@ impl<G: Rules> Search<G> {
         &mut self,
         game: &G,
         mv: G::Move,
-        samples: u32,
+        futures: std::ops::Range<u32>,
         seed: Seed,
     ) -> Vec<Outcome> {
         let ToMove::Seat(seat) = game.to_move() else {
             return Vec::new();
         };
         let saved = (self.rng.clone(), self.greedy.rng.clone());
-        let mut futures = GameRng::from_seed(seed);
-        let mut out = Vec::with_capacity(samples.max(1) as usize);
-        for _ in 0..samples.max(1) {
-            let mut state = game.determinize(seat, &mut futures);
-            self.rng = futures.fork();
-            self.greedy.rng = futures.fork();
+        let mut out = Vec::with_capacity(futures.len());
+        for index in futures {
+            let mut future = GameRng::from_seed(crate::seed::future_seed(seed, index));
+            let mut state = game.determinize(seat, &mut future);
+            self.rng = future.fork();
+            self.greedy.rng = future.fork();
             state.play_unchecked(&mv);
             while let ToMove::Seat(_) = state.to_move() {
                 let m = self.playout_move(&state);

@@ -23,6 +23,13 @@ pub fn decision_seed(game_seed: Seed, salt: u64) -> Seed {
     game_seed ^ salt.wrapping_add(1).wrapping_mul(K1)
 }
 
+/// The seed of future `index` of a decision whose futures are drawn from `futures_seed` (the
+/// analysis plays each candidate on the same futures): one seed a future, so that more
+/// futures can be added to some candidates later and still be the same futures for each.
+pub fn future_seed(futures_seed: Seed, index: u32) -> Seed {
+    futures_seed.wrapping_mul(K2) ^ (u64::from(index) + 1).wrapping_mul(K1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +54,9 @@ mod tests {
         assert_eq!(decisions.len(), 10_000);
         let seats: std::collections::HashSet<u64> = (0..5).map(|s| seat_seed(7, s)).collect();
         assert_eq!(seats.len(), 5);
+        let futures: std::collections::HashSet<u64> =
+            (0..10_000).map(|i| future_seed(7, i)).collect();
+        assert_eq!(futures.len(), 10_000);
+        assert!(!futures.contains(&7));
     }
 }
