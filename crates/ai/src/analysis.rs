@@ -29,9 +29,11 @@ pub const JUDGE_MULTIPLE: u32 = 4;
 /// the move played.
 pub const FEW: usize = 8;
 /// Futures per candidate, at least (an interval needs two; a budget this small flags
-/// nothing, honestly) and, by default, at most (beyond, the interval narrows too slowly to be
-/// worth it: Pyramids, the largest budget over the fewest candidates, reaches it; at 1,024
-/// two seeds put a strong seat's total 2 to 3 points apart on some games, docs/analysis.md).
+/// nothing, honestly) and, by default, at most: a bound on a decision's time where a large
+/// budget meets few candidates (Pyramids, the only game that reaches it). Raised as the
+/// judge's totals asked: at 1,024 two seeds put a strong seat's total 2 to 3 points apart on
+/// some Pyramids games, at 2,048 the two-seeds test's greedy seat 8.1 and 10.3
+/// (docs/analysis.md).
 const MIN_FUTURES: u32 = 4;
 pub const MAX_FUTURES: u32 = 4096;
 /// How a candidate's futures are played out: by the greedy policy of every seat, without the
