@@ -36,7 +36,8 @@ pub struct AnalyseArgs {
     pub max_futures: Option<u32>,
     /// Also write every decision's candidates' values into this file, one JSON line per
     /// decision (`ply`, `seat`, `played`: the index of the move played among the candidates,
-    /// `values[c][i]`: candidate c's points in future i), to study the judge's estimates
+    /// `values[c][i]`: candidate c's points in future i; the candidates kept to the end of the
+    /// futures' race, on the same futures), to study the judge's estimates
     /// (`scripts/judge-estimates`, docs/analysis.md).
     #[arg(long)]
     pub values: Option<PathBuf>,
