@@ -263,7 +263,10 @@ async fn a_time_out_fires_once_after_its_owner_died() {
 #[tokio::test]
 async fn an_analysis_asked_of_every_instance_runs_once() {
     let database = fresh_database("pyramidion_cluster_analysis_test").await;
-    let quick = ["--bot-pace-ms", "0"];
+    // The subject is where the analysis runs, not its depth: a bounded budget (as the browser
+    // tests give) keeps it to seconds, where the judge's full budget took minutes of a debug
+    // build beside the other test lanes.
+    let quick = ["--bot-pace-ms", "0", "--analysis-budget", "150000"];
     let (instances, bases) = start_all(&database, &["a", "b", "c"], &quick);
     let http = reqwest::Client::new();
     let me = guest(&http, &bases[0]).await.unwrap();
