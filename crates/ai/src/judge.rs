@@ -76,6 +76,11 @@ fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
 /// The candidate with the highest mean, `played` winning ties (no loss where none is shown).
 pub fn leader(values: &[Vec<f64>], played: usize) -> usize {
     let means: Vec<f64> = values.iter().map(|v| mean(v)).collect();
+    highest(&means, played)
+}
+
+/// The index of the highest of `means`, `played` winning ties.
+fn highest(means: &[f64], played: usize) -> usize {
     let mut best = played;
     for (c, &m) in means.iter().enumerate() {
         if m > means[best] {
@@ -110,7 +115,7 @@ fn shrunk(raw: f64, half: f64) -> f64 {
 /// the interval stays as wide as for all of them).
 pub fn judge(values: &[Vec<f64>], played: usize, compared: usize) -> Verdict {
     let means: Vec<f64> = values.iter().map(|v| mean(v)).collect();
-    let best = leader(values, played);
+    let best = highest(&means, played);
     if best == played {
         return Verdict {
             best,

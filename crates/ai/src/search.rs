@@ -431,7 +431,11 @@ impl<G: Rules> Search<G> {
     fn playout_move(&mut self, state: &G) -> G::Move {
         let random = match self.config.playout {
             Playout::Uniform => true,
-            Playout::Greedy { random_per_mille } => self.rng.below(1000) < random_per_mille,
+            // No draw where no move is random (the judge's futures): nothing to decide, on
+            // the hottest loop of an analysis.
+            Playout::Greedy { random_per_mille } => {
+                random_per_mille > 0 && self.rng.below(1000) < random_per_mille
+            }
         };
         if random {
             let rng = &mut self.rng;
