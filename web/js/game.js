@@ -192,6 +192,13 @@ export async function renderGame(root, id, invite) {
     } else if (msg.type === 'error') {
       page.pending = false;
       root.classList.remove('pending');
+      // Refused before its first state (the room cannot be opened: the server is at its
+      // live-games cap, or failed): there is no board to keep, so the page says so in place of
+      // "Loading…" and offers to ask again, instead of a toast over a page that never loads.
+      if (!page.state) return mount(root, unreachable(msg, () => {
+        mount(root, h('p.loading', {}, t('shell.loading')));
+        socket.resubscribe(id);
+      }));
       toast(errorText(msg.code, msg.reason));
       if (msg.code === 'stale_state' || msg.code === 'lagging') socket.resubscribe(id);
       draw();
@@ -223,6 +230,21 @@ export async function renderGame(root, id, invite) {
     socket.unsubscribe(id);
   };
   app.rerender = draw;
+}
+
+// A game the server would not open for this page (yet): why, in words, and a way to ask again.
+function unreachable(msg, retry) {
+  return h(
+    'div.card.unreachable',
+    { 'data-testid': 'table-unreachable', role: 'alert', 'data-code': msg.code },
+    h('p', {}, t('table.unreachable')),
+    // "internal" reads as a refused move ("your move was not played"): here no move was made.
+    msg.code === 'internal' ? null : h('p.hint', {}, errorText(msg.code, msg.reason)),
+    h('p.row', {},
+      h('button.primary', { 'data-testid': 'table-retry', onclick: retry }, t('table.retry')),
+      ' ',
+      h('a.button', { href: '#/' }, t('table.to_lobby'))),
+  );
 }
 
 // Under a finished game: its replay, its record, and a rematch for its players.

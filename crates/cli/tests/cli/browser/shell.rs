@@ -1,11 +1,12 @@
 //! The shell around the tables: the language switch, a reload and a server restart mid-game,
-//! the table builder and the lobby (both from the game descriptors), and How to play.
+//! the table builder and the lobby (both from the game descriptors), How to play, and a game the
+//! server cannot open yet.
 use crate::browser::forgotten_treasures::play_step;
 use crate::browser::support::{
-    DESKTOP, DESKTOP_800, PHONE, artifacts, catalog, fill, open_lobby, open_solo, start_server,
-    table_state, viewport, wait_past, world, world_on,
+    DESKTOP, DESKTOP_800, PHONE, World, artifacts, catalog, exists, fill, open_lobby, open_solo,
+    start_server, start_server_with, table_state, take_turn, viewport, wait_past, world, world_on,
 };
-use crate::browser::webdriver::free_port;
+use crate::browser::webdriver::{Driver, free_port};
 use pyramidion_games::GameKind;
 use serde_json::json;
 
@@ -352,5 +353,85 @@ async fn how_to_play_is_reachable_from_the_lobby_and_the_table_in_three_language
         link,
         json!([format!("#/rules/{}", game.as_str().unwrap_or("")), "_blank"])
     );
+    s.quit().await;
+}
+
+/// A game the server will not open (here: at its live-games cap, another game live) is said in
+/// words in place of the board, with a way to ask again, and the board comes when it can:
+/// before, the refusal was a toast over a page that stayed at "Loading…".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_the_server_cannot_open_yet_says_why_and_opens_on_a_retry() {
+    let turn = take_turn().await;
+    let dir = std::env::temp_dir().join(format!(
+        "pyramidion-browser-unreachable-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    // One live game at most; a game nobody follows leaves memory after a second.
+    let w = World {
+        server: start_server_with(
+            dir,
+            "127.0.0.1:0",
+            &["--max-live-games", "1", "--room-idle", "1"],
+        ),
+        driver: Driver::start().await,
+        _turn: turn,
+    };
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, &w.server.base).await;
+    // Creates a table against a bot; its id, or null while the server is at its cap.
+    let create = "return fetch('/api/tables', { method: 'POST', credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ game: 'forgotten-treasures', options: { players: 2 },
+          seats: [{ type: 'me' }, { type: 'bot', level: 'random' }] }) })
+      .then(async (r) => r.status === 201 ? (await r.json()).id : null);";
+    let first = s.js(create, json!([])).await;
+    let first = first
+        .as_str()
+        .expect("the first table is created")
+        .to_string();
+    // The second is created once the first, followed by nobody, has left memory…
+    let second = s
+        .wait_until("a second table under the cap", create, json!([]), 30)
+        .await;
+    // …and followed by a socket of its own, so that it stays live.
+    s.js(
+        "const [game] = arguments;
+         window.keeper = new WebSocket(location.origin.replace('http', 'ws') + '/ws');
+         window.keeper.onopen = () => window.keeper.send(JSON.stringify({ type: 'subscribe', game }));
+         window.keeper.onmessage = (e) => { if (JSON.parse(e.data).type === 'state') window.kept = true; };",
+        json!([second]),
+    )
+    .await;
+    s.wait_until(
+        "the second table followed",
+        "return window.kept === true;",
+        json!([]),
+        15,
+    )
+    .await;
+    // The first game cannot be opened now: the page says so, in words, with a retry.
+    s.js("location.hash = '#/game/' + arguments[0];", json!([first]))
+        .await;
+    s.wait_for("[data-testid=table-unreachable][data-code=unavailable]", 15)
+        .await;
+    let en = catalog("en");
+    let said = s.text("[data-testid=table-unreachable]").await;
+    for key in ["table.unreachable", "error.unavailable"] {
+        assert!(said.contains(en[key].as_str().unwrap()), "{key}: {said}");
+    }
+    assert!(!exists(&s, "p.loading").await, "no endless Loading…");
+    s.screenshot(&artifacts(), "unreachable-1280").await;
+    // Once the other game is left, a retry opens the board.
+    s.js("window.keeper.close();", json!([])).await;
+    s.wait_until(
+        "the board after a retry",
+        "if (document.querySelector('[data-testid=ft-table]')) return true;
+         document.querySelector('[data-testid=table-retry]')?.click();
+         return false;",
+        json!([]),
+        30,
+    )
+    .await;
     s.quit().await;
 }
