@@ -3,10 +3,9 @@
 //! and said in words with their expected points, in English, French and Italian; the replay's
 //! move list says every move in words, never in engine notation.
 use crate::browser::support::{
-    DESKTOP, PLAY_AGAINST_A_RANDOM_BOT, REGISTER, World, artifacts, catalog, open_lobby,
-    start_server_with, take_turn,
+    DESKTOP, PLAY_AGAINST_A_RANDOM_BOT, REGISTER, artifacts, catalog, open_lobby, world_with,
 };
-use crate::browser::webdriver::{Driver, Session};
+use crate::browser::webdriver::Session;
 use serde_json::{Value, json};
 
 /// A 2-seat game that plays quickly against a bot.
@@ -59,19 +58,9 @@ async fn analyse_on_the_replay_page(s: &Session, id: &str) -> (Value, Vec<Value>
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
-    let turn = take_turn().await;
-    let dir = std::env::temp_dir().join(format!(
-        "pyramidion-browser-analysis-board-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
     // Enough playouts for the judge to be sure of some losses.
     let flags = ["--analysis-budget", "150000", "--bot-pace-ms", "0"];
-    let w = World {
-        server: start_server_with(dir, "127.0.0.1:0", &flags),
-        driver: Driver::start().await,
-        _turn: turn,
-    };
+    let w = world_with("analysis-board", "127.0.0.1:0", &flags).await;
     let base = &w.server.base;
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, base).await;
@@ -211,18 +200,8 @@ async fn a_flagged_decision_shows_both_moves_on_the_board_and_in_words() {
 /// slot with its domino drawn (a ghost placement), not only a marker among the others.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
-    let turn = take_turn().await;
-    let dir = std::env::temp_dir().join(format!(
-        "pyramidion-browser-analysis-slots-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
     let flags = ["--analysis-budget", "30000", "--bot-pace-ms", "0"];
-    let w = World {
-        server: start_server_with(dir, "127.0.0.1:0", &flags),
-        driver: Driver::start().await,
-        _turn: turn,
-    };
+    let w = world_with("analysis-slots", "127.0.0.1:0", &flags).await;
     let base = &w.server.base;
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, base).await;

@@ -4,24 +4,16 @@
 use crate::browser::pyramids::py_step;
 use crate::browser::support::{
     DESKTOP, PHONE, World, artifacts, catalog, exists, fill, open_lobby, start_server_with,
-    take_turn,
+    world_with,
 };
-use crate::browser::webdriver::{Driver, Session, free_port};
+use crate::browser::webdriver::{Session, free_port};
 use serde_json::{Value, json};
 
 /// A world whose server runs with extra `pyramidion serve` flags on a fixed port (so that it
 /// can be restarted where the pages look for it).
-async fn world_with(name: &str, flags: &[&str]) -> (World, u16) {
-    let turn = take_turn().await;
+async fn world_on_a_port(name: &str, flags: &[&str]) -> (World, u16) {
     let port = free_port();
-    let dir =
-        std::env::temp_dir().join(format!("pyramidion-browser-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let world = World {
-        server: start_server_with(dir, &format!("127.0.0.1:{port}"), flags),
-        driver: Driver::start().await,
-        _turn: turn,
-    };
+    let world = world_with(name, &format!("127.0.0.1:{port}"), flags).await;
     (world, port)
 }
 
@@ -90,7 +82,7 @@ const OBSERVE_NOTIFICATIONS: &str = "window.__notes = [];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_browsers_play_a_turn_based_game_across_a_restart_and_the_waiting_player_is_told() {
-    let (mut w, port) = world_with("live-turns", &FLAGS).await;
+    let (mut w, port) = world_on_a_port("live-turns", &FLAGS).await;
     let base = w.server.base.clone();
     let en = catalog("en");
     // The guest watches the lobby before the table exists.
@@ -249,7 +241,7 @@ async fn two_browsers_play_a_turn_based_game_across_a_restart_and_the_waiting_pl
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_time_out_lets_a_bot_play_the_turn_and_the_table_says_so() {
-    let (w, _) = world_with("live-timeout", &FLAGS).await;
+    let (w, _) = world_on_a_port("live-timeout", &FLAGS).await;
     let en = catalog("en");
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &w.server.base).await;
@@ -332,7 +324,7 @@ async fn create_by_api(s: &Session) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_reads_every_page_and_follows_tables_opening_and_closing_without_a_reload() {
     let flags = ["--lobby-page", "1"];
-    let (w, _) = world_with("live-lobby", &flags).await;
+    let (w, _) = world_on_a_port("live-lobby", &flags).await;
     let base = w.server.base.clone();
     let host = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&host, &base).await;

@@ -1,10 +1,8 @@
 //! Reaching players who are away, in the browser: a turn-based table offers to turn
 //! notifications on, and doing so registers the service worker and gives the server this
 //! browser's subscription; every page's tab title counts the games waiting for my move.
-use crate::browser::support::{
-    DESKTOP, PHONE, World, artifacts, catalog, fill, open_lobby, start_server_with, take_turn,
-};
-use crate::browser::webdriver::{Driver, Session, free_port};
+use crate::browser::support::{DESKTOP, PHONE, artifacts, catalog, fill, open_lobby, world_with};
+use crate::browser::webdriver::{Session, free_port};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use serde_json::{Value, json};
@@ -55,18 +53,12 @@ async fn create_table(s: &Session, second: &str, clock: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_turn_based_table_offers_notifications_and_the_tab_title_counts_my_moves() {
-    let turn = take_turn().await;
-    let dir = std::env::temp_dir().join(format!("pyramidion-browser-reach-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let w = World {
-        server: start_server_with(
-            dir,
-            "127.0.0.1:0",
-            &["--clocks", "day=86400,fast=180+2", "--bot-pace-ms", "0"],
-        ),
-        driver: Driver::start().await,
-        _turn: turn,
-    };
+    let w = world_with(
+        "reach",
+        "127.0.0.1:0",
+        &["--clocks", "day=86400,fast=180+2", "--bot-pace-ms", "0"],
+    )
+    .await;
     let base = w.server.base.clone();
     let en = catalog("en");
     let s = w
@@ -216,14 +208,8 @@ fn link(text: &str, prefix: &str) -> String {
 async fn a_player_who_closed_the_tab_gets_a_push_and_a_mail_when_the_table_fills() {
     let (push_base, mut pushed) = sinks::push_endpoint().await;
     let (smtp, mut mails) = sinks::smtp_sink().await;
-    let turn = take_turn().await;
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
-    let dir = std::env::temp_dir().join(format!(
-        "pyramidion-browser-reach-away-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
     let flags = [
         "--clocks",
         "day=86400",
@@ -235,11 +221,7 @@ async fn a_player_who_closed_the_tab_gets_a_push_and_a_mail_when_the_table_fills
         &base,
         "--push-allow-http",
     ];
-    let w = World {
-        server: start_server_with(dir, &format!("127.0.0.1:{port}"), &flags),
-        driver: Driver::start().await,
-        _turn: turn,
-    };
+    let w = world_with("reach-away", &format!("127.0.0.1:{port}"), &flags).await;
     assert_eq!(w.server.base, base);
     let en = catalog("en");
     let host = w

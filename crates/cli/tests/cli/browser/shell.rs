@@ -3,10 +3,10 @@
 //! server cannot open yet.
 use crate::browser::forgotten_treasures::play_step;
 use crate::browser::support::{
-    DESKTOP, DESKTOP_800, PHONE, World, artifacts, catalog, exists, fill, open_lobby, open_solo,
-    start_server, start_server_with, table_state, take_turn, viewport, wait_past, world, world_on,
+    DESKTOP, DESKTOP_800, PHONE, artifacts, catalog, exists, fill, open_lobby, open_solo,
+    start_server, table_state, viewport, wait_past, world, world_on, world_with,
 };
-use crate::browser::webdriver::{Driver, free_port};
+use crate::browser::webdriver::free_port;
 use pyramidion_games::GameKind;
 use serde_json::json;
 
@@ -361,22 +361,13 @@ async fn how_to_play_is_reachable_from_the_lobby_and_the_table_in_three_language
 /// before, the refusal was a toast over a page that stayed at "Loading…".
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_the_server_cannot_open_yet_says_why_and_opens_on_a_retry() {
-    let turn = take_turn().await;
-    let dir = std::env::temp_dir().join(format!(
-        "pyramidion-browser-unreachable-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
     // One live game at most; a game nobody follows leaves memory after a second.
-    let w = World {
-        server: start_server_with(
-            dir,
-            "127.0.0.1:0",
-            &["--max-live-games", "1", "--room-idle", "1"],
-        ),
-        driver: Driver::start().await,
-        _turn: turn,
-    };
+    let w = world_with(
+        "unreachable",
+        "127.0.0.1:0",
+        &["--max-live-games", "1", "--room-idle", "1"],
+    )
+    .await;
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &w.server.base).await;
     // Creates a table against a bot; its id, or null while the server is at its cap.

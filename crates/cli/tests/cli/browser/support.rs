@@ -84,12 +84,12 @@ pub(crate) struct Server {
     pub(crate) base: String,
 }
 
-/// A server with a fresh database, listening on `bind`.
-pub(crate) fn serve(name: &str, bind: &str) -> Server {
+/// A server with a fresh database, listening on `bind`, with `flags` added to `pyramidion serve`'s.
+fn serve(name: &str, bind: &str, flags: &[&str]) -> Server {
     let dir =
         std::env::temp_dir().join(format!("pyramidion-browser-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    start_server(dir, bind)
+    start_server_with(dir, bind, flags)
 }
 
 /// Starts `pyramidion serve` on `bind` with its database in `dir`.
@@ -151,9 +151,14 @@ pub(crate) async fn world(name: &str) -> World {
 }
 
 pub(crate) async fn world_on(name: &str, bind: &str) -> World {
+    world_with(name, bind, &[]).await
+}
+
+/// [`world_on`] with more `pyramidion serve` flags.
+pub(crate) async fn world_with(name: &str, bind: &str, flags: &[&str]) -> World {
     let turn = take_turn().await;
     World {
-        server: serve(name, bind),
+        server: serve(name, bind, flags),
         driver: Driver::start().await,
         _turn: turn,
     }
