@@ -68,6 +68,8 @@ export async function renderGame(root, id, invite) {
     // When the last state arrived (clocks count down from it) and the last time-out said.
     receivedAt: performance.now(),
     notice: null,
+    // The socket's refusal of this game before its first state, shown in place of the board.
+    refused: null,
   };
   mount(root, h('p.loading', {}, t('shell.loading')));
   let render = renderGeneric;
@@ -100,6 +102,13 @@ export async function renderGame(root, id, invite) {
   // The move is said in words, as the move log says it (never the engine's notation).
   const noticeText = (n) => n && t(`notice.${n.kind}`, { seat: seatName(n.seat), move: moveText(n.move), count: n.timeouts, max: n.bot_after });
 
+  // Asks again for a game refused before its first state.
+  const retry = () => {
+    page.refused = null;
+    mount(root, h('p.loading', {}, t('shell.loading')));
+    socket.resubscribe(id);
+  };
+
   const play = (move) => {
     if (!page.state || page.pending || page.state.finished) return;
     page.pending = true;
@@ -109,7 +118,11 @@ export async function renderGame(root, id, invite) {
 
   const draw = () => {
     const st = page.state;
-    if (!st) return;
+    if (!st) {
+      // Drawn here rather than once, so that a change of language says it again.
+      if (page.refused) mount(root, unreachable(page.refused, retry));
+      return;
+    }
     // This page's seat is to move (the server only lists legal moves for the seat to move).
     const myTurn = st.seat !== null && st.to_move === st.seat && st.legal.length > 0;
     const ctx = {
@@ -195,10 +208,10 @@ export async function renderGame(root, id, invite) {
       // Refused before its first state (the room cannot be opened: the server is at its
       // live-games cap, or failed): there is no board to keep, so the page says so in place of
       // "Loading…" and offers to ask again, instead of a toast over a page that never loads.
-      if (!page.state) return mount(root, unreachable(msg, () => {
-        mount(root, h('p.loading', {}, t('shell.loading')));
-        socket.resubscribe(id);
-      }));
+      if (!page.state) {
+        page.refused = msg;
+        return draw();
+      }
       toast(errorText(msg.code, msg.reason));
       if (msg.code === 'stale_state' || msg.code === 'lagging') socket.resubscribe(id);
       draw();

@@ -413,6 +413,20 @@ async fn a_game_the_server_cannot_open_yet_says_why_and_opens_on_a_retry() {
     }
     assert!(!exists(&s, "p.loading").await, "no endless Loading…");
     s.screenshot(&artifacts(), "unreachable-1280").await;
+    // Said again in the language chosen, as everything else is.
+    for lang in ["fr", "it"] {
+        let cat = catalog(lang);
+        s.click(&format!("[data-testid=language] option[value={lang}]"))
+            .await;
+        s.wait_until(
+            "the refusal in the new language",
+            "const e = document.querySelector('[data-testid=table-unreachable]');
+             return e && e.textContent.includes(arguments[0]) && e.textContent.includes(arguments[1]);",
+            json!([cat["table.unreachable"], cat["table.retry"]]),
+            10,
+        )
+        .await;
+    }
     // Once the other game is left, a retry opens the board.
     s.js("window.keeper.close();", json!([])).await;
     s.wait_until(
