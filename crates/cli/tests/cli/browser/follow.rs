@@ -512,4 +512,20 @@ async fn a_new_account_takes_a_daily_challenge_moves_reads_its_leaderboard_and_c
         "the page stays on the lobby"
     );
     s.screenshot(&artifacts(), "daily-refused-fr-1280").await;
+
+    // A visitor who opens the attempt by its address before the day is over is told it is not
+    // there (the server does not say that it exists), and sees no board of it.
+    let visitor = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    visitor.goto(&format!("{base}/#/game/{id}")).await;
+    visitor
+        .wait_until(
+            "the attempt refused to a visitor",
+            "return document.getElementById('app').dataset.lastToast === arguments[0];",
+            json!([en["error.not_found"]]),
+            15,
+        )
+        .await;
+    assert!(!exists(&visitor, "[data-testid=py-table]").await);
+    assert!(!exists(&visitor, "p.loading").await, "no endless Loading…");
+    visitor.quit().await;
 }
