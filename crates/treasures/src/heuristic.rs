@@ -8,10 +8,10 @@ use pyramidion_core::{GameRng, Rules};
 use pyramidion_pyramid::topview::{MAX_AREAS, TopView};
 use pyramidion_pyramid::{Block, Pyramid};
 
-/// Stage points of a top view with `gems`. On the stack, and with the areas in the order the
-/// flood fill finds them (the best allocation does not depend on it): the search bot's
-/// playouts call it for every placement they weigh.
-fn view_value(view: &TopView, gems: Gems) -> u32 {
+/// The areas a top view would score, on the stack and in the order the flood fill finds them
+/// (the best allocation does not depend on it): the search bot's playouts call it for every
+/// placement they weigh.
+fn scoring_areas(view: &TopView) -> ArrayVec<ScorableArea, MAX_AREAS> {
     let mut areas: ArrayVec<ScorableArea, MAX_AREAS> = ArrayVec::new();
     view.for_each_scoring_area_unordered(|colour, icons, anchor| {
         areas.push(ScorableArea {
@@ -20,16 +20,24 @@ fn view_value(view: &TopView, gems: Gems) -> u32 {
             icons,
         })
     });
-    best_points(&areas, gems)
+    areas
+}
+
+/// Stage points of a top view with `gems`.
+fn view_value(view: &TopView, gems: Gems) -> u32 {
+    best_points(&scoring_areas(view), gems)
 }
 
 /// Best value over every legal placement of `domino`, for each inventory in `inventories`.
+/// A placement's areas are found once for all the inventories: the flood fill was half of
+/// a Forgotten Treasures analysis when it ran once per inventory (`perf record` on
+/// `pyramidion analyse-check --game forgotten-treasures`).
 fn best_placements(pyramid: &Pyramid, domino: [Block; 2], inventories: &[Gems]) -> Vec<u32> {
     let mut best = vec![0; inventories.len()];
     pyramid.legal(|p| {
-        let view = pyramid.top_view_after(&p, domino);
+        let areas = scoring_areas(&pyramid.top_view_after(&p, domino));
         for (b, gems) in best.iter_mut().zip(inventories) {
-            *b = (*b).max(view_value(&view, *gems));
+            *b = (*b).max(best_points(&areas, *gems));
         }
     });
     best
