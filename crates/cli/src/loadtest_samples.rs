@@ -169,17 +169,19 @@ pub fn print_server_side(before: &HashMap<String, f64>, after: &HashMap<String, 
     };
     let commits = delta("pyramidion_commit_seconds_count");
     println!(
-        "server: move receive→published mean {:.2} ms, p99 ≤ {} ms; of which persist mean {:.2} ms",
+        "server: move receive→published mean {:.2} ms, p99 ≤ {} ms; of which persist mean {:.2} ms (queued before its commit began {:.2} ms)",
         mean_ms("pyramidion_move_latency_seconds"),
         p99_bound("pyramidion_move_latency_seconds"),
         mean_ms("pyramidion_move_persist_seconds"),
+        mean_ms("pyramidion_move_queue_seconds"),
     );
     if commits > 0.0 {
         println!(
-            "server: {commits} group commits, mean {:.2} ms, p99 ≤ {} ms, {:.1} moves per commit",
+            "server: {commits} group commits, mean {:.2} ms, p99 ≤ {} ms, {:.1} moves per commit, {:.2} other writes per commit",
             mean_ms("pyramidion_commit_seconds"),
             p99_bound("pyramidion_commit_seconds"),
-            delta("pyramidion_committed_moves_total") / commits
+            delta("pyramidion_committed_moves_total") / commits,
+            delta("pyramidion_committed_jobs_total") / commits
         );
     }
 }

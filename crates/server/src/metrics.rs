@@ -23,7 +23,7 @@ const ERRORS: &str = "pyramidion_http_errors_total";
 const BOT_JOBS: &str = "pyramidion_bot_jobs_waiting";
 
 /// Every metric's name, kind and help text.
-const COUNTERS: [(&str, &str); 7] = [
+const COUNTERS: [(&str, &str); 8] = [
     (MOVES, "Moves accepted since start, per game."),
     (
         REFUSED,
@@ -33,6 +33,10 @@ const COUNTERS: [(&str, &str); 7] = [
     (
         "pyramidion_committed_moves_total",
         "Moves written by group commits (divided by pyramidion_commit_seconds_count: moves per commit).",
+    ),
+    (
+        "pyramidion_committed_jobs_total",
+        "Other writes (HTTP, chat, reach) committed by group commits beside the moves.",
     ),
     (
         "pyramidion_replays_total",
@@ -63,7 +67,7 @@ const GAUGES: [(&str, &str); 6] = [
         "CPU time of the server process (user and system).",
     ),
 ];
-const HISTOGRAMS: [(&str, &str); 3] = [
+const HISTOGRAMS: [(&str, &str); 4] = [
     (
         "pyramidion_move_latency_seconds",
         "Receive to persisted and published.",
@@ -75,6 +79,10 @@ const HISTOGRAMS: [(&str, &str); 3] = [
     (
         "pyramidion_commit_seconds",
         "One group commit of moves, disk flush included.",
+    ),
+    (
+        "pyramidion_move_queue_seconds",
+        "A move handed to the writer until its group commit began (a part of persist).",
     ),
 ];
 
@@ -142,8 +150,12 @@ pub struct Metrics {
     persist_latency: Histogram,
     /// One group commit: begin → inserts → commit, disk flush included.
     commit_latency: Histogram,
+    /// Handed to the writer → its group commit began, per move (a part of `persist_latency`).
+    queue_latency: Histogram,
     /// Moves written by group commits (÷ their count = moves per commit).
     committed_moves: Counter,
+    /// The other writes committed beside them.
+    committed_jobs: Counter,
     /// Games rebuilt by replaying their record.
     replays: Counter,
 }
@@ -182,7 +194,9 @@ impl Default for Metrics {
             move_latency: histogram(HISTOGRAMS[0].0),
             persist_latency: histogram(HISTOGRAMS[1].0),
             commit_latency: histogram(HISTOGRAMS[2].0),
+            queue_latency: histogram(HISTOGRAMS[3].0),
             committed_moves: counter("pyramidion_committed_moves_total"),
+            committed_jobs: counter("pyramidion_committed_jobs_total"),
             replays: counter("pyramidion_replays_total"),
             handle: recorder.handle(),
             recorder,
@@ -240,6 +254,16 @@ impl Metrics {
     /// Moves a group commit wrote.
     pub fn moves_committed(&self, moves: u64) {
         self.committed_moves.increment(moves);
+    }
+
+    /// Other writes a group commit carried.
+    pub fn jobs_committed(&self, jobs: u64) {
+        self.committed_jobs.increment(jobs);
+    }
+
+    /// A move handed to the writer until its group commit began.
+    pub fn observe_queue(&self, elapsed: Duration) {
+        self.queue_latency.record(elapsed);
     }
 
     /// An HTTP error answer with `code`.

@@ -80,6 +80,8 @@ struct PendingMove {
     result: Option<String>,
     /// The seat to move and the clock after this move, when they changed.
     turn: Option<TurnWrite>,
+    /// When it was handed to the writer (the queue's share of its persist time).
+    queued: Instant,
     done: oneshot::Sender<Result<(), MoveRefused>>,
 }
 
@@ -127,6 +129,7 @@ impl Writer {
             by_bot: m.by_bot,
             result: m.result,
             turn: m.turn,
+            queued: Instant::now(),
             done,
         };
         self.send(Write::Move(pending)).await?;
@@ -226,10 +229,14 @@ async fn write(
         let mut jobs = Vec::new();
         for w in batch.drain(..) {
             match w {
-                Write::Move(m) => moves.push(m),
+                Write::Move(m) => {
+                    metrics.observe_queue(started.duration_since(m.queued));
+                    moves.push(m);
+                }
                 Write::Job(j) => jobs.push(j),
             }
         }
+        metrics.jobs_committed(jobs.len() as u64);
         let (result, delivers, move_errors) = commit(&pool, &moves, jobs, &options).await;
         let result = result.map_err(|e| e.to_string());
         match &result {
