@@ -105,7 +105,9 @@ export function headline(outcome, rows, me, automaName) {
  */
 export function resultPanel(ctx, details = {}) {
   const { view, state } = ctx;
-  const outcome = view.outcome || state.outcome;
+  // The server's ranking (absent and resigned seats last): the state's, which the view's
+  // repeats; never worked out here.
+  const outcome = state.outcome || view.outcome;
   if (!outcome || !Array.isArray(view.seats)) return null;
   const envelope = { ...view, outcome };
   // A tie-break key is a column when the catalog names it (`result.<key>`).

@@ -11,7 +11,8 @@ import { COLOURS, colourName, stoneChip } from './pieces.js';
  */
 export function scoreBreakdown(ctx) {
   const { view, state } = ctx;
-  const outcome = view.outcome || state.outcome;
+  // The server's ranking, as the result panel reads it (`result.js`).
+  const outcome = state.outcome || view.outcome;
   const rows = view.seats.map((p) => ({ p, name: ctx.seatName(p.seat), rank: outcome.ranks[p.seat] }));
   rows.sort((a, b) => a.rank - b.rank || a.p.seat - b.p.seat);
   // Each cell names its column too: on a phone the rows become cards (see table.css).
