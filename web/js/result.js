@@ -99,15 +99,22 @@ export function headline(outcome, rows, me, automaName) {
 }
 
 /**
+ * The outcome a finished game's page draws: the server's (the `state`'s, absent and resigned
+ * seats last), which the view's repeats; the view's only where a state has none.
+ * @param {{ outcome?: Outcome | null }} state
+ * @param {{ outcome?: Outcome | null }} view
+ * @returns {Outcome | null | undefined}
+ */
+export const shownOutcome = (state, view) => state.outcome || view.outcome;
+
+/**
  * The result panel of a finished game.
  * @param {TableContext} ctx
  * @param {ResultDetails} [details]
  */
 export function resultPanel(ctx, details = {}) {
   const { view, state } = ctx;
-  // The server's ranking (absent and resigned seats last): the state's, which the view's
-  // repeats; never worked out here.
-  const outcome = state.outcome || view.outcome;
+  const outcome = shownOutcome(state, view);
   if (!outcome || !Array.isArray(view.seats)) return null;
   const envelope = { ...view, outcome };
   // A tie-break key is a column when the catalog names it (`result.<key>`).
