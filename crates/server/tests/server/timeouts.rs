@@ -275,6 +275,14 @@ async fn a_player_who_walks_away_ranks_last_whatever_his_stand_in_scores() {
     let result: Value = serde_json::from_str(stored.result.as_deref().unwrap()).unwrap();
     assert_eq!(result["ranks"], json!([0, 1]));
     assert_eq!(result["absent"], json!([1]));
+    // The replay's last position says it too, in its outcome and its view.
+    let plies = s.state.store.moves(&id).await.unwrap().len();
+    let end = a
+        .get(&format!("/api/games/{id}/replay/{plies}?seat=1"))
+        .await;
+    assert_eq!(end.status, 200, "{}", end.text);
+    assert_eq!(end.body["outcome"]["ranks"], json!([0, 1]));
+    assert_eq!(end.body["view"]["outcome"]["ranks"], json!([0, 1]));
     let mine = &b.get("/api/me/games").await.body["games"][0];
     assert_eq!(
         (&mine["mine"]["rank"], &mine["mine"]["won"]),

@@ -138,9 +138,15 @@ async fn act(room: &RoomHandle, seat: u8, action: Action) -> Value {
 }
 
 /// Plays one scenario and checks that every place says the same ranking, and the rule.
-async fn scenario(kind: GameKind, seats: u8, ending: Ending, at: usize) {
+async fn scenario(
+    kind: GameKind,
+    seats: u8,
+    game: &(Vec<String>, Vec<u8>),
+    ending: Ending,
+    at: usize,
+) {
     let what = format!("{} {seats} seats, {ending:?} at ply {at}", kind.key());
-    let (moves, engine) = dry_run(kind, seats);
+    let (moves, engine) = game;
     // The target: the seat the rules rank first, so that ranking it by the rules would
     // crown someone who left.
     let target = (0..seats)
@@ -160,6 +166,7 @@ async fn scenario(kind: GameKind, seats: u8, ending: Ending, at: usize) {
     };
     let (mut resigned, mut timeouts, mut covering) = (false, 0u32, false);
     let mut previous: Option<u8> = None;
+    let mut watched = None;
     for (ply, text) in moves.iter().enumerate() {
         if ply == at && ending == Ending::Resign {
             let done = act(&room, target, Action::Resign).await;
@@ -212,7 +219,8 @@ async fn scenario(kind: GameKind, seats: u8, ending: Ending, at: usize) {
         let (_, now) = handled(&room).await;
         assert_eq!(now, state_id + 1, "{what}: move {ply} ({text}) was refused");
         mirror.play_text(text).expect("a legal move");
-        let _ = last_state(&mut watcher);
+        // Kept drained: a follower that cannot keep up is dropped.
+        watched = last_state(&mut watcher).or(watched);
     }
     if ending == Ending::Claim {
         assert!(resigned, "{what}: the claim was made");
@@ -221,10 +229,20 @@ async fn scenario(kind: GameKind, seats: u8, ending: Ending, at: usize) {
     handled(&room).await;
     let mut mine = subscribe(&room, 1 + target as u64, Some(user(target))).await;
     handled(&room).await;
-    let own = last_state(&mut mine).expect("the target's page");
+    let live = last_state(&mut mine).expect("the target's page");
     let played = store.moves().len();
-    let live = own.clone();
     assert_eq!(live["finished"], true, "{what}: {live}");
+    // A spectator's page says the same (its last state: a finished game's is whole).
+    let watched = last_state(&mut watcher)
+        .or(watched)
+        .expect("the spectator's last state");
+    assert_eq!(watched["finished"], true, "{what}: {watched}");
+    for field in ["outcome", "ending"] {
+        assert_eq!(
+            watched[field]["ranks"], live[field]["ranks"],
+            "{what}: {field}"
+        );
+    }
 
     // The ranking as each place says it.
     let (said, stored): (Vec<u8>, Value) = if live["ending"].is_null() {
@@ -249,6 +267,12 @@ async fn scenario(kind: GameKind, seats: u8, ending: Ending, at: usize) {
     // The rule: the target left (resigned, claimed against, or absent behind a bot), so it
     // ranks last, alone; the others keep the rules' order among themselves.
     let left = resigned || timeouts >= TIMEOUTS_TO_BOT;
+    if at == 0 {
+        assert!(
+            left,
+            "{what}: from the start, every scenario has the target leave"
+        );
+    }
     if left {
         assert_eq!(said[target as usize], seats - 1, "{what}: {said:?}");
         assert!(
@@ -282,13 +306,14 @@ async fn scenario(kind: GameKind, seats: u8, ending: Ending, at: usize) {
 async fn matrix(kind: GameKind) {
     let range = &kind.descriptor().seats;
     for seats in range.min.max(2)..=range.max.min(4) {
-        let plies = dry_run(kind, seats).0.len();
+        let game = dry_run(kind, seats);
+        let plies = game.0.len();
         for at in [0, plies / 2, plies - 1] {
-            scenario(kind, seats, Ending::Resign, at).await;
+            scenario(kind, seats, &game, Ending::Resign, at).await;
         }
         for at in [0, plies / 2] {
-            scenario(kind, seats, Ending::Claim, at).await;
-            scenario(kind, seats, Ending::TimeOut, at).await;
+            scenario(kind, seats, &game, Ending::Claim, at).await;
+            scenario(kind, seats, &game, Ending::TimeOut, at).await;
         }
     }
 }
