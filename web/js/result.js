@@ -2,9 +2,9 @@
 // The end of a game, drawn once by the shell for every game from the view's envelope: the
 // headline, the ranking (every seat, and an automa beside them in solo) with the engine's
 // tie-break keys, why each place was decided, and the record. The server ranks (the engine's
-// ranking, absent and resigned seats last); this only reads `outcome` (`scores`, `ranks`, `keys`, `decided_by`, `automa`) and `seats`. A game's
-// table may add its own breakdown below the ranking and a note under a seat's name (its
-// `resultDetails(ctx)` export).
+// ranking, absent and resigned seats last); this only reads `outcome` (`scores`, `ranks`,
+// `keys`, `decided_by`, `automa`) and `seats`. A game's table may add its own breakdown below
+// the ranking and a note under a seat's name (its `resultDetails(ctx)` export).
 import { h } from './dom.js';
 import { t, has } from './i18n.js';
 
