@@ -82,6 +82,8 @@ pub struct Room {
     resigned: Vec<u8>,
     /// Why the game ended before its rules said so (`resigned`, `abandoned`, `claimed`).
     ending: Option<String>,
+    /// A finished game's absent seats, as stored (`RoomSetup::absent`).
+    stored_absent: Option<Vec<u8>>,
     /// Each user's chat rate limit in this game.
     chat_limits: std::collections::HashMap<String, crate::rate_limits::Bucket>,
     /// The storage already holds a move at this room's next ply: the room is stale and is
@@ -116,6 +118,9 @@ pub struct RoomSetup {
     pub reveal_at_end: bool,
     pub resigned: Vec<u8>,
     pub ending: Option<String>,
+    /// A finished game's absent seats as its stored result lists them: its ranking is the
+    /// stored one, whatever the clock says or the rule became since (`Room::absent`).
+    pub absent: Option<Vec<u8>>,
     pub lease: Option<crate::cluster::Lease>,
 }
 
@@ -155,6 +160,7 @@ impl Room {
             reveal_at_end: setup.reveal_at_end,
             resigned: setup.resigned,
             ending: setup.ending,
+            stored_absent: setup.absent,
             chat_limits: Default::default(),
             stale: false,
             lease: setup.lease,
@@ -435,6 +441,9 @@ impl Room {
     /// stand-in bot plays after too many time-outs. At the end they rank below every seat
     /// still played by its own player (`endings::final_ranks`).
     fn absent(&self, clock: Option<&Clock>) -> Vec<u8> {
+        if let Some(stored) = &self.stored_absent {
+            return stored.clone();
+        }
         let Some(clock) = clock else {
             return Vec::new();
         };

@@ -91,6 +91,7 @@ fn spawn(store: &Arc<MemoryStore>, kind: GameKind, seats: u8, bots: Arc<BotPool>
         reveal_at_end: true,
         resigned: Vec::new(),
         ending: None,
+        absent: None,
         lease: None,
     })
 }
@@ -324,5 +325,66 @@ async fn every_ending_of_every_game_ranks_the_same_everywhere() {
     let _time = hold_time();
     for &kind in GameKind::ALL {
         matrix(kind).await;
+    }
+}
+
+/// A finished game's room (rebuilt to be shown again) says the ranking its stored result
+/// holds: the absent seats it lists, not those its clock would make today. A game stored
+/// before absences counted keeps its ranking; one stored since keeps its absent seat last.
+#[tokio::test(start_paused = true)]
+async fn a_finished_game_rebuilt_says_its_stored_ranking() {
+    let _time = hold_time();
+    let kind = GameKind::ALL[0];
+    let (moves, engine) = dry_run(kind, 2);
+    let winner = (0..2u8)
+        .find(|&s| engine[s as usize] == 0)
+        .expect("a winner");
+    let mut game = new_game(kind, 2);
+    let played: Vec<_> = moves
+        .iter()
+        .map(|m| game.play_text(m).expect("a legal move"))
+        .collect();
+    let profile = parse_profiles("fast=60+5").expect("a profile").remove(0);
+    let mut clock = Clock::start(profile, 2, None, T0);
+    // The winner's seat was played by a bot to the end.
+    clock.state.timeouts[winner as usize] = TIMEOUTS_TO_BOT;
+    for (stored, ranks) in [
+        (Vec::new(), engine.clone()),
+        (vec![winner], {
+            let mut r = vec![0, 0];
+            r[winner as usize] = 1;
+            r
+        }),
+    ] {
+        let room = Room::spawn(RoomSetup {
+            id: "g".into(),
+            game: game.clone(),
+            moves: played.clone(),
+            seats: (0..2).map(|s| SeatKind::Human(user(s))).collect(),
+            seed: SEED,
+            clock: Some(clock.clone()),
+            store: Arc::new(MemoryStore::default()),
+            wall: WallClock::following_tokio(T0),
+            metrics: Arc::new(Metrics::default()),
+            hub: Arc::new(Hub::default()),
+            idle_after: Duration::from_secs(24 * 3600),
+            bot_pace: Duration::ZERO,
+            bots: Arc::new(BotPool::new(0)),
+            owner: user(0),
+            reveal_at_end: true,
+            resigned: Vec::new(),
+            ending: None,
+            absent: Some(stored.clone()),
+            lease: None,
+        });
+        let mut rx = subscribe(&room, 1, None).await;
+        handled(&room).await;
+        let state = last_state(&mut rx).expect("the state");
+        assert_eq!(
+            state["outcome"]["ranks"],
+            json!(ranks),
+            "stored absent: {stored:?}"
+        );
+        assert_eq!(state["view"]["outcome"]["ranks"], json!(ranks));
     }
 }

@@ -70,6 +70,7 @@ fn spawn_with(store: &Arc<MemoryStore>, clock: Option<Clock>, bots: Arc<BotPool>
         reveal_at_end: true,
         resigned: Vec::new(),
         ending: None,
+        absent: None,
         lease: None,
     })
 }
