@@ -20,7 +20,8 @@
  */
 
 /**
- * The end of a game as the engine ranked it: scores, ranks (0 first, shared when tied), the
+ * The end of a game as the server ranked it (the engine's ranking with absent and resigned
+ * seats last, docs/protocol.md "Playing with people"): scores, ranks (0 first, shared when tied), the
  * automa's score, the keys compared in order and, per seat, the key that decided its place.
  * @typedef {{ scores: number[], ranks: number[], automa?: number | null, keys: RankKey[], decided_by: (string | null)[] }} Outcome
  */

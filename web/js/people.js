@@ -50,9 +50,9 @@ export function playActions(ctx, page) {
     }
     const botsOnly = seats.every((s, i) => s.type === 'bot' || mine.includes(i));
     parts.push(botsOnly ? confirmed(page, ctx, 'abandon', 'abandon', 'abandon') : confirmed(page, ctx, 'resign', 'resign', 'resign'));
-    const turnBased = ctx.table.clock && ctx.table.clock.turn_ms > 0;
-    const awayOthers = seats.map((s, i) => i).filter((i) => seats[i].type === 'human' && !mine.includes(i) && away(i));
-    if (turnBased && awayOthers.length) {
+    // The server says who may be claimed against (turn-based or real time): `away`.
+    const awayOthers = (st.away || []).filter((i) => !mine.includes(i));
+    if (awayOthers.length) {
       parts.push(h('span.hint', {}, t('play.away', { names: names(ctx, awayOthers) })), h('button', { 'data-testid': 'claim', onclick: () => act(ctx.id, 'claim') }, t('play.claim')));
     }
   }

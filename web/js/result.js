@@ -1,10 +1,10 @@
 // @ts-check
 // The end of a game, drawn once by the shell for every game from the view's envelope: the
 // headline, the ranking (every seat, and an automa beside them in solo) with the engine's
-// tie-break keys, why each place was decided, and the record. The engine ranks; this only
-// reads `outcome` (`scores`, `ranks`, `keys`, `decided_by`, `automa`) and `seats`. A game's
-// table may add its own breakdown below the ranking and a note under a seat's name (its
-// `resultDetails(ctx)` export).
+// tie-break keys, why each place was decided, and the record. The server ranks (the engine's
+// ranking, absent and resigned seats last); this only reads `outcome` (`scores`, `ranks`,
+// `keys`, `decided_by`, `automa`) and `seats`. A game's table may add its own breakdown below
+// the ranking and a note under a seat's name (its `resultDetails(ctx)` export).
 import { h } from './dom.js';
 import { t, has } from './i18n.js';
 
@@ -99,13 +99,22 @@ export function headline(outcome, rows, me, automaName) {
 }
 
 /**
+ * The outcome a finished game's page draws: the server's (the `state`'s, absent and resigned
+ * seats last), which the view's repeats; the view's only where a state has none.
+ * @param {{ outcome?: Outcome | null }} state
+ * @param {{ outcome?: Outcome | null }} view
+ * @returns {Outcome | null | undefined}
+ */
+export const shownOutcome = (state, view) => state.outcome || view.outcome;
+
+/**
  * The result panel of a finished game.
  * @param {TableContext} ctx
  * @param {ResultDetails} [details]
  */
 export function resultPanel(ctx, details = {}) {
   const { view, state } = ctx;
-  const outcome = view.outcome || state.outcome;
+  const outcome = shownOutcome(state, view);
   if (!outcome || !Array.isArray(view.seats)) return null;
   const envelope = { ...view, outcome };
   // A tie-break key is a column when the catalog names it (`result.<key>`).

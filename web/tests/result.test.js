@@ -2,7 +2,7 @@
 // itself. Without a catalog, `t` returns the message key, so the tests read keys.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { headline, keyValue, rankingRows, tieNotes } from '../js/result.js';
+import { headline, keyValue, rankingRows, shownOutcome, tieNotes } from '../js/result.js';
 
 const name = (seat) => `P${seat}`;
 // Three seats: seat 2 first, seats 0 and 1 level on points, seat 0 ahead on gems left.
@@ -59,4 +59,19 @@ test('in solo the automa takes the place the player did not, and its rule is the
   assert.deepEqual(wonRows.map((r) => [r.name, r.rank]), [['P0', 1], ['Automa', 2]]);
   assert.deepEqual(tieNotes(won.outcome, wonRows), []);
   assert.equal(headline(won.outcome, wonRows, 0, 'Automa'), 'result.automa_beaten');
+});
+
+test("the end screen draws the server's ranking: a resigner the rules rank first is not crowned", () => {
+  // Issue 46: three seats, seat 1 resigned in round 2 and its bot scored most. The view
+  // carries the rules' outcome; the state carries the server's.
+  const rules = { scores: [40, 52, 31], ranks: [1, 0, 2], automa: null, keys: [{ name: 'score', values: [40, 52, 31] }], decided_by: ['score', null, 'score'] };
+  const server = { ...rules, ranks: [0, 2, 1], decided_by: [null, 'resigned', 'score'] };
+  const outcome = /** @type {any} */ (shownOutcome({ outcome: server }, { outcome: rules }));
+  assert.equal(outcome, server);
+  const seats = [{ seat: 0, score: 40 }, { seat: 1, score: 52 }, { seat: 2, score: 31 }];
+  const rows = rankingRows({ seats, outcome }, name, []);
+  assert.deepEqual(rows.map((r) => [r.name, r.rank]), [['P0', 1], ['P2', 2], ['P1', 3]]);
+  assert.equal(headline(outcome, rows, 1, ''), 'result.winner', 'the page of the resigner does not say "You win!"');
+  assert.equal(headline(outcome, rows, 0, ''), 'result.you_win');
+  assert.deepEqual(tieNotes(outcome, rows), ['P2 / P1: tie.resigned']);
 });

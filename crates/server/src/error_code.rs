@@ -136,7 +136,6 @@ codes! {
     AlreadyResigned = "already_resigned", Some(409), "HTTP",
         "resign: every seat of the user has resigned already (see \"Playing with people\")";
     NotBotOnly = "not_bot_only", Some(409), "HTTP", "abandon: a game with people in it";
-    NotTurnBased = "not_turn_based", Some(409), "HTTP", "claim: a real-time game";
     NobodyAway = "nobody_away", Some(409), "HTTP", "claim: no player is away";
     NotAway = "not_away", Some(409), "HTTP", "\"I'm back\": no bot plays the user's seat";
     ChatTooLong = "chat_too_long", None, "WS",

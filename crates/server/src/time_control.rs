@@ -106,6 +106,11 @@ pub struct ClockState {
     /// that a restart in the middle of that turn does not count it twice.
     #[serde(default)]
     pub covered: bool,
+    /// Seats whose last turn ran out and who have not played a turn of their own since: a
+    /// real-time game may be claimed against them (`Clock::claimable`). Left out when empty,
+    /// so that clocks stored before it read (and write) the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ran_out: Vec<u8>,
 }
 
 #[cfg(test)]

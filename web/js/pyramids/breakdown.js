@@ -3,6 +3,7 @@
 // engine counted it (the view's `final_score` and `detail`), in the order of the ranking.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
+import { shownOutcome } from '../result.js';
 import { COLOURS, colourName, stoneChip } from './pieces.js';
 
 /**
@@ -11,7 +12,8 @@ import { COLOURS, colourName, stoneChip } from './pieces.js';
  */
 export function scoreBreakdown(ctx) {
   const { view, state } = ctx;
-  const outcome = view.outcome || state.outcome;
+  // The server's ranking, as the result panel reads it.
+  const outcome = shownOutcome(state, view);
   const rows = view.seats.map((p) => ({ p, name: ctx.seatName(p.seat), rank: outcome.ranks[p.seat] }));
   rows.sort((a, b) => a.rank - b.rank || a.p.seat - b.p.seat);
   // Each cell names its column too: on a phone the rows become cards (see table.css).

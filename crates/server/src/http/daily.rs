@@ -355,7 +355,7 @@ pub async fn leaderboard(
             user,
             game_id: get("id")?,
             score: result["scores"][0].clone(),
-            won: result["ranks"][0].as_u64() == Some(0),
+            won: crate::live::endings::stored_ranks(&result).is_some_and(|r| r.first() == Some(&0)),
             finished_at,
         });
     }

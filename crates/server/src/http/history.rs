@@ -72,7 +72,9 @@ pub(crate) async fn entry(
     if let (Some(&seat), Some(result)) =
         (held.first(), table.result.as_ref().filter(|r| !r.is_null()))
     {
-        let rank = result["ranks"][seat].as_u64();
+        // The ranking the server stored (`endings::final_ranks`), read the one way.
+        let rank = crate::live::endings::stored_ranks(result)
+            .and_then(|r| r.get(seat).map(|&r| u64::from(r)));
         outcome = Some(SeatOutcome {
             rank,
             score: result["scores"][seat].clone(),

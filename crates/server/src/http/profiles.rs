@@ -183,7 +183,8 @@ pub async fn profile(
                 entry.best = entry.best.max(score);
             }
             entry.games += 1;
-            entry.wins += usize::from(result["ranks"][0].as_u64() == Some(0));
+            let ranks = crate::live::endings::stored_ranks(result).unwrap_or_default();
+            entry.wins += usize::from(ranks.first() == Some(&0));
         }
     }
     let viewer = crate::identity::Identity::from_headers(&state, &headers).await?;

@@ -149,7 +149,7 @@ pub async fn at_ply(
     Query(q): Query<PlyQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Json<PlyState>> {
-    let (_, _, record) = finished(&state, &id, &headers, q.invite.as_deref()).await?;
+    let (row, _, record) = finished(&state, &id, &headers, q.invite.as_deref()).await?;
     let plies = record.moves.len();
     if ply as usize > plies {
         return Err(ApiError::new(
@@ -187,6 +187,19 @@ pub async fn at_ply(
         ToMove::Seat(s) => Some(s.0),
         ToMove::Over => None,
     };
+    // The last position's outcome as the server ranked the game, in the view too.
+    let stored: serde_json::Value = row
+        .result
+        .as_deref()
+        .and_then(|r| serde_json::from_str(r).ok())
+        .unwrap_or_default();
+    let outcome = game
+        .outcome()
+        .map(|o| crate::live::endings::replayed_outcome(o, &stored));
+    let mut view = game.view(Some(Seat(q.seat)));
+    if let Some(o) = &outcome {
+        crate::live::endings::rank_view(&mut view, o);
+    }
     Ok(Json(PlyState {
         game: id,
         ply,
@@ -197,9 +210,9 @@ pub async fn at_ply(
         to_move,
         last_move,
         missed: [],
-        view: game.view(Some(Seat(q.seat))),
+        view,
         legal: [],
         finished: to_move.is_none(),
-        outcome: game.outcome(),
+        outcome,
     }))
 }

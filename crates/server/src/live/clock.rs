@@ -49,6 +49,7 @@ impl Clock {
             turn_started_ms: now,
             timeouts: vec![0; seats],
             covered: false,
+            ran_out: Vec::new(),
         };
         Clock { profile, state }
     }
@@ -87,6 +88,16 @@ impl Clock {
             .is_some_and(|&n| n >= TIMEOUTS_TO_BOT)
     }
 
+    /// Whether the others may claim the game against `seat` (end it with `seat` ranked last):
+    /// a bot plays it for good after [`TIMEOUTS_TO_BOT`] time-outs, or, in real time, its last
+    /// turn ran out and its player has not played a turn since. Real time does not wait for
+    /// three missed turns, as lichess offers "claim victory" as soon as a player is gone: there a
+    /// time-out is a whole bank spent, minutes of everyone's attention; turn-based games keep
+    /// the three, a missed day being no sign that a player left.
+    pub fn claimable(&self, seat: u8) -> bool {
+        self.bot_plays(seat) || (!self.profile.turn_based() && self.state.ran_out.contains(&seat))
+    }
+
     /// What a real-time seat's bank is after a turn that ran out: a quarter of the profile's
     /// bank or [`FRESH_MINIMUM_MS`], whichever is more (never more than the whole bank), so
     /// that the next turn can be played rather than timed out at once.
@@ -102,6 +113,7 @@ impl Clock {
         if let Some(n) = self.state.timeouts.get_mut(seat as usize) {
             *n = 0;
         }
+        self.state.ran_out.retain(|&s| s != seat);
         let fresh = self.fresh_minimum();
         if let Some(bank) = self.state.banks_ms.get_mut(seat as usize) {
             *bank = (*bank).max(fresh);
@@ -118,6 +130,12 @@ impl Clock {
     pub fn after_move(&mut self, next: Option<u8>, now: i64, timed_out: bool) {
         if next == self.state.running {
             return;
+        }
+        // A turn played to its end by its seat: that seat is no longer gone.
+        if let Some(seat) = self.state.running
+            && !timed_out
+        {
+            self.state.ran_out.retain(|&s| s != seat);
         }
         if let Some(seat) = self.state.running
             && !self.profile.turn_based()
@@ -140,6 +158,9 @@ impl Clock {
     pub fn count_timeout(&mut self, seat: u8) {
         if let Some(n) = self.state.timeouts.get_mut(seat as usize) {
             *n += 1;
+        }
+        if !self.state.ran_out.contains(&seat) {
+            self.state.ran_out.push(seat);
         }
         self.state.covered = true;
     }
@@ -211,6 +232,40 @@ mod tests {
         assert_eq!(c.state.timeouts, vec![0, 0]);
         assert_eq!(c.remaining(0, 90_000), 30_000);
         assert_eq!(c.deadline(), Some(120_000));
+    }
+
+    #[test]
+    fn a_real_time_seat_is_claimable_from_its_first_time_out_until_it_plays_a_turn() {
+        let mut c = Clock::start(real_time(), 2, Some(0), 0);
+        assert!(!c.claimable(0) && !c.claimable(1));
+        c.count_timeout(0);
+        c.after_move(Some(1), 70_000, true);
+        assert!(c.claimable(0), "gone after one time-out");
+        assert!(!c.claimable(1));
+        // Its next turn is running: still gone until it plays it.
+        c.after_move(Some(0), 80_000, false);
+        assert!(c.claimable(0));
+        c.after_move(Some(1), 90_000, false);
+        assert!(!c.claimable(0), "it played a turn: back in the game");
+        // "I'm back" clears it too.
+        c.count_timeout(1);
+        c.take_back(1, 100_000);
+        assert!(!c.claimable(1));
+        // Stored as before when nobody ran out.
+        let json = serde_json::to_value(&c.state).unwrap();
+        assert!(json.get("ran_out").is_none(), "{json}");
+    }
+
+    #[test]
+    fn a_turn_based_seat_is_claimable_only_once_a_bot_has_it() {
+        let day = parse_profiles("day=86400").unwrap().remove(0);
+        let mut c = Clock::start(day, 2, Some(0), 0);
+        c.count_timeout(0);
+        c.after_move(Some(1), 86_400_000, true);
+        assert!(!c.claimable(0), "one missed day is no sign of leaving");
+        c.count_timeout(0);
+        c.count_timeout(0);
+        assert!(c.claimable(0));
     }
 
     #[test]

@@ -3,9 +3,10 @@
 //! and the final ranking with resignations (the HTTP endpoints and the sweep that abandons
 //! forgotten games against bots ask rooms from `crate::http::endings`).
 //!
-//! The final ranking is the server's: the rules engine's ranking among the seats still in the
-//! game, then the resigned seats, the first to resign last. A game ends early when fewer than
-//! two seats, or no person, are left in it; the seats left then share the first rank.
+//! The final ranking is the server's, made in one place ([`final_ranks`]): the seats present
+//! at the end by the rules, then the seats a stand-in bot played for an absent player, then
+//! the resigned seats, the first to resign last. A game ends early when fewer than two seats,
+//! or no person, are left in it; the seats left then share the first rank.
 use crate::error::ApiError;
 use pyramidion_core::Outcome;
 use serde::{Deserialize, Serialize};
@@ -39,46 +40,82 @@ pub enum Done {
     Back { seats: Vec<u8> },
 }
 
-/// The stored result of a game its rules ended: the engine's outcome (with the resigned seats
-/// ranked last) and, when any seat resigned, those seats in order.
+/// The stored result of a game its rules ended: the final outcome ([`final_outcome`]) and,
+/// when any seat resigned or was absent, those seats (resigned in order).
 #[derive(Serialize)]
 pub struct FinishedResult<'a> {
     #[serde(flatten)]
     pub outcome: &'a Outcome,
     #[serde(skip_serializing_if = "<[u8]>::is_empty")]
     pub resigned: &'a [u8],
+    #[serde(skip_serializing_if = "<[u8]>::is_empty")]
+    pub absent: &'a [u8],
 }
 
 /// The stored result (and a `state` message's `ending`) of a game that ended early: why
-/// (`resigned`, `abandoned` or `claimed`), the final ranks and who resigned in order. Its
-/// fields are in the order the stored results have always had (alphabetical).
+/// (`resigned`, `abandoned` or `claimed`), the final ranks and who resigned in order, and who
+/// was absent. Its fields are in the order the stored results have always had (alphabetical);
+/// `absent` is left out when empty, so that results stored before it read the same.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EarlyResult {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub absent: Vec<u8>,
     pub ending: String,
     pub ranks: Vec<u8>,
     pub resigned: Vec<u8>,
 }
 
-/// Ranks (0 first) of `seats` seats after the game, from the engine's ranks (`None` when the
-/// game ended early) and the resignations in order.
-pub fn final_ranks(engine: Option<&[u8]>, seats: usize, resigned: &[u8]) -> Vec<u8> {
+/// THE final ranking (0 first) of a game's `seats` seats: every ranking the server shows or
+/// stores (the end screen's `state` message and view, the stored result that the history,
+/// profiles and ratings read, the replay) comes from here and nowhere else, and the browser
+/// draws it as it is. `engine` is the rules' ranking (`None` when the game ended early),
+/// `resigned` the seats resigned in order, `absent` the seats a stand-in bot played when the
+/// game ended (their player timed out too often and did not come back).
+///
+/// The rule (after Board Game Arena, where a player who leaves ranks last whatever the
+/// score): the seats present at the end first, ranked by the rules among themselves (sharing
+/// the first rank when the game ended early); then the absent seats, by the rules among
+/// themselves, so that a bot standing in for someone who walked away never finishes above a
+/// person who stayed; then the resigned seats, the first to resign last. Absent seats rank
+/// above resigned ones so that a claim (which resigns the absent seats) lifts nobody: a seat
+/// claimed against becomes the latest resigner, still below everyone it was below. In a solo
+/// game a seat that resigned or was absent loses to the automa (rank 1).
+pub fn final_ranks(engine: Option<&[u8]>, seats: usize, resigned: &[u8], absent: &[u8]) -> Vec<u8> {
+    let absent: Vec<u8> = absent
+        .iter()
+        .copied()
+        .filter(|s| !resigned.contains(s))
+        .collect();
     if resigned.is_empty()
+        && absent.is_empty()
         && let Some(r) = engine
     {
         return r.to_vec();
     }
-    let active: Vec<usize> = (0..seats)
-        .filter(|s| !resigned.contains(&(*s as u8)))
-        .collect();
-    let mut ranks = vec![0u8; seats];
-    for &s in &active {
-        ranks[s] = match engine {
-            Some(r) => active.iter().filter(|&&t| r[t] < r[s]).count() as u8,
-            None => 0,
-        };
+    if seats == 1 {
+        // A solo seat's rank says whether it beat the automa: gone, it did not.
+        let gone = !resigned.is_empty() || !absent.is_empty();
+        return vec![u8::from(gone)];
     }
-    // A solo game's one seat resigning still loses (to the automa): rank 1.
-    let base = active.len().max(1);
+    let present: Vec<usize> = (0..seats)
+        .filter(|&s| !resigned.contains(&(s as u8)) && !absent.contains(&(s as u8)))
+        .collect();
+    let absent: Vec<usize> = absent.iter().map(|&s| s as usize).collect();
+    // Seats of `group` strictly ahead of `s` by the rules (none when the game ended early).
+    let ahead = |group: &[usize], s: usize| match engine {
+        Some(r) => group.iter().filter(|&&t| r.get(t) < r.get(s)).count(),
+        None => 0,
+    };
+    let mut ranks = vec![0u8; seats];
+    for &s in &present {
+        ranks[s] = ahead(&present, s) as u8;
+    }
+    for &s in &absent {
+        if let Some(r) = ranks.get_mut(s) {
+            *r = (present.len() + ahead(&absent, s)) as u8;
+        }
+    }
+    let base = present.len() + absent.len();
     for (k, &s) in resigned.iter().enumerate() {
         if let Some(r) = ranks.get_mut(s as usize) {
             *r = (base + resigned.len() - 1 - k) as u8;
@@ -87,50 +124,122 @@ pub fn final_ranks(engine: Option<&[u8]>, seats: usize, resigned: &[u8]) -> Vec<
     ranks
 }
 
-/// The engine's outcome with the resigned seats ranked last (said as `resigned` in
-/// `decided_by`).
-pub fn with_resignations(mut outcome: Outcome, resigned: &[u8]) -> Outcome {
-    if resigned.is_empty() {
+/// The engine's outcome as the server ranks it ([`final_ranks`]): the resigned seats'
+/// `decided_by` says `resigned`, the absent ones' `absent`, and each seat still in the game
+/// is told apart from the seat now just above it on the rules' keys (the seat the engine had
+/// above it may have left).
+pub fn final_outcome(mut outcome: Outcome, resigned: &[u8], absent: &[u8]) -> Outcome {
+    let seats = outcome.ranks.len();
+    let ranks = final_ranks(Some(&outcome.ranks), seats, resigned, absent);
+    if ranks == outcome.ranks && resigned.is_empty() && absent.is_empty() {
         return outcome;
     }
-    outcome.ranks = final_ranks(Some(&outcome.ranks), outcome.ranks.len(), resigned);
-    for &s in resigned {
-        if let Some(d) = outcome.decided_by.get_mut(s as usize) {
-            *d = Some("resigned");
-        }
+    if seats == 1 {
+        outcome.ranks = ranks;
+        outcome.decided_by =
+            vec![gone_by(0, resigned, absent).or(outcome.decided_by.first().copied().flatten())];
+        return outcome;
     }
+    let mut order: Vec<usize> = (0..seats).collect();
+    order.sort_by_key(|&s| (ranks[s], s));
+    let mut decided_by = vec![None; seats];
+    for pair in order.windows(2) {
+        let (above, seat) = (pair[0], pair[1]);
+        decided_by[seat] = Some(gone_by(seat, resigned, absent).unwrap_or_else(|| {
+            outcome
+                .keys
+                .iter()
+                .find(|k| k.values.get(above) != k.values.get(seat))
+                .map_or(pyramidion_core::rules::SHARED, |k| k.name)
+        }));
+    }
+    if let Some(&first) = order.first() {
+        decided_by[first] = gone_by(first, resigned, absent);
+    }
+    outcome.ranks = ranks;
+    outcome.decided_by = decided_by;
     outcome
 }
 
-/// The stored result of a game that ended early (no engine outcome): ranks, why, and who
-/// resigned in order. Its `ranks` field is what ratings and histories read.
-pub fn early_result(ending: &str, ranks: &[u8], resigned: &[u8]) -> EarlyResult {
+/// Why `seat` ranks where it does when it left: `resigned` or `absent`.
+fn gone_by(seat: usize, resigned: &[u8], absent: &[u8]) -> Option<&'static str> {
+    if resigned.contains(&(seat as u8)) {
+        Some("resigned")
+    } else if absent.contains(&(seat as u8)) {
+        Some("absent")
+    } else {
+        None
+    }
+}
+
+/// The stored result of a game that ended early (no engine outcome): ranks, why, who
+/// resigned in order and who was absent. Its `ranks` field is what ratings and histories read.
+pub fn early_result(ending: &str, ranks: &[u8], resigned: &[u8], absent: &[u8]) -> EarlyResult {
     EarlyResult {
+        absent: absent
+            .iter()
+            .copied()
+            .filter(|s| !resigned.contains(s))
+            .collect(),
         ending: ending.to_string(),
         ranks: ranks.to_vec(),
         resigned: resigned.to_vec(),
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The ranks of a stored result (0 first): the one way the history, the profiles, the daily
+/// board and the ratings read who won, so that they all read the ranking [`final_ranks`] made.
+pub fn stored_ranks(result: &serde_json::Value) -> Option<Vec<u8>> {
+    serde_json::from_value(result.get("ranks")?.clone()).ok()
+}
 
-    #[test]
-    fn resigners_rank_last_the_first_lowest() {
-        // Engine: seat 2 first, 0 second, 1 third, 3 fourth; seats 2 then 0 resigned.
-        assert_eq!(
-            final_ranks(Some(&[1, 2, 0, 3]), 4, &[2, 0]),
-            vec![2, 0, 3, 1]
-        );
-        // Ended early: the seat left is first.
-        assert_eq!(final_ranks(None, 2, &[1]), vec![0, 1]);
-        assert_eq!(final_ranks(None, 3, &[0, 2]), vec![2, 0, 1]);
-        // Solo: resigning loses to the automa.
-        assert_eq!(final_ranks(None, 1, &[0]), vec![1]);
-        // No resignation: the engine's ranks as they are (a solo loss stays a loss).
-        assert_eq!(final_ranks(Some(&[1]), 1, &[]), vec![1]);
-        // Ties among the seats left stay ties.
-        assert_eq!(final_ranks(Some(&[0, 0, 2]), 3, &[2]), vec![0, 0, 2]);
+/// The seats a stored result lists under `field` (`resigned`, `absent`): none when absent.
+pub fn stored_seats(result: &serde_json::Value, field: &str) -> Vec<u8> {
+    result
+        .get(field)
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default()
+}
+
+/// The outcome of a finished game's last position replayed from its record, as the server
+/// ranked the game: the rules' outcome with the resigned and absent seats its stored result
+/// lists (the replay's end says what the end screen and the history said).
+pub fn replayed_outcome(engine: Outcome, stored: &serde_json::Value) -> Outcome {
+    final_outcome(
+        engine,
+        &stored_seats(stored, "resigned"),
+        &stored_seats(stored, "absent"),
+    )
+}
+
+/// A game's view with its `outcome` (the rules', in every game's view envelope) replaced by
+/// the server's final one: a finished game's view says the same ranking as the `state`
+/// message around it, whatever part of it a client reads. A view without an outcome (the
+/// game runs, or a daily challenge shows the position before its end) is left as it is.
+pub fn ranked_view(
+    view: Box<serde_json::value::RawValue>,
+    outcome: Option<&Outcome>,
+) -> Box<serde_json::value::RawValue> {
+    let Some(outcome) = outcome else { return view };
+    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(view.get()) else {
+        return view;
+    };
+    if !rank_view(&mut value, outcome) {
+        return view;
+    }
+    serde_json::value::to_raw_value(&value).unwrap_or(view)
+}
+
+/// [`ranked_view`] on a view already parsed (the replay's); whether it changed.
+pub fn rank_view(view: &mut serde_json::Value, outcome: &Outcome) -> bool {
+    match (view.get_mut("outcome"), serde_json::to_value(outcome)) {
+        (Some(shown), Ok(ours)) if !shown.is_null() => {
+            *shown = ours;
+            true
+        }
+        _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests;

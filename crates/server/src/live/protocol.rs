@@ -173,9 +173,13 @@ pub struct StateMsg {
     pub bots: Vec<bool>,
     /// Seats resigned, in order (they rank last, the first to resign lowest).
     pub resigned: Vec<u8>,
-    /// When the game ended before its rules said so: `{ending, ranks, resigned}`
-    /// (`ending`: `resigned`, `abandoned` or `claimed`); `outcome` is then null.
+    /// When the game ended before its rules said so: `{ending, ranks, resigned}` and `absent`
+    /// when any (`ending`: `resigned`, `abandoned` or `claimed`); `outcome` is then null.
     pub ending: Option<crate::live::endings::EarlyResult>,
+    /// The seats whose player is away while the game runs: the others may claim the game
+    /// against them (`POST /api/games/{id}/claim`). The server says it; clients do not work it
+    /// out from the clock.
+    pub away: Vec<u8>,
 }
 
 impl ServerMsg {

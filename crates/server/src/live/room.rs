@@ -21,6 +21,8 @@ mod played;
 use played::Played;
 mod chatting;
 #[cfg(test)]
+mod endings_tests;
+#[cfg(test)]
 mod memory_store;
 mod scheduling;
 #[cfg(test)]
@@ -80,6 +82,8 @@ pub struct Room {
     resigned: Vec<u8>,
     /// Why the game ended before its rules said so (`resigned`, `abandoned`, `claimed`).
     ending: Option<String>,
+    /// A finished game's absent seats, as stored (`RoomSetup::absent`).
+    stored_absent: Option<Vec<u8>>,
     /// Each user's chat rate limit in this game.
     chat_limits: std::collections::HashMap<String, crate::rate_limits::Bucket>,
     /// The storage already holds a move at this room's next ply: the room is stale and is
@@ -114,6 +118,9 @@ pub struct RoomSetup {
     pub reveal_at_end: bool,
     pub resigned: Vec<u8>,
     pub ending: Option<String>,
+    /// A finished game's absent seats as its stored result lists them: its ranking is the
+    /// stored one, whatever the clock says or the rule became since (`Room::absent`).
+    pub absent: Option<Vec<u8>>,
     pub lease: Option<crate::cluster::Lease>,
 }
 
@@ -153,6 +160,7 @@ impl Room {
             reveal_at_end: setup.reveal_at_end,
             resigned: setup.resigned,
             ending: setup.ending,
+            stored_absent: setup.absent,
             chat_limits: Default::default(),
             stale: false,
             lease: setup.lease,
@@ -366,6 +374,7 @@ impl Room {
 
     fn state_for(&self, seat: Option<u8>, missed: Vec<SeenMove>) -> ServerMsg {
         let to_move = self.to_move();
+        let outcome = self.outcome();
         let legal = if seat.is_some() && seat == to_move && !seat.is_some_and(|s| self.bot_plays(s))
         {
             self.game.legal_moves()
@@ -384,16 +393,26 @@ impl Room {
                 .checked_sub(1)
                 .map(|ply| self.seen(ply, seat)),
             missed,
-            view: self.view_for(seat.map(Seat)),
+            // The view's own `outcome` is the rules'; it says the server's, as `outcome` does.
+            view: crate::live::endings::ranked_view(
+                self.view_for(seat.map(Seat)),
+                outcome.as_ref(),
+            ),
             legal,
             finished: to_move.is_none(),
-            outcome: self.outcome(),
+            outcome,
             resigned: self.resigned.clone(),
             ending: self.ending.as_ref().map(|e| {
-                let ranks =
-                    crate::live::endings::final_ranks(None, self.seats.len(), &self.resigned);
-                crate::live::endings::early_result(e, &ranks, &self.resigned)
+                let absent = self.absent(self.clock.as_ref());
+                let ranks = crate::live::endings::final_ranks(
+                    None,
+                    self.seats.len(),
+                    &self.resigned,
+                    &absent,
+                );
+                crate::live::endings::early_result(e, &ranks, &self.resigned, &absent)
             }),
+            away: self.away(),
             clock: self
                 .clock
                 .as_ref()
@@ -404,17 +423,46 @@ impl Room {
         }))
     }
 
-    /// The outcome by the rules, its ranking with the resigned seats last; none while the
-    /// game runs or when it ended early (see `ending`).
+    /// The outcome by the rules as the server ranks it (`endings::final_outcome`: absent
+    /// and resigned seats last); none while the game runs or when it ended early (`ending`).
     fn outcome(&self) -> Option<pyramidion_core::Outcome> {
         if self.ending.is_some() {
             return None;
         }
         let outcome = self.game.outcome()?;
-        Some(crate::live::endings::with_resignations(
+        Some(crate::live::endings::final_outcome(
             outcome,
             &self.resigned,
+            &self.absent(self.clock.as_ref()),
         ))
+    }
+
+    /// The seats whose player is absent with `clock`: a person's seat (not resigned) that a
+    /// stand-in bot plays after too many time-outs. At the end they rank below every seat
+    /// still played by its own player (`endings::final_ranks`).
+    fn absent(&self, clock: Option<&Clock>) -> Vec<u8> {
+        if let Some(stored) = &self.stored_absent {
+            return stored.clone();
+        }
+        let Some(clock) = clock else {
+            return Vec::new();
+        };
+        (0..self.seats.len() as u8)
+            .filter(|&s| matches!(self.seats[s as usize], SeatKind::Human(_)))
+            .filter(|s| !self.resigned.contains(s) && clock.bot_plays(*s))
+            .collect()
+    }
+
+    /// The seats the others may claim the game against now (`Clock::claimable`): a person's,
+    /// not resigned, while the game runs.
+    fn away(&self) -> Vec<u8> {
+        let Some(clock) = self.clock.as_ref().filter(|_| self.to_move().is_some()) else {
+            return Vec::new();
+        };
+        (0..self.seats.len() as u8)
+            .filter(|&s| matches!(self.seats[s as usize], SeatKind::Human(_)))
+            .filter(|s| !self.resigned.contains(s) && clock.claimable(*s))
+            .collect()
     }
 
     /// Whether a bot plays `seat`: a bot seat, a resigned one, or one that timed out too often.

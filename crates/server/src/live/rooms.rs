@@ -44,6 +44,8 @@ struct Loaded {
     reveal_at_end: bool,
     resigned: Vec<u8>,
     ending: Option<String>,
+    /// A finished game's absent seats, as its stored result says (`RoomSetup::absent`).
+    absent: Option<Vec<u8>>,
 }
 
 impl Rooms {
@@ -197,6 +199,7 @@ impl Rooms {
                 reveal_at_end: loaded.reveal_at_end,
                 resigned: loaded.resigned,
                 ending: loaded.ending,
+                absent: loaded.absent,
                 lease,
             });
             // Finished rooms end their task but stay in the map; drop them now and then so
@@ -382,6 +385,13 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         reveal_at_end,
         resigned: state.store.resignations(id).await?,
         ending: state.store.ending(id).await?,
+        absent: (row.status == crate::game_status::GameStatus::Finished).then(|| {
+            let result = row
+                .result
+                .as_deref()
+                .and_then(|r| serde_json::from_str(r).ok());
+            crate::live::endings::stored_seats(&result.unwrap_or_default(), "absent")
+        }),
     };
     Ok(Some((
         loaded,

@@ -452,6 +452,7 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
         reveal_at_end: true,
         resigned: Vec::new(),
         ending: None,
+        absent: None,
         lease: None,
     });
     // A spectator whose queue holds one message, which it does not read yet.

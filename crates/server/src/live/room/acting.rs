@@ -67,19 +67,14 @@ impl Room {
                 self.resign(seats, "abandoned").await
             }
             Action::Claim => {
-                let turn_based = self.clock.as_ref().is_some_and(|c| c.profile.turn_based());
-                if !turn_based {
-                    return refuse(
-                        StatusCode::CONFLICT,
-                        ApiErrorCode::NotTurnBased,
-                        "only a turn-based game may be claimed",
-                    );
-                }
-                // The seats whose player is away: a bot took them after too many time-outs.
-                let away: Vec<u8> = (0..self.seats.len() as u8)
-                    .filter(|s| !mine.contains(s) && !self.resigned.contains(s))
-                    .filter(|&s| matches!(self.seats[s as usize], SeatKind::Human(_)))
-                    .filter(|&s| self.clock.as_ref().is_some_and(|c| c.bot_plays(s)))
+                // The seats whose player is away (`Clock::claimable`): a bot took them after
+                // too many time-outs, or in real time their last turn ran out. Real-time
+                // games may be claimed too (as lichess's "claim victory"); a game without a
+                // clock has no time-outs, so nobody in it is ever away.
+                let away: Vec<u8> = self
+                    .away()
+                    .into_iter()
+                    .filter(|s| !mine.contains(s))
                     .collect();
                 if away.is_empty() {
                     return refuse(
@@ -106,8 +101,14 @@ impl Room {
             .any(|&s| matches!(self.seats[s as usize], SeatKind::Human(_)));
         let ends = left.len() < 2 || !person_left;
         let result = ends.then(|| {
-            let ranks = final_ranks(None, self.seats.len(), &resigned);
-            serde_json::to_string(&early_result(ending, &ranks, &resigned))
+            // The seats absent: as `Room::state_for` ranks this ending (`Room::absent`).
+            let absent: Vec<u8> = self
+                .absent(self.clock.as_ref())
+                .into_iter()
+                .filter(|s| !resigned.contains(s))
+                .collect();
+            let ranks = final_ranks(None, self.seats.len(), &resigned, &absent);
+            serde_json::to_string(&early_result(ending, &ranks, &resigned, &absent))
                 .expect("an early result serialises")
         });
         let first = self.resigned.len();

@@ -24,6 +24,8 @@ pub struct StoredMove {
 #[derive(Default)]
 pub struct MemoryStore {
     moves: Mutex<Vec<StoredMove>>,
+    /// The (ending, result) of every resignation that ended its game.
+    ends: Mutex<Vec<(String, String)>>,
     /// Every write fails, as on a full disk.
     refuse: AtomicBool,
     /// The next move waits for this before it commits.
@@ -35,6 +37,11 @@ pub struct MemoryStore {
 impl MemoryStore {
     pub fn moves(&self) -> Vec<StoredMove> {
         lock(&self.moves).clone()
+    }
+
+    /// The (ending, result) stored by resignations that ended the game.
+    pub fn ends(&self) -> Vec<(String, String)> {
+        lock(&self.ends).clone()
     }
 
     /// Every write fails (`true`) or succeeds again.
@@ -90,8 +97,12 @@ impl RoomStore for MemoryStore {
         })
     }
 
-    fn resign<'a>(&'a self, _: Resignation<'a>) -> Stored<'a> {
-        Box::pin(async move { self.refused() })
+    fn resign<'a>(&'a self, r: Resignation<'a>) -> Stored<'a> {
+        Box::pin(async move {
+            self.refused()?;
+            lock(&self.ends).extend(r.end);
+            Ok(())
+        })
     }
 
     fn set_turn<'a>(&'a self, _: &'a str, _: TurnWrite, _: Option<Fence>) -> Stored<'a> {

@@ -112,16 +112,6 @@ impl Room {
         let ply = self.moves.len() as u32;
         // A game's last move and its result are committed together: a crash between two
         // commits would otherwise leave a finished record marked live.
-        let outcome = next
-            .outcome()
-            .map(|o| crate::live::endings::with_resignations(o, &self.resigned));
-        let result = outcome.as_ref().map(|o| {
-            let stored = crate::live::endings::FinishedResult {
-                outcome: o,
-                resigned: &self.resigned,
-            };
-            serde_json::to_string(&stored).unwrap_or_default()
-        });
         // The clock after this move, stored with it.
         let before = self.to_move();
         let after = match next.to_move() {
@@ -136,6 +126,21 @@ impl Room {
             }
             c.after_move(after, self.wall.now_ms(), covered.is_some());
         }
+        // Ranked as the `state` messages will say it (`Room::outcome`), with the seats absent
+        // as of this move's clock (the time-out it covers may be the one that hands a seat to
+        // its bot).
+        let absent = self.absent(clock.as_ref());
+        let outcome = next
+            .outcome()
+            .map(|o| crate::live::endings::final_outcome(o, &self.resigned, &absent));
+        let result = outcome.as_ref().map(|o| {
+            let stored = crate::live::endings::FinishedResult {
+                outcome: o,
+                resigned: &self.resigned,
+                absent: &absent,
+            };
+            serde_json::to_string(&stored).unwrap_or_default()
+        });
         // Stored when it changed: the seat to move or the clock (a time-out counted, a turn
         // ended). A move within a turn, or any move of a solo game, writes the move alone.
         let turn = (before != after || clock != self.clock).then(|| TurnWrite {

@@ -21,12 +21,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The time of day when each test starts (ms since the epoch).
-const T0: i64 = 1_800_000_000_000;
-const SEED: u64 = 7;
+pub(super) const T0: i64 = 1_800_000_000_000;
+pub(super) const SEED: u64 = 7;
 
 /// Keeps tokio's auto-advance off until dropped (see the module's documentation).
 #[must_use]
-fn hold_time() -> std::sync::mpsc::Sender<()> {
+pub(super) fn hold_time() -> std::sync::mpsc::Sender<()> {
     let (guard, dropped) = std::sync::mpsc::channel::<()>();
     tokio::task::spawn_blocking(move || {
         let _ = dropped.recv();
@@ -70,6 +70,7 @@ fn spawn_with(store: &Arc<MemoryStore>, clock: Option<Clock>, bots: Arc<BotPool>
         reveal_at_end: true,
         resigned: Vec::new(),
         ending: None,
+        absent: None,
         lease: None,
     })
 }
@@ -99,7 +100,7 @@ async fn follow(
     rx
 }
 
-fn json_of(msg: &ServerMsg) -> Value {
+pub(super) fn json_of(msg: &ServerMsg) -> Value {
     serde_json::to_value(msg).expect("a message serializes")
 }
 
@@ -123,7 +124,7 @@ async fn play(room: &RoomHandle, mirror: &AnyGame, state_id: u64, text: &str) {
 /// Keeps the pool's one thread (`BotPool::new(0)`: quick bots only) busy until the returned
 /// sender is used or dropped: a bot asked meanwhile waits its turn, so that the test sees the
 /// room between a time-out and the bot's move.
-async fn occupy(bots: &Arc<BotPool>) -> std::sync::mpsc::Sender<()> {
+pub(super) async fn occupy(bots: &Arc<BotPool>) -> std::sync::mpsc::Sender<()> {
     let (release, wait) = std::sync::mpsc::channel::<()>();
     let (started, running) = tokio::sync::oneshot::channel();
     let ticket = Ticket {
@@ -166,7 +167,7 @@ async fn probe(room: &RoomHandle, out: &mut crate::queue::Receiver<ServerMsg>, s
 }
 
 /// A point after which every command sent before has been handled.
-async fn handled(room: &RoomHandle) -> (u8, u64) {
+pub(super) async fn handled(room: &RoomHandle) -> (u8, u64) {
     let (reply, answer) = tokio::sync::oneshot::channel();
     assert!(
         room.tx.send(RoomCmd::Progress(reply)).await.is_ok(),
