@@ -551,6 +551,10 @@ async fn push_endpoints_inside_the_network_are_refused() {
         "https://[64:ff9b::a00:1]/push",
         "https://localhost/push",
         "https://intranet/push",
+        // Other spellings of 127.0.0.1 that the system's resolver understands.
+        "https://127.1/push",
+        "https://0x7f.0.0.1/push",
+        "https://2130706433/push",
         // Plain http stays refused too.
         "http://push.example.org/push",
     ] {
