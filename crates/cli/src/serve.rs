@@ -162,10 +162,23 @@ pub struct ServeArgs {
     /// Browsers (push subscriptions) one user may have; a new one replaces the oldest.
     #[arg(long, default_value_t = 10, env = "PYRAMIDION_PUSH_DEVICES")]
     pub push_devices: usize,
-    /// Accept push endpoints on plain `http://` (a local push service in tests and
-    /// development; browsers' push services are always HTTPS).
+    /// Accept push endpoints on plain `http://` and on loopback (a local push service in
+    /// tests and development; browsers' push services are always public HTTPS). Not for
+    /// production.
     #[arg(long, env = "PYRAMIDION_PUSH_ALLOW_HTTP")]
     pub push_allow_http: bool,
+    /// Push endpoints the server may reach though they are not public (comma separated): a
+    /// host name (reached wherever it resolves), or an address or CIDR network. By default
+    /// only public addresses are reached.
+    #[arg(long, value_delimiter = ',', env = "PYRAMIDION_PUSH_ALLOW_HOST")]
+    pub push_allow_host: Vec<String>,
+    /// Seconds one push may take, connecting included; a slow push service holds only its
+    /// own user's notices meanwhile.
+    #[arg(long, default_value_t = 10, env = "PYRAMIDION_PUSH_TIMEOUT")]
+    pub push_timeout: u64,
+    /// Users whose notifications are delivered at once (each user's in order).
+    #[arg(long, default_value_t = 32, env = "PYRAMIDION_PUSH_WORKERS")]
+    pub push_workers: usize,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -182,6 +195,11 @@ pub fn run(args: ServeArgs) -> Result<()> {
     }
     let trusted_proxies = pyramidion_server::http::client_ip::parse_networks(&args.trusted_proxy)
         .map_err(|e| anyhow::anyhow!("--trusted-proxy: {e}"))?;
+    let push_allow = pyramidion_server::reach::push::AllowList::parse(&args.push_allow_host)
+        .map_err(|e| anyhow::anyhow!("--push-allow-host: {e}"))?;
+    if args.push_timeout == 0 || args.push_workers == 0 {
+        bail!("--push-timeout and --push-workers must be at least 1");
+    }
     // Logs on stderr: stdout carries the one "serving" line that scripts and tests read.
     // `RUST_LOG` chooses what is logged (e.g. `RUST_LOG=debug` for every request); info by
     // default.
@@ -264,6 +282,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.reach.smtp = args.smtp.clone();
     config.reach.mail_from = args.mail_from.clone();
     config.reach.allow_http_push = args.push_allow_http;
+    config.reach.push_allow = push_allow;
+    config.reach.push_timeout = secs(args.push_timeout);
+    config.reach.push_workers = args.push_workers;
     config.reach.public_url = args
         .public_url
         .clone()

@@ -55,6 +55,8 @@ codes! {
     NotFound = "not_found", Some(404), "HTTP, WS",
         "unknown table, game, page; an unlisted table without its invite";
     RateLimited = "rate_limited", Some(429), "HTTP, WS", "too many requests or messages";
+    BadForwardedFor = "bad_forwarded_for", Some(400), "HTTP",
+        "behind a trusted proxy (`--trusted-proxy`): the proxy's `X-Forwarded-For` does not end with a client address (only the entries the proxies appended are read); nothing is counted against anyone's limits";
     PayloadTooLarge = "payload_too_large", Some(413), "HTTP", "body over 16 KiB";
     ForbiddenOrigin = "forbidden_origin", Some(403), "WS upgrade",
         "a browser page from another origin";

@@ -2,11 +2,14 @@
 //! and WebSocket messages (one budget shared by all of an address's sockets). Keyed limiters forget an address once its bucket is full
 //! again ([`PerIp::sweep`], run by the server's periodic sweep), so their memory stays bounded
 //! by the addresses seen recently.
+//!
+//! Every per-address limit counts an IPv6 client by its /64 ([`address_key`]): one home or
+//! one rented server is given a whole /64 and may draw a fresh address from it per request.
 use governor::clock::DefaultClock;
 use governor::state::keyed::DefaultKeyedStateStore;
 use governor::state::{InMemoryState, NotKeyed};
 use governor::{Quota, RateLimiter};
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -35,6 +38,19 @@ impl Rate {
     }
 }
 
+/// The key an address is counted under by every per-address limit: an IPv4 address (mapped
+/// into IPv6 or not) is itself; an IPv6 address is its /64, the smallest block a provider hands
+/// a customer (RFC 6177), so the 2^64 addresses one customer holds are one client.
+pub fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !u128::from(u64::MAX))),
+        },
+    }
+}
+
 /// One token bucket (a connection's).
 pub struct Bucket(RateLimiter<NotKeyed, InMemoryState, DefaultClock>);
 
@@ -57,8 +73,9 @@ impl PerIp {
         PerIp(RateLimiter::keyed(rate.quota()))
     }
 
+    /// Takes one token from `ip`'s bucket (its /64's, for IPv6) if there is one.
     pub fn allow(&self, ip: IpAddr) -> bool {
-        self.0.check_key(&ip).is_ok()
+        self.0.check_key(&address_key(ip)).is_ok()
     }
 
     /// Forgets the addresses whose bucket is full again (they are as if never seen).
@@ -100,6 +117,28 @@ mod tests {
             });
             assert!((0..100).all(|_| b.allow()), "{per_second}");
         }
+    }
+
+    #[test]
+    fn ipv6_addresses_are_counted_by_their_64() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        assert_eq!(
+            address_key(ip("2001:db8:1:2:aaaa::1")),
+            ip("2001:db8:1:2::")
+        );
+        assert_eq!(address_key(ip("::ffff:192.0.2.1")), ip("192.0.2.1"));
+        assert_eq!(address_key(ip("192.0.2.1")), ip("192.0.2.1"));
+        let limits = PerIp::new(Rate {
+            per_second: 0.0,
+            burst: 2.0,
+        });
+        // Two addresses of one /64 share a budget…
+        assert!(limits.allow(ip("2001:db8:1:2::1")));
+        assert!(limits.allow(ip("2001:db8:1:2:ffff:ffff:ffff:ffff")));
+        assert!(!limits.allow(ip("2001:db8:1:2::3")));
+        // …the next /64 has its own.
+        assert!(limits.allow(ip("2001:db8:1:3::1")));
+        assert_eq!(limits.len(), 2);
     }
 
     #[test]

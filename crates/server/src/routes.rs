@@ -46,7 +46,20 @@ async fn rate_limit(
     mut req: Request,
     next: Next,
 ) -> Response {
-    let ip = http::client_ip::client_ip(&state.config.trusted_proxies, addr.ip(), req.headers());
+    // Health checks come from the load balancer itself, as often as it likes: limited, a
+    // flood from anyone counted at the balancer's address would get every instance marked
+    // down. `/healthz` reads no client's data and costs an atomic load.
+    if req.uri().path() == "/healthz" {
+        return next.run(req).await;
+    }
+    let ip =
+        match http::client_ip::client_ip(&state.config.trusted_proxies, addr.ip(), req.headers()) {
+            Ok(ip) => ip,
+            Err(e) => {
+                tracing::debug!(peer = %addr, "refused: {e}");
+                return error::ApiError::from(e).into_response();
+            }
+        };
     req.extensions_mut().insert(http::client_ip::ClientIp(ip));
     // Other instances of the cluster carry many players' requests from one address; an
     // `/internal/` request without the cluster's secret is answered 404 at once.

@@ -405,6 +405,27 @@ fn serve_refuses_bad_rates_and_analysis_budgets() {
         "{}",
         stderr(&o)
     );
+    let o = pyramidion(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--push-allow-host=push.example.org,not a host",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains(
+            "--push-allow-host: 'not a host' is not a host name, an address or a CIDR network"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = pyramidion(&["serve", "--bind", "127.0.0.1:0", "--push-timeout=0"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--push-timeout and --push-workers must be at least 1"),
+        "{}",
+        stderr(&o)
+    );
     let o = pyramidion(&["serve", "--bind", "127.0.0.1:0", "--analysis-budget=0"]);
     assert!(!o.status.success());
     assert!(

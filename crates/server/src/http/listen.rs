@@ -14,7 +14,8 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt;
 
-/// Open connections per client address. An address is forgotten when its last one closes.
+/// Open connections per client address (an IPv6 client's /64: `rate_limits::address_key`).
+/// An address is forgotten when its last one closes.
 #[derive(Default)]
 pub struct PerIpConnections(Mutex<HashMap<IpAddr, usize>>);
 
@@ -27,6 +28,7 @@ pub struct ConnectionSlot {
 impl PerIpConnections {
     /// A slot for one more connection of `ip`, unless it already holds `cap`.
     pub fn take(self: &Arc<Self>, ip: IpAddr, cap: usize) -> Option<ConnectionSlot> {
+        let ip = crate::rate_limits::address_key(ip);
         let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let n = map.entry(ip).or_insert(0);
         if *n >= cap {
@@ -42,7 +44,9 @@ impl PerIpConnections {
     /// Open connections (and WebSockets) of `ip`.
     pub fn open(&self, ip: IpAddr) -> usize {
         let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        map.get(&ip).copied().unwrap_or(0)
+        map.get(&crate::rate_limits::address_key(ip))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Addresses with an open connection.

@@ -137,19 +137,25 @@ pub async fn subscribe(
         ))
     })?;
     let reach = &state.reach;
-    push::check(
+    let policy = reach.push.policy();
+    let checked = push::check(
         &request.endpoint,
         &request.keys.p256dh,
         &request.keys.auth,
-        reach.push.allow_http(),
+        policy,
     )
     .map_err(|e| bad_subscription(e.to_string()))?;
+    policy
+        .check_resolved(&checked.endpoint)
+        .await
+        .map_err(|e| bad_subscription(e.to_string()))?;
     let lang = text::language(request.lang.as_deref().unwrap_or("en"));
     let sub = crate::reach::store::Subscription {
         endpoint: request.endpoint,
         p256dh: request.keys.p256dh,
         auth: request.keys.auth,
         lang: lang.to_string(),
+        health: Default::default(),
     };
     reach
         .store

@@ -1,8 +1,10 @@
 //! What reaching a player away is about: the events (`Kind`, `Away`), each player's choice
 //! of them (`Prefs`), and the server's settings (`ReachConfig`).
 use crate::db::store::Store;
+use ipnet::IpNet;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::net::IpAddr;
 
 /// A clock with this much time per turn or more makes a game turn-based enough to reach a
 /// player away from the site when it becomes their move.
@@ -74,7 +76,7 @@ impl Prefs {
 }
 
 /// How the server reaches players away.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ReachConfig {
     /// `smtp://…` / `smtps://…` (lettre's URL form); none: e-mail is off.
     pub smtp: Option<String>,
@@ -82,7 +84,49 @@ pub struct ReachConfig {
     pub mail_from: String,
     /// The site's address as players reach it (links in mails; the VAPID subject).
     pub public_url: String,
-    /// Push endpoints may be plain `http://` (tests stand one up on loopback); browsers'
-    /// push services are always HTTPS.
+    /// Push endpoints may be plain `http://` and on loopback (tests stand one up there);
+    /// browsers' push services are always public HTTPS.
     pub allow_http_push: bool,
+    /// Hosts and networks push endpoints may reach though not public (`--push-allow-host`).
+    pub push_allow: AllowList,
+    /// How long one push may take, connecting included (`--push-timeout`).
+    pub push_timeout: std::time::Duration,
+    /// Users whose notifications are being delivered at once (`--push-workers`); each user's
+    /// events leave in order, one at a time.
+    pub push_workers: usize,
+}
+
+/// Hosts and networks the operator lets push endpoints reach though they are not public
+/// (`--push-allow-host`): a host name (an endpoint on it is reached wherever it resolves), or
+/// an address or CIDR network (an endpoint resolving there, or written as it, is reached).
+#[derive(Clone, Debug, Default)]
+pub struct AllowList {
+    pub(super) names: Vec<String>,
+    pub(super) networks: Vec<IpNet>,
+}
+
+impl AllowList {
+    pub fn parse(items: &[String]) -> Result<AllowList, String> {
+        let mut allow = AllowList::default();
+        for item in items.iter().map(|i| i.trim()).filter(|i| !i.is_empty()) {
+            if let Ok(net) = item.parse::<IpNet>() {
+                allow.networks.push(net.trunc());
+            } else if let Ok(ip) = item.trim_matches(['[', ']']).parse::<IpAddr>() {
+                allow.networks.push(IpNet::from(ip));
+            } else if item
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.')
+                && !item.starts_with(['.', '-'])
+            {
+                allow
+                    .names
+                    .push(item.trim_end_matches('.').to_ascii_lowercase());
+            } else {
+                return Err(format!(
+                    "'{item}' is not a host name, an address or a CIDR network"
+                ));
+            }
+        }
+        Ok(allow)
+    }
 }

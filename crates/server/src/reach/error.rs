@@ -49,6 +49,10 @@ pub enum BadSubscription {
     NotAUrl,
     #[error("the endpoint is not an https:// URL")]
     NotHttps,
+    #[error(
+        "the endpoint's host is not public (loopback, private, link-local, a local name…): only public push services are reached"
+    )]
+    NotPublic,
     #[error("keys.p256dh is not a P-256 public key (base64url)")]
     BadP256dh,
     #[error("keys.auth is not 16 bytes (base64url)")]

@@ -17,10 +17,11 @@ use crate::db::store::Store;
 pub use away::{Away, Kind, Prefs, ReachConfig, TURN_BASED_MS};
 use error::ReachError;
 use pyramidion_games::GameKind;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc};
 
-/// The notifier: keys, transports, and the task that delivers events.
+/// The notifier: keys, transports, and the tasks that deliver events.
 pub struct Reach {
     pub config: ReachConfig,
     pub store: Store,
@@ -32,8 +33,8 @@ pub struct Reach {
 
 impl Reach {
     /// Reads (or draws and stores, at first start) the VAPID keys and starts the delivery
-    /// task and the hourly mail batches' flusher. Events sent to the returned channel are
-    /// delivered in order.
+    /// tasks and the hourly mail batches' flusher. Events sent to the returned channel are
+    /// delivered in order for each user (see `dispatch`).
     pub async fn start(
         config: ReachConfig,
         store: Store,
@@ -50,16 +51,11 @@ impl Reach {
             mail,
             verifications: Default::default(),
         });
-        let (tx, mut rx) = mpsc::unbounded_channel::<Away>();
-        // Pushes and mails go out from tasks of their own, each in order: a slow SMTP server
-        // does not hold back pushes.
+        let (tx, rx) = mpsc::unbounded_channel::<Away>();
+        // Mails go out from a task of their own, in order: a slow SMTP server does not hold
+        // back pushes.
         let (mails, mut mail_rx) = mpsc::unbounded_channel::<(Away, GameKind)>();
-        let worker = reach.clone();
-        tokio::spawn(async move {
-            while let Some(event) = rx.recv().await {
-                worker.deliver(&event, &mails).await;
-            }
-        });
+        tokio::spawn(dispatch(reach.clone(), rx, mails));
         let mailer = reach.clone();
         tokio::spawn(async move {
             while let Some((event, game_kind)) = mail_rx.recv().await {
@@ -140,5 +136,75 @@ impl Reach {
         {
             tracing::warn!(error = %e, "cannot send the batched mails");
         }
+    }
+}
+
+/// Events waiting for one user at most; more are dropped (a notification is a courtesy, and a
+/// user's queue only grows while their own endpoints are slow).
+const QUEUED_PER_USER: usize = 64;
+
+/// Each user's events, waiting their turn; a user is here while a task delivers theirs.
+type Queues = Arc<std::sync::Mutex<HashMap<String, VecDeque<Away>>>>;
+
+/// Hands each event to its user's queue. A user's events leave in order, one at a time, from
+/// a task of that user's; the tasks take turns at `push_workers` slots (each event takes a
+/// slot anew, so a user with many events waits behind the others), and one push is bounded by
+/// `push_timeout`. So one user's slow endpoints hold one slot for a while, never the others'
+/// notices (all of them used to leave from one task, one after another).
+async fn dispatch(
+    reach: Arc<Reach>,
+    mut rx: mpsc::UnboundedReceiver<Away>,
+    mails: mpsc::UnboundedSender<(Away, GameKind)>,
+) {
+    let slots = Arc::new(Semaphore::new(reach.config.push_workers.max(1)));
+    let queues: Queues = Default::default();
+    while let Some(event) = rx.recv().await {
+        let mut waiting = queues.lock().unwrap_or_else(|e| e.into_inner());
+        match waiting.get_mut(&event.user) {
+            Some(queue) if queue.len() >= QUEUED_PER_USER => {
+                tracing::warn!(user = %event.user, game = %event.game, "too many notifications waiting for one user: one dropped");
+            }
+            Some(queue) => queue.push_back(event),
+            None => {
+                let user = event.user.clone();
+                waiting.insert(user.clone(), VecDeque::from([event]));
+                tokio::spawn(drain(
+                    reach.clone(),
+                    queues.clone(),
+                    slots.clone(),
+                    user,
+                    mails.clone(),
+                ));
+            }
+        }
+    }
+}
+
+/// Delivers `user`'s queue, then leaves it (under the lock that `dispatch` takes, so an event
+/// is either seen here or starts a new task).
+async fn drain(
+    reach: Arc<Reach>,
+    queues: Queues,
+    slots: Arc<Semaphore>,
+    user: String,
+    mails: mpsc::UnboundedSender<(Away, GameKind)>,
+) {
+    loop {
+        let next = {
+            let mut waiting = queues.lock().unwrap_or_else(|e| e.into_inner());
+            let next = waiting.get_mut(&user).and_then(VecDeque::pop_front);
+            if next.is_none() {
+                waiting.remove(&user);
+            }
+            next
+        };
+        let Some(event) = next else {
+            return;
+        };
+        // The semaphore is never closed.
+        let Ok(_slot) = slots.acquire().await else {
+            return;
+        };
+        reach.deliver(&event, &mails).await;
     }
 }

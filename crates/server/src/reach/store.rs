@@ -12,6 +12,19 @@ pub struct Subscription {
     pub p256dh: String,
     pub auth: String,
     pub lang: String,
+    /// How its deliveries went (read, never written by [`Store::add_subscription`]).
+    pub health: PushHealth,
+}
+
+/// How a subscription's deliveries went (migration 0011).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PushHealth {
+    /// Its push service once took a notification for it.
+    pub delivered: bool,
+    /// Failed deliveries since the last one taken…
+    pub failures: i64,
+    /// …the first of them at (ms).
+    pub failing_since: Option<i64>,
 }
 
 /// An account's e-mail address.
@@ -102,8 +115,8 @@ impl Store {
 
     pub async fn subscriptions(&self, user_id: &str) -> Result<Vec<Subscription>> {
         let rows = sqlx::query(
-            "SELECT endpoint, p256dh, auth, lang FROM push_subscriptions WHERE user_id = $1
-             ORDER BY created_at DESC",
+            "SELECT endpoint, p256dh, auth, lang, delivered_at, failures, failing_since
+             FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at DESC",
         )
         .bind(user_id)
         .fetch_all(&self.pool)
@@ -115,9 +128,42 @@ impl Store {
                     p256dh: r.try_get("p256dh")?,
                     auth: r.try_get("auth")?,
                     lang: r.try_get("lang")?,
+                    health: PushHealth {
+                        delivered: r.try_get::<Option<i64>, _>("delivered_at")?.is_some(),
+                        failures: r.try_get("failures")?,
+                        failing_since: r.try_get("failing_since")?,
+                    },
                 })
             })
             .collect()
+    }
+
+    /// The push service of `endpoint` took a notification at `now` (ms).
+    pub async fn push_delivered(&self, endpoint: &str, now: i64) -> Result<()> {
+        self.writer
+            .execute(
+                sqlx::query(
+                    "UPDATE push_subscriptions SET delivered_at = $1, failures = 0,
+                     failing_since = NULL WHERE endpoint = $2",
+                )
+                .bind(now)
+                .bind(endpoint.to_string()),
+            )
+            .await
+    }
+
+    /// A delivery to `endpoint` failed at `now` (ms).
+    pub async fn push_failed(&self, endpoint: &str, now: i64) -> Result<()> {
+        self.writer
+            .execute(
+                sqlx::query(
+                    "UPDATE push_subscriptions SET failures = failures + 1,
+                     failing_since = COALESCE(failing_since, $1) WHERE endpoint = $2",
+                )
+                .bind(now)
+                .bind(endpoint.to_string()),
+            )
+            .await
     }
 
     /// The user's preferences as stored (JSON), if any.

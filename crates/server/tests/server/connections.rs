@@ -216,3 +216,128 @@ async fn behind_a_trusted_proxy_each_client_is_limited_by_its_own_address() {
     let answer = request_from("127.0.0.3", s.addr, &me("192.0.2.10")).await;
     assert!(answer.contains("too_many_guests"), "{answer}");
 }
+
+/// A request from `from` for the game list, with one `X-Forwarded-For` line per entry of
+/// `xff` (HAProxy's `option forwardfor` adds its own line after the client's).
+async fn games_from(from: &str, server: SocketAddr, xff: &[&str]) -> String {
+    let mut request = "GET /api/games HTTP/1.1\r\nHost: test\r\nConnection: close\r\n".to_string();
+    for line in xff {
+        request.push_str(&format!("X-Forwarded-For: {line}\r\n"));
+    }
+    request.push_str("\r\n");
+    request_from(from, server, &request).await
+}
+
+/// Issue 54: behind HAProxy, a client sending `X-Forwarded-For: nonsense` was counted as the
+/// proxy, whose own requests (its health checks) then met `429`. The client's words left of
+/// the proxy's entry are not read; a header the proxy passed through unchanged names nobody
+/// and is refused, and neither spends the proxy's budget.
+#[tokio::test]
+async fn a_malformed_forwarded_for_from_the_proxy_does_not_spend_the_proxys_budget() {
+    let s = start_sqlite_with("proxy-garbage", |c| {
+        c.trusted_proxies = vec!["127.0.0.2/32".parse().unwrap()];
+        // Three requests per address, never refilled.
+        c.http_per_second = 0.0;
+        c.http_burst = 3.0;
+    })
+    .await;
+    let proxy = "127.0.0.2";
+    // The client's garbage, then the address HAProxy appended: that client is counted.
+    for _ in 0..3 {
+        let answer = games_from(proxy, s.addr, &["nonsense", "192.0.2.1"]).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    let answer = games_from(proxy, s.addr, &["nonsense", "192.0.2.1"]).await;
+    assert!(answer.contains("rate_limited"), "{answer}");
+    // The proxy passed a client's header through unchanged: refused, counted against nobody.
+    for xff in [&["nonsense"][..], &["192.0.2.1, nonsense"], &[""]] {
+        for _ in 0..5 {
+            let answer = games_from(proxy, s.addr, xff).await;
+            assert!(answer.starts_with("HTTP/1.1 400"), "{xff:?}: {answer}");
+            assert!(answer.contains("bad_forwarded_for"), "{answer}");
+        }
+    }
+    // The proxy's own budget is whole, and so is another client's.
+    for _ in 0..3 {
+        let answer = games_from(proxy, s.addr, &[]).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    let answer = games_from(proxy, s.addr, &["192.0.2.2"]).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
+/// Issue 54: the load balancer's health checks are never rate-limited, whoever floods the
+/// server from its address or any other.
+#[tokio::test]
+async fn health_checks_answer_200_under_a_flood() {
+    let s = start_sqlite_with("health-flood", |c| {
+        c.trusted_proxies = vec!["127.0.0.2/32".parse().unwrap()];
+        c.http_per_second = 0.0;
+        c.http_burst = 3.0;
+    })
+    .await;
+    // The proxy's own requests, a client behind it and a direct client spend their budgets.
+    for _ in 0..4 {
+        games_from("127.0.0.2", s.addr, &[]).await;
+        games_from("127.0.0.2", s.addr, &["192.0.2.1"]).await;
+        games_from("127.0.0.3", s.addr, &[]).await;
+    }
+    for (from, xff) in [
+        ("127.0.0.2", &[][..]),
+        ("127.0.0.2", &["192.0.2.1"]),
+        ("127.0.0.3", &[]),
+    ] {
+        let answer = games_from(from, s.addr, xff).await;
+        assert!(answer.contains("rate_limited"), "{from} {xff:?}: {answer}");
+    }
+    // Health checks, as often as a balancer sends them, with or without a (bad) header.
+    for _ in 0..20 {
+        for (from, xff) in [
+            ("127.0.0.2", ""),
+            ("127.0.0.2", "X-Forwarded-For: nonsense\r\n"),
+            ("127.0.0.3", ""),
+        ] {
+            let request =
+                format!("GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{xff}\r\n");
+            let answer = request_from(from, s.addr, &request).await;
+            assert!(answer.starts_with("HTTP/1.1 200"), "{from} {xff}: {answer}");
+        }
+    }
+}
+
+/// Issue 54: every per-address limit counts an IPv6 client by its /64 (one customer's block),
+/// here new guests through the proxy and the HTTP rate.
+#[tokio::test]
+async fn ipv6_clients_are_counted_by_their_64() {
+    let s = start_sqlite_with("ipv6-64", |c| {
+        c.trusted_proxies = vec!["127.0.0.2/32".parse().unwrap()];
+        c.limits.guests_per_ip_per_hour = 1;
+    })
+    .await;
+    let me = |xff: &str| {
+        format!(
+            "GET /api/me HTTP/1.1\r\nHost: test\r\nConnection: close\r\nX-Forwarded-For: {xff}\r\n\r\n"
+        )
+    };
+    let answer = request_from("127.0.0.2", s.addr, &me("2001:db8:1:2::1")).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // Another address of the same /64: the same client.
+    let answer = request_from("127.0.0.2", s.addr, &me("2001:db8:1:2:abcd::7")).await;
+    assert!(answer.contains("too_many_guests"), "{answer}");
+    // The neighbouring /64: another client.
+    let answer = request_from("127.0.0.2", s.addr, &me("2001:db8:1:3::1")).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+
+    let s = start_sqlite_with("ipv6-64-rate", |c| {
+        c.trusted_proxies = vec!["127.0.0.2/32".parse().unwrap()];
+        c.http_per_second = 0.0;
+        c.http_burst = 2.0;
+    })
+    .await;
+    for host in ["2001:db8:9:9::1", "2001:db8:9:9::2"] {
+        let answer = games_from("127.0.0.2", s.addr, &[host]).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    let answer = games_from("127.0.0.2", s.addr, &["2001:db8:9:9::3"]).await;
+    assert!(answer.contains("rate_limited"), "{answer}");
+}

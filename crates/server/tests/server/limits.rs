@@ -504,7 +504,7 @@ async fn the_rate_limiter_forgets_idle_addresses() {
         c.http_burst = 10.0;
     })
     .await;
-    Client::new(&s).get("/healthz").await;
+    Client::new(&s).get("/api/games").await;
     assert_eq!(s.state.http_limit.len(), 1);
     // Its bucket refills within microseconds; then the sweep forgets the address.
     for attempt in 0.. {

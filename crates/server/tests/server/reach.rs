@@ -13,7 +13,10 @@ use pyramidion_server::reach::mail::BATCH_MS;
 use serde_json::{Value, json};
 use sinks::*;
 use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
+use tokio::io::AsyncReadExt;
 
 #[tokio::test]
 async fn a_player_away_gets_encrypted_pushes_when_the_table_fills_and_it_is_their_move() {
@@ -31,9 +34,10 @@ async fn a_player_away_gets_encrypted_pushes_when_the_table_fills_and_it_is_thei
         r.text
     );
     let vapid = r.body["push_public_key"].as_str().unwrap().to_string();
-    // A second browser whose subscription its push service has dropped (410 Gone).
+    // A second browser whose push service takes the first notification, then says the
+    // subscription is gone (410).
     let old = Device::new();
-    let mut gone = old.subscription(&format!("{endpoint}/push/gone-anna"));
+    let mut gone = old.subscription(&format!("{endpoint}/push/once-anna"));
     gone["lang"] = json!("fr");
     let r = a.post("/api/push/subscribe", gone).await;
     assert_eq!(
@@ -45,10 +49,10 @@ async fn a_player_away_gets_encrypted_pushes_when_the_table_fills_and_it_is_thei
 
     let id = turn_based_game(&s, &mut a).await;
 
-    // The table filled, and it is A's move: each reaches A's browser (in either order); the
-    // first also reaches the dropped one, whose push service answers 410, and then no more.
+    // The table filled, and it is A's move: each reaches both of A's browsers (in either
+    // order); the second browser's push service answers the second one 410.
     let mut kinds = BTreeSet::new();
-    for _ in 0..3 {
+    for _ in 0..4 {
         let push = recv(&mut pushed, "a push").await;
         assert_eq!(push.headers["content-encoding"], "aes128gcm");
         assert!(push.headers.contains_key("ttl"));
@@ -94,8 +98,8 @@ async fn a_player_away_gets_encrypted_pushes_when_the_table_fills_and_it_is_thei
         .map(|(_, k)| k.as_str())
         .collect();
     assert_eq!(anna, BTreeSet::from(["table_full", "your_move"]));
-    assert_eq!(kinds.iter().filter(|(d, _)| d == "gone-anna").count(), 1);
-    // The dropped subscription is deleted; the other stays.
+    assert_eq!(kinds.iter().filter(|(d, _)| d == "once-anna").count(), 2);
+    // The dropped subscription (it once worked) is deleted; the other stays.
     let mut devices = Value::Null;
     for _ in 0..2000 {
         devices = a.get("/api/notify").await.body["push_devices"].clone();
@@ -491,4 +495,319 @@ async fn a_rematch_offer_reaches_the_other_player_once_they_have_left() {
     assert_eq!(payload["game"], new.as_str());
     assert_eq!(payload["url"], format!("/#/table/{new}"));
     assert_eq!(payload["title"], catalog_text("en", "notify.rematch_title"));
+}
+
+/// A live game of `c` against a bot, to address events to (`Hub::away` needs a stored game).
+async fn game_against_a_bot(c: &mut Client) -> String {
+    let t = c
+        .post(
+            "/api/tables",
+            json!({"game": "pyramids", "options": {"players": 2},
+                   "seats": [{"type": "me"}, {"type": "bot", "level": "random"}]}),
+        )
+        .await;
+    assert_eq!(t.status, 201, "{}", t.text);
+    t.body["id"].as_str().unwrap().to_string()
+}
+
+async fn user_id(c: &mut Client) -> String {
+    c.get("/api/me").await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Issue 54: any guest could make the server POST to loopback, private ranges, the cloud's
+/// metadata service or a database port. Only public hosts are taken, unless the operator
+/// allows one (`--push-allow-host`); `--push-allow-http` (tests) lets loopback through.
+#[tokio::test]
+async fn push_endpoints_inside_the_network_are_refused() {
+    let s = start_sqlite_with("reach-inside", |c| {
+        c.reach.push_allow = pyramidion_server::reach::push::AllowList::parse(&[
+            "10.9.0.0/16".to_string(),
+            "push.corp.example".to_string(),
+        ])
+        .unwrap();
+    })
+    .await;
+    let mut a = Client::guest(&s).await;
+    let device = Device::new();
+    for endpoint in [
+        "https://127.0.0.1/push",
+        "https://127.8.9.10:8443/push",
+        "https://0.0.0.0/push",
+        "https://10.1.2.3/push",
+        "https://172.16.0.1/push",
+        "https://172.31.255.254/push",
+        "https://192.168.1.1/push",
+        "https://100.64.0.1/push",
+        "https://169.254.169.254/latest/meta-data/",
+        "https://metadata.google.internal/computeMetadata/v1/",
+        "https://[::1]:5432/",
+        "https://[::ffff:127.0.0.1]/push",
+        "https://[fc00::1]/push",
+        "https://[fd12:3456::1]/push",
+        "https://[fe80::1]/push",
+        "https://[64:ff9b::a00:1]/push",
+        "https://localhost/push",
+        "https://intranet/push",
+        // Other spellings of 127.0.0.1 that the system's resolver understands.
+        "https://127.1/push",
+        "https://0x7f.0.0.1/push",
+        "https://2130706433/push",
+        // Plain http stays refused too.
+        "http://push.example.org/push",
+    ] {
+        let r = a
+            .post("/api/push/subscribe", device.subscription(endpoint))
+            .await;
+        assert_eq!(
+            (r.status, r.code()),
+            (400, "bad_subscription"),
+            "{endpoint}: {}",
+            r.text
+        );
+    }
+    assert_eq!(a.get("/api/notify").await.body["push_devices"], 0);
+    // Public hosts, and what the operator allowed.
+    for endpoint in [
+        "https://93.184.215.14/push",
+        "https://[2606:4700::1111]/push",
+        "https://10.9.1.1/push",
+        "https://push.corp.example/push",
+    ] {
+        let r = a
+            .post("/api/push/subscribe", device.subscription(endpoint))
+            .await;
+        assert_eq!(r.status, 201, "{endpoint}: {}", r.text);
+    }
+    // A name that resolves to loopback (`localhost` is in every hosts file), not refused for
+    // its name: with `--push-allow-http` loopback is allowed, so the name is looked up.
+    let dev = start_sqlite_with("reach-inside-dev", |c| c.reach.allow_http_push = true).await;
+    let mut b = Client::guest(&dev).await;
+    let r = b
+        .post(
+            "/api/push/subscribe",
+            device.subscription("http://localhost:9/push"),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let r = b
+        .post(
+            "/api/push/subscribe",
+            device.subscription("https://192.168.1.1/push"),
+        )
+        .await;
+    assert_eq!(r.code(), "bad_subscription", "{}", r.text);
+}
+
+/// Issue 54: a push service's 404/410 used to delete a subscription at once, telling a guest
+/// whether a URL exists. A subscription that never took a notification stays (it goes only
+/// after failing long and often, whatever the failures were).
+#[tokio::test]
+async fn a_subscription_that_never_worked_is_not_dropped_on_its_first_410() {
+    let (endpoint, mut pushed) = push_endpoint().await;
+    let s = start_sqlite_with("reach-oracle", |c| c.reach.allow_http_push = true).await;
+    let mut a = Client::guest(&s).await;
+    let me = user_id(&mut a).await;
+    let device = Device::new();
+    let gone = format!("{endpoint}/push/gone-anna");
+    let r = a
+        .post("/api/push/subscribe", device.subscription(&gone))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let game = game_against_a_bot(&mut a).await;
+    for n in 1..=3 {
+        s.state
+            .hub
+            .away(&me, &game, pyramidion_server::reach::Kind::Rematch);
+        assert_eq!(recv(&mut pushed, "a push").await.device, "gone-anna");
+        // Each 410 is counted, and the subscription kept.
+        let mut failures = 0;
+        for _ in 0..2000 {
+            let subs = s.state.reach.store.subscriptions(&me).await.unwrap();
+            assert_eq!(subs.len(), 1, "the subscription was dropped");
+            failures = subs[0].health.failures;
+            if failures == n {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(failures, n);
+    }
+    assert_eq!(a.get("/api/notify").await.body["push_devices"], 1);
+}
+
+/// Issue 54: an endpoint stored before these checks (or whose host the operator no longer
+/// allows) is checked again when a push leaves: nothing inside is connected to, and the
+/// failure is counted like any other. (That a name resolving inside is never dialled is
+/// `reach::push`'s unit test of the push client's resolver.)
+#[tokio::test]
+async fn a_stored_endpoint_inside_is_never_connected_to() {
+    let (slow, seen) = slow_endpoint().await;
+    let port = slow.rsplit(':').next().unwrap().to_string();
+    let s = start_sqlite("reach-stored-inside").await;
+    let mut a = Client::guest(&s).await;
+    let me = user_id(&mut a).await;
+    let device = Device::new();
+    let sub = device.subscription("https://push.example.org/x");
+    for host in ["localhost.", "127.0.0.1"] {
+        let stored = pyramidion_server::reach::store::Subscription {
+            endpoint: format!("https://{host}:{port}/push/a"),
+            p256dh: sub["keys"]["p256dh"].as_str().unwrap().to_string(),
+            auth: sub["keys"]["auth"].as_str().unwrap().to_string(),
+            lang: "en".to_string(),
+            health: Default::default(),
+        };
+        s.state
+            .reach
+            .store
+            .add_subscription(&me, &stored, 10)
+            .await
+            .unwrap();
+    }
+    let game = game_against_a_bot(&mut a).await;
+    s.state
+        .hub
+        .away(&me, &game, pyramidion_server::reach::Kind::Rematch);
+    let mut failures = Vec::new();
+    for _ in 0..2000 {
+        let subs = s.state.reach.store.subscriptions(&me).await.unwrap();
+        failures = subs.iter().map(|sub| sub.health.failures).collect();
+        if failures == [1, 1] {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(failures, [1, 1], "both deliveries failed, both kept");
+    assert_eq!(seen.accepted.load(Ordering::SeqCst), 0, "nothing connected");
+}
+
+/// Issue 54: every push left from one task, one after another with a 15 s time-out, so one
+/// user's slow endpoints held back everyone's notices. Here one user's ten endpoints never
+/// answer; another user's push leaves while those are still waiting.
+#[tokio::test]
+async fn a_slow_endpoint_does_not_delay_another_users_push() {
+    let (fast, mut pushed) = push_endpoint().await;
+    let (slow, seen) = slow_endpoint().await;
+    let s = start_sqlite_with("reach-slow", |c| {
+        c.reach.allow_http_push = true;
+        // Longer than the test may take: the fast push must not wait for any slow one.
+        c.reach.push_timeout = Duration::from_secs(300);
+    })
+    .await;
+    let mut slow_user = Client::guest(&s).await;
+    let slow_id = user_id(&mut slow_user).await;
+    for n in 0..10 {
+        let sub = Device::new().subscription(&format!("{slow}/push/slow-{n}"));
+        let r = slow_user.post("/api/push/subscribe", sub).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
+    let mut fast_user = Client::guest(&s).await;
+    let fast_id = user_id(&mut fast_user).await;
+    let device = Device::new();
+    let r = fast_user
+        .post(
+            "/api/push/subscribe",
+            device.subscription(&format!("{fast}/push/fast")),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let slow_game = game_against_a_bot(&mut slow_user).await;
+    let fast_game = game_against_a_bot(&mut fast_user).await;
+
+    use pyramidion_server::reach::Kind;
+    // The slow user's notices first (two: the second waits behind the first).
+    s.state.hub.away(&slow_id, &slow_game, Kind::Rematch);
+    s.state.hub.away(&slow_id, &slow_game, Kind::TableFull);
+    for _ in 0..2000 {
+        if seen.accepted.load(Ordering::SeqCst) > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        seen.accepted.load(Ordering::SeqCst) > 0,
+        "the slow pushes started"
+    );
+    s.state.hub.away(&fast_id, &fast_game, Kind::Rematch);
+    let push = recv(&mut pushed, "the other user's push").await;
+    assert_eq!(push.device, "fast");
+    assert_eq!(device.decrypt(&push.body)["game"], fast_game.as_str());
+    assert_eq!(
+        seen.closed.load(Ordering::SeqCst),
+        0,
+        "the slow endpoints are all still waiting"
+    );
+}
+
+/// What a [`slow_endpoint`] saw.
+#[derive(Default)]
+pub struct SlowSeen {
+    /// Connections accepted…
+    pub accepted: AtomicUsize,
+    /// …and closed by the other side (it gave up waiting).
+    pub closed: AtomicUsize,
+}
+
+/// A push service on loopback that takes connections and requests and never answers:
+/// `http://127.0.0.1:PORT`.
+pub async fn slow_endpoint() -> (String, Arc<SlowSeen>) {
+    let seen = Arc::new(SlowSeen::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let counts = seen.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            counts.accepted.fetch_add(1, Ordering::SeqCst);
+            let counts = counts.clone();
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                // Reads whatever comes until the client hangs up; answers nothing.
+                while matches!(socket.read(&mut buf).await, Ok(n) if n > 0) {}
+                counts.closed.fetch_add(1, Ordering::SeqCst);
+            });
+        }
+    });
+    (base, seen)
+}
+
+/// A subscription's delivery health as stored (run on SQLite here, on PostgreSQL by
+/// `postgres::postgres_backend`).
+pub async fn push_health_is_stored(s: &TestServer) {
+    let mut a = Client::guest(s).await;
+    let me = user_id(&mut a).await;
+    let store = &s.state.reach.store;
+    let device = Device::new().subscription("https://push.example.org/x");
+    let sub = pyramidion_server::reach::store::Subscription {
+        endpoint: format!("https://push.example.org/health-{me}"),
+        p256dh: device["keys"]["p256dh"].as_str().unwrap().to_string(),
+        auth: device["keys"]["auth"].as_str().unwrap().to_string(),
+        lang: "en".to_string(),
+        health: Default::default(),
+    };
+    store.add_subscription(&me, &sub, 10).await.unwrap();
+    let health = || async { store.subscriptions(&me).await.unwrap()[0].health };
+    assert_eq!(health().await, Default::default());
+    store.push_failed(&sub.endpoint, 1_000).await.unwrap();
+    store.push_failed(&sub.endpoint, 2_000).await.unwrap();
+    let failing = health().await;
+    assert_eq!(
+        (failing.delivered, failing.failures, failing.failing_since),
+        (false, 2, Some(1_000))
+    );
+    store.push_delivered(&sub.endpoint, 3_000).await.unwrap();
+    let working = health().await;
+    assert_eq!(
+        (working.delivered, working.failures, working.failing_since),
+        (true, 0, None)
+    );
+}
+
+#[tokio::test]
+async fn push_health_is_stored_on_sqlite() {
+    push_health_is_stored(&start_sqlite("reach-health").await).await;
 }

@@ -3,6 +3,8 @@
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
@@ -15,16 +17,19 @@ pub struct Pushed {
 }
 
 /// A push service on loopback: `POST /push/{device}` is kept and answered `201`, except
-/// devices named `gone-…`, answered `410 Gone` (a subscription the browser dropped).
+/// devices named `gone-…`, answered `410 Gone` (a subscription the browser dropped), and
+/// `once-…`, answered `201` the first time and `410` after (one dropped after it worked).
 pub async fn push_endpoint() -> (String, mpsc::UnboundedReceiver<Pushed>) {
+    type Seen = Arc<Mutex<HashSet<String>>>;
     let (tx, rx) = mpsc::unbounded_channel();
     async fn take(
-        State(tx): State<mpsc::UnboundedSender<Pushed>>,
+        State((tx, seen)): State<(mpsc::UnboundedSender<Pushed>, Seen)>,
         Path(device): Path<String>,
         headers: HeaderMap,
         body: Bytes,
     ) -> StatusCode {
-        let gone = device.starts_with("gone-");
+        let first = seen.lock().unwrap().insert(device.clone());
+        let gone = device.starts_with("gone-") || (device.starts_with("once-") && !first);
         let _ = tx.send(Pushed {
             device,
             headers,
@@ -38,7 +43,7 @@ pub async fn push_endpoint() -> (String, mpsc::UnboundedReceiver<Pushed>) {
     }
     let app = axum::Router::new()
         .route("/push/{device}", axum::routing::post(take))
-        .with_state(tx);
+        .with_state((tx, Seen::default()));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
