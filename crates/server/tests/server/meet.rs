@@ -105,16 +105,19 @@ async fn pairing_keeps_to_the_rating_range_and_is_casual_unless_both_ask_rated()
     let r = a
         .post(
             "/api/pairing",
-            json!({"game": "pyramids", "players": 2, "range": 0, "rated": true}),
+            json!({"game": "pyramids", "players": 2, "clock": "normal", "range": 0, "rated": true}),
         )
         .await;
     assert_eq!(r.status, 202, "{}", r.text);
     let r = b
-        .post("/api/pairing", json!({"game": "pyramids", "players": 2}))
+        .post(
+            "/api/pairing",
+            json!({"game": "pyramids", "players": 2, "clock": "normal"}),
+        )
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(r.body["table"]["rated"], false, "rated only when both ask");
-    assert_eq!(r.body["table"]["clock"], Value::Null);
+    assert_eq!(r.body["table"]["clock"]["key"], "normal");
 }
 
 #[tokio::test]
