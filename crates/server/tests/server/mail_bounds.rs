@@ -249,3 +249,64 @@ async fn mail_bounds_count_by_address_sender_and_window() {
         None
     );
 }
+
+/// Mails to one address are bounded by the hour whatever games they are about (each game has
+/// its own batch): past the bound, a game's batch waits, and leaves once the hour has room.
+#[tokio::test]
+async fn notification_mails_to_one_address_are_bounded_by_the_hour() {
+    let (smtp, mut mails) = smtp_sink().await;
+    let s = start_sqlite_with("mail-per-address", |c| {
+        c.reach.smtp = Some(smtp.clone());
+        c.reach.mail_limits.per_address_hour = 2;
+    })
+    .await;
+    let mut b = account(&s, "bruno").await;
+    verified_address(&mut b, &mut mails, "bruno@example.org").await;
+    let b_id = b.get("/api/me").await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Three of Bruno's tables fill while he is away: three games, one event each.
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        let t = b
+            .create_table(
+                "pyramids",
+                json!({"players": 2}),
+                json!([{"type": "me"}, {"type": "open"}]),
+            )
+            .await;
+        assert_eq!(t.status, 201, "{}", t.text);
+        let id = t.body["id"].as_str().unwrap().to_string();
+        let mut c = Client::guest(&s).await;
+        let joined = c.post(&format!("/api/tables/{id}/join"), json!({})).await;
+        assert_eq!(joined.body["status"], "live", "{}", joined.text);
+        games.push(id);
+    }
+    for n in 0..2 {
+        let mail = recv(&mut mails, &format!("mail {n}")).await;
+        assert_eq!(mail.to, ["<bruno@example.org>"]);
+    }
+    no_more_mail(&mut mails, Duration::from_secs(2)).await;
+    // The third waits in its game's batch…
+    let mut waiting = None;
+    for _ in 0..500 {
+        for game in &games {
+            if let Some((None, Some(_))) = s.state.store.mail_batch(&b_id, game).await.unwrap() {
+                waiting = Some(game.clone());
+            }
+        }
+        if waiting.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let waiting = waiting.expect("one game's mail waits");
+    // …and leaves once the hour has room (time injected).
+    let now = pyramidion_server::wall_clock::now_ms();
+    s.state.reach.flush_mail(now).await;
+    no_more_mail(&mut mails, Duration::from_millis(300)).await;
+    s.state.reach.flush_mail(now + 3600 * 1000).await;
+    let (_, body) = parse(&recv(&mut mails, "the mail that waited").await);
+    assert!(body.contains(&waiting), "{body}");
+}
