@@ -33,6 +33,9 @@ mod tests;
 /// idle time) may leave memory.
 pub const WAKE_AHEAD: Duration = Duration::from_secs(30);
 
+/// Longest wait for a room's reading of its lease (`Room::lease_lost`).
+const LEASE_READ_WAIT: Duration = Duration::from_secs(2);
+
 struct Subscriber {
     conn: u64,
     seat: Option<u8>,
@@ -329,15 +332,21 @@ impl Room {
         let Some(lease) = &self.lease else {
             return false;
         };
-        match lease.held().await {
-            Ok(true) => false,
-            Ok(false) => {
+        // Bounded: with the database out of reach a read waits for the pool (10 s and more),
+        // and the room would keep every command of its players waiting that long.
+        match tokio::time::timeout(LEASE_READ_WAIT, lease.held()).await {
+            Ok(Ok(true)) => false,
+            Ok(Ok(false)) => {
                 tracing::warn!(game = %self.id, epoch = lease.epoch, "this instance no longer owns this game: its room stops serving it");
                 self.stale = true;
                 true
             }
-            Err(e) => {
+            Ok(Err(e)) => {
                 tracing::warn!(game = %self.id, error = %e, "cannot read this game's lease");
+                false
+            }
+            Err(_) => {
+                tracing::warn!(game = %self.id, "the database did not say in time whether this instance still runs this game");
                 false
             }
         }
