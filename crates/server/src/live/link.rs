@@ -171,21 +171,33 @@ async fn connect(cluster: &Cluster, game: &str, owner: &str, address: &str) -> O
                 }
                 r
             });
-        let error = match request {
-            Ok(r) => match tokio::time::timeout(
-                Duration::from_secs(3),
-                tokio_tungstenite::connect_async(r),
-            )
-            .await
-            {
-                Ok(Ok((socket, _))) => return Some(socket),
-                Ok(Err(e)) => e.to_string(),
-                Err(_) => "timed out".to_string(),
-            },
+        let request = match request {
+            Ok(r) => r,
             // A malformed address is not cured by waiting.
             Err(e) => {
                 tracing::error!(%game, %owner, %address, error = %e, "the address of the instance that runs this game is not a WebSocket URL");
                 return None;
+            }
+        };
+        let attempt = tokio::time::timeout(
+            Duration::from_secs(3),
+            tokio_tungstenite::connect_async(request),
+        );
+        tokio::pin!(attempt);
+        // An owner that takes the connection but does not answer (stopped, or starting) is
+        // not waited on past the moment its lease changes.
+        let error = loop {
+            tokio::select! {
+                done = &mut attempt => match done {
+                    Ok(Ok((socket, _))) => return Some(socket),
+                    Ok(Err(e)) => break e.to_string(),
+                    Err(_) => break "timed out".to_string(),
+                },
+                _ = tokio::time::sleep(RECHECK) => {
+                    if !still_holds(cluster, game, owner, address).await {
+                        return None;
+                    }
+                }
             }
         };
         if !warned {
@@ -196,20 +208,24 @@ async fn connect(cluster: &Cluster, game: &str, owner: &str, address: &str) -> O
             return None;
         }
         tokio::time::sleep(RECHECK).await;
-        match cluster.holder(game).await {
-            Ok(Some((holder, at))) if holder == owner && at == address => {}
-            Ok(_) => {
-                tracing::info!(%game, %owner, "the game changed hands or its instance died: its followers subscribe again");
-                return None;
-            }
-            // The database cannot say either: the owner's life decides, as the heartbeat
-            // last saw it.
-            Err(e) => {
-                tracing::warn!(%game, error = %e, "cannot read the lease of a game");
-                if !cluster.is_alive(owner) {
-                    return None;
-                }
-            }
+        if !still_holds(cluster, game, owner, address).await {
+            return None;
+        }
+    }
+}
+
+/// Whether `owner`, at `address`, is still the alive holder of `game`'s lease by the
+/// database; when the database cannot say, whether the heartbeat last saw it alive.
+async fn still_holds(cluster: &Cluster, game: &str, owner: &str, address: &str) -> bool {
+    match cluster.holder(game).await {
+        Ok(Some((holder, at))) if holder == owner && at == address => true,
+        Ok(_) => {
+            tracing::info!(%game, %owner, "the game changed hands or its instance died: its followers subscribe again");
+            false
+        }
+        Err(e) => {
+            tracing::warn!(%game, error = %e, "cannot read the lease of a game");
+            cluster.is_alive(owner)
         }
     }
 }
