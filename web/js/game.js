@@ -136,7 +136,15 @@ export async function renderGame(root, id, invite) {
     try {
       remount(
         root,
-        h('p.table-links', {}, rulesLink(page.table.game, true)),
+        h(
+          'p.table-links',
+          {},
+          // Whether the result moves ratings, said on every table of two or more seats.
+          page.table.seats.length > 1
+            ? [h('span.table-kind', { 'data-testid': 'table-kind', 'data-rated': String(page.table.rated) }, t(page.table.rated ? 'table.kind_rated' : 'table.kind_casual')), ' · ']
+            : null,
+          rulesLink(page.table.game, true),
+        ),
         st.finished ? null : notifyOffer(page.table),
         clockBar(ctx),
         st.finished ? endBar(page.table, st.seat !== null, [endingText(ctx), rematchOffer(page, draw)]) : null,

@@ -98,10 +98,13 @@ pub enum ServerMsg {
         table: String,
         by: String,
     },
-    /// Quick pairing, to every connection of a waiting user: how many wait for the same
-    /// setting, or (`table`) the table just made for them.
+    /// Quick pairing, to every connection of a waiting user: who waits for the same setting
+    /// (`crate::http::meet::Tally`: those who could sit with them, those waiting for the other
+    /// kind of game, those out of range), or (`table`) the table just made for them.
     Pairing {
         waiting: usize,
+        other_kind: usize,
+        out_of_range: usize,
         table: Option<String>,
     },
     /// A chat message at a table this connection follows (and may read).
