@@ -128,6 +128,9 @@ pub struct ServeArgs {
     /// game is refused `503 unavailable` with `Retry-After`.
     #[arg(long, default_value_t = 20_000, env = "PYRAMIDION_MAX_LIVE_GAMES")]
     pub max_live_games: usize,
+    /// Chat messages one user may send in 24 hours, all games together (`chat_daily_cap`).
+    #[arg(long, default_value_t = 500, env = "PYRAMIDION_CHAT_PER_DAY")]
+    pub chat_per_day: usize,
     /// Reverse proxies (CIDR, comma separated) whose `X-Forwarded-For` names the client;
     /// nobody else's is believed.
     #[arg(long, value_delimiter = ',', env = "PYRAMIDION_TRUSTED_PROXY")]
@@ -179,6 +182,20 @@ pub struct ServeArgs {
     /// Users whose notifications are delivered at once (each user's in order).
     #[arg(long, default_value_t = 32, env = "PYRAMIDION_PUSH_WORKERS")]
     pub push_workers: usize,
+    /// Notification mails to one address an hour, whatever games they are about; more wait
+    /// in their batches until the hour leaves room.
+    #[arg(long, default_value_t = 10, env = "PYRAMIDION_MAIL_PER_ADDRESS")]
+    pub mail_per_address: usize,
+    /// Hours between two rematch offers of one asker mailed to one address (a rematch loop
+    /// is one conversation: later offers are pushed and shown, not mailed).
+    #[arg(long, default_value_t = 24, env = "PYRAMIDION_OFFER_MAIL_HOURS")]
+    pub offer_mail_hours: u64,
+    /// Verification mails to one address in 24 hours, whoever asks.
+    #[arg(long, default_value_t = 3, env = "PYRAMIDION_VERIFY_MAILS_PER_ADDRESS")]
+    pub verify_mails_per_address: usize,
+    /// Verification mails one account may ask for in 24 hours.
+    #[arg(long, default_value_t = 5, env = "PYRAMIDION_VERIFY_MAILS_PER_USER")]
+    pub verify_mails_per_user: usize,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -285,6 +302,12 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.reach.push_allow = push_allow;
     config.reach.push_timeout = secs(args.push_timeout);
     config.reach.push_workers = args.push_workers;
+    config.reach.mail_limits = pyramidion_server::reach::MailLimits {
+        per_address_hour: args.mail_per_address,
+        offer_every: secs(args.offer_mail_hours * 3600),
+        verify_per_address_day: args.verify_mails_per_address,
+        verify_per_user_day: args.verify_mails_per_user,
+    };
     config.reach.public_url = args
         .public_url
         .clone()
@@ -295,6 +318,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     limits.tables_per_account = args.tables_per_account;
     limits.seats_per_user = args.seats_per_user;
     limits.max_live_games = args.max_live_games;
+    limits.chat_per_day = args.chat_per_day;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

@@ -168,6 +168,12 @@ impl AppState {
         {
             tracing::warn!(error = %e, "cannot sweep the notifications' storage");
         }
+        // No bound on mail looks further back than a day or the rematch offers' period.
+        let mail_window =
+            (self.reach.config.mail_limits.offer_every.as_millis() as i64).max(24 * 3600 * 1000);
+        if let Err(e) = self.store.sweep_mail_log(now - mail_window).await {
+            tracing::warn!(error = %e, "cannot sweep the mails counted");
+        }
         self.http_limit.sweep();
         self.guest_limit.sweep();
         let untouched = now - self.config.limits.abandon_after.as_millis() as i64;

@@ -123,6 +123,8 @@ pub struct Limits {
     /// Games in memory (rooms) at once; past it a new game is `503 unavailable`
     /// (`crate::live::capacity`).
     pub max_live_games: usize,
+    /// Chat messages one user may send in 24 hours, all games together (`chat_daily_cap`).
+    pub chat_per_day: usize,
 }
 
 impl Default for Limits {
@@ -155,6 +157,7 @@ impl Default for Limits {
             tables_per_account: 20,
             seats_per_user: 40,
             max_live_games: 20_000,
+            chat_per_day: 500,
         }
     }
 }
@@ -186,6 +189,7 @@ impl Config {
                 push_allow: reach::push::AllowList::default(),
                 push_timeout: Duration::from_secs(10),
                 push_workers: 32,
+                mail_limits: reach::MailLimits::default(),
             },
             trusted_proxies: Vec::new(),
             instance: None,

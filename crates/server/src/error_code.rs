@@ -85,7 +85,7 @@ codes! {
     TooManyRegistrations = "too_many_registrations", Some(429), "HTTP",
         "a new account from an address that made many recently";
     TooManySeats = "too_many_seats", Some(429), "HTTP",
-        "the user sits at as many open or live games as allowed (creating, joining, a rematch)";
+        "the user sits at as many open or live games as allowed (creating, joining, a rematch, a quick pairing)";
     TooManyConnections = "too_many_connections", Some(429), "WS upgrade",
         "behind a trusted proxy: this client address has as many connections as allowed (a direct client beyond the cap is disconnected before any answer)";
     TooManyGames = "too_many_games", None, "WS",
@@ -113,7 +113,7 @@ codes! {
     AnalysisQuota = "analysis_quota", Some(429), "HTTP",
         "a signed-in player asked for more analyses of other players' public games than a day allows (`serve --analysis-quota`)";
     SoloNotRated = "solo_not_rated", Some(400), "HTTP", "a rated solo table";
-    RatedNeedsClock = "rated_needs_clock", Some(400), "HTTP", "a rated table without a clock";
+    RatedNeedsClock = "rated_needs_clock", Some(400), "HTTP", "a rated table, or a rated quick pairing, without a clock";
     TooManyBotSeats = "too_many_bot_seats", Some(429), "HTTP",
         "the creator's open and live tables would hold more search bots than allowed (see the limits in docs/server.md)";
     TooManyAnalyses = "too_many_analyses", Some(429), "HTTP",
@@ -132,6 +132,8 @@ codes! {
     BadSettings = "bad_settings", Some(400), "HTTP", "notifications: settings refused";
     BadEmail = "bad_email", Some(400), "HTTP", "notifications: not an e-mail address";
     EmailOff = "email_off", Some(409), "HTTP", "notifications: e-mail without `--smtp`";
+    TooManyVerificationMails = "too_many_verification_mails", Some(429), "HTTP",
+        "notifications: the address was sent, or the account asked for, as many verification mails as 24 hours allow (`--verify-mails-per-address`, `--verify-mails-per-user`)";
     MailFailed = "mail_failed", Some(502), "HTTP", "notifications: the SMTP server refused a mail";
     BadToken = "bad_token", Some(404), "HTTP",
         "notifications: a verification or unsubscribe link that is not valid";
@@ -146,6 +148,8 @@ codes! {
     UnknownPhrase = "unknown_phrase", None, "WS", "a chat message refused: no such quick phrase";
     ChatRateLimited = "chat_rate_limited", None, "WS",
         "a chat message refused: the user sends too many";
+    ChatDailyCap = "chat_daily_cap", None, "WS",
+        "a chat message refused: the user sent as many messages in the last 24 hours as allowed (`--chat-per-day`)";
     SoloNotPaired = "solo_not_paired", Some(400), "HTTP",
         "quick pairing for a solo game (see \"Meeting people\")";
 }

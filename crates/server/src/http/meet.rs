@@ -274,6 +274,14 @@ pub async fn ask_here(
         clock: a.clock.clone(),
     };
     let options = check(&state, &setting)?;
+    // As a rated table, a rated game needs a clock: without one the player who is losing
+    // could stall it for ever.
+    if a.rated && setting.clock.is_none() {
+        return Err(ApiError::new(
+            ApiErrorCode::RatedNeedsClock,
+            "rated pairing needs a clock (see GET /api/clocks)",
+        ));
+    }
     // Asked before anyone is paired: a refused game would have cost the others their wait.
     crate::live::capacity::admit_game(&state)?;
     let rating = rating_of(&state, setting.game, &identity.user_id).await?;
@@ -287,6 +295,10 @@ pub async fn ask_here(
     };
     // Seats change under the lobby lock (as joining does).
     let _guard = state.lobby_lock.lock().await;
+    // A pairing makes a table, as creating one does: the asker needs room for one more
+    // table (it counts for whoever waited longest) and one more seat.
+    crate::http::quotas::may_create_table(&state, identity).await?;
+    crate::http::quotas::may_take_seats(&state, &identity.user_id, 1).await?;
     // A group whose player left meanwhile is formed again from the queue as it is then.
     for _ in 0..3 {
         let waiting = current(&state, Some(&me.user)).await?;
@@ -295,7 +307,7 @@ pub async fn ask_here(
             if group.len() == setting.players as usize {
                 break;
             }
-            if group.iter().all(|g| compatible(g, w)) {
+            if group.iter().all(|g| compatible(g, w)) && has_a_seat_left(&state, &w.user).await? {
                 group.push(w.clone());
             }
         }
@@ -355,6 +367,13 @@ pub async fn ask_here(
         ));
     }
     Err(moving())
+}
+
+/// Whether a waiting player may still take one more seat (they may have sat down elsewhere
+/// since they asked): one who may not is passed over, and waits on.
+async fn has_a_seat_left(state: &AppState, user: &str) -> ApiResult<bool> {
+    let held = state.store.seats_held_by(user).await?;
+    Ok(held < state.config.limits.seats_per_user as i64)
 }
 
 fn moving() -> ApiError {

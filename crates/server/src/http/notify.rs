@@ -18,6 +18,9 @@ use serde_json::Value;
 /// A new address gets at most one verification mail this often (each is a mail to someone
 /// who may not have asked for it).
 const VERIFY_EVERY_MS: i64 = 60 * 1000;
+/// The verification mails to one address, and asked by one account, are bounded over this
+/// long (`MailLimits::verify_per_address_day`, `verify_per_user_day`).
+const VERIFY_WINDOW_MS: i64 = 24 * 3600 * 1000;
 
 /// What reaches me and how: my preferences, my address, whether the server sends mail, the
 /// key browsers subscribe to push with and how many of my devices have.
@@ -234,6 +237,7 @@ pub async fn set_email(
     ) {
         return Err(ApiError::rate_limited());
     }
+    verification_slot(&state, &identity, &request.address).await?;
     let lang = text::language(request.lang.as_deref().unwrap_or("en"));
     let token = random_hex(16);
     reach
@@ -259,6 +263,54 @@ pub async fn set_email(
     Ok((
         StatusCode::ACCEPTED,
         Json(settings(&state, &identity).await?),
+    ))
+}
+
+/// Counts one more verification mail to `address` asked by `identity`, unless the address
+/// (whoever asked: several accounts may name one victim) or the account had as many as a day
+/// allows: `429 too_many_verification_mails`.
+async fn verification_slot(state: &AppState, identity: &Identity, address: &str) -> ApiResult<()> {
+    use crate::reach::store::{MailBound, MailScope};
+    let limits = state.reach.config.mail_limits;
+    let now = crate::wall_clock::now_ms();
+    let since = now - VERIFY_WINDOW_MS;
+    let bounds = [
+        MailBound {
+            scope: MailScope::Address,
+            since,
+            cap: limits.verify_per_address_day as i64,
+        },
+        MailBound {
+            scope: MailScope::Sender,
+            since,
+            cap: limits.verify_per_user_day as i64,
+        },
+    ];
+    let refused = state
+        .reach
+        .store
+        .take_mail_slot(
+            "verify",
+            &mail::address_key(address),
+            Some(&identity.user_id),
+            now,
+            &bounds,
+        )
+        .await?;
+    let message = match refused {
+        None => return Ok(()),
+        Some(MailScope::Address) => format!(
+            "that address was sent {} verification mails in the last 24 hours: try again tomorrow",
+            limits.verify_per_address_day
+        ),
+        Some(_) => format!(
+            "you asked for {} verification mails in the last 24 hours: try again tomorrow",
+            limits.verify_per_user_day
+        ),
+    };
+    Err(ApiError::new(
+        ApiErrorCode::TooManyVerificationMails,
+        message,
     ))
 }
 

@@ -499,6 +499,12 @@ async fn handle(
             Some(id) => {
                 let mut sent =
                     follow_implicitly(state, subscribed, &game, conn, id, identity, out).await;
+                if sent.is_ok()
+                    && let Err((code, message)) =
+                        crate::live::chat::within_daily_cap(state, &id.user_id).await
+                {
+                    sent = Err(ServerMsg::error(code, message, Some(&game)));
+                }
                 if sent.is_ok() {
                     let cmd = RoomCmd::Chat(ChatCmd {
                         conn,

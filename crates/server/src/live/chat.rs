@@ -25,6 +25,9 @@ pub const CHAT_BURST: f64 = 5.0;
 /// …then one per this many seconds.
 pub const CHAT_EVERY_SECONDS: f64 = 3.0;
 
+/// The window of the daily chat cap (`Limits::chat_per_day`).
+pub const CHAT_DAY_MS: i64 = 24 * 3600 * 1000;
+
 /// The quick phrases: keys each reader's client translates.
 pub const PHRASES: &[&str] = &["hello", "good_game", "well_played", "thanks", "good_luck"];
 
@@ -89,6 +92,17 @@ impl Store {
                 .bind(m.at),
             )
             .await
+    }
+
+    /// How many messages `user_id` sent at or after `since` (ms), in every game.
+    pub async fn chats_since(&self, user_id: &str, since: i64) -> crate::db::error::Result<i64> {
+        let row =
+            sqlx::query("SELECT COUNT(*) AS n FROM chat_messages WHERE user_id = $1 AND at >= $2")
+                .bind(user_id)
+                .bind(since)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(row.try_get("n")?)
     }
 
     /// A game's messages, oldest first; `spectators` also gives the spectators' channel.
@@ -198,6 +212,28 @@ fn chat_row(r: &sqlx::any::AnyRow) -> crate::db::error::Result<ChatMessage> {
         ply: r.try_get::<i64, _>("ply")? as u64,
         at: r.try_get("at")?,
     })
+}
+
+/// Refuses `user`'s message once they sent [`Limits::chat_per_day`] in the last 24 hours, all
+/// games together (per game, a rate limit holds a burst; this bounds what one user stores).
+///
+/// [`Limits::chat_per_day`]: crate::config::Limits::chat_per_day
+pub async fn within_daily_cap(state: &AppState, user: &str) -> Result<(), (ApiErrorCode, String)> {
+    let cap = state.config.limits.chat_per_day;
+    match state.store.chats_since(user, now_ms() - CHAT_DAY_MS).await {
+        Ok(sent) if sent < cap as i64 => Ok(()),
+        Ok(_) => Err((
+            ApiErrorCode::ChatDailyCap,
+            format!("at most {cap} chat messages in 24 hours: try again later"),
+        )),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot count a user's chat messages");
+            Err((
+                ApiErrorCode::StorageFailing,
+                "the message could not be checked; it was not sent".to_string(),
+            ))
+        }
+    }
 }
 
 /// Whether `user` sits at a human seat of the game.

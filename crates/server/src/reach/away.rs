@@ -94,6 +94,37 @@ pub struct ReachConfig {
     /// Users whose notifications are being delivered at once (`--push-workers`); each user's
     /// events leave in order, one at a time.
     pub push_workers: usize,
+    /// Bounds on mail (`MailLimits`).
+    pub mail_limits: MailLimits,
+}
+
+/// Bounds on mail, counted by the recipient's address whatever game, table or account it is
+/// about (`--mail-per-address`, `--offer-mail-hours`, `--verify-mails-per-address`,
+/// `--verify-mails-per-user`).
+#[derive(Clone, Copy, Debug)]
+pub struct MailLimits {
+    /// Notification mails to one address an hour; more wait in their games' batches until the
+    /// hour leaves room.
+    pub per_address_hour: usize,
+    /// One rematch offer mailed per asker and address this often: a rematch loop (ask, leave,
+    /// ask again: a new table each time) is one conversation. Later offers are pushed and
+    /// shown on the site, not mailed.
+    pub offer_every: std::time::Duration,
+    /// Verification mails to one address a day (`429 too_many_verification_mails`)…
+    pub verify_per_address_day: usize,
+    /// …and asked by one account a day.
+    pub verify_per_user_day: usize,
+}
+
+impl Default for MailLimits {
+    fn default() -> Self {
+        MailLimits {
+            per_address_hour: 10,
+            offer_every: std::time::Duration::from_secs(24 * 3600),
+            verify_per_address_day: 3,
+            verify_per_user_day: 5,
+        }
+    }
 }
 
 /// Hosts and networks the operator lets push endpoints reach though they are not public

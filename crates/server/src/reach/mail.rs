@@ -1,9 +1,14 @@
 //! E-mail over SMTP (`lettre`): the verification link of a new address, and the events of
 //! players away, batched: at most one mail per game and hour, later events wait for the
-//! hour to pass and leave together. Every event mail carries a one-click unsubscribe link
+//! hour to pass and leave together. Bounds count the recipient's address, not a game or a
+//! table (issue 54: a rematch loop made a new table, so a new game, each time): at most
+//! `MailLimits::per_address_hour` notification mails an hour to one address (more wait in
+//! their batches), and one rematch offer per asker and address a period (later offers are
+//! not mailed: the loop is one conversation). Every event mail carries a one-click unsubscribe link
 //! (in the text, and as RFC 8058 `List-Unsubscribe` headers for mail clients).
-use super::away::{Away, Kind, Prefs, ReachConfig};
+use super::away::{Away, Kind, MailLimits, Prefs, ReachConfig};
 use super::error::{ReachError, Result};
+use super::store::{MailBound, MailScope};
 use super::text;
 use crate::db::store::Store;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
@@ -20,6 +25,20 @@ pub struct Mailer {
     public_url: String,
     /// One batch change at a time (the delivery task and the hourly flusher both send).
     batches: tokio::sync::Mutex<()>,
+    limits: MailLimits,
+}
+
+/// The form of `address` that bounds count: lower case, without the `+tag` of its local part
+/// (`Anna+x@Example.org` and `anna@example.org` reach one mailbox).
+pub fn address_key(address: &str) -> String {
+    let address = address.trim().to_lowercase();
+    match address.rsplit_once('@') {
+        Some((local, domain)) => {
+            let local = local.split('+').next().unwrap_or(local);
+            format!("{local}@{domain}")
+        }
+        None => address,
+    }
 }
 
 /// Whether `address` is one the server can send to (`bad_email` otherwise).
@@ -45,6 +64,7 @@ impl Mailer {
             from,
             public_url: config.public_url.trim_end_matches('/').to_string(),
             batches: tokio::sync::Mutex::new(()),
+            limits: config.mail_limits,
         })
     }
 
@@ -81,6 +101,9 @@ impl Mailer {
         let Some(email) = store.email(&event.user).await?.filter(|e| e.verified) else {
             return Ok(());
         };
+        if event.kind == Kind::Rematch && !self.first_offer(store, event, &email, now).await? {
+            return Ok(());
+        }
         let _one = self.batches.lock().await;
         let (last, pending) = store
             .mail_batch(&event.user, &event.game)
@@ -108,6 +131,39 @@ impl Mailer {
             now,
         )
         .await
+    }
+
+    /// Whether this rematch offer is the first its asker (the new table's creator) makes to
+    /// `email`'s address within `MailLimits::offer_every` (then it is counted): each ask of a
+    /// loop makes a new table, so the offers are one conversation, mailed once.
+    async fn first_offer(
+        &self,
+        store: &Store,
+        event: &Away,
+        email: &super::store::Email,
+        now: i64,
+    ) -> Result<bool> {
+        let Some(asker) = store.game(&event.game).await?.map(|g| g.created_by) else {
+            return Ok(false);
+        };
+        let bound = MailBound {
+            scope: MailScope::Pair,
+            since: now - self.limits.offer_every.as_millis() as i64,
+            cap: 1,
+        };
+        let refused = store
+            .take_mail_slot(
+                "offer",
+                &address_key(&email.address),
+                Some(&asker),
+                now,
+                &[bound],
+            )
+            .await?;
+        if refused.is_some() {
+            tracing::info!(user = %event.user, table = %event.game, "a rematch offer not mailed: its asker's offer was mailed lately");
+        }
+        Ok(refused.is_none())
     }
 
     /// Sends every batch whose hour has passed by `now`.
@@ -154,6 +210,24 @@ impl Mailer {
         kinds: Vec<Kind>,
         now: i64,
     ) -> Result<()> {
+        let bound = MailBound {
+            scope: MailScope::Address,
+            since: now - BATCH_MS,
+            cap: self.limits.per_address_hour as i64,
+        };
+        let full = store
+            .take_mail_slot("event", &address_key(&email.address), None, now, &[bound])
+            .await?;
+        if full.is_some() {
+            // The address had its mails of the hour: the batch waits (the flusher tries it
+            // again every minute) and leaves once the hour leaves room.
+            tracing::info!(user = %user, game = %game, "an address at its hourly mail bound: the batch waits");
+            let pending = serde_json::to_string(&kinds)?;
+            store
+                .set_mail_batch(user, game, last, Some(&pending))
+                .await?;
+            return Ok(());
+        }
         let message = self.compose(email, game, game_kind, &kinds)?;
         match self.transport.send(message).await {
             Ok(_) => {
@@ -225,4 +299,16 @@ fn parse_kinds(pending: Option<&str>) -> Vec<Kind> {
     pending
         .and_then(|p| serde_json::from_str(p).ok())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::address_key;
+
+    #[test]
+    fn an_address_is_counted_by_its_mailbox() {
+        assert_eq!(address_key("Anna+games@Example.ORG"), "anna@example.org");
+        assert_eq!(address_key("anna@example.org"), "anna@example.org");
+        assert_eq!(address_key("nobody"), "nobody");
+    }
 }

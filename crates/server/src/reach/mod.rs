@@ -1,8 +1,9 @@
 //! Reaching a player who is away (no open connection): a Web Push notification to each of
 //! their subscribed browsers, and a mail to their verified address (batched: at most one
-//! per game and hour). Three events do: it became their move in a turn-based game (an hour
-//! or more per turn), a rematch was offered to them, a table they sit at filled (its game
-//! started). Each user chooses which events reach them, and how (docs/protocol.md,
+//! per game and hour, at most `--mail-per-address` an hour to one address, one rematch offer
+//! per asker and address a period: `mail`). Three events do: it became their move in a
+//! turn-based game (an hour or more per turn), a rematch was offered to them, a table they
+//! sit at filled (its game started). Each user chooses which events reach them, and how (docs/protocol.md,
 //! "Notifications").
 mod away;
 pub mod error;
@@ -14,7 +15,7 @@ pub mod text;
 // The events, preferences and settings have a module of their own, below the notifier and
 // its transports (`mail`, `push`), which use them and not the notifier.
 use crate::db::store::Store;
-pub use away::{Away, Kind, Prefs, ReachConfig, TURN_BASED_MS};
+pub use away::{Away, Kind, MailLimits, Prefs, ReachConfig, TURN_BASED_MS};
 use error::ReachError;
 use pyramidion_games::GameKind;
 use std::collections::{HashMap, VecDeque};

@@ -36,7 +36,96 @@ pub struct Email {
     pub lang: String,
 }
 
+/// What a bound on mail counts (`mail_log`): the mails of one kind to one address, asked by
+/// one sender, or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MailScope {
+    Address,
+    Sender,
+    Pair,
+}
+
+/// One bound: at most `cap` mails of the scope sent after `since` (ms).
+#[derive(Clone, Copy, Debug)]
+pub struct MailBound {
+    pub scope: MailScope,
+    pub since: i64,
+    pub cap: i64,
+}
+
 impl Store {
+    /// Counts one more mail of `kind` to `address` (a key: `mail::address_key`) asked by
+    /// `sender`, at `now`, if every bound leaves room for it; the first bound that does not,
+    /// and nothing counted, otherwise. One check-and-count on the writer's connection, so two
+    /// requests at once cannot both take the last one.
+    pub async fn take_mail_slot(
+        &self,
+        kind: &'static str,
+        address: &str,
+        sender: Option<&str>,
+        now: i64,
+        bounds: &[MailBound],
+    ) -> Result<Option<MailScope>> {
+        let (address, sender, bounds) = (
+            address.to_string(),
+            sender.map(str::to_string),
+            bounds.to_vec(),
+        );
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    for b in &bounds {
+                        let query = match b.scope {
+                            MailScope::Address => sqlx::query(
+                                "SELECT COUNT(*) AS n FROM mail_log
+                                 WHERE kind = $1 AND address = $2 AND sent_at > $3",
+                            )
+                            .bind(kind)
+                            .bind(&address)
+                            .bind(b.since),
+                            MailScope::Sender => sqlx::query(
+                                "SELECT COUNT(*) AS n FROM mail_log
+                                 WHERE kind = $1 AND sender = $2 AND sent_at > $3",
+                            )
+                            .bind(kind)
+                            .bind(sender.clone().unwrap_or_default())
+                            .bind(b.since),
+                            MailScope::Pair => sqlx::query(
+                                "SELECT COUNT(*) AS n FROM mail_log
+                                 WHERE kind = $1 AND address = $2 AND sender = $3 AND sent_at > $4",
+                            )
+                            .bind(kind)
+                            .bind(&address)
+                            .bind(sender.clone().unwrap_or_default())
+                            .bind(b.since),
+                        };
+                        let n: i64 = query.fetch_one(&mut *c).await?.try_get("n")?;
+                        if n >= b.cap {
+                            return Ok(Some(b.scope));
+                        }
+                    }
+                    sqlx::query(
+                        "INSERT INTO mail_log (address, kind, sender, sent_at) VALUES ($1, $2, $3, $4)",
+                    )
+                    .bind(&address)
+                    .bind(kind)
+                    .bind(sender)
+                    .bind(now)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(None)
+                })
+            })
+            .await
+    }
+
+    /// Forgets the mails counted at or before `before` (ms): no bound looks that far back.
+    pub async fn sweep_mail_log(&self, before: i64) -> Result<()> {
+        self.writer
+            .execute(sqlx::query("DELETE FROM mail_log WHERE sent_at <= $1").bind(before))
+            .await
+    }
+
     /// Stores (or moves to `user_id`) a subscription, then keeps only the user's `keep`
     /// newest ones (a browser that subscribed again replaces its old row by endpoint).
     pub async fn add_subscription(

@@ -181,3 +181,87 @@ async fn chat_is_rate_limited_per_player() {
     let stored = a.get(&format!("/api/games/{id}/chat")).await.body;
     assert_eq!(stored["messages"].as_array().unwrap().len(), 5);
 }
+
+/// Issue 54: a finished game took chat for ever (its record grew after it ended).
+#[tokio::test]
+async fn a_finished_game_takes_no_chat() {
+    let s = start_sqlite("chat-finished").await;
+    let mut a = Client::guest(&s).await;
+    let mut b = Client::guest(&s).await;
+    let body = json!({"game": "pyramids", "options": {"players": 2},
+                      "seats": [{"type": "me"}, {"type": "open"}]});
+    let id = a.post("/api/tables", body).await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    b.post(&format!("/api/tables/{id}/join"), json!({})).await;
+    let mut wa = a.socket().await;
+    wa.subscribe(&id, None).await;
+    wa.send(json!({"type": "chat", "game": id, "text": "good luck"}))
+        .await;
+    assert_eq!(next_chat(&mut wa).await["text"], "good luck");
+    let r = a.post(&format!("/api/games/{id}/resign"), json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // Players and a spectator alike are refused, and nothing is stored.
+    let mut watcher = Client::guest(&s).await;
+    let mut ww = watcher.socket().await;
+    ww.subscribe(&id, None).await;
+    for ws in [&mut wa, &mut ww] {
+        ws.send(json!({"type": "chat", "game": id, "text": "too late"}))
+            .await;
+        let e = next_error(ws).await;
+        assert_eq!(
+            (e["code"].as_str(), e["game"].as_str()),
+            (Some("game_over"), Some(id.as_str())),
+            "{e}"
+        );
+    }
+    let stored = watcher.get(&format!("/api/games/{id}/chat")).await.body;
+    assert_eq!(stored["messages"].as_array().unwrap().len(), 1, "{stored}");
+}
+
+/// Issue 54: chat had a rate per game but no bound per user (1.5 GB a day from one guest, a
+/// few messages in each of many games).
+#[tokio::test]
+async fn chat_is_capped_per_user_and_day_across_games() {
+    let s = start_sqlite_with("chat-daily", |c| c.limits.chat_per_day = 3).await;
+    let mut a = Client::guest(&s).await;
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let body = json!({"game": "pyramids", "options": {"players": 2},
+                          "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}]});
+        let r = a.post("/api/tables", body).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        ids.push(r.body["id"].as_str().unwrap().to_string());
+    }
+    let mut ws = a.socket().await;
+    for id in &ids {
+        ws.subscribe(id, None).await;
+    }
+    for (id, text) in [(&ids[0], "one"), (&ids[1], "two"), (&ids[0], "three")] {
+        ws.send(json!({"type": "chat", "game": id, "text": text}))
+            .await;
+        assert_eq!(next_chat(&mut ws).await["text"], text);
+    }
+    for id in &ids {
+        ws.send(json!({"type": "chat", "game": id, "text": "four"}))
+            .await;
+        let e = next_error(&mut ws).await;
+        assert_eq!(e["code"], "chat_daily_cap", "{e}");
+    }
+    let mut stored = 0;
+    for id in &ids {
+        stored += a.get(&format!("/api/games/{id}/chat")).await.body["messages"]
+            .as_array()
+            .unwrap()
+            .len();
+    }
+    assert_eq!(stored, 3, "nothing past the cap is stored");
+    // Another user is not held back by it.
+    let b = Client::guest(&s).await;
+    let mut wb = b.socket().await;
+    wb.subscribe(&ids[0], None).await;
+    wb.send(json!({"type": "chat", "game": ids[0], "phrase": "hello"}))
+        .await;
+    assert_eq!(next_chat(&mut wb).await["phrase"], "hello");
+}

@@ -15,9 +15,11 @@ mod faults;
 mod i18n;
 mod lean;
 mod limits;
+mod mail_bounds;
 mod meet;
 mod metrics;
 mod migrations;
+mod pairing_limits;
 mod pairing_queue;
 mod play;
 #[cfg(feature = "postgres-tests")]

@@ -262,21 +262,27 @@ async fn casual_asks_meet_casual_asks_within_their_ranges() {
     let r = a
         .post(
             "/api/pairing",
-            json!({"game": "pyramids", "players": 2, "range": 0}),
+            json!({"game": "pyramids", "players": 2, "clock": "normal", "range": 0}),
         )
         .await;
     assert_eq!(r.status, 202, "{}", r.text);
     let r = b
-        .post("/api/pairing", json!({"game": "pyramids", "players": 2}))
+        .post(
+            "/api/pairing",
+            json!({"game": "pyramids", "players": 2, "clock": "normal"}),
+        )
         .await;
     assert_eq!(r.status, 202, "200 points is outside a's range: {}", r.text);
     assert_eq!(r.body["out_of_range"], 1);
     let r = c
-        .post("/api/pairing", json!({"game": "pyramids", "players": 2}))
+        .post(
+            "/api/pairing",
+            json!({"game": "pyramids", "players": 2, "clock": "normal"}),
+        )
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(r.body["table"]["rated"], false);
-    assert_eq!(r.body["table"]["clock"], Value::Null);
+    assert_eq!(r.body["table"]["clock"]["key"], "normal");
 }
 
 #[tokio::test]

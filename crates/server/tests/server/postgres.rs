@@ -38,6 +38,7 @@ async fn postgres_backend() {
     people_scenarios::people(&server).await;
     fair_edges_scenarios::names_quotas_and_pages(&server).await;
     crate::reach::push_health_is_stored(&server).await;
+    crate::mail_bounds::mail_bounds_are_counted(&server).await;
     crate::pairing_queue::races_on_postgres(&url).await;
     crate::room_builds::one_build_per_game(&server).await;
     // A restart on the same database resumes from the stored records.

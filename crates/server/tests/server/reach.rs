@@ -2,9 +2,9 @@
 //! endpoint the test stands up (each notification decrypted with the keys the test drew for
 //! its "browser"), and e-mail to an SMTP sink the test starts, batched per game and hour.
 #[path = "reach_support/players.rs"]
-mod players;
+pub mod players;
 #[path = "reach_support/sinks.rs"]
-mod sinks;
+pub mod sinks;
 use crate::common::*;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;

@@ -140,6 +140,9 @@ async fn quick_pairing_seats_two_strangers_and_the_watch_page_opens_a_spectator_
     a.wait_for("[data-testid=pairing-go]", 15).await;
     a.click("[data-testid=pairing-game] option[value=pyramids]")
         .await;
+    // A rated pairing needs a clock, as a rated table does.
+    a.click("[data-testid=pairing-clock] option[value=slow]")
+        .await;
     a.click("[data-testid=pairing-rated]").await;
     a.click("[data-testid=pairing-go]").await;
     let waiting = fill(&en["pairing.waiting"], "count", "1");
@@ -155,6 +158,8 @@ async fn quick_pairing_seats_two_strangers_and_the_watch_page_opens_a_spectator_
     b.click("[data-testid=play-now-link]").await;
     b.wait_for("[data-testid=pairing-go]", 15).await;
     b.click("[data-testid=pairing-game] option[value=pyramids]")
+        .await;
+    b.click("[data-testid=pairing-clock] option[value=slow]")
         .await;
     b.click("[data-testid=pairing-rated]").await;
     b.click("[data-testid=pairing-go]").await;
@@ -238,6 +243,9 @@ async fn quick_pairing_keeps_rated_and_asks_before_any_change() {
         s.click("[data-testid=play-now-link]").await;
         s.wait_for("[data-testid=pairing-go]", 15).await;
         s.click("[data-testid=pairing-game] option[value=pyramids]")
+            .await;
+        // The same setting for both; a rated game needs a clock.
+        s.click("[data-testid=pairing-clock] option[value=slow]")
             .await;
     }
     // a asks for a rated game and waits alone.

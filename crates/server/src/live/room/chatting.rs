@@ -1,5 +1,6 @@
 //! A table's chat inside its room (see `crate::live::chat`): checked, limited per user, stored, then
-//! told to whoever may read it.
+//! told to whoever may read it. A finished game takes no more chat (`game_over`): its chat is
+//! part of its record, shown with its replay.
 use super::Room;
 use crate::db::chat_message::ChatMessage;
 use crate::error_code::ApiErrorCode;
@@ -17,6 +18,10 @@ impl Room {
             crate::live::chat::check(cmd.text.as_deref(), cmd.phrase.as_deref())
         {
             return self.reply(cmd.conn, error(code, message));
+        }
+        if self.to_move().is_none() {
+            let message = "the game is over: its chat is closed".to_string();
+            return self.reply(cmd.conn, error(ApiErrorCode::GameOver, message));
         }
         let rate = Rate {
             per_second: 1.0 / CHAT_EVERY_SECONDS,

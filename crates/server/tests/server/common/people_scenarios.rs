@@ -7,7 +7,9 @@ pub async fn people(server: &TestServer) {
     let mut a = Client::guest(server).await;
     let mut b = Client::guest(server).await;
     // Quick pairing seats them at a rated table (both ask rated).
-    let ask = json!({"game": "pyramids", "players": 2, "rated": true, "range": 400});
+    // A rated pairing needs a clock, as a rated table does.
+    let ask =
+        json!({"game": "pyramids", "players": 2, "clock": "day", "rated": true, "range": 400});
     assert_eq!(a.post("/api/pairing", ask.clone()).await.status, 202);
     let seated = b.post("/api/pairing", ask).await;
     assert_eq!(seated.status, 201, "{}", seated.text);
