@@ -13,7 +13,7 @@ import { clockBar, tickClocks } from './clocks.js';
 import { moveLog } from './move-log.js';
 import { resultPanel } from './result.js';
 import { notifyOffer } from './push.js';
-import { playActions, endingText } from './people.js';
+import { absenceAlert, playActions, endingText } from './people.js';
 import { chatPanel } from './chat.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
@@ -165,12 +165,13 @@ export async function renderGame(root, id, invite) {
         ),
         st.finished ? null : notifyOffer(page.table),
         clockBar(ctx),
+        absenceAlert(ctx, page),
         st.finished ? endBar(page.table, st.seat !== null, [endingText(ctx), rematchOffer(page, draw)]) : null,
         gameResult(ctx, resultDetails),
         render(ctx),
-        // Resign, abandon, claim and "I'm back" under the board (as lichess and BGA place
-        // them): above it they would push the board down on a phone and sit under the
-        // sticky clock bar.
+        // Resign and abandon under the board (as lichess and BGA place them): above it they
+        // would push the board down on a phone. "I'm back" and "Claim" are at the top
+        // (`absenceAlert`): they cannot wait.
         st.finished ? null : playActions(ctx, page),
         chat.el,
       );

@@ -33,6 +33,9 @@ mod tests;
 /// idle time) may leave memory.
 pub const WAKE_AHEAD: Duration = Duration::from_secs(30);
 
+/// Longest wait for a room's reading of its lease (`Room::lease_lost`).
+const LEASE_READ_WAIT: Duration = Duration::from_secs(2);
+
 struct Subscriber {
     conn: u64,
     seat: Option<u8>,
@@ -141,6 +144,7 @@ impl Room {
             .filter(|c| c.state.covered)
             .and_then(|c| c.state.running)
             .map(|seat| (seat, true));
+        let epoch = setup.lease.as_ref().map(|l| l.epoch);
         let room = Room {
             id: setup.id,
             game: setup.game,
@@ -173,7 +177,11 @@ impl Room {
             shown: Default::default(),
         };
         tokio::spawn(room.run(rx));
-        RoomHandle { tx, local: true }
+        RoomHandle {
+            tx,
+            local: true,
+            epoch,
+        }
     }
 
     fn state_id(&self) -> u64 {
@@ -237,7 +245,21 @@ impl Room {
                     user,
                     out,
                     last_event,
-                } => self.subscribe(conn, user, out, last_event),
+                } => {
+                    // A room that may have lost its game (this instance's life may have
+                    // lapsed) serves a new follower only once the lease says it still runs
+                    // it: else the follower would see a state the game has left behind.
+                    if self.lease.as_ref().is_some_and(|l| l.doubtful())
+                        && Box::pin(self.lease_lost()).await
+                    {
+                        crate::live::moves::tell_dropped(&out, &self.id, None);
+                    } else {
+                        self.subscribe(conn, user, out, last_event)
+                    }
+                }
+                RoomCmd::CheckLease => {
+                    Box::pin(self.lease_lost()).await;
+                }
                 RoomCmd::Unsubscribe { conn } => self.subscribers.retain(|s| s.conn != conn),
                 RoomCmd::Move {
                     conn,
@@ -305,6 +327,35 @@ impl Room {
         self.metrics
             .games_live
             .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the game is known to run elsewhere now (its lease moved on from this room's
+    /// epoch); then the room is stale, and is dropped once this command is done: its
+    /// followers subscribe again and reach whoever runs the game now. A database that
+    /// cannot say leaves the room serving: the heartbeat compares the leases again once it
+    /// answers.
+    async fn lease_lost(&mut self) -> bool {
+        let Some(lease) = &self.lease else {
+            return false;
+        };
+        // Bounded: with the database out of reach a read waits for the pool (10 s and more),
+        // and the room would keep every command of its players waiting that long.
+        match tokio::time::timeout(LEASE_READ_WAIT, lease.held()).await {
+            Ok(Ok(true)) => false,
+            Ok(Ok(false)) => {
+                tracing::warn!(game = %self.id, epoch = lease.epoch, "this instance no longer owns this game: its room stops serving it");
+                self.stale = true;
+                true
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(game = %self.id, error = %e, "cannot read this game's lease");
+                false
+            }
+            Err(_) => {
+                tracing::warn!(game = %self.id, "the database did not say in time whether this instance still runs this game");
+                false
+            }
+        }
     }
 
     fn subscribe(&mut self, conn: u64, user: Option<String>, out: Outbox, last_event: Option<u64>) {

@@ -6,7 +6,7 @@ use crate::db::rows::{SeatKind, TurnWrite};
 use crate::live::clock::Clock;
 use crate::live::load_error::LoadError;
 use crate::live::room::{Room, RoomSetup, WAKE_AHEAD};
-use crate::live::room_cmd::RoomHandle;
+use crate::live::room_cmd::{RoomCmd, RoomHandle};
 
 type Result<T, E = LoadError> = std::result::Result<T, E>;
 use pyramidion_core::record::Record;
@@ -234,6 +234,32 @@ impl Rooms {
         match map.get(id) {
             Some(h) if !h.tx.is_closed() => Ok(h.clone()),
             ended => Err(ended.cloned()),
+        }
+    }
+
+    /// Asks every local room whose lease is not among `held` (game → epoch, as the heartbeat
+    /// last read this instance's leases) to check its own: one that lost its game stops
+    /// serving it and sends its followers to whoever runs it now. A room built since that
+    /// reading is not among them either, so the room itself reads its lease again.
+    pub fn check_leases(&self, held: &HashMap<String, i64>) {
+        let doubtful: Vec<RoomHandle> = self
+            .map
+            .lock()
+            .expect("rooms lock")
+            .iter()
+            .filter(|(id, h)| {
+                h.local && !h.tx.is_closed() && h.epoch.is_some_and(|e| held.get(*id) != Some(&e))
+            })
+            .map(|(_, h)| h.clone())
+            .collect();
+        for room in doubtful {
+            if let Err(crate::queue::TrySendError::Full(cmd)) =
+                room.tx.try_send(RoomCmd::CheckLease)
+            {
+                tokio::spawn(async move {
+                    let _ = room.tx.send(cmd).await;
+                });
+            }
         }
     }
 
