@@ -81,6 +81,9 @@ pub struct Room {
     /// Hidden moves stay hidden when the game ends (a daily challenge's deal is everyone's
     /// until its day is over: `live::daily_embargo`).
     reveal_at_end: bool,
+    /// A daily game whose end is sealed (`reveal_at_end` false): its challenge and when the
+    /// end opens, said in its finished state.
+    sealed: Option<crate::live::protocol::SealedEnd>,
     /// Seats resigned, in order (a bot plays them on while the game goes on).
     resigned: Vec<u8>,
     /// Why the game ended before its rules said so (`resigned`, `abandoned`, `claimed`).
@@ -119,6 +122,8 @@ pub struct RoomSetup {
     /// The table's creator: its bots' work is shared fairly by this user (`fair_queue`).
     pub owner: String,
     pub reveal_at_end: bool,
+    /// A daily game under embargo: its challenge and when its end opens (`Room::sealed`).
+    pub sealed: Option<crate::live::protocol::SealedEnd>,
     pub resigned: Vec<u8>,
     pub ending: Option<String>,
     /// A finished game's absent seats as its stored result lists them: its ranking is the
@@ -162,6 +167,7 @@ impl Room {
             bots: setup.bots,
             owner: setup.owner,
             reveal_at_end: setup.reveal_at_end,
+            sealed: setup.sealed,
             resigned: setup.resigned,
             ending: setup.ending,
             stored_absent: setup.absent,
@@ -464,6 +470,11 @@ impl Room {
                 crate::live::endings::early_result(e, &ranks, &self.resigned, &absent)
             }),
             away: self.away(),
+            sealed: if to_move.is_none() && !self.reveal_at_end {
+                self.sealed.clone()
+            } else {
+                None
+            },
             clock: self
                 .clock
                 .as_ref()

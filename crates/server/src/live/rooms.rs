@@ -42,6 +42,7 @@ struct Loaded {
     clock: Option<Clock>,
     owner: String,
     reveal_at_end: bool,
+    sealed: Option<crate::live::protocol::SealedEnd>,
     resigned: Vec<u8>,
     ending: Option<String>,
     /// A finished game's absent seats, as its stored result says (`RoomSetup::absent`).
@@ -197,6 +198,7 @@ impl Rooms {
                 bots: state.bots.clone(),
                 owner: loaded.owner,
                 reveal_at_end: loaded.reveal_at_end,
+                sealed: loaded.sealed,
                 resigned: loaded.resigned,
                 ending: loaded.ending,
                 absent: loaded.absent,
@@ -397,9 +399,15 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         };
         state.store.set_turn(id, turn).await?;
     }
-    let reveal_at_end = match state.store.daily_of_game(id).await? {
-        Some((day, _)) => crate::live::daily_embargo::day_is_public(state, &day),
-        None => true,
+    let (reveal_at_end, sealed) = match state.store.daily_challenge_of_game(id).await? {
+        Some((day, challenge)) if !crate::live::daily_embargo::day_is_public(state, &day) => (
+            false,
+            Some(crate::live::protocol::SealedEnd {
+                challenge,
+                public_at: crate::live::daily_embargo::public_at(state, &day),
+            }),
+        ),
+        _ => (true, None),
     };
     let loaded = Loaded {
         game,
@@ -409,6 +417,7 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         clock,
         owner: row.created_by.clone(),
         reveal_at_end,
+        sealed,
         resigned: state.store.resignations(id).await?,
         ending: state.store.ending(id).await?,
         absent: (row.status == crate::game_status::GameStatus::Finished).then(|| {
