@@ -8,10 +8,15 @@ async fn tic_tac_toe_is_played_to_the_end_on_the_generic_table_and_the_shell_dra
     let w = world("generic").await;
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &w.server.base).await;
-    assert!(
-        exists(&s, "[data-testid=quick-bots-tic-tac-toe]").await,
-        "the lobby offers tic-tac-toe (the test tier registers it: scripts/test)"
-    );
+    // The game cards are drawn once the lobby's first answers are in, which on a loaded
+    // machine may come after the socket is up: waited for, not looked for once.
+    s.wait_until(
+        "the lobby offers tic-tac-toe (the test tier registers it: scripts/test)",
+        "return !!document.querySelector('[data-testid=quick-bots-tic-tac-toe]');",
+        serde_json::json!([]),
+        15,
+    )
+    .await;
     s.click("[data-testid=quick-bots-tic-tac-toe]").await;
     s.wait_for("[data-testid=generic-table]", 15).await;
     s.wait_for("[data-testid=table-status] [data-testid=prompt]", 5)
