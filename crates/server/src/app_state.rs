@@ -86,9 +86,14 @@ impl AppState {
                     .clone()
                     .unwrap_or_else(|| "http://127.0.0.1:0".to_string());
                 let cluster = cluster::Cluster::join(&store, me.clone(), address).await?;
-                let fanout =
-                    live::fanout::start(&config.database_url, store.pool.clone(), me, hub.clone())
-                        .await?;
+                let fanout = live::fanout::start(
+                    &config.database_url,
+                    store.pool.clone(),
+                    me,
+                    hub.clone(),
+                    metrics.clone(),
+                )
+                .await?;
                 hub.fan_out_with(fanout);
                 hub.in_cluster(cluster.clone());
                 Some(cluster)

@@ -53,6 +53,11 @@ pub struct Cluster {
     retired: std::sync::atomic::AtomicBool,
     /// Changes of this instance's open connections per user, applied in order (`presence`).
     presence: tokio::sync::mpsc::UnboundedSender<(String, i64)>,
+    /// Heartbeats and take-overs are counted there.
+    metrics: Arc<crate::metrics::Metrics>,
+    /// When the last heartbeat succeeded (the join counts as one): past `LIFE`, the others
+    /// count this instance dead, and it is not ready.
+    last_beat: Mutex<std::time::Instant>,
 }
 
 /// Who runs a live game now.
@@ -148,6 +153,8 @@ impl Cluster {
         let cluster = Arc::new(Cluster {
             presence,
             alive: Mutex::new(HashSet::from([me.clone()])),
+            metrics: store.metrics.clone(),
+            last_beat: Mutex::new(std::time::Instant::now()),
             me,
             address,
             secret,
@@ -163,7 +170,9 @@ impl Cluster {
                 if beating.retired.load(std::sync::atomic::Ordering::Relaxed) {
                     break;
                 }
-                if let Err(e) = beating.beat().await {
+                let beat = beating.beat().await;
+                beating.metrics.heartbeat(beat.is_ok());
+                if let Err(e) = beat {
                     tracing::warn!(error = %e, "heartbeat failed: this instance's games will be taken over if it keeps failing");
                 }
             }
@@ -189,8 +198,30 @@ impl Cluster {
             .iter()
             .map(|r| r.try_get::<String, _>("id"))
             .collect::<Result<HashSet<_>, _>>()?;
+        let me_alive = alive.contains(&self.me);
         *self.alive.lock().unwrap_or_else(|e| e.into_inner()) = alive;
+        if me_alive {
+            *self.last_beat.lock().unwrap_or_else(|e| e.into_inner()) = std::time::Instant::now();
+        }
         Ok(())
+    }
+
+    /// Why this instance is not a member of the cluster now, if it is not: drained, or its
+    /// heartbeat has failed for longer than its life (the others count it dead and take its
+    /// games over). The readiness check (`/readyz`) answers 503 then.
+    pub fn not_member(&self) -> Option<&'static str> {
+        if self.retired() {
+            return Some("this instance drains: it left the cluster");
+        }
+        let since = self
+            .last_beat
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed();
+        if since > LIFE {
+            return Some("this instance's heartbeat fails: the cluster counts it dead");
+        }
+        None
     }
 
     /// Tells the others where to reach this instance (once its listener is bound).
@@ -247,19 +278,28 @@ impl Cluster {
             }
         };
         for _ in 0..3 {
+            // `previous`: the holder before this statement (the CTE reads the row as it was),
+            // to count take-overs.
             let taken = sqlx::query(sqlx::AssertSqlSafe(format!(
-                "INSERT INTO game_leases (game_id, owner, epoch) VALUES ($1, $2, 1)
+                "WITH before AS (SELECT owner FROM game_leases WHERE game_id = $1)
+                 INSERT INTO game_leases (game_id, owner, epoch) VALUES ($1, $2, 1)
                  ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = {epoch}
                  WHERE game_leases.owner = EXCLUDED.owner OR game_leases.owner = ''
                     OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = game_leases.owner
                                    AND i.alive_until > {DB_NOW_MS})
-                 RETURNING epoch"
+                 RETURNING epoch, COALESCE((SELECT owner FROM before), $2) AS previous"
             )))
             .bind(lease)
             .bind(&self.me)
             .fetch_optional(&self.pool)
             .await?;
             if let Some(row) = taken {
+                // A take-over: the lease named another instance, dead (or drained). A fresh
+                // lease, one let go (`''`) or this instance's own is not one.
+                let previous: String = row.try_get("previous")?;
+                if !previous.is_empty() && previous != self.me {
+                    self.metrics.lease_taken_over();
+                }
                 return Ok(Owner::Me(row.try_get("epoch")?));
             }
             let owner = sqlx::query(sqlx::AssertSqlSafe(format!(

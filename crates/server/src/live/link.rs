@@ -175,6 +175,7 @@ async fn forward(
             // The owner cannot be reached: it is dying (or cut off). Its games are free once
             // its life ends; until then, nobody can play them anywhere.
             tracing::warn!(%game, %owner, error = %e, "cannot reach the instance that runs this game");
+            state.metrics.forward_failed("connect");
             let until =
                 tokio::time::Instant::now() + crate::cluster::LIFE + 2 * crate::cluster::HEARTBEAT;
             while cluster.is_alive(&owner) && tokio::time::Instant::now() < until {
@@ -224,18 +225,25 @@ async fn forward(
                         };
                         let text = serde_json::to_string(&forward).expect("commands serialise");
                         if sink.send(Frame::Text(text.into())).await.is_err() {
+                            state.metrics.forward_failed("broken");
                             break;
                         }
+                        state.metrics.forwarded();
                         idle_since = followers.is_empty().then(Instant::now);
                     }
                     frame = stream.next() => {
                         let text = match frame {
                             Some(Ok(Frame::Text(t))) => t,
-                            Some(Ok(Frame::Close(_))) | None | Some(Err(_)) => break,
+                            Some(Ok(Frame::Close(_))) => break,
+                            None | Some(Err(_)) => {
+                                state.metrics.forward_failed("broken");
+                                break;
+                            }
                             Some(Ok(_)) => continue,
                         };
                         let Ok(back) = serde_json::from_str::<Back>(&text) else {
                             tracing::error!(%game, "an unreadable message on the internal link");
+                            state.metrics.forward_failed("broken");
                             break;
                         };
                         match back {
@@ -281,6 +289,7 @@ async fn forward(
                         // in the database is what tells.
                         if !cluster.is_alive(&owner) {
                             tracing::info!(%game, %owner, "the instance running this game is gone: its followers subscribe again");
+                            state.metrics.forward_failed("owner_gone");
                             break;
                         }
                         if followers.is_empty() && idle_since.is_some_and(|t| t.elapsed() >= idle_after) {
