@@ -212,3 +212,61 @@ async fn pool_waits_and_cluster_metrics_are_exposed() {
     // SQLite has no NOTIFY listener: no gauge for it.
     assert!(!text.contains("pyramidion_notify_listener_up "), "{text}");
 }
+
+/// On PostgreSQL (called by `postgres::postgres_backend`, on its schema): two instances, a
+/// game run by one and followed through the other. The follower's instance forwards; the
+/// owner drains (leaves the cluster: `/readyz` fails) and the follower's instance takes the
+/// game over; a move the drained owner still takes in is fenced out. Each step is counted.
+#[cfg(feature = "postgres-tests")]
+pub async fn cluster_health_on_postgres(url: &str) {
+    let a = start(url.to_string(), |c| c.instance = Some("health-a".into())).await;
+    let b = start(url.to_string(), |c| c.instance = Some("health-b".into())).await;
+    let mut on_a = Client::guest(&a).await;
+    assert_eq!(on_a.get("/readyz").await.status, 200);
+    let game = solo_table(&mut on_a).await;
+    let mut ws_a = on_a.socket().await;
+    let state = ws_a.subscribe(&game, None).await;
+    // The same player, through the other instance: forwarded to the owner.
+    let mut on_b = Client::new(&b);
+    on_b.cookie = on_a.cookie.clone();
+    let mut ws_b = on_b.socket().await;
+    ws_b.subscribe(&game, None).await;
+    assert!(metric(&mut on_b, "pyramidion_forwards_total").await >= 1);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(
+        metric(&mut on_a, "pyramidion_heartbeats_total{result=\"ok\"}").await >= 1,
+        "a heartbeat a second"
+    );
+    assert_eq!(metric(&mut on_a, "pyramidion_notify_listener_up").await, 1);
+    // The owner leaves the cluster (as a drain does first).
+    a.state.cluster.as_ref().unwrap().retire().await.unwrap();
+    past_ready_cache().await;
+    let r = on_a.get("/readyz").await;
+    assert_eq!(r.status, 503, "{}", r.text);
+    assert_eq!(
+        r.body["error"]["message"], "this instance drains: it left the cluster",
+        "{}",
+        r.text
+    );
+    assert_eq!(on_b.get("/readyz").await.status, 200);
+    // The follower's link notices the owner gone; subscribing again takes the game over.
+    let e = ws_b.next_of("error").await;
+    assert_eq!(e["code"], "lagging", "{e}");
+    assert!(
+        metric(
+            &mut on_b,
+            "pyramidion_forward_failures_total{reason=\"owner_gone\"}"
+        )
+        .await
+            >= 1
+    );
+    ws_b.subscribe(&game, Some(0)).await;
+    assert!(metric(&mut on_b, "pyramidion_lease_takeovers_total").await >= 1);
+    // The drained owner's room still takes a move in: the database refuses it (fenced).
+    let id = state["state_id"].as_u64().unwrap();
+    let mv = state["legal"][0]["text"].as_str().unwrap().to_string();
+    ws_a.play(&game, id, &mv).await;
+    let e = ws_a.next_of("error").await;
+    assert_ne!(e["type"], "state", "{e}");
+    assert!(metric(&mut on_a, "pyramidion_fenced_refusals_total").await >= 1);
+}
