@@ -6,6 +6,7 @@ import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { app, errorText, showError } from './app.js';
 import { optionsText } from './profile.js';
+import { dateText } from './history.js';
 
 function challengeName(c) {
   const mode = optionsText(c.options);
@@ -106,8 +107,11 @@ export async function renderDailyBoard(root, id) {
               ),
             ),
           )
-        : h('p.hint', {}, t('daily.empty')),
-      board.hidden_until ? h('p.hint', { 'data-testid': 'daily-hidden' }, t('daily.hidden_until', { time: new Date(board.hidden_until).toLocaleString() })) : null,
+        : board.finished > 0
+          ? // Hidden until the day is over for everyone: how many finished, never who nor how.
+            h('p.hint', { 'data-testid': 'daily-finished' }, t('daily.finished', { count: board.finished }))
+          : h('p.hint', { 'data-testid': 'daily-empty' }, t('daily.empty')),
+      board.hidden_until ? h('p.hint', { 'data-testid': 'daily-hidden' }, t('daily.hidden_until', { time: dateText(board.hidden_until) })) : null,
     ),
   );
   document.title = `${title} · Pyramidion`;

@@ -8,12 +8,12 @@ import { t } from './i18n.js';
 import { app, errorText, showError, toast } from './app.js';
 import { renderGeneric } from './generic.js';
 import { rulesLink } from './rules.js';
-import { exportLinks } from './history.js';
+import { exportLinks, dateText } from './history.js';
 import { clockBar, tickClocks } from './clocks.js';
 import { moveLog } from './move-log.js';
 import { resultPanel } from './result.js';
 import { notifyOffer } from './push.js';
-import { playActions, endingText } from './people.js';
+import { absenceAlert, playActions, endingText } from './people.js';
 import { chatPanel } from './chat.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
@@ -47,7 +47,25 @@ export function loadResultDetails(key) {
 
 // The result of a finished game (its rules' end), above its table, for every game.
 export function gameResult(ctx, details) {
-  return ctx.view && ctx.view.outcome ? resultPanel(ctx, details(ctx)) : null;
+  if (ctx.view && ctx.view.outcome) return resultPanel(ctx, details(ctx));
+  // A daily challenge's end before its day is over for everyone: the view is the position
+  // before the last move (the end may show what the deal hid), but the server's result is
+  // final (the state's outcome). It is shown at once, without the table's own breakdown
+  // (which reads the end position), with when the end and the day's ranking open.
+  const sealed = ctx.state && ctx.state.sealed;
+  if (!sealed || !ctx.state.outcome || !ctx.view) return null;
+  return h(
+    'div.sealed-end',
+    {},
+    resultPanel(ctx, {}),
+    h(
+      'p.hint',
+      { 'data-testid': 'daily-sealed' },
+      t('daily.sealed', { time: dateText(sealed.public_at) }),
+      ' ',
+      h('a', { href: `#/daily/${encodeURIComponent(sealed.challenge)}`, 'data-testid': 'daily-sealed-board' }, t('daily.leaderboard')),
+    ),
+  );
 }
 
 /**
@@ -136,15 +154,24 @@ export async function renderGame(root, id, invite) {
     try {
       remount(
         root,
-        h('p.table-links', {}, rulesLink(page.table.game, true)),
+        h(
+          'p.table-links',
+          {},
+          // Whether the result moves ratings, said on every table of two or more seats.
+          page.table.seats.length > 1
+            ? [h('span.table-kind', { 'data-testid': 'table-kind', 'data-rated': String(page.table.rated) }, t(page.table.rated ? 'table.kind_rated' : 'table.kind_casual')), ' · ']
+            : null,
+          rulesLink(page.table.game, true),
+        ),
         st.finished ? null : notifyOffer(page.table),
         clockBar(ctx),
+        absenceAlert(ctx, page),
         st.finished ? endBar(page.table, st.seat !== null, [endingText(ctx), rematchOffer(page, draw)]) : null,
         gameResult(ctx, resultDetails),
         render(ctx),
-        // Resign, abandon, claim and "I'm back" under the board (as lichess and BGA place
-        // them): above it they would push the board down on a phone and sit under the
-        // sticky clock bar.
+        // Resign and abandon under the board (as lichess and BGA place them): above it they
+        // would push the board down on a phone. "I'm back" and "Claim" are at the top
+        // (`absenceAlert`): they cannot wait.
         st.finished ? null : playActions(ctx, page),
         chat.el,
       );

@@ -1,6 +1,8 @@
 // @ts-check
 // Meeting people (issue 27): "Play a person now" (quick pairing: the server seats players who
-// asked for the same game, player count and clock) and the Watch page (live public games,
+// asked for the same game, player count and clock, and the same choice of rated or casual,
+// within each other's rating range; a player who waits is told who waits apart and why, and
+// may change their ask: the server never does) and the Watch page (live public games,
 // newest or highest-rated first, each opening as a spectator). Every game, count and clock
 // comes from the server's descriptors and clock list.
 import { api } from './api.js';
@@ -39,15 +41,49 @@ export async function renderPlayNow(root) {
     return mount(root, h('p.hint', {}, errorText(e.code)));
   }
   const games = catalog.games.filter((g) => g.seats.max >= 2);
-  const state = { game: games[0].key, players: 2, clock: '', rated: false, range: '', waiting: null, others: [] };
+  // `asked` is what the waiting ask said (rated or casual, range), `apart` who waits for the
+  // same setting but cannot sit with me: the server never changes an ask, the player does.
+  const state = { game: games[0].key, players: 2, clock: '', rated: false, range: '', waiting: null, others: [], asked: null, apart: { other_kind: 0, out_of_range: 0 } };
   // Who waits for what right now, so a player can pick a setting others already wait for.
   const others = h('ul.pairing-others', { 'data-testid': 'pairing-others' });
   const status = h('p', { 'data-testid': 'pairing-status', role: 'status' });
+  // Who waits apart, and why, each with what the player may change to meet them.
+  const apart = h('div.pairing-apart', { 'data-testid': 'pairing-apart' });
+  const drawApart = () => {
+    const a = state.apart;
+    const asked = state.asked;
+    if (state.waiting === null || !asked) return mount(apart);
+    mount(
+      apart,
+      a.other_kind > 0
+        ? h(
+            'p',
+            { 'data-testid': 'pairing-other-kind' },
+            t(asked.rated ? 'pairing.other_kind_casual' : 'pairing.other_kind_rated', { count: a.other_kind }),
+            ' ',
+            h(
+              'button',
+              { 'data-testid': 'pairing-switch-kind', onclick: () => ((state.rated = !asked.rated), go()) },
+              t(asked.rated ? 'pairing.play_casual' : 'pairing.play_rated'),
+            ),
+          )
+        : null,
+      a.out_of_range > 0
+        ? h(
+            'p',
+            { 'data-testid': 'pairing-out-of-range' },
+            t('pairing.out_of_range', { count: a.out_of_range }),
+            asked.range !== undefined ? [' ', h('button', { 'data-testid': 'pairing-any-range', onclick: () => ((state.range = ''), go()) }, t('pairing.any_range'))] : null,
+          )
+        : null,
+    );
+  };
   const box = h('section.card.play-now', { 'data-testid': 'play-now' });
   const draw = () => {
     const game = games.find((g) => g.key === state.game) || games[0];
     if (!counts(game).includes(Number(state.players))) state.players = counts(game)[0];
     mount(status, state.waiting === null ? '' : t('pairing.waiting', { count: state.waiting }));
+    drawApart();
     mount(
       box,
       h('h2', {}, t('pairing.title')),
@@ -68,13 +104,14 @@ export async function renderPlayNow(root) {
         state.waiting !== null ? h('button', { 'data-testid': 'pairing-cancel', onclick: cancel }, t('pairing.cancel')) : null,
       ),
       status,
+      apart,
       state.others.length ? [h('h3', {}, t('pairing.others')), others] : null,
     );
     const clockName = (key) => {
       const p = clocks.clocks.find((c) => c.key === key);
       return p ? profileLabel(p) : t('lobby.no_clock');
     };
-    mount(others, state.others.map((o) => h('li', {}, t('pairing.other_line', { game: t(`game.${o.game}`), players: o.players, clock: clockName(o.clock), count: o.waiting }))));
+    mount(others, state.others.map((o) => h('li', {}, t('pairing.other_line', { game: t(`game.${o.game}`), players: o.players, clock: clockName(o.clock), kind: t(o.rated ? 'pairing.kind_rated' : 'pairing.kind_casual'), count: o.waiting }))));
   };
   async function readOthers() {
     try {
@@ -92,7 +129,9 @@ export async function renderPlayNow(root) {
       const r = await api('POST', '/api/pairing', body);
       if (r.status === 'seated') location.hash = `#/game/${r.table.id}`;
       else {
+        state.asked = body;
         state.waiting = r.waiting;
+        state.apart = { other_kind: r.other_kind, out_of_range: r.out_of_range };
         draw();
       }
     } catch (e) {
@@ -106,6 +145,7 @@ export async function renderPlayNow(root) {
       showError(e);
     }
     state.waiting = null;
+    state.asked = null;
     draw();
   }
   // The server says how many wait, and where I was seated.
@@ -114,6 +154,7 @@ export async function renderPlayNow(root) {
     if (msg.table) location.hash = `#/game/${msg.table}`;
     else if (state.waiting !== null) {
       state.waiting = msg.waiting;
+      state.apart = { other_kind: msg.other_kind, out_of_range: msg.out_of_range };
       draw();
     }
   });

@@ -280,8 +280,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.trusted_proxies = trusted_proxies;
     config.metrics_allow = metrics_allow;
     config.instance = args.instance;
-    // Known before the storage opens (and the games resumed here are announced) when the
-    // address to bind says it; otherwise the bound address is advertised once listening.
+    // Said by the address to bind when it names one; otherwise the address bound, before
+    // the cluster is joined (below).
     config.advertise = args.advertise.or_else(|| {
         let addr: std::net::SocketAddr = args.bind.parse().ok()?;
         (addr.port() != 0 && !addr.ip().is_unspecified()).then(|| format!("http://{addr}"))
@@ -341,20 +341,27 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
+        let mut config = config;
         // A mistyped mail setting is said as such, before the storage is opened.
         if let Some(url) = &config.reach.smtp {
             pyramidion_server::reach::mail::Mailer::new(url, &config.reach)?;
         }
-        // Storage first: a missing, read-only or corrupt database ends the process at once,
-        // before the port is taken or "serving" is said.
-        let state = pyramidion_server::AppState::new(config)
-            .await
-            .with_context(|| format!("cannot open the storage at {url}"))?;
+        // The port first, then the storage, then the games: an instance joins the cluster
+        // knowing the address it is reached at, and claims the games it resumes only while
+        // it serves (`serve_opened`), so another instance sent to it for one of them never
+        // meets a closed port. A missing, read-only or corrupt database still ends the
+        // process at once, before "serving" is said.
         let listener = tokio::net::TcpListener::bind(&args.bind)
             .await
             .with_context(|| format!("cannot listen on {}", args.bind))?;
         let addr = listener.local_addr()?;
+        if config.advertise.is_none() {
+            config.advertise = Some(format!("http://{addr}"));
+        }
+        let state = pyramidion_server::AppState::open(config)
+            .await
+            .with_context(|| format!("cannot open the storage at {url}"))?;
         println!("Pyramidion is serving on http://{addr}");
-        Ok(pyramidion_server::serve_state(state, listener).await?)
+        Ok(pyramidion_server::serve_opened(state, listener).await?)
     })
 }

@@ -42,11 +42,25 @@ pub struct AppState {
     /// Set when the instance drains (SIGTERM): every WebSocket is closed so that its client
     /// reconnects to another instance.
     pub draining: tokio::sync::watch::Sender<bool>,
+    /// Set once [`AppState::start`] has resumed the unfinished games: until then `/readyz`
+    /// answers 503 (the instance serves, for the other instances' links, but takes no players
+    /// from the load balancer yet).
+    pub started: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl AppState {
     /// Opens the database and resumes every unfinished game.
     pub async fn new(config: Config) -> Result<AppState, StartError> {
+        let state = AppState::open(config).await?;
+        state.start().await?;
+        Ok(state)
+    }
+
+    /// Opens the database and, on PostgreSQL, joins the cluster, claiming no game: an
+    /// instance claims games ([`AppState::start`]) only once its port takes connections,
+    /// or the others, sent to it by the games' leases, would meet a refusal
+    /// (`crate::serve_opened`).
+    pub async fn open(config: Config) -> Result<AppState, StartError> {
         let metrics = Arc::<metrics::Metrics>::default();
         let store =
             db::store::Store::open(&config.database_url, metrics.clone(), config.writer.clone())
@@ -119,11 +133,34 @@ impl AppState {
             reach,
             cluster,
             draining: tokio::sync::watch::channel(false).0,
+            started: Arc::default(),
         };
+        // Each reading of this instance's leases by the heartbeat (after a lapse of its
+        // life, and now and then) stops the rooms that lost their game.
+        if let Some(cluster) = &state.cluster {
+            let mut held = cluster.held_changes();
+            let rooms = state.rooms.clone();
+            tokio::spawn(async move {
+                while held.changed().await.is_ok() {
+                    let leases = held.borrow_and_update().clone();
+                    rooms.check_leases(&leases);
+                }
+            });
+        }
+        Ok(state)
+    }
+
+    /// Resumes every unfinished game (claiming those free among several instances) and the
+    /// analyses cut short, and starts the timers.
+    pub async fn start(&self) -> Result<(), StartError> {
+        let state = self.clone();
         let resumed = state.rooms.resume_all(&state).await?;
         tracing::info!(resumed, "unfinished games resumed");
         let analyses = analysis::resume_queued(&state).await?;
         tracing::info!(analyses, "analyses cut short by a restart queued again");
+        state
+            .started
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let waker = state.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(live::rooms::WAKE_EVERY);
@@ -152,7 +189,7 @@ impl AppState {
                 sweeper.sweep(wall_clock::now_ms()).await;
             }
         });
-        Ok(state)
+        Ok(())
     }
 
     /// Deletes expired sessions and guests (as of `now`, in ms) and lets the rate limiters

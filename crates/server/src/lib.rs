@@ -45,7 +45,25 @@ pub async fn serve(
     if config.advertise.is_none() {
         config.advertise = Some(format!("http://{}", listener.local_addr()?));
     }
-    serve_state(AppState::new(config).await?, listener).await
+    serve_opened(AppState::open(config).await?, listener).await
+}
+
+/// Serves a state opened by [`AppState::open`] (its storage open, the cluster joined, no game
+/// claimed) and starts it ([`AppState::start`]: resuming games claims them) while it
+/// serves: an instance restarted at once takes back games its predecessor held, and the
+/// others reach it for them as soon as it claims them, never a closed port. A failure to
+/// start ends the serving as a failure to open would.
+pub async fn serve_opened(
+    state: AppState,
+    listener: tokio::net::TcpListener,
+) -> Result<(), StartError> {
+    let serving = serve_state(state.clone(), listener);
+    tokio::pin!(serving);
+    tokio::select! {
+        served = &mut serving => return served,
+        started = state.start() => started?,
+    }
+    serving.await
 }
 
 /// Serves an opened state (its storage is open and writable) until the process is stopped;

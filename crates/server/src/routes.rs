@@ -46,7 +46,8 @@ pub const READY_DB_TIMEOUT: std::time::Duration = std::time::Duration::from_secs
 const READY_CACHE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// `/readyz`: whether this instance should be sent players now. `200 ready`, or `503` with
-/// `unavailable` (and `Retry-After`) while it drains, while it is not a member of its cluster
+/// `unavailable` (and `Retry-After`) while it starts (resuming its games), while it drains,
+/// while it is not a member of its cluster
 /// (its heartbeat failed past its life: the others take its games over), while writes fail,
 /// or while the database does not answer a trivial query within [`READY_DB_TIMEOUT`]. The
 /// load balancer checks this; `/healthz` stays the liveness check (the process answers).
@@ -95,6 +96,8 @@ async fn readyz(State(state): State<AppState>) -> Response {
 async fn not_ready(state: &AppState) -> Option<&'static str> {
     let reason = if *state.draining.borrow() {
         Some("this instance drains")
+    } else if !state.started.load(std::sync::atomic::Ordering::Relaxed) {
+        Some("this instance is starting: it resumes its games")
     } else if let Some(why) = state.cluster.as_ref().and_then(|c| c.not_member()) {
         Some(why)
     } else if state.metrics.storage.degraded().is_some() {

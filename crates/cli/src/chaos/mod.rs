@@ -50,8 +50,17 @@ pub fn run(args: ChaosArgs) -> Result<()> {
     if !(args.database.starts_with("postgres://") || args.database.starts_with("postgresql://")) {
         bail!("--database must be a PostgreSQL URL (postgres://…): instances share it");
     }
-    if args.instances < 2 || args.games == 0 || args.kill_every == 0 {
-        bail!("--instances must be at least 2, --games and --kill-every at least 1");
+    if args.instances == 0 || args.games == 0 || args.kill_every == 0 {
+        bail!("--instances, --games and --kill-every must be at least 1");
+    }
+    // One instance is the baseline a cluster's figures are read against (issue 52: CPU per
+    // move and p99 of three instances against one, same database, same proxy): it runs only
+    // without kills, since killing the only instance measures nothing but its restart.
+    if args.instances == 1 && args.kill_every <= args.seconds {
+        bail!(
+            "one instance runs without kills: --kill-every must be longer than --seconds \
+             (several instances are killed in turn)"
+        );
     }
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()

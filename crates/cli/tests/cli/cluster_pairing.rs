@@ -181,8 +181,12 @@ async fn the_pairing_queue_survives_the_death_of_its_holder() {
     )
     .await
     .unwrap();
-    assert_eq!(waiting, json!({"status": "waiting", "waiting": 1}));
-    let one = json!([{"game": "pyramids", "players": 2, "clock": null, "waiting": 1}]);
+    assert_eq!(
+        waiting,
+        json!({"status": "waiting", "waiting": 1, "other_kind": 0, "out_of_range": 0})
+    );
+    let one =
+        json!([{"game": "pyramids", "players": 2, "clock": null, "rated": false, "waiting": 1}]);
     assert_eq!(counts(bases[2].clone()).await, one);
     let queued = async || -> Vec<String> {
         let mut c = db(&database).await;

@@ -45,14 +45,26 @@ pub struct Instance {
 impl Instance {
     /// Starts instance `name` on `database`, listening on a free port.
     pub fn start(database: &str, name: &str, extra: &[&str]) -> Instance {
+        Instance::start_at(database, name, "127.0.0.1:0", extra)
+    }
+
+    /// Starts instance `name` on `database`, listening on `bind` (an instance restarted on
+    /// the port of its predecessor).
+    pub fn start_at(database: &str, name: &str, bind: &str, extra: &[&str]) -> Instance {
         // Named by database too: the tests of one process each start an `a`.
         let db = database.rsplit('/').next().unwrap_or_default();
         let log = std::env::temp_dir().join(format!(
             "pyramidion-cluster-{}-{db}-{name}.log",
             std::process::id()
         ));
+        // A restarted instance logs after its predecessor, in the same file.
+        let log_file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .expect("a log file");
         let mut child = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--database", database])
+            .args(["serve", "--bind", bind, "--database", database])
             .args([
                 "--instance",
                 name,
@@ -64,7 +76,7 @@ impl Instance {
             .args(extra)
             .env("RUST_LOG", "info")
             .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&log).expect("a log file"))
+            .stderr(log_file)
             .spawn()
             .expect("server starts");
         let mut line = String::new();
@@ -127,6 +139,15 @@ impl Instance {
         self.child.kill().unwrap(); // SIGKILL
         self.child.wait().unwrap();
     }
+}
+
+/// A port free now on the loopback address, for an instance that is restarted on it.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// Instances `names` on `database`, each started with `extra` flags, and their base URLs.

@@ -20,7 +20,7 @@ use error::ClusterError;
 /// Results of the cluster's operations.
 pub type Result<T, E = ClusterError> = std::result::Result<T, E>;
 use sqlx::{AnyPool, Row};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -32,6 +32,15 @@ pub const HEARTBEAT: Duration = Duration::from_secs(1);
 /// …and how long past its last renewal it counts as alive. A dead instance's games are free
 /// within this; the `adopt` sweep (every `rooms::WAKE_EVERY`) takes them over after it.
 pub const LIFE: Duration = Duration::from_secs(4);
+
+/// Every this many heartbeats the leases of this instance's rooms are compared with the
+/// database's even when its life never lapsed: a room that lost its game some other way
+/// (an operator's hand on `game_leases`) stops serving it within this.
+const LEASE_CHECK_EVERY: u32 = 30;
+/// Heartbeats after a lapse of this instance's life that still compare its leases: a
+/// take-over decided just before the lapse was seen may commit just after the first
+/// comparison read the leases.
+const LEASE_CHECKS_AFTER_LAPSE: u32 = 3;
 
 /// The database's clock in ms since the epoch: the one clock every instance agrees on.
 const DB_NOW_MS: &str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
@@ -55,9 +64,15 @@ pub struct Cluster {
     presence: tokio::sync::mpsc::UnboundedSender<(String, i64)>,
     /// Heartbeats and take-overs are counted there.
     metrics: Arc<crate::metrics::Metrics>,
-    /// When the last heartbeat succeeded (the join counts as one): past `LIFE`, the others
-    /// count this instance dead, and it is not ready.
-    last_beat: Mutex<std::time::Instant>,
+    /// When the last heartbeat that found this instance alive all along began: until
+    /// `LIFE - HEARTBEAT` after it, nobody can have taken a game of this instance over
+    /// (`Cluster::surely_alive`).
+    standing: Mutex<tokio::time::Instant>,
+    /// The leases this instance holds by the database (game → epoch), read by the heartbeat
+    /// after its life lapsed (a stall, a database outage) and every `LEASE_CHECK_EVERY`
+    /// beats: the rooms whose epoch is not among them check theirs and stop serving a game
+    /// run elsewhere now (`Rooms::check_leases`).
+    held: tokio::sync::watch::Sender<Arc<HashMap<String, i64>>>,
 }
 
 /// Who runs a live game now.
@@ -88,6 +103,17 @@ pub struct Lease {
 }
 
 impl Lease {
+    /// Whether this instance still holds the game at this lease's epoch, by the database.
+    pub async fn held(&self) -> Result<bool> {
+        self.cluster.holds(&self.game, self.epoch).await
+    }
+
+    /// Whether another instance may have taken the game over since this instance's last
+    /// heartbeat (its life may have lapsed): then [`Lease::held`] says.
+    pub fn doubtful(&self) -> bool {
+        !self.cluster.surely_alive()
+    }
+
     /// What the writer checks before committing a move of this game.
     pub fn fence(&self) -> crate::db::fence::Fence {
         crate::db::fence::Fence {
@@ -119,6 +145,7 @@ impl Cluster {
         address: String,
     ) -> Result<Arc<Self>> {
         let pool = store.pool.clone();
+        let joining = tokio::time::Instant::now();
         let secret = match store.secret("cluster_link").await? {
             Some(s) => s,
             None => {
@@ -154,26 +181,48 @@ impl Cluster {
             presence,
             alive: Mutex::new(HashSet::from([me.clone()])),
             metrics: store.metrics.clone(),
-            last_beat: Mutex::new(std::time::Instant::now()),
             me,
             address,
             secret,
             pool,
             retired: Default::default(),
+            standing: Mutex::new(joining),
+            held: tokio::sync::watch::channel(Arc::default()).0,
         });
         let beating = cluster.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(HEARTBEAT);
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let (mut beats, mut checks) = (0u32, 0u32);
             loop {
                 every.tick().await;
                 if beating.retired.load(std::sync::atomic::Ordering::Relaxed) {
                     break;
                 }
+                beats = beats.wrapping_add(1);
                 let beat = beating.beat().await;
                 beating.metrics.heartbeat(beat.is_ok());
-                if let Err(e) = beat {
-                    tracing::warn!(error = %e, "heartbeat failed: this instance's games will be taken over if it keeps failing");
+                match beat {
+                    Ok(true) => {
+                        tracing::warn!(
+                            "this instance's life lapsed (a stall, or the database out of reach): its games may run elsewhere now"
+                        );
+                        checks = LEASE_CHECKS_AFTER_LAPSE;
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        tracing::warn!(error = %e, "heartbeat failed: this instance's games will be taken over if it keeps failing");
+                        continue;
+                    }
+                }
+                if checks > 0 || beats.is_multiple_of(LEASE_CHECK_EVERY) {
+                    match beating.held_leases().await {
+                        Ok(held) => {
+                            checks = checks.saturating_sub(1);
+                            beating.held.send_replace(Arc::new(held));
+                        }
+                        Err(e) => tracing::warn!(error = %e, "cannot read this instance's leases"),
+                    }
                 }
             }
         });
@@ -181,14 +230,28 @@ impl Cluster {
         Ok(cluster)
     }
 
-    async fn beat(&self) -> Result<()> {
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "UPDATE instances SET alive_until = {DB_NOW_MS} + $1 WHERE id = $2"
+    /// Renews this instance's life; whether it had lapsed (by the database's clock) since the
+    /// last renewal, in which case other instances may have taken its games over.
+    async fn beat(&self) -> Result<bool> {
+        let started = tokio::time::Instant::now();
+        // The CTE reads the row as it was before the update (one snapshot for the statement).
+        let renewed = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "WITH before AS (SELECT alive_until FROM instances WHERE id = $2)
+             UPDATE instances SET alive_until = {DB_NOW_MS} + $1 WHERE id = $2
+             RETURNING (SELECT alive_until FROM before) AS was, {DB_NOW_MS} AS now"
         )))
         .bind(LIFE.as_millis() as i64)
         .bind(&self.me)
-        .execute(&self.pool)
+        .fetch_optional(&self.pool)
         .await?;
+        // No row: this instance's row is gone, as good as dead.
+        let lapsed = match renewed {
+            Some(row) => row.try_get::<i64, _>("was")? <= row.try_get::<i64, _>("now")?,
+            None => true,
+        };
+        if !lapsed {
+            *self.standing.lock().unwrap_or_else(|e| e.into_inner()) = started;
+        }
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT id FROM instances WHERE alive_until > {DB_NOW_MS}"
         )))
@@ -198,28 +261,77 @@ impl Cluster {
             .iter()
             .map(|r| r.try_get::<String, _>("id"))
             .collect::<Result<HashSet<_>, _>>()?;
-        let me_alive = alive.contains(&self.me);
         *self.alive.lock().unwrap_or_else(|e| e.into_inner()) = alive;
-        if me_alive {
-            *self.last_beat.lock().unwrap_or_else(|e| e.into_inner()) = std::time::Instant::now();
-        }
-        Ok(())
+        Ok(lapsed)
     }
 
-    /// Why this instance is not a member of the cluster now, if it is not: drained, or its
-    /// heartbeat has failed for longer than its life (the others count it dead and take its
-    /// games over). The readiness check (`/readyz`) answers 503 then.
+    /// Whether this instance's life surely has not lapsed since its last heartbeat, by its
+    /// own monotonic clock (which runs on while the process is stopped): its life reaches
+    /// `LIFE` past that heartbeat's start, and a heartbeat's margin is left for the clocks'
+    /// drift. When not, a game may have been taken over without this instance knowing yet.
+    pub fn surely_alive(&self) -> bool {
+        self.standing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
+            < LIFE - HEARTBEAT
+    }
+
+    /// Every lease this instance holds now, by the database: game → epoch.
+    async fn held_leases(&self) -> Result<HashMap<String, i64>> {
+        let rows = sqlx::query("SELECT game_id, epoch FROM game_leases WHERE owner = $1")
+            .bind(&self.me)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("game_id")?, r.try_get("epoch")?)))
+            .collect()
+    }
+
+    /// The leases this instance held at the heartbeat's last reading of them; changes when
+    /// it reads them again (see `Cluster::held`).
+    pub fn held_changes(&self) -> tokio::sync::watch::Receiver<Arc<HashMap<String, i64>>> {
+        self.held.subscribe()
+    }
+
+    /// Whether this instance holds `game` at `epoch`, by the database.
+    pub async fn holds(&self, game: &str, epoch: i64) -> Result<bool> {
+        let row = sqlx::query(
+            "SELECT 1 FROM game_leases WHERE game_id = $1 AND owner = $2 AND epoch = $3",
+        )
+        .bind(game)
+        .bind(&self.me)
+        .bind(epoch)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
+    }
+
+    /// The alive instance that holds `game`'s lease now and its address, by the database;
+    /// none when it is free or its holder is dead.
+    pub async fn holder(&self, game: &str) -> Result<Option<(String, String)>> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT l.owner, i.address FROM game_leases l JOIN instances i ON i.id = l.owner
+             WHERE l.game_id = $1 AND i.alive_until > {DB_NOW_MS}"
+        )))
+        .bind(game)
+        .fetch_optional(&self.pool)
+        .await?;
+        match row {
+            Some(row) => Ok(Some((row.try_get("owner")?, row.try_get("address")?))),
+            None => Ok(None),
+        }
+    }
+
+    /// Why this instance is not a member of the cluster now, if it is not: drained, or no
+    /// heartbeat has found it alive for so long that its life may have lapsed (the others may
+    /// take its games over: `surely_alive`). The readiness check (`/readyz`) answers 503 then.
     pub fn not_member(&self) -> Option<&'static str> {
         if self.retired() {
             return Some("this instance drains: it left the cluster");
         }
-        let since = self
-            .last_beat
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .elapsed();
-        if since > LIFE {
-            return Some("this instance's heartbeat fails: the cluster counts it dead");
+        if !self.surely_alive() {
+            return Some("this instance's heartbeat fails: the cluster may count it dead");
         }
         None
     }
@@ -302,24 +414,13 @@ impl Cluster {
                 }
                 return Ok(Owner::Me(row.try_get("epoch")?));
             }
-            let owner = sqlx::query(sqlx::AssertSqlSafe(format!(
-                "SELECT l.owner, i.address FROM game_leases l JOIN instances i ON i.id = l.owner
-                 WHERE l.game_id = $1 AND i.alive_until > {DB_NOW_MS}"
-            )))
-            .bind(lease)
-            .fetch_optional(&self.pool)
-            .await?;
-            if let Some(row) = owner {
-                let id: String = row.try_get("owner")?;
+            if let Some((id, address)) = self.holder(lease).await? {
                 // Alive now by the database, whatever the last heartbeat saw.
                 self.alive
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .insert(id.clone());
-                return Ok(Owner::Other {
-                    id,
-                    address: row.try_get("address")?,
-                });
+                return Ok(Owner::Other { id, address });
             }
             // Its holder died between the two statements: try again.
         }

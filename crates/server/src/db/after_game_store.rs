@@ -46,6 +46,18 @@ impl Store {
         })
     }
 
+    /// The (day, challenge id) of a daily game, `None` for any other game.
+    pub async fn daily_challenge_of_game(&self, game_id: &str) -> Result<Option<(String, String)>> {
+        let row = sqlx::query("SELECT day, challenge FROM daily_attempts WHERE game_id = $1")
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get("day")?, r.try_get("challenge")?)),
+            None => None,
+        })
+    }
+
     /// The (day, player) of a daily game, `None` for any other game.
     pub async fn daily_of_game(&self, game_id: &str) -> Result<Option<(String, String)>> {
         let row = sqlx::query("SELECT day, user_id FROM daily_attempts WHERE game_id = $1")

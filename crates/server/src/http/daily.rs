@@ -179,7 +179,8 @@ pub struct AttemptTable {
 }
 
 /// A challenge's leaderboard: the challenge named (each field null when it is unknown), its
-/// ranked attempts, and until when they are hidden (null once public).
+/// ranked attempts, how many attempts have finished with a score, and until when the
+/// attempts are hidden (null once public).
 #[derive(Serialize)]
 pub struct Leaderboard {
     pub challenge: String,
@@ -187,6 +188,9 @@ pub struct Leaderboard {
     pub game: Option<GameKind>,
     pub options: Option<Value>,
     pub entries: Vec<LeaderboardEntry>,
+    /// The attempts finished with a score (not abandoned nor resigned), ranked or not:
+    /// counted while the entries are hidden too (a count shows nobody's score).
+    pub finished: usize,
     pub hidden_until: Option<i64>,
 }
 
@@ -292,7 +296,8 @@ pub async fn start(
 /// `GET /api/daily/{challenge}/leaderboard`: the attempts that finished in time, best first:
 /// winners first, then by score, then who finished earlier; today's challenge is named (day,
 /// game, options) even while nobody has finished it. Until the day is over for everyone
-/// (`public_at`) the entries are hidden: `entries` is empty, `hidden_until` says when.
+/// (`public_at`) the entries are hidden: `entries` is empty, `hidden_until` says when, and
+/// `finished` how many attempts have finished so far.
 pub async fn leaderboard(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -319,6 +324,7 @@ pub async fn leaderboard(
         None => (None, None, None),
     };
     let mut hidden_until = None;
+    let mut finished = 0;
     for r in &rows {
         let get = |c: &str| {
             r.try_get::<Option<String>, _>(c)
@@ -337,6 +343,7 @@ pub async fn leaderboard(
         if result.get("ending").is_some() {
             continue;
         }
+        finished += 1;
         let user: String = get("user_id")?.unwrap_or_default();
         let finished_at = r
             .try_get::<Option<i64>, _>("finished_at")
@@ -379,6 +386,7 @@ pub async fn leaderboard(
         game,
         options,
         entries,
+        finished,
         hidden_until,
     }))
 }

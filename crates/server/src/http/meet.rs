@@ -40,7 +40,8 @@ pub struct PairingAsk {
     players: u8,
     #[serde(default)]
     clock: Option<String>,
-    /// Rated when every player of the table asks for rated.
+    /// A rated ask is seated only with rated asks, a casual one only with casual ones: the
+    /// table is what each of its players asked for.
     #[serde(default)]
     rated: bool,
     /// Only players whose rating (for this game) is within this many points of mine, and
@@ -53,8 +54,11 @@ pub struct PairingAsk {
 #[derive(serde::Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum PairingAnswer {
-    /// Queued (`202`): how many wait for the same setting, this player included.
-    Waiting { waiting: usize },
+    /// Queued (`202`): who waits for the same setting, as this player sees them.
+    Waiting {
+        #[serde(flatten)]
+        tally: Tally,
+    },
     /// A table was made (`201`): the table as the lobby lists it.
     Seated {
         table: Box<crate::table_view::Table>,
@@ -63,12 +67,30 @@ pub enum PairingAnswer {
     Cancelled,
 }
 
-/// How many wait for one setting.
+/// Who waits for a waiting player's setting, as that player sees them: the server never
+/// changes what a player asked for (rated or casual, the rating range), so a player who waits
+/// is told who could sit with them and who waits apart, and why.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Tally {
+    /// The players who could sit at one table with this one (the same setting, the same
+    /// choice of rated or casual, each within the other's range), this player included.
+    pub waiting: usize,
+    /// The players waiting for the same setting within range but for the other kind of game
+    /// (casual when this one asked for rated, rated when casual): asking for that kind instead
+    /// would meet them.
+    pub other_kind: usize,
+    /// The players waiting for the same setting (rated or casual) whose rating is outside
+    /// this player's range, or whose range leaves this player out.
+    pub out_of_range: usize,
+}
+
+/// How many wait for one setting and one kind of game (rated or casual).
 #[derive(serde::Serialize)]
 pub struct WaitingCount {
     game: GameKind,
     players: u8,
     clock: Option<String>,
+    rated: bool,
     waiting: usize,
 }
 
@@ -81,6 +103,35 @@ pub struct WaitingCounts {
 fn within(a: &Waiting, b: &Waiting) -> bool {
     let gap = (a.rating - b.rating).abs();
     a.range.is_none_or(|r| gap <= r as f64) && b.range.is_none_or(|r| gap <= r as f64)
+}
+
+/// Whether `a` and `b` may sit at one table: the same setting, both rated or both casual
+/// (a rated ask is never seated at a casual table, nor the other way round), and each within
+/// the other's rating range.
+pub fn compatible(a: &Waiting, b: &Waiting) -> bool {
+    a.setting == b.setting && a.rated == b.rated && within(a, b)
+}
+
+/// Who in `queue` waits for `me`'s setting, as `me` sees them (`me` counts once, whether or
+/// not `queue` holds its row).
+pub fn tally(queue: &[Waiting], me: &Waiting) -> Tally {
+    let mut t = Tally {
+        waiting: 1,
+        ..Tally::default()
+    };
+    for w in queue {
+        if w.user == me.user || w.setting != me.setting {
+            continue;
+        }
+        if !within(me, w) {
+            t.out_of_range += 1;
+        } else if w.rated == me.rated {
+            t.waiting += 1;
+        } else {
+            t.other_kind += 1;
+        }
+    }
+    t
 }
 
 /// Checks a setting against its game's rules and the clocks; returns the game's options.
@@ -119,33 +170,39 @@ async fn rating_of(state: &AppState, game: GameKind, user: &str) -> ApiResult<f6
     })
 }
 
-/// How many wait for each setting.
+/// How many wait for each setting and kind of game (rated or casual: they never meet).
 fn counts(queue: &[Waiting]) -> Vec<WaitingCount> {
-    let mut out: Vec<(Setting, usize)> = Vec::new();
+    let mut out: Vec<(Setting, bool, usize)> = Vec::new();
     for w in queue {
-        match out.iter_mut().find(|(s, _)| *s == w.setting) {
-            Some((_, n)) => *n += 1,
-            None => out.push((w.setting.clone(), 1)),
+        match out
+            .iter_mut()
+            .find(|(s, rated, _)| *s == w.setting && *rated == w.rated)
+        {
+            Some((_, _, n)) => *n += 1,
+            None => out.push((w.setting.clone(), w.rated, 1)),
         }
     }
     out.into_iter()
-        .map(|(s, n)| WaitingCount {
+        .map(|(s, rated, n)| WaitingCount {
             game: s.game,
             players: s.players,
             clock: s.clock,
+            rated,
             waiting: n,
         })
         .collect()
 }
 
-/// Tells everyone waiting for `setting` how many wait now.
+/// Tells everyone waiting for `setting` who waits now, as each of them sees it.
 fn tell_waiting(state: &AppState, queue: &[Waiting], setting: &Setting) {
-    let same: Vec<&Waiting> = queue.iter().filter(|w| w.setting == *setting).collect();
-    for w in &same {
+    for w in queue.iter().filter(|w| w.setting == *setting) {
+        let t = tally(queue, w);
         state.hub.to_user(
             &w.user,
             &ServerMsg::Pairing {
-                waiting: same.len(),
+                waiting: t.waiting,
+                other_kind: t.other_kind,
+                out_of_range: t.out_of_range,
                 table: None,
             },
         );
@@ -250,24 +307,18 @@ pub async fn ask_here(
             if group.len() == setting.players as usize {
                 break;
             }
-            if w.setting == me.setting
-                && group.iter().all(|g| within(g, w))
-                && has_a_seat_left(&state, &w.user).await?
-            {
+            if group.iter().all(|g| compatible(g, w)) && has_a_seat_left(&state, &w.user).await? {
                 group.push(w.clone());
             }
         }
         if group.len() < setting.players as usize {
             // Durable before it is acknowledged: a new holder of the queue finds it.
             queue::add(&state.store, &me).await?;
+            let tally = tally(&waiting, &me);
             let mut queue = waiting;
             queue.push(me);
-            let count = queue.iter().filter(|w| w.setting == setting).count();
             tell_waiting(&state, &queue, &setting);
-            return Ok((
-                StatusCode::ACCEPTED,
-                Json(PairingAnswer::Waiting { waiting: count }),
-            ));
+            return Ok((StatusCode::ACCEPTED, Json(PairingAnswer::Waiting { tally })));
         }
         let (row, seats, seated) = new_table(&state, &group, &options)?;
         // The rows of the seated leave the queue in the transaction that creates the game.
@@ -296,6 +347,8 @@ pub async fn ask_here(
                 &w.user,
                 &ServerMsg::Pairing {
                     waiting: 0,
+                    other_kind: 0,
+                    out_of_range: 0,
                     table: Some(row.id.clone()),
                 },
             );

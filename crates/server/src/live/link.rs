@@ -135,7 +135,99 @@ pub fn remote_room(
 ) -> RoomHandle {
     let (tx, rx) = crate::queue::channel(1024);
     tokio::spawn(forward(state, cluster, game, owner, address, rx));
-    RoomHandle { tx, local: false }
+    RoomHandle {
+        tx,
+        local: false,
+        epoch: None,
+    }
+}
+
+/// How soon a forwarder that cannot reach a game's owner reads the game's lease again.
+const RECHECK: Duration = Duration::from_millis(250);
+
+type LinkSocket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The internal link to `owner`'s room of `game`, at `address`; none when the game is run
+/// elsewhere now, or its owner died, or it stays out of reach while alive.
+///
+/// An owner that refuses connections is not waited out: it may be an instance just started
+/// that claimed the game before its port was open (a restart at once), or one dying. Its
+/// lease says which: while the same alive instance holds it at the same address, it is
+/// tried again; once it changes hands or its holder dies, the followers subscribe again and
+/// find the new owner (or take the game over).
+async fn connect(cluster: &Cluster, game: &str, owner: &str, address: &str) -> Option<LinkSocket> {
+    let url = format!("{}/internal/link/{game}", address.replacen("http", "ws", 1));
+    let until = tokio::time::Instant::now() + crate::cluster::LIFE + 2 * crate::cluster::HEARTBEAT;
+    let mut warned = false;
+    loop {
+        let request =
+            tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
+                url.as_str(),
+            )
+            .map(|mut r| {
+                if let Ok(v) = cluster.secret.parse() {
+                    r.headers_mut().insert(SECRET_HEADER, v);
+                }
+                r
+            });
+        let request = match request {
+            Ok(r) => r,
+            // A malformed address is not cured by waiting.
+            Err(e) => {
+                tracing::error!(%game, %owner, %address, error = %e, "the address of the instance that runs this game is not a WebSocket URL");
+                return None;
+            }
+        };
+        let attempt = tokio::time::timeout(
+            Duration::from_secs(3),
+            tokio_tungstenite::connect_async(request),
+        );
+        tokio::pin!(attempt);
+        // An owner that takes the connection but does not answer (stopped, or starting) is
+        // not waited on past the moment its lease changes.
+        let error = loop {
+            tokio::select! {
+                done = &mut attempt => match done {
+                    Ok(Ok((socket, _))) => return Some(socket),
+                    Ok(Err(e)) => break e.to_string(),
+                    Err(_) => break "timed out".to_string(),
+                },
+                _ = tokio::time::sleep(RECHECK) => {
+                    if !still_holds(cluster, game, owner, address).await {
+                        return None;
+                    }
+                }
+            }
+        };
+        if !warned {
+            tracing::warn!(%game, %owner, error = %error, "cannot reach the instance that runs this game: reading its lease again");
+            warned = true;
+        }
+        if tokio::time::Instant::now() >= until {
+            return None;
+        }
+        tokio::time::sleep(RECHECK).await;
+        if !still_holds(cluster, game, owner, address).await {
+            return None;
+        }
+    }
+}
+
+/// Whether `owner`, at `address`, is still the alive holder of `game`'s lease by the
+/// database; when the database cannot say, whether the heartbeat last saw it alive.
+async fn still_holds(cluster: &Cluster, game: &str, owner: &str, address: &str) -> bool {
+    match cluster.holder(game).await {
+        Ok(Some((holder, at))) if holder == owner && at == address => true,
+        Ok(_) => {
+            tracing::info!(%game, %owner, "the game changed hands or its instance died: its followers subscribe again");
+            false
+        }
+        Err(e) => {
+            tracing::warn!(%game, error = %e, "cannot read the lease of a game");
+            cluster.is_alive(owner)
+        }
+    }
 }
 
 enum Waiting {
@@ -151,38 +243,14 @@ async fn forward(
     address: String,
     mut rx: crate::queue::Receiver<RoomCmd>,
 ) {
-    let url = format!("{}/internal/link/{game}", address.replacen("http", "ws", 1));
-    let request = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
-        url.as_str(),
-    )
-    .map(|mut r| {
-        if let Ok(v) = cluster.secret.parse() {
-            r.headers_mut().insert(SECRET_HEADER, v);
-        }
-        r
-    });
-    let connected = match request {
-        Ok(r) => tokio::time::timeout(Duration::from_secs(3), tokio_tungstenite::connect_async(r))
-            .await
-            .map_err(|_| "timed out".to_string())
-            .and_then(|c| c.map_err(|e| e.to_string())),
-        Err(e) => Err(e.to_string()),
-    };
+    let connected = connect(&cluster, &game, &owner, &address).await;
     let mut followers: HashMap<u64, Outbox> = HashMap::new();
     let mut waiting: HashMap<u64, Waiting> = HashMap::new();
     match connected {
-        Err(e) => {
-            // The owner cannot be reached: it is dying (or cut off). Its games are free once
-            // its life ends; until then, nobody can play them anywhere.
-            tracing::warn!(%game, %owner, error = %e, "cannot reach the instance that runs this game");
-            state.metrics.forward_failed("connect");
-            let until =
-                tokio::time::Instant::now() + crate::cluster::LIFE + 2 * crate::cluster::HEARTBEAT;
-            while cluster.is_alive(&owner) && tokio::time::Instant::now() < until {
-                tokio::time::sleep(crate::cluster::HEARTBEAT / 2).await;
-            }
-        }
-        Ok((socket, _)) => {
+        // The owner was not reached (it died, the game changed hands, or it stayed out of
+        // reach while alive): its followers subscribe again.
+        None => state.metrics.forward_failed("connect"),
+        Some(socket) => {
             let (mut sink, mut stream) = socket.split();
             let mut next_req = 0u64;
             let mut check = tokio::time::interval(crate::cluster::HEARTBEAT);
@@ -220,8 +288,8 @@ async fn forward(
                                 waiting.insert(next_req, Waiting::Act(reply));
                                 Forward::Act { req: next_req, user, action }
                             }
-                            // Bots play in the owner's room only.
-                            RoomCmd::BotMove(_) => continue,
+                            // Bots play, and leases are checked, in the owner's room only.
+                            RoomCmd::BotMove(_) | RoomCmd::CheckLease => continue,
                         };
                         let text = serde_json::to_string(&forward).expect("commands serialise");
                         if sink.send(Frame::Text(text.into())).await.is_err() {

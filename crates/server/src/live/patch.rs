@@ -21,7 +21,9 @@ use crate::live::protocol::{PatchOp, ServerMsg};
 
 /// The document last sent to each followed seat of a room, which the next state is diffed
 /// against. One per seat: every subscriber of a seat gets the same states (but `clock`,
-/// which the document leaves out). Kept deflated: a few KiB of JSON become about one.
+/// which the document leaves out). Kept packed with LZ4: a few KiB of JSON become about a
+/// third (deflate made it a fifth, but packing and unpacking it on every move was a sixth
+/// of a move's CPU: issue 52).
 #[derive(Default)]
 pub struct Shown(Vec<(Option<u8>, u64, Box<[u8]>)>);
 
@@ -39,11 +41,11 @@ impl Shown {
         let Ok(value) = serde_json::to_value(whole) else {
             return (state, None);
         };
-        let doc = document(&value);
+        let doc = into_document(value);
         let before = self.0.iter().position(|(s, _, _)| *s == seat);
         let patch = before.and_then(|i| {
             let (_, from, old) = &self.0[i];
-            let old: Value = serde_json::from_str(&crate::live::wire::inflate(old).ok()?).ok()?;
+            let old: Value = serde_json::from_slice(&unpack(old)?).ok()?;
             let msg = ServerMsg::Patch {
                 game: whole.game.clone(),
                 state_id: whole.state_id,
@@ -70,7 +72,7 @@ impl Shown {
         let Ok(value) = serde_json::to_value(whole) else {
             return;
         };
-        let entry = (seat, whole.state_id, pack(&document(&value)));
+        let entry = (seat, whole.state_id, pack(&into_document(value)));
         match self.0.iter_mut().find(|(s, _, _)| *s == seat) {
             Some(old) => *old = entry,
             None => self.0.push(entry),
@@ -85,32 +87,62 @@ impl Shown {
 }
 
 fn pack(doc: &Value) -> Box<[u8]> {
-    crate::live::wire::deflate(&doc.to_string()).into_boxed_slice()
+    lz4_flex::compress_prepend_size(doc.to_string().as_bytes()).into_boxed_slice()
+}
+
+fn unpack(packed: &[u8]) -> Option<Vec<u8>> {
+    lz4_flex::decompress_size_prepended(packed).ok()
 }
 
 /// The operations turning `old` into `new`.
 pub fn diff(old: &Value, new: &Value) -> Vec<PatchOp> {
     let mut ops = Vec::new();
     diff_at(old, new, &mut String::new(), &mut ops);
-    ops
+    ops.into_iter().map(|(op, _)| op).collect()
 }
 
-fn set(path: &str, value: &Value) -> PatchOp {
-    PatchOp::Set(path.to_string(), value.clone())
+/// Counts the bytes written to it: an operation's size without building its text.
+struct Counter(usize);
+
+impl std::io::Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
-fn remove(path: &str) -> PatchOp {
-    PatchOp::Remove([path.to_string()])
+/// Bytes of the operation `[path, value]` (or `[path]`) once serialised, with its separator.
+/// Why counted, not built: the diff weighs setting a whole member against the operations
+/// inside it at every level it descends, and building each candidate's text (and cloning its
+/// value) made the diff the largest part of a move's CPU (issue 52).
+fn op_size(path: &str, value: Option<&Value>) -> usize {
+    let mut count = Counter(0);
+    let written = match value {
+        Some(v) => serde_json::to_writer(&mut count, &(path, v)),
+        None => serde_json::to_writer(&mut count, &[path]),
+    };
+    written.map_or(usize::MAX / 2, |()| count.0 + 1)
 }
 
-/// Bytes of `ops` once serialised (their separators included).
-fn size(ops: &[PatchOp]) -> usize {
-    ops.iter()
-        .map(|op| serde_json::to_string(op).map_or(usize::MAX / 2, |s| s.len() + 1))
-        .sum()
+/// An operation and its size ([`op_size`]).
+type Weighed = (PatchOp, usize);
+
+fn set(path: &str, value: &Value) -> Weighed {
+    (
+        PatchOp::Set(path.to_string(), value.clone()),
+        op_size(path, Some(value)),
+    )
 }
 
-fn diff_at(old: &Value, new: &Value, path: &mut String, ops: &mut Vec<PatchOp>) {
+fn remove(path: &str) -> Weighed {
+    (PatchOp::Remove([path.to_string()]), op_size(path, None))
+}
+
+fn diff_at(old: &Value, new: &Value, path: &mut String, ops: &mut Vec<Weighed>) {
     if old == new {
         return;
     }
@@ -155,9 +187,15 @@ fn diff_at(old: &Value, new: &Value, path: &mut String, ops: &mut Vec<PatchOp>) 
             return;
         }
     }
-    let whole = set(path, new);
-    if size(&inner) > size(std::slice::from_ref(&whole)) {
-        ops.push(whole);
+    // The document itself is never set whole by a patch worth sending (that is a `state`):
+    // not weighing it saves serialising the whole document once more on every move.
+    if path.is_empty() {
+        ops.extend(inner);
+        return;
+    }
+    let inner_size: usize = inner.iter().map(|(_, size)| size).sum();
+    if inner_size > op_size(path, Some(new)) {
+        ops.push(set(path, new));
     } else {
         ops.extend(inner);
     }
@@ -232,6 +270,18 @@ pub fn apply(doc: &mut Value, ops: &[Value]) -> Result<(), PatchError> {
 
 /// The fields of a `state` message that a patch does not cover.
 const OUTSIDE: [&str; 6] = ["type", "game", "state_id", "event", "missed", "clock"];
+
+/// [`document`] of a `state` message the caller no longer needs: its fields are moved, not
+/// copied (a view is several KiB, made into a document on every move).
+fn into_document(state: Value) -> Value {
+    match state {
+        Value::Object(mut fields) => {
+            fields.retain(|k, _| !OUTSIDE.contains(&k.as_str()));
+            Value::Object(fields)
+        }
+        _ => Value::Object(Map::new()),
+    }
+}
 
 /// The patched part of a `state` message.
 pub fn document(state: &Value) -> Value {
@@ -320,6 +370,24 @@ mod tests {
             &json!({"g": [0, 0, 7, 0, 0, 0]}),
         );
         assert_eq!(serde_json::to_value(&ops).unwrap(), json!([["/g/2", 7]]));
+    }
+
+    /// The diff weighs operations by a count of their bytes: it must be their text's length.
+    #[test]
+    fn an_operations_counted_size_is_its_texts() {
+        for (path, value) in [
+            ("/a", Some(json!([1, "x\"y", {"k": null}]))),
+            ("/d~1~0", Some(json!("é\u{1}"))),
+            ("", Some(json!({"view": {"n": 1.5}}))),
+            ("/gone/3", None),
+        ] {
+            let op = match &value {
+                Some(v) => PatchOp::Set(path.into(), v.clone()),
+                None => PatchOp::Remove([path.into()]),
+            };
+            let text = serde_json::to_string(&op).unwrap();
+            assert_eq!(op_size(path, value.as_ref()), text.len() + 1, "{text}");
+        }
     }
 
     #[test]

@@ -98,10 +98,13 @@ pub enum ServerMsg {
         table: String,
         by: String,
     },
-    /// Quick pairing, to every connection of a waiting user: how many wait for the same
-    /// setting, or (`table`) the table just made for them.
+    /// Quick pairing, to every connection of a waiting user: who waits for the same setting
+    /// (`crate::http::meet::Tally`: those who could sit with them, those waiting for the other
+    /// kind of game, those out of range), or (`table`) the table just made for them.
     Pairing {
         waiting: usize,
+        other_kind: usize,
+        out_of_range: usize,
         table: Option<String>,
     },
     /// A chat message at a table this connection follows (and may read).
@@ -180,6 +183,20 @@ pub struct StateMsg {
     /// against them (`POST /api/games/{id}/claim`). The server says it; clients do not work it
     /// out from the clock.
     pub away: Vec<u8>,
+    /// A daily challenge's finished game whose end position is sealed until its day is over
+    /// for everyone (`view` is then the position before the last move, while `outcome` is
+    /// the final result): which challenge, and when its end and the day's ranking open.
+    /// Absent for any other game, and once the day is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sealed: Option<SealedEnd>,
+}
+
+/// See [`StateMsg::sealed`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SealedEnd {
+    pub challenge: String,
+    /// When the day's deals, records and ranking become public (ms since the epoch).
+    pub public_at: i64,
 }
 
 impl ServerMsg {

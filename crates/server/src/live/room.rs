@@ -33,6 +33,9 @@ mod tests;
 /// idle time) may leave memory.
 pub const WAKE_AHEAD: Duration = Duration::from_secs(30);
 
+/// Longest wait for a room's reading of its lease (`Room::lease_lost`).
+const LEASE_READ_WAIT: Duration = Duration::from_secs(2);
+
 struct Subscriber {
     conn: u64,
     seat: Option<u8>,
@@ -78,6 +81,9 @@ pub struct Room {
     /// Hidden moves stay hidden when the game ends (a daily challenge's deal is everyone's
     /// until its day is over: `live::daily_embargo`).
     reveal_at_end: bool,
+    /// A daily game whose end is sealed (`reveal_at_end` false): its challenge and when the
+    /// end opens, said in its finished state.
+    sealed: Option<crate::live::protocol::SealedEnd>,
     /// Seats resigned, in order (a bot plays them on while the game goes on).
     resigned: Vec<u8>,
     /// Why the game ended before its rules said so (`resigned`, `abandoned`, `claimed`).
@@ -116,6 +122,8 @@ pub struct RoomSetup {
     /// The table's creator: its bots' work is shared fairly by this user (`fair_queue`).
     pub owner: String,
     pub reveal_at_end: bool,
+    /// A daily game under embargo: its challenge and when its end opens (`Room::sealed`).
+    pub sealed: Option<crate::live::protocol::SealedEnd>,
     pub resigned: Vec<u8>,
     pub ending: Option<String>,
     /// A finished game's absent seats as its stored result lists them: its ranking is the
@@ -136,6 +144,7 @@ impl Room {
             .filter(|c| c.state.covered)
             .and_then(|c| c.state.running)
             .map(|seat| (seat, true));
+        let epoch = setup.lease.as_ref().map(|l| l.epoch);
         let room = Room {
             id: setup.id,
             game: setup.game,
@@ -158,6 +167,7 @@ impl Room {
             bots: setup.bots,
             owner: setup.owner,
             reveal_at_end: setup.reveal_at_end,
+            sealed: setup.sealed,
             resigned: setup.resigned,
             ending: setup.ending,
             stored_absent: setup.absent,
@@ -167,7 +177,11 @@ impl Room {
             shown: Default::default(),
         };
         tokio::spawn(room.run(rx));
-        RoomHandle { tx, local: true }
+        RoomHandle {
+            tx,
+            local: true,
+            epoch,
+        }
     }
 
     fn state_id(&self) -> u64 {
@@ -231,7 +245,21 @@ impl Room {
                     user,
                     out,
                     last_event,
-                } => self.subscribe(conn, user, out, last_event),
+                } => {
+                    // A room that may have lost its game (this instance's life may have
+                    // lapsed) serves a new follower only once the lease says it still runs
+                    // it: else the follower would see a state the game has left behind.
+                    if self.lease.as_ref().is_some_and(|l| l.doubtful())
+                        && Box::pin(self.lease_lost()).await
+                    {
+                        crate::live::moves::tell_dropped(&out, &self.id, None);
+                    } else {
+                        self.subscribe(conn, user, out, last_event)
+                    }
+                }
+                RoomCmd::CheckLease => {
+                    Box::pin(self.lease_lost()).await;
+                }
                 RoomCmd::Unsubscribe { conn } => self.subscribers.retain(|s| s.conn != conn),
                 RoomCmd::Move {
                     conn,
@@ -299,6 +327,35 @@ impl Room {
         self.metrics
             .games_live
             .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the game is known to run elsewhere now (its lease moved on from this room's
+    /// epoch); then the room is stale, and is dropped once this command is done: its
+    /// followers subscribe again and reach whoever runs the game now. A database that
+    /// cannot say leaves the room serving: the heartbeat compares the leases again once it
+    /// answers.
+    async fn lease_lost(&mut self) -> bool {
+        let Some(lease) = &self.lease else {
+            return false;
+        };
+        // Bounded: with the database out of reach a read waits for the pool (10 s and more),
+        // and the room would keep every command of its players waiting that long.
+        match tokio::time::timeout(LEASE_READ_WAIT, lease.held()).await {
+            Ok(Ok(true)) => false,
+            Ok(Ok(false)) => {
+                tracing::warn!(game = %self.id, epoch = lease.epoch, "this instance no longer owns this game: its room stops serving it");
+                self.stale = true;
+                true
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(game = %self.id, error = %e, "cannot read this game's lease");
+                false
+            }
+            Err(_) => {
+                tracing::warn!(game = %self.id, "the database did not say in time whether this instance still runs this game");
+                false
+            }
+        }
     }
 
     fn subscribe(&mut self, conn: u64, user: Option<String>, out: Outbox, last_event: Option<u64>) {
@@ -413,6 +470,11 @@ impl Room {
                 crate::live::endings::early_result(e, &ranks, &self.resigned, &absent)
             }),
             away: self.away(),
+            sealed: if to_move.is_none() && !self.reveal_at_end {
+                self.sealed.clone()
+            } else {
+                None
+            },
             clock: self
                 .clock
                 .as_ref()

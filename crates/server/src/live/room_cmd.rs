@@ -32,6 +32,9 @@ pub enum RoomCmd {
     Chat(ChatCmd),
     /// How far the game is: (stage number, moves played), for the Watch list.
     Progress(tokio::sync::oneshot::Sender<(u8, u64)>),
+    /// Whether this instance still holds the game at the room's epoch: a room that lost its
+    /// game stops serving it (`Rooms::check_leases`).
+    CheckLease,
     /// Resign, abandon, claim or "I'm back" (`crate::live::endings`); `user` none: the server.
     Act {
         user: Option<String>,
@@ -46,6 +49,10 @@ pub struct RoomHandle {
     /// Whether the game runs here, or on another instance this handle forwards to
     /// (`crate::live::link`).
     pub local: bool,
+    /// The epoch of the lease the room runs the game with (a local room among several
+    /// instances), for the heartbeat's comparison with the leases held
+    /// (`Rooms::check_leases`).
+    pub epoch: Option<i64>,
 }
 
 /// One chat message a connection sends.

@@ -6,7 +6,7 @@ use crate::db::rows::{SeatKind, TurnWrite};
 use crate::live::clock::Clock;
 use crate::live::load_error::LoadError;
 use crate::live::room::{Room, RoomSetup, WAKE_AHEAD};
-use crate::live::room_cmd::RoomHandle;
+use crate::live::room_cmd::{RoomCmd, RoomHandle};
 
 type Result<T, E = LoadError> = std::result::Result<T, E>;
 use pyramidion_core::record::Record;
@@ -42,6 +42,7 @@ struct Loaded {
     clock: Option<Clock>,
     owner: String,
     reveal_at_end: bool,
+    sealed: Option<crate::live::protocol::SealedEnd>,
     resigned: Vec<u8>,
     ending: Option<String>,
     /// A finished game's absent seats, as its stored result says (`RoomSetup::absent`).
@@ -197,6 +198,7 @@ impl Rooms {
                 bots: state.bots.clone(),
                 owner: loaded.owner,
                 reveal_at_end: loaded.reveal_at_end,
+                sealed: loaded.sealed,
                 resigned: loaded.resigned,
                 ending: loaded.ending,
                 absent: loaded.absent,
@@ -232,6 +234,32 @@ impl Rooms {
         match map.get(id) {
             Some(h) if !h.tx.is_closed() => Ok(h.clone()),
             ended => Err(ended.cloned()),
+        }
+    }
+
+    /// Asks every local room whose lease is not among `held` (game → epoch, as the heartbeat
+    /// last read this instance's leases) to check its own: one that lost its game stops
+    /// serving it and sends its followers to whoever runs it now. A room built since that
+    /// reading is not among them either, so the room itself reads its lease again.
+    pub fn check_leases(&self, held: &HashMap<String, i64>) {
+        let doubtful: Vec<RoomHandle> = self
+            .map
+            .lock()
+            .expect("rooms lock")
+            .iter()
+            .filter(|(id, h)| {
+                h.local && !h.tx.is_closed() && h.epoch.is_some_and(|e| held.get(*id) != Some(&e))
+            })
+            .map(|(_, h)| h.clone())
+            .collect();
+        for room in doubtful {
+            if let Err(crate::queue::TrySendError::Full(cmd)) =
+                room.tx.try_send(RoomCmd::CheckLease)
+            {
+                tokio::spawn(async move {
+                    let _ = room.tx.send(cmd).await;
+                });
+            }
         }
     }
 
@@ -371,9 +399,15 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         };
         state.store.set_turn(id, turn).await?;
     }
-    let reveal_at_end = match state.store.daily_of_game(id).await? {
-        Some((day, _)) => crate::live::daily_embargo::day_is_public(state, &day),
-        None => true,
+    let (reveal_at_end, sealed) = match state.store.daily_challenge_of_game(id).await? {
+        Some((day, challenge)) if !crate::live::daily_embargo::day_is_public(state, &day) => (
+            false,
+            Some(crate::live::protocol::SealedEnd {
+                challenge,
+                public_at: crate::live::daily_embargo::public_at(state, &day),
+            }),
+        ),
+        _ => (true, None),
     };
     let loaded = Loaded {
         game,
@@ -383,6 +417,7 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
         clock,
         owner: row.created_by.clone(),
         reveal_at_end,
+        sealed,
         resigned: state.store.resignations(id).await?,
         ending: state.store.ending(id).await?,
         absent: (row.status == crate::game_status::GameStatus::Finished).then(|| {

@@ -201,3 +201,73 @@ async fn an_attempt_finished_after_the_day_and_its_grace_does_not_rank() {
         .await;
     assert_eq!(r.status, 200, "{}", r.text);
 }
+
+/// Issue 46, item 3: a daily attempt's end shows its player their result at once (the final
+/// `outcome`, while the view stays the position before the last move) and says which
+/// challenge it was and when the day's ranking opens; the leaderboard says how many have
+/// finished while it hides who and how.
+#[tokio::test]
+async fn a_finished_attempt_shows_its_result_at_once_and_the_board_counts_who_finished() {
+    let day = yesterday();
+    let grace = Duration::from_secs(3 * 24 * 3600);
+    let (s, clock) = server_on("daily-count", &day, grace).await;
+    let public = day_end_ms(&day).unwrap() + 3 * 24 * HOUR;
+    let mut ann = account(&s, "ann_count").await;
+    let mut bob = account(&s, "bob_count").await;
+    let cid = solo_challenge(&mut ann, &day).await;
+    let board = bob.get(&format!("/api/daily/{cid}/leaderboard")).await.body;
+    assert_eq!(
+        (&board["finished"], &board["entries"]),
+        (&json!(0), &json!([])),
+        "{board}"
+    );
+
+    let ga = attempt(&mut ann, &cid, 21).await;
+    // Ann's finished game: the result is hers at once, with when the ranking opens.
+    let mut ws = ann.socket().await;
+    let end = ws.subscribe(&ga, None).await;
+    assert_eq!(end["finished"], true);
+    assert!(
+        end["outcome"]["scores"]
+            .as_array()
+            .is_some_and(|s| !s.is_empty()),
+        "{end}"
+    );
+    assert_eq!(
+        end["sealed"],
+        json!({"challenge": cid, "public_at": public}),
+        "{end}"
+    );
+    assert!(
+        end["view"]["outcome"].is_null(),
+        "the end position stays sealed"
+    );
+
+    // The board counts her attempt while it hides it; then Bob's.
+    let board = bob.get(&format!("/api/daily/{cid}/leaderboard")).await.body;
+    assert_eq!(
+        (
+            &board["finished"],
+            &board["entries"],
+            &board["hidden_until"]
+        ),
+        (&json!(1), &json!([]), &json!(public)),
+        "{board}"
+    );
+    clock.set(day_end_ms(&day).unwrap() - HOUR);
+    attempt(&mut bob, &cid, 22).await;
+    let board = ann.get(&format!("/api/daily/{cid}/leaderboard")).await.body;
+    assert_eq!(board["finished"], 2, "{board}");
+
+    // Once the day is over for everyone, both rank, and the count stays.
+    clock.set(public);
+    let board = ann.get(&format!("/api/daily/{cid}/leaderboard")).await.body;
+    assert_eq!(
+        (
+            board["finished"].as_u64(),
+            board["entries"].as_array().map(Vec::len)
+        ),
+        (Some(2), Some(2)),
+        "{board}"
+    );
+}

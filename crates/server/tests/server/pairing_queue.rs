@@ -127,7 +127,7 @@ async fn a_player_gone_for_good_no_longer_waits() {
     let counts = a.get("/api/pairing").await.body;
     assert_eq!(
         counts["waiting"],
-        json!([{"game": "pyramids", "players": 2, "clock": null, "waiting": 1}])
+        json!([{"game": "pyramids", "players": 2, "clock": null, "rated": false, "waiting": 1}])
     );
     assert_eq!(queue::load(&s.state.store).await.unwrap().len(), 1);
     // The one left is the guest with a socket, seated with the next player.

@@ -450,6 +450,7 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
         bots: Arc::new(pyramidion_server::live::bot_pool::BotPool::new(1)),
         owner: "u".into(),
         reveal_at_end: true,
+        sealed: None,
         resigned: Vec::new(),
         ending: None,
         absent: None,

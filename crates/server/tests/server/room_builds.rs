@@ -37,3 +37,76 @@ pub async fn one_build_per_game(server: &TestServer) {
     // One claim: the lease is this instance's, at its first epoch, and nobody let it go.
     assert_eq!((owner.as_str(), epoch), (cluster.me.as_str(), 1));
 }
+
+/// Issue 53: a room whose game was taken over while this instance's life lapsed (as after
+/// SIGSTOP, or a database outage) stops serving it once the heartbeat sees the lapse: its
+/// follower is told to subscribe again (`lagging`), the room ends, and the next subscription
+/// is not served the state the game left behind (this instance no longer runs it).
+pub async fn a_room_whose_lease_moved_on_stops_serving(server: &TestServer) {
+    use pyramidion_server::live::room_cmd::{RoomCmd, next_conn};
+    let state = &server.state;
+    let cluster = state
+        .cluster
+        .clone()
+        .expect("an instance on PostgreSQL is in a cluster");
+    let id = "lost-lease-1";
+    let row = crate::pairing_queue::game(id, "loser-a");
+    let seats = [
+        SeatKind::Human("loser-a".into()),
+        SeatKind::Human("loser-b".into()),
+    ];
+    state.store.create_game(&row, &seats).await.unwrap();
+    let room = state.rooms.get(state, id).await.unwrap().unwrap();
+    assert!(room.local, "the game runs here");
+    let (out, mut inbox) = pyramidion_server::queue::channel(16);
+    room.tx
+        .send(RoomCmd::Subscribe {
+            conn: next_conn(),
+            user: Some("loser-a".into()),
+            out,
+            last_event: None,
+        })
+        .await
+        .unwrap();
+    let first = serde_json::to_value(inbox.recv().await.unwrap()).unwrap();
+    assert_eq!(first["type"], "state", "{first}");
+    // Another instance, alive, takes the game over while this one's life has lapsed.
+    let pool = &state.store.pool;
+    for stmt in [
+        "INSERT INTO instances (id, address, alive_until, started_at) VALUES ('elsewhere',
+           'http://127.0.0.1:9', CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT) + 20000, 0)",
+        "UPDATE game_leases SET owner = 'elsewhere', epoch = epoch + 1 WHERE game_id = 'lost-lease-1'",
+    ] {
+        sqlx::query(stmt).execute(pool).await.unwrap();
+    }
+    sqlx::query("UPDATE instances SET alive_until = 0 WHERE id = $1")
+        .bind(&cluster.me)
+        .execute(pool)
+        .await
+        .unwrap();
+    // The next heartbeat (every second) sees the lapse and the room checks its lease.
+    let told = tokio::time::timeout(std::time::Duration::from_secs(10), inbox.recv())
+        .await
+        .expect("the follower is told within 10 s")
+        .map(|m| serde_json::to_value(m).unwrap());
+    let told = told.expect("a message");
+    assert_eq!(
+        (told["type"].as_str(), told["code"].as_str()),
+        (Some("error"), Some("lagging")),
+        "{told}"
+    );
+    for _ in 0..200 {
+        if room.tx.is_closed() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(room.tx.is_closed(), "the room that lost its game ended");
+    // Whoever asks now is sent to the owner (a remote room), never this instance's state.
+    let now = state.rooms.get(state, id).await.unwrap().unwrap();
+    assert!(!now.local, "the game runs elsewhere now");
+    sqlx::query("DELETE FROM instances WHERE id = 'elsewhere'")
+        .execute(pool)
+        .await
+        .unwrap();
+}

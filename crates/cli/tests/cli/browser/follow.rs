@@ -3,11 +3,13 @@
 //! and 375×812: readable (its pieces at least twice the card's size), naming its player, still
 //! open when a move arrives, and closed by Escape, its button or a tap with the focus back on
 //! the card's button. And the daily challenge pages (#17): a fresh account starts one from the
-//! lobby, moves, reads the leaderboard, and a second start is refused in words.
+//! lobby, moves, reads the leaderboard, and a second start is refused in words; a finished
+//! attempt shows its result at once, with when the day's ranking opens, and the leaderboard
+//! counts who finished (issue 46, item 3).
 use crate::browser::forgotten_treasures::play_step;
 use crate::browser::pyramids::py_step;
 use crate::browser::support::{
-    DESKTOP, DESKTOP_800, PHONE, artifacts, catalog, exists, fill, open_lobby, pyo_state,
+    DESKTOP, DESKTOP_800, PHONE, REGISTER, artifacts, catalog, exists, fill, open_lobby, pyo_state,
     pyo_wait_past, table_state, viewport, world,
 };
 use crate::browser::webdriver::Session;
@@ -528,4 +530,111 @@ async fn a_new_account_takes_a_daily_challenge_moves_reads_its_leaderboard_and_c
     assert!(!exists(&visitor, "[data-testid=py-table]").await);
     assert!(!exists(&visitor, "p.loading").await, "no endless Loading…");
     visitor.quit().await;
+}
+
+/// Starts the page account's attempt at daily challenge `arguments[0]` and plays it out over a
+/// WebSocket of its own with the first legal move that does not eliminate it (as
+/// `PLAY_AGAINST_A_RANDOM_BOT` does); returns `[game id, finished]`.
+const PLAY_A_DAILY: &str = "const [challenge] = arguments;
+return (async () => {
+  const r = await fetch(`/api/daily/${challenge}`, { method: 'POST', credentials: 'same-origin' });
+  const table = await r.json();
+  if (r.status !== 201) return ['start failed', table];
+  const ws = new WebSocket(location.origin.replace('http', 'ws') + '/ws');
+  const { applyPatch } = await import('/js/patch.js');
+  let held = null;
+  return await new Promise((done) => {
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'subscribe', game: table.id }));
+    ws.onmessage = (e) => {
+      let m = JSON.parse(e.data);
+      if (m.type === 'error') { ws.close(); done(['error', m]); }
+      if (m.type === 'patch') {
+        const next = applyPatch(held, m);
+        if (!next) { ws.send(JSON.stringify({ type: 'subscribe', game: table.id, last_event: held && held.state_id })); return; }
+        m = next;
+      }
+      if (m.type !== 'state') return;
+      held = m;
+      if (m.finished) { ws.close(); done([table.id, true]); return; }
+      const heeded = m.legal.filter((l) => !l.eliminates);
+      const move = (heeded.length ? heeded : m.legal)[0];
+      if (move) ws.send(JSON.stringify({ type: 'move', game: table.id, state_id: m.state_id, move: move.text }));
+    };
+  });
+})();";
+
+/// Issue 46, item 3: the end of a daily attempt, in Italian at 1280 and 375 px. Its player
+/// sees the result at once (not only "The game is over."), is told when the end position and
+/// the day's ranking open, and the leaderboard says how many have finished rather than
+/// "Nobody has finished this challenge yet".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_daily_attempt_shows_its_result_and_the_board_counts_who_finished() {
+    let w = world("daily-end").await;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    let base = &w.server.base;
+    let it = catalog("it");
+    open_lobby(&s, base).await;
+    let status = s.js(REGISTER, json!(["daily_ender"])).await;
+    assert_eq!(status, json!(200));
+    open_lobby(&s, base).await;
+    s.click("[data-testid=language] option[value=it]").await;
+    s.wait_until(
+        "the lobby in Italian",
+        "return document.documentElement.lang === 'it';",
+        json!([]),
+        15,
+    )
+    .await;
+    let challenges = today(&s).await;
+    let solo = challenges
+        .iter()
+        .find(|c| c["bots"].as_array().is_some_and(|b| b.is_empty()))
+        .and_then(|c| c["id"].as_str())
+        .expect("a solo challenge today")
+        .to_string();
+    let played = s.js(PLAY_A_DAILY, json!([solo])).await;
+    assert_eq!(played[1], json!(true), "{played}");
+    let game = played[0].as_str().unwrap().to_string();
+
+    s.goto(&format!("{base}/#/game/{game}")).await;
+    s.wait_for("[data-testid=result]", 20).await;
+    let sealed = s.text("[data-testid=daily-sealed]").await;
+    let before_time = it["daily.sealed"]
+        .as_str()
+        .unwrap()
+        .split("{time}")
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(sealed.starts_with(&before_time), "{sealed}");
+    assert!(
+        !s.text("[data-testid=result-headline]").await.is_empty(),
+        "the result says who won"
+    );
+    s.js(
+        "document.querySelector('[data-testid=result]').scrollIntoView();",
+        json!([]),
+    )
+    .await;
+    s.screenshot(&artifacts(), "daily-end-it-1280").await;
+    s.resize(PHONE.0, PHONE.1).await;
+    s.js(
+        "document.querySelector('[data-testid=result]').scrollIntoView();",
+        json!([]),
+    )
+    .await;
+    s.screenshot(&artifacts(), "daily-end-it-375").await;
+    s.resize(DESKTOP.0, DESKTOP.1).await;
+
+    // Its leaderboard: one attempt finished, its score hidden until the day is over.
+    s.click("[data-testid=daily-sealed-board]").await;
+    s.wait_for("[data-testid=daily-board]", 15).await;
+    assert_eq!(
+        s.text("[data-testid=daily-finished]").await,
+        fill(&it["daily.finished.one"], "count", "1")
+    );
+    assert!(s.find_all("[data-testid=daily-empty]").await.is_empty());
+    s.screenshot(&artifacts(), "daily-board-finished-it-1280")
+        .await;
+    s.quit().await;
 }

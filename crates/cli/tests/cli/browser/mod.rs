@@ -4,6 +4,7 @@
 //!
 //! `support` is what every test shares; each game has its own module (`forgotten_treasures`,
 //! `pyramido`, `pyramids`), and every other module is one feature of the site.
+mod absence;
 mod after_game;
 mod analysis_board;
 mod follow;

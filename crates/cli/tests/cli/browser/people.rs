@@ -2,8 +2,9 @@
 //! player's markup as plain text and a muted player's messages go away; a player who resigns a
 //! three-player game sees a bot take the seat while the others play on; quick pairing seats two
 //! strangers at a rated table, where a resignation moves both ratings; the Watch page opens a live game as a spectator; a rematch offer reaches the
-//! other player's end screen.
-use crate::browser::support::{DESKTOP, artifacts, catalog, fill, open_lobby, world};
+//! other player's end screen; quick pairing never seats a rated ask at a casual table, and
+//! asks the casual player before they play rated.
+use crate::browser::support::{DESKTOP, PHONE, artifacts, catalog, fill, open_lobby, world};
 use crate::browser::webdriver::Session;
 use serde_json::{Value, json};
 
@@ -212,4 +213,108 @@ async fn quick_pairing_seats_two_strangers_and_the_watch_page_opens_a_spectator_
     for s in [a, b, c] {
         s.quit().await;
     }
+}
+
+/// Issue 46, item 5: quick pairing keeps "Rated". A rated ask (English, 1280 px) and a casual
+/// one for the same setting (French, 375 px) are not seated together: each is told, in their
+/// language, that one player waits for the other kind of game, and the casual player is
+/// offered to play rated instead. Only when they accept are both seated, at a table whose
+/// page says it is rated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_pairing_keeps_rated_and_asks_before_any_change() {
+    let w = world("people-pairing-rated").await;
+    let base = w.server.base.clone();
+    let (en, fr) = (catalog("en"), catalog("fr"));
+    let a = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    let b = w.driver.session(PHONE.0, PHONE.1).await;
+    open_lobby(&a, &base).await;
+    open_lobby(&b, &base).await;
+    b.click("[data-testid=language] option[value=fr]").await;
+    b.wait_until(
+        "the lobby in French",
+        "return document.documentElement.lang === 'fr';",
+        json!([]),
+        15,
+    )
+    .await;
+    let text_is = "const e = document.querySelector(arguments[0]);
+        return !!e && e.textContent.includes(arguments[1]);";
+    for s in [&a, &b] {
+        s.click("[data-testid=play-now-link]").await;
+        s.wait_for("[data-testid=pairing-go]", 15).await;
+        s.click("[data-testid=pairing-game] option[value=pyramids]")
+            .await;
+        // The same setting for both; a rated game needs a clock.
+        s.click("[data-testid=pairing-clock] option[value=slow]")
+            .await;
+    }
+    // a asks for a rated game and waits alone.
+    a.click("[data-testid=pairing-rated]").await;
+    a.click("[data-testid=pairing-go]").await;
+    a.wait_until(
+        "a's wait",
+        text_is,
+        json!([
+            "[data-testid=pairing-status]",
+            fill(&en["pairing.waiting"], "count", "1")
+        ]),
+        15,
+    )
+    .await;
+    // b asks for a casual one: b is not seated at a casual table with a; b is told that one
+    // player waits for a rated game, and a that one waits for a casual game (a's stays rated).
+    b.click("[data-testid=pairing-go]").await;
+    b.wait_until(
+        "b told of the rated player",
+        text_is,
+        json!([
+            "[data-testid=pairing-other-kind]",
+            fill(&fr["pairing.other_kind_rated.one"], "count", "1")
+        ]),
+        15,
+    )
+    .await;
+    a.wait_until(
+        "a told of the casual player",
+        text_is,
+        json!([
+            "[data-testid=pairing-other-kind]",
+            fill(&en["pairing.other_kind_casual.one"], "count", "1")
+        ]),
+        15,
+    )
+    .await;
+    for s in [&a, &b] {
+        let hash = s.js("return location.hash;", json!([])).await;
+        assert_eq!(hash, "#/play-now", "nobody is seated without asking");
+    }
+    a.screenshot(&artifacts(), "pairing-other-kind-en-1280")
+        .await;
+    b.screenshot(&artifacts(), "pairing-other-kind-fr-375")
+        .await;
+    assert_eq!(
+        b.text("[data-testid=pairing-switch-kind]").await,
+        fr["pairing.play_rated"].as_str().unwrap()
+    );
+
+    // b accepts to play rated: both are seated at one table, which says it is rated.
+    b.click("[data-testid=pairing-switch-kind]").await;
+    let (ha, hb) = (at_game(&a).await, at_game(&b).await);
+    assert_eq!(ha, hb);
+    for (s, cat) in [(&a, &en), (&b, &fr)] {
+        s.wait_until(
+            "the table says rated",
+            "const e = document.querySelector('[data-testid=table-kind]');
+             return !!e && e.dataset.rated === 'true' && e.textContent === arguments[0];",
+            json!([cat["table.kind_rated"]]),
+            20,
+        )
+        .await;
+    }
+    b.screenshot(&artifacts(), "pairing-rated-table-fr-375")
+        .await;
+    a.screenshot(&artifacts(), "pairing-rated-table-en-1280")
+        .await;
+    a.quit().await;
+    b.quit().await;
 }

@@ -68,6 +68,7 @@ fn spawn_with(store: &Arc<MemoryStore>, clock: Option<Clock>, bots: Arc<BotPool>
         bots,
         owner: "a".into(),
         reveal_at_end: true,
+        sealed: None,
         resigned: Vec::new(),
         ending: None,
         absent: None,
