@@ -236,8 +236,15 @@ fn logs_to_a_file_are_plain_lines() {
         .read_line(&mut line)
         .unwrap();
     assert!(line.contains("serving on http://"), "{line}");
-    drop(Running(child));
-    let text = std::fs::read_to_string(&log).unwrap();
+    let running = Running(child);
+    // The games are resumed once it serves: wait for that line.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut text = String::new();
+    while !text.contains("unfinished games resumed") && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        text = std::fs::read_to_string(&log).unwrap();
+    }
+    drop(running);
     assert!(text.contains("INFO"), "some log lines: {text}");
     assert!(!text.contains('\u{1b}'), "no escape codes: {text:?}");
 }

@@ -81,6 +81,30 @@ async fn readiness_fails_while_draining() {
     );
 }
 
+/// An instance serves before it has resumed its games (issue 53 item 2): it is not ready
+/// until it has.
+#[tokio::test]
+async fn readiness_waits_for_the_games_to_be_resumed() {
+    let dir = temp_dir("ready-start");
+    let state = pyramidion_server::AppState::open(pyramidion_server::Config::new(sqlite_url(&dir)))
+        .await
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(pyramidion_server::serve_state(state.clone(), listener));
+    let r = reqwest::get(format!("{base}/readyz")).await.unwrap();
+    assert_eq!(r.status(), 503);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(
+        body["error"]["message"], "this instance is starting: it resumes its games",
+        "{body}"
+    );
+    state.start().await.unwrap();
+    past_ready_cache().await;
+    let r = reqwest::get(format!("{base}/readyz")).await.unwrap();
+    assert_eq!(r.status(), 200);
+}
+
 /// Was `500 internal`; a signed-in player was never shown as signed out, but neither was
 /// the client told to come back.
 #[tokio::test]
