@@ -135,6 +135,16 @@ pub struct ServeArgs {
     /// nobody else's is believed.
     #[arg(long, value_delimiter = ',', env = "PYRAMIDION_TRUSTED_PROXY")]
     pub trusted_proxy: Vec<String>,
+    /// Client addresses (CIDR, repeatable or comma separated) that may read `/metrics`;
+    /// anyone else gets `404`. Default: loopback only. Behind a `--trusted-proxy` the
+    /// forwarded client is checked, never the proxy.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        env = "PYRAMIDION_METRICS_ALLOW",
+        default_value = "127.0.0.0/8,::1/128"
+    )]
+    pub metrics_allow: Vec<String>,
     /// This instance's id among several on one PostgreSQL database (default: drawn at
     /// start; see docs/deploy.md).
     #[arg(long, env = "PYRAMIDION_INSTANCE")]
@@ -212,6 +222,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
     }
     let trusted_proxies = pyramidion_server::http::client_ip::parse_networks(&args.trusted_proxy)
         .map_err(|e| anyhow::anyhow!("--trusted-proxy: {e}"))?;
+    let metrics_allow = pyramidion_server::http::client_ip::parse_networks(&args.metrics_allow)
+        .map_err(|e| anyhow::anyhow!("--metrics-allow: {e}"))?;
     let push_allow = pyramidion_server::reach::push::AllowList::parse(&args.push_allow_host)
         .map_err(|e| anyhow::anyhow!("--push-allow-host: {e}"))?;
     if args.push_timeout == 0 || args.push_workers == 0 {
@@ -220,7 +232,12 @@ pub fn run(args: ServeArgs) -> Result<()> {
     // Logs on stderr: stdout carries the one "serving" line that scripts and tests read.
     // `RUST_LOG` chooses what is logged (e.g. `RUST_LOG=debug` for every request); info by
     // default.
+    // Colours only on a terminal: a log file or a journal gets plain lines (and `NO_COLOR`
+    // turns them off anywhere).
+    use std::io::IsTerminal;
+    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     tracing_subscriber::fmt()
+        .with_ansi(colour)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
@@ -261,6 +278,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("--clocks: {e}"))?;
     config.bot_pace = std::time::Duration::from_millis(args.bot_pace_ms);
     config.trusted_proxies = trusted_proxies;
+    config.metrics_allow = metrics_allow;
     config.instance = args.instance;
     // Said by the address to bind when it names one; otherwise the address bound, before
     // the cluster is joined (below).

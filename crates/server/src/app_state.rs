@@ -42,6 +42,10 @@ pub struct AppState {
     /// Set when the instance drains (SIGTERM): every WebSocket is closed so that its client
     /// reconnects to another instance.
     pub draining: tokio::sync::watch::Sender<bool>,
+    /// Set once [`AppState::start`] has resumed the unfinished games: until then `/readyz`
+    /// answers 503 (the instance serves, for the other instances' links, but takes no players
+    /// from the load balancer yet).
+    pub started: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl AppState {
@@ -96,9 +100,14 @@ impl AppState {
                     .clone()
                     .unwrap_or_else(|| "http://127.0.0.1:0".to_string());
                 let cluster = cluster::Cluster::join(&store, me.clone(), address).await?;
-                let fanout =
-                    live::fanout::start(&config.database_url, store.pool.clone(), me, hub.clone())
-                        .await?;
+                let fanout = live::fanout::start(
+                    &config.database_url,
+                    store.pool.clone(),
+                    me,
+                    hub.clone(),
+                    metrics.clone(),
+                )
+                .await?;
                 hub.fan_out_with(fanout);
                 hub.in_cluster(cluster.clone());
                 Some(cluster)
@@ -124,6 +133,7 @@ impl AppState {
             reach,
             cluster,
             draining: tokio::sync::watch::channel(false).0,
+            started: Arc::default(),
         };
         // Each reading of this instance's leases by the heartbeat (after a lapse of its
         // life, and now and then) stops the rooms that lost their game.
@@ -148,6 +158,9 @@ impl AppState {
         tracing::info!(resumed, "unfinished games resumed");
         let analyses = analysis::resume_queued(&state).await?;
         tracing::info!(analyses, "analyses cut short by a restart queued again");
+        state
+            .started
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let waker = state.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(live::rooms::WAKE_EVERY);

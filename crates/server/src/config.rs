@@ -40,6 +40,10 @@ pub struct Config {
     /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); empty:
     /// every client is its socket's peer.
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Client addresses `/metrics` is served to (`--metrics-allow`; default: loopback only);
+    /// anyone else is answered `404`. Behind a `--trusted-proxy` the forwarded client is
+    /// checked, never the proxy.
+    pub metrics_allow: Vec<ipnet::IpNet>,
     /// This instance's id among several on one PostgreSQL database (`--instance`; default:
     /// drawn at start). Unused on SQLite.
     pub instance: Option<String>,
@@ -88,6 +92,10 @@ pub struct Limits {
     /// A session ends this long after it started; a guest with no session left, sitting at no
     /// open or live table, is deleted by the sweep.
     pub session_ttl: Duration,
+    /// How often a WebSocket checks that its session still exists (before a move, a
+    /// subscription or a chat message): a sign-out on another instance, or an expiry, is
+    /// noticed within this.
+    pub session_recheck: Duration,
     /// How often expired sessions and guests are deleted and the rate limiters forget idle
     /// addresses.
     pub sweep_every: Duration,
@@ -143,6 +151,7 @@ impl Default for Limits {
             guests_per_ip_per_hour: 30,
             tables_per_guest: 5,
             session_ttl: Duration::from_secs(30 * 24 * 3600),
+            session_recheck: Duration::from_secs(10),
             sweep_every: Duration::from_secs(300),
             lobby_page: 50,
             room_idle: Duration::from_secs(600),
@@ -192,6 +201,10 @@ impl Config {
                 mail_limits: reach::MailLimits::default(),
             },
             trusted_proxies: Vec::new(),
+            metrics_allow: vec![
+                "127.0.0.0/8".parse().expect("a network"),
+                "::1/128".parse().expect("a network"),
+            ],
             instance: None,
             advertise: None,
             // The full judge for a 2-player game of every registered game (the longest has

@@ -8,7 +8,7 @@ use crate::error_code::Code;
 use metrics::{Counter, Histogram, Key, KeyName, Label, Metadata, Recorder};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Upper bounds of the latency buckets, in seconds.
@@ -21,9 +21,20 @@ const REFUSED: &str = "pyramidion_moves_rejected_total";
 const FINISHED: &str = "pyramidion_games_finished_total";
 const ERRORS: &str = "pyramidion_http_errors_total";
 const BOT_JOBS: &str = "pyramidion_bot_jobs_waiting";
+const HEARTBEATS: &str = "pyramidion_heartbeats_total";
+const TAKEOVERS: &str = "pyramidion_lease_takeovers_total";
+const FENCED: &str = "pyramidion_fenced_refusals_total";
+const FORWARDS: &str = "pyramidion_forwards_total";
+const FORWARD_FAILURES: &str = "pyramidion_forward_failures_total";
+const POOL_WAIT: &str = "pyramidion_pool_wait_seconds";
+const NOTIFY_LISTENER: &str = "pyramidion_notify_listener_up";
+
+/// Upper bounds of the pool wait's buckets, in seconds: a healthy pool answers in well under
+/// a millisecond, a database outage makes a read wait up to the acquire timeout (10 s).
+const POOL_WAIT_BUCKETS: [f64; 10] = [0.0001, 0.001, 0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 5.0, 10.0];
 
 /// Every metric's name, kind and help text.
-const COUNTERS: [(&str, &str); 8] = [
+const COUNTERS: [(&str, &str); 13] = [
     (MOVES, "Moves accepted since start, per game."),
     (
         REFUSED,
@@ -47,8 +58,28 @@ const COUNTERS: [(&str, &str); 8] = [
         "Failed group commits (and recovery probes) since start: nothing in them was acknowledged.",
     ),
     (ERRORS, "HTTP error answers since start, per error code."),
+    (
+        HEARTBEATS,
+        "Cluster heartbeats of this instance, per result (ok, failed): a run of failures ends its life and its games are taken over.",
+    ),
+    (
+        TAKEOVERS,
+        "Leases (games, the pairing queue) this instance took over from another instance whose life had ended (it died, froze or drained).",
+    ),
+    (
+        FENCED,
+        "Moves the database refused because this instance no longer held their game's lease (another instance took it over).",
+    ),
+    (
+        FORWARDS,
+        "Commands of this instance's players forwarded to the instance that runs their game.",
+    ),
+    (
+        FORWARD_FAILURES,
+        "Internal links to a game's owner that failed, per reason: connect (not reached), broken (closed or unreadable), owner_gone (its life ended).",
+    ),
 ];
-const GAUGES: [(&str, &str); 6] = [
+const GAUGES: [(&str, &str); 7] = [
     ("pyramidion_games_live", "Games being played."),
     ("pyramidion_connections", "Open WebSocket connections."),
     (
@@ -66,8 +97,12 @@ const GAUGES: [(&str, &str); 6] = [
         "process_cpu_seconds_total",
         "CPU time of the server process (user and system).",
     ),
+    (
+        NOTIFY_LISTENER,
+        "PostgreSQL only: 1 while the LISTEN connection for the other instances' pushes is up, else 0.",
+    ),
 ];
-const HISTOGRAMS: [(&str, &str); 4] = [
+const HISTOGRAMS: [(&str, &str); 5] = [
     (
         "pyramidion_move_latency_seconds",
         "Receive to persisted and published.",
@@ -83,6 +118,10 @@ const HISTOGRAMS: [(&str, &str); 4] = [
     (
         "pyramidion_move_queue_seconds",
         "A move handed to the writer until its group commit began (a part of persist).",
+    ),
+    (
+        POOL_WAIT,
+        "Waiting for a read connection of the database pool (failed waits included).",
     ),
 ];
 
@@ -142,6 +181,12 @@ pub struct Metrics {
     pub games_live: AtomicU64,
     /// Read by the drain, and shown as a gauge.
     pub connections: AtomicU64,
+    /// The NOTIFY listener (PostgreSQL): -1 where there is none, else 1 up, 0 down.
+    notify_listener: AtomicI64,
+    /// The last readiness answer (`/readyz`): when, and why not ready (none: ready).
+    pub readiness: tokio::sync::Mutex<Option<(std::time::Instant, Option<&'static str>)>>,
+    /// Whether the last readiness check found this instance ready (changes are logged).
+    pub ready: AtomicBool,
     recorder: PrometheusRecorder,
     handle: PrometheusHandle,
     /// Receive → persisted and published, per accepted move.
@@ -158,12 +203,19 @@ pub struct Metrics {
     committed_jobs: Counter,
     /// Games rebuilt by replaying their record.
     replays: Counter,
+    /// Waiting for a read connection.
+    pool_wait: Histogram,
 }
 
 impl Default for Metrics {
     fn default() -> Self {
         let recorder = PrometheusBuilder::new()
             .set_buckets(&BUCKETS)
+            .expect("buckets are not empty")
+            .set_buckets_for_metric(
+                metrics_exporter_prometheus::Matcher::Full(POOL_WAIT.into()),
+                &POOL_WAIT_BUCKETS,
+            )
             .expect("buckets are not empty")
             .build_recorder();
         for (name, help) in COUNTERS {
@@ -181,16 +233,29 @@ impl Default for Metrics {
             let _ = recorder.register_counter(&labelled(FINISHED, [("game", game)]), &META);
         }
         for (name, _) in GAUGES {
-            if name != BOT_JOBS {
+            if name != BOT_JOBS && name != NOTIFY_LISTENER {
                 let _ = recorder.register_gauge(&Key::from_static_name(name), &META);
             }
         }
+        for result in ["ok", "failed"] {
+            let _ = recorder.register_counter(&labelled(HEARTBEATS, [("result", result)]), &META);
+        }
+        for reason in ["connect", "broken", "owner_gone"] {
+            let _ =
+                recorder.register_counter(&labelled(FORWARD_FAILURES, [("reason", reason)]), &META);
+        }
         let histogram = |name| recorder.register_histogram(&Key::from_static_name(name), &META);
         let counter = |name| recorder.register_counter(&Key::from_static_name(name), &META);
+        let _ = counter(FENCED);
+        let _ = counter(TAKEOVERS);
+        let _ = counter(FORWARDS);
         Metrics {
             storage: StorageHealth::default(),
             games_live: AtomicU64::new(0),
             connections: AtomicU64::new(0),
+            notify_listener: AtomicI64::new(-1),
+            readiness: Default::default(),
+            ready: AtomicBool::new(true),
             move_latency: histogram(HISTOGRAMS[0].0),
             persist_latency: histogram(HISTOGRAMS[1].0),
             commit_latency: histogram(HISTOGRAMS[2].0),
@@ -198,6 +263,7 @@ impl Default for Metrics {
             committed_moves: counter("pyramidion_committed_moves_total"),
             committed_jobs: counter("pyramidion_committed_jobs_total"),
             replays: counter("pyramidion_replays_total"),
+            pool_wait: histogram(POOL_WAIT),
             handle: recorder.handle(),
             recorder,
         }
@@ -266,6 +332,43 @@ impl Metrics {
         self.queue_latency.record(elapsed);
     }
 
+    /// A cluster heartbeat done (`ok`) or failed.
+    pub fn heartbeat(&self, ok: bool) {
+        let result = if ok { "ok" } else { "failed" };
+        self.counter(HEARTBEATS, [("result", result)]).increment(1);
+    }
+
+    /// A lease taken over from another instance whose life had ended.
+    pub fn lease_taken_over(&self) {
+        self.counter(TAKEOVERS, []).increment(1);
+    }
+
+    /// Moves refused by their fence (this instance no longer holds their game).
+    pub fn fenced(&self, moves: u64) {
+        self.counter(FENCED, []).increment(moves);
+    }
+
+    /// A player's command forwarded to the instance that runs its game.
+    pub fn forwarded(&self) {
+        self.counter(FORWARDS, []).increment(1);
+    }
+
+    /// An internal link to a game's owner failed: `connect`, `broken` or `owner_gone`.
+    pub fn forward_failed(&self, reason: &'static str) {
+        self.counter(FORWARD_FAILURES, [("reason", reason)])
+            .increment(1);
+    }
+
+    /// Time spent waiting for a read connection.
+    pub fn observe_pool_wait(&self, elapsed: Duration) {
+        self.pool_wait.record(elapsed);
+    }
+
+    /// The NOTIFY listener (PostgreSQL) is up, or down (reconnecting).
+    pub fn notify_listener(&self, up: bool) {
+        self.notify_listener.store(up as i64, Ordering::Relaxed);
+    }
+
     /// An HTTP error answer with `code`.
     pub fn error_answered(&self, code: Code) {
         self.counter(ERRORS, [("code", code.as_str())]).increment(1);
@@ -291,6 +394,10 @@ impl Metrics {
             self.storage.degraded().is_some() as u8 as f64,
         );
         gauge("process_resident_memory_bytes", resident_bytes() as f64);
+        let listener = self.notify_listener.load(Ordering::Relaxed);
+        if listener >= 0 {
+            gauge(NOTIFY_LISTENER, listener as f64);
+        }
         gauge("process_cpu_seconds_total", cpu_seconds());
         // The counter is set, not added to: the storage's own count is the truth.
         self.recorder
@@ -383,11 +490,44 @@ mod tests {
             "pyramidion_move_persist_seconds_bucket{le=\"0.0005\"} 1",
             "pyramidion_commit_seconds_bucket{le=\"+Inf\"} 1",
             "# TYPE process_resident_memory_bytes gauge",
+            "pyramidion_heartbeats_total{result=\"ok\"} 0",
+            "pyramidion_lease_takeovers_total 0",
+            "pyramidion_fenced_refusals_total 0",
+            "pyramidion_forwards_total 0",
+            "pyramidion_forward_failures_total{reason=\"owner_gone\"} 0",
+            "pyramidion_pool_wait_seconds_count 0",
         ] {
             assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
         }
         assert!(text.contains("\nprocess_cpu_seconds_total "), "{text}");
         assert!(!text.contains("pyramidion_storage_last_error_info"));
+        assert!(
+            !text.contains("pyramidion_notify_listener_up "),
+            "none on SQLite"
+        );
+        // Issue 53: the cluster's and the pool's figures.
+        m.heartbeat(true);
+        m.heartbeat(false);
+        m.lease_taken_over();
+        m.fenced(2);
+        m.forwarded();
+        m.forward_failed("connect");
+        m.observe_pool_wait(Duration::from_secs(3));
+        m.notify_listener(false);
+        let text = m.render(&[]);
+        for line in [
+            "pyramidion_heartbeats_total{result=\"ok\"} 1",
+            "pyramidion_heartbeats_total{result=\"failed\"} 1",
+            "pyramidion_lease_takeovers_total 1",
+            "pyramidion_fenced_refusals_total 2",
+            "pyramidion_forwards_total 1",
+            "pyramidion_forward_failures_total{reason=\"connect\"} 1",
+            "pyramidion_pool_wait_seconds_bucket{le=\"2.5\"} 0",
+            "pyramidion_pool_wait_seconds_bucket{le=\"5\"} 1",
+            "pyramidion_notify_listener_up 0",
+        ] {
+            assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
+        }
         m.storage.failed("disk \"full\"");
         let text = m.render(&[]);
         assert!(

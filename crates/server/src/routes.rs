@@ -40,6 +40,116 @@ async fn healthz(State(state): State<AppState>) -> Response {
     }
 }
 
+/// How long the readiness check waits for the database's answer to a trivial query.
+pub const READY_DB_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+/// A readiness answer is reused this long: a flood of checks costs one query per period.
+const READY_CACHE: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// `/readyz`: whether this instance should be sent players now. `200 ready`, or `503` with
+/// `unavailable` (and `Retry-After`) while it starts (resuming its games), while it drains,
+/// while it is not a member of its cluster
+/// (its heartbeat failed past its life: the others take its games over), while writes fail,
+/// or while the database does not answer a trivial query within [`READY_DB_TIMEOUT`]. The
+/// load balancer checks this; `/healthz` stays the liveness check (the process answers).
+/// The reason is in the answer's message; the database's own error only in the log.
+async fn readyz(State(state): State<AppState>) -> Response {
+    let reason = {
+        let cached = state.metrics.readiness.lock().await;
+        match &*cached {
+            Some((at, reason)) if at.elapsed() < READY_CACHE => Some(*reason),
+            _ => None,
+        }
+    };
+    let reason = match reason {
+        Some(r) => r,
+        None => {
+            // One check at a time: the others wait for its answer.
+            let mut cached = state.metrics.readiness.lock().await;
+            match &*cached {
+                Some((at, reason)) if at.elapsed() < READY_CACHE => *reason,
+                _ => {
+                    let reason = not_ready(&state).await;
+                    *cached = Some((std::time::Instant::now(), reason));
+                    reason
+                }
+            }
+        }
+    };
+    match reason {
+        None => "ready".into_response(),
+        Some(reason) => (
+            error_code::ApiErrorCode::Unavailable.status(),
+            [(axum::http::header::RETRY_AFTER, error::RETRY_AFTER)],
+            axum::Json(Degraded {
+                status: "not_ready",
+                error: error::ErrorDetail {
+                    code: error_code::ApiErrorCode::Unavailable.into(),
+                    message: reason,
+                },
+            }),
+        )
+            .into_response(),
+    }
+}
+
+/// Why this instance is not ready (see [`readyz`]), if it is not; a change is logged once.
+async fn not_ready(state: &AppState) -> Option<&'static str> {
+    let reason = if *state.draining.borrow() {
+        Some("this instance drains")
+    } else if !state.started.load(std::sync::atomic::Ordering::Relaxed) {
+        Some("this instance is starting: it resumes its games")
+    } else if let Some(why) = state.cluster.as_ref().and_then(|c| c.not_member()) {
+        Some(why)
+    } else if state.metrics.storage.degraded().is_some() {
+        Some("writes to the database fail")
+    } else {
+        match state.store.ping(READY_DB_TIMEOUT).await {
+            Ok(()) => None,
+            Err(e) => {
+                tracing::debug!(error = %e, "readiness: the database does not answer");
+                Some("the database cannot be reached")
+            }
+        }
+    };
+    let was_ready = state
+        .metrics
+        .ready
+        .swap(reason.is_none(), std::sync::atomic::Ordering::Relaxed);
+    match reason {
+        Some(why) if was_ready => {
+            tracing::warn!(why, "not ready: the load balancer should send no one here")
+        }
+        None if !was_ready => tracing::info!("ready again"),
+        _ => {}
+    }
+    reason
+}
+
+/// `/metrics`, for the addresses of `--metrics-allow` only (anyone else: `404`, as if there
+/// were none). The client checked is the one `--trusted-proxy` names (never the proxy
+/// itself); a request forwarded by a proxy that is not trusted has no known client and is
+/// refused, unless every address is allowed.
+async fn metrics(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    http::client_ip::ClientIp(client): http::client_ip::ClientIp,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    let allow = &state.config.metrics_allow;
+    let forwarded_by_stranger = !http::client_ip::trusted(&state.config.trusted_proxies, peer.ip())
+        && (headers.contains_key("x-forwarded-for") || headers.contains_key("forwarded"));
+    let everyone = allow.iter().any(|n| n.prefix_len() == 0);
+    let allowed = http::client_ip::trusted(allow, client) && (everyone || !forwarded_by_stranger);
+    if !allowed {
+        tracing::debug!(%peer, %client, "/metrics refused: not an allowed address");
+        return error::ApiError::not_found("no such page").into_response();
+    }
+    state
+        .metrics
+        .render(&state.bots.waiting_by_lane())
+        .into_response()
+}
+
 async fn rate_limit(
     State(state): State<AppState>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
@@ -48,8 +158,9 @@ async fn rate_limit(
 ) -> Response {
     // Health checks come from the load balancer itself, as often as it likes: limited, a
     // flood from anyone counted at the balancer's address would get every instance marked
-    // down. `/healthz` reads no client's data and costs an atomic load.
-    if req.uri().path() == "/healthz" {
+    // down. `/healthz` reads no client's data and costs an atomic load; `/readyz` one
+    // trivial query at most every `READY_CACHE`, however many ask.
+    if matches!(req.uri().path(), "/healthz" | "/readyz") {
         return next.run(req).await;
     }
     let ip =
@@ -73,12 +184,8 @@ async fn rate_limit(
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(healthz))
-        .route(
-            "/metrics",
-            get(|State(s): State<AppState>| async move {
-                s.metrics.render(&s.bots.waiting_by_lane())
-            }),
-        )
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
         .route("/api/me", get(http::accounts::me))
         .route("/api/me/games", get(http::history::my_games))
         .route("/api/me/turns", get(http::turns::my_turns))

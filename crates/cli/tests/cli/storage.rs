@@ -217,3 +217,47 @@ fn a_read_only_data_directory_ends_the_server_at_once() {
         "{err}"
     );
 }
+
+/// Issue 53: logs written to a file (not a terminal) are plain lines, with no ANSI colour
+/// codes, even without `NO_COLOR`.
+#[test]
+fn logs_to_a_file_are_plain_lines() {
+    let dir = data_dir("plain-logs");
+    let log = dir.join("serve.log");
+    let mut command = serve_args(&dir);
+    command
+        .env_remove("NO_COLOR")
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap());
+    let mut child = command.spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("serving on http://"), "{line}");
+    let running = Running(child);
+    // The games are resumed once it serves: wait for that line.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut text = String::new();
+    while !text.contains("unfinished games resumed") && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        text = std::fs::read_to_string(&log).unwrap();
+    }
+    drop(running);
+    assert!(text.contains("INFO"), "some log lines: {text}");
+    assert!(!text.contains('\u{1b}'), "no escape codes: {text:?}");
+}
+
+/// `--metrics-allow` takes CIDR networks (or addresses); anything else is refused at start.
+#[test]
+fn a_bad_metrics_allow_network_is_refused() {
+    let dir = data_dir("metrics-allow-flag");
+    let mut command = serve_args(&dir);
+    command.args(["--metrics-allow", "10.0.0.0/8,not-a-network"]);
+    let (_, err) = refused(command);
+    assert!(
+        err.contains("--metrics-allow") && err.contains("not-a-network"),
+        "{err}"
+    );
+}

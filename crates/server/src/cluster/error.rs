@@ -16,10 +16,19 @@ pub enum ClusterError {
     Contended(String),
 }
 
-/// A storage or infrastructure failure is the server's, never the client's: `internal`, with
-/// the cause in the log.
+/// A storage or infrastructure failure is the server's, never the client's: the database out
+/// of reach is `503 unavailable` (see `StoreError`'s), anything else `internal`, with the
+/// cause in the log.
 impl From<ClusterError> for crate::error::ApiError {
     fn from(e: ClusterError) -> Self {
-        crate::error::ApiError::internal(e)
+        match e {
+            ClusterError::Store(e) => e.into(),
+            ClusterError::Database(e) | ClusterError::Join(e)
+                if crate::db::error::sqlx_outage(&e) =>
+            {
+                StoreError::Database(e).into()
+            }
+            e => crate::error::ApiError::internal(e),
+        }
     }
 }

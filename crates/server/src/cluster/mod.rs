@@ -62,6 +62,8 @@ pub struct Cluster {
     retired: std::sync::atomic::AtomicBool,
     /// Changes of this instance's open connections per user, applied in order (`presence`).
     presence: tokio::sync::mpsc::UnboundedSender<(String, i64)>,
+    /// Heartbeats and take-overs are counted there.
+    metrics: Arc<crate::metrics::Metrics>,
     /// When the last heartbeat that found this instance alive all along began: until
     /// `LIFE - HEARTBEAT` after it, nobody can have taken a game of this instance over
     /// (`Cluster::surely_alive`).
@@ -178,6 +180,7 @@ impl Cluster {
         let cluster = Arc::new(Cluster {
             presence,
             alive: Mutex::new(HashSet::from([me.clone()])),
+            metrics: store.metrics.clone(),
             me,
             address,
             secret,
@@ -197,7 +200,9 @@ impl Cluster {
                     break;
                 }
                 beats = beats.wrapping_add(1);
-                match beating.beat().await {
+                let beat = beating.beat().await;
+                beating.metrics.heartbeat(beat.is_ok());
+                match beat {
                     Ok(true) => {
                         tracing::warn!(
                             "this instance's life lapsed (a stall, or the database out of reach): its games may run elsewhere now"
@@ -318,6 +323,19 @@ impl Cluster {
         }
     }
 
+    /// Why this instance is not a member of the cluster now, if it is not: drained, or no
+    /// heartbeat has found it alive for so long that its life may have lapsed (the others may
+    /// take its games over: `surely_alive`). The readiness check (`/readyz`) answers 503 then.
+    pub fn not_member(&self) -> Option<&'static str> {
+        if self.retired() {
+            return Some("this instance drains: it left the cluster");
+        }
+        if !self.surely_alive() {
+            return Some("this instance's heartbeat fails: the cluster may count it dead");
+        }
+        None
+    }
+
     /// Tells the others where to reach this instance (once its listener is bound).
     pub async fn advertise(&self, address: &str) -> Result<()> {
         sqlx::query("UPDATE instances SET address = $1 WHERE id = $2")
@@ -372,19 +390,28 @@ impl Cluster {
             }
         };
         for _ in 0..3 {
+            // `previous`: the holder before this statement (the CTE reads the row as it was),
+            // to count take-overs.
             let taken = sqlx::query(sqlx::AssertSqlSafe(format!(
-                "INSERT INTO game_leases (game_id, owner, epoch) VALUES ($1, $2, 1)
+                "WITH before AS (SELECT owner FROM game_leases WHERE game_id = $1)
+                 INSERT INTO game_leases (game_id, owner, epoch) VALUES ($1, $2, 1)
                  ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = {epoch}
                  WHERE game_leases.owner = EXCLUDED.owner OR game_leases.owner = ''
                     OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = game_leases.owner
                                    AND i.alive_until > {DB_NOW_MS})
-                 RETURNING epoch"
+                 RETURNING epoch, COALESCE((SELECT owner FROM before), $2) AS previous"
             )))
             .bind(lease)
             .bind(&self.me)
             .fetch_optional(&self.pool)
             .await?;
             if let Some(row) = taken {
+                // A take-over: the lease named another instance, dead (or drained). A fresh
+                // lease, one let go (`''`) or this instance's own is not one.
+                let previous: String = row.try_get("previous")?;
+                if !previous.is_empty() && previous != self.me {
+                    self.metrics.lease_taken_over();
+                }
                 return Ok(Owner::Me(row.try_get("epoch")?));
             }
             if let Some((id, address)) = self.holder(lease).await? {

@@ -10,7 +10,7 @@ impl Store {
     pub async fn secret(&self, name: &str) -> Result<Option<String>> {
         let row = sqlx::query("SELECT value FROM server_secrets WHERE name = $1")
             .bind(name)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *self.read().await?)
             .await?;
         Ok(match row {
             Some(r) => Some(r.try_get("value")?),
@@ -38,7 +38,7 @@ impl Store {
             sqlx::query("SELECT game_id FROM daily_attempts WHERE challenge = $1 AND user_id = $2")
                 .bind(challenge)
                 .bind(user)
-                .fetch_optional(&self.pool)
+                .fetch_optional(&mut *self.read().await?)
                 .await?;
         Ok(match row {
             Some(r) => Some(r.try_get("game_id")?),
@@ -62,7 +62,7 @@ impl Store {
     pub async fn daily_of_game(&self, game_id: &str) -> Result<Option<(String, String)>> {
         let row = sqlx::query("SELECT day, user_id FROM daily_attempts WHERE game_id = $1")
             .bind(game_id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *self.read().await?)
             .await?;
         Ok(match row {
             Some(r) => Some((r.try_get("day")?, r.try_get("user_id")?)),
@@ -146,7 +146,7 @@ impl Store {
              ORDER BY created_at DESC, id LIMIT 1",
         )
         .bind(game_id)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&mut *self.read().await?)
         .await?;
         Ok(match row {
             Some(r) => Some(r.try_get("id")?),
@@ -163,7 +163,7 @@ impl Store {
     ) -> Result<Option<(AnalysisStatus, Option<String>)>> {
         let row = sqlx::query("SELECT status, result FROM analyses WHERE game_id = $1")
             .bind(game_id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *self.read().await?)
             .await?;
         Ok(match row {
             Some(r) => Some((
@@ -183,7 +183,7 @@ impl Store {
             "SELECT game_id, requested_by, attempts FROM analyses WHERE status = 'queued'
               ORDER BY requested_at",
         )
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *self.read().await?)
         .await?;
         rows.iter()
             .map(|r| {

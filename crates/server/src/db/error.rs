@@ -66,10 +66,54 @@ impl StoreError {
             .is_some_and(|d| d.is_unique_violation())
     }
 
+    /// Whether this is the database being out of reach or out of service (a pool that timed
+    /// out or closed, a lost connection, a server shutting down or out of resources, a file
+    /// that cannot be read or written), not a fault of the request or of the data: answered
+    /// `503 unavailable` with `Retry-After`, as it passes.
+    pub fn is_outage(&self) -> bool {
+        match self {
+            StoreError::Database(e)
+            | StoreError::Open { error: e, .. }
+            | StoreError::Read { error: e, .. }
+            | StoreError::NotWritable(e) => sqlx_outage(e),
+            // The writer's batch failed as a whole (its commit, the disk, the connection),
+            // or it is gone, or a test failed the commit: nothing about this request.
+            StoreError::Batch(_) | StoreError::Stopped | StoreError::Injected(_) => true,
+            _ => false,
+        }
+    }
+
     /// Whether the storage refused a move because it already holds one at that ply (or this
     /// instance no longer runs the game): the room that sent it is stale.
     pub fn is_stale_move(&self) -> bool {
         matches!(self, StoreError::MoveRefused(r) if r.duplicate)
+    }
+}
+
+/// Whether a sqlx error is the database out of reach or out of service (see
+/// [`StoreError::is_outage`]).
+pub fn sqlx_outage(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::WorkerCrashed
+        | sqlx::Error::Protocol(_) => true,
+        sqlx::Error::Database(d) => d.code().is_some_and(|code| {
+            let code = code.as_ref();
+            // PostgreSQL: connection exceptions (08), insufficient resources (53), operator
+            // intervention (57: shutting down, cannot connect now), system errors (58).
+            ["08", "53", "57", "58"].iter().any(|c| code.starts_with(c))
+                // SQLite (its primary result codes): busy, locked, read-only, I/O error,
+                // full, cannot open.
+                || ["5", "6", "8", "10", "13", "14"].contains(&code)
+                || code.parse::<u32>().is_ok_and(|n| {
+                    // SQLite's extended codes keep the primary code in their low byte.
+                    n > 255 && [5, 6, 8, 10, 13, 14].contains(&(n & 0xff))
+                })
+        }),
+        _ => false,
     }
 }
 
@@ -118,10 +162,17 @@ impl std::fmt::Display for SeatRefused {
 
 impl std::error::Error for SeatRefused {}
 
-/// A storage or infrastructure failure is the server's, never the client's: `internal`, with
-/// the cause in the log.
+/// A storage or infrastructure failure is the server's, never the client's: the database out
+/// of reach is `503 unavailable` with `Retry-After` (it passes), anything else `internal`;
+/// the cause is in the log, never in the answer.
 impl From<StoreError> for crate::error::ApiError {
     fn from(e: StoreError) -> Self {
+        if e.is_outage() {
+            tracing::warn!(error = %e, "the database cannot be reached: answered 503");
+            return crate::error::ApiError::unavailable(
+                "the database cannot be reached just now: try again shortly",
+            );
+        }
         crate::error::ApiError::internal(e)
     }
 }

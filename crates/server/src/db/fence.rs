@@ -27,7 +27,7 @@ pub async fn hold_fence(
     match fence {
         Some(fence) if !holds(conn, game_id, fence).await? => {
             Err(StoreError::MoveRefused(MoveRefused {
-                message: "this instance no longer runs this game".into(),
+                message: crate::db::writer::FENCED_OUT.into(),
                 duplicate: true,
             }))
         }

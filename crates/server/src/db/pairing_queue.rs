@@ -41,7 +41,7 @@ pub struct Waiting {
 /// Every waiting player, the longest waiting first.
 pub async fn load(store: &Store) -> Result<Vec<Waiting>> {
     let rows = sqlx::query("SELECT * FROM pairing_queue ORDER BY since, user_id")
-        .fetch_all(&store.pool)
+        .fetch_all(&mut *store.read().await?)
         .await?;
     rows.iter()
         .map(|r| {

@@ -59,7 +59,7 @@ impl Store {
     pub async fn resignations(&self, game_id: &str) -> Result<Vec<u8>> {
         let rows = sqlx::query("SELECT seat FROM resignations WHERE game_id = $1 ORDER BY ord")
             .bind(game_id)
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *self.read().await?)
             .await?;
         rows.iter()
             .map(|r| Ok(r.try_get::<i64, _>("seat")? as u8))
@@ -70,7 +70,7 @@ impl Store {
     pub async fn ending(&self, game_id: &str) -> Result<Option<String>> {
         let row = sqlx::query("SELECT ending FROM games WHERE id = $1")
             .bind(game_id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *self.read().await?)
             .await?;
         Ok(match row {
             Some(r) => r.try_get("ending")?,
@@ -91,7 +91,7 @@ impl Store {
                             g.created_at) < $1",
         )
         .bind(before)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *self.read().await?)
         .await?;
         rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
     }

@@ -33,6 +33,8 @@ pub struct Store {
     pub backend: Backend,
     /// Every write goes through this one writer, which commits them in groups.
     pub(crate) writer: Writer,
+    /// Where reads report how long they waited for a connection.
+    pub(crate) metrics: Arc<Metrics>,
 }
 
 /// The page cache of each SQLite reader connection (SQLite's default is about 2 MiB).
@@ -144,8 +146,34 @@ impl Store {
         Ok(Store {
             pool,
             backend,
-            writer: Writer::spawn(writes, metrics, writer),
+            writer: Writer::spawn(writes, metrics.clone(), writer),
+            metrics,
         })
+    }
+
+    /// A read connection of the pool; the wait is measured (`pyramidion_pool_wait_seconds`),
+    /// failed waits included: a database outage shows as reads waiting out the acquire
+    /// timeout.
+    pub async fn read(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Any>> {
+        let started = std::time::Instant::now();
+        let conn = self.pool.acquire().await;
+        self.metrics.observe_pool_wait(started.elapsed());
+        Ok(conn?)
+    }
+
+    /// Whether the database answers a trivial query within `within` (the readiness check):
+    /// the error (for the log) when it does not.
+    pub async fn ping(&self, within: std::time::Duration) -> std::result::Result<(), String> {
+        let probe = async {
+            let mut conn = self.read().await?;
+            sqlx::query("SELECT 1").execute(&mut *conn).await?;
+            Ok::<_, StoreError>(())
+        };
+        match tokio::time::timeout(within, probe).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!("no answer within {within:?}")),
+        }
     }
 
     // ---- users and sessions -------------------------------------------------------------
@@ -220,7 +248,7 @@ impl Store {
         )
         .bind(name)
         .bind(crate::names::key(name))
-        .fetch_optional(&self.pool)
+        .fetch_optional(&mut *self.read().await?)
         .await?;
         Ok(row.map(UserRow::from))
     }
@@ -230,7 +258,7 @@ impl Store {
             "SELECT id, name, password_hash, guest FROM users WHERE id = $1",
         )
         .bind(id)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&mut *self.read().await?)
         .await?;
         Ok(row.map(UserRow::from))
     }
@@ -258,7 +286,7 @@ impl Store {
             sqlx::query("SELECT user_id FROM sessions WHERE token_hash = $1 AND created_at > $2")
                 .bind(token_hash)
                 .bind(started_after)
-                .fetch_optional(&self.pool)
+                .fetch_optional(&mut *self.read().await?)
                 .await?;
         Ok(match row {
             Some(r) => Some(r.try_get("user_id")?),
@@ -308,7 +336,7 @@ impl Store {
             "SELECT COUNT(*) FROM games WHERE created_by = $1 AND status IN ('open', 'live')",
         )
         .bind(user_id)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *self.read().await?)
         .await?;
         Ok(n)
     }
@@ -320,7 +348,7 @@ impl Store {
              WHERE s.user_id = $1 AND s.kind = 'human' AND g.status IN ('open', 'live')",
         )
         .bind(user_id)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *self.read().await?)
         .await?;
         Ok(n)
     }
@@ -341,7 +369,7 @@ impl Store {
         .bind(at)
         .bind(id)
         .bind(limit as i64)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *self.read().await?)
         .await?;
         read_games(rows)
     }
@@ -400,7 +428,7 @@ impl Store {
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>> {
         let row = sqlx::query_as::<_, StoredGame>("SELECT * FROM games WHERE id = $1")
             .bind(id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *self.read().await?)
             .await?;
         row.map(GameRow::try_from).transpose()
     }
@@ -413,7 +441,7 @@ impl Store {
             "SELECT * FROM games WHERE status = $1 ORDER BY created_at",
         )
         .bind(status.as_str())
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *self.read().await?)
         .await?;
         read_games(rows)
     }
@@ -425,7 +453,7 @@ impl Store {
              WHERE seats.user_id = $1 ORDER BY games.created_at DESC",
         )
         .bind(user_id)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *self.read().await?)
         .await?;
         read_games(rows)
     }
@@ -433,7 +461,7 @@ impl Store {
     pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatKind>> {
         let rows = sqlx::query_as::<_, StoredSeat>(SEATS_OF_GAME)
             .bind(game_id)
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *self.read().await?)
             .await?;
         read_seats(rows)
     }
@@ -486,7 +514,7 @@ impl Store {
             "SELECT id FROM games WHERE status = 'live' AND deadline_at <= $1 ORDER BY deadline_at",
         )
         .bind(before)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *self.read().await?)
         .await?;
         rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
     }
@@ -500,7 +528,7 @@ impl Store {
              ORDER BY games.created_at",
         )
         .bind(user_id)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *self.read().await?)
         .await?;
         read_games(rows)
     }
@@ -508,7 +536,7 @@ impl Store {
     pub async fn moves(&self, game_id: &str) -> Result<Vec<String>> {
         let rows = sqlx::query("SELECT text FROM moves WHERE game_id = $1 ORDER BY ply")
             .bind(game_id)
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *self.read().await?)
             .await?;
         rows.iter().map(|r| Ok(r.try_get("text")?)).collect()
     }

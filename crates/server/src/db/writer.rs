@@ -31,6 +31,9 @@ mod move_rows;
 /// copied in as they are bound, so the statement owns everything it needs).
 pub type Statement = sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments>;
 
+/// Why a move whose instance no longer holds its game's lease was refused.
+pub(crate) const FENCED_OUT: &str = "this instance no longer runs this game";
+
 /// Most writes committed by one transaction.
 const GROUP_COMMIT: usize = 512;
 
@@ -246,11 +249,16 @@ async fn write(
             }
             Err(e) => metrics.storage.failed(e),
         }
-        let mut committed = 0;
+        let (mut committed, mut fenced) = (0, 0);
         for (m, own) in moves.into_iter().zip(move_errors) {
             let r = match (&result, own) {
                 (Err(e), _) => Err(MoveRefused::other(e.clone())),
-                (Ok(()), Some(e)) => Err(e),
+                (Ok(()), Some(e)) => {
+                    if e.message == FENCED_OUT {
+                        fenced += 1;
+                    }
+                    Err(e)
+                }
                 (Ok(()), None) => {
                     committed += 1;
                     Ok(())
@@ -259,6 +267,9 @@ async fn write(
             let _ = m.done.send(r);
         }
         metrics.moves_committed(committed);
+        if fenced > 0 {
+            metrics.fenced(fenced);
+        }
         for deliver in delivers {
             deliver(result.clone());
         }
@@ -321,7 +332,7 @@ async fn commit(
             .map(|&f| {
                 if f {
                     Some(MoveRefused {
-                        message: "this instance no longer runs this game".into(),
+                        message: FENCED_OUT.into(),
                         duplicate: true,
                     })
                 } else {

@@ -144,7 +144,7 @@ pub async fn register(
         if e.is_unique_violation() {
             taken()
         } else {
-            ApiError::internal(e)
+            e.into()
         }
     };
     if let Some(id) = Identity::from_headers(&state, &headers).await?

@@ -313,9 +313,9 @@ pub async fn leaderboard(
           WHERE daily_attempts.challenge = $1 AND games.status = 'finished'",
     )
     .bind(&id)
-    .fetch_all(&state.store.pool)
+    .fetch_all(&mut *state.store.read().await?)
     .await
-    .map_err(ApiError::internal)?;
+    .map_err(ApiError::database)?;
     let mut entries = Vec::with_capacity(rows.len());
     // A challenge is described even while nobody has finished it (its page says which game
     // and day it is): from its id for the last year, else by its finished attempts.

@@ -106,7 +106,7 @@ async fn rating_change(
     )
     .bind(game_id)
     .bind(seat as i64)
-    .fetch_optional(&state.store.pool)
+    .fetch_optional(&mut *state.store.read().await?)
     .await
     .map_err(crate::db::error::StoreError::from)?;
     let db = crate::db::error::StoreError::from;

@@ -159,7 +159,7 @@ async fn rating_of(state: &AppState, game: GameKind, user: &str) -> ApiResult<f6
     let row = sqlx::query("SELECT rating FROM ratings WHERE game = $1 AND player = $2")
         .bind(game.key())
         .bind(user)
-        .fetch_optional(&state.store.pool)
+        .fetch_optional(&mut *state.store.read().await?)
         .await
         .map_err(crate::db::error::StoreError::from)?;
     Ok(match row {
@@ -336,7 +336,7 @@ pub async fn ask_here(
             Err(StoreError::SeatRefused(SeatRefused::Moved)) => {
                 return Err(moving());
             }
-            Err(e) => return Err(ApiError::internal(e)),
+            Err(e) => return Err(e.into()),
             Ok(()) => {}
         }
         state.rooms.get(&state, &row.id).await?;
@@ -528,7 +528,7 @@ pub async fn watch(
          ORDER BY g.created_at DESC LIMIT $1",
     )
     .bind(WATCH_LIST as i64)
-    .fetch_all(&state.store.pool)
+    .fetch_all(&mut *state.store.read().await?)
     .await
     .map_err(crate::db::error::StoreError::from)?;
     let mut games = Vec::with_capacity(rows.len());

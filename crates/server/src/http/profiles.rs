@@ -22,7 +22,7 @@ const RECENT_GAMES: usize = 20;
 const LEADERBOARD_SIZE: i64 = 100;
 
 fn db(e: sqlx::Error) -> ApiError {
-    ApiError::internal(e)
+    ApiError::database(e)
 }
 
 /// The id of the user `key` (a user id, else an account name). Ids first: a name never
@@ -131,7 +131,7 @@ pub async fn profile(
         "SELECT game, rating, deviation, games FROM ratings WHERE player = $1 ORDER BY game",
     )
     .bind(&id)
-    .fetch_all(&state.store.pool)
+    .fetch_all(&mut *state.store.read().await?)
     .await
     .map_err(db)?
     .iter()
@@ -243,7 +243,7 @@ pub async fn leaderboard(
     .bind(kind.key())
     .bind(LEADERBOARD_SIZE)
     .bind(crate::db::ratings::PROVISIONAL_DEVIATION)
-    .fetch_all(&state.store.pool)
+    .fetch_all(&mut *state.store.read().await?)
     .await
     .map_err(db)?;
     let mut players = Vec::with_capacity(rows.len());

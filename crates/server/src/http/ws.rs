@@ -16,14 +16,11 @@ use futures_util::{SinkExt, StreamExt};
 use std::collections::HashSet;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tokio::sync::oneshot;
 
 /// Largest message a client may send.
 pub const MAX_MESSAGE: usize = 16 * 1024;
-
-/// How often a socket that plays checks that its session still exists.
-const SESSION_RECHECK: Duration = Duration::from_secs(10);
 
 /// The `Origin` of a browser's WebSocket must be this server (or a configured origin):
 /// another site cannot play with a visitor's cookies.
@@ -106,17 +103,19 @@ pub async fn upgrade(
 }
 
 /// Whether the socket's session still exists (it is checked before every move and
-/// subscription, which also covers sessions ended on another server instance).
-async fn signed_in(state: &AppState, session: Option<&str>) -> bool {
+/// subscription, which also covers sessions ended on another server instance). A database
+/// that cannot answer is an error, not "signed out": the session may well be there.
+async fn signed_in(
+    state: &AppState,
+    session: Option<&str>,
+) -> Result<bool, crate::db::error::StoreError> {
     match session {
-        None => true,
-        Some(hash) => matches!(
-            state
-                .store
-                .session_user(hash, crate::http::auth::session_cutoff(state))
-                .await,
-            Ok(Some(_))
-        ),
+        None => Ok(true),
+        Some(hash) => Ok(state
+            .store
+            .session_user(hash, crate::http::auth::session_cutoff(state))
+            .await?
+            .is_some()),
     }
 }
 
@@ -223,7 +222,12 @@ async fn connection(
             ended = signed_out.recv() => {
                 let ended = match ended {
                     Ok(hash) => session.as_ref() == Some(&hash),
-                    Err(_) => !Box::pin(signed_in(&state, session.as_deref())).await,
+                    // Missed sign-outs: read the session again (still signed in while the
+                    // database cannot tell; the next move checks again).
+                    Err(_) => matches!(
+                        Box::pin(signed_in(&state, session.as_deref())).await,
+                        Ok(false)
+                    ),
                 };
                 if ended {
                     let _ = out.send(signed_out_msg()).await;
@@ -272,17 +276,38 @@ async fn connection(
             }
         };
         // A logout on this server closes the socket at once (above); one on another
-        // instance, or an expiry, is noticed here, within SESSION_RECHECK.
+        // instance, or an expiry, is noticed here, within `limits.session_recheck`.
         let plays = matches!(
             msg,
             ClientMsg::Move { .. } | ClientMsg::Subscribe { .. } | ClientMsg::Chat { .. }
         );
-        if plays && checked.elapsed() >= SESSION_RECHECK {
-            if !Box::pin(signed_in(&state, session.as_deref())).await {
-                let _ = out.send(signed_out_msg()).await;
-                break;
+        if plays && checked.elapsed() >= state.config.limits.session_recheck {
+            match Box::pin(signed_in(&state, session.as_deref())).await {
+                Ok(true) => checked = Instant::now(),
+                Ok(false) => {
+                    let _ = out.send(signed_out_msg()).await;
+                    break;
+                }
+                // The database cannot answer: this message is refused as `unavailable` (try
+                // again), the socket stays signed in, and the next one checks again.
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot check a socket's session: its message is refused as unavailable");
+                    let game = match &msg {
+                        ClientMsg::Move { game, .. }
+                        | ClientMsg::Subscribe { game, .. }
+                        | ClientMsg::Chat { game, .. } => Some(game.as_str()),
+                        _ => None,
+                    };
+                    let _ = out
+                        .send(ServerMsg::error(
+                            ApiErrorCode::Unavailable,
+                            "the database cannot be reached just now: try again shortly",
+                            game,
+                        ))
+                        .await;
+                    continue;
+                }
             }
-            checked = Instant::now();
         }
         // Boxed: a message's handling (database reads, a room rebuilt) would otherwise make
         // every idle socket's task as large as its largest step (several KiB each).

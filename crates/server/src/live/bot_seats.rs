@@ -36,7 +36,7 @@ pub async fn check(state: &AppState, user: &str, seats: &[SeatKind]) -> ApiResul
             AND seats.kind = 'bot'",
     )
     .bind(user)
-    .fetch_all(&state.store.pool)
+    .fetch_all(&mut *state.store.read().await?)
     .await
     .map_err(StoreError::from)?;
     let held = search_bots(&read_seats(rows)?);

@@ -100,7 +100,7 @@ impl Store {
             sqlx::query("SELECT COUNT(*) AS n FROM chat_messages WHERE user_id = $1 AND at >= $2")
                 .bind(user_id)
                 .bind(since)
-                .fetch_one(&self.pool)
+                .fetch_one(&mut *self.read().await?)
                 .await?;
         Ok(row.try_get("n")?)
     }
@@ -119,7 +119,7 @@ impl Store {
         )
         .bind(game_id)
         .bind(spectators as i64)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *self.read().await?)
         .await?;
         rows.iter().map(chat_row).collect()
     }
@@ -149,7 +149,7 @@ impl Store {
                LEFT JOIN users u ON u.id = c.user_id WHERE c.id = $1",
         )
         .bind(id)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&mut *self.read().await?)
         .await?;
         row.as_ref().map(chat_row).transpose()
     }

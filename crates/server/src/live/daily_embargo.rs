@@ -95,9 +95,9 @@ pub(crate) async fn embargoed_games_of(
 ) -> ApiResult<std::collections::HashSet<String>> {
     let rows = sqlx::query("SELECT game_id, day FROM daily_attempts WHERE user_id = $1")
         .bind(user)
-        .fetch_all(&state.store.pool)
+        .fetch_all(&mut *state.store.read().await?)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::database)?;
     let mut out = std::collections::HashSet::new();
     for r in &rows {
         let day: String = r.try_get("day").map_err(ApiError::internal)?;

@@ -18,7 +18,9 @@ pub async fn drain(state: &AppState) {
     {
         tracing::warn!(error = %e, "cannot retire from the cluster: its games are taken over when its life ends");
     }
-    let _ = state.draining.send(true);
+    // `send_replace`: the flag is set even with no socket subscribed (`send` would fail
+    // then and leave it unset, and `/readyz` reads it).
+    state.draining.send_replace(true);
     let until = tokio::time::Instant::now() + CLOSE_WAIT;
     while state.metrics.connections.load(Ordering::Relaxed) > 0
         && tokio::time::Instant::now() < until

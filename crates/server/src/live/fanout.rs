@@ -29,9 +29,11 @@ pub async fn start(
     pool: sqlx::AnyPool,
     me: String,
     hub: Arc<Hub>,
+    metrics: Arc<crate::metrics::Metrics>,
 ) -> Result<mpsc::UnboundedSender<Push>> {
     let mut listener = sqlx::postgres::PgListener::connect(database_url).await?;
     listener.listen(CHANNEL).await?;
+    metrics.notify_listener(true);
     let (tx, mut pushes) = mpsc::unbounded_channel::<Push>();
     let from = me.clone();
     tokio::spawn(async move {
@@ -64,12 +66,27 @@ pub async fn start(
     });
     tokio::spawn(async move {
         loop {
-            // PgListener reconnects by itself after a lost connection.
-            let note = match listener.recv().await {
-                Ok(n) => n,
+            // PgListener reconnects by itself after a lost connection: at once (then
+            // `Ok(None)`), or, when that fails, at the next call. The state is a gauge.
+            let note = match listener.try_recv().await {
+                Ok(Some(n)) => n,
+                Ok(None) => {
+                    tracing::warn!("the push listener's connection was lost; listening again");
+                    continue;
+                }
                 Err(e) => {
+                    metrics.notify_listener(false);
                     tracing::warn!(error = %e, "the push listener failed; listening again");
-                    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                    // Up again once a statement on its connection (reconnected, with its
+                    // `LISTEN`) succeeds.
+                    loop {
+                        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                        if sqlx::query("SELECT 1").execute(&mut listener).await.is_ok() {
+                            break;
+                        }
+                    }
+                    metrics.notify_listener(true);
+                    tracing::info!("the push listener listens again");
                     continue;
                 }
             };

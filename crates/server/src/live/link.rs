@@ -247,7 +247,9 @@ async fn forward(
     let mut followers: HashMap<u64, Outbox> = HashMap::new();
     let mut waiting: HashMap<u64, Waiting> = HashMap::new();
     match connected {
-        None => {}
+        // The owner was not reached (it died, the game changed hands, or it stayed out of
+        // reach while alive): its followers subscribe again.
+        None => state.metrics.forward_failed("connect"),
         Some(socket) => {
             let (mut sink, mut stream) = socket.split();
             let mut next_req = 0u64;
@@ -291,18 +293,25 @@ async fn forward(
                         };
                         let text = serde_json::to_string(&forward).expect("commands serialise");
                         if sink.send(Frame::Text(text.into())).await.is_err() {
+                            state.metrics.forward_failed("broken");
                             break;
                         }
+                        state.metrics.forwarded();
                         idle_since = followers.is_empty().then(Instant::now);
                     }
                     frame = stream.next() => {
                         let text = match frame {
                             Some(Ok(Frame::Text(t))) => t,
-                            Some(Ok(Frame::Close(_))) | None | Some(Err(_)) => break,
+                            Some(Ok(Frame::Close(_))) => break,
+                            None | Some(Err(_)) => {
+                                state.metrics.forward_failed("broken");
+                                break;
+                            }
                             Some(Ok(_)) => continue,
                         };
                         let Ok(back) = serde_json::from_str::<Back>(&text) else {
                             tracing::error!(%game, "an unreadable message on the internal link");
+                            state.metrics.forward_failed("broken");
                             break;
                         };
                         match back {
@@ -348,6 +357,7 @@ async fn forward(
                         // in the database is what tells.
                         if !cluster.is_alive(&owner) {
                             tracing::info!(%game, %owner, "the instance running this game is gone: its followers subscribe again");
+                            state.metrics.forward_failed("owner_gone");
                             break;
                         }
                         if followers.is_empty() && idle_since.is_some_and(|t| t.elapsed() >= idle_after) {

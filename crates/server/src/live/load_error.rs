@@ -20,10 +20,15 @@ pub enum LoadError {
     Replay { id: String, error: String },
 }
 
-/// A storage or infrastructure failure is the server's, never the client's: `internal`, with
-/// the cause in the log.
+/// A storage or infrastructure failure is the server's, never the client's: `internal` (or
+/// `unavailable` while the database is out of reach), with the cause in the log.
 impl From<LoadError> for crate::error::ApiError {
     fn from(e: LoadError) -> Self {
-        crate::error::ApiError::internal(e)
+        match e {
+            // The database out of reach: `503 unavailable` (see `StoreError`'s).
+            LoadError::Store(e) => e.into(),
+            LoadError::Cluster(e) => e.into(),
+            e => crate::error::ApiError::internal(e),
+        }
     }
 }

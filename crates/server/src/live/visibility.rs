@@ -39,9 +39,9 @@ pub async fn may_see(
 async fn is_daily(state: &AppState, game: &str) -> ApiResult<bool> {
     let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM daily_attempts WHERE game_id = $1")
         .bind(game)
-        .fetch_one(&state.store.pool)
+        .fetch_one(&mut *state.store.read().await?)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::database)?;
     Ok(n > 0)
 }
 
@@ -100,7 +100,7 @@ pub async fn public_games_page(
             .bind(user)
             .bind(viewer)
             .bind(limit as i64)
-            .fetch_all(&state.store.pool)
+            .fetch_all(&mut *state.store.read().await?)
             .await
         }
         Some((at, id)) => {
@@ -115,11 +115,11 @@ pub async fn public_games_page(
             .bind(at)
             .bind(id)
             .bind(limit as i64)
-            .fetch_all(&state.store.pool)
+            .fetch_all(&mut *state.store.read().await?)
             .await
         }
     }
-    .map_err(ApiError::internal)?;
+    .map_err(ApiError::database)?;
     Ok(read_games(rows)?)
 }
 

@@ -63,6 +63,10 @@ pub enum BadSubscription {
 /// the cause in the log.
 impl From<ReachError> for crate::error::ApiError {
     fn from(e: ReachError) -> Self {
-        crate::error::ApiError::internal(e)
+        match e {
+            // The database out of reach: `503 unavailable` (see `StoreError`'s).
+            ReachError::Store(e) => e.into(),
+            e => crate::error::ApiError::internal(e),
+        }
     }
 }

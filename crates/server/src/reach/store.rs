@@ -208,7 +208,7 @@ impl Store {
              FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at DESC",
         )
         .bind(user_id)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *self.read().await?)
         .await?;
         rows.iter()
             .map(|r| {
@@ -259,7 +259,7 @@ impl Store {
     pub async fn notify_prefs(&self, user_id: &str) -> Result<Option<String>> {
         let row = sqlx::query("SELECT prefs FROM notify_prefs WHERE user_id = $1")
             .bind(user_id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *self.read().await?)
             .await?;
         Ok(match row {
             Some(r) => Some(r.try_get("prefs")?),
@@ -285,7 +285,7 @@ impl Store {
             "SELECT address, verified, unsubscribe, lang FROM emails WHERE user_id = $1",
         )
         .bind(user_id)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&mut *self.read().await?)
         .await?;
         row.map(|r| {
             Ok(Email {
@@ -372,7 +372,7 @@ impl Store {
     pub async fn user_of_unsubscribe(&self, token: &str) -> Result<Option<String>> {
         let row = sqlx::query("SELECT user_id FROM emails WHERE unsubscribe = $1")
             .bind(token)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *self.read().await?)
             .await?;
         Ok(match row {
             Some(r) => Some(r.try_get("user_id")?),
@@ -391,7 +391,7 @@ impl Store {
         )
         .bind(user_id)
         .bind(game_id)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&mut *self.read().await?)
         .await?;
         row.map(|r| Ok((r.try_get("last_sent_at")?, r.try_get("pending")?)))
             .transpose()
@@ -427,7 +427,7 @@ impl Store {
              WHERE pending IS NOT NULL AND (last_sent_at IS NULL OR last_sent_at <= $1)",
         )
         .bind(now - hour_ms)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *self.read().await?)
         .await?;
         rows.iter()
             .map(|r| Ok((r.try_get("user_id")?, r.try_get("game_id")?)))

@@ -12,6 +12,7 @@ mod daily_embargo;
 mod edges;
 mod fair_shares;
 mod faults;
+mod health;
 mod i18n;
 mod lean;
 mod limits;
