@@ -23,7 +23,8 @@
 //! game's bank when it takes the game over (issue 53). A room that leaves memory while its
 //! turn runs (nobody follows a long turn) stores the turn as unseen (`seen_ms` none): the game
 //! stays playable, so the time until a room is built again is charged, on the clock of the
-//! instance that builds it.
+//! instance that builds it — in a cluster the database's (`Cluster::database_clock`: the
+//! rooms' clocks follow the database's as leases do), so skew does not count there either.
 //!
 //! When a turn's time runs out a bot plays that turn for the seat (announced to everyone), and
 //! the seat's next turn has a fresh minimum of time (real time: [`Clock::fresh_minimum`];
