@@ -127,11 +127,17 @@ export async function renderGame(root, id, invite) {
     socket.resubscribe(id);
   };
 
+  // A move goes out on a live connection or not at all: never queued to be played after a
+  // reconnect without its player seeing it (the board is inert meanwhile, and says why).
   const play = (move) => {
     if (!page.state || page.pending || page.state.finished) return;
+    if (!socket.sendMove({ type: 'move', game: id, state_id: page.state.state_id, move })) {
+      toast(t('game.offline_move'));
+      draw();
+      return;
+    }
     page.pending = true;
     root.classList.add('pending');
-    socket.send({ type: 'move', game: id, state_id: page.state.state_id, move });
   };
 
   const draw = () => {
@@ -142,9 +148,11 @@ export async function renderGame(root, id, invite) {
       return;
     }
     // This page's seat is to move (the server only lists legal moves for the seat to move).
-    const myTurn = st.seat !== null && st.to_move === st.seat && st.legal.length > 0;
+    // Disconnected, the board is inert: no move offered, none sent (see `play`).
+    const online = socket.status === 'connected';
+    const myTurn = online && st.seat !== null && st.to_move === st.seat && st.legal.length > 0;
     const ctx = {
-      id, table: page.table, state: st, view: st.view, seat: st.seat, legal: st.legal, myTurn, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending,
+      id, table: page.table, state: st, view: st.view, seat: st.seat, legal: online ? st.legal : [], myTurn, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending,
       receivedAt: page.receivedAt, notice: noticeText(page.notice),
       // The shell's move log; a table places it and says how a move reads.
       moveLog: (describe, interludes) => moveLog(ctx, describe, interludes),
@@ -166,6 +174,7 @@ export async function renderGame(root, id, invite) {
         st.finished ? null : notifyOffer(page.table),
         clockBar(ctx),
         absenceAlert(ctx, page),
+        online || st.finished ? null : h('p.card.offline', { 'data-testid': 'offline-board', role: 'status' }, t('game.offline')),
         st.finished ? endBar(page.table, st.seat !== null, [endingText(ctx), rematchOffer(page, draw)]) : null,
         gameResult(ctx, resultDetails),
         render(ctx),
@@ -255,6 +264,8 @@ export async function renderGame(root, id, invite) {
   const ticking = setInterval(() => tickClocks(root, page.state, page.receivedAt), 1000);
 
   const off = socket.onMessage(onMessage);
+  // The board turns inert when the connection drops and live again when it is back.
+  const offStatus = socket.onStatus(() => page.state && drawSoon());
   socket.subscribe(id, invite);
   // The whole move list, as this seat may see it: subscribing from event 0 sends every move
   // as `missed`.
@@ -267,6 +278,7 @@ export async function renderGame(root, id, invite) {
     cancelSoon();
     clearInterval(ticking);
     off();
+    offStatus();
     socket.unsubscribe(id);
   };
   app.rerender = draw;

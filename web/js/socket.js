@@ -64,7 +64,8 @@ export class Socket {
       }
       const pending = this.queue;
       this.queue = [];
-      pending.forEach((m) => this.sendNow(m));
+      // Never a move (see `sendMove`); subscriptions and the like are safe to send late.
+      pending.filter((m) => m.type !== 'move').forEach((m) => this.sendNow(m));
     };
     ws.onmessage = (e) => {
       inbox = inbox
@@ -121,9 +122,23 @@ export class Socket {
     this.ws.send(JSON.stringify(msg));
   }
 
+  // Sent now on an open connection, else queued until the next one opens; a move is never
+  // queued (`sendMove`). Whether it was sent or queued.
   send(msg) {
-    if (this.ws.readyState === WebSocket.OPEN) this.sendNow(msg);
+    if (msg.type === 'move') return this.sendMove(msg);
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.sendNow(msg);
     else this.queue.push(msg);
+    return true;
+  }
+
+  // A move is sent on an open connection or not at all (issue 46): queued, it would be played
+  // after the reconnect, maybe long after, when its player no longer looks at the board and
+  // nothing ever said it was not sent. The game page keeps its board inert while the socket
+  // is not connected and says why. Whether it was sent.
+  sendMove(msg) {
+    if (this.status !== 'connected' || !this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.sendNow(msg);
+    return true;
   }
 
   subscribe(game, invite) {

@@ -60,7 +60,7 @@ impl AppState {
     /// instance claims games ([`AppState::start`]) only once its port takes connections,
     /// or the others, sent to it by the games' leases, would meet a refusal
     /// (`crate::serve_opened`).
-    pub async fn open(config: Config) -> Result<AppState, StartError> {
+    pub async fn open(mut config: Config) -> Result<AppState, StartError> {
         let metrics = Arc::<metrics::Metrics>::default();
         let store =
             db::store::Store::open(&config.database_url, metrics.clone(), config.writer.clone())
@@ -100,6 +100,11 @@ impl AppState {
                     .clone()
                     .unwrap_or_else(|| "http://127.0.0.1:0".to_string());
                 let cluster = cluster::Cluster::join(&store, me.clone(), address).await?;
+                // The rooms' clocks follow the database's, as leases do: one clock for every
+                // instance (issue 53; a test's own room clock is kept).
+                if config.room_clock.is_system() {
+                    config.room_clock = cluster.database_clock();
+                }
                 let fanout = live::fanout::start(
                     &config.database_url,
                     store.pool.clone(),

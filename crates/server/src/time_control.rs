@@ -111,6 +111,15 @@ pub struct ClockState {
     /// so that clocks stored before it read (and write) the same.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ran_out: Vec<u8>,
+    /// The last moment (the writing room's clock, ms since the epoch) the running turn was
+    /// known to be running in a room that could take its move: set when the turn starts and
+    /// every `Clock::seen_every` while its room runs. A room rebuilt later (a restart, or a
+    /// take-over after its instance died) charges the turn what it had used by then, and
+    /// not the time the game had no room (`Clock::resume`). None: the turn is charged
+    /// throughout (its room let it go while the game stayed playable, or a clock stored
+    /// before this field). Left out when none, so that older clocks read the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen_ms: Option<i64>,
 }
 
 #[cfg(test)]

@@ -26,6 +26,10 @@ enum Source {
         ms: i64,
         at: tokio::time::Instant,
     },
+    /// The system clock plus an offset someone keeps up to date: an instance of a cluster
+    /// follows the database's clock this way (`crate::cluster::Cluster::database_clock`), so
+    /// that the instances' room clocks agree whatever their own wall clocks say.
+    Corrected(Arc<AtomicI64>),
 }
 
 impl WallClock {
@@ -43,6 +47,16 @@ impl WallClock {
         })
     }
 
+    /// The system clock plus `offset` (ms), read at every use.
+    pub fn corrected(offset: Arc<AtomicI64>) -> WallClock {
+        WallClock(Source::Corrected(offset))
+    }
+
+    /// Whether this is the plain system clock (not one a test or the cluster set).
+    pub fn is_system(&self) -> bool {
+        matches!(self.0, Source::System)
+    }
+
     /// Moves a fixed clock (any other ignores it).
     pub fn set(&self, ms: i64) {
         if let Source::Fixed(t) = &self.0 {
@@ -55,6 +69,23 @@ impl WallClock {
             Source::System => now_ms(),
             Source::Fixed(t) => t.load(Ordering::SeqCst),
             Source::Tokio { ms, at } => ms + at.elapsed().as_millis() as i64,
+            Source::Corrected(offset) => now_ms() + offset.load(Ordering::Relaxed),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_corrected_clock_reads_the_system_clock_plus_its_offset() {
+        let offset = Arc::new(AtomicI64::new(-3_600_000));
+        let clock = WallClock::corrected(offset.clone());
+        assert!(!clock.is_system() && WallClock::default().is_system());
+        let read = clock.now_ms() - now_ms();
+        assert!((-3_600_100..=-3_599_900).contains(&read), "{read}");
+        offset.store(0, Ordering::Relaxed);
+        assert!((clock.now_ms() - now_ms()).abs() < 100);
     }
 }

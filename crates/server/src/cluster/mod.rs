@@ -2,7 +2,8 @@
 //! database is the one authority, and every decision is one of its transactions.
 //!
 //! - Each instance has a row in `instances`, kept alive by a heartbeat in database time (the
-//!   instances' own clocks never enter a decision).
+//!   instances' own clocks never enter a decision). The rooms' clocks read the database's
+//!   clock too (`Cluster::database_clock`, its offset read at every heartbeat).
 //! - A live game is run by one instance at a time, the owner in `game_leases`; taking a game
 //!   over increments its epoch, and a move commits only with its room's epoch (`writer`'s
 //!   fence, checked in the move's transaction under a shared lock on the lease row). An
@@ -45,6 +46,10 @@ const LEASE_CHECKS_AFTER_LAPSE: u32 = 3;
 /// The database's clock in ms since the epoch: the one clock every instance agrees on.
 const DB_NOW_MS: &str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
 
+/// A reading of the database's clock that took longer than this (a pool wait, a slow
+/// database) is not used to set this instance's offset to it: it could be off by half of it.
+const CLOCK_READ_MAX_MS: i64 = 200;
+
 /// Header carrying the cluster's secret on the internal link (drawn once, kept in
 /// `server_secrets`: only instances of this database know it).
 pub const SECRET_HEADER: &str = "x-pyramidion-cluster";
@@ -73,6 +78,9 @@ pub struct Cluster {
     /// beats: the rooms whose epoch is not among them check theirs and stop serving a game
     /// run elsewhere now (`Rooms::check_leases`).
     held: tokio::sync::watch::Sender<Arc<HashMap<String, i64>>>,
+    /// The database's clock less this instance's (ms), read at every heartbeat: the rooms'
+    /// clocks follow the database's (`database_clock`), as leases do (issue 53).
+    db_offset: Arc<std::sync::atomic::AtomicI64>,
 }
 
 /// Who runs a live game now.
@@ -188,7 +196,12 @@ impl Cluster {
             retired: Default::default(),
             standing: Mutex::new(joining),
             held: tokio::sync::watch::channel(Arc::default()).0,
+            db_offset: Default::default(),
         });
+        // Read before any room is built here (`resume_all`), then at every heartbeat.
+        if let Err(e) = cluster.read_database_clock().await {
+            tracing::warn!(error = %e, "cannot read the database's clock: the rooms' clocks follow this instance's until a heartbeat reads it");
+        }
         let beating = cluster.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(HEARTBEAT);
@@ -230,9 +243,36 @@ impl Cluster {
         Ok(cluster)
     }
 
+    /// The time of day the rooms of this instance read: the database's, so that a game's
+    /// clock reads the same on every instance whatever their own wall clocks say (the room
+    /// clock's default; a test's own clock is kept).
+    pub fn database_clock(&self) -> crate::wall_clock::WallClock {
+        crate::wall_clock::WallClock::corrected(self.db_offset.clone())
+    }
+
+    /// Reads the database's clock and keeps its offset to this instance's (the midpoint of
+    /// the read), unless the read took too long to be trusted.
+    async fn read_database_clock(&self) -> Result<()> {
+        let before = crate::wall_clock::now_ms();
+        let db: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT {DB_NOW_MS}")))
+            .fetch_one(&self.pool)
+            .await?;
+        let after = crate::wall_clock::now_ms();
+        if after - before <= CLOCK_READ_MAX_MS {
+            self.db_offset.store(
+                db - (before + after) / 2,
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
+        Ok(())
+    }
+
     /// Renews this instance's life; whether it had lapsed (by the database's clock) since the
     /// last renewal, in which case other instances may have taken its games over.
     async fn beat(&self) -> Result<bool> {
+        if let Err(e) = self.read_database_clock().await {
+            tracing::warn!(error = %e, "cannot read the database's clock");
+        }
         let started = tokio::time::Instant::now();
         // The CTE reads the row as it was before the update (one snapshot for the statement).
         let renewed = sqlx::query(sqlx::AssertSqlSafe(format!(

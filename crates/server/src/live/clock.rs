@@ -3,8 +3,28 @@
 //! - real time: each seat has a time bank, and gains a bonus when its turn ends;
 //! - turn-based: each turn has a fixed time (e.g. 24 h); what is left is not kept.
 //!
-//! Time is wall-clock milliseconds, so a clock reads the same across a server restart: the
-//! banks and the start of the running turn are stored with every move (see `store`).
+//! Time is wall-clock milliseconds: the banks and the start of the running turn are stored
+//! with every move (see `store`).
+//!
+//! Time is charged only while the player could move. While a room runs, a person's running
+//! turn is marked "seen" at its start and every [`Clock::seen_every`] (`ClockState::seen_ms`,
+//! stored). A room rebuilt from storage with a turn marked seen — the server restarted, or
+//! another instance took the game over when its owner died — charges the turn what it had used
+//! when last seen and starts counting again from the rebuild ([`Clock::resume`]): the time the
+//! game had no room (the restart, the owner's death until the take-over) is not charged, and
+//! at most one `seen_every` of the turn before the failure is given to the player rather than
+//! charged. Why not "the gap since the server stopped" from an instance's heartbeat: one
+//! server (SQLite) has none, and the stamp per turn works the same for a restart and a
+//! take-over, fenced by the game's lease like a move.
+//!
+//! What is charged is a duration measured by one instance's clock (`seen_ms - turn_started_ms`,
+//! both written by the room that ran the turn), and the rebuilt room places the turn's start
+//! on its own clock: an instance whose wall clock is an hour off neither empties nor stops a
+//! game's bank when it takes the game over (issue 53). A room that leaves memory while its
+//! turn runs (nobody follows a long turn) stores the turn as unseen (`seen_ms` none): the game
+//! stays playable, so the time until a room is built again is charged, on the clock of the
+//! instance that builds it — in a cluster the database's (`Cluster::database_clock`: the
+//! rooms' clocks follow the database's as leases do), so skew does not count there either.
 //!
 //! When a turn's time runs out a bot plays that turn for the seat (announced to everyone), and
 //! the seat's next turn has a fresh minimum of time (real time: [`Clock::fresh_minimum`];
@@ -20,6 +40,9 @@ pub const TIMEOUTS_TO_BOT: u32 = 3;
 /// The least a real-time seat has for its next turn after a time-out (unless its profile's
 /// whole bank is less).
 pub const FRESH_MINIMUM_MS: i64 = 30_000;
+
+/// How often, at least, a room marks a running turn seen (`Clock::seen_every`).
+const SEEN_EVERY_MS: i64 = 10_000;
 
 /// A running clock: its profile and its state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +73,7 @@ impl Clock {
             timeouts: vec![0; seats],
             covered: false,
             ran_out: Vec::new(),
+            seen_ms: running.map(|_| now),
         };
         Clock { profile, state }
     }
@@ -121,7 +145,52 @@ impl Clock {
         if self.state.running == Some(seat) {
             self.state.turn_started_ms = now;
             self.state.covered = false;
+            self.state.seen_ms = Some(now);
         }
+    }
+
+    /// How often a room marks its running turn seen (`ClockState::seen_ms`): what a failure
+    /// may give the player at most. Real time: 10 s; turn-based: a hundredth of the turn (a
+    /// day's turn is marked every 14 min 24 s), at least 10 s.
+    pub fn seen_every(&self) -> std::time::Duration {
+        let ms = if self.profile.turn_based() {
+            (self.profile.turn_ms / 100).max(SEEN_EVERY_MS)
+        } else {
+            SEEN_EVERY_MS
+        };
+        std::time::Duration::from_millis(ms as u64)
+    }
+
+    /// Whether a room runs the turn's clock: a seat is to move and no bot covers its time-out.
+    fn ticking(&self) -> bool {
+        self.state.running.is_some() && !self.state.covered
+    }
+
+    /// The running turn is seen running at `now` in a room that could take its move.
+    pub fn seen(&mut self, now: i64) {
+        if self.ticking() {
+            self.state.seen_ms = Some(now);
+        }
+    }
+
+    /// The room lets the game go while the game stays playable (it left memory): the turn is
+    /// charged until a room is built again.
+    pub fn unseen(&mut self) {
+        self.state.seen_ms = None;
+    }
+
+    /// A room built from storage at `now`: the running turn, last seen at `seen_ms`, is
+    /// charged what it had used then, and runs again from `now` (see the module's
+    /// documentation). Whether the clock changed (to be stored).
+    pub fn resume(&mut self, now: i64) -> bool {
+        let Some(seen) = self.state.seen_ms.filter(|_| self.ticking()) else {
+            return false;
+        };
+        let used = (seen - self.state.turn_started_ms).max(0);
+        let before = self.state.clone();
+        self.state.turn_started_ms = now - used;
+        self.state.seen_ms = Some(now);
+        self.state != before
     }
 
     /// After a move played at `now`, `next` is to move. The clock only changes when the seat
@@ -152,6 +221,7 @@ impl Clock {
         self.state.running = next;
         self.state.turn_started_ms = now;
         self.state.covered = false;
+        self.state.seen_ms = next.map(|_| now);
     }
 
     /// Counts a time-out of `seat`, whose running turn a bot now plays.
@@ -266,6 +336,53 @@ mod tests {
         c.count_timeout(0);
         c.count_timeout(0);
         assert!(c.claimable(0));
+    }
+
+    #[test]
+    fn a_rebuilt_clock_charges_the_turn_what_it_used_when_last_seen_not_the_gap() {
+        // 10+5: the turn started at 1 000 s, last seen 40 s into it; the server was down, and
+        // the room is rebuilt 30 min later (or by an instance whose clock is 30 min ahead).
+        let ten = parse_profiles("ten=600+5").unwrap().remove(0);
+        let mut c = Clock::start(ten, 2, Some(0), 1_000_000);
+        c.seen(1_040_000);
+        let back = 1_040_000 + 1_800_000;
+        assert!(c.resume(back));
+        assert_eq!(c.remaining(0, back), 560_000, "the gap is not charged");
+        assert_eq!(c.deadline(), Some(back + 560_000));
+        assert_eq!(c.state.seen_ms, Some(back));
+        // The same on a clock an hour behind the one that ran the turn: never stopped either.
+        let mut behind = c.clone();
+        behind.seen(back + 10_000);
+        assert!(behind.resume(back - 3_600_000));
+        assert_eq!(behind.remaining(0, back - 3_600_000), 550_000);
+        assert_eq!(behind.remaining(0, back - 3_600_000 + 1_000), 549_000);
+        // A turn let go unseen (its room left memory) is charged throughout.
+        c.unseen();
+        assert!(!c.resume(back + 100_000));
+        assert_eq!(c.remaining(0, back + 100_000), 460_000);
+        // A turn a bot covers, a finished game: nothing to resume.
+        let mut covered = Clock::start(real_time(), 2, Some(0), 0);
+        covered.count_timeout(0);
+        assert!(!covered.resume(500_000));
+        let mut over = Clock::start(real_time(), 2, Some(0), 0);
+        over.after_move(None, 1_000, false);
+        assert_eq!(over.state.seen_ms, None);
+        assert!(!over.resume(500_000));
+        // Clocks stored before `seen_ms` read and write as before.
+        let json = serde_json::to_value(&over.state).unwrap();
+        assert!(json.get("seen_ms").is_none(), "{json}");
+    }
+
+    #[test]
+    fn a_turn_is_marked_seen_every_ten_seconds_or_a_hundredth_of_a_long_turn() {
+        let day = parse_profiles("day=86400").unwrap().remove(0);
+        let c = Clock::start(day, 2, Some(0), 0);
+        assert_eq!(c.seen_every(), std::time::Duration::from_secs(864));
+        let c = Clock::start(real_time(), 2, Some(0), 0);
+        assert_eq!(c.seen_every(), std::time::Duration::from_secs(10));
+        let short = parse_profiles("short=60").unwrap().remove(0);
+        let c = Clock::start(short, 2, Some(0), 0);
+        assert_eq!(c.seen_every(), std::time::Duration::from_secs(10));
     }
 
     #[test]

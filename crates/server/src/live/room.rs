@@ -75,6 +75,9 @@ pub struct Room {
     /// A bot's move is published no sooner than this after the previous move.
     bot_pace: Duration,
     last_move_at: tokio::time::Instant,
+    /// When the running turn was last marked seen and stored (`Clock::seen`): it is marked
+    /// again `Clock::seen_every` later while a person's clock runs.
+    seen_at: tokio::time::Instant,
     /// The pool bots think on, and the user whose turn in it this game's bots take.
     bots: Arc<BotPool>,
     owner: String,
@@ -145,13 +148,22 @@ impl Room {
             .and_then(|c| c.state.running)
             .map(|seat| (seat, true));
         let epoch = setup.lease.as_ref().map(|l| l.epoch);
+        // A turn that ran when the game's last room stopped runs again from now, charged
+        // what it had used then (`Clock::resume`): the time without a room is not charged.
+        // Now is when the room is built, not when its task first runs.
+        let mut clock = setup.clock;
+        let playing = setup.ending.is_none() && matches!(setup.game.to_move(), ToMove::Seat(_));
+        let resumed = playing
+            && clock
+                .as_mut()
+                .is_some_and(|c| c.resume(setup.wall.now_ms()));
         let room = Room {
             id: setup.id,
             game: setup.game,
             moves: setup.moves.iter().map(Played::new).collect(),
             seats: setup.seats,
             seed: setup.seed,
-            clock: setup.clock,
+            clock,
             store: setup.store,
             wall: setup.wall,
             metrics: setup.metrics,
@@ -164,6 +176,7 @@ impl Room {
             idle_after: setup.idle_after,
             bot_pace: setup.bot_pace,
             last_move_at: tokio::time::Instant::now(),
+            seen_at: tokio::time::Instant::now(),
             bots: setup.bots,
             owner: setup.owner,
             reveal_at_end: setup.reveal_at_end,
@@ -176,7 +189,7 @@ impl Room {
             lease: setup.lease,
             shown: Default::default(),
         };
-        tokio::spawn(room.run(rx));
+        tokio::spawn(room.run(rx, resumed));
         RoomHandle {
             tx,
             local: true,
@@ -207,7 +220,7 @@ impl Room {
         }
     }
 
-    async fn run(mut self, mut rx: crate::queue::Receiver<RoomCmd>) {
+    async fn run(mut self, mut rx: crate::queue::Receiver<RoomCmd>, resumed: bool) {
         self.metrics
             .games_live
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -215,9 +228,21 @@ impl Room {
         // player away heard of it when the turn began; a new game's players away hear that
         // their table filled (`reach::Kind::TableFull`).
         self.tell_turns(false);
+        if resumed {
+            // Run as resumed even if it cannot be stored: the next stored turn stores it.
+            if let Err(e) = Box::pin(self.store_turn()).await {
+                tracing::warn!(game = %self.id, error = %e, "cannot store a resumed clock");
+            }
+        }
         self.schedule();
         loop {
             let deadline = self.deadline.map(|(_, at)| at);
+            // A person's clock runs: it is marked seen now and then, so that a failure of
+            // this instance charges it no more than the time it had a room.
+            let seen_due = self
+                .deadline
+                .and(self.clock.as_ref())
+                .map(|c| self.seen_at + c.seen_every());
             // Nobody follows it and it waits for no clock or bot: it may leave memory.
             // A clock far from running out does not hold the room: the deadline sweep
             // (`Rooms::wake_due`) brings it back in time.
@@ -232,7 +257,16 @@ impl Room {
                     self.on_timeout();
                     continue;
                 }
+                _ = sleep_until_opt(seen_due) => {
+                    Box::pin(self.mark_seen()).await;
+                    continue;
+                }
                 _ = sleep_until_opt(idle) => {
+                    // The game stays playable without its room: its running turn is charged
+                    // until a room is built again. Kept in memory if that cannot be stored.
+                    if !Box::pin(self.let_clock_go()).await {
+                        continue;
+                    }
                     crate::live::moves::evict(&self.id, &mut rx);
                     break;
                 }

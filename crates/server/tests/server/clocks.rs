@@ -101,10 +101,54 @@ async fn a_turn_pays_the_bank_when_the_seat_changes_and_the_clock_reads_the_same
         reread[first], paid[first],
         "a standing clock reads the same"
     );
+    // The running turn resumes from what it had used when its room last saw it (issue 46):
+    // the time between the two servers is not charged.
     assert!(
-        reread[next] <= paid[next] && reread[next] > paid[next] - 5_000,
+        reread[next] <= 60_000 && reread[next] > paid[next] - 5_000,
         "the running clock went on from where it was: {paid:?} then {reread:?}"
     );
+}
+
+/// Issue 46: a 30 s restart took 30 s off a 10+5 bank. The rooms of both servers read set
+/// clocks: the second server builds the game's room 40 s after the first saw its turn start.
+/// The running turn resumes with what it had; the restart is not charged.
+#[tokio::test]
+async fn a_restart_does_not_charge_its_downtime_to_the_running_clock() {
+    let dir = temp_dir("clock-downtime");
+    let url = sqlite_url(&dir);
+    let t0 = pyramidion_server::wall_clock::now_ms();
+    let before = pyramidion_server::wall_clock::WallClock::fixed(t0);
+    let s = start(url.clone(), |c| {
+        c.clocks = parse_profiles("ten=600+5").unwrap();
+        c.room_clock = before.clone();
+    })
+    .await;
+    let (a, _b, id) = two_player_table(&s, "ten").await;
+    let mut ws = a.socket().await;
+    let opening = ws.subscribe(&id, None).await;
+    let first = opening["to_move"].as_u64().unwrap() as usize;
+    assert_eq!(remaining(&opening)[first], 600_000);
+
+    let after = pyramidion_server::wall_clock::WallClock::fixed(t0 + 40_000);
+    let restarted = start(url, |c| {
+        c.clocks = parse_profiles("ten=600+5").unwrap();
+        c.room_clock = after.clone();
+    })
+    .await;
+    let mut again = Client::new(&restarted);
+    again.cookie = a.cookie.clone();
+    let mut ws = again.socket().await;
+    let read = ws.subscribe(&id, None).await;
+    assert_eq!(read["clock"]["running"], first as u64);
+    assert_eq!(
+        remaining(&read)[first],
+        600_000,
+        "the 40 s without a server are not charged"
+    );
+    let row = restarted.state.store.game(&id).await.unwrap().unwrap();
+    let state = row.clock_state.unwrap();
+    assert_eq!(state.turn_started_ms, t0 + 40_000, "stored as resumed");
+    assert_eq!(state.seen_ms, Some(t0 + 40_000));
 }
 
 #[tokio::test]

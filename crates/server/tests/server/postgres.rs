@@ -30,6 +30,14 @@ async fn postgres_backend() {
         }
     }
     let server = start(url.clone(), |_| {}).await;
+    // The rooms' clocks follow the database's, as leases do (issue 53): here, on one machine,
+    // within a second of this one.
+    let room_clock = &server.state.config.room_clock;
+    assert!(
+        !room_clock.is_system(),
+        "the rooms read the database's clock"
+    );
+    assert!((room_clock.now_ms() - pyramidion_server::wall_clock::now_ms()).abs() < 1_000);
     scenarios::accounts(&server).await;
     scenarios::solo_game(&server).await;
     scenarios::nul_bytes(&server).await;

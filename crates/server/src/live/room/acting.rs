@@ -191,6 +191,7 @@ impl Room {
             ));
         }
         self.clock = Some(clock);
+        self.seen_at = tokio::time::Instant::now();
         if self.covering.is_some_and(|(s, _)| taken.contains(&s)) {
             self.covering = None;
         }

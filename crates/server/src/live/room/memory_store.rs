@@ -26,6 +26,8 @@ pub struct MemoryStore {
     moves: Mutex<Vec<StoredMove>>,
     /// The (ending, result) of every resignation that ended its game.
     ends: Mutex<Vec<(String, String)>>,
+    /// The turns stored outside a move (a seat taken back, a clock marked seen), in order.
+    turns: Mutex<Vec<TurnWrite>>,
     /// Every write fails, as on a full disk.
     refuse: AtomicBool,
     /// The next move waits for this before it commits.
@@ -37,6 +39,11 @@ pub struct MemoryStore {
 impl MemoryStore {
     pub fn moves(&self) -> Vec<StoredMove> {
         lock(&self.moves).clone()
+    }
+
+    /// The turns stored outside a move, in order.
+    pub fn turns(&self) -> Vec<TurnWrite> {
+        lock(&self.turns).clone()
     }
 
     /// The (ending, result) stored by resignations that ended the game.
@@ -105,8 +112,12 @@ impl RoomStore for MemoryStore {
         })
     }
 
-    fn set_turn<'a>(&'a self, _: &'a str, _: TurnWrite, _: Option<Fence>) -> Stored<'a> {
-        Box::pin(async move { self.refused() })
+    fn set_turn<'a>(&'a self, _: &'a str, turn: TurnWrite, _: Option<Fence>) -> Stored<'a> {
+        Box::pin(async move {
+            self.refused()?;
+            lock(&self.turns).push(turn);
+            Ok(())
+        })
     }
 
     fn add_chat<'a>(&'a self, _: &'a ChatMessage) -> Stored<'a> {

@@ -173,6 +173,10 @@ impl Room {
             keep => keep.or(self.covering),
         };
         self.last_move_at = tokio::time::Instant::now();
+        if before != after {
+            // The next turn starts now, seen (`Clock::after_move`).
+            self.seen_at = self.last_move_at;
+        }
         if outcome.is_some() {
             self.metrics.game_finished(self.game.kind().key());
         }

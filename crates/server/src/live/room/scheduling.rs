@@ -49,6 +49,62 @@ impl Room {
         }
     }
 
+    /// Marks the running turn seen now and stores it (`Clock::seen`).
+    pub(super) async fn mark_seen(&mut self) {
+        self.seen_at = tokio::time::Instant::now();
+        let now = self.wall.now_ms();
+        let Some(clock) = self.clock.as_mut() else {
+            return;
+        };
+        let before = clock.state.seen_ms;
+        clock.seen(now);
+        if clock.state.seen_ms == before {
+            return;
+        }
+        if let Err(e) = self.store_turn().await {
+            tracing::warn!(game = %self.id, error = %e, "cannot mark a running clock seen");
+        }
+    }
+
+    /// The room leaves memory while the game stays playable: its running turn is stored
+    /// unseen (`Clock::unseen`), charged until a room is built again. Whether the room may go
+    /// (nothing to store, or stored).
+    pub(super) async fn let_clock_go(&mut self) -> bool {
+        let playing = self.to_move().is_some();
+        let Some(clock) = self.clock.as_mut() else {
+            return true;
+        };
+        if clock.state.seen_ms.is_none() || !playing {
+            return true;
+        }
+        let kept = clock.state.seen_ms;
+        clock.unseen();
+        match self.store_turn().await {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(game = %self.id, error = %e, "cannot let a running clock go: the room stays");
+                if let Some(clock) = self.clock.as_mut() {
+                    clock.state.seen_ms = kept;
+                }
+                false
+            }
+        }
+    }
+
+    /// Stores the seat to move and the clock as they are, outside a move (fenced as one).
+    pub(super) async fn store_turn(&self) -> Result<(), crate::db::error::StoreError> {
+        let Some(clock) = self.clock.as_ref() else {
+            return Ok(());
+        };
+        let turn = crate::db::rows::TurnWrite {
+            to_move: self.to_move(),
+            clock_state: serde_json::to_string(&clock.state).ok(),
+            deadline_at: clock.deadline(),
+        };
+        let fence = self.lease.as_ref().map(crate::cluster::Lease::fence);
+        self.store.set_turn(&self.id, turn, fence).await
+    }
+
     fn ask_bot(&mut self, level: BotLevel, timeout_seat: Option<u8>) {
         let state_id = self.state_id();
         if self.bot_asked == Some(state_id) {

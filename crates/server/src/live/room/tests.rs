@@ -52,7 +52,12 @@ fn spawn(store: &Arc<MemoryStore>, clock: Option<Clock>) -> RoomHandle {
 
 /// [`spawn`], its bots thinking on `bots`.
 fn spawn_with(store: &Arc<MemoryStore>, clock: Option<Clock>, bots: Arc<BotPool>) -> RoomHandle {
-    Room::spawn(RoomSetup {
+    Room::spawn(setup(store, clock, bots))
+}
+
+/// What [`spawn_with`] starts a room from.
+fn setup(store: &Arc<MemoryStore>, clock: Option<Clock>, bots: Arc<BotPool>) -> RoomSetup {
+    RoomSetup {
         id: "g1".into(),
         game: new_game(),
         moves: Vec::new(),
@@ -73,7 +78,7 @@ fn spawn_with(store: &Arc<MemoryStore>, clock: Option<Clock>, bots: Arc<BotPool>
         ending: None,
         absent: None,
         lease: None,
-    })
+    }
 }
 
 /// Follows the room as connection `conn` of `user` (none: a spectator); returns its queue,
@@ -361,4 +366,154 @@ async fn a_turn_times_out_at_its_deadline_to_the_millisecond_and_a_bot_plays_it(
         }
     }
     assert!(store.moves().len() > passed.len());
+}
+
+/// A room for `clock` as stored, built when its own wall clock reads `now` (a restart, or a
+/// take-over by an instance whose clock says `now`).
+fn rebuilt(store: &Arc<MemoryStore>, clock: Clock, now: i64, bots: Arc<BotPool>) -> RoomHandle {
+    Room::spawn(RoomSetup {
+        wall: WallClock::following_tokio(now),
+        ..setup(store, Some(clock), bots)
+    })
+}
+
+fn remaining_of(state: &Value, seat: u8) -> i64 {
+    state["clock"]["remaining_ms"][seat as usize]
+        .as_i64()
+        .expect("a clock in the state")
+}
+
+/// Issue 46: a 30 s restart took 30 s off a 10+5 bank. The turn had used 30 s when its room
+/// last marked it seen; the server was down 40 s; the rebuilt room charges the 30 s only.
+#[tokio::test(start_paused = true)]
+async fn a_room_rebuilt_after_a_restart_does_not_charge_the_downtime() {
+    let _time = hold_time();
+    let store = Arc::new(MemoryStore::default());
+    let first = seat_to_move(&new_game()).expect("the game runs");
+    let profile = crate::time_control::parse_profiles("ten=600+5")
+        .unwrap()
+        .remove(0);
+    let mut clock = Clock::start(profile, 2, Some(first), T0 - 40_000);
+    clock.seen(T0 - 10_000);
+    let bots = Arc::new(BotPool::new(0));
+    let room = rebuilt(&store, clock, T0 + 30_000, bots.clone());
+    let mut player = follow_state(&room, 1 + first as u64, Some(user_of(first))).await;
+    let state = player.1;
+    assert_eq!(
+        remaining_of(&state, first),
+        570_000,
+        "600 s less the 30 s used before the restart, not the 40 s the server was down"
+    );
+    assert_eq!(remaining_of(&state, 1 - first), 600_000);
+    // Stored as resumed: the deadline the sweep wakes the game for is the new one.
+    let turn = store
+        .turns()
+        .last()
+        .cloned()
+        .expect("the resumed clock is stored");
+    assert_eq!(turn.deadline_at, Some(T0 + 30_000 + 570_000));
+    let stored: ClockState =
+        serde_json::from_str(turn.clock_state.as_deref().expect("a clock")).expect("clock JSON");
+    assert_eq!(stored.seen_ms, Some(T0 + 30_000));
+    // The turn runs out 570 s after the rebuild, to the millisecond; the room marks the turn
+    // seen meanwhile.
+    let busy = occupy(&bots).await;
+    tokio::time::advance(Duration::from_millis(569_999)).await;
+    assert_eq!(probe(&room, &mut player.0, first).await, "stale_state");
+    let seen: Vec<Option<i64>> = store
+        .turns()
+        .iter()
+        .map(|t| {
+            serde_json::from_str::<ClockState>(t.clock_state.as_deref().unwrap())
+                .unwrap()
+                .seen_ms
+        })
+        .collect();
+    assert!(
+        seen.len() >= 2 && seen.last().unwrap().unwrap() > T0 + 30_000,
+        "marked seen while it runs: {seen:?}"
+    );
+    tokio::time::advance(Duration::from_millis(1)).await;
+    assert_eq!(probe(&room, &mut player.0, first).await, "time_out");
+    drop(busy);
+}
+
+/// Issue 53: with one instance an hour ahead, taking a game over turned the running seat's
+/// 181 s into 0 (and an hour behind, the clock stood). What is charged is the duration the
+/// turn's own room measured; the new room counts on from its own clock.
+#[tokio::test(start_paused = true)]
+async fn a_skewed_wall_clock_does_not_empty_or_stop_a_bank_on_take_over() {
+    let _time = hold_time();
+    let first = seat_to_move(&new_game()).expect("the game runs");
+    let profile = crate::time_control::parse_profiles("fast=180+2")
+        .unwrap()
+        .remove(0);
+    // The dead owner's clock: the turn started at T0 - 100 s, last seen at T0 - 1 s.
+    let mut clock = Clock::start(profile, 2, Some(first), T0 - 100_000);
+    clock.seen(T0 - 1_000);
+    for skew in [3_600_000, -3_600_000] {
+        let store = Arc::new(MemoryStore::default());
+        let room = rebuilt(&store, clock.clone(), T0 + skew, Arc::new(BotPool::new(0)));
+        let (_out, state) = follow_state(&room, 1 + first as u64, Some(user_of(first))).await;
+        assert_eq!(remaining_of(&state, first), 81_000, "skew {skew}");
+        tokio::time::advance(Duration::from_secs(1)).await;
+        let (_out, later) = follow_state(&room, 10, None).await;
+        assert_eq!(
+            remaining_of(&later, first),
+            80_000,
+            "skew {skew}: the clock runs on"
+        );
+    }
+}
+
+/// A room that leaves memory while a long turn runs lets the turn go unseen: the game stays
+/// playable, so a room built later charges the time in between.
+#[tokio::test(start_paused = true)]
+async fn a_room_leaving_memory_has_its_running_turn_charged_until_it_is_back() {
+    let _time = hold_time();
+    let store = Arc::new(MemoryStore::default());
+    let first = seat_to_move(&new_game()).expect("the game runs");
+    let clock = Clock::start(ClockProfile::legacy(3600), 2, Some(first), T0);
+    let room = Room::spawn(RoomSetup {
+        idle_after: Duration::from_secs(1),
+        ..setup(&store, Some(clock.clone()), Arc::new(BotPool::new(0)))
+    });
+    handled(&room).await;
+    tokio::time::advance(Duration::from_secs(2)).await;
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+    }
+    let turn = store
+        .turns()
+        .last()
+        .cloned()
+        .expect("the clock let go is stored");
+    let state: ClockState = serde_json::from_str(turn.clock_state.as_deref().unwrap()).unwrap();
+    assert_eq!(state.seen_ms, None);
+    assert_eq!(state.turn_started_ms, T0);
+    assert!(room.tx.is_closed(), "the room left memory");
+    // Back ten minutes later: ten minutes are charged.
+    let back = Clock { state, ..clock };
+    let room = rebuilt(&store, back, T0 + 600_000, Arc::new(BotPool::new(0)));
+    let (_out, state) = follow_state(&room, 10, None).await;
+    assert_eq!(remaining_of(&state, first), 3_000_000);
+}
+
+/// Follows the room as connection `conn` of `user`; returns its queue and the first state.
+async fn follow_state(
+    room: &RoomHandle,
+    conn: u64,
+    user: Option<&str>,
+) -> (crate::queue::Receiver<ServerMsg>, Value) {
+    let (out, mut rx) = crate::queue::channel(64);
+    let subscribe = RoomCmd::Subscribe {
+        conn,
+        user: user.map(str::to_string),
+        out,
+        last_event: None,
+    };
+    assert!(room.tx.send(subscribe).await.is_ok(), "the room runs");
+    let first = json_of(&rx.recv().await.expect("the first state"));
+    assert_eq!(first["type"], "state", "{first}");
+    (rx, first)
 }

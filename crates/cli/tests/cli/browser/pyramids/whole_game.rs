@@ -44,7 +44,9 @@ async fn pyramids_a_person_plays_three_players_against_two_bots_and_a_spectator_
         "return import('/js/app.js').then((m) => { window.__pyReceived = [];
            m.app.socket.onMessage((msg) => window.__pyReceived.push(msg));
            const send = m.app.socket.send.bind(m.app.socket);
-           m.app.socket.send = (msg) => { window.__pyReceived.push({ sent: msg }); send(msg); };
+           m.app.socket.send = (msg) => { window.__pyReceived.push({ sent: msg }); return send(msg); };
+           const sendMove = m.app.socket.sendMove.bind(m.app.socket);
+           m.app.socket.sendMove = (msg) => { window.__pyReceived.push({ sent: msg }); return sendMove(msg); };
            return true; });",
         json!([]),
     )
