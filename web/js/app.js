@@ -65,6 +65,12 @@ function renderIdentity() {
   mount(
     el,
     h('span.who', { 'data-testid': 'me' }, me.guest ? t('identity.guest', { name: me.name }) : me.name),
+    // Notification settings from every page (they were only behind the "Your move" pill).
+    h(
+      'a.button.small.settings-link',
+      { href: '#/settings', 'data-testid': 'topbar-settings', title: t('settings.link'), 'aria-label': t('settings.link') },
+      t('settings.title'),
+    ),
     me.guest
       ? h('a.button.small', { href: '#/account', 'data-testid': 'sign-in' }, t('identity.sign_in'))
       : h('button.small', { 'data-testid': 'sign-out', onclick: signOut }, t('identity.sign_out')),

@@ -11,7 +11,10 @@ const DISMISS_KEY = 'pyr.push_offer_dismissed';
 // A clock with this much time per turn or more makes a game turn-based (as the server says).
 export const TURN_BASED_MS = 3600 * 1000;
 
-export const status = { supported: false, subscribed: false, permission: 'default' };
+// `error`: why the last try to turn push on failed (the browser's error, or the server's
+// refusal code), said on the settings page until a try succeeds.
+/** @type {{ supported: boolean, subscribed: boolean, permission: string, error: null | { browser?: string, server?: string } }} */
+export const status = { supported: false, subscribed: false, permission: 'default', error: null };
 const listeners = new Set();
 
 export function onPushChange(f) {
@@ -68,10 +71,18 @@ export async function enablePush() {
       (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(settings.push_public_key) }));
     await api('POST', '/api/push/subscribe', { ...sub.toJSON(), lang: language() });
     status.subscribed = true;
+    status.error = null;
     return true;
   } catch (e) {
-    if (e && e.code) showError(e);
-    else toast(t('settings.push_failed'));
+    // The server's refusals carry a string code; a browser's DOMException a number.
+    if (e && typeof e.code === 'string') {
+      status.error = { server: String(e.code) };
+      showError(e);
+    } else {
+      const reason = e ? [e.name, e.message].filter(Boolean).join(': ') : '';
+      status.error = { browser: reason };
+      toast(t('settings.push_failed'));
+    }
     return false;
   } finally {
     changed();

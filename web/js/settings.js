@@ -12,6 +12,16 @@ import { soundOn, setSound } from './turns.js';
 const EVENTS = ['your_move', 'rematch', 'table_full'];
 
 /**
+ * Why push could not be turned on, in words: the browser's error, or the server's refusal
+ * (its code's text, and the code).
+ * @param {{ browser?: string, server?: string }} error
+ */
+export function pushError(error) {
+  if (error.server) return t('settings.push_error_server', { reason: `${errorText(error.server)} (${error.server})` });
+  return t('settings.push_error_browser', { reason: error.browser || t('settings.push_error_unknown') });
+}
+
+/**
  * @param {HTMLElement} root the page
  */
 export async function renderSettings(root) {
@@ -42,6 +52,7 @@ export async function renderSettings(root) {
       { 'data-testid': 'push-settings' },
       h('h2', {}, t('settings.push_title')),
       h('p.hint', { 'data-testid': 'push-status', 'data-state': state }, t(`settings.push_${state}`)),
+      status.error ? h('p.push-error', { 'data-testid': 'push-error', role: 'alert' }, pushError(status.error)) : null,
       state === 'off' ? h('button.primary', { 'data-testid': 'push-enable', onclick: async () => (await enablePush()) && load() }, t('settings.push_enable')) : null,
       state === 'on' ? h('button', { 'data-testid': 'push-disable', onclick: async () => (await disablePush(), load()) }, t('settings.push_disable')) : null,
       settings ? h('p.hint', {}, t('settings.devices', { count: settings.push_devices })) : null,

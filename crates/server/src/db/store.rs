@@ -508,6 +508,19 @@ impl Store {
         self.set_turn_fenced(game_id, turn, None).await
     }
 
+    /// When `game_id`'s running turn's time runs out (ms since the epoch), if it has a clock
+    /// and is live (what a "your move" mail tells).
+    pub async fn deadline_of(&self, game_id: &str) -> Result<Option<i64>> {
+        let row = sqlx::query("SELECT deadline_at FROM games WHERE id = $1 AND status = 'live'")
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get::<Option<i64>, _>("deadline_at")?,
+            None => None,
+        })
+    }
+
     /// Live games whose running turn's time runs out by `before` (ms since the epoch).
     pub async fn games_due(&self, before: i64) -> Result<Vec<String>> {
         let rows = sqlx::query(

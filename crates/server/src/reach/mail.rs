@@ -5,7 +5,10 @@
 //! `MailLimits::per_address_hour` notification mails an hour to one address (more wait in
 //! their batches), and one rematch offer per asker and address a period (later offers are
 //! not mailed: the loop is one conversation). Every event mail carries a one-click unsubscribe link
-//! (in the text, and as RFC 8058 `List-Unsubscribe` headers for mail clients).
+//! (in the text, and as RFC 8058 `List-Unsubscribe` headers for mail clients) and a
+//! `Message-ID` on the server's own domain (`--public-url`). A mail says what happened: its
+//! subject and text per event, naming the others at the table and, for a move, when the
+//! turn's time runs out, in the recipient's language (issue 46).
 use super::away::{Away, Kind, MailLimits, Prefs, ReachConfig};
 use super::error::{ReachError, Result};
 use super::store::{MailBound, MailScope};
@@ -23,6 +26,8 @@ pub struct Mailer {
     transport: AsyncSmtpTransport<Tokio1Executor>,
     from: Mailbox,
     public_url: String,
+    /// The domain of `Message-ID`s: `public_url`'s host.
+    domain: String,
     /// One batch change at a time (the delivery task and the hourly flusher both send).
     batches: tokio::sync::Mutex<()>,
     limits: MailLimits,
@@ -63,6 +68,7 @@ impl Mailer {
             transport,
             from,
             public_url: config.public_url.trim_end_matches('/').to_string(),
+            domain: url_host(&config.public_url),
             batches: tokio::sync::Mutex::new(()),
             limits: config.mail_limits,
         })
@@ -83,6 +89,7 @@ impl Mailer {
             .from(self.from.clone())
             .to(address.parse()?)
             .subject(text::t(lang, "notify.verify_subject", &[]))
+            .message_id(Some(message_id(&self.domain)))
             .header(ContentType::TEXT_PLAIN)
             .body(body)?;
         self.transport.send(message).await?;
@@ -228,7 +235,9 @@ impl Mailer {
                 .await?;
             return Ok(());
         }
-        let message = self.compose(email, game, game_kind, &kinds)?;
+        let message = self
+            .compose(store, email, user, game, game_kind, &kinds, now)
+            .await?;
         match self.transport.send(message).await {
             Ok(_) => {
                 store.set_mail_batch(user, game, Some(now), None).await?;
@@ -244,24 +253,68 @@ impl Mailer {
         }
     }
 
-    fn compose(
+    /// The mail about `kinds` in `game` for `user`: its subject tells the main event (a move
+    /// first: it is what waits for them) and whom it is with; its text tells each event, the
+    /// others at the table, and for a move when the turn's time runs out (as of `now`).
+    #[allow(clippy::too_many_arguments)]
+    async fn compose(
         &self,
+        store: &Store,
         email: &super::store::Email,
+        user: &str,
         game: &str,
         game_kind: GameKind,
         kinds: &[Kind],
+        now: i64,
     ) -> Result<Message> {
         let lang = email.lang.as_str();
         let name = text::t(lang, &format!("game.{game_kind}"), &[]);
+        let others = others_at(store, lang, user, game).await?;
+        let asker = match store.game(game).await? {
+            Some(row) if row.created_by != user => store
+                .user(&row.created_by)
+                .await?
+                .map(|u| crate::identity::display_name(&u.id, u.name.as_deref())),
+            _ => None,
+        }
+        .unwrap_or_else(|| others.clone());
+        let deadline = if kinds.contains(&Kind::YourMove) {
+            store.deadline_of(game).await?.filter(|at| *at > now)
+        } else {
+            None
+        };
+        let params = [
+            ("game", name.as_str()),
+            ("opponents", others.as_str()),
+            ("asker", asker.as_str()),
+        ];
         let mut body = String::new();
         for kind in kinds {
             body.push_str(&text::t(
                 lang,
-                &format!("notify.{}_body", kind.key()),
-                &[("game", &name)],
+                &format!("notify.mail_{}_body", kind.key()),
+                &params,
             ));
             body.push('\n');
+            if *kind == Kind::YourMove
+                && let Some(at) = deadline
+            {
+                body.push_str(&text::t(
+                    lang,
+                    "notify.mail_deadline",
+                    &[
+                        ("deadline", &when(lang, at)),
+                        ("left", &time_left(lang, at - now)),
+                    ],
+                ));
+                body.push('\n');
+            }
         }
+        let main = if kinds.contains(&Kind::YourMove) {
+            Kind::YourMove
+        } else {
+            kinds.first().copied().unwrap_or(Kind::YourMove)
+        };
         let page = if kinds == [Kind::Rematch] {
             format!("/#/table/{game}")
         } else {
@@ -281,7 +334,12 @@ impl Mailer {
         Ok(Message::builder()
             .from(self.from.clone())
             .to(email.address.parse()?)
-            .subject(text::t(lang, "notify.mail_subject", &[("game", &name)]))
+            .subject(text::t(
+                lang,
+                &format!("notify.mail_{}_subject", main.key()),
+                &params,
+            ))
+            .message_id(Some(message_id(&self.domain)))
             .header(ContentType::TEXT_PLAIN)
             .raw_header(HeaderValue::new(
                 HeaderName::new_from_ascii_str("List-Unsubscribe"),
@@ -295,6 +353,116 @@ impl Mailer {
     }
 }
 
+/// The others at `game`'s table than `user`, by name (players and bots, seats kept for a
+/// rematch included), in seat order: "anna, Greedy bot".
+async fn others_at(store: &Store, lang: &str, user: &str, game: &str) -> Result<String> {
+    use crate::db::rows::SeatKind;
+    let mut names = Vec::new();
+    for seat in store.seats(game).await? {
+        match seat {
+            SeatKind::Human(id) | SeatKind::Reserved(id) if id != user => {
+                let name = store.user(&id).await?.and_then(|u| u.name);
+                names.push(crate::identity::display_name(&id, name.as_deref()));
+            }
+            SeatKind::Bot(level) => {
+                let key = format!("bot.{level}");
+                let shown = text::t(lang, &key, &[]);
+                names.push(if shown == key {
+                    text::t(lang, "notify.mail_a_bot", &[])
+                } else {
+                    shown
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(if names.is_empty() {
+        text::t(lang, "notify.mail_nobody", &[])
+    } else {
+        names.join(", ")
+    })
+}
+
+/// `at` (ms since the epoch) as a date and time in UTC, written the way of `lang`.
+fn when(lang: &str, at: i64) -> String {
+    let secs = at.div_euclid(1000);
+    let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
+    let minute_of_day = secs.rem_euclid(86_400) / 60;
+    text::t(
+        lang,
+        "notify.mail_date",
+        &[
+            ("year", &year.to_string()),
+            ("month", &format!("{month:02}")),
+            ("day", &format!("{day:02}")),
+            ("hour", &format!("{:02}", minute_of_day / 60)),
+            ("minute", &format!("{:02}", minute_of_day % 60)),
+        ],
+    )
+}
+
+/// `ms` left, in whole hours and minutes ("23 h 59 min").
+fn time_left(lang: &str, ms: i64) -> String {
+    let minutes = ms.max(0) / 60_000;
+    text::t(
+        lang,
+        "notify.mail_left",
+        &[
+            ("hours", &(minutes / 60).to_string()),
+            ("minutes", &(minutes % 60).to_string()),
+        ],
+    )
+}
+
+/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// The host of `public_url` (without scheme, user, port or path): the domain of the server's
+/// `Message-ID`s.
+fn url_host(public_url: &str) -> String {
+    let rest = public_url
+        .split_once("://")
+        .map_or(public_url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if host.starts_with('[') {
+        host.split_inclusive(']').next().unwrap_or(host)
+    } else {
+        host.split(':').next().unwrap_or(host)
+    };
+    if host.is_empty() {
+        "localhost".to_string()
+    } else {
+        host.to_ascii_lowercase()
+    }
+}
+
+/// A new `Message-ID` on `domain`: 128 random bits, so unique among every mail sent.
+fn message_id(domain: &str) -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No randomness (never on the platforms served): the time and a counter then.
+        static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        bytes[..8].copy_from_slice(&crate::wall_clock::now_ms().to_be_bytes());
+        bytes[8..].copy_from_slice(&n.to_be_bytes());
+    }
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("<{hex}@{domain}>")
+}
+
 fn parse_kinds(pending: Option<&str>) -> Vec<Kind> {
     pending
         .and_then(|p| serde_json::from_str(p).ok())
@@ -303,7 +471,31 @@ fn parse_kinds(pending: Option<&str>) -> Vec<Kind> {
 
 #[cfg(test)]
 mod tests {
-    use super::address_key;
+    use super::{address_key, civil_from_days, message_id, url_host};
+
+    #[test]
+    fn a_message_id_is_unique_on_the_public_domain() {
+        assert_eq!(url_host("https://play.example.org/"), "play.example.org");
+        assert_eq!(
+            url_host("http://user@Pyramidion.test:8080/x"),
+            "pyramidion.test"
+        );
+        assert_eq!(url_host("http://[::1]:3000"), "[::1]");
+        assert_eq!(url_host(""), "localhost");
+        let a = message_id("play.example.org");
+        assert!(
+            a.starts_with('<') && a.ends_with("@play.example.org>"),
+            "{a}"
+        );
+        assert_ne!(a, message_id("play.example.org"));
+    }
+
+    #[test]
+    fn days_are_dated() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_513), (2026, 3, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+    }
 
     #[test]
     fn an_address_is_counted_by_its_mailbox() {

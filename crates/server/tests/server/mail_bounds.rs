@@ -82,7 +82,11 @@ async fn a_rematch_loop_mails_the_former_opponent_once() {
     let (_, body) = parse(&offer);
     let game = catalog_text("en", "game.pyramids");
     assert!(
-        body.contains(&catalog_text("en", "notify.rematch_body").replace("{game}", &game)),
+        body.contains(
+            &catalog_text("en", "notify.mail_rematch_body")
+                .replace("{game}", &game)
+                .replace("{asker}", "anna")
+        ),
         "{body}"
     );
     // The eleven other offers are the same conversation: none is mailed, now or later.

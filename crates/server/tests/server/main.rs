@@ -17,6 +17,7 @@ mod i18n;
 mod lean;
 mod limits;
 mod mail_bounds;
+mod mail_texts;
 mod meet;
 mod metrics;
 mod migrations;

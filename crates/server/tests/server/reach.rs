@@ -347,10 +347,25 @@ async fn a_verified_address_gets_one_mail_per_game_and_hour_with_a_one_click_uns
     assert_eq!(first.to, ["<anna@example.org>"]);
     let (subject, body) = parse(&first);
     let game = catalog_text("it", "game.pyramids");
-    assert_eq!(
-        subject,
-        catalog_text("it", "notify.mail_subject").replace("{game}", &game)
-    );
+    // The other player (a guest), as the mail names them.
+    let other = s
+        .state
+        .store
+        .seats(&id)
+        .await
+        .unwrap()
+        .into_iter()
+        .find_map(|seat| match seat {
+            pyramidion_server::db::rows::SeatKind::Human(u) if u != me => Some(u),
+            _ => None,
+        })
+        .expect("an opponent");
+    let other = pyramidion_server::identity::display_name(&other, None);
+    let fill = |key: &str| {
+        catalog_text("it", key)
+            .replace("{game}", &game)
+            .replace("{opponents}", &other)
+    };
     assert!(
         body.contains(&format!("http://pyramidion.test/#/game/{id}")),
         "{body}"
@@ -369,10 +384,13 @@ async fn a_verified_address_gets_one_mail_per_game_and_hour_with_a_one_click_uns
     );
     let first_kind = ["table_full", "your_move"]
         .into_iter()
-        .find(|k| {
-            body.contains(&catalog_text("it", &format!("notify.{k}_body")).replace("{game}", &game))
-        })
+        .find(|k| body.contains(&fill(&format!("notify.mail_{k}_body"))))
         .expect("the mail says what happened");
+    assert_eq!(
+        subject,
+        fill(&format!("notify.mail_{first_kind}_subject")),
+        "the subject says what happened, with whom"
+    );
 
     // The other event waits for the hour: stored in the game's batch, not mailed.
     let mut batch = None;
@@ -402,16 +420,18 @@ async fn a_verified_address_gets_one_mail_per_game_and_hour_with_a_one_click_uns
     let second = mails
         .try_recv()
         .expect("the batch leaves once the hour has passed");
-    let (_, body) = parse(&second);
+    let (subject, body) = parse(&second);
+    assert_eq!(subject, fill(&format!("notify.mail_{second_kind}_subject")));
     assert!(
-        body.contains(
-            &catalog_text("it", &format!("notify.{second_kind}_body")).replace("{game}", &game)
-        ),
+        body.contains(&fill(&format!("notify.mail_{second_kind}_body"))),
         "{body}"
     );
-    assert!(!body.contains(
-        &catalog_text("it", &format!("notify.{first_kind}_body")).replace("{game}", &game)
-    ));
+    assert!(!body.contains(&fill(&format!("notify.mail_{first_kind}_body"))));
+    assert_ne!(
+        header(&first.data, "Message-ID"),
+        header(&second.data, "Message-ID"),
+        "each mail its own Message-ID"
+    );
 
     // The sweep forgets a batch with nothing waiting once its hour has passed (a new event
     // would be mailed at once all the same), not before.

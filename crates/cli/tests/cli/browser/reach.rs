@@ -377,3 +377,97 @@ async fn a_player_who_closed_the_tab_gets_a_push_and_a_mail_when_the_table_fills
     back.quit().await;
     host.quit().await;
 }
+
+/// Issue 46, items 8 and 9: notification settings are a link of the top bar on every page (at
+/// 1280 and 375 px), not only behind the "Your move" pill; turning push on and failing says
+/// why on the settings page, in the reader's language: the browser's subscribe error, then the
+/// server's refusal (its code's text and the code). Both used to be silent (a toast at most).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_top_bar_leads_to_notification_settings_and_a_failed_push_says_why() {
+    let w = world_with("reach-settings-link", "127.0.0.1:0", &[]).await;
+    let base = w.server.base.clone();
+    let fr = catalog("fr");
+    for (width, height, name) in [
+        (DESKTOP.0, DESKTOP.1, "desktop"),
+        (PHONE.0, PHONE.1, "phone"),
+    ] {
+        let s = w.driver.session_with_notifications(width, height).await;
+        open_lobby(&s, &base).await;
+        s.click("[data-testid=language] option[value=fr]").await;
+        s.wait_until(
+            "the top bar's settings link in French",
+            "const a = document.querySelector('.topbar [data-testid=topbar-settings]');
+             return a && a.getAttribute('aria-label') === arguments[0] ? true : null;",
+            json!([fr["settings.link"]]),
+            15,
+        )
+        .await;
+        let label = s
+            .js(
+                "const a = document.querySelector('.topbar [data-testid=topbar-settings]');
+                 const r = a.getBoundingClientRect();
+                 return { href: a.getAttribute('href'), aria: a.getAttribute('aria-label'),
+                          visible: r.width > 0 && r.height > 0 && r.right <= innerWidth };",
+                json!([]),
+            )
+            .await;
+        assert_eq!(label["href"], "#/settings", "{label}");
+        assert_eq!(label["aria"], fr["settings.link"], "{label}");
+        assert_eq!(label["visible"], true, "in view at {width} px: {label}");
+        s.click("[data-testid=topbar-settings]").await;
+        s.wait_for("[data-testid=push-settings]", 15).await;
+        s.wait_for("[data-testid=push-status][data-state=off]", 15)
+            .await;
+
+        // The browser's push service refuses: said in words on the page.
+        s.grant_permission("notifications").await;
+        s.js(
+            "PushManager.prototype.getSubscription = async function () { return null; };
+             PushManager.prototype.subscribe = async function () {
+               throw new DOMException('Registration failed - push service error', 'AbortError');
+             };
+             return true;",
+            json!([]),
+        )
+        .await;
+        s.click("[data-testid=push-enable]").await;
+        s.wait_for("[data-testid=push-error]", 20).await;
+        assert_eq!(
+            s.text("[data-testid=push-error]").await,
+            fill(
+                &fr["settings.push_error_browser"],
+                "reason",
+                "AbortError: Registration failed - push service error"
+            )
+        );
+        s.screenshot(&artifacts(), &format!("reach-push-error-browser-{name}"))
+            .await;
+
+        // The browser subscribes, the server refuses the endpoint (plain http): its code said.
+        s.js(
+            STAND_IN_PUSH_SERVICE,
+            json!(["http://127.0.0.1:9/push/refused"]),
+        )
+        .await;
+        s.click("[data-testid=push-enable]").await;
+        let refused = fill(
+            &fr["settings.push_error_server"],
+            "reason",
+            &format!(
+                "{} (bad_subscription)",
+                fr["error.bad_subscription"].as_str().unwrap()
+            ),
+        );
+        s.wait_until(
+            "the server's refusal on the page",
+            "const p = document.querySelector('[data-testid=push-error]');
+             return p && p.textContent === arguments[0] ? true : null;",
+            json!([refused]),
+            20,
+        )
+        .await;
+        s.screenshot(&artifacts(), &format!("reach-push-error-server-{name}"))
+            .await;
+        s.quit().await;
+    }
+}
