@@ -62,7 +62,8 @@ export function clockBar(ctx) {
         // The seat that just played, when it is not this page's: drawn out briefly.
         const fresh = last && last.seat === seat && seat !== st.seat && !running;
         const timeouts = clock ? clock.timeouts[seat] : 0;
-        const botPlays = st.bots && st.bots[seat] && ctx.table.seats[seat].type === 'human';
+        // A finished game has no seat to move and nobody playing for anyone.
+        const botPlays = !st.finished && st.bots && st.bots[seat] && ctx.table.seats[seat].type === 'human';
         return h(
           `li.clock${running ? '.running' : ''}${fresh ? '.fresh' : ''}`,
           { 'data-clock-seat': seat, 'aria-current': running ? 'true' : null },

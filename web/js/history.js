@@ -12,7 +12,7 @@ export function seatLabel(seat, index) {
   if (!seat) return t('seat.number', { n: index + 1 });
   if (seat.type === 'human') return seat.me ? t('seat.you_named', { name: seat.name }) : seat.name;
   if (seat.type === 'bot') return t('seat.bot_named', { n: index + 1, level: t(`bot.${seat.level}`) });
-  return t(`seat.${seat.type}`);
+  return t(`seat.${seat.type}`, { name: seat.name });
 }
 
 export function dateText(ms) {

@@ -26,7 +26,7 @@ export function tableLine(table) {
     .map((s) => {
       if (s.type === 'human') return s.me ? t('seat.you') : s.name;
       if (s.type === 'bot') return t(`bot.${s.level}`);
-      return t(`seat.${s.type}`);
+      return t(`seat.${s.type}`, { name: s.name });
     })
     .join(', ');
   return `${t(`game.${table.game}`)} · ${seats}`;

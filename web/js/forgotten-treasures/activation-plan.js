@@ -127,7 +127,11 @@ export function activationPanel(ctx) {
   const { view, ui } = ctx;
   const sc = view.scoring;
   if (!ctx.myTurn || sc.seat !== ctx.state.seat) {
-    return h('div.stage-end', {}, h('p', {}, t('scoring.others_scoring', { name: ctx.seatName(sc.seat), points: sc.points + sc.mythical_kept, count: sc.points + sc.mythical_kept })));
+    // The reader's own seat (a replay, a reload while its stage end is under way) is said in
+    // the second person: "You are activating", never "You is activating".
+    const points = sc.points + sc.mythical_kept;
+    if (sc.seat === ctx.state.seat) return h('div.stage-end', {}, h('p', {}, t('scoring.you_scoring', { points, count: points })));
+    return h('div.stage-end', {}, h('p', {}, t('scoring.others_scoring', { name: ctx.seatName(sc.seat), points, count: points })));
   }
   // A replay's analysis lists its best move first: its area is chosen, so that its payment
   // (drawn and marked) shows.

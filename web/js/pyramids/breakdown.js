@@ -69,7 +69,8 @@ export function scoreBreakdown(ctx) {
       'ul.py-tomb-details',
       { 'data-testid': 'tomb-details' },
       rows.map(({ p, name }) =>
-        h('li', {}, t('py.score.tomb_stones', { name }), ' ', COLOURS.map((c) => h('span.tomb-stone', {}, stoneChip(c, 14), `${p.detail.tomb_stones[c]}`)), ' · ', t('py.score.glyph_split', p.detail.glyphs)),
+        // "Your tomb", not "Tombeau de Vous": the reader's own row in the second person.
+        h('li', {}, p.seat === ctx.state.seat ? t('py.score.tomb_stones_yours') : t('py.score.tomb_stones', { name }), ' ', COLOURS.map((c) => h('span.tomb-stone', {}, stoneChip(c, 14), `${p.detail.tomb_stones[c]}`)), ' · ', t('py.score.glyph_split', p.detail.glyphs)),
       ),
     ),
     h('p.hint', {}, t('py.score.rules')),

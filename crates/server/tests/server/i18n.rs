@@ -170,8 +170,17 @@ fn every_code_the_server_can_send_has_a_message() {
         ),
         ("status.", &["open", "live", "finished", "abandoned"]),
         (
+            // Every seat type a table can show (`table_view::TableSeat`), "reserved"
+            // included: a kept seat once showed its raw key ("Against seat.reserved").
             "seat.",
-            &["open", "invite", "waiting_open", "waiting_invite"],
+            &[
+                "open",
+                "invite",
+                "reserved",
+                "bot",
+                "waiting_open",
+                "waiting_invite",
+            ],
         ),
         ("connection.", &["connecting", "connected", "reconnecting"]),
         ("account.", &["login", "register"]),
