@@ -10,6 +10,7 @@ import { app, errorText, showError } from './app.js';
 import { gameResult, loadMoveText, loadResultDetails, loadTable } from './game.js';
 import { seatLabel, exportLinks } from './history.js';
 import { moveLog } from './move-log.js';
+import { makeInert } from './inert.js';
 
 /**
  * @param {HTMLElement} root the page
@@ -94,6 +95,8 @@ export async function renderReplay(root, id) {
       drawn = h('p.hint', { 'data-testid': 'render-error' }, t('error.render'));
     }
     if (shown) markDecision(drawn, shown);
+    // A picture of the game: no move control of the table is live.
+    makeInert(drawn);
     // The page is rebuilt: the control that had the focus keeps it (keyboard users).
     const active = /** @type {HTMLElement | null} */ (document.activeElement);
     const focused = active && active.dataset ? active.dataset.testid : null;
@@ -117,6 +120,13 @@ export async function renderReplay(root, id) {
         clearInterval(page.polling);
         page.polling = null;
         draw();
+        return;
+      }
+      // Still queued: only the line that says where it is changes.
+      const line = root.querySelector('[data-testid=analysis-queued]');
+      if (line) {
+        line.textContent = queuedText(page.analysis.progress);
+        line.setAttribute('data-state', page.analysis.progress ? page.analysis.progress.state : '');
       }
     }, 3000);
   };
@@ -132,12 +142,29 @@ export async function renderReplay(root, id) {
   const analysisLine = () => {
     const status = page.analysis ? page.analysis.status : 'none';
     if (status === 'done') return h('p.hint', { 'data-testid': 'analysis-done' }, t('analysis.done'));
-    if (status === 'queued') return h('p.hint', { 'data-testid': 'analysis-queued', role: 'status' }, t('analysis.queued'));
+    if (status === 'queued') return h('p.hint', { 'data-testid': 'analysis-queued', role: 'status', 'data-state': page.analysis.progress ? page.analysis.progress.state : null }, queuedText(page.analysis.progress));
     // A game's players, and any signed-in player for a public game (a daily quota).
     if (mySeat < 0 && !(table.listed && app.me && !app.me.guest)) return null;
     return h('p', {}, h('button', { 'data-testid': 'analyse', onclick: analyse }, t('analysis.analyse')), ' ', status === 'failed' ? t('analysis.failed') : t('analysis.hint'));
   };
   if (page.analysis && page.analysis.status === 'queued') pollAnalysis();
+
+  // Where a queued analysis is: waiting with so many ahead, or running with its moves done,
+  // and the server's estimate (said as one); without `progress` (another server runs it),
+  // only that it waits.
+  const queuedText = (progress) => {
+    if (!progress) return t('analysis.queued');
+    const where =
+      progress.state === 'running'
+        ? t('analysis.running', { done: progress.done_plies, plies: progress.plies })
+        : progress.ahead > 0
+          ? t('analysis.waiting', { count: progress.ahead })
+          : t('analysis.waiting_next');
+    const s = progress.estimate_s;
+    if (typeof s !== 'number') return where;
+    const time = s < 60 ? `${Math.max(1, s)} s` : `${Math.ceil(s / 60)} min`;
+    return `${where} · ${t('analysis.estimate', { time })}`;
+  };
 
   // Each seat's points lost stage by stage (or round by round: the analysis names its parts
   // from the game's descriptor) and over the game, with its flags. A stage's heading goes to
@@ -197,6 +224,8 @@ export async function renderReplay(root, id) {
         ),
       ),
       h('p.hint', {}, t(analysis.measure === 'margin' ? 'analysis.summary_hint_margin' : 'analysis.summary_hint')),
+      // Totals far above the final margin are no error: each decision counts against its best.
+      h('p.hint', { 'data-testid': 'analysis-totals-hint' }, t('analysis.totals_hint')),
     );
   };
 

@@ -10,8 +10,10 @@
 //! the analysis of a finished public (listed) game, up to `serve --analysis-quota` a day (a
 //! counter in memory: a restart forgets it, which costs at most one more day's quota).
 //!
-//! Analyses wait in the pool's lowest lane (`fair_queue`): a chunk runs only when no bot move
-//! waits. A user has at most `Limits::analyses_per_user` analyses queued or running
+//! Analyses wait in the pool's lowest lane (`fair_queue`): a chunk runs after the bot moves
+//! that wait, but at least once every `fair_queue::ANALYSIS_SHARE` bot jobs, so that busy bot
+//! tables do not starve it. While queued, the API says where it is ([`Progress`]: waiting
+//! with so many ahead, or running with its plies done, and an estimate). A user has at most `Limits::analyses_per_user` analyses queued or running
 //! (`429 too_many_analyses`) and the server `Limits::max_analyses` (`503
 //! analysis_queue_full`). An analysis a restart cut short starts again when the server starts,
 //! within those bounds and at most [`MAX_ATTEMPTS`] times in all; else it is marked `failed`
@@ -34,6 +36,7 @@ use pyramidion_games::analysis::{analyse_plies, decision_count};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
 
 /// Plies per bot pool job.
 const PLIES_PER_JOB: usize = 8;
@@ -62,12 +65,62 @@ fn take_quota(user: &str, day: i64, quota: u32) -> bool {
 /// Starts of one analysis (the first and those after restarts) before it is given up.
 pub const MAX_ATTEMPTS: i64 = 3;
 
-/// Games whose analysis is queued or runs in this process, with the user who asked (a
-/// `queued` row whose game is not here was cut short by a restart: [`resume_queued`] starts
-/// it again when the server starts).
+/// Games whose analysis is queued or runs in this process, with the user who asked and how
+/// far each is (a `queued` row whose game is not here was cut short by a restart:
+/// [`resume_queued`] starts it again when the server starts), and how long the last ones
+/// took, for estimates.
 #[derive(Default)]
 pub struct Queue {
-    running: Mutex<HashMap<String, String>>,
+    running: Mutex<Analyses>,
+}
+
+/// Analyses recent enough to estimate from.
+const RECENT: usize = 20;
+
+#[derive(Default)]
+struct Analyses {
+    games: HashMap<String, Entry>,
+    /// The order number of the next analysis asked.
+    next: u64,
+    /// The last [`RECENT`] analyses done here: (seconds from their first chunk to their
+    /// end, plies).
+    recent: std::collections::VecDeque<(f64, usize)>,
+}
+
+/// An analysis queued or running in this process.
+struct Entry {
+    owner: String,
+    /// Its order of asking: analyses asked earlier are ahead of it.
+    asked: u64,
+    /// When its first chunk started on the bot pool; `None` while it waits.
+    started: Option<Instant>,
+    /// Plies analysed, out of `plies` (0 until its record is read).
+    done: usize,
+    plies: usize,
+}
+
+/// Whether an analysis waits for its first turn on the bot pool or has had it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueState {
+    Queued,
+    Running,
+}
+
+/// Where an analysis queued in this process is (the API's `progress`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Progress {
+    pub state: QueueState,
+    /// Analyses asked before it in this process and not done yet (they share the analysis
+    /// lane with it; the first chunk of each is served before its own).
+    pub ahead: usize,
+    /// Plies analysed so far, out of `plies`.
+    pub done_plies: usize,
+    pub plies: usize,
+    /// Seconds until it is done, estimated from the analyses done here lately (their time per
+    /// ply, from their first chunk to their end, times the plies left of this one and of
+    /// those ahead while it waits); `None` until one was done since the server started.
+    pub estimate_s: Option<u64>,
 }
 
 /// Why an analysis was not queued.
@@ -79,38 +132,121 @@ enum Refused {
 }
 
 impl Queue {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Analyses> {
         self.running.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Takes a place for `game`'s analysis asked by `owner`, within the limits.
     fn admit(&self, game: &str, owner: &str, limits: &crate::Limits) -> Result<(), Refused> {
-        let mut running = self.lock();
-        if running.contains_key(game) {
+        let mut analyses = self.lock();
+        if analyses.games.contains_key(game) {
             return Err(Refused::Already);
         }
-        if running.values().filter(|o| *o == owner).count() >= limits.analyses_per_user {
+        if analyses.games.values().filter(|e| e.owner == owner).count() >= limits.analyses_per_user
+        {
             return Err(Refused::PerUser(limits.analyses_per_user));
         }
-        if running.len() >= limits.max_analyses {
+        if analyses.games.len() >= limits.max_analyses {
             return Err(Refused::Full(limits.max_analyses));
         }
-        running.insert(game.to_string(), owner.to_string());
+        let asked = analyses.next;
+        analyses.next += 1;
+        analyses.games.insert(
+            game.to_string(),
+            Entry {
+                owner: owner.to_string(),
+                asked,
+                started: None,
+                done: 0,
+                plies: 0,
+            },
+        );
         Ok(())
     }
 
     fn done(&self, game: &str) {
-        self.lock().remove(game);
+        self.lock().games.remove(game);
+    }
+
+    /// `game`'s analysis has `plies` plies to analyse.
+    fn set_plies(&self, game: &str, plies: usize) {
+        if let Some(e) = self.lock().games.get_mut(game) {
+            e.plies = plies;
+        }
+    }
+
+    /// A chunk of `game`'s analysis starts on the pool: from the first, it runs.
+    fn chunk_started(&self, game: &str) {
+        if let Some(e) = self.lock().games.get_mut(game) {
+            e.started.get_or_insert_with(Instant::now);
+        }
+    }
+
+    /// `done` plies of `game`'s analysis are analysed.
+    fn advanced(&self, game: &str, done: usize) {
+        if let Some(e) = self.lock().games.get_mut(game) {
+            e.done = done;
+        }
+    }
+
+    /// `game`'s analysis is done (and stored): its time counts for the estimates.
+    fn finished(&self, game: &str) {
+        let mut analyses = self.lock();
+        if let Some(e) = analyses.games.remove(game)
+            && let Some(started) = e.started
+            && e.plies > 0
+        {
+            analyses
+                .recent
+                .push_back((started.elapsed().as_secs_f64(), e.plies));
+            while analyses.recent.len() > RECENT {
+                analyses.recent.pop_front();
+            }
+        }
+    }
+
+    /// Where `game`'s analysis is, if it is queued or running in this process.
+    pub fn progress(&self, game: &str) -> Option<Progress> {
+        let analyses = self.lock();
+        let me = analyses.games.get(game)?;
+        let ahead: Vec<&Entry> = analyses
+            .games
+            .values()
+            .filter(|e| e.asked < me.asked)
+            .collect();
+        let state = if me.started.is_some() {
+            QueueState::Running
+        } else {
+            QueueState::Queued
+        };
+        let (secs, plies) = analyses
+            .recent
+            .iter()
+            .fold((0.0, 0), |(s, p), (secs, plies)| (s + secs, p + plies));
+        let left = |e: &Entry| e.plies.saturating_sub(e.done);
+        let plies_left = match state {
+            QueueState::Running => left(me),
+            QueueState::Queued => left(me) + ahead.iter().map(|e| left(e)).sum::<usize>(),
+        };
+        let estimate_s =
+            (plies > 0).then(|| (secs / plies as f64 * plies_left as f64).ceil() as u64);
+        Some(Progress {
+            state,
+            ahead: ahead.len(),
+            done_plies: me.done,
+            plies: me.plies,
+            estimate_s,
+        })
     }
 
     /// Whether `game`'s analysis is queued or running in this process.
     pub fn running(&self, game: &str) -> bool {
-        self.lock().contains_key(game)
+        self.lock().games.contains_key(game)
     }
 
     /// Analyses queued or running.
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.lock().games.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -135,17 +271,22 @@ impl Refused {
 }
 
 /// A game's analysis as the API gives it: its `status` (`none` when nobody asked for one,
-/// `queued`, `done`, `failed`) and, once done, the analysis (the stored JSON, as it is).
+/// `queued`, `done`, `failed`), while queued in this process where it is (`progress`:
+/// waiting with the analyses ahead of it, or running with its plies done, and an estimate),
+/// and once done, the analysis (the stored JSON, as it is).
 #[derive(serde::Serialize)]
 pub struct AnalysisAnswer {
     pub status: AnalysisStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub progress: Option<Progress>,
     pub analysis: Option<Value>,
 }
 
 impl AnalysisAnswer {
-    fn queued() -> AnalysisAnswer {
+    fn queued(state: &AppState, game_id: &str) -> AnalysisAnswer {
         AnalysisAnswer {
             status: AnalysisStatus::Queued,
+            progress: state.analyses.progress(game_id),
             analysis: None,
         }
     }
@@ -156,10 +297,15 @@ pub(crate) async fn stored(state: &AppState, game_id: &str) -> ApiResult<Analysi
     Ok(match state.store.analysis(game_id).await? {
         None => AnalysisAnswer {
             status: AnalysisStatus::None,
+            progress: None,
             analysis: None,
         },
         Some((status, result)) => AnalysisAnswer {
             status,
+            // Another instance's (or one a restart cut short, until resumed): none here.
+            progress: (status == AnalysisStatus::Queued)
+                .then(|| state.analyses.progress(game_id))
+                .flatten(),
             analysis: result.and_then(|r| serde_json::from_str::<Value>(&r).ok()),
         },
     })
@@ -230,7 +376,10 @@ pub async fn request(
     if !start(&state, &row, &identity.user_id, false).await? {
         return Ok((StatusCode::ACCEPTED, Json(current)));
     }
-    Ok((StatusCode::ACCEPTED, Json(AnalysisAnswer::queued())))
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(AnalysisAnswer::queued(&state, &id)),
+    ))
 }
 
 /// Why the analyses a restart cut short cannot be looked over (each one that cannot be
@@ -316,6 +465,7 @@ async fn start(
         let config = AnalysisConfig::judge(kind.descriptor(), row.seed)
             .within(state.config.analysis_game_budget, decisions);
         state.store.queue_analysis(&id, owner, resumed).await?;
+        state.analyses.set_plies(&id, record.moves.len());
         ApiResult::Ok((record, kind, config))
     };
     let (record, kind, config) = match prepared.await {
@@ -337,7 +487,8 @@ async fn start(
         game: id.clone(),
     };
     tokio::spawn(async move {
-        let (status, result) = match analyse(&state.bots, ticket, record, kind, config).await {
+        let analysed = analyse(&state.bots, &state.analyses, ticket, record, kind, config).await;
+        let (status, result) = match analysed {
             Ok(analysis) => (AnalysisStatus::Done, serde_json::to_string(&analysis).ok()),
             Err(e) => {
                 tracing::warn!(game = %id, error = %e, "analysis failed");
@@ -347,7 +498,11 @@ async fn start(
         if let Err(e) = state.store.set_analysis(&id, status, result).await {
             tracing::error!(game = %id, error = %e, "cannot store an analysis");
         }
-        state.analyses.done(&id);
+        if status == AnalysisStatus::Done {
+            state.analyses.finished(&id);
+        } else {
+            state.analyses.done(&id);
+        }
     });
     Ok(true)
 }
@@ -366,6 +521,7 @@ enum AnalysisFailed {
 /// The whole analysis, one short pool job after the other.
 async fn analyse(
     bots: &BotPool,
+    queue: &std::sync::Arc<Queue>,
     ticket: Ticket,
     record: Record,
     kind: GameKind,
@@ -378,8 +534,10 @@ async fn analyse(
     while from < record.moves.len() {
         let to = (from + PLIES_PER_JOB).min(record.moves.len());
         let shared = record.clone();
+        let (mine, game) = (queue.clone(), ticket.game.clone());
         let (part, n) = bots
             .run(ticket.clone(), move || {
+                mine.chunk_started(&game);
                 analyse_plies(&shared, config, from..to)
             })
             .await
@@ -387,6 +545,7 @@ async fn analyse(
         decisions.extend(part);
         seats = n;
         from = to;
+        queue.advanced(&ticket.game, from);
     }
     Ok(Analysis::from_decisions(
         &record,
@@ -408,5 +567,46 @@ mod tests {
         assert!(!take_quota("quota-a", 10, 2));
         assert!(take_quota("quota-b", 10, 2), "another user's own quota");
         assert!(take_quota("quota-a", 11, 2), "a new day");
+    }
+
+    /// Queued with the analyses asked before it ahead, then running with its plies done;
+    /// an estimate only once an analysis was done here, from its time per ply.
+    #[test]
+    fn the_queue_says_who_is_ahead_then_how_far_it_is_with_an_estimate() {
+        let q = Queue::default();
+        let limits = crate::Limits::default();
+        for (game, owner) in [("g1", "a"), ("g2", "b"), ("g3", "c")] {
+            assert!(q.admit(game, owner, &limits).is_ok());
+            q.set_plies(game, 40);
+        }
+        let p = q.progress("g3").unwrap();
+        assert_eq!(
+            (p.state, p.ahead, p.estimate_s),
+            (QueueState::Queued, 2, None)
+        );
+        q.chunk_started("g1");
+        q.advanced("g1", 8);
+        let p = q.progress("g1").unwrap();
+        assert_eq!(
+            (p.state, p.ahead, p.done_plies, p.plies),
+            (QueueState::Running, 0, 8, 40)
+        );
+        // g1 is done: 40 plies in (about) no time; g2 then has a finite estimate.
+        q.finished("g1");
+        assert!(q.progress("g1").is_none());
+        let p = q.progress("g3").unwrap();
+        assert_eq!((p.ahead, p.estimate_s.is_some()), (1, true));
+        {
+            let mut a = q.lock();
+            a.recent.clear();
+            a.recent.push_back((40.0, 40));
+        }
+        // One second a ply: g3 waits for g2's 40 plies and its own 40.
+        assert_eq!(q.progress("g3").unwrap().estimate_s, Some(80));
+        q.chunk_started("g3");
+        q.advanced("g3", 30);
+        assert_eq!(q.progress("g3").unwrap().estimate_s, Some(10));
+        q.done("g2");
+        assert_eq!(q.progress("g3").unwrap().ahead, 0);
     }
 }

@@ -4,7 +4,8 @@
 //! threads) a hundred games of bots would take every core from the rooms that serve humans.
 //! The pool has a fixed number of dedicated threads: bot moves wait their turn, human moves
 //! do not wait for them. The turn is fair (see `fair_queue`): users take turns, quick bots
-//! and time-out stand-ins go first and have a thread of their own, analyses go last.
+//! and time-out stand-ins go first and have a thread of their own, analyses go last (but
+//! take a guaranteed share of the searching threads while they wait).
 //!
 //! The threads also run at the lowest scheduling priority (nice 19 on Linux): they take all the
 //! CPU nobody else wants, but a core they share with the rooms, the writer or the HTTP

@@ -7,8 +7,15 @@
 //!   stand-ins that play a turn whose time ran out. They take milliseconds; the pool keeps a
 //!   thread that serves only them, so they never wait behind a search.
 //! - [`Lane::Search`]: moves of search bots.
-//! - [`Lane::Analysis`]: chunks of finished games' analyses, served only when no bot move of
-//!   either other lane waits.
+//! - [`Lane::Analysis`]: chunks of finished games' analyses, served after the bot moves of
+//!   the other lanes, but with a guaranteed share: once [`ANALYSIS_SHARE`] bot jobs have been
+//!   taken by threads that could have taken a waiting analysis chunk, the next such thread
+//!   takes the analysis. Served only when nothing else waited, an analysis waited as long as
+//!   any bot table had a move to think (issue 46: "under way" for 17 minutes while only
+//!   queued, bot games keeping the lane busy); with the share, a finished game's analysis
+//!   starts after at most [`ANALYSIS_SHARE`] bot moves per searching thread (a search bot
+//!   thinks a second at most), and the bots lose at most one thread in `ANALYSIS_SHARE + 1`
+//!   while analyses wait. The fast thread never takes analyses: quick bots keep it.
 //!
 //! Within a lane, users take turns (round robin: one job of each user with waiting work, in
 //! the order they first queued), and within a user, their games take turns. A user with 20
@@ -91,10 +98,17 @@ impl<Q: Pending> RoundRobin<Q> {
     }
 }
 
+/// Bot jobs a thread that takes any work serves while an analysis chunk waits, before it
+/// serves that chunk (see the module's documentation).
+pub const ANALYSIS_SHARE: usize = 3;
+
 /// Jobs by lane, then user (owner), then game.
 pub struct FairQueue<J> {
     lanes: HashMap<Lane, RoundRobin<RoundRobin<VecDeque<J>>>>,
     waiting: HashMap<Lane, usize>,
+    /// Bot jobs taken by [`Worker::Any`] threads while an analysis waited, since the last
+    /// analysis chunk was taken.
+    passed_over: usize,
 }
 
 impl<J> Default for FairQueue<J> {
@@ -102,6 +116,7 @@ impl<J> Default for FairQueue<J> {
         FairQueue {
             lanes: HashMap::new(),
             waiting: HashMap::new(),
+            passed_over: 0,
         }
     }
 }
@@ -118,10 +133,15 @@ impl<J> FairQueue<J> {
         *self.waiting.entry(lane).or_default() += 1;
     }
 
-    /// The next job `worker` may run, with its lane.
+    /// The next job `worker` may run, with its lane: fast work first, then searches, then
+    /// analyses, except that an analysis passed over [`ANALYSIS_SHARE`] times goes first.
     pub fn pop(&mut self, worker: Worker) -> Option<(Lane, J)> {
+        let analysis_waits = self.waiting(Lane::Analysis) > 0;
         let lanes: &[Lane] = match worker {
             Worker::Fast => &[Lane::Fast],
+            Worker::Any if analysis_waits && self.passed_over >= ANALYSIS_SHARE => {
+                &[Lane::Analysis, Lane::Fast, Lane::Search]
+            }
             Worker::Any => &[Lane::Fast, Lane::Search, Lane::Analysis],
         };
         for &lane in lanes {
@@ -130,6 +150,13 @@ impl<J> FairQueue<J> {
             };
             if let Some(job) = users.take(|games| games.take(VecDeque::pop_front)) {
                 *self.waiting.entry(lane).or_default() -= 1;
+                if worker == Worker::Any {
+                    if lane == Lane::Analysis {
+                        self.passed_over = 0;
+                    } else if analysis_waits {
+                        self.passed_over += 1;
+                    }
+                }
                 return Some((lane, job));
             }
         }
@@ -155,7 +182,7 @@ mod tests {
 
     /// Issue 29's abuse: one user runs 20 tables of `max` bots and has 40 analyses queued;
     /// a victim's greedy bot is served first, the victim's own search is served after at
-    /// most one of the flooder's, and no analysis runs while a bot move waits.
+    /// most one of the flooder's, and analyses take only their share while bot moves wait.
     #[test]
     fn a_flooding_user_does_not_delay_anyone_elses_bots() {
         let mut q: FairQueue<Job> = FairQueue::default();
@@ -188,13 +215,17 @@ mod tests {
         assert_eq!(q.pop(Worker::Fast), None, "a fast thread never searches");
 
         // A search thread: the flooder's first move (it queued first), then the victim's,
-        // then the flooder's others; the analyses last.
+        // then the flooder's others, one analysis chunk after every `ANALYSIS_SHARE` of them.
         let served = drain(&mut q, Worker::Any);
         assert_eq!(served.len(), 61);
         assert_eq!(served[0].1, ("flooder", "max move t0".into()));
         assert_eq!(served[1].1, ("victim", "hard move".into()));
-        assert!(served[..21].iter().all(|(lane, _)| *lane == Lane::Search));
-        assert!(served[21..].iter().all(|(lane, _)| *lane == Lane::Analysis));
+        // 21 searches in 7 runs of 3, each followed by an analysis chunk; then the analyses.
+        let every = ANALYSIS_SHARE + 1;
+        for (i, (lane, _)) in served.iter().enumerate() {
+            let analysis = i >= 21 / ANALYSIS_SHARE * every || i % every == ANALYSIS_SHARE;
+            assert_eq!(*lane == Lane::Analysis, analysis, "{i}");
+        }
         assert_eq!(q.waiting(Lane::Analysis), 0);
     }
 
@@ -228,9 +259,9 @@ mod tests {
         );
     }
 
-    /// An analysis waits while any bot move waits, and runs as soon as none does.
+    /// An analysis waits behind a bot move, and runs as soon as none waits.
     #[test]
-    fn analyses_run_only_when_no_bot_move_waits() {
+    fn analyses_run_after_waiting_bot_moves() {
         let mut q: FairQueue<Job> = FairQueue::default();
         q.push(Lane::Analysis, "u", "a", ("u", "analysis".into()));
         q.push(Lane::Search, "v", "t", ("v", "search".into()));
@@ -261,5 +292,51 @@ mod tests {
             .map(|(_, (owner, game))| format!("{owner}{game}"))
             .collect();
         assert_eq!(order, ["a1", "b3", "c4", "a2", "b3", "a1"]);
+    }
+
+    /// Issue 46: an analysis chunk queued while bot tables keep both bot lanes busy (a new
+    /// search and a new greedy move arrive for every job served) is served after at most
+    /// `ANALYSIS_SHARE` bot jobs of a searching thread, and so is each next chunk; the fast
+    /// thread never takes it, and bot moves still get the rest.
+    #[test]
+    fn an_analysis_is_not_starved_by_a_stream_of_bot_jobs() {
+        let mut q: FairQueue<Job> = FairQueue::default();
+        for t in 0..4 {
+            q.push(Lane::Search, "bots", &format!("t{t}"), ("bots", "s".into()));
+        }
+        q.push(Lane::Analysis, "asker", "a", ("asker", "chunk".into()));
+        let mut served = Vec::new();
+        let mut chunks = 0;
+        for i in 0..200 {
+            // Each job served is replaced at once by another of the same table's.
+            q.push(
+                Lane::Search,
+                "bots",
+                &format!("t{}", i % 4),
+                ("bots", "s".into()),
+            );
+            q.push(
+                Lane::Fast,
+                "bots",
+                &format!("g{}", i % 4),
+                ("bots", "g".into()),
+            );
+            assert_ne!(q.pop(Worker::Fast).unwrap().0, Lane::Analysis);
+            let (lane, (who, _)) = q.pop(Worker::Any).unwrap();
+            served.push(lane);
+            if lane == Lane::Analysis {
+                assert_eq!(who, "asker");
+                chunks += 1;
+                // The analysis queues its next chunk once this one is done.
+                q.push(Lane::Analysis, "asker", "a", ("asker", "chunk".into()));
+            }
+        }
+        let first = served.iter().position(|l| *l == Lane::Analysis);
+        assert_eq!(first, Some(ANALYSIS_SHARE), "{served:?}");
+        // Every chunk after at most ANALYSIS_SHARE bot jobs; bots get the rest.
+        assert_eq!(chunks, 200 / (ANALYSIS_SHARE + 1));
+        for gap in served.split(|l| *l == Lane::Analysis) {
+            assert!(gap.len() <= ANALYSIS_SHARE, "{served:?}");
+        }
     }
 }

@@ -153,6 +153,69 @@ async fn the_third_queued_analysis_of_a_user_is_refused_and_the_server_has_a_cap
     until_waiting(&s, Lane::Analysis, 3).await;
 }
 
+/// Issue 46: the analysis API says where an analysis is: queued, with the analyses asked
+/// before it ahead, while the pool's one searching thread is busy with a bot's move; then
+/// running, with its plies done, once the thread is free; then done.
+#[tokio::test]
+async fn an_analysis_says_it_is_queued_with_its_place_then_running() {
+    let s = start_sqlite_with("analysis-progress", |c| c.bot_threads = 1).await;
+    let mut a = Client::guest(&s).await;
+    let mut b = Client::guest(&s).await;
+    let (ga, gb) = (finished_game(&mut a).await, finished_game(&mut b).await);
+    // The searching thread thinks for another table until released.
+    let (started_tx, started_rx) = tokio::sync::oneshot::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let bots = s.state.bots.clone();
+    let busy = tokio::spawn(async move {
+        let search = pyramidion_server::live::bot_pool::Ticket {
+            lane: Lane::Search,
+            owner: "bots".into(),
+            game: "t".into(),
+        };
+        bots.run(search, move || {
+            let _ = started_tx.send(());
+            let _ = release_rx.recv();
+        })
+        .await
+    });
+    started_rx.await.expect("the thread took the search");
+    let first = ask_analysis(&mut a, &ga).await;
+    assert_eq!(first.status, 202, "{}", first.text);
+    assert_eq!(first.body["progress"]["state"], "queued", "{}", first.text);
+    assert_eq!(first.body["progress"]["ahead"], 0, "{}", first.text);
+    let second = ask_analysis(&mut b, &gb).await;
+    assert_eq!(second.status, 202, "{}", second.text);
+    let asked = b.get(&format!("/api/games/{gb}/analysis")).await.body;
+    assert_eq!(asked["status"], "queued", "{asked}");
+    assert_eq!(asked["progress"]["state"], "queued", "{asked}");
+    assert_eq!(asked["progress"]["ahead"], 1, "{asked}");
+    assert_eq!(asked["progress"]["done_plies"], 0, "{asked}");
+    assert!(asked["progress"]["plies"].as_u64().unwrap() > 0, "{asked}");
+    release_tx.send(()).unwrap();
+    assert_eq!(busy.await.unwrap(), Some(()));
+    let mut running = None;
+    let mut last = Value::Null;
+    for _ in 0..6000 {
+        last = b.get(&format!("/api/games/{gb}/analysis")).await.body;
+        assert_ne!(last["status"], "failed", "{last}");
+        if last["status"] == "done" {
+            break;
+        }
+        if last["progress"]["state"] == "running" && running.is_none() {
+            running = Some(last.clone());
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let running = running.expect("the analysis was seen running");
+    assert!(
+        running["progress"]["done_plies"].as_u64().unwrap()
+            < running["progress"]["plies"].as_u64().unwrap(),
+        "{running}"
+    );
+    assert_eq!(last["status"], "done", "{last}");
+    assert!(last.get("progress").is_none(), "{last}");
+}
+
 async fn analysis_row(s: &TestServer, game: &str) -> (String, i64) {
     let r = sqlx::query("SELECT status, attempts FROM analyses WHERE game_id = $1")
         .bind(game)

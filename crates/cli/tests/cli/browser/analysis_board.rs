@@ -297,3 +297,122 @@ async fn the_slot_layer_tables_draw_the_best_move_of_each_flagged_decision() {
         assert!(shot, "{game}: a best placement was drawn");
     }
 }
+
+/// Issue 46: the replay's board is a picture, not a table to play at. At a flagged Pyramido
+/// placement seen from its seat, the table draws the placement's controls ("Rotate", "Place
+/// here") and the analysis's moves as choices: every one is disabled, and only the view's
+/// controls (enlarge) stay live; the summary says, in every language, why totals can exceed
+/// the final margin. The analysis is the page's own reading of a stored one, put in by the
+/// test (a flagged decision at the game's first placement: no judge needed to draw it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_replay_board_has_no_live_move_control_and_the_totals_are_explained() {
+    let w = world_with("replay-inert", "127.0.0.1:0", &["--bot-pace-ms", "0"]).await;
+    let base = &w.server.base;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, base).await;
+    assert_eq!(s.js(REGISTER, json!(["player"])).await, 200);
+    open_lobby(&s, base).await;
+    let played = s
+        .js(
+            PLAY_AGAINST_A_RANDOM_BOT,
+            json!(["pyramido", null, "random", "greedy"]),
+        )
+        .await;
+    let id = played[0].as_str().unwrap_or_default().to_string();
+    assert_eq!(id.len(), 16, "the game was played to the end: {played}");
+    // The replay as the server gives it, with a done analysis flagging the first placement.
+    let ply = s
+        .js(
+            "const [id] = arguments;
+             return (async () => {
+               const replay = await (await fetch(`/api/games/${id}/replay`)).json();
+               const m = replay.moves.find((m) => m.kind === 'place');
+               const decision = { ply: m.ply, seat: m.seat, stage: 1, played: m.text, best: m.text,
+                 played_move: m, best_move: m, played_points: 1, best_points: 6, lost: 5,
+                 lost_low: 3, lost_high: 7, flag: 'mistake', candidates: 2, samples: 100 };
+               const analysis = { status: 'done', analysis: { game: 'pyramido', measure: 'margin',
+                 decisions: [decision], seats: [] } };
+               const real = window.fetch;
+               window.fetch = async (url, init) => {
+                 const r = await real(url, init);
+                 if (String(url) !== `/api/games/${id}/replay`) return r;
+                 return new Response(JSON.stringify({ ...(await r.json()), analysis }),
+                   { status: 200, headers: { 'content-type': 'application/json' } });
+               };
+               location.hash = `#/replay/${id}`;
+               return m.ply;
+             })();",
+            json!([id]),
+        )
+        .await;
+    s.wait_for("[data-testid=show-decision]", 15).await;
+    s.click("[data-testid=show-decision]").await;
+    s.wait_until(
+        "the flagged placement on the board",
+        "const r = document.querySelector('[data-testid=replay]'); return r && Number(r.dataset.ply) === arguments[0] && !!document.querySelector('[data-testid=replay-board] [data-testid=confirm-place]');",
+        json!([ply]),
+        15,
+    )
+    .await;
+    let controls = s
+        .js(
+            "const b = document.querySelector('[data-testid=replay-board]');
+             const all = [...b.querySelectorAll('button, input, select')];
+             return {
+               live: all.filter((c) => !c.disabled && !c.closest('[data-testid=enlarge], [data-testid=shrink]')).map((c) => c.dataset.testid || c.textContent),
+               placing: [...b.querySelectorAll('[data-testid=rotate], [data-testid=confirm-place]')].map((c) => c.disabled),
+               enlarge: [...b.querySelectorAll('[data-testid=enlarge]')].map((c) => c.disabled),
+             };",
+            json!([]),
+        )
+        .await;
+    assert_eq!(controls["live"], json!([]), "{controls}");
+    let placing = controls["placing"].as_array().unwrap();
+    assert!(
+        !placing.is_empty() && placing.iter().all(|d| d == true),
+        "{controls}"
+    );
+    assert!(
+        controls["enlarge"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d == false),
+        "{controls}"
+    );
+    // A click on the best placement's ghost selects nothing: the board is unchanged.
+    let before = s
+        .js(
+            "return document.querySelector('[data-testid=replay-board]').innerHTML;",
+            json!([]),
+        )
+        .await;
+    s.js(
+        "const g = document.querySelector('[data-testid=replay-board] [data-testid=ghost]'); if (g) g.dispatchEvent(new MouseEvent('click', { bubbles: true }));",
+        json!([]),
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let after = s
+        .js(
+            "return document.querySelector('[data-testid=replay-board]').innerHTML;",
+            json!([]),
+        )
+        .await;
+    assert_eq!(before, after, "a click on the replayed table changed it");
+    s.screenshot(&artifacts(), "replay-inert-1280").await;
+    for lang in ["en", "fr", "it"] {
+        set_language(&s, lang).await;
+        let hint = catalog(lang)["analysis.totals_hint"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        s.wait_until(
+            "the totals explained in the chosen language",
+            "const p = document.querySelector('[data-testid=analysis-totals-hint]'); return p && p.textContent === arguments[0];",
+            json!([hint]),
+            10,
+        )
+        .await;
+    }
+}
