@@ -48,11 +48,6 @@ impl ApiError {
     pub fn rate_limited() -> Self {
         Self::new(ApiErrorCode::RateLimited, "too many requests: slow down")
     }
-    /// A failed database statement: `503 unavailable` when the database is out of reach (see
-    /// `StoreError::is_outage`), else `internal`; the cause is logged, never answered.
-    pub fn database(e: sqlx::Error) -> Self {
-        crate::db::error::StoreError::Database(e).into()
-    }
     pub fn internal(e: impl std::fmt::Display) -> Self {
         tracing::error!(error = %e, "internal error");
         Self::new(ApiErrorCode::Internal, "internal error")

@@ -13,6 +13,16 @@ use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+/// An IPv4 address mapped into IPv6 (a dual-stack listener's peers) is the IPv4 address.
+/// Here, in a leaf, because both the HTTP edge and the push client's address checks need it
+/// (`crate::reach` may not name `crate::http`: scripts/import-cycles).
+pub fn canonical(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        v4 => v4,
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Rate {
     /// Tokens added per second.

@@ -162,6 +162,16 @@ impl std::fmt::Display for SeatRefused {
 
 impl std::error::Error for SeatRefused {}
 
+impl crate::error::ApiError {
+    /// A failed database statement: `503 unavailable` when the database is out of reach (see
+    /// `StoreError::is_outage`), else `internal`; the cause is logged, never answered. Here,
+    /// beside the conversion it uses, so that `crate::error` names no storage module (no
+    /// import circle: scripts/import-cycles).
+    pub fn database(e: sqlx::Error) -> Self {
+        StoreError::Database(e).into()
+    }
+}
+
 /// A storage or infrastructure failure is the server's, never the client's: the database out
 /// of reach is `503 unavailable` with `Retry-After` (it passes), anything else `internal`;
 /// the cause is in the log, never in the answer.

@@ -8,6 +8,10 @@
 use crate::db::error::{MoveRefused, Result, StoreError};
 use sqlx::AnyConnection;
 
+/// Why a write whose instance no longer holds its game's lease was refused (the writer's
+/// moves and the HTTP side's jobs say the same).
+pub(crate) const FENCED_OUT: &str = "this instance no longer runs this game";
+
 /// What a move of a game run by one instance among several must still hold when it commits:
 /// the game's lease, at the epoch its room started with (see `crate::cluster`).
 #[derive(Clone, Debug)]
@@ -27,7 +31,7 @@ pub async fn hold_fence(
     match fence {
         Some(fence) if !holds(conn, game_id, fence).await? => {
             Err(StoreError::MoveRefused(MoveRefused {
-                message: crate::db::writer::FENCED_OUT.into(),
+                message: FENCED_OUT.into(),
                 duplicate: true,
             }))
         }

@@ -12,4 +12,5 @@ pub mod ratings;
 pub mod room_store;
 pub mod rows;
 pub mod store;
+pub mod stored_result;
 pub mod writer;

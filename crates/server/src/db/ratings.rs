@@ -99,11 +99,12 @@ pub async fn on_game_end(conn: &mut AnyConnection, game_id: &str, outcome: &str)
     let kind: String = game.try_get("kind")?;
     // The ranking the server stored (`endings::final_ranks`: absent and resigned seats
     // last), read as the history reads it.
-    let ranks =
-        crate::live::endings::stored_ranks(&serde_json::from_str::<serde_json::Value>(outcome)?)
-            .ok_or_else(|| {
-                <serde_json::Error as serde::de::Error>::custom("a stored result without ranks")
-            })?;
+    let ranks = crate::db::stored_result::stored_ranks(&serde_json::from_str::<serde_json::Value>(
+        outcome,
+    )?)
+    .ok_or_else(|| {
+        <serde_json::Error as serde::de::Error>::custom("a stored result without ranks")
+    })?;
     let rows = sqlx::query_as::<_, StoredSeat>(SEATS_OF_GAME)
         .bind(game_id)
         .fetch_all(&mut *conn)

@@ -31,8 +31,7 @@ mod move_rows;
 /// copied in as they are bound, so the statement owns everything it needs).
 pub type Statement = sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments>;
 
-/// Why a move whose instance no longer holds its game's lease was refused.
-pub(crate) const FENCED_OUT: &str = "this instance no longer runs this game";
+use crate::db::fence::FENCED_OUT;
 
 /// Most writes committed by one transaction.
 const GROUP_COMMIT: usize = 512;

@@ -55,13 +55,7 @@ pub fn trusted(proxies: &[IpNet], ip: IpAddr) -> bool {
     proxies.iter().any(|net| net.contains(&ip))
 }
 
-/// An IPv4 address mapped into IPv6 (a dual-stack listener's peers) is the IPv4 address.
-pub fn canonical(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
-        v4 => v4,
-    }
-}
+pub use crate::rate_limits::canonical;
 
 /// One `X-Forwarded-For` entry: an address, or an address with a port (some proxies add it).
 fn hop(entry: &[u8]) -> Option<IpAddr> {

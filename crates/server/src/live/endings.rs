@@ -187,19 +187,9 @@ pub fn early_result(ending: &str, ranks: &[u8], resigned: &[u8], absent: &[u8]) 
     }
 }
 
-/// The ranks of a stored result (0 first): the one way the history, the profiles, the daily
-/// board and the ratings read who won, so that they all read the ranking [`final_ranks`] made.
-pub fn stored_ranks(result: &serde_json::Value) -> Option<Vec<u8>> {
-    serde_json::from_value(result.get("ranks")?.clone()).ok()
-}
-
-/// The seats a stored result lists under `field` (`resigned`, `absent`): none when absent.
-pub fn stored_seats(result: &serde_json::Value, field: &str) -> Vec<u8> {
-    result
-        .get(field)
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
-        .unwrap_or_default()
-}
+// The readers of a stored result live with the storage (the ratings, below this layer,
+// read them too); the history, profiles and replay take them from here as before.
+pub use crate::db::stored_result::{stored_ranks, stored_seats};
 
 /// The outcome of a finished game's last position replayed from its record, as the server
 /// ranked the game: the rules' outcome with the resigned and absent seats its stored result

@@ -137,7 +137,7 @@ impl Policy {
 
     /// Whether the push client may connect to `ip`.
     pub fn address_allowed(&self, ip: IpAddr) -> bool {
-        let ip = crate::http::client_ip::canonical(ip);
+        let ip = crate::rate_limits::canonical(ip);
         public(ip)
             || (self.dev && ip.is_loopback())
             || self.allow.networks.iter().any(|net| net.contains(&ip))

@@ -2,22 +2,13 @@
 //! claimed against at once, from the top of the table (in view on a phone, above the board),
 //! after a question; the game then ends with the absent player ranked last, on both pages.
 use crate::browser::pyramids::py_step;
-use crate::browser::support::{DESKTOP, PHONE, artifacts, catalog, open_lobby, world_with};
+use crate::browser::support::{DESKTOP, PHONE, artifacts, call, catalog, open_lobby, world_with};
 use crate::browser::webdriver::Session;
 use serde_json::{Value, json};
 
 /// A real-time profile long enough for a player to click a turn through, short enough for
 /// the test: the one who walks away runs out after 25 s. Bots unpaced.
 const FLAGS: [&str; 4] = ["--clocks", "quick=25+0", "--bot-pace-ms", "0"];
-
-async fn call(s: &Session, method: &str, path: &str, body: Value) -> Value {
-    s.js(
-        "return fetch(arguments[1], { method: arguments[0], headers: { 'content-type': 'application/json' },
-            body: arguments[2] === null ? undefined : JSON.stringify(arguments[2]) }).then((r) => r.json());",
-        json!([method, path, body]),
-    )
-    .await
-}
 
 /// Whose turn the page says it is: `yes`, `no`, or null while it has no prompt.
 async fn my_turn(s: &Session) -> Value {

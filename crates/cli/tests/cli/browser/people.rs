@@ -4,19 +4,9 @@
 //! strangers at a rated table, where a resignation moves both ratings; the Watch page opens a live game as a spectator; a rematch offer reaches the
 //! other player's end screen; quick pairing never seats a rated ask at a casual table, and
 //! asks the casual player before they play rated.
-use crate::browser::support::{DESKTOP, PHONE, artifacts, catalog, fill, open_lobby, world};
+use crate::browser::support::{DESKTOP, PHONE, artifacts, call, catalog, fill, open_lobby, world};
 use crate::browser::webdriver::Session;
 use serde_json::{Value, json};
-
-/// `fetch` from the page (its session cookie), answering the JSON body.
-async fn call(s: &Session, method: &str, path: &str, body: Value) -> Value {
-    s.js(
-        "return fetch(arguments[1], { method: arguments[0], headers: { 'content-type': 'application/json' },
-            body: arguments[2] === null ? undefined : JSON.stringify(arguments[2]) }).then((r) => r.json());",
-        json!([method, path, body]),
-    )
-    .await
-}
 
 /// Waits until the page shows a game; its hash.
 async fn at_game(s: &Session) -> Value {

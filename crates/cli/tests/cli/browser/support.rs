@@ -171,6 +171,16 @@ pub(crate) async fn open_lobby(s: &Session, base: &str) {
         .await;
 }
 
+/// `fetch` from the page (its session cookie), answering the JSON body.
+pub(crate) async fn call(s: &Session, method: &str, path: &str, body: Value) -> Value {
+    s.js(
+        "return fetch(arguments[1], { method: arguments[0], headers: { 'content-type': 'application/json' },
+            body: arguments[2] === null ? undefined : JSON.stringify(arguments[2]) }).then((r) => r.json());",
+        json!([method, path, body]),
+    )
+    .await
+}
+
 pub(crate) fn catalog(lang: &str) -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../web/i18n/{lang}.json"));
     serde_json::from_str(&std::fs::read_to_string(path).expect("catalog")).expect("catalog JSON")
