@@ -285,15 +285,7 @@ fn into_document(state: Value) -> Value {
 
 /// The patched part of a `state` message.
 pub fn document(state: &Value) -> Value {
-    let mut doc = Map::new();
-    if let Value::Object(fields) = state {
-        for (k, v) in fields {
-            if !OUTSIDE.contains(&k.as_str()) {
-                doc.insert(k.clone(), v.clone());
-            }
-        }
-    }
-    Value::Object(doc)
+    into_document(state.clone())
 }
 
 /// The `state` message that `patch` (a `patch` message) makes of `base`, the state it

@@ -10,29 +10,6 @@ use pyramidion_server::reach::store::{MailBound, MailScope};
 use serde_json::json;
 use std::time::Duration;
 
-/// Sets `c`'s address and follows the link of the verification mail.
-async fn verified_address(
-    c: &mut Client,
-    mails: &mut tokio::sync::mpsc::UnboundedReceiver<Mail>,
-    address: &str,
-) {
-    let r = c.post("/api/me/email", json!({"address": address})).await;
-    assert_eq!(r.status, 202, "{}", r.text);
-    let (_, body) = parse(&recv(mails, "the verification mail").await);
-    let token = body
-        .split("/#/verify-email/")
-        .nth(1)
-        .expect("a verification link")
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .to_string();
-    let r = c
-        .post("/api/me/email/verify", json!({"token": token}))
-        .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-}
-
 /// Nothing more reaches the sink within `quiet`.
 async fn no_more_mail(mails: &mut tokio::sync::mpsc::UnboundedReceiver<Mail>, quiet: Duration) {
     if let Ok(Some(mail)) = tokio::time::timeout(quiet, mails.recv()).await {
@@ -51,7 +28,7 @@ async fn a_rematch_loop_mails_the_former_opponent_once() {
     .await;
     let mut a = account(&s, "anna").await;
     let mut b = account(&s, "bruno").await;
-    verified_address(&mut b, &mut mails, "bruno@example.org").await;
+    verified_address(&mut b, &mut mails, "bruno@example.org", None).await;
     let t = a
         .create_table(
             "pyramids",
@@ -271,7 +248,7 @@ async fn notification_mails_to_one_address_are_bounded_by_the_hour() {
     })
     .await;
     let mut b = account(&s, "bruno").await;
-    verified_address(&mut b, &mut mails, "bruno@example.org").await;
+    verified_address(&mut b, &mut mails, "bruno@example.org", None).await;
     let b_id = b.get("/api/me").await.body["id"]
         .as_str()
         .unwrap()

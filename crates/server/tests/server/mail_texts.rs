@@ -12,32 +12,6 @@ use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-/// Sets `c`'s address (mails in `lang`) and follows the link of the verification mail.
-async fn verified(
-    c: &mut Client,
-    mails: &mut tokio::sync::mpsc::UnboundedReceiver<Mail>,
-    address: &str,
-    lang: &str,
-) {
-    let r = c
-        .post("/api/me/email", json!({"address": address, "lang": lang}))
-        .await;
-    assert_eq!(r.status, 202, "{}", r.text);
-    let (_, body) = parse(&recv(mails, "the verification mail").await);
-    let token = body
-        .split("/#/verify-email/")
-        .nth(1)
-        .expect("a verification link")
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .to_string();
-    let r = c
-        .post("/api/me/email/verify", json!({"token": token}))
-        .await;
-    assert_eq!(r.status, 200, "{}", r.text);
-}
-
 /// Every mail that reaches the sink until it has been quiet for `quiet`.
 async fn drain(
     mails: &mut tokio::sync::mpsc::UnboundedReceiver<Mail>,
@@ -69,8 +43,8 @@ async fn a_mail_says_what_happened_and_with_whom_with_a_message_id_and_list_unsu
     .await;
     let mut a = account(&s, "anna").await;
     let mut b = account(&s, "bruno").await;
-    verified(&mut a, &mut mails, "anna@example.org", "fr").await;
-    verified(&mut b, &mut mails, "bruno@example.org", "en").await;
+    verified_address(&mut a, &mut mails, "anna@example.org", Some("fr")).await;
+    verified_address(&mut b, &mut mails, "bruno@example.org", Some("en")).await;
     // Who reads which language, and whom they play.
     let readers = BTreeMap::from([
         ("<anna@example.org>", ("fr", "bruno")),

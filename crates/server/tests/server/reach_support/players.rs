@@ -160,6 +160,35 @@ pub fn header(data: &str, name: &str) -> Option<String> {
     })
 }
 
+/// Sets `c`'s address (mails in `lang`, or the server's default) and follows the link of the
+/// verification mail.
+pub async fn verified_address(
+    c: &mut Client,
+    mails: &mut tokio::sync::mpsc::UnboundedReceiver<Mail>,
+    address: &str,
+    lang: Option<&str>,
+) {
+    let mut body = json!({"address": address});
+    if let Some(lang) = lang {
+        body["lang"] = json!(lang);
+    }
+    let r = c.post("/api/me/email", body).await;
+    assert_eq!(r.status, 202, "{}", r.text);
+    let (_, text) = parse(&recv(mails, "the verification mail").await);
+    let token = text
+        .split("/#/verify-email/")
+        .nth(1)
+        .expect("a verification link")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    let r = c
+        .post("/api/me/email/verify", json!({"token": token}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+}
+
 pub fn parse(mail: &Mail) -> (String, String) {
     let message = mail_parser::MessageParser::default()
         .parse(mail.data.as_bytes())
