@@ -46,12 +46,11 @@ export function absenceAlert(ctx, page) {
   if (st.finished) return null;
   const { mine, inGame } = mySeats(ctx);
   if (!inGame.length) return null;
-  const resigned = st.resigned || [];
-  const timeouts = (st.clock && st.clock.timeouts) || [];
-  const botAfter = (st.clock && st.clock.bot_after) || Infinity;
-  const away = (i) => timeouts[i] >= botAfter && !resigned.includes(i);
+  // The server says which seats a bot plays (`bots`): for a seat of mine still in the game,
+  // that is the time-out policy's stand-in, read rather than worked out again here.
+  const standIn = (i) => !!(st.bots && st.bots[i]);
   const parts = [];
-  if (inGame.some(away)) {
+  if (inGame.some(standIn)) {
     parts.push(h('span', {}, t('play.bot_has_your_seat')), h('button.primary', { 'data-testid': 'im-back', onclick: () => act(ctx.id, 'back') }, t('play.back')));
   }
   // The server says who may be claimed against (turn-based or real time): `away`.
