@@ -284,11 +284,18 @@ pub async fn cluster_health_on_postgres(url: &str) {
         .await
             >= 1
     );
-    // Not checked here: the take-over by a follower's resubscription and the fenced move of
-    // the retired owner (`pyramidion_lease_takeovers_total`, `pyramidion_fenced_refusals_total`).
-    // With only `retire` (not a whole drain, which also closes the links), the follower's
-    // resubscription on the other instance got no state within 20 s once the lease, health
-    // and clock work were merged (and the take-over was not yet counted when this asserted it,
-    // even before): left for issue 53, the counting itself is unit-tested in `metrics`.
-    let _ = (&state, &mut ws_a);
+    // The follower subscribes again, as the browser does on `lagging`: its instance takes
+    // the game over (the retired owner's life is over) and serves it.
+    let again = ws_b.subscribe(&game, None).await;
+    assert_eq!(again["game"], game.as_str(), "{again}");
+    assert!(metric(&mut on_b, "pyramidion_lease_takeovers_total").await >= 1);
+    // A move the retired owner still takes in is fenced out, never committed twice.
+    let mv = state["legal"][0]["text"].as_str().unwrap().to_string();
+    let id = state["state_id"].as_u64().unwrap();
+    ws_a.play(&game, id, &mv).await;
+    let refused = ws_a.next_of("error").await;
+    assert!(
+        metric(&mut on_a, "pyramidion_fenced_refusals_total").await >= 1,
+        "{refused}"
+    );
 }
