@@ -13,6 +13,16 @@ async function decode(data) {
   }
 }
 
+// Liveness of an open connection (issue 53): a frozen instance, or a proxy still holding the
+// tunnel to one, keeps a WebSocket open that nothing comes through, and the browser cannot see
+// the server's WebSocket pings. After this long with nothing heard the page asks (a `ping`)…
+export const QUIET_MS = 6000;
+// …and when nothing at all comes back within this long, it drops the connection and opens a
+// new one (which the proxy sends to a live instance): a dead link is left within ~10 s.
+export const ANSWER_MS = 4000;
+// How often the page looks (timers of hidden tabs run late; the times above are measured).
+const WATCH_MS = 1000;
+
 // One WebSocket per page, reconnecting by itself. Subscriptions are remembered with the last
 // event seen, so after a reconnect each game resumes from where it was (`last_event`).
 export class Socket {
@@ -27,6 +37,7 @@ export class Socket {
     this.status = 'connecting';
     this.retry = 0;
     this.queue = [];
+    this.heard = 0; // when anything last came from the server (Date.now())
     // A page left for another closes its socket, also when the browser keeps it in its
     // back-forward cache (which may keep a WebSocket open): the server tells players with no
     // page open by push and mail, so a page out of sight must not count as present. Coming
@@ -59,6 +70,7 @@ export class Socket {
     ws.onopen = () => {
       this.retry = 0;
       this.setStatus('connected');
+      this.watch(ws);
       for (const [game, last] of this.subscriptions) {
         this.sendNow({ type: 'subscribe', game, last_event: last ?? undefined, invite: this.invites.get(game) });
       }
@@ -68,6 +80,7 @@ export class Socket {
       pending.filter((m) => m.type !== 'move').forEach((m) => this.sendNow(m));
     };
     ws.onmessage = (e) => {
+      this.heard = Date.now();
       inbox = inbox
         .then(() => decode(e.data))
         .then((msg) => msg && this.receive(msg))
@@ -82,6 +95,28 @@ export class Socket {
       const delay = Math.min(10000, 300 * 2 ** Math.min(this.retry, 6));
       setTimeout(() => this.connect(), delay);
     };
+  }
+
+  // Watches `ws` while it is this page's open connection: quiet for QUIET_MS, a ping; no answer
+  // (nor anything else) ANSWER_MS after it, a new connection.
+  watch(ws) {
+    this.heard = Date.now();
+    let pingedAt = null;
+    const look = () => {
+      if (this.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+      const now = Date.now();
+      if (pingedAt !== null && this.heard > pingedAt) pingedAt = null;
+      if (pingedAt === null && now - this.heard >= QUIET_MS) {
+        pingedAt = now;
+        this.sendNow({ type: 'ping' });
+      } else if (pingedAt !== null && now - pingedAt >= ANSWER_MS) {
+        console.warn('the server did not answer for', now - this.heard, 'ms: reconnecting');
+        this.reconnect();
+        return;
+      }
+      setTimeout(look, WATCH_MS);
+    };
+    setTimeout(look, WATCH_MS);
   }
 
   // One message, in order: a patch becomes the state it stands for (see patch.js).

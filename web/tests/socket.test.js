@@ -72,3 +72,51 @@ test('a move is never sent while the socket is down, nor later when it reconnect
     `no move sent after the reconnect: ${JSON.stringify(second.sent)}`,
   );
 });
+
+// Time passing a second at a time: Node's mock clock jumps to the end of a tick before it
+// runs the timers due, so a chain of timers needs small steps.
+function advance(t, ms) {
+  for (let done = 0; done < ms; done += 1000) t.mock.timers.tick(Math.min(1000, ms - done));
+}
+
+// Issue 53: a frozen instance (or a proxy holding the tunnel to it) keeps the socket open with
+// nothing coming through; the page must notice by itself and reconnect within ~10 s.
+test('a silent connection is pinged, and left for a new one when nothing answers', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  const { QUIET_MS, ANSWER_MS } = await import('../js/socket.js');
+  assert.ok(QUIET_MS + ANSWER_MS <= 10_000, 'a dead link is left within 10 s');
+  const socket = new Socket();
+  const first = opened.at(-1);
+  first.open();
+  // A live server answers the ping: the connection stays.
+  advance(t, QUIET_MS + 1000);
+  const ping = first.sent.at(-1);
+  assert.equal(ping.type, 'ping', `a ping after ${QUIET_MS} ms of silence`);
+  first.onmessage({ data: JSON.stringify({ type: 'pong' }) });
+  advance(t, ANSWER_MS + 1000);
+  assert.equal(opened.at(-1), first, 'an answered ping keeps the connection');
+  assert.equal(socket.status, 'connected');
+  // Nothing answers any more: a new connection within QUIET_MS + ANSWER_MS (+ one look).
+  const before = first.sent.length;
+  advance(t, QUIET_MS + ANSWER_MS + 1000);
+  assert.ok(first.sent.length > before, 'it asked again');
+  assert.equal(first.readyState, FakeWebSocket.CLOSED, 'the dead connection is closed');
+  const second = opened.at(-1);
+  assert.notEqual(second, first, 'and a new one opened');
+  assert.equal(socket.status, 'reconnecting');
+  second.open();
+  assert.equal(socket.status, 'connected');
+});
+
+test('a connection that keeps talking is never pinged', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  new Socket();
+  const ws = opened.at(-1);
+  ws.open();
+  for (let i = 0; i < 30; i++) {
+    advance(t, 6000 - 1000);
+    ws.onmessage({ data: JSON.stringify({ type: 'notice' }) });
+  }
+  assert.ok(ws.sent.every((m) => m.type !== 'ping'), JSON.stringify(ws.sent));
+  assert.equal(opened.at(-1), ws);
+});
