@@ -111,6 +111,7 @@ impl AppState {
                     me,
                     hub.clone(),
                     metrics.clone(),
+                    cluster.departures.clone(),
                 )
                 .await?;
                 hub.fan_out_with(fanout);
@@ -168,9 +169,19 @@ impl AppState {
             .store(true, std::sync::atomic::Ordering::Relaxed);
         let waker = state.clone();
         tokio::spawn(async move {
-            let mut every = tokio::time::interval(live::rooms::WAKE_EVERY);
+            let mut every = tokio::time::interval(waker.config.limits.wake_every);
+            let departures = waker.cluster.as_ref().map(|c| c.departures.clone());
             loop {
-                every.tick().await;
+                // Also at once when an instance drains: its games wait for nobody then.
+                tokio::select! {
+                    _ = every.tick() => {}
+                    _ = async {
+                        match &departures {
+                            Some(notice) => notice.notified().await,
+                            None => std::future::pending().await,
+                        }
+                    } => {}
+                }
                 if let Err(e) = waker.rooms.wake_due(&waker).await {
                     tracing::warn!(error = %e, "cannot read the games whose clock runs out");
                 }

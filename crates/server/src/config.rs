@@ -105,6 +105,10 @@ pub struct Limits {
     /// clock or bot is dropped after this long untouched; it is rebuilt from storage when
     /// needed again.
     pub room_idle: Duration,
+    /// How often the games whose clock runs out soon are brought back into memory and the
+    /// games of dead instances taken over (`Rooms::wake_due`, `Rooms::adopt_orphans`). A
+    /// drained instance's games are taken at once, on its notice (`Cluster::departures`).
+    pub wake_every: Duration,
     /// Search-bot seats (levels that search) one user may have at open or live tables they
     /// created (`429 too_many_bot_seats`).
     pub search_bots_per_user: usize,
@@ -155,6 +159,7 @@ impl Default for Limits {
             sweep_every: Duration::from_secs(300),
             lobby_page: 50,
             room_idle: Duration::from_secs(600),
+            wake_every: crate::live::rooms::WAKE_EVERY,
             search_bots_per_user: 8,
             analyses_per_user: 2,
             max_analyses: 32,

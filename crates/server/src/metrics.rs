@@ -23,6 +23,7 @@ const ERRORS: &str = "pyramidion_http_errors_total";
 const BOT_JOBS: &str = "pyramidion_bot_jobs_waiting";
 const HEARTBEATS: &str = "pyramidion_heartbeats_total";
 const TAKEOVERS: &str = "pyramidion_lease_takeovers_total";
+const DEPARTURES: &str = "pyramidion_departures_heard_total";
 const FENCED: &str = "pyramidion_fenced_refusals_total";
 const FORWARDS: &str = "pyramidion_forwards_total";
 const FORWARD_FAILURES: &str = "pyramidion_forward_failures_total";
@@ -34,7 +35,7 @@ const NOTIFY_LISTENER: &str = "pyramidion_notify_listener_up";
 const POOL_WAIT_BUCKETS: [f64; 10] = [0.0001, 0.001, 0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 5.0, 10.0];
 
 /// Every metric's name, kind and help text.
-const COUNTERS: [(&str, &str); 13] = [
+const COUNTERS: [(&str, &str); 14] = [
     (MOVES, "Moves accepted since start, per game."),
     (
         REFUSED,
@@ -65,6 +66,10 @@ const COUNTERS: [(&str, &str); 13] = [
     (
         TAKEOVERS,
         "Leases (games, the pairing queue) this instance took over from another instance whose life had ended (it died, froze or drained).",
+    ),
+    (
+        DEPARTURES,
+        "Notices heard from other instances that drained (left the cluster): their games are taken over at once, not at the next sweep.",
     ),
     (
         FENCED,
@@ -248,6 +253,7 @@ impl Default for Metrics {
         let counter = |name| recorder.register_counter(&Key::from_static_name(name), &META);
         let _ = counter(FENCED);
         let _ = counter(TAKEOVERS);
+        let _ = counter(DEPARTURES);
         let _ = counter(FORWARDS);
         Metrics {
             storage: StorageHealth::default(),
@@ -341,6 +347,11 @@ impl Metrics {
     /// A lease taken over from another instance whose life had ended.
     pub fn lease_taken_over(&self) {
         self.counter(TAKEOVERS, []).increment(1);
+    }
+
+    /// Another instance said it drains (`Cluster::retire`).
+    pub fn departure_heard(&self) {
+        self.counter(DEPARTURES, []).increment(1);
     }
 
     /// Moves refused by their fence (this instance no longer holds their game).
@@ -492,6 +503,7 @@ mod tests {
             "# TYPE process_resident_memory_bytes gauge",
             "pyramidion_heartbeats_total{result=\"ok\"} 0",
             "pyramidion_lease_takeovers_total 0",
+            "pyramidion_departures_heard_total 0",
             "pyramidion_fenced_refusals_total 0",
             "pyramidion_forwards_total 0",
             "pyramidion_forward_failures_total{reason=\"owner_gone\"} 0",
@@ -509,6 +521,7 @@ mod tests {
         m.heartbeat(true);
         m.heartbeat(false);
         m.lease_taken_over();
+        m.departure_heard();
         m.fenced(2);
         m.forwarded();
         m.forward_failed("connect");
@@ -519,6 +532,7 @@ mod tests {
             "pyramidion_heartbeats_total{result=\"ok\"} 1",
             "pyramidion_heartbeats_total{result=\"failed\"} 1",
             "pyramidion_lease_takeovers_total 1",
+            "pyramidion_departures_heard_total 1",
             "pyramidion_fenced_refusals_total 2",
             "pyramidion_forwards_total 1",
             "pyramidion_forward_failures_total{reason=\"connect\"} 1",

@@ -19,4 +19,6 @@ mod crash;
 mod export_replay;
 mod golden;
 mod loadtest;
+#[cfg(feature = "postgres-tests")]
+mod rolling_restart;
 mod storage;

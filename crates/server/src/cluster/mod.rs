@@ -34,6 +34,9 @@ pub const HEARTBEAT: Duration = Duration::from_secs(1);
 /// within this; the `adopt` sweep (every `rooms::WAKE_EVERY`) takes them over after it.
 pub const LIFE: Duration = Duration::from_secs(4);
 
+/// The `NOTIFY` channel on which a draining instance says it left (`Cluster::retire`).
+pub const DEPARTURES: &str = "pyramidion_departures";
+
 /// Every this many heartbeats the leases of this instance's rooms are compared with the
 /// database's even when its life never lapsed: a room that lost its game some other way
 /// (an operator's hand on `game_leases`) stops serving it within this.
@@ -65,6 +68,9 @@ pub struct Cluster {
     alive: Mutex<HashSet<String>>,
     /// Set when draining: the heartbeat stops and every game is let go.
     retired: std::sync::atomic::AtomicBool,
+    /// Woken when another instance drains (its `retire` notice, heard by `fanout`): its games
+    /// are free at once, and waiting for the next sweep would freeze them for seconds.
+    pub departures: Arc<tokio::sync::Notify>,
     /// Changes of this instance's open connections per user, applied in order (`presence`).
     presence: tokio::sync::mpsc::UnboundedSender<(String, i64)>,
     /// Heartbeats and take-overs are counted there.
@@ -194,6 +200,7 @@ impl Cluster {
             secret,
             pool,
             retired: Default::default(),
+            departures: Default::default(),
             standing: Mutex::new(joining),
             held: tokio::sync::watch::channel(Arc::default()).0,
             db_offset: Default::default(),
@@ -521,6 +528,16 @@ impl Cluster {
             .bind(&self.me)
             .execute(&self.pool)
             .await?;
+        // The others take its games now rather than at their next sweep (issue 53: a drain
+        // hands over within a second). Only a hint: the sweep still finds them.
+        if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(DEPARTURES)
+            .bind(&self.me)
+            .execute(&self.pool)
+            .await
+        {
+            tracing::warn!(error = %e, "cannot tell the others that this instance leaves: they take its games at their next sweep");
+        }
         Ok(())
     }
 

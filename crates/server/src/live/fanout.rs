@@ -30,9 +30,12 @@ pub async fn start(
     me: String,
     hub: Arc<Hub>,
     metrics: Arc<crate::metrics::Metrics>,
+    departures: Arc<tokio::sync::Notify>,
 ) -> Result<mpsc::UnboundedSender<Push>> {
     let mut listener = sqlx::postgres::PgListener::connect(database_url).await?;
-    listener.listen(CHANNEL).await?;
+    listener
+        .listen_all([CHANNEL, crate::cluster::DEPARTURES])
+        .await?;
     metrics.notify_listener(true);
     let (tx, mut pushes) = mpsc::unbounded_channel::<Push>();
     let from = me.clone();
@@ -90,6 +93,18 @@ pub async fn start(
                     continue;
                 }
             };
+            // Another instance drains: its games are free now (`Cluster::retire`).
+            if note.channel() == crate::cluster::DEPARTURES {
+                if note.payload() != me {
+                    tracing::info!(
+                        instance = note.payload(),
+                        "an instance left the cluster: taking its games over"
+                    );
+                    metrics.departure_heard();
+                    departures.notify_one();
+                }
+                continue;
+            }
             let Ok(payload) = serde_json::from_str::<Payload>(note.payload()) else {
                 tracing::warn!("an unreadable push from another instance");
                 continue;

@@ -218,6 +218,14 @@ impl Rooms {
         self.finished.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Drops `room` from the map if it is still `id`'s entry (a newer one is kept).
+    fn forget(&self, id: &str, room: &RoomHandle) {
+        let mut map = self.map.lock().expect("rooms lock");
+        if map.get(id).is_some_and(|now| now.tx.same_channel(&room.tx)) {
+            map.remove(id);
+        }
+    }
+
     /// The room of `id` if it is running (never rebuilds one).
     pub fn running(&self, id: &str) -> Option<RoomHandle> {
         self.lookup(id).ok()
@@ -307,10 +315,14 @@ impl Rooms {
         }
         let mut adopted = 0;
         for id in cluster.orphans().await? {
-            if let Some(running) = self.running(&id)
-                && running.local
-            {
-                continue;
+            if let Some(running) = self.running(&id) {
+                if running.local {
+                    continue;
+                }
+                // A remote room of a game whose owner is dead or drained forwards to nobody
+                // (a drain's notice comes before the forwarder's own check): the game is built
+                // here now, and the forwarder sends its followers here at that check.
+                self.forget(&id, &running);
             }
             match self.get_owned(state, &id).await {
                 Ok(Some(_)) => {
