@@ -11,6 +11,13 @@ import { app, showError, toast } from './app.js';
 
 export const PHRASES = ['hello', 'good_luck', 'good_game', 'well_played', 'thanks'];
 const MAX_CHARS = 300;
+// The count of characters shows from here on (a long message is not cut: it is refused whole,
+// with the count in sight, and stays in the input to be shortened).
+const COUNT_FROM = 250;
+// Refusals of a message just sent (issue 46): its text goes back into the input, never lost.
+const REFUSALS = new Set(['chat_rate_limited', 'chat_daily_cap', 'chat_too_long', 'empty_chat', 'bad_request', 'storage_failing', 'unknown_phrase']);
+// A refusal comes within this long of its message, or is about something else.
+const REFUSAL_WINDOW_MS = 10000;
 const MUTED_KEY = 'pyramidion.muted';
 
 function muted() {
@@ -38,7 +45,16 @@ export function chatText(m) {
 export function chatPanel(gameId, socket) {
   const messages = [];
   const list = h('ol.chat-log', { 'data-testid': 'chat-log', 'aria-live': 'polite' });
-  const input = /** @type {HTMLInputElement} */ (h('input', { type: 'text', maxlength: MAX_CHARS, 'data-testid': 'chat-input', 'aria-label': t('chat.write') }));
+  // No `maxlength`: a pasted text longer than it would be cut without a word.
+  const count = h('span.chat-count.hint', { 'data-testid': 'chat-count', 'aria-live': 'polite' });
+  const showCount = () => {
+    const n = [...input.value].length;
+    count.textContent = n >= COUNT_FROM ? `${n} / ${MAX_CHARS}` : '';
+    count.classList.toggle('over', n > MAX_CHARS);
+  };
+  const input = /** @type {HTMLInputElement} */ (h('input', { type: 'text', 'data-testid': 'chat-input', 'aria-label': t('chat.write'), oninput: () => showCount() }));
+  // The last text sent, until the server shows it or refuses it.
+  let sent = null;
   const send = (body) => socket.send({ type: 'chat', game: gameId, ...body });
   const form = h(
     'form.row',
@@ -48,19 +64,24 @@ export function chatPanel(gameId, socket) {
         const text = input.value.trim();
         if (!text) return;
         if ([...text].length > MAX_CHARS) return toast(t('error.chat_too_long'));
-        send({ text });
+        if (!send({ text })) return;
+        sent = { text, at: Date.now() };
         input.value = '';
+        showCount();
       },
     },
     input,
     h('button', { type: 'submit', 'data-testid': 'chat-send' }, t('chat.send')),
+    count,
   );
+  // Said to a spectator: the players do not read what spectators write (the server's rule).
+  const spectatorNote = h('p.hint', { 'data-testid': 'chat-spectator-note', hidden: true }, t('chat.spectator_note'));
   const phrases = h(
     'div.row.chat-phrases',
     {},
     PHRASES.map((p) => h('button', { type: 'button', 'data-phrase': p, 'data-testid': 'chat-phrase', onclick: () => send({ phrase: p }) }, t(`chat.phrase.${p}`))),
   );
-  const el = h('section.card.chat', { 'data-testid': 'chat' }, h('h3', {}, t('chat.title')), list, form, phrases);
+  const el = h('section.card.chat', { 'data-testid': 'chat' }, h('h3', {}, t('chat.title')), list, spectatorNote, form, phrases);
 
   const line = (m) => {
     const mine = app.me && m.user === app.me.id;
@@ -106,9 +127,25 @@ export function chatPanel(gameId, socket) {
   return {
     el,
     receive(m) {
+      if (sent && app.me && m.user === app.me.id && m.text === sent.text) sent = null;
       if (messages.some((x) => x.id === m.id)) return;
       messages.push(m);
       draw();
+    },
+    // An error for this game: if it refuses the message just sent, the text goes back into
+    // the input (unless something new was typed there meanwhile). Whether it did.
+    refused(code) {
+      if (!sent || !REFUSALS.has(code) || Date.now() - sent.at > REFUSAL_WINDOW_MS) return false;
+      if (!input.value) input.value = sent.text;
+      sent = null;
+      showCount();
+      return true;
+    },
+    // Who reads: a spectator is told the players do not read them; quick phrases are offered
+    // only where another person sits (not in a solo game or against bots only).
+    setReaders({ spectator, othersPresent }) {
+      spectatorNote.hidden = !spectator;
+      phrases.hidden = !othersPresent;
     },
     async load() {
       try {

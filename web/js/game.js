@@ -159,6 +159,10 @@ export async function renderGame(root, id, invite) {
       // A generic hint a table may highlight: the last move, when another seat played it.
       freshMove: st.last_move && st.last_move.seat !== st.seat ? st.last_move : null,
     };
+    chat.setReaders({
+      spectator: st.seat === null,
+      othersPresent: page.table.seats.some((s, i) => s.type === 'human' && !s.me && i !== st.seat),
+    });
     try {
       remount(
         root,
@@ -239,6 +243,8 @@ export async function renderGame(root, id, invite) {
       page.pending = false;
       drawSoon();
     } else if (msg.type === 'error') {
+      // A chat message refused keeps its text (see `chatPanel`).
+      chat.refused(msg.code);
       page.pending = false;
       root.classList.remove('pending');
       // Refused before its first state (the room cannot be opened: the server is at its

@@ -53,16 +53,55 @@ pub fn check(text: Option<&str>, phrase: Option<&str>) -> Result<(), (ApiErrorCo
                     ApiErrorCode::ChatTooLong,
                     format!("a message has at most {MAX_CHAT_CHARS} characters"),
                 ))
-            } else if t.chars().any(char::is_control) {
+            } else if t.chars().any(|c| c.is_control() || reorders_or_breaks(c)) {
                 Err((
                     ApiErrorCode::BadRequest,
-                    "a message is one line of plain text (no control characters)".into(),
+                    "a message is one line of plain text (no control, direction or separator characters)".into(),
+                ))
+            } else if stacked_marks(t) > MAX_MARKS_IN_A_ROW {
+                Err((
+                    ApiErrorCode::BadRequest,
+                    format!("at most {MAX_MARKS_IN_A_ROW} combining marks on one letter"),
                 ))
             } else {
                 Ok(())
             }
         }
     }
+}
+
+/// Combining marks on one letter: scripts such as Vietnamese or Devanagari stack two or three;
+/// "Zalgo" text stacks dozens, spilling over the lines of the chat above and below it.
+const MAX_MARKS_IN_A_ROW: usize = 3;
+
+/// Characters that change how the text around them is shown rather than adding to it (issue
+/// 54): the bidirectional overrides, embeddings, isolates and marks, which make a message read
+/// in another order than it was written (and can reverse a name or a number beside it), and
+/// the line and paragraph separators, which break the one line a message is.
+fn reorders_or_breaks(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{2028}'
+            | '\u{2029}'
+    )
+}
+
+/// The longest run of combining marks in `text` (after decomposition, so that a precomposed
+/// letter counts its marks too).
+fn stacked_marks(text: &str) -> usize {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+    let (mut run, mut longest) = (0, 0);
+    for c in text.nfd() {
+        run = if is_combining_mark(c) { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    longest
 }
 
 fn channel_of(name: &str) -> &'static str {
@@ -342,5 +381,36 @@ mod tests {
             check(Some("a"), Some("hello")).unwrap_err().0.as_str(),
             "bad_request"
         );
+        // Issue 54: nothing that reorders the text around it or breaks its line…
+        for sneaky in [
+            "gg \u{202E}sey",
+            "a\u{2066}b\u{2069}",
+            "right\u{200F}",
+            "arabic\u{061C}mark",
+            "line\u{2028}break",
+            "para\u{2029}graph",
+        ] {
+            assert_eq!(
+                check(Some(sneaky), None).unwrap_err().0.as_str(),
+                "bad_request",
+                "{sneaky:?}"
+            );
+        }
+        // …and no Zalgo, while real scripts' marks pass (Vietnamese stacks two on a vowel,
+        // Hindi a vowel sign and a nasal mark; emoji sequences join with ZWJ).
+        let zalgo = format!("h{}i", "\u{0301}\u{0300}\u{0302}\u{0303}");
+        assert_eq!(
+            check(Some(&zalgo), None).unwrap_err().0.as_str(),
+            "bad_request"
+        );
+        for fine in [
+            "Việt Nam ở đâu?",
+            "नमस्ते, हिंदी",
+            "👩\u{200D}💻 gg",
+            "שלום עולם",
+            "مرحبا",
+        ] {
+            assert!(check(Some(fine), None).is_ok(), "{fine:?}");
+        }
     }
 }

@@ -90,6 +90,49 @@ async fn chat_is_plain_text_and_mutable_and_a_resigned_seat_is_played_on_by_a_bo
         .await;
     assert_eq!(left, json!([en["chat.phrase.good_game"]]));
     b.screenshot(&artifacts(), "people-chat-muted-1280").await;
+    // Players are not told the spectators' note; another person sits here: phrases offered.
+    let seen = a
+        .js(
+            "return [document.querySelector('[data-testid=chat-spectator-note]').hidden, document.querySelector('.chat-phrases').hidden];",
+            json!([]),
+        )
+        .await;
+    assert_eq!(seen, json!([true, false]));
+
+    // Issue 46: a long text is not cut without a word: the count shows, the message is
+    // refused whole and stays in the input to be shortened.
+    let long = "x".repeat(320);
+    a.js(
+        "const i = document.querySelector('[data-testid=chat-input]'); i.value = arguments[0]; i.dispatchEvent(new Event('input'));",
+        json!([long]),
+    )
+    .await;
+    assert_eq!(a.text("[data-testid=chat-count]").await, "320 / 300");
+    a.click("[data-testid=chat-send]").await;
+    let kept = a
+        .js(
+            "return document.querySelector('[data-testid=chat-input]').value.length;",
+            json!([]),
+        )
+        .await;
+    assert_eq!(kept, json!(320));
+    // Refused for going too fast (5 at once per player and game): the text comes back into
+    // the input instead of vanishing.
+    for i in 0..6 {
+        a.js(
+            "document.querySelector('[data-testid=chat-input]').value = arguments[0]; document.querySelector('[data-testid=chat-send]').click();",
+            json!([format!("quick {i}")]),
+        )
+        .await;
+    }
+    a.wait_until(
+        "the refused message back in the input",
+        "return document.querySelector('[data-testid=chat-input]').value.startsWith('quick ');",
+        json!([]),
+        15,
+    )
+    .await;
+    a.screenshot(&artifacts(), "people-chat-refused-1280").await;
 
     // a resigns: a bot takes the seat, the game goes on for b.
     a.click("[data-testid=resign]").await;

@@ -12,6 +12,14 @@ async fn a_guest_plays_a_whole_solo_game_against_the_legend_by_clicking() {
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_solo(&s, &w.server.base).await;
     assert!(s.text("[data-testid=me]").await.contains("guest-"));
+    // Alone against the automa: no quick phrases to say to nobody (issue 46).
+    s.wait_until(
+        "the chat drawn for a solo game",
+        "const p = document.querySelector('.chat-phrases'); return p && p.hidden;",
+        json!([]),
+        15,
+    )
+    .await;
     let dir = artifacts();
     let mut by_hand = true;
     let mut shots = [false; 3];
