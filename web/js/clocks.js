@@ -5,14 +5,15 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
-// "2 d 4 h", "5 h 03 min", "4:05": precise where it matters, short everywhere.
+// "2 d 4 h", "5 h 03", "4:05": precise where it matters, short everywhere. Days only from two
+// days on: a day's turn shows "24 h 00" beside a running "23 h 59", not "1 d 0 h" (issue 46).
 export function formatClock(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   const d = Math.floor(s / 86400);
-  const hours = Math.floor((s % 86400) / 3600);
+  const hours = Math.floor(s / 3600);
   const min = Math.floor((s % 3600) / 60);
   const sec = s % 60;
-  if (d > 0) return t('clock.days_hours', { d, h: hours });
+  if (d >= 2) return t('clock.days_hours', { d, h: hours % 24 });
   if (hours > 0) return t('clock.hours_minutes', { h: hours, m: String(min).padStart(2, '0') });
   return `${min}:${String(sec).padStart(2, '0')}`;
 }

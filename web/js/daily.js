@@ -29,6 +29,27 @@ async function start(c, button) {
   }
 }
 
+// Start says first what it costs (issue 46: the daily started on one click, with nothing
+// saying it was the day's only attempt): the attempt begins on the second button.
+function askFirst(c, button) {
+  const item = button.closest('li');
+  if (!item || item.querySelector('.daily-confirm')) return;
+  const ask = h(
+    'div.daily-confirm.card',
+    { 'data-testid': `daily-confirm-${c.id}`, role: 'alertdialog', 'aria-label': t('daily.one_attempt') },
+    h('p', {}, t('daily.one_attempt')),
+    h(
+      'p.row',
+      {},
+      h('button.small.primary', { 'data-testid': `daily-go-${c.id}`, onclick: (e) => start(c, e.currentTarget) }, t('daily.go')),
+      ' ',
+      h('button.small', { 'data-testid': `daily-not-now-${c.id}`, onclick: () => ask.remove() }, t('daily.not_now')),
+    ),
+  );
+  item.append(ask);
+  /** @type {HTMLElement | null} */ (ask.querySelector('button'))?.focus();
+}
+
 async function refresh(section) {
   if (!section) return;
   try {
@@ -57,7 +78,7 @@ export function dailySection(daily) {
           ' ',
           c.played
             ? h('a', { href: `#/game/${c.played}`, 'data-testid': `daily-played-${c.id}` }, t('daily.played'))
-            : h('button.small.primary', { 'data-testid': `daily-start-${c.id}`, disabled: guest, onclick: (e) => start(c, e.currentTarget) }, t('daily.start')),
+            : h('button.small.primary', { 'data-testid': `daily-start-${c.id}`, disabled: guest, onclick: (e) => askFirst(c, e.currentTarget) }, t('daily.start')),
           ' ',
           h('a', { href: `#/daily/${c.id}`, 'data-testid': `daily-board-${c.id}` }, t('daily.leaderboard')),
         ),

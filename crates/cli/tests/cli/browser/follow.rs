@@ -421,7 +421,20 @@ async fn a_new_account_takes_a_daily_challenge_moves_reads_its_leaderboard_and_c
             .to_string()
     };
     let id = pick("pyramids");
+    // Start says it is the day's only attempt first; "not now" leaves it untouched.
     s.click(&format!("[data-testid=daily-start-{id}]")).await;
+    let said = s.text(&format!("[data-testid=daily-confirm-{id}] p")).await;
+    assert_eq!(said, en["daily.one_attempt"].as_str().unwrap());
+    s.screenshot(&artifacts(), "daily-one-attempt-1280").await;
+    s.click(&format!("[data-testid=daily-not-now-{id}]")).await;
+    assert!(
+        s.find_all(&format!("[data-testid=daily-confirm-{id}]"))
+            .await
+            .is_empty()
+    );
+    assert_eq!(s.js("return location.hash;", json!([])).await, json!("#/"));
+    s.click(&format!("[data-testid=daily-start-{id}]")).await;
+    s.click(&format!("[data-testid=daily-go-{id}]")).await;
     s.wait_for("[data-testid=py-table]", 20).await;
     assert!(wait_my_turn(&s, "py-table").await);
     assert!(py_step(&s, 0, &mut [true, true]).await, "a move played");
@@ -500,6 +513,7 @@ async fn a_new_account_takes_a_daily_challenge_moves_reads_its_leaderboard_and_c
         .await;
     assert_eq!(status, json!(201), "the attempt taken in another tab");
     s.click(&start).await;
+    s.click(&format!("[data-testid=daily-go-{other}]")).await;
     s.wait_until(
         "the refusal, in French",
         "return document.getElementById('app').dataset.lastToast === arguments[0];",
