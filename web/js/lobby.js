@@ -258,6 +258,23 @@ function liveOpenTables(first) {
   return draw();
 }
 
+// The ways to play, first on the page (issue 46: "Play a person now", "Watch" and the
+// leaderboards were small links at the bottom): each opens its page or brings its section of
+// the lobby into view.
+function waysToPlay(games) {
+  const toSection = (css) => () => document.querySelector(css)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  return h(
+    'nav.card.ways',
+    { 'aria-label': t('lobby.ways'), 'data-testid': 'ways-to-play' },
+    h('a.button.primary', { href: '#/play-now', 'data-testid': 'play-now-link' }, t('pairing.title')),
+    h('button', { type: 'button', 'data-testid': 'way-bots', onclick: toSection('.lobby .quick') }, t('lobby.way_bots')),
+    h('button', { type: 'button', 'data-testid': 'way-table', onclick: toSection('.lobby .builder') }, t('lobby.way_table')),
+    h('button', { type: 'button', 'data-testid': 'way-daily', onclick: toSection('.lobby .daily') }, t('daily.title')),
+    h('a.button', { href: '#/watch', 'data-testid': 'watch-link' }, t('watch.title')),
+    games.length ? h('a.button', { href: `#/leaderboard/${games[0].key}`, 'data-testid': 'way-leaderboards' }, t('lobby.way_leaderboards')) : null,
+  );
+}
+
 /**
  * @param {HTMLElement} root the page
  */
@@ -277,6 +294,7 @@ export async function renderLobby(root) {
       h(
         'div.lobby',
         {},
+        waysToPlay(games),
         quickStarts(games),
         // The open tables right under "Play now", in view at 1280×800 without scrolling.
         liveOpenTables(open),
@@ -287,8 +305,6 @@ export async function renderLobby(root) {
         h(
           'nav.card.row',
           { 'aria-label': t('lobby.more') },
-          h('a', { href: '#/play-now', 'data-testid': 'play-now-link' }, t('pairing.title')),
-          h('a', { href: '#/watch', 'data-testid': 'watch-link' }, t('watch.title')),
           h('a', { href: '#/history', 'data-testid': 'history-link' }, t('history.title')),
           games.map((g) => h('a', { href: `#/leaderboard/${g.key}` }, t('leaderboard.title', { game: t(`game.${g.key}`) }))),
         ),

@@ -266,6 +266,39 @@ async fn the_lobby_offers_each_game_with_a_picture_and_shows_open_tables_at_once
         .await;
     viewport(&s, PHONE.0, PHONE.1).await;
     s.screenshot(&dir, "round3-lobby-first-visit-375x812").await;
+    // Issue 46: the ways to play come first, in view on a phone: a person now, bots, a
+    // table, the daily, watching, the leaderboards.
+    let ways = s
+        .js(
+            "const nav = document.querySelector('.lobby > :first-child');
+             const r = nav.getBoundingClientRect();
+             return [nav.dataset.testid, [...nav.children].map((c) => c.dataset.testid), r.bottom <= window.innerHeight];",
+            json!([]),
+        )
+        .await;
+    assert_eq!(
+        ways,
+        json!([
+            "ways-to-play",
+            [
+                "play-now-link",
+                "way-bots",
+                "way-table",
+                "way-daily",
+                "watch-link",
+                "way-leaderboards"
+            ],
+            true
+        ])
+    );
+    s.click("[data-testid=way-daily]").await;
+    s.wait_until(
+        "the daily challenge brought into view",
+        "const r = document.querySelector('[data-testid=daily]').getBoundingClientRect(); return r.top >= -1 && r.top < window.innerHeight / 2;",
+        json!([]),
+        10,
+    )
+    .await;
     // A game's "against bots" starts a table with bots at once.
     s.click("[data-game=pyramido][data-testid^=quick-bots]")
         .await;
