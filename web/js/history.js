@@ -37,6 +37,8 @@ export function resultText(mine, seats) {
 
 export function ratingText(rating) {
   if (!rating) return null;
+  // Left out of the rating (a provisional player met again): "+0" says why (issue 46).
+  if (rating.counted === false) return t('history.rating_not_counted', { after: Math.round(rating.after) });
   const delta = Math.round(rating.after - rating.before);
   return t('history.rating_change', { after: Math.round(rating.after), delta: delta >= 0 ? `+${delta}` : String(delta) });
 }

@@ -49,6 +49,10 @@ pub struct SeatOutcome {
 pub struct RatingChange {
     pub before: f64,
     pub after: f64,
+    /// False when the game did not move the rating at all: every pair of the seat was left
+    /// out (a provisional player met again, `db::ratings`). Said in words by the page, so
+    /// that a "+0" after a loss is explained (issue 46); a change that rounds to 0 is true.
+    pub counted: bool,
 }
 
 /// A table (as [`table_of`] gives it to `viewer`) with `finished_at` and `mine`: the seats
@@ -111,10 +115,16 @@ async fn rating_change(
     .map_err(crate::db::error::StoreError::from)?;
     let db = crate::db::error::StoreError::from;
     Ok(match row {
-        Some(r) => Some(RatingChange {
-            before: r.try_get::<f64, _>("rating_before").map_err(db)?.round(),
-            after: r.try_get::<f64, _>("rating_after").map_err(db)?.round(),
-        }),
+        Some(r) => {
+            let before = r.try_get::<f64, _>("rating_before").map_err(db)?;
+            let after = r.try_get::<f64, _>("rating_after").map_err(db)?;
+            Some(RatingChange {
+                before: before.round(),
+                after: after.round(),
+                // An excluded seat keeps its rating to the bit (`db::ratings::rate`).
+                counted: before != after,
+            })
+        }
         None => None,
     })
 }
@@ -171,11 +181,12 @@ mod tests {
             rating: Some(Some(RatingChange {
                 before: 1500.0,
                 after: 1490.0,
+                counted: true,
             })),
         };
         expected["mine"] = json!({
             "seats": [0], "rank": null, "score": null, "won": false,
-            "rating": {"before": 1500.0, "after": 1490.0},
+            "rating": {"before": 1500.0, "after": 1490.0, "counted": true},
         });
         assert_eq!(serde_json::to_value(entry(Some(rated))).unwrap(), expected);
     }

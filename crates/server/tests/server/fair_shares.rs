@@ -440,6 +440,22 @@ async fn a_repeated_game_against_a_provisional_account_counts_for_nothing() {
         second.iter().all(|(b, a)| b == a),
         "the repeat counts for nothing: {second:?}"
     );
+    // The history says so, so that the page explains the "+0" (issue 46); the first game,
+    // decided, counted.
+    let history = a.get("/api/me/games").await.body;
+    let rating_of = |id: &str| {
+        history["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .map(|g| g["mine"]["rating"].clone())
+            .unwrap()
+    };
+    assert_eq!(rating_of(&outcomes[1].0)["counted"], false, "{history}");
+    if outcomes[0].1[0] != outcomes[0].1[1] {
+        assert_eq!(rating_of(&outcomes[0].0)["counted"], true, "{history}");
+    }
     let board = a.get(&format!("/api/leaderboards/{DUEL}")).await.body;
     assert_eq!(board["players"], json!([]), "both are provisional: {board}");
 }
