@@ -15,6 +15,7 @@ import { resultPanel } from './result.js';
 import { notifyOffer } from './push.js';
 import { absenceAlert, playActions, endingText } from './people.js';
 import { chatPanel } from './chat.js';
+import { notesPanel } from './notes.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
@@ -187,7 +188,10 @@ export async function renderGame(root, id, invite) {
         // (`absenceAlert`): they cannot wait.
         st.finished ? null : playActions(ctx, page),
         chat.el,
+        // A player's own notes (nobody else reads them); not for spectators.
+        st.seat !== null ? notes.el : null,
       );
+      if (st.seat !== null) notes.load();
     } catch (e) {
       // A drawing bug must not look like a frozen game: say so, and keep the state.
       console.error(e);
@@ -218,6 +222,7 @@ export async function renderGame(root, id, invite) {
 
   const chat = chatPanel(id, socket);
   chat.load();
+  const notes = notesPanel(id);
   const onMessage = (msg) => {
     if (msg.game !== id) return;
     if (msg.type === 'chat') return chat.receive(msg.message);
@@ -280,6 +285,7 @@ export async function renderGame(root, id, invite) {
     socket.send({ type: 'subscribe', game: id, last_event: 0, invite });
   }
   app.leave = () => {
+    notes.flush();
     // A state still waiting for its frame must not draw this table over the next page.
     cancelSoon();
     clearInterval(ticking);

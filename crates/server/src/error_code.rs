@@ -142,6 +142,8 @@ codes! {
     NotBotOnly = "not_bot_only", Some(409), "HTTP", "abandon: a game with people in it";
     NobodyAway = "nobody_away", Some(409), "HTTP", "claim: no player is away";
     NotAway = "not_away", Some(409), "HTTP", "\"I'm back\": no bot plays the user's seat";
+    NoteTooLong = "note_too_long", Some(400), "HTTP",
+        "a private note (`PUT /api/games/{id}/note`) over 2,000 characters; nothing is stored";
     ChatTooLong = "chat_too_long", None, "WS",
         "a chat message refused (see \"Chat\"): too long; nothing is stored or sent";
     EmptyChat = "empty_chat", None, "WS", "a chat message refused: empty";

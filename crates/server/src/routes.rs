@@ -208,6 +208,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/claim", post(http::endings::claim))
         .route("/api/games/{id}/back", post(http::endings::back))
         .route("/api/games/{id}/chat", get(live::chat::list))
+        .route(
+            "/api/games/{id}/note",
+            get(http::notes::get_note).put(http::notes::put_note),
+        )
         .route("/api/chat/{id}/report", post(live::chat::report))
         .route(
             "/api/pairing",

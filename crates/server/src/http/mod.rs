@@ -13,6 +13,7 @@ pub mod export;
 pub mod history;
 pub mod listen;
 pub mod meet;
+pub mod notes;
 pub mod notify;
 pub mod pairing_internal;
 pub mod profiles;

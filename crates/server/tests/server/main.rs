@@ -21,6 +21,7 @@ mod mail_texts;
 mod meet;
 mod metrics;
 mod migrations;
+mod notes;
 mod pairing_limits;
 mod pairing_queue;
 mod play;

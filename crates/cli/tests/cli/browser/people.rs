@@ -134,6 +134,43 @@ async fn chat_is_plain_text_and_mutable_and_a_resigned_seat_is_played_on_by_a_bo
     .await;
     a.screenshot(&artifacts(), "people-chat-refused-1280").await;
 
+    // Private notes (issue 46 item 10): a's note is saved as typed, is there again after a
+    // reload, and b's box stays empty.
+    a.click("[data-testid=notes] summary").await;
+    a.click("[data-testid=notes-text]").await;
+    for key in "watch b's tomb".chars() {
+        a.press(&key.to_string()).await;
+    }
+    a.wait_until(
+        "the note saved",
+        "return document.querySelector('[data-testid=notes-status]').textContent === arguments[0];",
+        json!([en["notes.saved"]]),
+        10,
+    )
+    .await;
+    a.refresh().await;
+    a.wait_for("[data-testid=chat]", 20).await;
+    a.wait_until(
+        "the note read back",
+        "const t = document.querySelector('[data-testid=notes-text]'); return t && t.value === arguments[0];",
+        json!(["watch b's tomb"]),
+        10,
+    )
+    .await;
+    a.js(
+        "document.querySelector('[data-testid=notes]').scrollIntoView({ block: 'center' });",
+        json!([]),
+    )
+    .await;
+    a.screenshot(&artifacts(), "people-notes-1280").await;
+    let theirs = b
+        .js(
+            "return document.querySelector('[data-testid=notes-text]').value;",
+            json!([]),
+        )
+        .await;
+    assert_eq!(theirs, json!(""));
+
     // a resigns: a bot takes the seat, the game goes on for b.
     a.click("[data-testid=resign]").await;
     a.click("[data-testid=confirm-resign]").await;

@@ -166,6 +166,11 @@ impl Client {
         self.send(req).await
     }
 
+    pub async fn put(&mut self, path: &str, body: Value) -> Reply {
+        let req = self.http.put(format!("{}{path}", self.base)).json(&body);
+        self.send(req).await
+    }
+
     pub async fn post_raw(
         &mut self,
         path: &str,
