@@ -46,6 +46,8 @@ pub struct AppState {
     /// answers 503 (the instance serves, for the other instances' links, but takes no players
     /// from the load balancer yet).
     pub started: Arc<std::sync::atomic::AtomicBool>,
+    /// The Watch list's last answers (`http::watch_cache`).
+    pub watch_cache: Arc<http::watch_cache::WatchCache>,
 }
 
 impl AppState {
@@ -140,6 +142,7 @@ impl AppState {
             cluster,
             draining: tokio::sync::watch::channel(false).0,
             started: Arc::default(),
+            watch_cache: Arc::default(),
         };
         // Each reading of this instance's leases by the heartbeat (after a lapse of its
         // life, and now and then) stops the rooms that lost their game.

@@ -512,7 +512,7 @@ struct WatchRow {
 pub async fn watch(
     State(state): State<AppState>,
     Query(q): Query<WatchQuery>,
-) -> ApiResult<Json<crate::table_view::GameList<WatchedGame>>> {
+) -> ApiResult<Response> {
     let by_rating = match q.sort.as_deref() {
         None | Some("newest") => false,
         Some("rated") => true,
@@ -522,6 +522,36 @@ pub async fn watch(
             )));
         }
     };
+    // The same for every reader: built at most once per `FRESH_FOR` (`watch_cache`).
+    let body = state
+        .watch_cache
+        .get_or_build(
+            usize::from(by_rating),
+            crate::http::watch_cache::FRESH_FOR,
+            || async {
+                let list = watch_list(&state, by_rating).await?;
+                let json = serde_json::to_vec(&list).map_err(|e| {
+                    ApiError::new(
+                        ApiErrorCode::Internal,
+                        format!("cannot write the list: {e}"),
+                    )
+                })?;
+                Ok::<_, ApiError>(axum::body::Bytes::from(json))
+            },
+        )
+        .await?;
+    Ok((
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response())
+}
+
+/// The Watch list as built from the database and the rooms (see [`watch`]).
+async fn watch_list(
+    state: &AppState,
+    by_rating: bool,
+) -> ApiResult<crate::table_view::GameList<WatchedGame>> {
     let rows = sqlx::query_as::<_, WatchRow>(
         "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies
            FROM games g WHERE g.status = 'live' AND g.listed = 1
@@ -535,12 +565,12 @@ pub async fn watch(
     for WatchRow { game, plies } in rows {
         let row = GameRow::try_from(game)?;
         let seats = state.store.seats(&row.id).await?;
-        let table = crate::http::api::table_of(&state, &row, &seats, None).await?;
+        let table = crate::http::api::table_of(state, &row, &seats, None).await?;
         let mut ratings = Vec::with_capacity(seats.len());
         let mut sum = 0.0;
         for seat in &seats {
             let rating = match crate::db::ratings::player_of(seat) {
-                Some(player) => Some(rating_of(&state, row.kind, &player).await?.round()),
+                Some(player) => Some(rating_of(state, row.kind, &player).await?.round()),
                 None => None,
             };
             sum += rating.unwrap_or(0.0);
@@ -580,7 +610,7 @@ pub async fn watch(
     }
     // Each game as the lobby lists its table, with its players' ratings, how far it is and
     // the mean rating it is sorted by.
-    Ok(Json(crate::table_view::GameList { games }))
+    Ok(crate::table_view::GameList { games })
 }
 
 #[cfg(test)]

@@ -21,5 +21,6 @@ pub mod quotas;
 pub mod rematch;
 pub mod replay;
 pub mod turns;
+pub mod watch_cache;
 pub mod web;
 pub mod ws;
