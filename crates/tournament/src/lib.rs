@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod error;
+mod exact;
 pub mod format;
 pub mod meetings;
 pub mod player;

@@ -11,16 +11,20 @@
 //! 1. the best swap of two players at different tables, again and again until none helps;
 //! 2. while repeats remain, the first 3-cycle (a to b's table, b to c's, c to a's) that
 //!    helps, then back to 1. A swap cannot free a table whose every candidate would bring a
-//!    repeat with it; a rotation through a third table often can.
+//!    repeat with it; a rotation through a third table often can;
+//! 3. if a repeat is left (and there is no bench), the exact search of [`crate::exact`], with
+//!    the local result as the bound to beat, within a fixed budget of steps.
 //!
 //! Every step strictly lowers the objective, so the search ends; scans run in index order,
-//! so the same input always gives the same seating. It is a local search, not an exact one:
-//! `cargo run --release -p pyramidion-tournament --example repeat-rates` measures how often it
-//! keeps a repeat that an exhaustive search avoids (docs/tournaments.md).
+//! so the same input always gives the same seating. Up to 12 seated players the result has
+//! the fewest repeats possible (the exact search completes); beyond, `cargo run --release -p
+//! pyramidion-tournament --example repeat-rates` measures how often a repeat is kept that an
+//! exhaustive search avoids (docs/tournaments.md).
 //!
 //! A *bench* (the Arena's players left waiting) is a group with no cost; only players marked
 //! benchable may be swapped onto it, so the search may choose which of them waits to avoid a
 //! rematch.
+use crate::exact;
 
 /// The problem: candidates in standing order (0 leads), their points, the weights of their
 /// previous meetings, the sizes of the tables, and the bench.
@@ -39,7 +43,8 @@ pub(crate) struct Seating {
     pub bench: Vec<usize>,
 }
 
-type Cost = (i64, i64);
+/// (repeats, spread), compared lexicographically.
+pub(crate) type Cost = (i64, i64);
 
 struct Search<'a> {
     p: &'a Problem<'a>,
@@ -90,6 +95,13 @@ pub(crate) fn seat(problem: &Problem) -> Seating {
         .collect();
     search.run();
     let mut groups = search.groups;
+    if problem.bench == 0 && search.cost.iter().any(|c| c.0 > 0) {
+        let cost = search.cost.iter().fold((0, 0), |a, &c| add(a, c));
+        if let Some(better) = exact::better_than(problem, cost) {
+            groups = better;
+            groups.push(Vec::new());
+        }
+    }
     for group in &mut groups {
         group.sort_unstable();
     }
@@ -236,7 +248,7 @@ impl Search<'_> {
     }
 }
 
-fn add(a: Cost, b: Cost) -> Cost {
+pub(crate) fn add(a: Cost, b: Cost) -> Cost {
     (a.0 + b.0, a.1 + b.1)
 }
 
