@@ -9,6 +9,8 @@
 //! give the same pairings, bit for bit. See docs/tournaments.md.
 #![forbid(unsafe_code)]
 
+pub mod arena;
+mod arena_pool;
 pub mod error;
 mod exact;
 pub mod format;
@@ -17,9 +19,11 @@ pub mod player;
 pub mod points;
 mod seating;
 pub mod standings;
+pub mod streak;
 pub mod swiss;
 pub mod swiss_pairing;
 
+pub use arena::{Arena, ArenaConfig, ArenaPlayer, ArenaStanding, ArenaState, ArenaTable};
 pub use error::TournamentError;
 pub use format::{Layout, TableFormat};
 pub use meetings::Meetings;

@@ -35,12 +35,16 @@ pub(crate) struct Problem<'a> {
     pub sizes: &'a [u8],
     pub bench: usize,
     pub benchable: &'a [bool],
+    /// Whether a repeat left by the local search calls the exact search (Swiss rounds, once
+    /// per round; not the Arena's pool, paired every second or two, whose only repeats are
+    /// last-game rematches among few free players).
+    pub exact: bool,
 }
 
-/// The seating found: candidate indices per table (in standing order), then the bench.
+/// The seating found: candidate indices per table (in standing order); whoever is at no table
+/// is on the bench.
 pub(crate) struct Seating {
     pub tables: Vec<Vec<usize>>,
-    pub bench: Vec<usize>,
 }
 
 /// (repeats, spread), compared lexicographically.
@@ -95,7 +99,7 @@ pub(crate) fn seat(problem: &Problem) -> Seating {
         .collect();
     search.run();
     let mut groups = search.groups;
-    if problem.bench == 0 && search.cost.iter().any(|c| c.0 > 0) {
+    if problem.exact && problem.bench == 0 && search.cost.iter().any(|c| c.0 > 0) {
         let cost = search.cost.iter().fold((0, 0), |a, &c| add(a, c));
         if let Some(better) = exact::better_than(problem, cost) {
             groups = better;
@@ -105,14 +109,11 @@ pub(crate) fn seat(problem: &Problem) -> Seating {
     for group in &mut groups {
         group.sort_unstable();
     }
-    let bench = groups.pop().unwrap_or_default();
+    groups.pop();
     // Swaps may have moved the leaders' table down the list: list tables by their best
     // player again, full tables before short ones.
     groups.sort_by_key(|table| (std::cmp::Reverse(table.len()), table.first().copied()));
-    Seating {
-        tables: groups,
-        bench,
-    }
+    Seating { tables: groups }
 }
 
 impl Search<'_> {
@@ -279,6 +280,7 @@ mod tests {
             sizes: &[2, 2, 2],
             bench: 0,
             benchable: &[false; 6],
+            exact: true,
         });
         assert_eq!(seating.tables, vec![vec![0, 1], vec![2, 3], vec![4, 5]]);
     }
@@ -295,6 +297,7 @@ mod tests {
             sizes: &[2, 2],
             bench: 0,
             benchable: &[false; 4],
+            exact: true,
         });
         assert_eq!(seating.tables, vec![vec![0, 2], vec![1, 3]]);
     }
@@ -312,8 +315,9 @@ mod tests {
             sizes: &[3],
             bench: 1,
             benchable: &[true, true, true, false],
+            exact: false,
         });
+        assert_eq!(seating.tables[0].len(), 3);
         assert!(seating.tables[0].contains(&3));
-        assert_eq!(seating.bench.len(), 1);
     }
 }

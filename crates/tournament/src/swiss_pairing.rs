@@ -89,6 +89,7 @@ pub fn pair_round(request: &RoundRequest) -> Result<Pairing, TournamentError> {
         sizes: &sizes,
         bench: 0,
         benchable: &vec![false; seated.len()],
+        exact: true,
     });
     let tables = seating
         .tables
