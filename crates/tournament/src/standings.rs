@@ -100,7 +100,7 @@ impl Ledger<'_> {
             })
             .collect();
         // Stable on the id order the map gave: level players stay listed by id.
-        list.sort_by(|a, b| key(b).cmp(&key(a)));
+        list.sort_by_key(|s| std::cmp::Reverse(key(s)));
         for i in 0..list.len() {
             list[i].rank = if i > 0 && key(&list[i]) == key(&list[i - 1]) {
                 list[i - 1].rank

@@ -67,7 +67,7 @@ pub fn pair_round(request: &RoundRequest) -> Result<Pairing, TournamentError> {
     let mut order: Vec<&Entrant> = request.entrants.iter().collect();
     order.sort_by(|a, b| a.id.cmp(&b.id));
     rng.shuffle(&mut order);
-    order.sort_by(|a, b| (b.points, b.tiebreak).cmp(&(a.points, a.tiebreak)));
+    order.sort_by_key(|e| std::cmp::Reverse((e.points, e.tiebreak)));
 
     // Byes: fewest byes first, then lowest standing first.
     let mut by_bye: Vec<usize> = (0..order.len()).collect();
