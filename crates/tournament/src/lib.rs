@@ -15,6 +15,7 @@ pub mod error;
 mod exact;
 pub mod format;
 pub mod meetings;
+pub mod oracle;
 pub mod player;
 pub mod points;
 mod seating;

@@ -56,6 +56,11 @@ struct Search<'a> {
     /// Groups: the tables, then the bench (always present, maybe empty).
     groups: Vec<Vec<usize>>,
     cost: Vec<Cost>,
+    /// Groups a swap may improve: those with a repeat, the bench, and every group a step has
+    /// changed. The standings cut has the least spread, so two tables untouched since and
+    /// without repeats gain nothing from a swap between them; skipping those pairs keeps a
+    /// pass at O(changed × players) instead of O(players²).
+    dirty: Vec<bool>,
 }
 
 pub(crate) fn seat(problem: &Problem) -> Seating {
@@ -92,10 +97,15 @@ pub(crate) fn seat(problem: &Problem) -> Seating {
         p: problem,
         n,
         cost: Vec::new(),
+        dirty: Vec::new(),
         groups,
     };
     search.cost = (0..search.groups.len())
         .map(|g| search.group_cost(g, &search.groups[g]))
+        .collect();
+    let bench = search.bench_group();
+    search.dirty = (0..search.groups.len())
+        .map(|g| g == bench || search.cost[g].0 > 0)
         .collect();
     search.run();
     let mut groups = search.groups;
@@ -136,12 +146,25 @@ impl Search<'_> {
         (repeats, spread)
     }
 
-    /// The cost of group `g` with its member at `slot` replaced by `by`.
-    fn cost_with(&self, g: usize, slot: usize, by: usize, scratch: &mut Vec<usize>) -> Cost {
-        scratch.clear();
-        scratch.extend_from_slice(&self.groups[g]);
-        scratch[slot] = by;
-        self.group_cost(g, scratch)
+    /// The cost of group `g` with its member at `slot` replaced by `by`: its current cost less
+    /// the leaver's pairs plus the newcomer's, O(seats) rather than a recount of every pair.
+    fn cost_with(&self, g: usize, slot: usize, by: usize) -> Cost {
+        if g == self.bench_group() {
+            return (0, 0);
+        }
+        let members = &self.groups[g];
+        let out = members[slot];
+        let (mut repeats, mut spread) = self.cost[g];
+        let point = |x: usize| i64::from(self.p.points[x]);
+        for (k, &x) in members.iter().enumerate() {
+            if k != slot {
+                repeats += i64::from(self.p.met[by * self.n + x])
+                    - i64::from(self.p.met[out * self.n + x]);
+                let (new, old) = (point(by) - point(x), point(out) - point(x));
+                spread += new * new - old * old;
+            }
+        }
+        (repeats, spread)
     }
 
     /// Whether `player` may move into group `g` (only benchable players go to the bench).
@@ -154,21 +177,23 @@ impl Search<'_> {
     }
 
     fn run(&mut self) {
-        let mut scratch = Vec::new();
         loop {
-            while self.best_swap(&mut scratch) {}
-            if self.total_repeats() == 0 || !self.first_rotation(&mut scratch) {
+            while self.best_swap() {}
+            if self.total_repeats() == 0 || !self.first_rotation() {
                 break;
             }
         }
     }
 
     /// Applies the swap that lowers the objective most; false when none lowers it.
-    fn best_swap(&mut self, scratch: &mut Vec<usize>) -> bool {
+    fn best_swap(&mut self) -> bool {
         let groups = self.groups.len();
         let mut best: Option<(Cost, [usize; 4], Cost, Cost)> = None;
         for g1 in 0..groups {
             for g2 in g1 + 1..groups {
+                if !self.dirty[g1] && !self.dirty[g2] {
+                    continue;
+                }
                 let before = add(self.cost[g1], self.cost[g2]);
                 for s1 in 0..self.groups[g1].len() {
                     let a = self.groups[g1][s1];
@@ -180,8 +205,8 @@ impl Search<'_> {
                         if !self.may_enter(g1, b) {
                             continue;
                         }
-                        let c1 = self.cost_with(g1, s1, b, scratch);
-                        let c2 = self.cost_with(g2, s2, a, scratch);
+                        let c1 = self.cost_with(g1, s1, b);
+                        let c2 = self.cost_with(g2, s2, a);
                         let delta = sub(add(c1, c2), before);
                         if delta < (0, 0) && best.is_none_or(|(d, ..)| delta < d) {
                             best = Some((delta, [g1, s1, g2, s2], c1, c2));
@@ -198,12 +223,14 @@ impl Search<'_> {
         self.groups[g2][s2] = a;
         self.cost[g1] = c1;
         self.cost[g2] = c2;
+        self.dirty[g1] = true;
+        self.dirty[g2] = true;
         true
     }
 
     /// Applies the first 3-cycle, starting from a table with a repeat, that lowers the
     /// objective; false when none does.
-    fn first_rotation(&mut self, scratch: &mut Vec<usize>) -> bool {
+    fn first_rotation(&mut self) -> bool {
         let groups = self.groups.len();
         for ga in 0..groups {
             if self.cost[ga].0 == 0 {
@@ -217,7 +244,7 @@ impl Search<'_> {
                     }
                     for sb in 0..self.groups[gb].len() {
                         let b = self.groups[gb][sb];
-                        let cb = self.cost_with(gb, sb, a, scratch);
+                        let cb = self.cost_with(gb, sb, a);
                         for gc in (0..groups).filter(|&g| g != ga && g != gb) {
                             if !self.may_enter(gc, b) {
                                 continue;
@@ -228,8 +255,8 @@ impl Search<'_> {
                                 if !self.may_enter(ga, c) {
                                     continue;
                                 }
-                                let cc = self.cost_with(gc, sc, b, scratch);
-                                let ca = self.cost_with(ga, sa, c, scratch);
+                                let cc = self.cost_with(gc, sc, b);
+                                let ca = self.cost_with(ga, sa, c);
                                 if sub(add(add(ca, cb), cc), before) < (0, 0) {
                                     self.groups[ga][sa] = c;
                                     self.groups[gb][sb] = a;
@@ -237,6 +264,9 @@ impl Search<'_> {
                                     self.cost[ga] = ca;
                                     self.cost[gb] = cb;
                                     self.cost[gc] = cc;
+                                    for g in [ga, gb, gc] {
+                                        self.dirty[g] = true;
+                                    }
                                     return true;
                                 }
                             }

@@ -1,13 +1,14 @@
 //! One Swiss round: who sits out, who sits with whom, in which seat order.
 //!
-//! 1. **Standing order**: points, then the tie-break, larger first; players level on both in
-//!    an order drawn from the seed (a seeded shuffle of the ids, then a stable sort), so that
-//!    the first round is a random draw and no id sorts ahead by name.
+//! 1. **Draw**: the players in an order drawn from the seed (a seeded shuffle of the ids), so
+//!    that the first round is a random draw and no id sorts ahead by name.
 //! 2. **Byes** (when the format cannot seat everyone): those with the fewest byes so far,
-//!    the lowest standing first. Nobody gets a second bye while an active player has none.
-//! 3. **Tables**: the rest, cut in standing order into the layout's tables (full tables
-//!    first, so the leaders sit at full tables), then improved by [`crate::seating`]: fewest
-//!    repeated pairs first, then the least spread of points at each table.
+//!    the lowest standing (points, then the tie-break, then the draw) first. Nobody gets a
+//!    second bye while an active player has none.
+//! 3. **Tables**: the rest, by points (ties in the drawn order), cut into the layout's tables
+//!    (full tables first, so the leaders sit at full tables), then improved by
+//!    [`crate::seating`]: fewest repeated pairs first, then the least spread of points at
+//!    each table.
 //! 4. **Seats**: each table's seat order is drawn from the seed (the first seat often moves
 //!    first).
 use crate::seating::{self, Problem};
@@ -63,10 +64,11 @@ pub fn pair_round(request: &RoundRequest) -> Result<Pairing, TournamentError> {
     let layout = format.layout(request.entrants.len())?;
     let mut rng = round_rng(request.seed, request.round);
 
-    // Standing order, independent of the order the entrants came in.
-    let mut order: Vec<&Entrant> = request.entrants.iter().collect();
-    order.sort_by(|a, b| a.id.cmp(&b.id));
-    rng.shuffle(&mut order);
+    // A draw independent of the order the entrants came in, then the standing order.
+    let mut drawn: Vec<&Entrant> = request.entrants.iter().collect();
+    drawn.sort_by(|a, b| a.id.cmp(&b.id));
+    rng.shuffle(&mut drawn);
+    let mut order = drawn.clone();
     order.sort_by_key(|e| std::cmp::Reverse((e.points, e.tiebreak)));
 
     // Byes: fewest byes first, then lowest standing first.
@@ -75,10 +77,16 @@ pub fn pair_round(request: &RoundRequest) -> Result<Pairing, TournamentError> {
     let bye_set: BTreeSet<usize> = by_bye[..layout.byes].iter().copied().collect();
     let byes: Vec<PlayerId> = bye_set.iter().rev().map(|&i| order[i].id.clone()).collect();
 
-    let seated: Vec<&Entrant> = (0..order.len())
-        .filter(|i| !bye_set.contains(i))
-        .map(|i| order[i])
+    // The tables are cut by points alone, ties in the drawn order: cut by the tie-break,
+    // last round's tablemates (who share their opponents, hence their tie-breaks) would sit
+    // side by side and the search would spend its steps parting them.
+    let benched: BTreeSet<&PlayerId> = byes.iter().collect();
+    let mut seated: Vec<&Entrant> = drawn
+        .iter()
+        .copied()
+        .filter(|e| !benched.contains(&e.id))
         .collect();
+    seated.sort_by_key(|e| std::cmp::Reverse(e.points));
     let ids: Vec<&PlayerId> = seated.iter().map(|e| &e.id).collect();
     let points: Vec<u32> = seated.iter().map(|e| e.points).collect();
     let met = request.meetings.matrix(&ids);

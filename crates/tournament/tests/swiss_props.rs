@@ -2,68 +2,11 @@
 //! count of players, random results, withdrawals and late entries between rounds.
 use proptest::prelude::*;
 use pyramidion_core::GameRng;
+use pyramidion_tournament::oracle::fewest_repeats;
 use pyramidion_tournament::{
     Meetings, Pairing, PlayerId, Swiss, SwissConfig, TableFormat, TableResult, TournamentError,
 };
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The fewest repeats any seating of `players` into tables of `sizes` has (exhaustive, with
-/// pruning; for small fields only).
-fn fewest_repeats(players: &[PlayerId], sizes: &[usize], meetings: &Meetings) -> u32 {
-    fn go(
-        rest: &[PlayerId],
-        sizes: &mut Vec<usize>,
-        meetings: &Meetings,
-        so_far: u32,
-        best: &mut u32,
-    ) {
-        if so_far >= *best {
-            return;
-        }
-        let Some((first, others)) = rest.split_first() else {
-            *best = so_far;
-            return;
-        };
-        let distinct: BTreeSet<usize> = sizes.iter().copied().collect();
-        for size in distinct {
-            let at = sizes.iter().position(|&s| s == size).unwrap();
-            sizes.swap_remove(at);
-            // Every choice of `size - 1` companions for the first player left.
-            let mut pick: Vec<usize> = (0..size - 1).collect();
-            loop {
-                let mut table = vec![first.clone()];
-                table.extend(pick.iter().map(|&i| others[i].clone()));
-                let left: Vec<PlayerId> = (0..others.len())
-                    .filter(|i| !pick.contains(i))
-                    .map(|i| others[i].clone())
-                    .collect();
-                go(
-                    &left,
-                    sizes,
-                    meetings,
-                    so_far + meetings.repeats(&table),
-                    best,
-                );
-                // Next combination in lexicographic order.
-                let k = pick.len();
-                let Some(i) = (0..k).rev().find(|&i| pick[i] < others.len() - k + i) else {
-                    break;
-                };
-                pick[i] += 1;
-                for j in i + 1..k {
-                    pick[j] = pick[j - 1] + 1;
-                }
-                if k == 0 {
-                    break;
-                }
-            }
-            sizes.push(size);
-        }
-    }
-    let mut best = u32::MAX;
-    go(players, &mut sizes.to_vec(), meetings, 0, &mut best);
-    best
-}
 
 /// A random competition ranking of `seats` players and scores to go with it.
 fn random_result(rng: &mut GameRng, seats: usize) -> TableResult {
@@ -260,20 +203,4 @@ fn the_same_calls_give_the_same_pairings() {
         x.pair_next_round().unwrap().tables,
         y.pair_next_round().unwrap().tables
     );
-}
-
-#[test]
-fn the_exhaustive_oracle_counts_repeats() {
-    // Guards the oracle the property leans on: four players of whom two pairs met, at tables
-    // of two, can always avoid them; at one table of four they cannot.
-    let ids: Vec<PlayerId> = (0..4).map(|i| PlayerId::new(format!("p{i}"))).collect();
-    let mut meetings = Meetings::new();
-    meetings.add_table(&ids[0..2]);
-    meetings.add_table(&ids[2..4]);
-    assert_eq!(fewest_repeats(&ids, &[2, 2], &meetings), 0);
-    assert_eq!(fewest_repeats(&ids, &[4], &meetings), 2);
-    meetings.add_table(&[ids[0].clone(), ids[2].clone()]);
-    meetings.add_table(&[ids[1].clone(), ids[3].clone()]);
-    meetings.add_table(&[ids[0].clone(), ids[3].clone()]);
-    assert_eq!(fewest_repeats(&ids, &[2, 2], &meetings), 1);
 }
