@@ -29,8 +29,6 @@ pub enum TournamentError {
     BadPlacements,
     #[error("the arena is closed")]
     ArenaClosed,
-    #[error("player {0} is at a table")]
-    PlayerAtTable(PlayerId),
 }
 
 impl ErrorCode for TournamentError {
@@ -48,7 +46,38 @@ impl ErrorCode for TournamentError {
             TournamentError::ResultAlreadyRecorded(_) => "result_already_recorded",
             TournamentError::BadPlacements => "bad_placements",
             TournamentError::ArenaClosed => "arena_closed",
-            TournamentError::PlayerAtTable(_) => "player_at_table",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_distinct_snake_case() {
+        let id = PlayerId::new("p");
+        let all = [
+            TournamentError::DuplicatePlayer(id.clone()),
+            TournamentError::UnknownPlayer(id),
+            TournamentError::TableSizeOutOfRange(6),
+            TournamentError::TooFewPlayers { players: 1 },
+            TournamentError::NoRounds,
+            TournamentError::TournamentOver,
+            TournamentError::RoundInProgress(0),
+            TournamentError::NoSuchRound(0),
+            TournamentError::NoSuchTable(0),
+            TournamentError::ResultAlreadyRecorded(0),
+            TournamentError::BadPlacements,
+            TournamentError::ArenaClosed,
+        ];
+        let codes: std::collections::BTreeSet<&str> = all.iter().map(ErrorCode::code).collect();
+        assert_eq!(codes.len(), all.len());
+        for code in codes {
+            assert!(
+                code.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                "{code}"
+            );
         }
     }
 }

@@ -191,3 +191,120 @@ impl Swiss {
         podium(&self.standings())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn swiss(players: usize) -> Swiss {
+        let config = SwissConfig {
+            format: TableFormat::new(2, false).unwrap(),
+            rounds: 2,
+            seed: 5,
+        };
+        Swiss::new(config, (0..players).map(|i| PlayerId::new(format!("p{i}")))).unwrap()
+    }
+
+    fn win() -> TableResult {
+        TableResult {
+            places: vec![0, 1],
+            scores: vec![1, 0],
+        }
+    }
+
+    #[test]
+    fn bad_configurations_are_refused() {
+        let format = TableFormat::new(3, false).unwrap();
+        let config = SwissConfig {
+            format,
+            rounds: 0,
+            seed: 0,
+        };
+        assert_eq!(
+            Swiss::new(config, []).unwrap_err(),
+            TournamentError::NoRounds
+        );
+        let config = SwissConfig {
+            rounds: 3,
+            ..config
+        };
+        let twice = [PlayerId::new("a"), PlayerId::new("a")];
+        assert_eq!(
+            Swiss::new(config, twice).unwrap_err(),
+            TournamentError::DuplicatePlayer(PlayerId::new("a"))
+        );
+        let bad = SwissConfig {
+            format: TableFormat {
+                seats: 6,
+                short_tables: false,
+            },
+            ..config
+        };
+        assert_eq!(
+            Swiss::new(bad, []).unwrap_err(),
+            TournamentError::TableSizeOutOfRange(6)
+        );
+    }
+
+    #[test]
+    fn a_round_is_paired_once_its_predecessor_has_ended() {
+        let mut s = swiss(4);
+        s.pair_next_round().unwrap();
+        assert_eq!(
+            s.pair_next_round().unwrap_err(),
+            TournamentError::RoundInProgress(0)
+        );
+        s.record(0, 0, win()).unwrap();
+        assert_eq!(
+            s.record(0, 0, win()),
+            Err(TournamentError::ResultAlreadyRecorded(0))
+        );
+        assert_eq!(s.record(0, 2, win()), Err(TournamentError::NoSuchTable(2)));
+        assert_eq!(s.record(1, 0, win()), Err(TournamentError::NoSuchRound(1)));
+        let three = TableResult {
+            places: vec![0, 1, 2],
+            scores: vec![0; 3],
+        };
+        assert_eq!(s.record(0, 1, three), Err(TournamentError::BadPlacements));
+        s.record(0, 1, win()).unwrap();
+        // The two winners meet in round 2.
+        let winners: Vec<PlayerId> = s.rounds[0]
+            .pairing
+            .tables
+            .iter()
+            .map(|t| t[0].clone())
+            .collect();
+        let mut top = s.pair_next_round().unwrap().tables[0].clone();
+        top.sort();
+        let mut expected = winners;
+        expected.sort();
+        assert_eq!(top, expected);
+        s.record(1, 0, win()).unwrap();
+        s.record(1, 1, win()).unwrap();
+        assert!(s.is_finished());
+        assert_eq!(
+            s.pair_next_round().unwrap_err(),
+            TournamentError::TournamentOver
+        );
+        assert_eq!(s.podium()[0].points, 48);
+    }
+
+    #[test]
+    fn withdrawn_players_are_not_paired_and_may_come_back() {
+        let mut s = swiss(5);
+        let p0 = PlayerId::new("p0");
+        s.withdraw(&p0).unwrap();
+        let pairing = s.pair_next_round().unwrap().clone();
+        assert!(pairing.tables.iter().flatten().all(|id| id != &p0));
+        assert!(pairing.byes.is_empty());
+        assert_eq!(
+            s.withdraw(&PlayerId::new("x")),
+            Err(TournamentError::UnknownPlayer(PlayerId::new("x")))
+        );
+        s.join(p0.clone()).unwrap();
+        assert_eq!(
+            s.join(p0.clone()),
+            Err(TournamentError::DuplicatePlayer(p0))
+        );
+    }
+}
