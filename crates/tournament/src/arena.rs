@@ -9,6 +9,7 @@ use crate::streak::{arena_points, next_streak, on_fire};
 use crate::{PlayerId, TableFormat, TournamentError};
 use pyramidion_core::{GameRng, Seed};
 use serde::{Deserialize, Serialize};
+use std::cmp::Reverse;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArenaConfig {
@@ -147,13 +148,10 @@ impl Arena {
         if !self.is_running(now) {
             return Err(TournamentError::ArenaClosed);
         }
-        let standings = self.standings();
-        let pool_ids: Vec<usize> = standings
-            .iter()
-            .filter_map(|s| {
-                let i = self.index(&s.id).ok()?;
-                matches!(self.players[i].state, ArenaState::Waiting { .. }).then_some(i)
-            })
+        let pool_ids: Vec<usize> = self
+            .standing_order()
+            .into_iter()
+            .filter(|&i| matches!(self.players[i].state, ArenaState::Waiting { .. }))
             .collect();
         let pool: Vec<Free> = pool_ids
             .iter()
@@ -241,33 +239,41 @@ impl Arena {
     /// Points, then sole wins, then fewer games (the same points in fewer games is the
     /// better run), larger first; level players share a rank, listed by id.
     pub fn standings(&self) -> Vec<ArenaStanding> {
-        let mut list: Vec<ArenaStanding> = self
-            .players
-            .iter()
-            .map(|p| ArenaStanding {
+        let order = self.standing_order();
+        let mut list: Vec<ArenaStanding> = Vec::with_capacity(order.len());
+        for (place, &i) in order.iter().enumerate() {
+            let p = &self.players[i];
+            let rank = match list.last() {
+                Some(above) if standing_key(&self.players[order[place - 1]]) == standing_key(p) => {
+                    above.rank
+                }
+                _ => place as u32,
+            };
+            list.push(ArenaStanding {
                 id: p.id.clone(),
-                rank: 0,
+                rank,
                 points: p.points,
                 wins: p.wins,
                 games: p.games,
                 on_fire: on_fire(p.streak),
-            })
-            .collect();
-        let key = |s: &ArenaStanding| {
-            (
-                std::cmp::Reverse(s.points),
-                std::cmp::Reverse(s.wins),
-                s.games,
-            )
-        };
-        list.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.id.cmp(&b.id)));
-        for i in 0..list.len() {
-            list[i].rank = if i > 0 && key(&list[i]) == key(&list[i - 1]) {
-                list[i - 1].rank
-            } else {
-                i as u32
-            };
+            });
         }
         list
     }
+
+    /// Indices of the players in standing order.
+    fn standing_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.players.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (pa, pb) = (&self.players[a], &self.players[b]);
+            standing_key(pa)
+                .cmp(&standing_key(pb))
+                .then_with(|| pa.id.cmp(&pb.id))
+        });
+        order
+    }
+}
+
+fn standing_key(p: &ArenaPlayer) -> (Reverse<u32>, Reverse<u32>, u32) {
+    (Reverse(p.points), Reverse(p.wins), p.games)
 }
