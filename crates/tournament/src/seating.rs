@@ -12,8 +12,9 @@
 //! 2. while repeats remain, the first 3-cycle (a to b's table, b to c's, c to a's) that
 //!    helps, then back to 1. A swap cannot free a table whose every candidate would bring a
 //!    repeat with it; a rotation through a third table often can;
-//! 3. if a repeat is left (and there is no bench), the exact search of [`crate::exact`], with
-//!    the local result as the bound to beat, within a fixed budget of steps.
+//! 3. for Swiss rounds, if a repeat is left: an iterated local search (kicks, then 1 and 2
+//!    again; see [`Search::kicks`]), then the exact search of [`crate::exact`], with the best
+//!    seating so far as the bound to beat, within a fixed budget of steps.
 //!
 //! Every step strictly lowers the objective, so the search ends; scans run in index order,
 //! so the same input always gives the same seating. Up to 12 seated players the result has
@@ -25,6 +26,12 @@
 //! benchable may be swapped onto it, so the search may choose which of them waits to avoid a
 //! rematch.
 use crate::exact;
+use pyramidion_core::GameRng;
+
+/// Kicks of the iterated local search at most, per seating.
+const KICKS: usize = 400;
+/// The fixed seed of the kicks' draws (any constant: it only has to be the same every time).
+const KICK_SEED: u64 = 0x5EA7_1265;
 
 /// The problem: candidates in standing order (0 leads), their points, the weights of their
 /// previous meetings, the sizes of the tables, and the bench.
@@ -108,6 +115,9 @@ pub(crate) fn seat(problem: &Problem) -> Seating {
         .map(|g| g == bench || search.cost[g].0 > 0)
         .collect();
     search.run();
+    if problem.exact && search.total_repeats() > 0 {
+        search.kicks();
+    }
     let mut groups = search.groups;
     if problem.exact && problem.bench == 0 && search.cost.iter().any(|c| c.0 > 0) {
         let cost = search.cost.iter().fold((0, 0), |a, &c| add(a, c));
@@ -174,6 +184,61 @@ impl Search<'_> {
 
     fn total_repeats(&self) -> i64 {
         self.cost.iter().map(|c| c.0).sum()
+    }
+
+    fn total(&self) -> Cost {
+        self.cost.iter().fold((0, 0), |a, &c| add(a, c))
+    }
+
+    /// Iterated local search: while repeats remain, kick the seating (a player of a table
+    /// with a repeat swaps with a player drawn elsewhere, however that costs), descend again,
+    /// and keep the result if it has no more repeats than the best (sideways moves let the
+    /// walk cross plateaus); otherwise return to the best. The draws come from a fixed seed,
+    /// so the same problem always walks the same way. The number of kicks falls with the
+    /// field so that a round of hundreds stays within tens of milliseconds.
+    fn kicks(&mut self) {
+        let kicks = (40_000 / self.n.max(1)).clamp(20, KICKS);
+        let mut rng = GameRng::from_seed(KICK_SEED ^ self.n as u64);
+        let mut best = (self.total(), self.groups.clone(), self.cost.clone());
+        for _ in 0..kicks {
+            if best.0.0 == 0 {
+                break;
+            }
+            let repeated: Vec<usize> = (0..self.groups.len())
+                .filter(|&g| self.cost[g].0 > 0)
+                .collect();
+            let ga = repeated[rng.below(repeated.len() as u32) as usize];
+            let gb = rng.below(self.groups.len() as u32 - 1) as usize;
+            let gb = if gb >= ga { gb + 1 } else { gb };
+            if self.groups[gb].is_empty() {
+                continue;
+            }
+            let sa = rng.below(self.groups[ga].len() as u32) as usize;
+            let sb = rng.below(self.groups[gb].len() as u32) as usize;
+            let (a, b) = (self.groups[ga][sa], self.groups[gb][sb]);
+            if !self.may_enter(gb, a) || !self.may_enter(ga, b) {
+                continue;
+            }
+            let (ca, cb) = (self.cost_with(ga, sa, b), self.cost_with(gb, sb, a));
+            self.groups[ga][sa] = b;
+            self.groups[gb][sb] = a;
+            self.cost[ga] = ca;
+            self.cost[gb] = cb;
+            self.dirty[ga] = true;
+            self.dirty[gb] = true;
+            self.run();
+            let total = self.total();
+            if total.0 <= best.0.0 {
+                if total < best.0 {
+                    best = (total, self.groups.clone(), self.cost.clone());
+                }
+            } else {
+                self.groups.clone_from(&best.1);
+                self.cost.clone_from(&best.2);
+            }
+        }
+        self.groups = best.1;
+        self.cost = best.2;
     }
 
     fn run(&mut self) {

@@ -170,7 +170,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(100))]
 
     /// Larger fields: the same soundness (repeats are only measured, by the example).
     #[test]
