@@ -16,8 +16,9 @@
 //!    again; see [`Search::kicks`]), then the exact search of [`crate::exact`], with the best
 //!    seating so far as the bound to beat, within a fixed budget of steps.
 //!
-//! Every step strictly lowers the objective, so the search ends; scans run in index order,
-//! so the same input always gives the same seating. Up to 12 seated players the result has
+//! Every descent step strictly lowers the objective and the kicks and exact steps are
+//! counted, so the search ends; scans run in index order and kicks draw from a fixed seed, so
+//! the same input always gives the same seating. Up to 12 seated players the result has
 //! the fewest repeats possible (the exact search completes); beyond, `cargo run --release -p
 //! pyramidion-tournament --example repeat-rates` measures how often a repeat is kept that an
 //! exhaustive search avoids (docs/tournaments.md).
@@ -42,8 +43,8 @@ pub(crate) struct Problem<'a> {
     pub sizes: &'a [u8],
     pub bench: usize,
     pub benchable: &'a [bool],
-    /// Whether a repeat left by the local search calls the exact search (Swiss rounds, once
-    /// per round; not the Arena's pool, paired every second or two, whose only repeats are
+    /// Whether a repeat left by the local search calls the kicks and the exact search (Swiss
+    /// rounds, once per round; not the Arena's pool, paired every second or two, whose only repeats are
     /// last-game rematches among few free players).
     pub exact: bool,
 }
@@ -118,10 +119,10 @@ pub(crate) fn seat(problem: &Problem) -> Seating {
     if problem.exact && search.total_repeats() > 0 {
         search.kicks();
     }
+    let total = search.total();
     let mut groups = search.groups;
-    if problem.exact && problem.bench == 0 && search.cost.iter().any(|c| c.0 > 0) {
-        let cost = search.cost.iter().fold((0, 0), |a, &c| add(a, c));
-        if let Some(better) = exact::better_than(problem, cost) {
+    if problem.exact && problem.bench == 0 && total.0 > 0 {
+        if let Some(better) = exact::better_than(problem, total) {
             groups = better;
             groups.push(Vec::new());
         }
