@@ -121,11 +121,13 @@ pub(crate) fn seat(problem: &Problem) -> Seating {
     }
     let total = search.total();
     let mut groups = search.groups;
-    if problem.exact && problem.bench == 0 && total.0 > 0 {
-        if let Some(better) = exact::better_than(problem, total) {
-            groups = better;
-            groups.push(Vec::new());
-        }
+    if problem.exact
+        && problem.bench == 0
+        && total.0 > 0
+        && let Some(better) = exact::better_than(problem, total)
+    {
+        groups = better;
+        groups.push(Vec::new());
     }
     for group in &mut groups {
         group.sort_unstable();
