@@ -1,5 +1,5 @@
 //! An Arena as data: a fixed duration during which whoever is free is seated again at once
-//! with others free and close in the standings ([`crate::arena_pool`]), placement points with
+//! with others free and close in the standings (`arena_pool.rs`), placement points with
 //! the streak bonus of [`crate::streak`]. The server owns the clock and passes the time in
 //! milliseconds to every call; it stores the state and commits new tables before telling
 //! anyone.
@@ -143,7 +143,7 @@ impl Arena {
         Ok(())
     }
 
-    /// Seats free players (see [`crate::arena_pool`]) and returns the new tables' indices.
+    /// Seats free players (see `arena_pool.rs`) and returns the new tables' indices.
     pub fn pair(&mut self, now: u64) -> Result<Vec<usize>, TournamentError> {
         if !self.is_running(now) {
             return Err(TournamentError::ArenaClosed);

@@ -8,7 +8,7 @@
 //!    if the format allows) form only when a due player would otherwise be left waiting; the
 //!    layout is then the format's (fewest left out).
 //! 3. **Who waits**: if more players are free than seats, the seating search of
-//!    [`crate::seating`] chooses among the players not yet due (or among the due tied at the
+//!    `seating.rs` chooses among the players not yet due (or among the due tied at the
 //!    cut, when the due alone overfill the seats) who stays on the bench, so as to avoid
 //!    rematches and keep tables close in the standings.
 //! 4. **Tables close in the standings, no immediate rematch**: the seating search minimises

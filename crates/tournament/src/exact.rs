@@ -1,4 +1,4 @@
-//! The exact search behind [`crate::seating`]: when the local search keeps a repeated pair, a
+//! The exact search behind `seating.rs`: when the local search keeps a repeated pair, a
 //! branch and bound over every seating either finds a better one or proves there is none.
 //!
 //! Seatings are enumerated once each: the lowest-ranked unseated player opens the next table,

@@ -13,7 +13,7 @@
 //!    helps, then back to 1. A swap cannot free a table whose every candidate would bring a
 //!    repeat with it; a rotation through a third table often can;
 //! 3. for Swiss rounds, if a repeat is left: an iterated local search (kicks, then 1 and 2
-//!    again; see [`Search::kicks`]), then the exact search of [`crate::exact`], with the best
+//!    again; see [`Search::kicks`]), then the exact search of `exact.rs`, with the best
 //!    seating so far as the bound to beat, within a fixed budget of steps.
 //!
 //! Every descent step strictly lowers the objective and the kicks and exact steps are

@@ -7,7 +7,7 @@
 //!    second bye while an active player has none.
 //! 3. **Tables**: the rest, by points (ties in the drawn order), cut into the layout's tables
 //!    (full tables first, so the leaders sit at full tables), then improved by
-//!    [`crate::seating`]: fewest repeated pairs first, then the least spread of points at
+//!    `seating.rs`: fewest repeated pairs first, then the least spread of points at
 //!    each table.
 //! 4. **Seats**: each table's seat order is drawn from the seed (the first seat often moves
 //!    first).
