@@ -5,8 +5,11 @@
 //! whose size runs over the sizes still to fill, and its companions are chosen in increasing
 //! index order. A partial seating whose cost already reaches the best known is cut. The
 //! search counts its steps and stops after [`BUDGET`], keeping the best found: a count, not a
-//! clock, so the outcome is the same on every machine. Small fields (up to 12 seated players
-//! at any table size) finish well within it, so their repeats are the fewest possible; on
+//! clock, so the outcome is the same on every machine. Small fields finish well within it:
+//! up to 12 seated players, the whole enumeration tree, pruning aside, has at most 88,342
+//! steps (12 players at tables of 3; 39,722 at tables of 2: for each table size, the partial
+//! tables the first player opens, Σ C(rest, k) for k below the size, plus each complete
+//! table's subtree), so their repeats are the fewest possible; on
 //! larger fields the budget may run out (the example `repeat-rates` measures how often that
 //! leaves a repeat).
 use crate::seating::{Cost, Problem, add};
