@@ -20,7 +20,7 @@ pub struct ArenaConfig {
     /// How long a free player waits for the best table before the fallbacks: a short table,
     /// or the very same table again.
     pub patience: u64,
-    /// Draws the seat order at each table.
+    /// Draws the seat order at each table (the first seat goes to whoever had it least).
     pub seed: Seed,
 }
 
@@ -50,6 +50,9 @@ pub struct ArenaPlayer {
     /// Sole wins in a row.
     pub streak: u32,
     pub last_table: Option<usize>,
+    /// How many times the player had the first seat of a table (it often moves first).
+    #[serde(default)]
+    pub firsts: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,6 +129,7 @@ impl Arena {
                 wins: 0,
                 streak: 0,
                 last_table: None,
+                firsts: 0,
             }),
         }
         Ok(())
@@ -176,6 +180,13 @@ impl Arena {
                 self.config.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             );
             rng.shuffle(&mut players);
+            // As in a Swiss round: the first seat to whoever had it least (ties: the draw).
+            if let Some(first) = (0..players.len()).min_by_key(|&k| self.players[players[k]].firsts)
+            {
+                let player = players.remove(first);
+                players.insert(0, player);
+                self.players[player].firsts += 1;
+            }
             for &i in &players {
                 self.players[i].state = ArenaState::Playing { table: index };
             }

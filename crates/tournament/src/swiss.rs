@@ -6,6 +6,7 @@ use crate::swiss_pairing::{Entrant, Pairing, RoundRequest, pair_round};
 use crate::{Meetings, PlayerId, TableFormat, TableResult, TournamentError};
 use pyramidion_core::Seed;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SwissConfig {
@@ -109,6 +110,10 @@ impl Swiss {
             return Err(TournamentError::TournamentOver);
         }
         let standings = self.standings();
+        let mut firsts: BTreeMap<&PlayerId, u32> = BTreeMap::new();
+        for table in self.rounds.iter().flat_map(|r| &r.pairing.tables) {
+            *firsts.entry(&table[0]).or_default() += 1;
+        }
         let entrants: Vec<Entrant> = standings
             .iter()
             .filter(|s| !s.withdrawn)
@@ -117,6 +122,7 @@ impl Swiss {
                 points: s.points,
                 tiebreak: s.opponents,
                 byes: s.byes,
+                firsts: firsts.get(&s.id).copied().unwrap_or(0),
             })
             .collect();
         let pairing = pair_round(&RoundRequest {

@@ -9,8 +9,8 @@
 //!    (full tables first, so the leaders sit at full tables), then improved by
 //!    `seating.rs`: fewest repeated pairs first, then the least spread of points at
 //!    each table.
-//! 4. **Seats**: each table's seat order is drawn from the seed (the first seat often moves
-//!    first).
+//! 4. **Seats**: the first seat often moves first, so it goes to the player at the table who
+//!    has had it least often; the rest of the seat order is drawn from the seed.
 use crate::seating::{self, Problem};
 use crate::{Meetings, PlayerId, TableFormat, TournamentError};
 use pyramidion_core::{GameRng, Seed};
@@ -25,6 +25,9 @@ pub struct Entrant {
     /// Orders equal points, larger first (the standings' opponents tie-break).
     pub tiebreak: u64,
     pub byes: u32,
+    /// How many times the player had the first seat of a table.
+    #[serde(default)]
+    pub firsts: u32,
 }
 
 /// Everything a round's pairing depends on; the same request always gives the same pairing.
@@ -103,9 +106,15 @@ pub fn pair_round(request: &RoundRequest) -> Result<Pairing, TournamentError> {
         .tables
         .into_iter()
         .map(|table| {
-            let mut players: Vec<PlayerId> = table.iter().map(|&i| ids[i].clone()).collect();
+            let mut players: Vec<&Entrant> = table.iter().map(|&i| seated[i]).collect();
             rng.shuffle(&mut players);
-            players
+            // The fewest first seats takes the first seat (ties: the draw); the rest keep the
+            // drawn order.
+            if let Some(first) = (0..players.len()).min_by_key(|&k| players[k].firsts) {
+                let player = players.remove(first);
+                players.insert(0, player);
+            }
+            players.into_iter().map(|e| e.id.clone()).collect()
         })
         .collect();
     Ok(Pairing {
@@ -126,6 +135,7 @@ mod tests {
                 points: (n - i) as u32,
                 tiebreak: 0,
                 byes: 0,
+                firsts: 0,
             })
             .collect()
     }

@@ -104,6 +104,12 @@ fn check_pairing(
     for id in &seated {
         prop_assert!(pool.contains_key(*id), "{id} seated without waiting");
     }
+    // The first seat goes to whoever at the table had it least.
+    let firsts = |id: &PlayerId| before.players.iter().find(|p| &p.id == id).unwrap().firsts;
+    for &t in formed {
+        let players = &arena.tables[t].players;
+        prop_assert_eq!(Some(firsts(&players[0])), players.iter().map(firsts).min());
+    }
     // Nobody due waits while someone not due sits down.
     if left.keys().any(due) {
         for id in &seated {

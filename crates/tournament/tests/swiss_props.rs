@@ -28,6 +28,7 @@ fn check_round(
     swiss: &Swiss,
     pairing: &Pairing,
     byes_before: &BTreeMap<PlayerId, u32>,
+    firsts_before: &BTreeMap<PlayerId, u32>,
     meetings: &Meetings,
     checked: &mut Checked,
 ) -> Result<(), TestCaseError> {
@@ -66,6 +67,12 @@ fn check_round(
                 byes_before[*other]
             );
         }
+    }
+    // The first seat goes to whoever at the table had it least.
+    let firsts = |id: &PlayerId| firsts_before.get(id).copied().unwrap_or(0);
+    for table in &pairing.tables {
+        let fewest = table.iter().map(firsts).min();
+        prop_assert_eq!(Some(firsts(&table[0])), fewest);
     }
     // Repeats only when unavoidable: as few as an exhaustive search finds, on small fields.
     let repeats: u32 = pairing.tables.iter().map(|t| meetings.repeats(t)).sum();
@@ -126,6 +133,10 @@ fn run_tournament(
             .map(|s| (s.id, s.byes))
             .collect();
         let meetings = swiss.meetings();
+        let mut firsts_before: BTreeMap<PlayerId, u32> = BTreeMap::new();
+        for table in swiss.rounds.iter().flat_map(|r| &r.pairing.tables) {
+            *firsts_before.entry(table[0].clone()).or_default() += 1;
+        }
         let active = swiss.players.iter().filter(|p| !p.withdrawn).count();
         let pairing = match swiss.pair_next_round() {
             Ok(pairing) => pairing.clone(),
@@ -135,7 +146,14 @@ fn run_tournament(
                 return Ok(checked);
             }
         };
-        check_round(&swiss, &pairing, &byes_before, &meetings, &mut checked)?;
+        check_round(
+            &swiss,
+            &pairing,
+            &byes_before,
+            &firsts_before,
+            &meetings,
+            &mut checked,
+        )?;
         for (table, players) in pairing.tables.iter().enumerate() {
             let result = random_result(&mut rng, players.len());
             swiss.record(pairing.round, table, result).unwrap();
