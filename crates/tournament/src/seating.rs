@@ -44,8 +44,8 @@ pub(crate) struct Problem<'a> {
     pub bench: usize,
     pub benchable: &'a [bool],
     /// Whether a repeat left by the local search calls the kicks and the exact search (Swiss
-    /// rounds, once per round; not the Arena's pool, paired every second or two, whose only repeats are
-    /// last-game rematches among few free players).
+    /// rounds, once per round; not the Arena's pool, paired every second or two, whose only
+    /// repeats are last-game rematches among few free players).
     pub exact: bool,
 }
 
