@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 mod engine;
+pub mod speed;
 
 pub use engine::{Engine, games_json};
 
@@ -25,6 +26,28 @@ fn thrown(e: GameError) -> JsValue {
 #[wasm_bindgen]
 pub fn games() -> String {
     games_json()
+}
+
+/// `speed::random_games` (the speed figures): complete random games, the moves played.
+#[wasm_bindgen(js_name = benchRandomGames)]
+pub fn bench_random_games(
+    game: &str,
+    options: &str,
+    first_seed: u64,
+    games: u32,
+) -> Result<f64, JsValue> {
+    // f64: a move count far beyond what a benchmark plays fits exactly (below 2^53).
+    speed::random_games(game, options, first_seed, games)
+        .map(|moves| moves as f64)
+        .map_err(thrown)
+}
+
+/// `speed::positions` (the speed figures) as a JSON array of records.
+#[wasm_bindgen(js_name = benchPositions)]
+pub fn bench_positions(game: &str, seed: u64, count: u32) -> Result<String, JsValue> {
+    let positions = speed::positions(game, seed, count as usize).map_err(thrown)?;
+    let records: Vec<String> = positions.iter().map(Engine::record_json).collect();
+    Ok(format!("[{}]", records.join(",")))
 }
 
 /// One game in the page (JavaScript's `Engine`).
