@@ -1,11 +1,13 @@
 // The WebAssembly half of the speed figures (docs/performance.md, "The engines in
-// WebAssembly"): the same work as `cargo run --profile wasm -p pyramidion-wasm --example speed`
-// times natively, here in the module (web/wasm/, scripts/build-wasm) under Node's V8, the
-// engine Chromium runs it with.
+// WebAssembly"): the same work as `examples/speed.rs` times natively, here in a module built
+// with the `speed` feature, under Node's V8 (the engine Chromium runs it with).
 //
-//   node crates/wasm/node/speed.mjs [SECONDS] [POSITIONS]
+//   scripts/build-wasm --features speed --out /tmp/wasm-speed
+//   PYRAMIDION_WASM_DIR=/tmp/wasm-speed node crates/wasm/node/speed.mjs [SECONDS] [POSITIONS]
 //
-// Not a test (speed is measured, never asserted): its file name keeps `node --test` off it.
+// Seconds are the main thread's time on a processor (Linux's /proc/thread-self/schedstat), as
+// on the native side. Not a test (speed is measured, never asserted): its file name keeps
+// `node --test` off it.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,6 +17,9 @@ const dir = process.env.PYRAMIDION_WASM_DIR || join(root, 'web', 'wasm');
 const glue = await import(pathToFileURL(join(dir, 'pyramidion_wasm.js')).href);
 glue.initSync({ module: readFileSync(join(dir, 'pyramidion_wasm_bg.wasm')) });
 
+/** Seconds this thread has run on a processor (the first field of its schedstat, in ns). */
+const cpuSeconds = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e9;
+
 const seconds = Number(process.argv[2] ?? 5);
 const count = Number(process.argv[3] ?? 6);
 const ROUNDS = 5;
@@ -23,20 +28,20 @@ for (const d of JSON.parse(glue.games())) {
   const options = JSON.stringify({ players });
   const rates = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const start = performance.now();
+    const start = cpuSeconds();
     let games = 0;
-    while (performance.now() - start < (seconds * 1000) / ROUNDS) {
+    while (cpuSeconds() - start < seconds / ROUNDS) {
       glue.benchRandomGames(d.key, options, BigInt(1 + round * 1_000_000 + games), 20);
       games += 20;
     }
-    rates.push(games / ((performance.now() - start) / 1000));
+    rates.push(games / (cpuSeconds() - start));
   }
   rates.sort((a, b) => a - b);
   const positions = JSON.parse(glue.benchPositions(d.key, 11n, count));
   const engines = positions.map((r) => glue.Engine.fromRecord(JSON.stringify(r)));
-  const start = performance.now();
+  const start = cpuSeconds();
   const chosen = engines.map((e) => e.botMove('max', 5n));
-  const perMove = (performance.now() - start) / engines.length;
+  const perMove = ((cpuSeconds() - start) * 1000) / engines.length;
   engines.forEach((e) => e.free());
   console.log(
     `${d.key}: random ${players}-player games/s best ${rates[ROUNDS - 1].toFixed(0)} median ` +

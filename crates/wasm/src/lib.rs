@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 mod engine;
+#[cfg(feature = "speed")]
 pub mod speed;
 
 pub use engine::{Engine, games_json};
@@ -29,6 +30,7 @@ pub fn games() -> String {
 }
 
 /// `speed::random_games` (the speed figures): complete random games, the moves played.
+#[cfg(feature = "speed")]
 #[wasm_bindgen(js_name = benchRandomGames)]
 pub fn bench_random_games(
     game: &str,
@@ -43,6 +45,7 @@ pub fn bench_random_games(
 }
 
 /// `speed::positions` (the speed figures) as a JSON array of records.
+#[cfg(feature = "speed")]
 #[wasm_bindgen(js_name = benchPositions)]
 pub fn bench_positions(game: &str, seed: u64, count: u32) -> Result<String, JsValue> {
     let positions = speed::positions(game, seed, count as usize).map_err(thrown)?;
