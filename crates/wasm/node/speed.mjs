@@ -17,8 +17,12 @@ const dir = process.env.PYRAMIDION_WASM_DIR || join(root, 'web', 'wasm');
 const glue = await import(pathToFileURL(join(dir, 'pyramidion_wasm.js')).href);
 glue.initSync({ module: readFileSync(join(dir, 'pyramidion_wasm_bg.wasm')) });
 
-/** Seconds this thread has run on a processor (the first field of its schedstat, in ns). */
-const cpuSeconds = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e9;
+/** Seconds this thread has run on a processor (the first field of its schedstat, in ns), or
+ * with PYRAMIDION_SPEED_CLOCK=wall the wall clock's (to compare with speed-chromium.mjs). */
+const wall = process.env.PYRAMIDION_SPEED_CLOCK === 'wall';
+const cpuSeconds = wall
+  ? () => performance.now() / 1000
+  : () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e9;
 
 const seconds = Number(process.argv[2] ?? 5);
 const count = Number(process.argv[3] ?? 6);
