@@ -9,8 +9,9 @@
 //! among the legal moves), and the SHA-256 of the byte stream the Node side rebuilds: at every
 //! position, the legal moves, the view of every seat and a spectator's, the outcome, then the
 //! reply to the move played, each string followed by a newline. The first `BOT_SAMPLES` games
-//! of each game (default 1) also list the bots' moves at every ladder level at a few positions
-//! of the game: what the module's bots must choose with the same seed.
+//! of each game (default 2: a solo and a 2-player game of Forgotten Treasures, 2 and 3 players
+//! in the others) also list the bots' moves at every ladder level at a few positions of the
+//! game: what the module's bots must choose with the same seed.
 use pyramidion_ai::level::BotLevel;
 use pyramidion_games::GameKind;
 use pyramidion_wasm::Engine;
@@ -66,7 +67,7 @@ fn feed_position(hash: &mut Sha256, e: &Engine) {
 fn main() {
     let mut args = std::env::args().skip(1);
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
-    let bot_samples: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
+    let bot_samples: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
     println!("{}", pyramidion_wasm::games_json());
     for &kind in GameKind::ALL {
         for index in 0..games {

@@ -22,7 +22,7 @@ import { loadEngines } from '../../../web/js/engine.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const moduleDir = process.env.PYRAMIDION_WASM_DIR || join(root, 'web', 'wasm');
 const gamesPerGame = process.env.PYRAMIDION_PARITY_GAMES || '1000';
-const botSamples = process.env.PYRAMIDION_PARITY_BOT_GAMES || '1';
+const botSamples = process.env.PYRAMIDION_PARITY_BOT_GAMES || '2';
 
 /** The module, loaded through the page's own loader (web/js/engine.js). */
 async function engines() {
