@@ -351,19 +351,19 @@ fn replay<G: Rules>(
                         message: e.reason,
                     },
                 )?;
-        let before = game.clone();
-        game.play(&played).map_err(|e| RecordError::Illegal {
+        game.check(&played).map_err(|e| RecordError::Illegal {
             place: record.place_of(ply),
             text: text.clone(),
             code: e.code(),
             message: e.to_string(),
         })?;
-        if let (true, ToMove::Seat(_)) = (plies.contains(&ply), before.to_move()) {
-            before.legal_moves(&mut legal);
+        if let (true, ToMove::Seat(_)) = (plies.contains(&ply), game.to_move()) {
+            game.legal_moves(&mut legal);
             if legal.len() > 1 {
-                at(&before, played, ply)?;
+                at(&game, played, ply)?;
             }
         }
+        game.play_unchecked(&played);
     }
     Ok(game.seats())
 }
