@@ -33,8 +33,8 @@ pub fn catalog_language(path: &str) -> Option<&str> {
 /// each registered game's own (`web/js/<key>/i18n/<lang>.json`, in the game's folder, where it
 /// has one), so that a new game brings its words in its folder and edits no shared catalog.
 /// `None` for a language the shell has no catalog for. A game's catalog that is not a JSON
-/// object, or that gives a key the shell's catalog already has, is an error: no game
-/// overrides the shell's words (`tests/server/i18n.rs` reads every catalog through this).
+/// object, that gives a key the shell's catalog already has, or a key another game words
+/// otherwise, is an error: no game overrides the shell's words (`tests/server/i18n.rs` reads every catalog through this).
 pub fn catalog(lang: &str) -> Option<Result<Map<String, Value>, String>> {
     let shell = asset(&format!("i18n/{lang}.json"))?;
     Some(merged_catalog(lang, &shell))
@@ -46,6 +46,7 @@ fn merged_catalog(lang: &str, shell: &[u8]) -> Result<Map<String, Value>, String
             .map_err(|e| format!("web/{path} is not a flat JSON object: {e}"))
     };
     let mut out = read(&format!("i18n/{lang}.json"), shell)?;
+    let mut games = Map::new();
     for key in pyramidion_games::GameKind::keys() {
         let path = format!("js/{key}/i18n/{lang}.json");
         let Some(bytes) = asset(&path) else { continue };
@@ -55,8 +56,17 @@ fn merged_catalog(lang: &str, shell: &[u8]) -> Result<Map<String, Value>, String
                     "web/{path} gives '{k}', a key of the shell's catalog"
                 ));
             }
-            out.insert(k, v);
+            // Two games may share a message (an error code both have), not contradict.
+            match games.get(&k) {
+                Some(theirs) if *theirs != v => {
+                    return Err(format!(
+                        "web/{path} words '{k}' otherwise than another game"
+                    ));
+                }
+                _ => games.insert(k, v),
+            };
         }
     }
+    out.extend(games);
     Ok(out)
 }

@@ -185,6 +185,10 @@ fn judge_at_max_budget(record: &Record) -> u32 {
 /// judge's own budget (at `max`'s, a quarter, two seeds put Pyramids' greedy seat 7.7 and
 /// 10.5 points apart: the judge's claim is at its budget).
 #[test]
+#[cfg_attr(
+    not(feature = "heavy-tests"),
+    ignore = "second tier (minutes of analysis on 2 cores): scripts/test runs it, --all-features"
+)]
 fn two_seeds_agree_on_flags_and_totals() {
     use pyramidion_games::{pyramido, pyramids, treasures};
     fn record<G: Rules>(options: &G::Options, seed: u64, plies: usize) -> Record {
