@@ -1,15 +1,17 @@
-//! The bot hooks ([`pyramidion_core::BotHooks`]) checked on many positions: the search plays what they return
-//! unchecked, so a hook that returns an illegal move corrupts a game silently. Run for every
-//! registered game by `pyramidion-games`' test `hooks`.
+//! The bot hooks ([`pyramidion_core::BotHooks`]) checked on many positions: the search plays what
+//! they return unchecked, so a hook that returns an illegal move corrupts a game silently. Run for
+//! every registered game by `pyramidion-games`' test `hooks`.
 use pyramidion_core::{GameRng, Rules, Seed, ToMove};
 
 /// Plays `games` seeded games of `R` from `options` (each move the game's greedy one or a
 /// uniform one, by turns of a coin, so that the positions reach every stage: uniform players
 /// alone end Pyramido in its first stage) and checks at every position that
 /// - [`pyramidion_core::BotHooks::greedy_move`] returns a legal move (or none),
-/// - [`pyramidion_core::BotHooks::favourite_move`] returns one of its candidates (all the legal moves, and a
+/// - [`pyramidion_core::BotHooks::favourite_move`] returns one of its candidates (all the legal
+/// moves, and a
 ///   random part of them),
-/// - [`pyramidion_core::BotHooks::playout_horizon`] from the game's start and from ten plies back, for one to
+/// - [`pyramidion_core::BotHooks::playout_horizon`] from the game's start and from ten plies back,
+/// for one to
 ///   three stages, counts every seat.
 ///
 /// Returns the number of positions checked, or what failed and where.
