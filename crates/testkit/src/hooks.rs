@@ -6,13 +6,11 @@ use pyramidion_core::{GameRng, Rules, Seed, ToMove};
 /// Plays `games` seeded games of `R` from `options` (each move the game's greedy one or a
 /// uniform one, by turns of a coin, so that the positions reach every stage: uniform players
 /// alone end Pyramido in its first stage) and checks at every position that
-/// - [`pyramidion_core::BotHooks::greedy_move`] returns a legal move (or none),
-/// - [`pyramidion_core::BotHooks::favourite_move`] returns one of its candidates (all the legal
-/// moves, and a
-///   random part of them),
-/// - [`pyramidion_core::BotHooks::playout_horizon`] from the game's start and from ten plies back,
-/// for one to
-///   three stages, counts every seat.
+/// - `greedy_move` returns a legal move (or none),
+/// - `favourite_move` returns one of its candidates (all the legal moves, and a random part of
+///   them),
+/// - `playout_horizon` from the game's start and from ten plies back, for one to three
+///   stages, counts every seat.
 ///
 /// Returns the number of positions checked, or what failed and where.
 pub fn check_hooks<R: Rules>(
