@@ -1,6 +1,7 @@
 // @ts-check
-// Flat JSON catalogs per language (web/i18n/{en,fr,it}.json). `t(key, params)` fills
-// `{name}` placeholders; a key with `.one` / `.other` (…) variants is chosen by
+// Flat JSON catalogs per language, as the server serves them at /i18n/{en,fr,it}.json: the
+// shell's (web/i18n/) with each registered game's own (web/js/<game>/i18n/) merged in.
+// `t(key, params)` fills `{name}` placeholders; a key with `.one` / `.other` (…) variants is chosen by
 // Intl.PluralRules on `params.count`. Every visible string goes through here.
 export const LANGUAGES = [
   { code: 'en', name: 'English' },

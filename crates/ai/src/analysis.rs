@@ -18,8 +18,8 @@
 use crate::judge::judge;
 use crate::search::{Playout, Search, SearchConfig};
 use pyramidion_core::descriptor::GameDescriptor;
-use pyramidion_core::record::Record;
-use pyramidion_core::{Rules, ToMove};
+use pyramidion_core::record::{Record, RecordError};
+use pyramidion_core::{ErrorCode, Rules, ToMove};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -252,10 +252,36 @@ pub struct Analysis {
     pub seats: Vec<SeatTotal>,
 }
 
-/// A record that cannot be analysed: unknown game, or a move that does not replay.
+/// A record that cannot be analysed: unknown game, or a move that does not replay. Its
+/// code is the record's (`unknown_game`, `bad_record`, `bad_move_syntax`, the game's own
+/// move error…), the same that `pyramidion replay` and the server give for the same record.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{0}")]
-pub struct AnalysisError(pub String);
+#[error("{message}")]
+pub struct AnalysisError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl AnalysisError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        AnalysisError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl ErrorCode for AnalysisError {
+    fn code(&self) -> &'static str {
+        self.code
+    }
+}
+
+impl From<RecordError> for AnalysisError {
+    fn from(e: RecordError) -> Self {
+        AnalysisError::new(e.code(), e.to_string())
+    }
+}
 
 /// How many decisions (moves of a seat that had a choice) a record holds: what a per-game
 /// budget is shared among.
@@ -305,28 +331,39 @@ impl Analysis {
 }
 
 /// Replays `record`, calling `at` with the state, the move played and its ply at every
-/// decision among `plies` (a seat to move with more than one legal move).
+/// decision among `plies` (a seat to move with more than one legal move). Every move is
+/// checked before `at` sees it: the analysis of a move assumes it legal (it is one of the
+/// candidates), so a record with an illegal move is refused as `replay` refuses it.
 fn replay<G: Rules>(
     record: &Record,
     plies: std::ops::Range<usize>,
     mut at: impl FnMut(&G, G::Move, usize) -> Result<(), AnalysisError>,
 ) -> Result<u8, AnalysisError> {
-    let mut game: G = record
-        .replay_prefix(Some(0))
-        .map_err(|e| AnalysisError(format!("record setup: {e}")))?;
+    let mut game: G = record.replay_prefix(Some(0))?;
     let mut legal = Vec::new();
     for (ply, text) in record.moves.iter().enumerate().take(plies.end) {
-        let played: G::Move = text
-            .parse()
-            .map_err(|e| AnalysisError(format!("{}: {e}", record.place_of(ply))))?;
+        let played: G::Move =
+            text.parse()
+                .map_err(
+                    |e: pyramidion_core::rules::MoveParseError| RecordError::BadMove {
+                        place: record.place_of(ply),
+                        text: text.clone(),
+                        message: e.reason,
+                    },
+                )?;
+        game.check(&played).map_err(|e| RecordError::Illegal {
+            place: record.place_of(ply),
+            text: text.clone(),
+            code: e.code(),
+            message: e.to_string(),
+        })?;
         if let (true, ToMove::Seat(_)) = (plies.contains(&ply), game.to_move()) {
             game.legal_moves(&mut legal);
             if legal.len() > 1 {
                 at(&game, played, ply)?;
             }
         }
-        game.play(&played)
-            .map_err(|e| AnalysisError(format!("{}: {e}", record.place_of(ply))))?;
+        game.play_unchecked(&played);
     }
     Ok(game.seats())
 }

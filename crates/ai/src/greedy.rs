@@ -1,6 +1,6 @@
 //! The greedy bot: the best immediate gain, as the game itself defines it
-//! ([`Rules::greedy_move`], in each game's crate: `heuristic.rs`). A game that offers no greedy
-//! policy is played uniformly.
+//! ([`pyramidion_core::BotHooks::greedy_move`], in each game's crate: `heuristic.rs`). A game that
+//! offers no greedy policy is played uniformly.
 use crate::Bot;
 use pyramidion_core::{GameRng, Rules, Seed};
 

@@ -47,9 +47,9 @@ pub struct SearchConfig {
     /// whichever comes first. Counted, not timed (results stay reproducible), and it bounds a
     /// decision's time where playouts are long: a game's first moves, more players.
     pub plies_per_iteration: u32,
-    /// Stage ends after which a playout stops and counts the points banked, in games whose
-    /// guiding policy offers an estimate there ([`Rules::playout_horizon`]); 0 plays every
-    /// playout to the game's end. Where games are long, a playout's last stages, played by
+    /// Stage ends after which a playout stops and counts the points banked, in games whose guiding
+    /// policy offers an estimate there ([`pyramidion_core::BotHooks::playout_horizon`]); 0 plays
+    /// every playout to the game's end. Where games are long, a playout's last stages, played by
     /// the policy with random moves mixed in, add more noise than information.
     pub horizon_stages: u8,
 }

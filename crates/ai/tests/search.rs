@@ -1,5 +1,7 @@
-//! The search bot: legal, reproducible, blind to what its seat cannot see, and stronger than
-//! greedy. Correctness only; speed is measured by `pyramidion bench` and `arena`.
+//! The search bot: blind to what its seat cannot see, and stronger than greedy, on the games
+//! with hidden information; legal and reproducible in every registered game
+//! (`pyramidion-games`' test `search`, which takes its list from the registry). Correctness
+//! only; speed is measured by `pyramidion bench` and `arena`.
 use pyramidion_ai::search::{Playout, Search, SearchConfig};
 use pyramidion_ai::seed::seat_seed;
 use pyramidion_ai::{Bot, Greedy};
@@ -15,81 +17,6 @@ fn tiny(iterations: u32) -> SearchConfig {
         playout: Playout::Uniform,
         ..SearchConfig::default()
     }
-}
-
-/// Plays a game with a search bot at every seat; `play` (checked) must accept every move.
-fn all_search<G: Rules>(options: &G::Options, seed: u64, config: SearchConfig) -> Vec<String> {
-    all_search_by_seat::<G>(options, seed, |_| config)
-}
-
-/// [`all_search`] with each seat's own configuration.
-fn all_search_by_seat<G: Rules>(
-    options: &G::Options,
-    seed: u64,
-    config: impl Fn(usize) -> SearchConfig,
-) -> Vec<String> {
-    let mut game = G::new(options, seed).unwrap();
-    let mut bots: Vec<Search<G>> = (0..game.seats())
-        .map(|s| Search::new(config(s.into()), seat_seed(seed, s.into())))
-        .collect();
-    let mut moves = Vec::new();
-    while let ToMove::Seat(s) = game.to_move() {
-        let m = bots[s.index()].choose(&game);
-        game.play(&m)
-            .unwrap_or_else(|e| panic!("seed {seed}: illegal search move {m}: {e}"));
-        moves.push(m.to_string());
-    }
-    assert!(game.outcome().is_some());
-    moves
-}
-
-fn treasures_options() -> Vec<treasures::Options> {
-    vec![
-        treasures::Options::solo(treasures::SoloMode::TheLegend),
-        treasures::Options::solo(treasures::SoloMode::ALegend),
-        treasures::Options::multiplayer(2),
-        treasures::Options::multiplayer(3),
-        treasures::Options::multiplayer(4),
-    ]
-}
-
-#[test]
-fn plays_only_legal_moves_in_every_game_and_player_count() {
-    for options in treasures_options() {
-        for seed in 0..2 {
-            all_search::<treasures::Game>(&options, seed, tiny(6));
-        }
-    }
-    for players in 2..=4 {
-        for seed in 0..3 {
-            all_search::<pyramido::Game>(&pyramido::Options { players }, seed, tiny(6));
-        }
-    }
-    for players in 2..=5 {
-        for seed in 0..5 {
-            all_search::<pyramids::Game>(&pyramids::Options { players }, seed, tiny(6));
-        }
-    }
-}
-
-#[test]
-fn same_seed_and_budget_same_game() {
-    let config = SearchConfig::with_iterations(12);
-    let t = treasures::Options::multiplayer(2);
-    assert_eq!(
-        all_search::<treasures::Game>(&t, 3, config),
-        all_search::<treasures::Game>(&t, 3, config)
-    );
-    let p = pyramido::Options { players: 2 };
-    assert_eq!(
-        all_search::<pyramido::Game>(&p, 3, config),
-        all_search::<pyramido::Game>(&p, 3, config)
-    );
-    let q = pyramids::Options { players: 3 };
-    assert_eq!(
-        all_search::<pyramids::Game>(&q, 3, config),
-        all_search::<pyramids::Game>(&q, 3, config)
-    );
 }
 
 /// Two true states that look the same to the seat to move (one is a determinisation of the
@@ -201,45 +128,6 @@ fn move_evaluation_is_reproducible_and_leaves_the_search_unchanged() {
     // Evaluating does not move the search's own generator.
     let mut fresh = Search::<treasures::Game>::new(tiny(10), 1);
     assert_eq!(search.choose(&game), fresh.choose(&game));
-}
-
-/// Thousands of seeded games of every game and player count (12 configurations × 1,000
-/// seeds in `scripts/test`; plain `cargo test` plays a tenth), search at every seat with a
-/// tiny budget: legality does not depend on it. In one seed in twenty one seat (a different
-/// one from game to game) plays the guided playouts and widening every level uses: whole
-/// greedy games per iteration, so dear that with every seat on them these 600 games were three
-/// quarters of the test's CPU; the other seats play uniform ones.
-#[test]
-fn thousands_of_games_only_legal_moves() {
-    let seeds = pyramidion_testkit::tier_games(1000);
-    let config = |seed: u64, seats: usize, seat: usize| {
-        if seed.is_multiple_of(20) && seat as u64 == (seed / 20) % seats as u64 {
-            SearchConfig::with_iterations(2)
-        } else {
-            tiny(2)
-        }
-    };
-    // Each game is independent: spread the seeds over the cores.
-    for options in treasures_options() {
-        let seats = usize::from(treasures::Game::new(&options, 0).unwrap().seats());
-        pyramidion_testkit::each_seed_on_every_core(seeds, |seed| {
-            all_search_by_seat::<treasures::Game>(&options, seed, |s| config(seed, seats, s));
-        });
-    }
-    for players in 2..=4 {
-        pyramidion_testkit::each_seed_on_every_core(seeds, |seed| {
-            all_search_by_seat::<pyramido::Game>(&pyramido::Options { players }, seed, |s| {
-                config(seed, players.into(), s)
-            });
-        });
-    }
-    for players in 2..=5 {
-        pyramidion_testkit::each_seed_on_every_core(seeds, |seed| {
-            all_search_by_seat::<pyramids::Game>(&pyramids::Options { players }, seed, |s| {
-                config(seed, players.into(), s)
-            });
-        });
-    }
 }
 
 /// The budget's move cap: a decision stops once its playouts have simulated

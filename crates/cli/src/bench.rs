@@ -6,7 +6,7 @@ use clap::Args;
 use pyramidion_ai::search::{Playout, Search, SearchConfig};
 use pyramidion_ai::seed::seat_seed;
 use pyramidion_ai::{Bot, Greedy, RandomBot};
-use pyramidion_core::{Rules, ToMove};
+use pyramidion_core::{BotHooks, Rules, ToMove};
 use pyramidion_games::{GameKind, dispatch};
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -7,6 +7,8 @@
 
 pub mod bench;
 pub mod descriptor;
+pub mod hooks;
+pub mod notation;
 pub mod player_count;
 pub mod record;
 pub mod rng;
@@ -14,7 +16,9 @@ pub mod rules;
 pub mod seat;
 
 pub use descriptor::GameDescriptor;
+pub use hooks::BotHooks;
+pub use notation::{Notation, Redacted};
 pub use player_count::PlayerCount;
 pub use rng::{GameRng, Seed};
-pub use rules::{ErrorCode, Outcome, RankKey, Redacted, Rules, SetupError, ToMove};
+pub use rules::{ErrorCode, Outcome, RankKey, Rules, SetupError, ToMove};
 pub use seat::Seat;

@@ -1,5 +1,7 @@
 //! The contract every game implements (after shakmaty and OpenSpiel).
 use crate::descriptor::GameDescriptor;
+pub use crate::hooks::BotHooks;
+pub use crate::notation::{Notation, Redacted};
 use crate::{GameRng, Seat, Seed};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::{Debug, Display};
@@ -125,7 +127,20 @@ impl Outcome {
 /// [`Outcome::decided_by`] of a seat level on every key with the seat above it.
 pub const SHARED: &str = "shared";
 
-pub trait Rules: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
+/// The required core of a game (after shakmaty's `Position`): its types, setup, whose turn
+/// it is, the legal moves, [`Rules::check`] (why a move is illegal) and
+/// [`Rules::play_unchecked`], the views, the outcome and determinisation. [`Rules::play`]
+/// and [`Rules::is_legal`] are provided on top of `check` and `play_unchecked` and never
+/// written again by a game: one definition of "legal" per game, so that what `play` accepts
+/// and what the bots play unchecked cannot drift apart (`scripts/new-game-check` refuses a
+/// game that overrides them).
+///
+/// How moves are written for clients ([`Notation`]: the structured form, redaction) and what
+/// a game knows for the bots ([`BotHooks`], every hook optional) are separate traits, which
+/// every game implements too (the supertraits below); a bound `G: Rules` reaches all three.
+pub trait Rules:
+    Clone + Debug + PartialEq + Send + Sync + Sized + 'static + Notation + BotHooks
+{
     type Options: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     type Move: Copy
         + Debug
@@ -139,9 +154,6 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
         + Sync;
     type View: Serialize + Debug + PartialEq;
     type Error: std::error::Error + ErrorCode + Clone + PartialEq + Send + Sync + 'static;
-    /// The structured form of a move (a `kind` tag and named fields) that clients act on;
-    /// the record notation stays the move's text.
-    type Form: Serialize + Debug + PartialEq;
 
     /// Key, seats, options, bot levels, error codes and move kinds (see [`GameDescriptor`]).
     const DESCRIPTOR: &'static GameDescriptor;
@@ -170,10 +182,24 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
         }
         Some(scratch[pick(scratch.len())])
     }
-    /// Checks the move and plays it. On error the state is unchanged.
-    fn play(&mut self, m: &Self::Move) -> Result<(), Self::Error>;
-    /// Plays a move known to be legal (from `legal_moves`), skipping the checks.
+    /// Why `m` may not be played now (the game's error, whose code the descriptor lists), or
+    /// `Ok` when it is legal: exactly the moves of [`Rules::legal_moves`] pass. Changes
+    /// nothing.
+    fn check(&self, m: &Self::Move) -> Result<(), Self::Error>;
+    /// Plays a move known to be legal (from `legal_moves`, or passed by `check`), skipping
+    /// the checks.
     fn play_unchecked(&mut self, m: &Self::Move);
+    /// Checks the move and plays it. On error the state is unchanged. Provided; never
+    /// overridden.
+    fn play(&mut self, m: &Self::Move) -> Result<(), Self::Error> {
+        self.check(m)?;
+        self.play_unchecked(m);
+        Ok(())
+    }
+    /// Whether `m` may be played now. Provided; never overridden.
+    fn is_legal(&self, m: &Self::Move) -> bool {
+        self.check(m).is_ok()
+    }
     /// What `seat` may see (`None`: a spectator). The only way hidden information leaves the state.
     fn view(&self, seat: Option<Seat>) -> Self::View;
     fn outcome(&self) -> Option<Outcome>;
@@ -186,54 +212,6 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     /// the rulebook divides a game (a stage, a round: the descriptor's `stage_name`). Never
     /// decreases; the analysis totals points lost by it.
     fn stage_number(&self) -> u8;
-    /// Game-specific micro-benchmarks for `pyramidion bench` (random games are measured for
-    /// every game without this). They check the counts they are about to time.
-    fn bench_cases() -> Vec<crate::bench::BenchCase> {
-        Vec::new()
-    }
-    /// The structured form of `m`, a move of the seat to move in this state.
-    fn form(&self, m: &Self::Move) -> Self::Form;
-    /// How `m`, about to be played by the seat to move, may be shown to `viewer` (`None`: a
-    /// spectator) while the game is not over: `None` when it may be shown as it is. Games
-    /// whose moves name hidden cards override this so that no text or form reveals them.
-    fn redacted(&self, m: &Self::Move, viewer: Option<Seat>) -> Option<Redacted<Self::Form>> {
-        let _ = (m, viewer);
-        None
-    }
-
-    // Bot knowledge. A game offers its heuristics here, in its own crate (`heuristic.rs`), so
-    // that the bots' crate names no game. Every hook is optional: a game without them is
-    // played by a greedy bot that picks uniformly and searched with uniform playouts.
-
-    /// The greedy bot's move for the seat to move (the best immediate gain), ties broken with
-    /// `rng`; `None` when the game offers no greedy policy (the bot then picks uniformly).
-    fn greedy_move(&self, rng: &mut GameRng) -> Option<Self::Move> {
-        let _ = rng;
-        None
-    }
-    /// The move of `candidates` (legal here, not empty) the greedy policy ranks first, ties
-    /// broken with `rng`: the order in which the search widens a node. `None`: no opinion
-    /// (the search then draws one).
-    fn favourite_move(&self, candidates: &[Self::Move], rng: &mut GameRng) -> Option<Self::Move> {
-        let _ = (candidates, rng);
-        None
-    }
-    /// Where a playout that started at `root` may stop before the game's end, and the outcome
-    /// it would then count, once `stages` stage ends have passed since `root` in a game whose
-    /// stage ends score every player. `None` plays on (a finished game is exact; a cut is an
-    /// estimate, so games with short enough playouts keep the default).
-    fn playout_horizon(&self, root: &Self, stages: u8) -> Option<Outcome> {
-        let _ = (root, stages);
-        None
-    }
-}
-
-/// A move as a seat that may not see all of it is shown it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Redacted<F> {
-    /// The move's text with what is hidden replaced by `?` (never parsed back).
-    pub text: String,
-    pub form: F,
 }
 
 /// A move's text that does not parse.

@@ -2,13 +2,14 @@
 //! generic over the rules trait and names no game, run on the game the record's key names.
 use crate::{GameKind, UnknownGame, dispatch};
 use pyramidion_ai::analysis::{self, Analysis, AnalysisConfig, AnalysisError, Decision};
+use pyramidion_core::ErrorCode;
 use pyramidion_core::record::Record;
 
 fn kind_of(record: &Record) -> Result<GameKind, AnalysisError> {
     record
         .game
         .parse()
-        .map_err(|e: UnknownGame| AnalysisError(e.to_string()))
+        .map_err(|e: UnknownGame| AnalysisError::new(e.code(), e.to_string()))
 }
 
 /// Analyses every decision of a record.

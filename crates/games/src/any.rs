@@ -1,7 +1,7 @@
 //! [`AnyGame`]: one live game of any registered kind, with a text/JSON face.
 use crate::GameKind;
 use pyramidion_core::record::Record;
-use pyramidion_core::{ErrorCode, Outcome, Rules, Seat, Seed, ToMove};
+use pyramidion_core::{ErrorCode, Notation, Outcome, Rules, Seat, Seed, ToMove};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -222,6 +222,10 @@ impl AnyGame {
             let m = text.parse().map_err(|e: pyramidion_core::rules::MoveParseError| {
                 GameError::new(e.code(), e.to_string())
             })?;
+            // Checked before its forms are made: a form may read what the move would do,
+            // which only a legal move can (Pyramido's `eliminates` panicked on an illegal
+            // placement typed by a player; found by the fuzz test).
+            g.check(&m).map_err(|e| GameError::new(e.code(), e.to_string()))?;
             let full = info(g.as_ref(), &m);
             let redacted = (0..seats)
                 .map(|s| Some(Seat(s)))
@@ -233,7 +237,7 @@ impl AnyGame {
                     })
                 })
                 .collect();
-            g.play(&m).map_err(|e| GameError::new(e.code(), e.to_string()))?;
+            g.play_unchecked(&m);
             Ok(PlayedMove { seat, full, redacted })
         })
     }

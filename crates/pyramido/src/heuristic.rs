@@ -204,8 +204,8 @@ fn evaluate(game: &Game, seat: Seat, m: Move, placements: &Option<Placements>) -
     }
 }
 
-/// The greedy policy's move for the seat to move ([`Rules::greedy_move`]); `None` when the
-/// game is over.
+/// The greedy policy's move for the seat to move ([`pyramidion_core::BotHooks::greedy_move`]);
+/// `None` when the game is over.
 pub(crate) fn greedy_move(game: &Game, rng: &mut GameRng) -> Option<Move> {
     let ToMove::Seat(seat) = game.to_move() else {
         return None;
@@ -237,7 +237,7 @@ fn best_move(game: &Game, seat: Seat, moves: &[Move], rng: &mut GameRng) -> Move
     best[rng.below(best.len() as u32) as usize]
 }
 
-/// The move of `candidates` with the best key ([`Rules::favourite_move`]).
+/// The move of `candidates` with the best key ([`pyramidion_core::BotHooks::favourite_move`]).
 pub(crate) fn favourite(game: &Game, candidates: &[Move], rng: &mut GameRng) -> Option<Move> {
     let ToMove::Seat(seat) = game.to_move() else {
         return None;
@@ -248,7 +248,7 @@ pub(crate) fn favourite(game: &Game, candidates: &[Move], rng: &mut GameRng) -> 
 
 /// Every stage end scores every player, and what a stage scores is mostly decided by the
 /// stage itself: once `stages` stage ends have passed, the points banked rank the seats
-/// ([`Rules::playout_horizon`]).
+/// ([`pyramidion_core::BotHooks::playout_horizon`]).
 pub(crate) fn horizon(root: &Game, state: &Game, stages: u8) -> Option<Outcome> {
     (stages > 0 && state.stage() >= root.stage().saturating_add(stages)).then(|| state.standings())
 }

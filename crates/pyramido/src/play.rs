@@ -8,7 +8,9 @@ use crate::state::{Game, MAX_PLAYERS, PILE_CAPACITY, PILES, Phase, STAGE_BLOCKS,
 use crate::view::View;
 use arrayvec::ArrayVec;
 use pyramidion_core::descriptor::GameDescriptor;
-use pyramidion_core::{GameRng, Outcome, Rules, Seat, Seed, SetupError, ToMove};
+use pyramidion_core::{
+    BotHooks, GameRng, Notation, Outcome, Rules, Seat, Seed, SetupError, ToMove,
+};
 use pyramidion_pyramid::STAGES;
 use pyramidion_pyramid::{Block, Pyramid, StageGrid};
 
@@ -330,15 +332,15 @@ pub(crate) fn for_each_hole(pyramid: &Pyramid, mut f: impl FnMut(u8, u8)) {
     }
 }
 
-impl Rules for Game {
-    type Options = Options;
-    type Move = Move;
-    type View = View;
-    type Error = IllegalMove;
+impl Notation for Game {
     type Form = MoveForm;
 
-    const DESCRIPTOR: &'static GameDescriptor = &crate::descriptor::DESCRIPTOR;
+    fn form(&self, m: &Move) -> MoveForm {
+        MoveForm::of(self, m)
+    }
+}
 
+impl BotHooks for Game {
     fn greedy_move(&self, rng: &mut GameRng) -> Option<Move> {
         crate::heuristic::greedy_move(self, rng)
     }
@@ -350,10 +352,15 @@ impl Rules for Game {
     fn playout_horizon(&self, root: &Game, stages: u8) -> Option<Outcome> {
         crate::heuristic::horizon(root, self, stages)
     }
+}
 
-    fn form(&self, m: &Move) -> MoveForm {
-        MoveForm::of(self, m)
-    }
+impl Rules for Game {
+    type Options = Options;
+    type Move = Move;
+    type View = View;
+    type Error = IllegalMove;
+
+    const DESCRIPTOR: &'static GameDescriptor = &crate::descriptor::DESCRIPTOR;
 
     fn new(options: &Options, seed: Seed) -> Result<Self, SetupError> {
         let mut rng = GameRng::from_seed(seed);
@@ -440,10 +447,8 @@ impl Rules for Game {
         }
     }
 
-    fn play(&mut self, m: &Move) -> Result<(), IllegalMove> {
-        self.check(m)?;
-        self.play_unchecked(m);
-        Ok(())
+    fn check(&self, m: &Move) -> Result<(), IllegalMove> {
+        Game::check(self, m)
     }
 
     fn play_unchecked(&mut self, m: &Move) {

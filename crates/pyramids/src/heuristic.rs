@@ -41,7 +41,8 @@ fn best_move(game: &Game, me: Seat, moves: &[Move], rng: &mut GameRng) -> Move {
     choice
 }
 
-/// The move of `candidates` with the best score right after it ([`Rules::favourite_move`]).
+/// The move of `candidates` with the best score right after it
+/// ([`pyramidion_core::BotHooks::favourite_move`]).
 pub(crate) fn favourite(game: &Game, candidates: &[Move], rng: &mut GameRng) -> Option<Move> {
     let ToMove::Seat(me) = game.to_move() else {
         return None;
@@ -49,8 +50,8 @@ pub(crate) fn favourite(game: &Game, candidates: &[Move], rng: &mut GameRng) -> 
     Some(best_move(game, me, candidates, rng))
 }
 
-/// The greedy policy's move for the seat to move ([`Rules::greedy_move`]); `None` when the
-/// game is over.
+/// The greedy policy's move for the seat to move ([`pyramidion_core::BotHooks::greedy_move`]);
+/// `None` when the game is over.
 pub(crate) fn greedy_move(game: &Game, rng: &mut GameRng) -> Option<Move> {
     let ToMove::Seat(me) = game.to_move() else {
         return None;

@@ -8,7 +8,9 @@ use crate::state::{
     BUILT_OBELISK, BUILT_TOMB, Edifice, Game, MAX_PLAYERS, MIN_PLAYERS, Phase, ROUNDS,
 };
 use pyramidion_core::descriptor::GameDescriptor;
-use pyramidion_core::{GameRng, Outcome, RankKey, Redacted, Rules, Seat, Seed, SetupError, ToMove};
+use pyramidion_core::{
+    BotHooks, GameRng, Notation, Outcome, RankKey, Redacted, Rules, Seat, Seed, SetupError, ToMove,
+};
 
 impl Game {
     fn god_picker(&self) -> u8 {
@@ -230,22 +232,8 @@ impl Game {
     }
 }
 
-impl Rules for Game {
-    type Options = Options;
-    type Move = Move;
-    type View = crate::view::View;
-    type Error = IllegalMove;
+impl Notation for Game {
     type Form = MoveForm;
-
-    const DESCRIPTOR: &'static GameDescriptor = &crate::descriptor::DESCRIPTOR;
-
-    fn greedy_move(&self, rng: &mut GameRng) -> Option<Move> {
-        crate::heuristic::greedy_move(self, rng)
-    }
-
-    fn favourite_move(&self, candidates: &[Move], rng: &mut GameRng) -> Option<Move> {
-        crate::heuristic::favourite(self, candidates, rng)
-    }
 
     fn form(&self, m: &Move) -> MoveForm {
         match self.to_move() {
@@ -264,6 +252,25 @@ impl Rules for Game {
         }
         MoveForm::redacted(m).map(|(text, form)| Redacted { text, form })
     }
+}
+
+impl BotHooks for Game {
+    fn greedy_move(&self, rng: &mut GameRng) -> Option<Move> {
+        crate::heuristic::greedy_move(self, rng)
+    }
+
+    fn favourite_move(&self, candidates: &[Move], rng: &mut GameRng) -> Option<Move> {
+        crate::heuristic::favourite(self, candidates, rng)
+    }
+}
+
+impl Rules for Game {
+    type Options = Options;
+    type Move = Move;
+    type View = crate::view::View;
+    type Error = IllegalMove;
+
+    const DESCRIPTOR: &'static GameDescriptor = &crate::descriptor::DESCRIPTOR;
 
     fn new(options: &Options, seed: Seed) -> Result<Self, SetupError> {
         let n = options.players;
@@ -384,10 +391,8 @@ impl Rules for Game {
         }
     }
 
-    fn play(&mut self, m: &Move) -> Result<(), IllegalMove> {
-        self.check(m)?;
-        self.play_unchecked(m);
-        Ok(())
+    fn check(&self, m: &Move) -> Result<(), IllegalMove> {
+        Game::check(self, m)
     }
 
     fn play_unchecked(&mut self, m: &Move) {

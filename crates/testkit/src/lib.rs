@@ -10,6 +10,7 @@
 //! which only its own tests enable.
 #![forbid(unsafe_code)]
 pub mod golden;
+pub mod hooks;
 pub mod players;
 use pyramidion_core::record::Record;
 use pyramidion_core::rules::{ErrorCode, Outcome, Rules, ToMove};

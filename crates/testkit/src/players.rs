@@ -1,6 +1,6 @@
 //! Test players over the rules trait alone: the game's own greedy policy (its
-//! [`Rules::greedy_move`] hook) and a uniform player. The bots' crate sits above the games, so
-//! a game's own tests play with these instead.
+//! [`pyramidion_core::BotHooks::greedy_move`] hook) and a uniform player. The bots' crate sits
+//! above the games, so a game's own tests play with these instead.
 use pyramidion_core::{GameRng, Rules, Seed};
 
 /// Plays the game's greedy policy, ties broken with its own seeded RNG.

@@ -6,14 +6,15 @@ use crate::state::Game;
 use crate::view::View;
 use crate::{Options, heuristic};
 use pyramidion_core::descriptor::GameDescriptor;
-use pyramidion_core::{GameRng, Outcome, RankKey, Rules, Seat, Seed, SetupError, ToMove};
+use pyramidion_core::{
+    BotHooks, GameRng, Notation, Outcome, RankKey, Rules, Seat, Seed, SetupError, ToMove,
+};
 
 impl Rules for Game {
     type Options = Options;
     type Move = Move;
     type View = View;
     type Error = IllegalMove;
-    type Form = MoveForm;
 
     const DESCRIPTOR: &'static GameDescriptor = &DESCRIPTOR;
 
@@ -61,14 +62,13 @@ impl Rules for Game {
         );
     }
 
-    fn play(&mut self, m: &Move) -> Result<(), IllegalMove> {
+    fn check(&self, m: &Move) -> Result<(), IllegalMove> {
         if self.is_over() {
             return Err(IllegalMove::GameOver);
         }
         if self.board[m.cell()].is_some() {
             return Err(IllegalMove::CellTaken(*m));
         }
-        self.play_unchecked(m);
         Ok(())
     }
 
@@ -106,6 +106,10 @@ impl Rules for Game {
     fn stage_number(&self) -> u8 {
         1
     }
+}
+
+impl Notation for Game {
+    type Form = MoveForm;
 
     fn form(&self, m: &Move) -> MoveForm {
         MoveForm::Mark {
@@ -113,7 +117,9 @@ impl Rules for Game {
             column: m.column,
         }
     }
+}
 
+impl BotHooks for Game {
     fn greedy_move(&self, rng: &mut GameRng) -> Option<Move> {
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);

@@ -1,7 +1,7 @@
 //! The rules of tic-tac-toe, stated as tests: the counts every player knows, a win, a draw,
 //! refusals that change nothing, and the shared simulation harness over many seeded games.
 use pyramidion_core::rules::perft;
-use pyramidion_core::{Rules, Seat, ToMove};
+use pyramidion_core::{Notation, Rules, Seat, ToMove};
 use pyramidion_testkit::players::{GreedyPlayer, RandomPlayer};
 use pyramidion_testkit::{SimConfig, simulate_many, tier_games};
 use pyramidion_tictactoe::{Game, Mark, Move, Options};

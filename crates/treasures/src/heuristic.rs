@@ -54,7 +54,8 @@ fn pick_best<M: Copy>(scored: &[(M, i64)], rng: &mut GameRng) -> M {
     best[rng.below(best.len() as u32) as usize]
 }
 
-/// The move of `candidates` with the best immediate gain ([`Rules::favourite_move`]).
+/// The move of `candidates` with the best immediate gain
+/// ([`pyramidion_core::BotHooks::favourite_move`]).
 pub(crate) fn favourite(game: &Game, candidates: &[Move], rng: &mut GameRng) -> Option<Move> {
     let player = game.player(game.current());
     let gems = player.gems();
@@ -196,7 +197,7 @@ fn discard_value(pyramid: &Pyramid, m: &Move) -> i64 {
     }
 }
 
-/// The greedy policy's move for the seat to move ([`Rules::greedy_move`]).
+/// The greedy policy's move for the seat to move ([`pyramidion_core::BotHooks::greedy_move`]).
 pub(crate) fn greedy_move(game: &Game, rng: &mut GameRng) -> Move {
     let mut legal = Vec::new();
     game.legal_moves(&mut legal);

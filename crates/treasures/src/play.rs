@@ -9,7 +9,9 @@ use crate::pick::{locate, pick_index};
 use crate::state::{Game, Phase, SPACES, STAGES};
 use crate::view::View;
 use pyramidion_core::descriptor::GameDescriptor;
-use pyramidion_core::{GameRng, Outcome, Rules, Seat, Seed, SetupError, ToMove};
+use pyramidion_core::{
+    BotHooks, GameRng, Notation, Outcome, Rules, Seat, Seed, SetupError, ToMove,
+};
 use pyramidion_pyramid::Placement;
 use pyramidion_pyramid::select::select_u8;
 use pyramidion_pyramid::topview::area_name;
@@ -44,40 +46,6 @@ impl Game {
         IllegalMove::WrongPhase { expected }
     }
 
-    /// [`Game::check`] then [`Game::apply`], with one dispatch on the phase and move kind
-    /// instead of one in each (this runs for every move of every simulated game). Always
-    /// inlined: `play` is all it does, and callers in other crates (the bench, the bots' play
-    /// loops) otherwise paid a call per move.
-    #[inline(always)]
-    fn check_and_apply(&mut self, m: &Move) -> Result<(), IllegalMove> {
-        match (self.phase, *m) {
-            (Phase::Take, Move::Take { space, gem }) => {
-                self.check_take(space, gem)?;
-                self.apply_take(space, gem);
-            }
-            (Phase::Flip, Move::Flip { pile }) => {
-                self.check_flip(pile)?;
-                self.apply_flip(pile);
-            }
-            (Phase::Place, Move::Place(p)) => {
-                self.check_place(&p)?;
-                self.apply_place(&p);
-            }
-            (Phase::Activate, Move::Activate { area, payment }) => {
-                let i = self.checked_area_index(area, payment)?;
-                self.apply_activate_at(i, area, payment);
-            }
-            (Phase::Activate, Move::Done) => self.apply_done(),
-            (Phase::Discard, Move::Discard(g)) => {
-                self.check_discard(g)?;
-                self.apply_discard(g);
-            }
-            _ => return Err(self.phase_error()),
-        }
-        self.ply += 1;
-        Ok(())
-    }
-
     fn apply(&mut self, m: &Move) {
         match *m {
             Move::Take { space, gem } => self.apply_take(space, gem),
@@ -96,7 +64,6 @@ impl Rules for Game {
     type Move = Move;
     type View = View;
     type Error = IllegalMove;
-    type Form = MoveForm;
 
     const DESCRIPTOR: &'static GameDescriptor = &crate::descriptor::DESCRIPTOR;
 
@@ -144,8 +111,8 @@ impl Rules for Game {
     }
 
     #[inline]
-    fn play(&mut self, m: &Move) -> Result<(), IllegalMove> {
-        self.check_and_apply(m)
+    fn check(&self, m: &Move) -> Result<(), IllegalMove> {
+        Game::check(self, m)
     }
 
     fn play_unchecked(&mut self, m: &Move) {
@@ -173,10 +140,10 @@ impl Rules for Game {
         // Once the game is over the stage index has moved past the last stage.
         self.stage.min(STAGES - 1) + 1
     }
+}
 
-    fn bench_cases() -> Vec<pyramidion_core::bench::BenchCase> {
-        crate::bench::cases()
-    }
+impl Notation for Game {
+    type Form = MoveForm;
 
     fn form(&self, m: &Move) -> MoveForm {
         match *m {
@@ -207,6 +174,12 @@ impl Rules for Game {
             Move::Done => MoveForm::Done,
             Move::Discard(gem) => MoveForm::Discard { gem },
         }
+    }
+}
+
+impl BotHooks for Game {
+    fn bench_cases() -> Vec<pyramidion_core::bench::BenchCase> {
+        crate::bench::cases()
     }
 
     fn greedy_move(&self, rng: &mut GameRng) -> Option<Move> {

@@ -64,6 +64,62 @@ fn replay_of_a_corrupted_record_names_the_line() {
     assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
 }
 
+/// A record of `kind` whose last move parses but is illegal: the first move text legal
+/// earlier in the game that is no longer legal, played after the moves before it. The game's
+/// own code for refusing it comes along.
+fn record_ending_in_an_illegal_move(
+    kind: pyramidion_games::GameKind,
+) -> (pyramidion_core::record::Record, &'static str) {
+    use pyramidion_games::AnyGame;
+    let options = serde_json::json!({ "players": 2.max(kind.descriptor().seats.min) });
+    let mut game = AnyGame::new(kind, &options, 3).unwrap();
+    let mut record = pyramidion_core::record::Record::new(kind.key(), &options, 3);
+    let mut seen: Vec<String> = Vec::new();
+    for _ in 0..200 {
+        let legal = game.legal_texts();
+        for text in &seen {
+            if legal.contains(text) {
+                continue;
+            }
+            let mut copy = game.clone();
+            let refused = copy.play_text(text).unwrap_err();
+            record.push(text);
+            return (record, refused.code);
+        }
+        seen.extend(legal.iter().cloned());
+        // The second legal move, not the first: a first move can be legal forever after.
+        let m = legal[1.min(legal.len() - 1)].clone();
+        record.push(&game.play_text(&m).unwrap().full.text);
+    }
+    panic!("{kind}: no move legal once and illegal later in 200 plies");
+}
+
+/// `pyramidion analyse` refuses a record with an illegal move as `replay` does: the place and
+/// the game's code on standard error, exit status 1 (a panic is 101), in every game.
+#[test]
+fn analyse_refuses_an_illegal_record_in_every_game() {
+    let dir = std::env::temp_dir().join(format!("pyramidion-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for &kind in pyramidion_games::GameKind::ALL {
+        let (record, code) = record_ending_in_an_illegal_move(kind);
+        let path = dir.join(format!("{kind}.txt"));
+        std::fs::write(&path, record.to_text()).unwrap();
+        let place = format!("move {}", record.moves.len());
+        let file = path.to_str().unwrap();
+        for args in [&["analyse", "--budget", "4", file][..], &["replay", file]] {
+            let command = args[0];
+            let o = pyramidion(args);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{kind} {command}: {err}");
+            assert!(
+                err.starts_with("error: ") && err.contains(&place) && err.contains(code),
+                "{kind} {command}: {err}"
+            );
+            assert!(!err.contains("panicked"), "{kind} {command}: {err}");
+        }
+    }
+}
+
 #[test]
 fn sim_prints_per_seat_statistics_and_writes_records() {
     let dir = std::env::temp_dir().join(format!("pyramidion-sim-{}", std::process::id()));

@@ -8,7 +8,7 @@ use pyramidion_ai::{Bot, Greedy, RandomBot};
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, ToMove};
 use pyramidion_games::analysis::{analyse_plies, analyse_record};
-use pyramidion_games::{AnyGame, GameKind};
+use pyramidion_games::{AnyGame, GameKind, dispatch};
 
 /// A Pyramido placement that eliminates its player (it ranks last whatever the points),
 /// where another placement would not, is a blunder: random players against greedy, the
@@ -157,12 +157,19 @@ fn totals_add_up<G: Rules>(options: &G::Options) {
     }
 }
 
+/// In every registered game, at a table of two or more seats (the fewest it has).
 #[test]
 fn totals_per_stage_add_up_to_the_game() {
-    use pyramidion_games::{pyramido, pyramids, treasures};
-    totals_add_up::<treasures::Game>(&treasures::Options::multiplayer(2));
-    totals_add_up::<pyramido::Game>(&pyramido::Options { players: 2 });
-    totals_add_up::<pyramids::Game>(&pyramids::Options { players: 3 });
+    for &kind in GameKind::ALL {
+        dispatch!(kind, G => {
+            let tables = crate::tables::tables::<G>();
+            let table = tables
+                .iter()
+                .find(|o| G::new(o, 0).is_ok_and(|g| g.seats() >= 2))
+                .unwrap_or_else(|| panic!("{kind}: no table of two seats"));
+            totals_add_up::<G>(table);
+        });
+    }
 }
 
 /// The judge at the budget of the game's `max` level, a quarter of its own: what a test
@@ -178,6 +185,10 @@ fn judge_at_max_budget(record: &Record) -> u32 {
 /// judge's own budget (at `max`'s, a quarter, two seeds put Pyramids' greedy seat 7.7 and
 /// 10.5 points apart: the judge's claim is at its budget).
 #[test]
+#[cfg_attr(
+    not(feature = "heavy-tests"),
+    ignore = "second tier (minutes of analysis on 2 cores): scripts/test runs it, --all-features"
+)]
 fn two_seeds_agree_on_flags_and_totals() {
     use pyramidion_games::{pyramido, pyramids, treasures};
     fn record<G: Rules>(options: &G::Options, seed: u64, plies: usize) -> Record {

@@ -1,5 +1,5 @@
 //! The words of notifications and e-mails, in the reader's language, from the browser
-//! client's own catalogs (`web/i18n/*.json`, `notify.*` keys): one place to translate.
+//! client's own catalogs (`web/i18n/*.json` and the games' own, merged: `notify.*` keys): one place to translate.
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -13,8 +13,8 @@ fn catalogs() -> &'static HashMap<&'static str, Map<String, Value>> {
         LANGUAGES
             .iter()
             .map(|&lang| {
-                let map = crate::assets::asset(&format!("i18n/{lang}.json"))
-                    .and_then(|bytes| serde_json::from_slice::<Map<String, Value>>(&bytes).ok())
+                let map = crate::assets::catalog(lang)
+                    .and_then(Result::ok)
                     .unwrap_or_default();
                 (lang, map)
             })

@@ -1,4 +1,5 @@
-//! The browser client's message catalogs (web/i18n): every language has the same keys with
+//! The browser client's message catalogs (web/i18n, and each game's own in its folder, merged
+//! as the site serves them): every language has the same keys with
 //! the same placeholders, every key the client asks for exists, and every error code the
 //! server documents has a message.
 use serde_json::{Map, Value};
@@ -11,13 +12,12 @@ fn web() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web")
 }
 
+/// A language's catalog as the site serves it: the shell's with every registered game's
+/// own (`web/js/<key>/i18n/`) merged in.
 fn catalog(lang: &str) -> Map<String, Value> {
-    let path = web().join(format!("i18n/{lang}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    match serde_json::from_str(&text) {
-        Ok(Value::Object(map)) => map,
-        other => panic!("{lang}.json is not a flat JSON object: {other:?}"),
-    }
+    pyramidion_server::assets::catalog(lang)
+        .unwrap_or_else(|| panic!("no catalog web/i18n/{lang}.json"))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn placeholders(text: &str) -> BTreeSet<String> {

@@ -181,9 +181,13 @@ pub(crate) async fn call(s: &Session, method: &str, path: &str, body: Value) -> 
     .await
 }
 
+/// A language's catalog as the site serves it (the games' own merged in).
 pub(crate) fn catalog(lang: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../web/i18n/{lang}.json"));
-    serde_json::from_str(&std::fs::read_to_string(path).expect("catalog")).expect("catalog JSON")
+    Value::Object(
+        pyramidion_server::assets::catalog(lang)
+            .expect("catalog")
+            .expect("catalog JSON"),
+    )
 }
 
 pub(crate) fn fill(template: &Value, key: &str, value: &str) -> String {
