@@ -153,7 +153,7 @@ impl Engine {
     pub fn analyse(&self, budget: Option<u32>, seed: u64) -> Result<String, GameError> {
         let config = self.analysis_config(budget, seed)?;
         let report = analysis::analyse_record(&self.record, config)
-            .map_err(|e| GameError::new("bad_record", e.0))?;
+            .map_err(|e| GameError::new(e.code, e.message))?;
         Ok(to_json(&report))
     }
 
@@ -177,7 +177,7 @@ impl Engine {
         }
         let config = self.analysis_config(budget, seed)?;
         let (decisions, _) = analysis::analyse_plies(&self.record, config, from..to)
-            .map_err(|e| GameError::new("bad_record", e.0))?;
+            .map_err(|e| GameError::new(e.code, e.message))?;
         Ok(to_json(&decisions))
     }
 
