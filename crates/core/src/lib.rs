@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod descriptor;
+pub mod envelope;
 pub mod player_count;
 pub mod record;
 pub mod rng;
@@ -14,6 +15,7 @@ pub mod rules;
 pub mod seat;
 
 pub use descriptor::GameDescriptor;
+pub use envelope::{AutomaSummary, Envelope, SeatSummary};
 pub use player_count::PlayerCount;
 pub use rng::{GameRng, Seed};
 pub use rules::{ErrorCode, Outcome, RankKey, Redacted, Rules, SetupError, ToMove};

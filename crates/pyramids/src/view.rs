@@ -7,16 +7,17 @@
 //!
 //! Every card in a view is a [`CardView`] whose id is under the key `"card"`.
 //!
-//! In the platform's view vocabulary: `seats` (each with `seat` and `score`), `to_move`,
-//! `phase`, `stage` (the round) and `stages`, `first_player` and `outcome`; stones as arrays.
+//! The platform's envelope ([`Envelope`]: `seats`, each a [`SeatSummary`], `to_move`,
+//! `phase`, `stage` (the round) and `stages`, `first_player` and `outcome`) and the game's own
+//! table; stones as arrays.
 //! Colours travel by name, and counts per colour as objects keyed by colour name
 //! ([`crate::data::per_colour`]), never by their place in an array.
 use crate::data::Colour;
 use crate::data::{CardId, Glyph, Stone, card};
 use crate::moves::{Allowed, God};
 use crate::necropolis::{PyramidScore, ROW_SIZES, Score, tomb_majorities, tomb_ties};
-use crate::state::{Game, Phase, ROUNDS};
-use pyramidion_core::{Outcome, Rules, Seat, ToMove};
+use crate::state::{Game, Phase};
+use pyramidion_core::{Envelope, Rules, Seat, SeatSummary};
 use serde::Serialize;
 
 /// A card as views show it: its id (always under the key `"card"`), its glyph, and its stones
@@ -74,10 +75,10 @@ pub struct PublicScore {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SeatView {
-    pub seat: Seat,
     /// Points: the public ones (Pyramid, Obelisk, glyphs in them) during the game, the full
     /// score at the end.
-    pub score: u16,
+    #[serde(flatten)]
+    pub summary: SeatSummary,
     pub god: Option<God>,
     pub hand_size: u8,
     /// Only for the seat itself.
@@ -138,23 +139,17 @@ pub struct TurnView {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct View {
+    /// The stage is the round, 1-based.
+    #[serde(flatten)]
+    pub envelope: Envelope<SeatView, Phase>,
     /// Whose view this is (`None`: a spectator).
     pub seat: Option<Seat>,
-    /// The round, 1-based.
-    pub stage: u8,
-    /// Rounds in a game.
-    pub stages: u8,
-    pub first_player: Seat,
-    pub phase: Phase,
-    pub to_move: Option<Seat>,
     /// The tiles used at this table, in number order.
     pub gods: Vec<GodView>,
     pub quarry: Vec<PairView>,
     pub deck_size: u8,
     pub discard: Vec<CardView>,
-    pub seats: Vec<SeatView>,
     pub turn: Option<TurnView>,
-    pub outcome: Option<Outcome>,
 }
 
 impl View {
@@ -165,7 +160,7 @@ impl View {
         for pair in &self.quarry {
             ids.extend(pair.cards.iter().flatten().map(|c| c.card));
         }
-        for t in &self.seats {
+        for t in &self.envelope.seats {
             ids.extend(t.hand.iter().flatten().map(|c| c.card));
             ids.extend(t.pyramid.iter().flatten().flatten().map(|c| c.card));
             ids.extend(t.obelisk.iter().map(|c| c.card));
@@ -220,8 +215,10 @@ impl View {
                 let public = pyr.total as u16 + obelisk as u16 + glyphs as u16;
                 let final_score = over.then(|| game.score(seat));
                 SeatView {
-                    seat,
-                    score: final_score.as_ref().map_or(public, |sc| sc.total),
+                    summary: SeatSummary::new(
+                        seat,
+                        i32::from(final_score.as_ref().map_or(public, |sc| sc.total)),
+                    ),
                     god: game.god_of(seat),
                     hand_size: game.hand(seat).len() as u8,
                     hand: own.then(|| cards(game.hand(seat))),
@@ -271,22 +268,13 @@ impl View {
                 tomb_built,
             });
         View {
+            envelope: Envelope::of(game, seats, game.phase(), game.first_player()),
             seat: viewer,
-            stage: game.round(),
-            stages: ROUNDS,
-            first_player: game.first_player(),
-            phase: game.phase(),
-            to_move: match game.to_move() {
-                ToMove::Seat(s) => Some(s),
-                ToMove::Over => None,
-            },
             gods,
             quarry,
             deck_size: game.deck_len() as u8,
             discard: cards(&discard),
-            seats,
             turn,
-            outcome: game.outcome(),
         }
     }
 }

@@ -39,7 +39,6 @@ import { focusNextDecision } from '../pyramid-drawing/focus.js';
  *   score: number,
  *   stage_points: (number | null)[],
  *   gems: Gems,
- *   stage_scores: number[],
  *   stage_complete: boolean,
  *   pyramid_stage: number,
  *   frame: import('../pyramid-drawing/drawing.js').Frame | null,
@@ -48,7 +47,7 @@ import { focusNextDecision } from '../pyramid-drawing/focus.js';
  *   last_placement: { stage: number, placement: { x: number, y: number, dir: string }, cells: [number, number][] } | null,
  *   scored_areas: ScoredAreaView[],
  *   mythical_points: number[],
- * }} PlayerView
+ * }} SeatView
  * @typedef {{ text: string, payment: string, points: number, coloured: number, mythical: number }} PaymentOption
  * @typedef {{ name: string, colour: Colour, icons: number, cells: number[], activation: string | null, activation_points: number | null, payments: PaymentOption[] }} AreaView
  * @typedef {{ text: string, area: string, payment: string, points: number }} BestActivation
@@ -70,14 +69,12 @@ import { focusNextDecision } from '../pyramid-drawing/focus.js';
  *   pile: DominoView[],
  *   wishes: Colour[],
  *   gems: Gems,
- *   stage_scores: number[],
- *   score: number,
  *   turns: LegendTurnView[],
  *   stage_draw: Gem | null,
  *   scored: LegendStageScore[],
  * }} LegendView
  * @typedef {Omit<import('../envelope.js').Envelope, 'seats'> & {
- *   seats: PlayerView[],
+ *   seats: SeatView[],
  *   spaces: SpaceView[],
  *   bag_size: number,
  *   discard: Gems,
@@ -260,7 +257,7 @@ function ownArea(ctx, focus) {
 
 /**
  * @param {Ctx} ctx
- * @param {PlayerView} p
+ * @param {SeatView} p
  */
 function playerCard(ctx, p) {
   const { view } = ctx;
@@ -278,7 +275,7 @@ function playerCard(ctx, p) {
 // An opponent's pyramid as the table draws it (on its card, and enlarged).
 /**
  * @param {Ctx} ctx
- * @param {PlayerView} p
+ * @param {SeatView} p
  * @param {string} [testid]
  */
 function opponentPyramid(ctx, p, testid) {
@@ -391,7 +388,7 @@ function moveLog(ctx) {
  * }} PyramidOptions
  */
 /**
- * @param {PlayerView} player
+ * @param {SeatView} player
  * @param {PyramidOptions} [opts]
  * @returns {HTMLElement | SVGElement}
  */
@@ -449,7 +446,7 @@ function pyramidSvg(player, opts = {}) {
 // (while the engine has not fixed the frame yet) the origin it used for the blocks' quadrant
 // numbers, read back from a stage-1 block.
 /**
- * @param {PlayerView} player
+ * @param {SeatView} player
  * @returns {number[]}
  */
 function gridOrigin(player) {

@@ -54,13 +54,13 @@ import { statusBar } from '../status-bar.js';
  *   last_domino: [number, number] | null,
  *   markers_in_hand: string[],
  *   cards_in_hand: [string, string][],
- *   stage_scores: StageScore[],
+ *   stage_breakdowns: StageScore[],
  *   stage_value: number,
  *   live_areas: AreaView[],
  *   grid_origin: [number, number],
- * }} PlayerView
+ * }} SeatView
  * @typedef {Omit<import('../envelope.js').Envelope, 'seats'> & {
- *   seats: PlayerView[],
+ *   seats: SeatView[],
  *   quarry: (DominoView | null)[],
  *   piles: { size: number, top: DominoView | null }[],
  *   held: DominoView | null,
@@ -111,7 +111,7 @@ export function dominoLabel(d) {
 }
 
 /**
- * @param {PlayerView} p
+ * @param {SeatView} p
  * @returns {import('../pyramid-drawing/drawing.js').PlacedBlock[]}
  */
 function pyramidBlocks(p) {
@@ -129,13 +129,13 @@ function pyramidBlocks(p) {
 // The marked areas outlined with their jewel counts: those of the stage being built, or of a
 // scored stage the player asked to see in the scoring pad.
 /**
- * @param {PlayerView} p
+ * @param {SeatView} p
  * @param {Ctx['ui']} ui
  * @returns {import('../pyramid-drawing/drawing.js').Area[]}
  */
 function liveAreas(p, ui) {
   const [ox, oy] = p.grid_origin;
-  const shown = ui && ui.shownStage && ui.shownStage.seat === p.seat ? p.stage_scores[ui.shownStage.stage - 1] : null;
+  const shown = ui && ui.shownStage && ui.shownStage.seat === p.seat ? p.stage_breakdowns[ui.shownStage.stage - 1] : null;
   return (shown ? shown.areas : p.live_areas).map((a) => ({
     cells: a.cells.map((q) => [2 * ox + (q % 10), 2 * oy + Math.floor(q / 10)]),
     count: a.jewels,
@@ -286,7 +286,7 @@ function ownArea(ctx, focus) {
   return parts;
 }
 
-/** @param {PlayerView} p */
+/** @param {SeatView} p */
 function statusNote(p) {
   if (p.status === 'eliminated') return h('span.hint', { 'data-testid': 'eliminated', title: eliminationText(p) }, ` · ${t('pyo.eliminated')}`);
   if (p.status === 'done') return h('span.hint', {}, ` · ${t('table.stage_complete')}`);
@@ -294,7 +294,7 @@ function statusNote(p) {
 }
 
 /**
- * @param {PlayerView} player
+ * @param {SeatView} player
  * @param {number} stage
  * @param {number} x
  * @param {number} y
@@ -306,7 +306,7 @@ function blockAt(player, stage, x, y) {
 /**
  * @param {Ctx} ctx
  * @param {MarkMove[]} marks
- * @param {PlayerView} player
+ * @param {SeatView} player
  */
 function markPanel(ctx, marks, player) {
   return h(
@@ -329,7 +329,7 @@ function markPanel(ctx, marks, player) {
 /**
  * @param {Ctx} ctx
  * @param {ResurfaceMove[]} moves
- * @param {PlayerView} player
+ * @param {SeatView} player
  */
 function resurfacePanel(ctx, moves, player) {
   const { ui, play, legal } = ctx;
@@ -435,7 +435,7 @@ function coverPanel(ctx, moves) {
 
 /**
  * @param {Ctx} ctx
- * @param {PlayerView} p
+ * @param {SeatView} p
  */
 function scoreLine(ctx, p) {
   const live = p.status === 'eliminated' ? null : h('span', { 'data-testid': 'stage-value' }, t('pyo.stage_value', { points: p.stage_value }));
@@ -445,7 +445,7 @@ function scoreLine(ctx, p) {
 }
 
 // The jewel markers a player has not placed yet, each in its colour and pattern.
-/** @param {PlayerView} p */
+/** @param {SeatView} p */
 function markersInHand(p) {
   return h(
     'span.pyo-markers',
@@ -459,7 +459,7 @@ function markersInHand(p) {
 
 /**
  * @param {Ctx} ctx
- * @param {PlayerView} p
+ * @param {SeatView} p
  */
 function playerCard(ctx, p) {
   const { view } = ctx;
@@ -476,7 +476,7 @@ function playerCard(ctx, p) {
 // An opponent's pyramid as the table draws it (on its card, and enlarged).
 /**
  * @param {Ctx} ctx
- * @param {PlayerView} p
+ * @param {SeatView} p
  * @param {string} [testid]
  */
 function opponentPyramid(ctx, p, testid) {
