@@ -13,6 +13,7 @@ use pyramidion_pyramid::{Block, FrameRect, STAGES};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct BlockView {
     pub colour: &'static str,
     /// Jewel quadrants, e.g. `["nw", "se"]` (empty: none).
@@ -30,6 +31,7 @@ impl From<Block> for BlockView {
 
 /// A tile face up: block A (west) and block B (east) in canonical orientation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct DominoView {
     pub id: u8,
     pub a: BlockView,
@@ -48,12 +50,14 @@ impl DominoView {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct PileView {
     pub size: usize,
     pub top: Option<DominoView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct PlacedBlockView {
     /// 1 to 4.
     pub stage: u8,
@@ -93,6 +97,7 @@ const JEWELS: [&[&str]; 16] = [
 
 /// A marked area of the stage being built, as it would score now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct LiveAreaView {
     pub colour: &'static str,
     /// Visible jewels in the area (its points).
@@ -105,6 +110,7 @@ pub struct LiveAreaView {
 /// Why a player was eliminated: their stage `stage` got stuck with `holes` cells no domino
 /// could fill and only `cards` unused resurfacing cards to cover them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct EliminationView {
     pub stage: u8,
     pub holes: u8,
@@ -112,6 +118,7 @@ pub struct EliminationView {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct SeatView {
     /// Points of the completed stages; per stage (1–4 at 0–3), its points once this seat
     /// completed it.
@@ -144,6 +151,7 @@ pub struct SeatView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct View {
     #[serde(flatten)]
     pub envelope: Envelope<SeatView, Phase>,
@@ -319,7 +327,9 @@ mod tests {
             plies += 1;
         }
         let view = View::new(&game, None);
-        let last = view.envelope.seats[0].last_domino.expect("seat 0 placed a domino");
+        let last = view.envelope.seats[0]
+            .last_domino
+            .expect("seat 0 placed a domino");
         assert_eq!(last, [0, 1]);
         assert_eq!(view.envelope.seats[0].blocks.len(), 2);
         assert_eq!(view.envelope.seats[1].last_domino, None);

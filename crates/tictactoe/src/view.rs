@@ -6,6 +6,7 @@ use pyramidion_core::{Envelope, Rules, Seat, SeatSummary};
 use serde::Serialize;
 
 #[derive(Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct SeatView {
     #[serde(flatten)]
     pub summary: SeatSummary,
@@ -13,6 +14,7 @@ pub struct SeatView {
 }
 
 #[derive(Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct View {
     #[serde(flatten)]
     pub envelope: Envelope<SeatView, Phase>,
@@ -22,6 +24,7 @@ pub struct View {
 
 /// A game of noughts and crosses is played, then over.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     Play,

@@ -70,7 +70,8 @@ impl Memory {
         game.play(m).unwrap();
         let after = game.view(None);
         // A round's building ends: its discards start (possibly none, the next round at once).
-        let built = after.envelope.phase == Phase::Discard || after.envelope.stage != before.envelope.stage;
+        let built =
+            after.envelope.phase == Phase::Discard || after.envelope.stage != before.envelope.stage;
         if before.envelope.phase != Phase::Discard && built {
             self.discarded.iter_mut().for_each(BTreeSet::clear);
         }

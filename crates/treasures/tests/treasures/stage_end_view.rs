@@ -119,11 +119,7 @@ fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
                     scored.mythical as u32,
                 );
                 let automa = View::of(&g, None).automa.expect("THE Legend's line");
-                assert_eq!(
-                    automa.stage_points[s],
-                    Some(expected as i32),
-                    "seed {seed}"
-                );
+                assert_eq!(automa.stage_points[s], Some(expected as i32), "seed {seed}");
                 assert_eq!(scored.points, expected, "seed {seed}");
             }
         }
