@@ -12,11 +12,10 @@ export { plannedAreas } from './activation-plan.js';
 
 /**
  * @typedef {import('./table.js').Ctx} Ctx
- * @typedef {import('./table.js').SeatView} SeatView
- * @typedef {import('./table.js').LegendView} LegendView
  */
 
 /**
+ * @import { SeatView, LegendView } from '../wire/forgotten-treasures'
  * @param {Ctx} ctx
  * @param {number} focus the seat whose pyramid is drawn big
  */

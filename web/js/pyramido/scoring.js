@@ -6,8 +6,8 @@ import { t } from '../i18n.js';
 import { scoringPad as padFrame } from '../scoring-pad.js';
 
 /**
+ * @import { SeatView } from '../wire/pyramido'
  * @typedef {import('./table.js').Ctx} Ctx
- * @typedef {import('./table.js').SeatView} SeatView
  */
 
 /** @param {string} c */

@@ -22,52 +22,16 @@ import { statusBar } from '../status-bar.js';
  * card's side of `colour` and its jewel in `quadrant` (`card`: the card's two sides' colours);
  * `pass`; `refill` the empty quarry `slot` from `pile`; `cover` the hole `cell` (`c2`) at
  * (`x`, `y`) as for resurfacing.
- * @typedef {import('../envelope.js').MoveBase} MoveBase
- * @typedef {'nw' | 'ne' | 'sw' | 'se'} Quadrant
- * @typedef {MoveBase & { kind: 'take', slot: number }} TakeMove
- * @typedef {import('../pyramid-drawing/placing.js').PlaceForm & { eliminates: boolean }} PlaceMove
- * @typedef {MoveBase & { kind: 'mark', side: string, x: number, y: number }} MarkMove
- * @typedef {MoveBase & { kind: 'resurface', side: string, x: number, y: number, colour: string, card: [string, string], quadrant: Quadrant }} ResurfaceMove
- * @typedef {MoveBase & { kind: 'pass' }} PassMove
- * @typedef {MoveBase & { kind: 'refill', pile: number, slot: number | null }} RefillMove
- * @typedef {MoveBase & { kind: 'cover', x: number, y: number, cell: string, colour: string, card: [string, string], quadrant: Quadrant }} CoverMove
- * @typedef {TakeMove | PlaceMove | MarkMove | ResurfaceMove | PassMove | RefillMove | CoverMove} MoveForm
+ * @typedef {{ text: string } & import('../wire/pyramido').MoveForm} MoveForm a move as it travels: its text beside its form
+ * @typedef {Extract<MoveForm, { kind: 'mark' }>} MarkMove
+ * @typedef {Extract<MoveForm, { kind: 'resurface' }>} ResurfaceMove
+ * @typedef {Extract<MoveForm, { kind: 'cover' }>} CoverMove
  */
-
 /**
- * Pyramido's view (crates/pyramido/src/view.rs): the envelope, the quarry's three slots, the
- * four piles, the domino held, the holes to cover, and per seat its pyramid and scores.
- * @typedef {{ colour: string, jewels: string[] }} BlockView
- * @typedef {{ id: number, a: BlockView, b: BlockView }} DominoView
- * @typedef {BlockView & { stage: number, x: number, y: number, card?: [string, string], marker?: boolean }} PlacedBlockView
- * @typedef {{ colour: string, jewels: number, cells: number[] }} AreaView
- * @typedef {{ areas: AreaView[], mino: number, total: number }} StageScore
- * @typedef {{
- *   seat: number,
- *   score: number,
- *   stage_points: (number | null)[],
- *   status: 'building' | 'done' | 'eliminated',
- *   elimination?: { stage: number, holes: number, cards: number },
- *   frame: import('../pyramid-drawing/drawing.js').Frame | null,
- *   blocks: PlacedBlockView[],
- *   dominoes: number[],
- *   last_domino: [number, number] | null,
- *   markers_in_hand: string[],
- *   cards_in_hand: [string, string][],
- *   stage_breakdowns: StageScore[],
- *   stage_value: number,
- *   live_areas: AreaView[],
- *   grid_origin: [number, number],
- * }} SeatView
- * @typedef {Omit<import('../envelope.js').Envelope, 'seats'> & {
- *   seats: SeatView[],
- *   quarry: (DominoView | null)[],
- *   piles: { size: number, top: DominoView | null }[],
- *   held: DominoView | null,
- *   empty_slot: number | null,
- *   new_blocks: [number, number] | null,
- *   holes: string[],
- * }} View
+ * Pyramido's view (crates/pyramido/src/view.rs, declared in web/js/wire from the Rust types):
+ * the envelope, the quarry's three slots, the four piles, the domino held, the holes to cover,
+ * and per seat its pyramid and scores.
+ * @import { View, SeatView, BlockView, DominoView } from '../wire/pyramido'
  */
 
 /**
@@ -536,7 +500,7 @@ export function moveText(m) {
       return t('pyo.move.cover', { cell: m.cell, colour: colourName(m.colour), quadrant: t(`pyo.quadrant.${m.quadrant}`) });
     default:
       // A kind this client does not know reads as its text.
-      return /** @type {MoveBase} */ (m).text;
+      return /** @type {import('../envelope.js').MoveBase} */ (m).text;
   }
 }
 

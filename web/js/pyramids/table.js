@@ -11,51 +11,14 @@ import { moveText } from './moves.js';
 export { moveText };
 
 /**
- * Pyramids' view (crates/pyramids/src/view.rs): the envelope, the God tiles, the quarry's
+ * Pyramids' view (crates/pyramids/src/view.rs, declared in web/js/wire from the Rust types): the envelope, the God tiles, the quarry's
  * pairs, the deck's size, the discard, the turn being played and per seat its necropolis.
  * Hidden parts are `null` (another seat's hand, a Tomb's cards); the final score and its
  * detail are `null` until the end. Colours travel by name, counts per colour keyed by colour
  * name.
- * @typedef {import('./moves.js').MoveForm} MoveForm
- * @typedef {import('./moves.js').ObeliskMove | import('./moves.js').TombMove | import('./moves.js').DiscardMove} HandMove
- * @typedef {'blue' | 'white' | 'red' | 'green' | 'yellow'} Colour
- * @typedef {Record<Colour, number>} PerColour a count per colour
- * @typedef {{ colour: Colour, x0: number, x1: number }} Stone
- * @typedef {{ card: number, glyph?: string, stones: Stone[] }} CardView
- * @typedef {{ tomb: boolean, obelisk: boolean, one_of: boolean }} Allowed
- * @typedef {{ god: string, number: number, allows: Allowed, owner: number | null, set_aside: boolean }} GodView
- * @typedef {{ number: number, cards: CardView[] | null, taken_by: number | null }} PairView
- * @typedef {{ groups: PerColour, longest: number, bonus: number, total: number }} PyramidScore
- * @typedef {{ pyramid: PyramidScore, obelisk: number, glyphs: number, total: number }} PublicScore
- * @typedef {PublicScore & { tomb: number }} FinalScore
- * @typedef {{ pyramid: number, obelisk: number, tomb: number }} EdificePoints
- * @typedef {{ tomb_stones: PerColour, tomb_majorities: Colour[], tomb_ties: Colour[], glyphs: EdificePoints }} ScoreDetail
- * @typedef {{
- *   seat: number,
- *   score: number,
- *   stage_points?: (number | null)[],
- *   god: string | null,
- *   hand_size: number,
- *   hand: CardView[] | null,
- *   pyramid: (CardView | null)[][],
- *   obelisk: CardView[],
- *   tomb_size: number,
- *   tomb: CardView[] | null,
- *   public_score: PublicScore,
- *   obelisk_stages: PerColour,
- *   took: CardView[],
- *   discarded: CardView[],
- *   final_score: FinalScore | null,
- *   detail: ScoreDetail | null,
- * }} SeatView
- * @typedef {Omit<import('../envelope.js').Envelope, 'seats'> & {
- *   seats: SeatView[],
- *   gods: GodView[],
- *   quarry: PairView[],
- *   deck_size: number,
- *   discard: CardView[],
- *   turn: { seat: number, god: string, obelisk_built: boolean, tomb_built: boolean } | null,
- * }} View
+ * @import { View, SeatView, CardView, Colour, Allowed } from '../wire/pyramids'
+ * @import { MoveForm } from './moves.js'
+ * @typedef {Extract<MoveForm, { kind: 'obelisk' | 'tomb' | 'discard' }>} HandMove
  */
 
 /**
