@@ -84,10 +84,9 @@ impl<'a> Declarations<'a> {
                 names.join(", ")
             ));
         }
-        for (name, (decl, _)) in &self.own {
+        for (decl, _) in self.own.values() {
             out.push('\n');
             out.push_str(decl);
-            let _ = name;
         }
         for (name, (id, decl)) in self.core {
             if core.seen.insert(id) {
