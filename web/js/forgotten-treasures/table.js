@@ -11,6 +11,7 @@ import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyrami
 import { moveText } from './moves.js';
 import { statusBar } from '../status-bar.js';
 import { scoreLine } from '../score-line.js';
+import { seatCard } from '../seat-card.js';
 
 // A move in words, for the shell's replay, notices and analysis.
 export { moveText };
@@ -204,15 +205,11 @@ function ownArea(ctx, focus) {
  */
 function playerCard(ctx, p) {
   const { view } = ctx;
-  const turn = view.to_move === p.seat;
-  return h(
-    'section.card.player',
-    { class: turn ? 'to-move' : '', 'data-seat': p.seat },
-    h('div.card-head', {}, h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, p.stage_complete && view.phase !== 'over' ? h('span.hint', {}, ` · ${t('table.stage_complete')}`) : null), enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) }))),
-    h('div.inventory', {}, gemsInline(p.gems)),
-    h('div.pyramid-box', {}, opponentPyramid(ctx, p)),
-    scoreLine(ctx, p.seat),
-  );
+  return seatCard(ctx, p.seat, {
+    notes: [p.stage_complete && view.phase !== 'over' ? h('span.hint', {}, ` · ${t('table.stage_complete')}`) : null],
+    action: enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) })),
+    body: [h('div.inventory', {}, gemsInline(p.gems)), h('div.pyramid-box', {}, opponentPyramid(ctx, p)), scoreLine(ctx, p.seat)],
+  });
 }
 
 // An opponent's pyramid as the table draws it (on its card, and enlarged).

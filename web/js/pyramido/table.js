@@ -5,6 +5,7 @@
 // view's facts: no rule is decided here.
 import { h, stylesheet } from '../dom.js';
 import { scoreLine as seatScoreLine } from '../score-line.js';
+import { seatCard } from '../seat-card.js';
 import { t } from '../i18n.js';
 import { blockPicture, dominoSvg, orient, palette, pyramidSvg, quadrantMask } from '../pyramid-drawing/drawing.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint, placements, usableDirs } from '../pyramid-drawing/placing.js';
@@ -426,15 +427,11 @@ function markersInHand(p) {
  * @param {SeatView} p
  */
 function playerCard(ctx, p) {
-  const { view } = ctx;
-  const turn = view.to_move === p.seat;
-  return h(
-    'section.card.player',
-    { class: turn ? 'to-move' : '', 'data-seat': p.seat },
-    h('div.card-head', {}, h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, statusNote(p)), enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) }))),
-    h('div.pyramid-box', {}, opponentPyramid(ctx, p)),
-    scoreLine(ctx, p),
-  );
+  return seatCard(ctx, p.seat, {
+    notes: [statusNote(p)],
+    action: enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) })),
+    body: [h('div.pyramid-box', {}, opponentPyramid(ctx, p)), scoreLine(ctx, p)],
+  });
 }
 
 // An opponent's pyramid as the table draws it (on its card, and enlarged).

@@ -38,6 +38,7 @@ import { scoreBreakdown } from './breakdown.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { watchTableHead } from '../pyramid-drawing/sticky.js';
 import { statusBar } from '../status-bar.js';
+import { seatCard } from '../seat-card.js';
 
 // The table's styles live next to it (loaded once).
 stylesheet(new URL('./table.css', import.meta.url));
@@ -224,8 +225,7 @@ function obeliskColumns(p) {
  * @param {boolean} own
  */
 function necropolis(ctx, p, own) {
-  const { view, legal, ui, play } = ctx;
-  const turn = ctx.state.to_move === p.seat && view.phase !== 'over';
+  const { legal, ui, play } = ctx;
   const name = ctx.seatName(p.seat);
   let ghosts = [];
   let preview = null;
@@ -234,21 +234,13 @@ function necropolis(ctx, p, own) {
     ghosts = legal.filter((m) => m.kind === 'pyramid' && (ctx.replay || m.hand === ui.hand));
     preview = p.hand ? p.hand[ui.hand] : null;
   }
-  return h(
-    'section.card.py-necropolis',
-    { class: turn ? 'to-move' : '', 'data-seat': p.seat, 'data-testid': own ? 'my-necropolis' : 'necropolis', 'aria-label': t('py.necropolis_of', { name }) },
-    h(
-      'div.card-head',
-      {},
-      h(
-        'h3',
-        {},
-        own && !ctx.replay ? t('py.your_necropolis') : t('py.necropolis_of', { name }),
-        turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null,
-        p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null,
-      ),
-      own ? null : enlargeButton(ctx, p.seat, t('py.necropolis_of', { name })),
-    ),
+  return seatCard(ctx, p.seat, {
+    kind: 'py-necropolis',
+    attrs: { 'data-testid': own ? 'my-necropolis' : 'necropolis', 'aria-label': t('py.necropolis_of', { name }) },
+    title: own && !ctx.replay ? t('py.your_necropolis') : t('py.necropolis_of', { name }),
+    notes: [p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null],
+    action: own ? null : enlargeButton(ctx, p.seat, t('py.necropolis_of', { name })),
+    body: [
     pyramidSvg(p.pyramid, {
       testid: own ? 'my-pyramid' : null,
       unit: own ? 14 : 9,
@@ -268,7 +260,8 @@ function necropolis(ctx, p, own) {
     edifices(p, own),
     own ? null : takes(ctx, p),
     h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
-  );
+    ],
+  });
 }
 
 // What a player took from the quarry this round and discarded at the last round end: seen
