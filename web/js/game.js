@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { h, mount, remount } from './dom.js';
 import { t } from './i18n.js';
-import { app, errorText, showError, toast } from './app.js';
+import { app, errorText, showError, toast } from './shell.js';
 import { renderGeneric } from './generic.js';
 import { rulesLink } from './rules.js';
 import { exportLinks, dateText } from './history.js';
