@@ -3,7 +3,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
-import { app, refreshMe, showError } from './app.js';
+import { app, refreshMe, showError } from './shell.js';
 import { initPush } from './push.js';
 
 /**

@@ -1,8 +1,9 @@
 // @ts-check
-// The shell: identity, language, connection status, routes and error messages.
+// The shell's entry point: boot, identity, language, connection status and routes.
 import { api } from './api.js';
 import { h, mount } from './dom.js';
-import { LANGUAGES, initI18n, language, onLanguageChange, setLanguage, t, has } from './i18n.js';
+import { LANGUAGES, initI18n, language, onLanguageChange, setLanguage, t } from './i18n.js';
+import { app, refreshMe, showError } from './shell.js';
 import { Socket } from './socket.js';
 import { renderLobby } from './lobby.js';
 import { renderWaiting } from './waiting.js';
@@ -19,44 +20,10 @@ import { renderSettings, renderVerifyEmail, renderUnsubscribe } from './settings
 import { initPush } from './push.js';
 import { renderPlayNow, renderWatch } from './meet.js';
 
-export const app = {
-  me: null,
-  socket: null,
-  // Set by the current page; called when it is left (timers, subscriptions).
-  leave: null,
-  // Set by a page that can redraw itself in a new language without reloading.
-  rerender: null,
-};
-
-// A clear, translated message for every error code the server (or the network) can give.
-export function errorText(code, reason) {
-  if (code === 'illegal_move' && reason) {
-    const key = `reason.${reason}`;
-    return has(key) ? t('error.illegal_move_reason', { reason: t(key) }) : t('error.illegal_move');
-  }
-  const key = `error.${code}`;
-  return has(key) ? t(key) : t('error.unknown', { code });
-}
-
-export function toast(text, kind = 'error') {
-  const box = document.getElementById('toasts');
-  // The last message stays readable on the page (for tests and screen readers' history).
-  document.getElementById('app').dataset.lastToast = text;
-  const el = h(`div.toast.${kind}`, { 'data-testid': `toast-${kind}` }, text);
-  box.append(el);
-  setTimeout(() => el.remove(), kind === 'error' ? 6000 : 3500);
-}
-
-export function showError(err) {
-  document.getElementById('app').dataset.lastError = err.code || 'internal';
-  toast(errorText(err.code || 'internal', err.reason));
-}
-
-export async function refreshMe() {
-  app.me = await api('GET', '/api/me');
-  renderIdentity();
-  return app.me;
-}
+// The page's state and the shared helpers live in shell.js, which every page imports; this
+// module is the entry point only (index.html), the one that imports every page to route to it,
+// so that no page imports it back (no import circle, scripts/web-imports).
+app.identityChanged = renderIdentity;
 
 function renderIdentity() {
   const me = app.me;

@@ -7,7 +7,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
-import { app, showError, toast } from './app.js';
+import { app, showError, toast } from './shell.js';
 
 export const PHRASES = ['hello', 'good_luck', 'good_game', 'well_played', 'thanks'];
 const MAX_CHARS = 300;

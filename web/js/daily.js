@@ -4,7 +4,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
-import { app, errorText, showError } from './app.js';
+import { app, errorText, showError } from './shell.js';
 import { optionsText } from './profile.js';
 import { dateText } from './history.js';
 

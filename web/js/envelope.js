@@ -4,41 +4,15 @@
 // table its board from the rest of its game's view. Types only: nothing here runs.
 
 /**
- * One seat's summary: its number, its points and, in games scored by stage, its points per
- * stage (`null` until that stage is scored). A game adds its own fields beside these.
- * @typedef {{ seat: number, score: number, stage_points?: (number | null)[] }} SeatSummary
- */
-
-/**
- * An automa's line beside the seats (solo): its name is the catalog key `automa.<name>`.
- * @typedef {{ name: string, score: number, stage_points?: (number | null)[] }} AutomaSummary
- */
-
-/**
- * One comparison of the final ranking and each seat's value for it.
- * @typedef {{ name: string, values: number[] }} RankKey
- */
-
-/**
- * The end of a game as the server ranked it (the engine's ranking with absent and resigned
- * seats last, docs/protocol.md "Playing with people"): scores, ranks (0 first, shared when tied), the
- * automa's score, the keys compared in order and, per seat, the key that decided its place.
- * @typedef {{ scores: number[], ranks: number[], automa?: number | null, keys: RankKey[], decided_by: (string | null)[] }} Outcome
- */
-
-/**
- * The envelope: per-seat summaries, whose move it is, the phase (`over` at the end), the stage
- * of how many, the first player, the automa (solo) and the outcome (`null` until the end).
- * @typedef {{
- *   seats: SeatSummary[],
- *   to_move: number | null,
- *   phase: string,
- *   stage: number,
- *   stages: number,
- *   first_player: number,
- *   automa?: AutomaSummary | null,
- *   outcome?: Outcome | null,
- * }} Envelope
+ * The envelope and its parts are the Rust types of crates/core/src/envelope.rs, declared in
+ * web/js/wire/core.d.ts: per-seat summaries (`SeatSummary`: its number, its points and, in
+ * games scored by stage, its points per stage, `null` until scored; a game adds its own fields
+ * beside these), whose move it is, the phase (`over` at the end), the stage of how many, the
+ * first player and the outcome (`null` until the end; the server ranks absent and resigned
+ * seats last, docs/protocol.md "Playing with people"). Solo games add the automa's line
+ * (`AutomaSummary`, its name the catalog key `automa.<name>`).
+ * @import { SeatSummary, AutomaSummary, Outcome, RankKey } from './wire/core'
+ * @typedef {import('./wire/core').Envelope<SeatSummary, string> & { automa?: AutomaSummary | null }} Envelope
  */
 
 /**

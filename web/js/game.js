@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { h, mount, remount } from './dom.js';
 import { t } from './i18n.js';
-import { app, errorText, showError, toast } from './app.js';
+import { app, errorText, showError, toast } from './shell.js';
 import { renderGeneric } from './generic.js';
 import { rulesLink } from './rules.js';
 import { exportLinks, dateText } from './history.js';
@@ -193,9 +193,11 @@ export async function renderGame(root, id, invite) {
       );
       if (st.seat !== null) notes.load();
     } catch (e) {
-      // A drawing bug must not look like a frozen game: say so, and keep the state.
+      // A drawing bug must not look like a frozen game: say so, and keep the state. The
+      // player reads a translated message and a stable code to report; the trace is for the
+      // console only (a page never shows a player its own stack).
       console.error(e);
-      mount(root, h('p.hint', { 'data-testid': 'render-error' }, t('error.render'), ' ', String(e && e.stack ? e.stack.split('\n').slice(0, 3).join(' ') : e)));
+      mount(root, h('p.hint', { 'data-testid': 'render-error', 'data-code': 'render_failed' }, t('error.render'), ' ', h('code', {}, '(render_failed)')));
     }
     root.classList.toggle('pending', page.pending);
   };

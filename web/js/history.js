@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t, language } from './i18n.js';
-import { app, showError } from './app.js';
+import { app, showError } from './shell.js';
 
 // A seat as everyone sees it: a player's name (linking to nothing here), or a bot's level.
 export function seatLabel(seat, index) {

@@ -3,7 +3,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
-import { errorText, showError } from './app.js';
+import { errorText, showError } from './shell.js';
 
 /**
  * @param {HTMLElement} root the page

@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { has, t, language } from './i18n.js';
-import { app, showError } from './app.js';
+import { app, showError } from './shell.js';
 import { rulesCard } from './rules.js';
 import { dailySection } from './daily.js';
 import { profileLabel } from './clocks.js';

@@ -8,7 +8,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
-import { app, errorText, showError } from './app.js';
+import { app, errorText, showError } from './shell.js';
 import { profileLabel } from './clocks.js';
 
 const counts = (g) => Array.from({ length: g.seats.max - Math.max(2, g.seats.min) + 1 }, (_, i) => Math.max(2, g.seats.min) + i);

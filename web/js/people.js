@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { showError } from './app.js';
+import { showError } from './shell.js';
 
 const names = (ctx, seats) => seats.map((s) => ctx.seatName(s)).join(', ');
 

@@ -3,7 +3,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
-import { errorText, showError } from './app.js';
+import { errorText, showError } from './shell.js';
 import { historyItem } from './history.js';
 
 // An option set as words, from the descriptor's own keys and values (`solo.the-legend`).

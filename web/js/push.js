@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { h } from './dom.js';
 import { t, language } from './i18n.js';
-import { showError, toast } from './app.js';
+import { showError, toast } from './shell.js';
 
 const DISMISS_KEY = 'pyr.push_offer_dismissed';
 // A clock with this much time per turn or more makes a game turn-based (as the server says).

@@ -6,7 +6,7 @@ import { chatReplay } from './chat.js';
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
-import { app, errorText, showError } from './app.js';
+import { app, errorText, showError } from './shell.js';
 import { gameResult, loadMoveText, loadResultDetails, loadTable } from './game.js';
 import { seatLabel, exportLinks } from './history.js';
 import { moveLog } from './move-log.js';

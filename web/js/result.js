@@ -9,7 +9,7 @@ import { h } from './dom.js';
 import { t, has } from './i18n.js';
 
 /**
- * @typedef {import('./envelope.js').Outcome} Outcome
+ * @typedef {import('./wire/core').Outcome} Outcome
  * @typedef {import('./envelope.js').Envelope} Envelope
  * @typedef {import('./envelope.js').TableContext} TableContext
  * @typedef {Pick<Envelope, 'seats' | 'outcome' | 'automa'>} Ranked the fields a ranking reads

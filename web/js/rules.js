@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { language, t } from './i18n.js';
-import { showError } from './app.js';
+import { showError } from './shell.js';
 
 // A link to the rules of the game `key`; `newTab` keeps a game page open behind it.
 export function rulesLink(key, newTab = false) {

@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t, language } from './i18n.js';
-import { app, errorText, showError, toast } from './app.js';
+import { app, errorText, showError, toast } from './shell.js';
 import { status, enablePush, disablePush, onPushChange } from './push.js';
 import { soundOn, setSound } from './turns.js';
 

@@ -6,7 +6,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
-import { app, showError } from './app.js';
+import { app, showError } from './shell.js';
 import { tableLine } from './lobby.js';
 import { formatClock } from './clocks.js';
 import { enablePush, status as pushStatus } from './push.js';

@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t } from './i18n.js';
-import { app, showError, toast } from './app.js';
+import { app, showError, toast } from './shell.js';
 import { tableLine } from './lobby.js';
 import { profileLabel } from './clocks.js';
 import { notifyOffer } from './push.js';

@@ -31,6 +31,13 @@ impl ErrorCode for GameError {
 /// A move as it travels to clients: its record text and its structured form (`kind` and
 /// named fields, flattened beside `text`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+// The form is the game's (each game's `MoveForm`, in its own declarations): the shell reads
+// its `kind` only.
+#[cfg_attr(
+    feature = "wire-types",
+    derive(ts_rs::TS),
+    ts(type = "{ text: string, kind?: string } & Record<string, unknown>")
+)]
 pub struct MoveInfo {
     pub text: String,
     #[serde(flatten)]

@@ -1,18 +1,19 @@
 //! What a seat (or a spectator) sees. Everything is public in Pyramido except the order of
 //! the dominoes below the pile tops, so every seat gets the same picture.
 //!
-//! In the platform's view vocabulary: `seats` (each with `seat`, `score` and `stage_points`),
-//! `to_move`, `phase`, `stage`, `stages`, `first_player` and `outcome`; colours by name,
-//! jewel quadrants and cards as arrays of names.
+//! The platform's envelope ([`Envelope`]: `seats`, each a [`SeatSummary`] with `stage_points`,
+//! `to_move`, `phase`, `stage`, `stages`, `first_player` and `outcome`) and the game's own
+//! board; colours by name, jewel quadrants and cards as arrays of names.
 use crate::data::{CARD_SIDES, COLOUR_NAMES, COLOURS, colour_name, dominoes};
 use crate::scoring::StageScore;
 use crate::state::{Game, PILES, Phase, QUARRY_SLOTS, Status};
-use pyramidion_core::{Outcome, Rules, Seat, ToMove};
+use pyramidion_core::{Envelope, Seat, SeatSummary};
 use pyramidion_pyramid::placement::format_cell;
 use pyramidion_pyramid::{Block, FrameRect, STAGES};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct BlockView {
     pub colour: &'static str,
     /// Jewel quadrants, e.g. `["nw", "se"]` (empty: none).
@@ -30,6 +31,7 @@ impl From<Block> for BlockView {
 
 /// A tile face up: block A (west) and block B (east) in canonical orientation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct DominoView {
     pub id: u8,
     pub a: BlockView,
@@ -48,12 +50,14 @@ impl DominoView {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct PileView {
     pub size: usize,
     pub top: Option<DominoView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct PlacedBlockView {
     /// 1 to 4.
     pub stage: u8,
@@ -93,6 +97,7 @@ const JEWELS: [&[&str]; 16] = [
 
 /// A marked area of the stage being built, as it would score now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct LiveAreaView {
     pub colour: &'static str,
     /// Visible jewels in the area (its points).
@@ -105,6 +110,7 @@ pub struct LiveAreaView {
 /// Why a player was eliminated: their stage `stage` got stuck with `holes` cells no domino
 /// could fill and only `cards` unused resurfacing cards to cover them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct EliminationView {
     pub stage: u8,
     pub holes: u8,
@@ -112,12 +118,12 @@ pub struct EliminationView {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PlayerView {
-    pub seat: Seat,
-    /// Points of the completed stages.
-    pub score: u16,
-    /// Per stage (1–4 at 0–3), its points once this seat completed it, else `None`.
-    pub stage_points: Vec<Option<u16>>,
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+pub struct SeatView {
+    /// Points of the completed stages; per stage (1–4 at 0–3), its points once this seat
+    /// completed it.
+    #[serde(flatten)]
+    pub summary: SeatSummary,
     pub status: Status,
     /// Set once the player is eliminated.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -132,8 +138,9 @@ pub struct PlayerView {
     pub markers_in_hand: Vec<&'static str>,
     /// Unused resurfacing cards, each as its two sides' colours.
     pub cards_in_hand: Vec<[&'static str; 2]>,
-    /// Scores of the completed stages, with their marked areas and Mino bonus.
-    pub stage_scores: Vec<StageScore>,
+    /// The completed stages' scores with their marked areas and Mino bonus (the totals are
+    /// the summary's `stage_points`).
+    pub stage_breakdowns: Vec<StageScore>,
     /// What the current stage would score if it ended now.
     pub stage_value: u16,
     /// The marked areas of the stage being built, as they would score now (their Mino bonus
@@ -144,16 +151,12 @@ pub struct PlayerView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct View {
+    #[serde(flatten)]
+    pub envelope: Envelope<SeatView, Phase>,
     /// Whose view this is (`None`: a spectator).
     pub seat: Option<Seat>,
-    /// 1 to 4.
-    pub stage: u8,
-    /// Stages in a game (4).
-    pub stages: u8,
-    pub phase: Phase,
-    pub to_move: Option<Seat>,
-    pub first_player: Seat,
     pub quarry: [Option<DominoView>; QUARRY_SLOTS],
     pub piles: [PileView; PILES],
     /// The domino taken, to place now.
@@ -165,8 +168,6 @@ pub struct View {
     pub new_blocks: Option<[usize; 2]>,
     /// Holes the mover must still cover, the next first.
     pub holes: Vec<String>,
-    pub seats: Vec<PlayerView>,
-    pub outcome: Option<Outcome>,
 }
 
 /// The areas under `p`'s placed jewel markers, with their quadrants.
@@ -225,12 +226,14 @@ impl View {
                         marker: markers.contains(&Some(index as u8)),
                     })
                     .collect();
-                PlayerView {
-                    seat: Seat(i as u8),
-                    score: p.total(),
-                    stage_points: (0..usize::from(STAGES))
-                        .map(|s| p.scores().get(s).map(|sc| sc.total))
-                        .collect(),
+                SeatView {
+                    summary: SeatSummary::by_stage(
+                        Seat(i as u8),
+                        i32::from(p.total()),
+                        (0..usize::from(STAGES))
+                            .map(|s| p.scores().get(s).map(|sc| i32::from(sc.total)))
+                            .collect(),
+                    ),
                     status: p.status(),
                     // The pyramid stays as it was when the stage got stuck: its free cells
                     // are the holes that could not be covered.
@@ -251,7 +254,7 @@ impl View {
                         .filter(|&k| p.cards()[k].is_none())
                         .map(|k| CARD_SIDES[k])
                         .collect(),
-                    stage_scores: p.scores().to_vec(),
+                    stage_breakdowns: p.scores().to_vec(),
                     stage_value: if p.status() == Status::Eliminated {
                         0
                     } else {
@@ -270,15 +273,8 @@ impl View {
             })
             .collect();
         View {
+            envelope: Envelope::of(game, seats, game.phase(), game.first_player()),
             seat,
-            stage: game.stage() + 1,
-            stages: STAGES,
-            phase: game.phase(),
-            to_move: match game.to_move() {
-                ToMove::Seat(s) => Some(s),
-                ToMove::Over => None,
-            },
-            first_player: game.first_player(),
             quarry: game.quarry().map(|d| d.map(DominoView::new)),
             piles: std::array::from_fn(|p| PileView {
                 size: game.pile_size(p),
@@ -292,8 +288,6 @@ impl View {
                 .iter()
                 .map(|&(x, y)| format_cell(x, y))
                 .collect(),
-            seats,
-            outcome: game.outcome(),
         }
     }
 
@@ -307,7 +301,7 @@ impl View {
                 .map(|d| d.id),
         );
         ids.extend(self.held.iter().map(|d| d.id));
-        for s in &self.seats {
+        for s in &self.envelope.seats {
             ids.extend(&s.dominoes);
         }
         ids
@@ -323,7 +317,7 @@ mod tests {
     fn the_last_domino_placed_is_named_by_its_blocks() {
         use pyramidion_core::Rules;
         let mut game = Game::new(&crate::options::Options::players(2), 7).expect("a game");
-        assert_eq!(View::new(&game, None).seats[0].last_domino, None);
+        assert_eq!(View::new(&game, None).envelope.seats[0].last_domino, None);
         // Take, place, and whatever follows until seat 0's turn is over.
         let mut plies = 0;
         let mut moves = Vec::new();
@@ -333,10 +327,12 @@ mod tests {
             plies += 1;
         }
         let view = View::new(&game, None);
-        let last = view.seats[0].last_domino.expect("seat 0 placed a domino");
+        let last = view.envelope.seats[0]
+            .last_domino
+            .expect("seat 0 placed a domino");
         assert_eq!(last, [0, 1]);
-        assert_eq!(view.seats[0].blocks.len(), 2);
-        assert_eq!(view.seats[1].last_domino, None);
+        assert_eq!(view.envelope.seats[0].blocks.len(), 2);
+        assert_eq!(view.envelope.seats[1].last_domino, None);
     }
 
     #[test]
@@ -347,10 +343,10 @@ mod tests {
         let mut seen = false;
         for _ in 0..200 {
             let view = View::new(&game, None);
-            if view.stage > 1 || game.to_move() == pyramidion_core::ToMove::Over {
+            if view.envelope.stage > 1 || game.to_move() == pyramidion_core::ToMove::Over {
                 break;
             }
-            for p in &view.seats {
+            for p in &view.envelope.seats {
                 let sum: u16 = p.live_areas.iter().map(|a| a.jewels as u16).sum();
                 let mino = p
                     .live_areas
@@ -358,7 +354,7 @@ mod tests {
                     .map(|a| a.jewels as u16)
                     .min()
                     .unwrap_or(0);
-                assert_eq!(sum + mino, p.stage_value, "seat {:?}", p.seat);
+                assert_eq!(sum + mino, p.stage_value, "seat {:?}", p.summary.seat);
                 for a in &p.live_areas {
                     assert!(!a.cells.is_empty());
                     assert!(a.cells.iter().all(|&q| q < 100));
@@ -386,7 +382,7 @@ mod tests {
             }
             let view = serde_json::to_value(View::new(&game, None)).expect("a view");
             for seat in view["seats"].as_array().expect("seats") {
-                for stage in seat["stage_scores"].as_array().expect("stage scores") {
+                for stage in seat["stage_breakdowns"].as_array().expect("stage scores") {
                     for area in stage["areas"].as_array().expect("areas") {
                         let cells: Vec<u64> = area["cells"]
                             .as_array()
@@ -445,7 +441,7 @@ mod tests {
                     );
                 }
             }
-            for p in View::new(&game, None).seats {
+            for p in View::new(&game, None).envelope.seats {
                 if p.status == Status::Eliminated {
                     let why = p.elimination.expect("an eliminated player's reason");
                     assert!(why.holes > why.cards, "seed {seed}: {why:?}");

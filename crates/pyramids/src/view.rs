@@ -7,21 +7,23 @@
 //!
 //! Every card in a view is a [`CardView`] whose id is under the key `"card"`.
 //!
-//! In the platform's view vocabulary: `seats` (each with `seat` and `score`), `to_move`,
-//! `phase`, `stage` (the round) and `stages`, `first_player` and `outcome`; stones as arrays.
+//! The platform's envelope ([`Envelope`]: `seats`, each a [`SeatSummary`], `to_move`,
+//! `phase`, `stage` (the round) and `stages`, `first_player` and `outcome`) and the game's own
+//! table; stones as arrays.
 //! Colours travel by name, and counts per colour as objects keyed by colour name
 //! ([`crate::data::per_colour`]), never by their place in an array.
 use crate::data::Colour;
 use crate::data::{CardId, Glyph, Stone, card};
 use crate::moves::{Allowed, God};
 use crate::necropolis::{PyramidScore, ROW_SIZES, Score, tomb_majorities, tomb_ties};
-use crate::state::{Game, Phase, ROUNDS};
-use pyramidion_core::{Outcome, Rules, Seat, ToMove};
+use crate::state::{Game, Phase};
+use pyramidion_core::{Envelope, Rules, Seat, SeatSummary};
 use serde::Serialize;
 
 /// A card as views show it: its id (always under the key `"card"`), its glyph, and its stones
 /// left to right, each `{colour, x0, x1}` (colour and x-interval on the card's 6-unit strip).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct CardView {
     pub card: CardId,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -45,6 +47,7 @@ fn cards(ids: &[CardId]) -> Vec<CardView> {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct GodView {
     pub god: God,
     pub number: u8,
@@ -55,6 +58,7 @@ pub struct GodView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct PairView {
     /// 1-based, as in `pair N`.
     pub number: u8,
@@ -65,6 +69,7 @@ pub struct PairView {
 
 /// Points anyone can count during the game: Pyramid, Obelisk, and the glyphs in them.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct PublicScore {
     pub pyramid: PyramidScore,
     pub obelisk: u8,
@@ -73,11 +78,12 @@ pub struct PublicScore {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct SeatView {
-    pub seat: Seat,
     /// Points: the public ones (Pyramid, Obelisk, glyphs in them) during the game, the full
     /// score at the end.
-    pub score: u16,
+    #[serde(flatten)]
+    pub summary: SeatSummary,
     pub god: Option<God>,
     pub hand_size: u8,
     /// Only for the seat itself.
@@ -93,6 +99,7 @@ pub struct SeatView {
     pub public_score: PublicScore,
     /// Obelisk cards showing each colour: its columns, keyed by colour name.
     #[serde(with = "crate::data::per_colour")]
+    #[cfg_attr(feature = "wire-types", ts(type = "Record<Colour, number>"))]
     pub obelisk_stages: [u8; 5],
     /// The pair this seat took from the quarry this round (none yet: empty). Public: at the
     /// table everyone saw it taken; what became of each card afterwards is not said.
@@ -107,9 +114,11 @@ pub struct SeatView {
 
 /// The parts of a final score a player cannot read off the public edifices.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct ScoreDetail {
     /// Tomb stones per colour, keyed by colour name.
     #[serde(with = "crate::data::per_colour")]
+    #[cfg_attr(feature = "wire-types", ts(type = "Record<Colour, number>"))]
     pub tomb_stones: [u8; 5],
     /// Colours in which this Tomb holds strictly more stones than every other one (5 points
     /// each; a tie for the most wins nothing).
@@ -121,6 +130,7 @@ pub struct ScoreDetail {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct EdificePoints {
     pub pyramid: u8,
     pub obelisk: u8,
@@ -129,6 +139,7 @@ pub struct EdificePoints {
 
 /// The building turn in progress.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct TurnView {
     pub seat: Seat,
     pub god: God,
@@ -137,24 +148,19 @@ pub struct TurnView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct View {
+    /// The stage is the round, 1-based.
+    #[serde(flatten)]
+    pub envelope: Envelope<SeatView, Phase>,
     /// Whose view this is (`None`: a spectator).
     pub seat: Option<Seat>,
-    /// The round, 1-based.
-    pub stage: u8,
-    /// Rounds in a game.
-    pub stages: u8,
-    pub first_player: Seat,
-    pub phase: Phase,
-    pub to_move: Option<Seat>,
     /// The tiles used at this table, in number order.
     pub gods: Vec<GodView>,
     pub quarry: Vec<PairView>,
     pub deck_size: u8,
     pub discard: Vec<CardView>,
-    pub seats: Vec<SeatView>,
     pub turn: Option<TurnView>,
-    pub outcome: Option<Outcome>,
 }
 
 impl View {
@@ -165,7 +171,7 @@ impl View {
         for pair in &self.quarry {
             ids.extend(pair.cards.iter().flatten().map(|c| c.card));
         }
-        for t in &self.seats {
+        for t in &self.envelope.seats {
             ids.extend(t.hand.iter().flatten().map(|c| c.card));
             ids.extend(t.pyramid.iter().flatten().flatten().map(|c| c.card));
             ids.extend(t.obelisk.iter().map(|c| c.card));
@@ -220,8 +226,10 @@ impl View {
                 let public = pyr.total as u16 + obelisk as u16 + glyphs as u16;
                 let final_score = over.then(|| game.score(seat));
                 SeatView {
-                    seat,
-                    score: final_score.as_ref().map_or(public, |sc| sc.total),
+                    summary: SeatSummary::new(
+                        seat,
+                        i32::from(final_score.as_ref().map_or(public, |sc| sc.total)),
+                    ),
                     god: game.god_of(seat),
                     hand_size: game.hand(seat).len() as u8,
                     hand: own.then(|| cards(game.hand(seat))),
@@ -271,22 +279,13 @@ impl View {
                 tomb_built,
             });
         View {
+            envelope: Envelope::of(game, seats, game.phase(), game.first_player()),
             seat: viewer,
-            stage: game.round(),
-            stages: ROUNDS,
-            first_player: game.first_player(),
-            phase: game.phase(),
-            to_move: match game.to_move() {
-                ToMove::Seat(s) => Some(s),
-                ToMove::Over => None,
-            },
             gods,
             quarry,
             deck_size: game.deck_len() as u8,
             discard: cards(&discard),
-            seats,
             turn,
-            outcome: game.outcome(),
         }
     }
 }

@@ -5,12 +5,14 @@ use rust_embed::RustEmbed;
 use serde_json::{Map, Value};
 
 /// The client's own unit tests and their `package.json` (`node --test web/tests`), and the
-/// type checker's `jsconfig.json`, are not part of the site.
+/// type checker's `jsconfig.json` and the wire types' declarations (`crate::wire`), are not part
+/// of the site.
 #[derive(RustEmbed)]
 #[folder = "../../web"]
 #[exclude = "tests/*"]
 #[exclude = "package.json"]
 #[exclude = "jsconfig.json"]
+#[exclude = "js/wire/*"]
 struct Assets;
 
 /// A file of `web/` with its metadata (the site serves its MIME type).

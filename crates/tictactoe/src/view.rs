@@ -1,52 +1,57 @@
-//! What every seat and spectator sees (nothing is hidden), in the platform's view vocabulary:
-//! `seats`, `to_move`, `phase`, `stage`, `stages`, `first_player`, `outcome`; cells as arrays.
+//! What every seat and spectator sees (nothing is hidden): the platform's envelope
+//! ([`Envelope`]: `seats`, `to_move`, `phase`, `stage`, `stages`, `first_player`, `outcome`)
+//! and the board, cells as arrays.
 use crate::state::{Game, Mark};
-use pyramidion_core::{Outcome, Rules, ToMove};
+use pyramidion_core::{Envelope, Rules, Seat, SeatSummary};
 use serde::Serialize;
 
 #[derive(Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct SeatView {
-    pub seat: u8,
+    #[serde(flatten)]
+    pub summary: SeatSummary,
     pub mark: Mark,
-    pub score: i32,
 }
 
 #[derive(Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct View {
-    pub seats: Vec<SeatView>,
-    pub to_move: Option<u8>,
-    pub phase: &'static str,
-    pub stage: u8,
-    /// Stages in a game (1).
-    pub stages: u8,
-    pub first_player: u8,
+    #[serde(flatten)]
+    pub envelope: Envelope<SeatView, Phase>,
     /// Rows of cells, top row first.
     pub board: [[Option<Mark>; 3]; 3],
-    pub outcome: Option<Outcome>,
+}
+
+/// A game of noughts and crosses is played, then over.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Play,
+    Over,
 }
 
 impl View {
     pub(crate) fn of(game: &Game) -> View {
         let outcome = game.outcome();
         let board = std::array::from_fn(|r| std::array::from_fn(|c| game.board()[r * 3 + c]));
+        let seats = (0..2)
+            .map(|seat| SeatView {
+                summary: SeatSummary::new(
+                    Seat(seat),
+                    outcome.as_ref().map_or(0, |o| o.scores[usize::from(seat)]),
+                ),
+                mark: game.mark_of(seat),
+            })
+            .collect();
+        let phase = if game.is_over() {
+            Phase::Over
+        } else {
+            Phase::Play
+        };
         View {
-            seats: (0..2)
-                .map(|seat| SeatView {
-                    seat,
-                    mark: game.mark_of(seat),
-                    score: outcome.as_ref().map_or(0, |o| o.scores[usize::from(seat)]),
-                })
-                .collect(),
-            to_move: match game.to_move() {
-                ToMove::Seat(s) => Some(s.0),
-                ToMove::Over => None,
-            },
-            phase: if game.is_over() { "over" } else { "play" },
-            stage: 1,
-            stages: 1,
-            first_player: game.first_player(),
+            envelope: Envelope::of(game, seats, phase, Seat(game.first_player())),
             board,
-            outcome,
         }
     }
 }

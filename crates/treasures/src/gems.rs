@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Gem {
     Orange,
@@ -21,6 +22,7 @@ pub const GEM_KINDS: usize = 6;
 /// block's `colour`, THE Legend's wishes), in this order, which is also [`Gem::ALL`]'s; a
 /// view names them so that no client depends on the order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Colour {
     Orange,
@@ -100,6 +102,8 @@ impl FromStr for Gem {
 /// A multiset of gems (the bag has no order: a draw picks uniformly among its gems). It
 /// travels as [`GemCounts`], an object keyed by gem name.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[cfg_attr(feature = "wire-types", ts(as = "GemCounts"))]
 #[serde(from = "GemCounts", into = "GemCounts")]
 pub struct Gems(pub [u8; GEM_KINDS]);
 
@@ -107,6 +111,7 @@ pub struct Gems(pub [u8; GEM_KINDS]);
 /// (`{"orange": 1, "blue": 0, …, "mythical": 2}`), so that a client reads a count by name and
 /// never by its place in [`Gem::ALL`].
 #[derive(Copy, Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct GemCounts {
     pub orange: u8,

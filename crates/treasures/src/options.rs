@@ -3,6 +3,7 @@ use serde::{Deserialize, Serialize};
 
 /// Solo modes against THE Legend.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub enum SoloMode {
     /// "Become A Legend".
     #[serde(rename = "a-legend")]
@@ -24,6 +25,7 @@ impl std::str::FromStr for SoloMode {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// 1–4; 1 requires a solo mode.

@@ -107,7 +107,7 @@ impl Simulate for Game {
                 shown.push(domino.id);
             }
         }
-        for p in &view.seats {
+        for p in &view.envelope.seats {
             shown.extend(p.dominoes.iter().copied());
         }
         if let Some(l) = &view.legend {

@@ -1,8 +1,8 @@
 //! What a seat (or a spectator) may see. The only way information leaves a [`Game`].
 //!
-//! In the platform's view vocabulary: `seats` (each with `seat`, `score` and `stage_points`),
-//! `to_move`, `phase`, `stage`, `stages`, `first_player`, `automa` (THE Legend's summary in
-//! solo) and `outcome`; the rest is the game's own. Colours travel by name ([`Colour`]) and
+//! The platform's envelope ([`Envelope`]: `seats`, each a [`SeatSummary`] with `stage_points`,
+//! `to_move`, `phase`, `stage`, `stages`, `first_player` and `outcome`), `automa` (THE Legend's
+//! [`AutomaSummary`] in solo); the rest is the game's own. Colours travel by name ([`Colour`]) and
 //! gems as counts by name ([`Gems`]' serde form), never by their place in an array.
 //!
 //! Hidden from everybody: face-down domino fronts (only the back of a face-down pile top is
@@ -15,48 +15,33 @@ use crate::moves::{Move, Payment};
 use crate::options::{Options, SoloMode};
 use crate::scoring::{POINTS_PER_MYTHICAL_KEPT, activation_points, affordable_payments};
 use crate::state::{Game, LegendTurn, Phase, SPACES};
-use pyramidion_core::{Outcome, Seat};
+use pyramidion_core::{AutomaSummary, Envelope, Seat, SeatSummary};
 use pyramidion_pyramid::topview::area_name;
 use pyramidion_pyramid::{Block, FrameRect, Placement, Quadrants};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct View {
+    #[serde(flatten)]
+    pub envelope: Envelope<SeatView, Phase>,
     pub game: &'static str,
     pub seat: Option<Seat>,
     pub options: Options,
     pub ply: u32,
-    /// 1–4.
-    pub stage: u8,
-    /// Stages in a game (4).
-    pub stages: u8,
-    pub phase: Phase,
-    pub to_move: Option<Seat>,
-    /// The first player of this stage.
-    pub first_player: Seat,
     pub spaces: Vec<SpaceView>,
     pub bag_size: u32,
     pub discard: Gems,
     /// The domino taken this turn (face up), waiting to be placed.
     pub hand: Option<DominoView>,
-    pub seats: Vec<PlayerView>,
     pub scoring: Option<ScoringView>,
     pub legend: Option<LegendView>,
     /// THE Legend as the scoreboard and the result show him beside the seats (solo only).
-    pub automa: Option<AutomaView>,
-    pub outcome: Option<Outcome>,
-}
-
-/// An automa's line on the scoreboard: its name (a catalog key, `automa.<name>`), its
-/// points and its points per scored stage.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AutomaView {
-    pub name: &'static str,
-    pub score: u32,
-    pub stage_points: Vec<Option<u32>>,
+    pub automa: Option<AutomaSummary>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct DominoView {
     pub id: DominoId,
     /// Block A (west) and B (east) of the domino lying east-west.
@@ -75,6 +60,7 @@ impl DominoView {
 /// A block as views show it: its colour by name and its icons' quadrants (bits as in
 /// [`pyramidion_pyramid::placement::Quadrants`]: 1 nw, 2 ne, 4 sw, 8 se).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct ColouredBlock {
     pub colour: Colour,
     pub icons: Quadrants,
@@ -90,6 +76,7 @@ impl ColouredBlock {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PileTop {
     FaceUp { domino: DominoView },
@@ -98,6 +85,7 @@ pub enum PileTop {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct SpaceView {
     pub pile_size: usize,
     pub top: PileTop,
@@ -105,6 +93,7 @@ pub struct SpaceView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct BlockView {
     /// 1–4.
     pub stage: u8,
@@ -117,15 +106,13 @@ pub struct BlockView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PlayerView {
-    pub seat: Seat,
-    /// Points so far (every stage scored, and the stage being scored as it goes).
-    pub score: u32,
-    /// Per stage (1–4 at 0–3), its points once every seat has scored it, else `None`.
-    pub stage_points: Vec<Option<u32>>,
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+pub struct SeatView {
+    /// Points so far (every stage scored, and the stage being scored as it goes); per stage
+    /// (1–4 at 0–3), its points once this seat has scored it, else `None`.
+    #[serde(flatten)]
+    pub summary: SeatSummary,
     pub gems: Gems,
-    /// Per stage, the points this seat has scored in it so far (0 before it is scored).
-    pub stage_scores: [u16; 4],
     pub stage_complete: bool,
     /// Current stage of this pyramid (1–4; 5 when finished).
     pub pyramid_stage: u8,
@@ -143,6 +130,7 @@ pub struct PlayerView {
 
 /// Where a domino went: its stage (1–4), its placement, and the two cells it covers (A first).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct LastPlacement {
     pub stage: u8,
     pub placement: Placement,
@@ -150,6 +138,7 @@ pub struct LastPlacement {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct ScoredAreaView {
     /// 1–4.
     pub stage: u8,
@@ -161,6 +150,7 @@ pub struct ScoredAreaView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct AreaView {
     pub name: String,
     pub colour: Colour,
@@ -177,6 +167,7 @@ pub struct AreaView {
 
 /// One way to pay an area's activation: what it earns and which gems it spends.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct PaymentOption {
     pub text: String,
     pub payment: Payment,
@@ -188,6 +179,7 @@ pub struct PaymentOption {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct ScoringView {
     pub seat: Seat,
     pub areas: Vec<AreaView>,
@@ -207,6 +199,7 @@ pub struct ScoringView {
 
 /// One activation of the best allocation: its move text and what it names.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct BestActivation {
     pub text: String,
     pub area: String,
@@ -215,6 +208,7 @@ pub struct BestActivation {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct LegendView {
     pub mode: SoloMode,
     /// His pile, bottom first; every domino in it was face up when he took it.
@@ -222,8 +216,6 @@ pub struct LegendView {
     /// Colours he wants next: the icon colours of his top domino.
     pub wishes: [Colour; 2],
     pub gems: Gems,
-    pub stage_scores: [u16; 4],
-    pub score: u32,
     /// Every turn he played, oldest first, each with the rule that chose what he took.
     pub turns: Vec<LegendTurnView>,
     pub stage_draw: Option<crate::gems::Gem>,
@@ -235,6 +227,7 @@ pub struct LegendView {
 /// One of THE Legend's turns: what he took and, for each take, the rule of his turn
 /// (RULES.md, "His turn") that chose it, so that the log says why without a rule in the page.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct LegendTurnView {
     /// The ply of the player's move his turn followed.
     pub ply: u32,
@@ -253,6 +246,7 @@ pub struct LegendTurnView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct LegendGemView {
     pub gem: Gem,
     /// 0–4.
@@ -262,6 +256,7 @@ pub struct LegendGemView {
 
 /// Why THE Legend collected a gem.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum LegendGemReason {
     /// A coloured gem matching a gem icon of his domino, the first he found scanning the
@@ -274,6 +269,7 @@ pub enum LegendGemReason {
 
 /// Why THE Legend took the domino he took.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum LegendDominoReason {
     /// The domino of the space where he collected his last gem.
@@ -337,12 +333,18 @@ impl LegendTurnView {
 /// THE Legend's points at one stage end: each coloured gem is worth the stage number, each
 /// Mythical 2.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct LegendStageScore {
     pub coloured: u8,
     pub coloured_value: u8,
     pub mythical: u8,
     pub mythical_value: u8,
     pub points: u32,
+}
+
+/// A total as the envelope counts points: a game's worth of them is far below `i32::MAX`.
+fn points(total: u32) -> i32 {
+    i32::try_from(total).unwrap_or(i32::MAX)
 }
 
 /// Whether `seat` has scored the stage being ended: seats score in the stage's turn order,
@@ -381,11 +383,11 @@ impl View {
             .collect();
         // Stages every seat has scored (the pad's final columns).
         let scored_stages = game.stage as usize + usize::from(game.phase == Phase::Over);
-        let stage_points = |scores: &[u16; 4], scored_now: bool| -> Vec<Option<u32>> {
+        let stage_points = |scores: &[u16; 4], scored_now: bool| -> Vec<Option<i32>> {
             (0..4)
                 .map(|s| {
                     let scored = s < scored_stages || (s == game.stage as usize && scored_now);
-                    scored.then_some(u32::from(scores[s]))
+                    scored.then_some(i32::from(scores[s]))
                 })
                 .collect()
         };
@@ -393,14 +395,15 @@ impl View {
             .players
             .iter()
             .enumerate()
-            .map(|(i, p)| PlayerView {
-                seat: Seat(i as u8),
-                score: p.total(),
+            .map(|(i, p)| SeatView {
                 // A seat that has scored the stage being ended shows it at once: its
                 // total already counts those points.
-                stage_points: stage_points(&p.stage_scores, has_scored_this_stage(game, i)),
+                summary: SeatSummary::by_stage(
+                    Seat(i as u8),
+                    points(p.total()),
+                    stage_points(&p.stage_scores, has_scored_this_stage(game, i)),
+                ),
                 gems: p.gems,
-                stage_scores: p.stage_scores,
                 stage_complete: p.stage_complete,
                 pyramid_stage: p.pyramid.stage() + 1,
                 frame: p.pyramid.frame(),
@@ -461,8 +464,6 @@ impl View {
                 .icon_colours()
                 .map(Colour::of_index),
             gems: l.gems,
-            stage_scores: l.stage_scores,
-            score: l.total(),
             turns: l.turns.iter().map(LegendTurnView::of).collect(),
             stage_draw: l.stage_draw,
             scored: l.scored_gems[..scored_stages]
@@ -481,28 +482,22 @@ impl View {
                 .collect(),
         });
         View {
+            envelope: Envelope::of(game, seats, game.phase, Seat(game.stage_first)),
             game: "forgotten-treasures",
             seat,
             options: game.options,
             ply: game.ply,
-            stage: game.stage + 1,
-            stages: crate::state::STAGES,
-            phase: game.phase,
-            to_move: (game.phase != Phase::Over).then_some(Seat(game.current)),
-            first_player: Seat(game.stage_first),
             spaces,
             bag_size: game.bag.total(),
             discard: game.discard,
             hand: game.hand.map(DominoView::of),
-            seats,
             scoring,
-            automa: game.legend.as_ref().map(|l| AutomaView {
+            automa: game.legend.as_ref().map(|l| AutomaSummary {
                 name: "legend",
-                score: l.total(),
+                score: points(l.total()),
                 stage_points: stage_points(&l.stage_scores, false),
             }),
             legend,
-            outcome: game.final_outcome(),
         }
     }
 

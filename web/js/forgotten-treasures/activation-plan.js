@@ -10,12 +10,8 @@ import { t } from '../i18n.js';
 import { colourName } from './pieces.js';
 
 /**
+ * @import { ScoringView, AreaView, PaymentOption, Colour, Gems } from '../wire/forgotten-treasures'
  * @typedef {import('./table.js').Ctx} Ctx
- * @typedef {import('./table.js').ScoringView} ScoringView
- * @typedef {import('./table.js').AreaView} AreaView
- * @typedef {import('./table.js').PaymentOption} PaymentOption
- * @typedef {import('./table.js').Colour} Colour
- * @typedef {import('./table.js').Gems} Gems
  * @typedef {PaymentOption & { area: string, colour: Colour }} PlanItem one planned activation: a payment the view offers, its area and the area's colour
  * @typedef {{ key: string, items: PlanItem[], confirming: boolean, queue: string[] | null, sentAt: number | null }} Plan
  */

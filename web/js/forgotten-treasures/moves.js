@@ -9,15 +9,8 @@ import { t } from '../i18n.js';
  * `null`); `place` is the shared placement form (x, y, dir, cells); `activate` names its
  * `area` (`c4`), its `payment` (`1c`, `2m`, `3c`, `2c2m`, `1c4m`, `6m`) and the `points` it
  * adds to the stage score.
- * @typedef {import('../envelope.js').MoveBase} MoveBase
- * @typedef {'orange' | 'blue' | 'purple' | 'green' | 'red' | 'mythical'} Gem
- * @typedef {MoveBase & { kind: 'take', space: number, gem: Gem | null }} TakeMove
- * @typedef {MoveBase & { kind: 'flip', pile: number }} FlipMove
- * @typedef {import('../pyramid-drawing/placing.js').PlaceForm} PlaceMove
- * @typedef {MoveBase & { kind: 'activate', area: string, payment: string, points: number }} ActivateMove
- * @typedef {MoveBase & { kind: 'done' }} DoneMove
- * @typedef {MoveBase & { kind: 'discard', gem: Gem }} DiscardMove
- * @typedef {TakeMove | FlipMove | PlaceMove | ActivateMove | DoneMove | DiscardMove} MoveForm
+ * A move as it travels: its text beside its form (the forms are generated from Rust).
+ * @typedef {{ text: string } & import('../wire/forgotten-treasures').MoveForm} MoveForm
  */
 
 /**
@@ -47,6 +40,6 @@ export function moveText(m) {
     case 'discard':
       return t('move.discard', { gem: t(`gem.${m.gem}`) });
     default:
-      return /** @type {MoveBase} */ (m).text;
+      return /** @type {import('../envelope.js').MoveBase} */ (m).text;
   }
 }

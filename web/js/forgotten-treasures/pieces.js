@@ -7,10 +7,7 @@ import { t } from '../i18n.js';
 import { blockSvg, dominoSvg as sharedDominoSvg, palette, patternDefs } from '../pyramid-drawing/drawing.js';
 
 /**
- * @typedef {import('./table.js').EngineBlock} EngineBlock
- * @typedef {import('./table.js').BackBlock} BackBlock
- * @typedef {import('./table.js').Colour} Colour
- * @typedef {import('./moves.js').Gem} Gem
+ * @import { ColouredBlock, BackBlock, Colour, Gem } from '../wire/forgotten-treasures'
  */
 
 // The order the table lists colours and gems in (the view names them; it has no order).
@@ -111,7 +108,7 @@ export const PALETTE = palette(
 
 // A domino lying east-west (A west, B east), 4×2 units, as an SVG element of `width` pixels.
 /**
- * @param {EngineBlock[]} blocks
+ * @param {ColouredBlock[]} blocks
  * @param {number} [width]
  * @param {string} [label]
  * @returns {SVGElement}
@@ -122,7 +119,7 @@ export function dominoSvg(blocks, width = 64, label) {
 }
 
 /**
- * @param {EngineBlock[]} blocks
+ * @param {ColouredBlock[]} blocks
  * @returns {string}
  */
 export function dominoLabel(blocks) {

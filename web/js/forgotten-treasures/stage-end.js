@@ -12,11 +12,10 @@ export { plannedAreas } from './activation-plan.js';
 
 /**
  * @typedef {import('./table.js').Ctx} Ctx
- * @typedef {import('./table.js').PlayerView} PlayerView
- * @typedef {import('./table.js').LegendView} LegendView
  */
 
 /**
+ * @import { SeatView, LegendView } from '../wire/forgotten-treasures'
  * @param {Ctx} ctx
  * @param {number} focus the seat whose pyramid is drawn big
  */
@@ -46,7 +45,7 @@ export function stageEndPanel(ctx, focus) {
 
 /**
  * @param {Ctx} ctx
- * @param {PlayerView} p
+ * @param {SeatView} p
  * @param {number} stage
  */
 function playerBreakdown(ctx, p, stage) {
@@ -55,7 +54,7 @@ function playerBreakdown(ctx, p, stage) {
   return h(
     'div.breakdown',
     {},
-    h('strong', {}, `${ctx.seatName(p.seat)}: ${p.stage_scores[stage - 1]}`),
+    h('strong', {}, `${ctx.seatName(p.seat)}: ${p.stage_points[stage - 1]}`),
     h(
       'ul',
       {},
@@ -78,7 +77,7 @@ function legendBreakdown(l, stage) {
   return h(
     'div.breakdown',
     {},
-    h('strong', {}, `${t('legend.name')}: ${l.stage_scores[stage - 1]}`),
+    h('strong', {}, `${t('legend.name')}: ${sc.points}`),
     h('ul', {}, h('li', {}, t('scoring.legend_breakdown', { coloured: sc.coloured, value: sc.coloured_value, mythical: sc.mythical, mvalue: sc.mythical_value }))),
   );
 }

@@ -11,6 +11,7 @@ import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyrami
 import { moveText } from './moves.js';
 import { statusBar } from '../status-bar.js';
 import { scoreLine } from '../score-line.js';
+import { seatCard } from '../seat-card.js';
 
 // A move in words, for the shell's replay, notices and analysis.
 export { moveText };
@@ -19,72 +20,12 @@ import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
 import { focusNextDecision } from '../pyramid-drawing/focus.js';
 
 /**
- * Forgotten Treasures' view (crates/treasures/src/view.rs): the envelope, the exploration
- * area's spaces, the bag, the domino in hand, per seat its gems and pyramid, the stage end
- * being scored (`scoring`) and THE Legend in solo (`legend`). Colours travel by name, gems as
- * counts keyed by gem name.
- * @typedef {import('./moves.js').MoveForm} MoveForm
- * @typedef {import('./moves.js').Gem} Gem
- * @typedef {Exclude<Gem, 'mythical'>} Colour a block's colour (also the coloured gems')
- * @typedef {Record<Gem, number>} Gems
- * @typedef {{ colour: Colour, icons: number }} EngineBlock a block: its colour and its icons' quadrants (bits 1 nw, 2 ne, 4 sw, 8 se)
- * @typedef {{ colour: Colour, icons: number }} BackBlock a face-down block: its colour and how many icons it has
- * @typedef {{ id: number, blocks: EngineBlock[] }} DominoView
- * @typedef {{ kind: 'face_up', domino: DominoView } | { kind: 'face_down', back: BackBlock[] } | { kind: 'empty' }} PileTop
- * @typedef {{ pile_size: number, top: PileTop, gems: Gems }} SpaceView
- * @typedef {{ stage: number, x: number, y: number, quadrant: number, block: EngineBlock }} BlockView
- * @typedef {{ stage: number, name: string, colour: Colour, icons: number, payment: string, points: number }} ScoredAreaView
- * @typedef {{
- *   seat: number,
- *   score: number,
- *   stage_points: (number | null)[],
- *   gems: Gems,
- *   stage_scores: number[],
- *   stage_complete: boolean,
- *   pyramid_stage: number,
- *   frame: import('../pyramid-drawing/drawing.js').Frame | null,
- *   blocks: BlockView[],
- *   dominoes: number[],
- *   last_placement: { stage: number, placement: { x: number, y: number, dir: string }, cells: [number, number][] } | null,
- *   scored_areas: ScoredAreaView[],
- *   mythical_points: number[],
- * }} PlayerView
- * @typedef {{ text: string, payment: string, points: number, coloured: number, mythical: number }} PaymentOption
- * @typedef {{ name: string, colour: Colour, icons: number, cells: number[], activation: string | null, activation_points: number | null, payments: PaymentOption[] }} AreaView
- * @typedef {{ text: string, area: string, payment: string, points: number }} BestActivation
- * @typedef {{
- *   seat: number,
- *   areas: AreaView[],
- *   spent: Gems,
- *   points: number,
- *   points_per_mythical: number,
- *   mythical_kept: number,
- *   best: BestActivation[],
- *   best_total: number,
- * }} ScoringView
- * @typedef {{ gem: Gem, space: number, reason: string }} LegendGemView
- * @typedef {{ ply: number, wishes: Colour[], gems: LegendGemView[], missed: Colour[], space: number | null, domino: DominoView | null, domino_reason: string | null, drew: Gem | null }} LegendTurnView
- * @typedef {{ coloured: number, coloured_value: number, mythical: number, mythical_value: number, points: number }} LegendStageScore
- * @typedef {{
- *   mode: string,
- *   pile: DominoView[],
- *   wishes: Colour[],
- *   gems: Gems,
- *   stage_scores: number[],
- *   score: number,
- *   turns: LegendTurnView[],
- *   stage_draw: Gem | null,
- *   scored: LegendStageScore[],
- * }} LegendView
- * @typedef {Omit<import('../envelope.js').Envelope, 'seats'> & {
- *   seats: PlayerView[],
- *   spaces: SpaceView[],
- *   bag_size: number,
- *   discard: Gems,
- *   hand: DominoView | null,
- *   scoring: ScoringView | null,
- *   legend: LegendView | null,
- * }} View
+ * Forgotten Treasures' view (crates/treasures/src/view.rs, declared in web/js/wire from the
+ * Rust types): the envelope, the exploration area's spaces, the bag, the domino in hand, per
+ * seat its gems and pyramid, the stage end being scored (`scoring`) and THE Legend in solo
+ * (`legend`). Colours travel by name, gems as counts keyed by gem name.
+ * @import { View, SeatView, Colour, Gem, Gems, ColouredBlock, BackBlock, DominoView, SpaceView, BlockView, ScoredAreaView, ScoringView, AreaView, PaymentOption, LegendView, LegendTurnView } from '../wire/forgotten-treasures'
+ * @import { MoveForm } from './moves.js'
  */
 
 /**
@@ -260,25 +201,21 @@ function ownArea(ctx, focus) {
 
 /**
  * @param {Ctx} ctx
- * @param {PlayerView} p
+ * @param {SeatView} p
  */
 function playerCard(ctx, p) {
   const { view } = ctx;
-  const turn = view.to_move === p.seat;
-  return h(
-    'section.card.player',
-    { class: turn ? 'to-move' : '', 'data-seat': p.seat },
-    h('div.card-head', {}, h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, p.stage_complete && view.phase !== 'over' ? h('span.hint', {}, ` · ${t('table.stage_complete')}`) : null), enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) }))),
-    h('div.inventory', {}, gemsInline(p.gems)),
-    h('div.pyramid-box', {}, opponentPyramid(ctx, p)),
-    scoreLine(ctx, p.seat),
-  );
+  return seatCard(ctx, p.seat, {
+    notes: [p.stage_complete && view.phase !== 'over' ? h('span.hint', {}, ` · ${t('table.stage_complete')}`) : null],
+    action: enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) })),
+    body: [h('div.inventory', {}, gemsInline(p.gems)), h('div.pyramid-box', {}, opponentPyramid(ctx, p)), scoreLine(ctx, p.seat)],
+  });
 }
 
 // An opponent's pyramid as the table draws it (on its card, and enlarged).
 /**
  * @param {Ctx} ctx
- * @param {PlayerView} p
+ * @param {SeatView} p
  * @param {string} [testid]
  */
 function opponentPyramid(ctx, p, testid) {
@@ -380,7 +317,7 @@ function moveLog(ctx) {
  *   label?: string,
  *   ghosts?: import('../pyramid-drawing/placing.js').PlaceForm[],
  *   stage?: number,
- *   hand?: EngineBlock[] | null,
+ *   hand?: ColouredBlock[] | null,
  *   selected?: string | null,
  *   onGhost?: (ghost: import('../pyramid-drawing/placing.js').PlaceForm) => void,
  *   areas?: AreaView[] | null,
@@ -391,7 +328,7 @@ function moveLog(ctx) {
  * }} PyramidOptions
  */
 /**
- * @param {PlayerView} player
+ * @param {SeatView} player
  * @param {PyramidOptions} [opts]
  * @returns {HTMLElement | SVGElement}
  */
@@ -449,7 +386,7 @@ function pyramidSvg(player, opts = {}) {
 // (while the engine has not fixed the frame yet) the origin it used for the blocks' quadrant
 // numbers, read back from a stage-1 block.
 /**
- * @param {PlayerView} player
+ * @param {SeatView} player
  * @returns {number[]}
  */
 function gridOrigin(player) {

@@ -6,8 +6,8 @@ import { t } from '../i18n.js';
 import { scoringPad as padFrame } from '../scoring-pad.js';
 
 /**
+ * @import { SeatView } from '../wire/pyramido'
  * @typedef {import('./table.js').Ctx} Ctx
- * @typedef {import('./table.js').PlayerView} PlayerView
  */
 
 /** @param {string} c */
@@ -15,11 +15,11 @@ const colourName = (c) => t(`pyo.colour.${c}`);
 
 /**
  * @param {Ctx} ctx
- * @param {PlayerView} p
+ * @param {SeatView} p
  * @param {number} stage
  */
 function breakdown(ctx, p, stage) {
-  const sc = p.stage_scores[stage - 1];
+  const sc = p.stage_breakdowns[stage - 1];
   if (!sc) return h('div.breakdown', {}, h('strong', {}, `${ctx.seatName(p.seat)}: –`), h('ul', {}, h('li', {}, t('pyo.eliminated'))));
   const { ui } = ctx;
   const shown = !!(ui.shownStage && ui.shownStage.seat === p.seat && ui.shownStage.stage === stage);
@@ -59,7 +59,7 @@ export function scoringPad(ctx) {
 
 // Why a player was eliminated, as the engine says (stage, holes, cards left).
 /**
- * @param {PlayerView} p
+ * @param {SeatView} p
  * @returns {string}
  */
 export function eliminationText(p) {

@@ -5,6 +5,7 @@
 // view's facts: no rule is decided here.
 import { h, stylesheet } from '../dom.js';
 import { scoreLine as seatScoreLine } from '../score-line.js';
+import { seatCard } from '../seat-card.js';
 import { t } from '../i18n.js';
 import { blockPicture, dominoSvg, orient, palette, pyramidSvg, quadrantMask } from '../pyramid-drawing/drawing.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint, placements, usableDirs } from '../pyramid-drawing/placing.js';
@@ -22,52 +23,16 @@ import { statusBar } from '../status-bar.js';
  * card's side of `colour` and its jewel in `quadrant` (`card`: the card's two sides' colours);
  * `pass`; `refill` the empty quarry `slot` from `pile`; `cover` the hole `cell` (`c2`) at
  * (`x`, `y`) as for resurfacing.
- * @typedef {import('../envelope.js').MoveBase} MoveBase
- * @typedef {'nw' | 'ne' | 'sw' | 'se'} Quadrant
- * @typedef {MoveBase & { kind: 'take', slot: number }} TakeMove
- * @typedef {import('../pyramid-drawing/placing.js').PlaceForm & { eliminates: boolean }} PlaceMove
- * @typedef {MoveBase & { kind: 'mark', side: string, x: number, y: number }} MarkMove
- * @typedef {MoveBase & { kind: 'resurface', side: string, x: number, y: number, colour: string, card: [string, string], quadrant: Quadrant }} ResurfaceMove
- * @typedef {MoveBase & { kind: 'pass' }} PassMove
- * @typedef {MoveBase & { kind: 'refill', pile: number, slot: number | null }} RefillMove
- * @typedef {MoveBase & { kind: 'cover', x: number, y: number, cell: string, colour: string, card: [string, string], quadrant: Quadrant }} CoverMove
- * @typedef {TakeMove | PlaceMove | MarkMove | ResurfaceMove | PassMove | RefillMove | CoverMove} MoveForm
+ * @typedef {{ text: string } & import('../wire/pyramido').MoveForm} MoveForm a move as it travels: its text beside its form
+ * @typedef {Extract<MoveForm, { kind: 'mark' }>} MarkMove
+ * @typedef {Extract<MoveForm, { kind: 'resurface' }>} ResurfaceMove
+ * @typedef {Extract<MoveForm, { kind: 'cover' }>} CoverMove
  */
-
 /**
- * Pyramido's view (crates/pyramido/src/view.rs): the envelope, the quarry's three slots, the
- * four piles, the domino held, the holes to cover, and per seat its pyramid and scores.
- * @typedef {{ colour: string, jewels: string[] }} BlockView
- * @typedef {{ id: number, a: BlockView, b: BlockView }} DominoView
- * @typedef {BlockView & { stage: number, x: number, y: number, card?: [string, string], marker?: boolean }} PlacedBlockView
- * @typedef {{ colour: string, jewels: number, cells: number[] }} AreaView
- * @typedef {{ areas: AreaView[], mino: number, total: number }} StageScore
- * @typedef {{
- *   seat: number,
- *   score: number,
- *   stage_points: (number | null)[],
- *   status: 'building' | 'done' | 'eliminated',
- *   elimination?: { stage: number, holes: number, cards: number },
- *   frame: import('../pyramid-drawing/drawing.js').Frame | null,
- *   blocks: PlacedBlockView[],
- *   dominoes: number[],
- *   last_domino: [number, number] | null,
- *   markers_in_hand: string[],
- *   cards_in_hand: [string, string][],
- *   stage_scores: StageScore[],
- *   stage_value: number,
- *   live_areas: AreaView[],
- *   grid_origin: [number, number],
- * }} PlayerView
- * @typedef {Omit<import('../envelope.js').Envelope, 'seats'> & {
- *   seats: PlayerView[],
- *   quarry: (DominoView | null)[],
- *   piles: { size: number, top: DominoView | null }[],
- *   held: DominoView | null,
- *   empty_slot: number | null,
- *   new_blocks: [number, number] | null,
- *   holes: string[],
- * }} View
+ * Pyramido's view (crates/pyramido/src/view.rs, declared in web/js/wire from the Rust types):
+ * the envelope, the quarry's three slots, the four piles, the domino held, the holes to cover,
+ * and per seat its pyramid and scores.
+ * @import { View, SeatView, BlockView, DominoView } from '../wire/pyramido'
  */
 
 /**
@@ -111,7 +76,7 @@ export function dominoLabel(d) {
 }
 
 /**
- * @param {PlayerView} p
+ * @param {SeatView} p
  * @returns {import('../pyramid-drawing/drawing.js').PlacedBlock[]}
  */
 function pyramidBlocks(p) {
@@ -129,13 +94,13 @@ function pyramidBlocks(p) {
 // The marked areas outlined with their jewel counts: those of the stage being built, or of a
 // scored stage the player asked to see in the scoring pad.
 /**
- * @param {PlayerView} p
+ * @param {SeatView} p
  * @param {Ctx['ui']} ui
  * @returns {import('../pyramid-drawing/drawing.js').Area[]}
  */
 function liveAreas(p, ui) {
   const [ox, oy] = p.grid_origin;
-  const shown = ui && ui.shownStage && ui.shownStage.seat === p.seat ? p.stage_scores[ui.shownStage.stage - 1] : null;
+  const shown = ui && ui.shownStage && ui.shownStage.seat === p.seat ? p.stage_breakdowns[ui.shownStage.stage - 1] : null;
   return (shown ? shown.areas : p.live_areas).map((a) => ({
     cells: a.cells.map((q) => [2 * ox + (q % 10), 2 * oy + Math.floor(q / 10)]),
     count: a.jewels,
@@ -286,7 +251,7 @@ function ownArea(ctx, focus) {
   return parts;
 }
 
-/** @param {PlayerView} p */
+/** @param {SeatView} p */
 function statusNote(p) {
   if (p.status === 'eliminated') return h('span.hint', { 'data-testid': 'eliminated', title: eliminationText(p) }, ` · ${t('pyo.eliminated')}`);
   if (p.status === 'done') return h('span.hint', {}, ` · ${t('table.stage_complete')}`);
@@ -294,7 +259,7 @@ function statusNote(p) {
 }
 
 /**
- * @param {PlayerView} player
+ * @param {SeatView} player
  * @param {number} stage
  * @param {number} x
  * @param {number} y
@@ -306,7 +271,7 @@ function blockAt(player, stage, x, y) {
 /**
  * @param {Ctx} ctx
  * @param {MarkMove[]} marks
- * @param {PlayerView} player
+ * @param {SeatView} player
  */
 function markPanel(ctx, marks, player) {
   return h(
@@ -329,7 +294,7 @@ function markPanel(ctx, marks, player) {
 /**
  * @param {Ctx} ctx
  * @param {ResurfaceMove[]} moves
- * @param {PlayerView} player
+ * @param {SeatView} player
  */
 function resurfacePanel(ctx, moves, player) {
   const { ui, play, legal } = ctx;
@@ -435,7 +400,7 @@ function coverPanel(ctx, moves) {
 
 /**
  * @param {Ctx} ctx
- * @param {PlayerView} p
+ * @param {SeatView} p
  */
 function scoreLine(ctx, p) {
   const live = p.status === 'eliminated' ? null : h('span', { 'data-testid': 'stage-value' }, t('pyo.stage_value', { points: p.stage_value }));
@@ -445,7 +410,7 @@ function scoreLine(ctx, p) {
 }
 
 // The jewel markers a player has not placed yet, each in its colour and pattern.
-/** @param {PlayerView} p */
+/** @param {SeatView} p */
 function markersInHand(p) {
   return h(
     'span.pyo-markers',
@@ -459,24 +424,20 @@ function markersInHand(p) {
 
 /**
  * @param {Ctx} ctx
- * @param {PlayerView} p
+ * @param {SeatView} p
  */
 function playerCard(ctx, p) {
-  const { view } = ctx;
-  const turn = view.to_move === p.seat;
-  return h(
-    'section.card.player',
-    { class: turn ? 'to-move' : '', 'data-seat': p.seat },
-    h('div.card-head', {}, h('h3', {}, ctx.seatName(p.seat), turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null, statusNote(p)), enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) }))),
-    h('div.pyramid-box', {}, opponentPyramid(ctx, p)),
-    scoreLine(ctx, p),
-  );
+  return seatCard(ctx, p.seat, {
+    notes: [statusNote(p)],
+    action: enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) })),
+    body: [h('div.pyramid-box', {}, opponentPyramid(ctx, p)), scoreLine(ctx, p)],
+  });
 }
 
 // An opponent's pyramid as the table draws it (on its card, and enlarged).
 /**
  * @param {Ctx} ctx
- * @param {PlayerView} p
+ * @param {SeatView} p
  * @param {string} [testid]
  */
 function opponentPyramid(ctx, p, testid) {
@@ -536,7 +497,7 @@ export function moveText(m) {
       return t('pyo.move.cover', { cell: m.cell, colour: colourName(m.colour), quadrant: t(`pyo.quadrant.${m.quadrant}`) });
     default:
       // A kind this client does not know reads as its text.
-      return /** @type {MoveBase} */ (m).text;
+      return /** @type {import('../envelope.js').MoveBase} */ (m).text;
   }
 }
 

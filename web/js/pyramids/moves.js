@@ -9,15 +9,8 @@ import { t } from '../i18n.js';
  * index in the game's card data); both are `null` in the redacted form other seats get of a
  * card put in a Tomb or discarded. `god`: the God tile's name (`horus`…), `number` its number
  * (1–5); `pair`: the 0-based pair; `place`: the pyramid place's name (`a1`…), on `row` at `slot`.
- * @typedef {import('../envelope.js').MoveBase} MoveBase
- * @typedef {MoveBase & { kind: 'god', god: string, number: number }} GodMove
- * @typedef {MoveBase & { kind: 'pair', pair: number }} PairMove
- * @typedef {MoveBase & { kind: 'pyramid', hand: number, card: number | null, place: string, row: number, slot: number }} PyramidMove
- * @typedef {MoveBase & { kind: 'obelisk', hand: number, card: number | null }} ObeliskMove
- * @typedef {MoveBase & { kind: 'tomb', hand: number | null, card: number | null }} TombMove
- * @typedef {MoveBase & { kind: 'done' }} DoneMove
- * @typedef {MoveBase & { kind: 'discard', hand: number | null, card: number | null }} DiscardMove
- * @typedef {GodMove | PairMove | PyramidMove | ObeliskMove | TombMove | DoneMove | DiscardMove} MoveForm
+ * @typedef {{ text: string } & import('../wire/pyramids').MoveForm} MoveForm a move as it travels: its text beside its form
+ * @typedef {Extract<MoveForm, { kind: 'pyramid' }>} PyramidMove
  */
 
 /**
@@ -43,6 +36,6 @@ export function moveText(m) {
     case 'discard':
       return m.card === null || m.card === undefined ? t('py.move.discard_hidden') : t('py.move.discard', { number: m.hand + 1 });
     default:
-      return /** @type {MoveBase} */ (m).text;
+      return /** @type {import('../envelope.js').MoveBase} */ (m).text;
   }
 }

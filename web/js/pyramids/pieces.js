@@ -5,8 +5,7 @@ import { s } from '../dom.js';
 import { t } from '../i18n.js';
 
 /**
- * @typedef {import('./table.js').CardView} CardView
- * @typedef {import('./table.js').Colour} Colour
+ * @import { CardView, Colour } from '../wire/pyramids'
  * @typedef {import('./moves.js').PyramidMove} PyramidMove
  */
 

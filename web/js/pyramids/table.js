@@ -11,51 +11,14 @@ import { moveText } from './moves.js';
 export { moveText };
 
 /**
- * Pyramids' view (crates/pyramids/src/view.rs): the envelope, the God tiles, the quarry's
+ * Pyramids' view (crates/pyramids/src/view.rs, declared in web/js/wire from the Rust types): the envelope, the God tiles, the quarry's
  * pairs, the deck's size, the discard, the turn being played and per seat its necropolis.
  * Hidden parts are `null` (another seat's hand, a Tomb's cards); the final score and its
  * detail are `null` until the end. Colours travel by name, counts per colour keyed by colour
  * name.
- * @typedef {import('./moves.js').MoveForm} MoveForm
- * @typedef {import('./moves.js').ObeliskMove | import('./moves.js').TombMove | import('./moves.js').DiscardMove} HandMove
- * @typedef {'blue' | 'white' | 'red' | 'green' | 'yellow'} Colour
- * @typedef {Record<Colour, number>} PerColour a count per colour
- * @typedef {{ colour: Colour, x0: number, x1: number }} Stone
- * @typedef {{ card: number, glyph?: string, stones: Stone[] }} CardView
- * @typedef {{ tomb: boolean, obelisk: boolean, one_of: boolean }} Allowed
- * @typedef {{ god: string, number: number, allows: Allowed, owner: number | null, set_aside: boolean }} GodView
- * @typedef {{ number: number, cards: CardView[] | null, taken_by: number | null }} PairView
- * @typedef {{ groups: PerColour, longest: number, bonus: number, total: number }} PyramidScore
- * @typedef {{ pyramid: PyramidScore, obelisk: number, glyphs: number, total: number }} PublicScore
- * @typedef {PublicScore & { tomb: number }} FinalScore
- * @typedef {{ pyramid: number, obelisk: number, tomb: number }} EdificePoints
- * @typedef {{ tomb_stones: PerColour, tomb_majorities: Colour[], tomb_ties: Colour[], glyphs: EdificePoints }} ScoreDetail
- * @typedef {{
- *   seat: number,
- *   score: number,
- *   stage_points?: (number | null)[],
- *   god: string | null,
- *   hand_size: number,
- *   hand: CardView[] | null,
- *   pyramid: (CardView | null)[][],
- *   obelisk: CardView[],
- *   tomb_size: number,
- *   tomb: CardView[] | null,
- *   public_score: PublicScore,
- *   obelisk_stages: PerColour,
- *   took: CardView[],
- *   discarded: CardView[],
- *   final_score: FinalScore | null,
- *   detail: ScoreDetail | null,
- * }} SeatView
- * @typedef {Omit<import('../envelope.js').Envelope, 'seats'> & {
- *   seats: SeatView[],
- *   gods: GodView[],
- *   quarry: PairView[],
- *   deck_size: number,
- *   discard: CardView[],
- *   turn: { seat: number, god: string, obelisk_built: boolean, tomb_built: boolean } | null,
- * }} View
+ * @import { View, SeatView, CardView, Colour, Allowed } from '../wire/pyramids'
+ * @import { MoveForm } from './moves.js'
+ * @typedef {Extract<MoveForm, { kind: 'obelisk' | 'tomb' | 'discard' }>} HandMove
  */
 
 /**
@@ -75,6 +38,7 @@ import { scoreBreakdown } from './breakdown.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
 import { watchTableHead } from '../pyramid-drawing/sticky.js';
 import { statusBar } from '../status-bar.js';
+import { seatCard } from '../seat-card.js';
 
 // The table's styles live next to it (loaded once).
 stylesheet(new URL('./table.css', import.meta.url));
@@ -261,8 +225,7 @@ function obeliskColumns(p) {
  * @param {boolean} own
  */
 function necropolis(ctx, p, own) {
-  const { view, legal, ui, play } = ctx;
-  const turn = ctx.state.to_move === p.seat && view.phase !== 'over';
+  const { legal, ui, play } = ctx;
   const name = ctx.seatName(p.seat);
   let ghosts = [];
   let preview = null;
@@ -271,21 +234,13 @@ function necropolis(ctx, p, own) {
     ghosts = legal.filter((m) => m.kind === 'pyramid' && (ctx.replay || m.hand === ui.hand));
     preview = p.hand ? p.hand[ui.hand] : null;
   }
-  return h(
-    'section.card.py-necropolis',
-    { class: turn ? 'to-move' : '', 'data-seat': p.seat, 'data-testid': own ? 'my-necropolis' : 'necropolis', 'aria-label': t('py.necropolis_of', { name }) },
-    h(
-      'div.card-head',
-      {},
-      h(
-        'h3',
-        {},
-        own && !ctx.replay ? t('py.your_necropolis') : t('py.necropolis_of', { name }),
-        turn ? h('span.turn-mark', {}, ` · ${t('table.to_move')}`) : null,
-        p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null,
-      ),
-      own ? null : enlargeButton(ctx, p.seat, t('py.necropolis_of', { name })),
-    ),
+  return seatCard(ctx, p.seat, {
+    kind: 'py-necropolis',
+    attrs: { 'data-testid': own ? 'my-necropolis' : 'necropolis', 'aria-label': t('py.necropolis_of', { name }) },
+    title: own && !ctx.replay ? t('py.your_necropolis') : t('py.necropolis_of', { name }),
+    notes: [p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null],
+    action: own ? null : enlargeButton(ctx, p.seat, t('py.necropolis_of', { name })),
+    body: [
     pyramidSvg(p.pyramid, {
       testid: own ? 'my-pyramid' : null,
       unit: own ? 14 : 9,
@@ -305,7 +260,8 @@ function necropolis(ctx, p, own) {
     edifices(p, own),
     own ? null : takes(ctx, p),
     h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
-  );
+    ],
+  });
 }
 
 // What a player took from the quarry this round and discarded at the last round end: seen

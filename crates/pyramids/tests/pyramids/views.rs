@@ -70,13 +70,14 @@ impl Memory {
         game.play(m).unwrap();
         let after = game.view(None);
         // A round's building ends: its discards start (possibly none, the next round at once).
-        let built = after.phase == Phase::Discard || after.stage != before.stage;
-        if before.phase != Phase::Discard && built {
+        let built =
+            after.envelope.phase == Phase::Discard || after.envelope.stage != before.envelope.stage;
+        if before.envelope.phase != Phase::Discard && built {
             self.discarded.iter_mut().for_each(BTreeSet::clear);
         }
         // Pairs that left the quarry this move (a builder's pick, and the last builder's pair
         // taken for them), if the round did not turn over in the same move.
-        if after.stage == before.stage {
+        if after.envelope.stage == before.envelope.stage {
             for (b, a) in before.quarry.iter().zip(&after.quarry) {
                 if let (Some(cards), None, Some(seat)) = (&b.cards, &a.cards, a.taken_by) {
                     self.took[seat.index()] = cards.iter().map(|c| u64::from(c.card)).collect();
@@ -89,8 +90,8 @@ impl Memory {
                 self.discarded[mover.index()].insert(u64::from(c.card));
             }
         }
-        if after.stage != self.round {
-            self.round = after.stage;
+        if after.envelope.stage != self.round {
+            self.round = after.envelope.stage;
             self.took.iter_mut().for_each(BTreeSet::clear);
             // The first pair of the new round may already be taken (a lone God tile is taken
             // at once, but pairs never are): nothing to remember yet.
@@ -328,7 +329,7 @@ fn own_hand_and_tomb_are_shown_to_their_owner() {
     }
     for s in 0..3 {
         let view = game.view(Some(Seat(s)));
-        let table = &view.seats[s as usize];
+        let table = &view.envelope.seats[s as usize];
         let hand: Vec<CardId> = table
             .hand
             .as_ref()

@@ -57,6 +57,7 @@ pub struct FinishedResult<'a> {
 /// was absent. Its fields are in the order the stored results have always had (alphabetical);
 /// `absent` is left out when empty, so that results stored before it read the same.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct EarlyResult {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub absent: Vec<u8>,

@@ -7,6 +7,11 @@ use serde::{Deserialize, Serialize};
 /// A move played, as one connection may see it (other seats' hidden cards redacted until the
 /// game is over): its number (`ply`, from 0), who played it, its text and structured form.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(
+    feature = "wire-types",
+    derive(ts_rs::TS),
+    ts(type = "{ ply: number, seat: number } & MoveInfo")
+)]
 pub struct SeenMove {
     pub ply: u32,
     pub seat: u8,
@@ -15,6 +20,7 @@ pub struct SeenMove {
 }
 
 #[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
     /// Follow a game; with `last_event`, also receive the moves made since then.
@@ -55,6 +61,7 @@ pub enum ClientMsg {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     Hello {
@@ -77,6 +84,10 @@ pub enum ServerMsg {
         event: u64,
         from: u64,
         clock: Option<Box<ClockView>>,
+        #[cfg_attr(
+            feature = "wire-types",
+            ts(type = "([path: string, value: unknown] | [path: string])[]")
+        )]
         patch: Vec<PatchOp>,
     },
     /// A seat's clock ran out (`timeout_bot_move`: a bot played for it;
@@ -125,6 +136,7 @@ pub enum ServerMsg {
         table: Box<crate::table_view::Table>,
     },
     Error {
+        #[cfg_attr(feature = "wire-types", ts(type = "string"))]
         code: crate::error_code::Code,
         message: String,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -141,6 +153,7 @@ pub enum ServerMsg {
     /// A message another instance of the cluster wrote for this connection (`crate::cluster`),
     /// passed on as it is.
     #[serde(untagged)]
+    #[cfg_attr(feature = "wire-types", ts(skip))]
     Relayed(Box<serde_json::value::RawValue>),
 }
 
@@ -156,6 +169,7 @@ pub enum PatchOp {
 
 /// The fields of a `state` message.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct StateMsg {
     pub game: String,
     pub state_id: u64,
@@ -165,6 +179,8 @@ pub struct StateMsg {
     /// The last move, as this connection may see it.
     pub last_move: Option<SeenMove>,
     pub missed: Vec<SeenMove>,
+    /// The game's `View` (its declarations: `web/js/wire/<game>.d.ts`).
+    #[cfg_attr(feature = "wire-types", ts(type = "unknown"))]
     pub view: Box<serde_json::value::RawValue>,
     /// Legal moves of `seat`, when it is its turn: record text and structured form.
     pub legal: Vec<MoveInfo>,
@@ -193,6 +209,7 @@ pub struct StateMsg {
 
 /// See [`StateMsg::sealed`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
 pub struct SealedEnd {
     pub challenge: String,
     /// When the day's deals, records and ranking become public (ms since the epoch).

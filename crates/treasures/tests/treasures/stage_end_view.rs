@@ -37,10 +37,12 @@ fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
             let ToMove::Seat(seat) = g.to_move() else {
                 unreachable!("a scorer")
             };
-            let stage = View::of(&g, Some(seat)).stage;
+            let stage = View::of(&g, Some(seat)).envelope.stage;
             // Until the scorer says `done`, its points for this stage are not shown.
             assert_eq!(
-                View::of(&g, None).seats[seat.0 as usize].stage_points[stage as usize - 1],
+                View::of(&g, None).envelope.seats[seat.0 as usize]
+                    .summary
+                    .points_of_stage(stage),
                 None,
                 "seed {seed}: scored before done"
             );
@@ -74,15 +76,17 @@ fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
                 .count();
             g.play(&Move::Done).unwrap();
             let view = View::of(&g, Some(seat));
-            let me = &view.seats[seat.0 as usize];
-            let score = me.stage_scores[stage as usize - 1];
+            let me = &view.envelope.seats[seat.0 as usize];
+            let score = me.summary.points_of_stage(stage).expect("scored");
             assert_eq!(score as u32, offer.best_total, "seed {seed} stage {stage}");
             // Once it has, its stage points show at once (its total already counts them), to
             // every seat, while the seats after it are still to score.
             for viewer in [Some(seat), None] {
                 assert_eq!(
-                    View::of(&g, viewer).seats[seat.0 as usize].stage_points[stage as usize - 1],
-                    Some(u32::from(score)),
+                    View::of(&g, viewer).envelope.seats[seat.0 as usize]
+                        .summary
+                        .points_of_stage(stage),
+                    Some(score),
                     "seed {seed} stage {stage}: points of a seat that has scored"
                 );
             }
@@ -94,7 +98,7 @@ fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
             assert_eq!(from_areas.len(), activated, "seed {seed}");
             let area_points: u16 = from_areas.iter().map(|a| a.points).sum();
             assert_eq!(
-                area_points + me.gems.mythical() as u16,
+                i32::from(area_points + me.gems.mythical() as u16),
                 score,
                 "seed {seed}: areas plus Mythicals kept make the stage score"
             );
@@ -114,7 +118,8 @@ fn best_allocation_reaches_its_announced_total_and_the_breakdown_adds_up() {
                     scored.coloured as u32,
                     scored.mythical as u32,
                 );
-                assert_eq!(legend.stage_scores[s] as u32, expected, "seed {seed}");
+                let automa = View::of(&g, None).automa.expect("THE Legend's line");
+                assert_eq!(automa.stage_points[s], Some(expected as i32), "seed {seed}");
                 assert_eq!(scored.points, expected, "seed {seed}");
             }
         }
@@ -173,17 +178,21 @@ fn the_scoring_view_offers_the_legal_payments_and_the_mythical_points() {
                     .iter()
                     .all(|a| a.payments.is_empty())
             );
-            let me = &view.seats[seat.0 as usize];
+            let me = &view.envelope.seats[seat.0 as usize];
             assert_eq!(
                 scoring.mythical_kept,
                 me.gems.mythical() as u16 * scoring.points_per_mythical
             );
-            let stage = view.stage as usize;
+            let stage = view.envelope.stage as usize;
             let promised = scoring.points + scoring.mythical_kept;
             g.play(&Move::Done).unwrap();
             let after = View::of(&g, Some(seat));
-            let me = &after.seats[seat.0 as usize];
-            assert_eq!(me.stage_scores[stage - 1], promised, "seed {seed}");
+            let me = &after.envelope.seats[seat.0 as usize];
+            assert_eq!(
+                me.summary.points_of_stage(stage as u8),
+                Some(i32::from(promised)),
+                "seed {seed}"
+            );
             assert_eq!(
                 me.mythical_points[stage - 1],
                 scoring.mythical_kept,

@@ -135,7 +135,7 @@ async fn move_behind_the_dialog(s: &Session, table: &str) -> i64 {
              if (!el) return null;
              const state = Number(t.dataset.stateId);
              const game = location.hash.split('/')[2];
-             return import('/js/app.js').then((m) => {
+             return import('/js/shell.js').then((m) => {
                m.app.socket.send({ type: 'move', game, state_id: state, move: el.dataset.move });
                return state;
              });",
@@ -164,7 +164,7 @@ async fn keeps_the_place_on_redraw(s: &Session, prefix: &str) {
     assert_eq!(moved, json!(true));
     let before = s.js(place, json!([])).await;
     s.js(
-        "return import('/js/app.js').then((m) => { m.app.rerender(); return true; });",
+        "return import('/js/shell.js').then((m) => { m.app.rerender(); return true; });",
         json!([]),
     )
     .await;

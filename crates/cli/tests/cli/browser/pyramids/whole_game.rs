@@ -41,7 +41,7 @@ async fn pyramids_a_person_plays_three_players_against_two_bots_and_a_spectator_
     s.wait_for("[data-testid=py-table]", 20).await;
     // What the player's page receives, to explain a stall if one happens.
     s.js(
-        "return import('/js/app.js').then((m) => { window.__pyReceived = [];
+        "return import('/js/shell.js').then((m) => { window.__pyReceived = [];
            m.app.socket.onMessage((msg) => window.__pyReceived.push(msg));
            const send = m.app.socket.send.bind(m.app.socket);
            m.app.socket.send = (msg) => { window.__pyReceived.push({ sent: msg }); return send(msg); };

@@ -1,0 +1,98 @@
+//! The frame every game's view shares (boardgame.io's `ctx`): whose turn, the phase, the
+//! stage of how many, the first player, a summary per seat and the outcome. The browser's
+//! shell draws the status line, the scoring pad, the score lines and the result panel from
+//! these fields alone, whatever the game; a game's view flattens an [`Envelope`] beside its
+//! own board. Four of the facts are the [`Rules`] trait's own (`to_move`, `stage_number`,
+//! `DESCRIPTOR.stages`, `outcome`), so [`Envelope::of`] reads them there instead of letting each
+//! game work them out again.
+use crate::{Outcome, Rules, Seat, ToMove};
+use serde::Serialize;
+
+/// What the shell shows of one seat in every game: its number, its points and, in games
+/// scored by stage, its points per stage (`None` until that stage is scored). A game's
+/// per-seat view flattens one beside its own fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+pub struct SeatSummary {
+    pub seat: Seat,
+    /// Points so far, or the final score once the game is over (the outcome's).
+    pub score: i32,
+    /// Per stage (1 at 0), its points once scored; absent in games not scored by stage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "wire-types", ts(optional))]
+    pub stage_points: Option<Vec<Option<i32>>>,
+}
+
+impl SeatSummary {
+    /// A seat of a game not scored by stage.
+    pub fn new(seat: Seat, score: i32) -> SeatSummary {
+        SeatSummary {
+            seat,
+            score,
+            stage_points: None,
+        }
+    }
+
+    /// A seat of a game scored by stage: `stage_points` has one entry per stage.
+    pub fn by_stage(seat: Seat, score: i32, stage_points: Vec<Option<i32>>) -> SeatSummary {
+        SeatSummary {
+            seat,
+            score,
+            stage_points: Some(stage_points),
+        }
+    }
+
+    /// The points of `stage` (from 1), once scored.
+    pub fn points_of_stage(&self, stage: u8) -> Option<i32> {
+        let points = self.stage_points.as_ref()?;
+        points.get(usize::from(stage).checked_sub(1)?).copied()?
+    }
+}
+
+/// An automa's line beside the seats (solo games): its name is a catalog key
+/// (`automa.<name>`); its points and points per stage read as a seat's do.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+pub struct AutomaSummary {
+    pub name: &'static str,
+    pub score: i32,
+    pub stage_points: Vec<Option<i32>>,
+}
+
+/// The envelope of a view: `S` is the game's per-seat view (which flattens a
+/// [`SeatSummary`]), `P` its phase (a name; `over` once the game has ended).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+pub struct Envelope<S, P> {
+    pub seats: Vec<S>,
+    /// The seat whose decision it is (`None` once the game is over).
+    pub to_move: Option<Seat>,
+    pub phase: P,
+    /// The stage (or round) the next move belongs to, from 1.
+    pub stage: u8,
+    /// Stages in a game (the descriptor's).
+    pub stages: u8,
+    /// The seat that opened the current stage.
+    pub first_player: Seat,
+    /// The final result, once the game is over.
+    pub outcome: Option<Outcome>,
+}
+
+impl<S, P> Envelope<S, P> {
+    /// The envelope of `game`'s view: the game gives what only it knows (its seats' views,
+    /// its phase, the stage's first player), the rules trait the rest.
+    pub fn of<G: Rules>(game: &G, seats: Vec<S>, phase: P, first_player: Seat) -> Self {
+        Envelope {
+            seats,
+            to_move: match game.to_move() {
+                ToMove::Seat(s) => Some(s),
+                ToMove::Over => None,
+            },
+            phase,
+            stage: game.stage_number(),
+            stages: G::DESCRIPTOR.stages,
+            first_player,
+            outcome: game.outcome(),
+        }
+    }
+}
