@@ -49,8 +49,14 @@ test('a move is never sent while the socket is down, nor later when it reconnect
   assert.equal(socket.sendMove(move), false);
   assert.equal(socket.send(move), false, 'a move is not queued either way');
   first.open();
-  assert.ok(first.sent.some((m) => m.type === 'subscribe'), 'the subscription goes out');
-  assert.ok(first.sent.every((m) => m.type !== 'move'), 'never the move');
+  assert.ok(
+    first.sent.some((m) => m.type === 'subscribe'),
+    'the subscription goes out',
+  );
+  assert.ok(
+    first.sent.every((m) => m.type !== 'move'),
+    'never the move',
+  );
 
   // Connected: sent at once.
   assert.equal(socket.sendMove(move), true);
