@@ -12,14 +12,16 @@ import { initPush } from './push.js';
 export function renderAccount(root) {
   const form = (kind) => {
     const name = /** @type {HTMLInputElement} */ (h('input', { name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 24, 'data-testid': `${kind}-name` }));
-    const password = /** @type {HTMLInputElement} */ (h('input', {
-      name: 'password',
-      type: 'password',
-      required: true,
-      minlength: 8,
-      autocomplete: kind === 'login' ? 'current-password' : 'new-password',
-      'data-testid': `${kind}-password`,
-    }));
+    const password = /** @type {HTMLInputElement} */ (
+      h('input', {
+        name: 'password',
+        type: 'password',
+        required: true,
+        minlength: 8,
+        autocomplete: kind === 'login' ? 'current-password' : 'new-password',
+        'data-testid': `${kind}-password`,
+      })
+    );
     return h(
       'form.card',
       {

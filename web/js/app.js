@@ -33,14 +33,8 @@ function renderIdentity() {
     el,
     h('span.who', { 'data-testid': 'me' }, me.guest ? t('identity.guest', { name: me.name }) : me.name),
     // Notification settings from every page (they were only behind the "Your move" pill).
-    h(
-      'a.button.small.settings-link',
-      { href: '#/settings', 'data-testid': 'topbar-settings', title: t('settings.link'), 'aria-label': t('settings.link') },
-      t('settings.title'),
-    ),
-    me.guest
-      ? h('a.button.small', { href: '#/account', 'data-testid': 'sign-in' }, t('identity.sign_in'))
-      : h('button.small', { 'data-testid': 'sign-out', onclick: signOut }, t('identity.sign_out')),
+    h('a.button.small.settings-link', { href: '#/settings', 'data-testid': 'topbar-settings', title: t('settings.link'), 'aria-label': t('settings.link') }, t('settings.title')),
+    me.guest ? h('a.button.small', { href: '#/account', 'data-testid': 'sign-in' }, t('identity.sign_in')) : h('button.small', { 'data-testid': 'sign-out', onclick: signOut }, t('identity.sign_out')),
   );
 }
 
@@ -60,7 +54,10 @@ async function signOut() {
 
 function renderLanguagePicker() {
   const select = /** @type {HTMLSelectElement} */ (document.getElementById('lang'));
-  mount(select, LANGUAGES.map((l) => h('option', { value: l.code, selected: l.code === language() }, l.name)));
+  mount(
+    select,
+    LANGUAGES.map((l) => h('option', { value: l.code, selected: l.code === language() }, l.name)),
+  );
   select.onchange = () => setLanguage(select.value);
   document.getElementById('lang-label').textContent = t('shell.language');
 }

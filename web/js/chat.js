@@ -94,7 +94,18 @@ export function chatPanel(gameId, socket) {
       : h(
           'span.chat-tools',
           {},
-          h('button.link', { type: 'button', 'data-testid': 'chat-mute', onclick: () => { setMuted(m.user, true); draw(); } }, t('chat.mute', { name: m.name })),
+          h(
+            'button.link',
+            {
+              type: 'button',
+              'data-testid': 'chat-mute',
+              onclick: () => {
+                setMuted(m.user, true);
+                draw();
+              },
+            },
+            t('chat.mute', { name: m.name }),
+          ),
           h('button.link', { type: 'button', 'data-testid': 'chat-report', onclick: () => report(m.id) }, t('chat.report')),
         );
     return h('li', { 'data-chat-id': m.id, 'data-channel': m.channel }, who, said, ' ', tools);
@@ -109,7 +120,24 @@ export function chatPanel(gameId, socket) {
       shown.map(line),
       hiddenUsers.map((u) => {
         const name = messages.find((m) => m.user === u).name;
-        return h('li.hint', { 'data-testid': 'chat-muted' }, t('chat.muted', { name }), ' ', h('button.link', { type: 'button', 'data-testid': 'chat-unmute', onclick: () => { setMuted(u, false); draw(); } }, t('chat.unmute')));
+        return h(
+          'li.hint',
+          { 'data-testid': 'chat-muted' },
+          t('chat.muted', { name }),
+          ' ',
+          h(
+            'button.link',
+            {
+              type: 'button',
+              'data-testid': 'chat-unmute',
+              onclick: () => {
+                setMuted(u, false);
+                draw();
+              },
+            },
+            t('chat.unmute'),
+          ),
+        );
       }),
     );
     list.scrollTop = list.scrollHeight;

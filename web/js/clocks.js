@@ -29,9 +29,7 @@ export function formatSpan(ms) {
 
 // A profile as people read it: "Real time: 10 min + 5 s per turn", "Turn-based: 24 h per turn".
 export function profileLabel(p) {
-  return p.turn_ms > 0
-    ? t('clock.turn_based', { time: formatSpan(p.turn_ms) })
-    : t('clock.real_time', { bank: formatSpan(p.bank_ms), bonus: formatSpan(p.bonus_ms) });
+  return p.turn_ms > 0 ? t('clock.turn_based', { time: formatSpan(p.turn_ms) }) : t('clock.real_time', { bank: formatSpan(p.bank_ms), bonus: formatSpan(p.bonus_ms) });
 }
 
 // Time left to `seat` now, from the last state and when it arrived.

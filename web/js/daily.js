@@ -112,7 +112,15 @@ export async function renderDailyBoard(root, id) {
         ? h(
             'table.data',
             {},
-            h('thead', {}, h('tr', {}, ['#', t('result.player'), t('daily.score'), t('daily.result')].map((c) => h('th', { scope: 'col' }, c)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['#', t('result.player'), t('daily.score'), t('daily.result')].map((c) => h('th', { scope: 'col' }, c)),
+              ),
+            ),
             h(
               'tbody',
               {},

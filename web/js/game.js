@@ -153,8 +153,21 @@ export async function renderGame(root, id, invite) {
     const online = socket.status === 'connected';
     const myTurn = online && st.seat !== null && st.to_move === st.seat && st.legal.length > 0;
     const ctx = {
-      id, table: page.table, state: st, view: st.view, seat: st.seat, legal: online ? st.legal : [], myTurn, ui: page.ui, log: page.log, seatName, play, redraw: draw, pending: page.pending,
-      receivedAt: page.receivedAt, notice: noticeText(page.notice),
+      id,
+      table: page.table,
+      state: st,
+      view: st.view,
+      seat: st.seat,
+      legal: online ? st.legal : [],
+      myTurn,
+      ui: page.ui,
+      log: page.log,
+      seatName,
+      play,
+      redraw: draw,
+      pending: page.pending,
+      receivedAt: page.receivedAt,
+      notice: noticeText(page.notice),
       // The shell's move log; a table places it and says how a move reads.
       moveLog: (describe, interludes) => moveLog(ctx, describe, interludes),
       // A generic hint a table may highlight: the last move, when another seat played it.
@@ -306,10 +319,7 @@ function unreachable(msg, retry) {
     h('p', {}, t('table.unreachable')),
     // "internal" reads as a refused move ("your move was not played"): here no move was made.
     msg.code === 'internal' ? null : h('p.hint', {}, errorText(msg.code, msg.reason)),
-    h('p.row', {},
-      h('button.primary', { 'data-testid': 'table-retry', onclick: retry }, t('table.retry')),
-      ' ',
-      h('a.button', { href: '#/' }, t('table.to_lobby'))),
+    h('p.row', {}, h('button.primary', { 'data-testid': 'table-retry', onclick: retry }, t('table.retry')), ' ', h('a.button', { href: '#/' }, t('table.to_lobby'))),
   );
 }
 
@@ -336,7 +346,17 @@ function rematchOffer(page, draw) {
     ' ',
     h('button.primary', { 'data-testid': 'accept-rematch', onclick: () => joinRematch(offer.table) }, t('end.accept')),
     ' ',
-    h('button', { 'data-testid': 'decline-rematch', onclick: () => { page.offer = null; draw(); } }, t('end.decline')),
+    h(
+      'button',
+      {
+        'data-testid': 'decline-rematch',
+        onclick: () => {
+          page.offer = null;
+          draw();
+        },
+      },
+      t('end.decline'),
+    ),
   );
 }
 

@@ -55,16 +55,24 @@ export function renderGeneric(ctx) {
   return [
     statusBar(ctx, { stage: view.stages > 1 ? undefined : false }),
     h(
-    'div.generic',
-    { 'data-testid': 'generic-table' },
-    h('h2', {}, t(`game.${ctx.table.game}`)),
-    seats.length
-      ? h('ul.generic-seats', {}, seats.map((s) => h('li', {}, [ctx.seatName(s.seat), s.mark ? ` (${cellText(s.mark)})` : '', `: ${s.score ?? ''}`].join(''))))
-      : null,
-    board ? grid(board, onBoard, play, ctx.myTurn) : null,
-    others.length && ctx.myTurn
-      ? h('div.moves', {}, others.map((m) => h('button', { 'data-move': m.text, onclick: () => play(m.text) }, m.text)))
-      : null,
-  ),
+      'div.generic',
+      { 'data-testid': 'generic-table' },
+      h('h2', {}, t(`game.${ctx.table.game}`)),
+      seats.length
+        ? h(
+            'ul.generic-seats',
+            {},
+            seats.map((s) => h('li', {}, [ctx.seatName(s.seat), s.mark ? ` (${cellText(s.mark)})` : '', `: ${s.score ?? ''}`].join(''))),
+          )
+        : null,
+      board ? grid(board, onBoard, play, ctx.myTurn) : null,
+      others.length && ctx.myTurn
+        ? h(
+            'div.moves',
+            {},
+            others.map((m) => h('button', { 'data-move': m.text, onclick: () => play(m.text) }, m.text)),
+          )
+        : null,
+    ),
   ];
 }

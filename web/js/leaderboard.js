@@ -34,7 +34,15 @@ export async function renderLeaderboard(root, game) {
         ? h(
             'table.data',
             {},
-            h('thead', {}, h('tr', {}, ['#', t('result.player'), t('profile.rating'), t('profile.games')].map((c) => h('th', { scope: 'col' }, c)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['#', t('result.player'), t('profile.rating'), t('profile.games')].map((c) => h('th', { scope: 'col' }, c)),
+              ),
+            ),
             h(
               'tbody',
               {},

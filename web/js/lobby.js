@@ -66,7 +66,11 @@ function quickStarts(games) {
           buttons.push(
             h(
               'button.primary',
-              { 'data-testid': `quick-${value}`, 'data-game': game.key, onclick: () => createTable({ game: game.key, options: { players: 1, [o.key]: value }, seats: [{ type: 'me' }] }).catch(showError) },
+              {
+                'data-testid': `quick-${value}`,
+                'data-game': game.key,
+                onclick: () => createTable({ game: game.key, options: { players: 1, [o.key]: value }, seats: [{ type: 'me' }] }).catch(showError),
+              },
               t(`quick.${value}`),
             ),
           );
@@ -79,7 +83,13 @@ function quickStarts(games) {
       'article.game-card',
       { 'data-testid': `game-card-${game.key}` },
       picture,
-      h('div.game-card-text', {}, h('h3', {}, t(`game.${game.key}`)), has(`game_line.${game.key}`) ? h('p.hint', { 'data-testid': 'game-line' }, t(`game_line.${game.key}`)) : null, h('div.row', {}, buttons)),
+      h(
+        'div.game-card-text',
+        {},
+        h('h3', {}, t(`game.${game.key}`)),
+        has(`game_line.${game.key}`) ? h('p.hint', { 'data-testid': 'game-line' }, t(`game_line.${game.key}`)) : null,
+        h('div.row', {}, buttons),
+      ),
     );
   });
   return h('section.card.quick', {}, h('h2', {}, t('lobby.play_now')), h('div.game-cards', {}, cards));
@@ -90,12 +100,7 @@ function quickStarts(games) {
 function botText(game, name) {
   const level = game.bot_levels.find((l) => l.name === name);
   const ms = level ? level.think_ms : 0;
-  const time =
-    ms === 0
-      ? t('bot.instant')
-      : ms < 100
-        ? t('bot.think_ms', { ms })
-        : t('bot.think_s', { seconds: (ms / 1000).toLocaleString(language(), { maximumFractionDigits: 1 }) });
+  const time = ms === 0 ? t('bot.instant') : ms < 100 ? t('bot.think_ms', { ms }) : t('bot.think_s', { seconds: (ms / 1000).toLocaleString(language(), { maximumFractionDigits: 1 }) });
   return `${t(`bot.${name}`)} (${time})`;
 }
 
@@ -126,9 +131,29 @@ function builder(games, clocks) {
     mount(
       box,
       h('h2', {}, t('lobby.new_table')),
-      select('game', state.game, games.map((g) => [g.key, t(`game.${g.key}`)]), (v) => ((state.game = v), draw()), t('lobby.game')),
-      select('players', state.players, counts.map((n) => [n, String(n)]), (v) => ((state.players = Number(v)), draw()), t('lobby.players')),
-      applicable.map((o) => select(o.key, state.options[o.key], o.values.map((v) => [v, t(`${o.key}.${v}`)]), (v) => (state.options[o.key] = v), t(`option.${o.key}`))),
+      select(
+        'game',
+        state.game,
+        games.map((g) => [g.key, t(`game.${g.key}`)]),
+        (v) => ((state.game = v), draw()),
+        t('lobby.game'),
+      ),
+      select(
+        'players',
+        state.players,
+        counts.map((n) => [n, String(n)]),
+        (v) => ((state.players = Number(v)), draw()),
+        t('lobby.players'),
+      ),
+      applicable.map((o) =>
+        select(
+          o.key,
+          state.options[o.key],
+          o.values.map((v) => [v, t(`${o.key}.${v}`)]),
+          (v) => (state.options[o.key] = v),
+          t(`option.${o.key}`),
+        ),
+      ),
       state.players > 1
         ? h(
             'fieldset.seats',
@@ -147,20 +172,10 @@ function builder(games, clocks) {
           )
         : null,
       state.players > 1
-        ? h(
-            'label.check',
-            {},
-            h('input', { type: 'checkbox', checked: state.listed, 'data-testid': 'new-listed', onchange: (e) => (state.listed = e.target.checked) }),
-            t('lobby.listed'),
-          )
+        ? h('label.check', {}, h('input', { type: 'checkbox', checked: state.listed, 'data-testid': 'new-listed', onchange: (e) => (state.listed = e.target.checked) }), t('lobby.listed'))
         : null,
       state.players > 1
-        ? h(
-            'label.check',
-            {},
-            h('input', { type: 'checkbox', checked: state.rated, 'data-testid': 'new-rated', onchange: (e) => (state.rated = e.target.checked) }),
-            t('lobby.rated'),
-          )
+        ? h('label.check', {}, h('input', { type: 'checkbox', checked: state.rated, 'data-testid': 'new-rated', onchange: (e) => (state.rated = e.target.checked) }), t('lobby.rated'))
         : null,
       // A clock is per turn, a turn ends when another seat is to move: none alone.
       state.players > 1

@@ -61,11 +61,7 @@ export async function renderPlayNow(root) {
             { 'data-testid': 'pairing-other-kind' },
             t(asked.rated ? 'pairing.other_kind_casual' : 'pairing.other_kind_rated', { count: a.other_kind }),
             ' ',
-            h(
-              'button',
-              { 'data-testid': 'pairing-switch-kind', onclick: () => ((state.rated = !asked.rated), go()) },
-              t(asked.rated ? 'pairing.play_casual' : 'pairing.play_rated'),
-            ),
+            h('button', { 'data-testid': 'pairing-switch-kind', onclick: () => ((state.rated = !asked.rated), go()) }, t(asked.rated ? 'pairing.play_casual' : 'pairing.play_rated')),
           )
         : null,
       a.out_of_range > 0
@@ -91,8 +87,20 @@ export async function renderPlayNow(root) {
       h(
         'div.row',
         {},
-        select('pairing-game', state.game, games.map((g) => [g.key, t(`game.${g.key}`)]), (v) => ((state.game = v), draw()), t('lobby.game')),
-        select('pairing-players', state.players, counts(game).map((n) => [n, String(n)]), (v) => (state.players = Number(v)), t('pairing.players')),
+        select(
+          'pairing-game',
+          state.game,
+          games.map((g) => [g.key, t(`game.${g.key}`)]),
+          (v) => ((state.game = v), draw()),
+          t('lobby.game'),
+        ),
+        select(
+          'pairing-players',
+          state.players,
+          counts(game).map((n) => [n, String(n)]),
+          (v) => (state.players = Number(v)),
+          t('pairing.players'),
+        ),
         select('pairing-clock', state.clock, [['', t('lobby.no_clock')], ...clocks.clocks.map((p) => [p.key, profileLabel(p)])], (v) => (state.clock = v), t('lobby.clock')),
         h('label', {}, h('input', { type: 'checkbox', 'data-testid': 'pairing-rated', checked: state.rated, onchange: (e) => (state.rated = e.target.checked) }), ' ', t('pairing.rated')),
         h('label', {}, t('pairing.range'), ' ', h('input', { type: 'number', min: 0, step: 50, value: state.range, 'data-testid': 'pairing-range', oninput: (e) => (state.range = e.target.value) })),
@@ -111,7 +119,16 @@ export async function renderPlayNow(root) {
       const p = clocks.clocks.find((c) => c.key === key);
       return p ? profileLabel(p) : t('lobby.no_clock');
     };
-    mount(others, state.others.map((o) => h('li', {}, t('pairing.other_line', { game: t(`game.${o.game}`), players: o.players, clock: clockName(o.clock), kind: t(o.rated ? 'pairing.kind_rated' : 'pairing.kind_casual'), count: o.waiting }))));
+    mount(
+      others,
+      state.others.map((o) =>
+        h(
+          'li',
+          {},
+          t('pairing.other_line', { game: t(`game.${o.game}`), players: o.players, clock: clockName(o.clock), kind: t(o.rated ? 'pairing.kind_rated' : 'pairing.kind_casual'), count: o.waiting }),
+        ),
+      ),
+    );
   };
   async function readOthers() {
     try {
@@ -191,7 +208,19 @@ export async function renderWatch(root) {
       h(
         'div.row',
         {},
-        ['newest', 'rated'].map((s) => h(`button${page.sort === s ? '.primary' : ''}`, { 'data-testid': `watch-sort-${s}`, onclick: () => { page.sort = s; load(); } }, t(`watch.sort_${s}`))),
+        ['newest', 'rated'].map((s) =>
+          h(
+            `button${page.sort === s ? '.primary' : ''}`,
+            {
+              'data-testid': `watch-sort-${s}`,
+              onclick: () => {
+                page.sort = s;
+                load();
+              },
+            },
+            t(`watch.sort_${s}`),
+          ),
+        ),
       ),
       games === null
         ? h('p.loading', {}, t('shell.loading'))

@@ -67,14 +67,22 @@ export function moveLog(ctx, describe = (m) => m.text, interludes = []) {
           `li.turn.interlude${fresh ? '.fresh' : ''}`,
           { 'data-round': turn.round, 'data-after-ply': x.after, 'data-testid': x.testid || null },
           h('span.who', {}, t('table.turn_of', { n: turn.round, name: x.name })),
-          h('ul', {}, x.lines.map((line) => h('li', {}, line))),
+          h(
+            'ul',
+            {},
+            x.lines.map((line) => h('li', {}, line)),
+          ),
         );
       }
       return h(
         `li.turn${fresh ? '.fresh' : ''}`,
         { 'data-turn-seat': turn.seat, 'data-round': turn.round },
         h('span.who', {}, t('table.turn_of', { n: turn.round, name: ctx.seatName(turn.seat) })),
-        h('ul', {}, turn.moves.map((m) => h('li', { 'data-ply': m.ply }, describe(m)))),
+        h(
+          'ul',
+          {},
+          turn.moves.map((m) => h('li', { 'data-ply': m.ply }, describe(m))),
+        ),
       );
     }),
   );
@@ -82,10 +90,5 @@ export function moveLog(ctx, describe = (m) => m.text, interludes = []) {
   requestAnimationFrame(() => {
     list.scrollTop = list.scrollHeight;
   });
-  return h(
-    'section.card.log',
-    { 'data-testid': 'move-log' },
-    h('h3', {}, t('table.moves', { count: ctx.log.length })),
-    list,
-  );
+  return h('section.card.log', { 'data-testid': 'move-log' }, h('h3', {}, t('table.moves', { count: ctx.log.length })), list);
 }

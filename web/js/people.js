@@ -23,11 +23,40 @@ function confirmed(page, ctx, key, action, testid) {
   if (page.ui.confirming === action) {
     return [
       h('span.hint', {}, t(`play.${key}_confirm`)),
-      h('button.danger', { 'data-testid': `confirm-${testid}`, onclick: () => { page.ui.confirming = null; act(ctx.id, action); } }, t(`play.${key}_yes`)),
-      h('button', { onclick: () => { page.ui.confirming = null; ctx.redraw(); } }, t('play.cancel')),
+      h(
+        'button.danger',
+        {
+          'data-testid': `confirm-${testid}`,
+          onclick: () => {
+            page.ui.confirming = null;
+            act(ctx.id, action);
+          },
+        },
+        t(`play.${key}_yes`),
+      ),
+      h(
+        'button',
+        {
+          onclick: () => {
+            page.ui.confirming = null;
+            ctx.redraw();
+          },
+        },
+        t('play.cancel'),
+      ),
     ];
   }
-  return h('button', { 'data-testid': testid, onclick: () => { page.ui.confirming = action; ctx.redraw(); } }, t(`play.${key}`));
+  return h(
+    'button',
+    {
+      'data-testid': testid,
+      onclick: () => {
+        page.ui.confirming = action;
+        ctx.redraw();
+      },
+    },
+    t(`play.${key}`),
+  );
 }
 
 // The seats of this page's user, and those of them still in the game.
@@ -98,7 +127,11 @@ export function endingText(ctx) {
       'div.ending',
       { 'data-testid': 'ending' },
       h('p', {}, t(endingKey(ctx, st.ending.ending, resigned), { names: names(ctx, resigned) })),
-      h('ul.ranking', {}, order.map((i) => h('li', {}, t('ending.rank_line', { rank: ranks[i] + 1, name: ctx.seatName(i) })))),
+      h(
+        'ul.ranking',
+        {},
+        order.map((i) => h('li', {}, t('ending.rank_line', { rank: ranks[i] + 1, name: ctx.seatName(i) }))),
+      ),
     );
   }
   if (resigned.length) return h('p.ending', { 'data-testid': 'ending' }, t('ending.resigned', { names: names(ctx, resigned) }));

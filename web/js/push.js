@@ -66,9 +66,7 @@ export async function enablePush() {
     await navigator.serviceWorker.register('/sw.js', { scope: '/' });
     const reg = await navigator.serviceWorker.ready;
     const settings = await api('GET', '/api/notify');
-    const sub =
-      (await reg.pushManager.getSubscription()) ||
-      (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(settings.push_public_key) }));
+    const sub = (await reg.pushManager.getSubscription()) || (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(settings.push_public_key) }));
     await api('POST', '/api/push/subscribe', { ...sub.toJSON(), lang: language() });
     status.subscribed = true;
     status.error = null;

@@ -71,7 +71,22 @@ export async function renderReplay(root, id) {
       return showError(e);
     }
     if (wanted !== `${page.ply}/${page.seat}`) return;
-    const ctx = { id, table, state, view: state.view, seat: page.seat, legal: [], myTurn: false, ui: page.ui, log: moves.slice(0, page.ply), seatName, play: () => {}, redraw: draw, pending: false, replay: true };
+    const ctx = {
+      id,
+      table,
+      state,
+      view: state.view,
+      seat: page.seat,
+      legal: [],
+      myTurn: false,
+      ui: page.ui,
+      log: moves.slice(0, page.ply),
+      seatName,
+      play: () => {},
+      redraw: draw,
+      pending: false,
+      replay: true,
+    };
     // At a flagged decision seen from its seat, the table draws the move played and the best
     // one as it draws choices (ghost placements, highlighted slots and cards), best first.
     const decision = decisionAt(page.ply);
@@ -100,7 +115,17 @@ export async function renderReplay(root, id) {
     // The page is rebuilt: the control that had the focus keeps it (keyboard users).
     const active = /** @type {HTMLElement | null} */ (document.activeElement);
     const focused = active && active.dataset ? active.dataset.testid : null;
-    mount(root, h('div.replay', { 'data-testid': 'replay', 'data-ply': page.ply }, controls(), summary(), h('div.replay-main', {}, mount(board, shown ? [decisionPanel(shown), result, drawn] : [result, drawn]), moveList()), chatReplay(replay.chat || [], page.ply)));
+    mount(
+      root,
+      h(
+        'div.replay',
+        { 'data-testid': 'replay', 'data-ply': page.ply },
+        controls(),
+        summary(),
+        h('div.replay-main', {}, mount(board, shown ? [decisionPanel(shown), result, drawn] : [result, drawn]), moveList()),
+        chatReplay(replay.chat || [], page.ply),
+      ),
+    );
     // A control: a button, an input (`disabled`), a link (no `disabled`: undefined).
     const again = focused && /** @type {HTMLElement & { disabled?: boolean } | null} */ (root.querySelector(`[data-testid="${focused}"]`));
     if (again && !again.disabled) again.focus();
@@ -142,7 +167,8 @@ export async function renderReplay(root, id) {
   const analysisLine = () => {
     const status = page.analysis ? page.analysis.status : 'none';
     if (status === 'done') return h('p.hint', { 'data-testid': 'analysis-done' }, t('analysis.done'));
-    if (status === 'queued') return h('p.hint', { 'data-testid': 'analysis-queued', role: 'status', 'data-state': page.analysis.progress ? page.analysis.progress.state : null }, queuedText(page.analysis.progress));
+    if (status === 'queued')
+      return h('p.hint', { 'data-testid': 'analysis-queued', role: 'status', 'data-state': page.analysis.progress ? page.analysis.progress.state : null }, queuedText(page.analysis.progress));
     // A game's players, and any signed-in player for a public game (a daily quota).
     if (mySeat < 0 && !(table.listed && app.me && !app.me.guest)) return null;
     return h('p', {}, h('button', { 'data-testid': 'analyse', onclick: analyse }, t('analysis.analyse')), ' ', status === 'failed' ? t('analysis.failed') : t('analysis.hint'));
@@ -195,9 +221,7 @@ export async function renderReplay(root, id) {
               'tr',
               {},
               h('th', { scope: 'col' }, t('analysis.player')),
-              stages.map((n) =>
-                h('th', { scope: 'col' }, first.has(n) ? h('button.link', { 'data-testid': `analysis-stage-${n}`, onclick: () => go(first.get(n)) }, stageName(n)) : stageName(n)),
-              ),
+              stages.map((n) => h('th', { scope: 'col' }, first.has(n) ? h('button.link', { 'data-testid': `analysis-stage-${n}`, onclick: () => go(first.get(n)) }, stageName(n)) : stageName(n))),
               h('th', { scope: 'col' }, t('analysis.game_total')),
               [t('analysis.flags_inaccuracy'), t('analysis.flags_mistake'), t('analysis.flags_blunder')].map((label) => h('th', { scope: 'col' }, label)),
             ),
@@ -213,7 +237,9 @@ export async function renderReplay(root, id) {
                   'th',
                   { scope: 'row' },
                   seatName(seat.seat),
-                  firstFlag(analysis, seat.seat) ? [' ', h('button.link', { 'data-testid': 'analysis-first-flag', onclick: () => goDecision(firstFlag(analysis, seat.seat)) }, t('analysis.first_flag'))] : null,
+                  firstFlag(analysis, seat.seat)
+                    ? [' ', h('button.link', { 'data-testid': 'analysis-first-flag', onclick: () => goDecision(firstFlag(analysis, seat.seat)) }, t('analysis.first_flag'))]
+                    : null,
                 ),
                 seat.stages.map((s) => h('td', { title: t('analysis.decisions', { count: s.decisions }) }, points(s))),
                 h('td', { 'data-testid': 'analysis-seat-lost' }, points(seat)),
@@ -243,12 +269,7 @@ export async function renderReplay(root, id) {
         h('button', { 'data-testid': 'replay-next', onclick: () => go(page.ply + 1), disabled: page.ply === plies, 'aria-label': t('replay.next') }, '▶ ', h('span.sr', {}, t('replay.next'))),
         h('button', { 'data-testid': 'replay-last', onclick: () => go(plies), disabled: page.ply === plies, 'aria-label': t('replay.last') }, '» ', h('span.sr', {}, t('replay.last'))),
       ),
-      h(
-        'label.replay-slider',
-        {},
-        t('replay.slider'),
-        h('input', { type: 'range', min: 0, max: plies, value: page.ply, 'data-testid': 'replay-slider', oninput: (e) => go(Number(e.target.value)) }),
-      ),
+      h('label.replay-slider', {}, t('replay.slider'), h('input', { type: 'range', min: 0, max: plies, value: page.ply, 'data-testid': 'replay-slider', oninput: (e) => go(Number(e.target.value)) })),
       table.seats.length > 1
         ? h(
             'label',
@@ -292,7 +313,10 @@ export async function renderReplay(root, id) {
   const lostText = (d) =>
     h(
       `span.lost${d.flag ? `.${d.flag}` : ''}`,
-      { 'data-testid': 'points-lost', title: d.best_move ? t('analysis.best', { move: moveText(d.best_move) }) + ' · ' + t('analysis.interval', { low: Math.max(0, d.lost_low).toFixed(1), high: d.lost_high.toFixed(1) }) : null },
+      {
+        'data-testid': 'points-lost',
+        title: d.best_move ? t('analysis.best', { move: moveText(d.best_move) }) + ' · ' + t('analysis.interval', { low: Math.max(0, d.lost_low).toFixed(1), high: d.lost_high.toFixed(1) }) : null,
+      },
       ' ',
       d.lost < 0.05 ? t('analysis.no_loss') : t('analysis.lost', { points: d.lost.toFixed(1) }),
       d.flag ? ` · ${t(`analysis.flag_${d.flag}`)}` : '',

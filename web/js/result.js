@@ -130,7 +130,18 @@ export function resultPanel(ctx, details = {}) {
     h(
       'table.ranking',
       { 'data-testid': 'ranking' },
-      h('thead', {}, h('tr', {}, h('th', {}, t('result.rank')), h('th', {}, t('result.player')), h('th', {}, t('pad.total')), columns.map((name) => h('th', {}, t(`result.${name}`))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, t('result.rank')),
+          h('th', {}, t('result.player')),
+          h('th', {}, t('pad.total')),
+          columns.map((name) => h('th', {}, t(`result.${name}`))),
+        ),
+      ),
       h(
         'tbody',
         {},
@@ -146,8 +157,20 @@ export function resultPanel(ctx, details = {}) {
         ),
       ),
     ),
-    notes.length ? h('ul.tie-notes', { 'data-testid': 'tie-notes' }, notes.map((n) => h('li', {}, n))) : h('p.hint', {}, t('result.no_ties')),
+    notes.length
+      ? h(
+          'ul.tie-notes',
+          { 'data-testid': 'tie-notes' },
+          notes.map((n) => h('li', {}, n)),
+        )
+      : h('p.hint', {}, t('result.no_ties')),
     details.details || null,
-    h('p', {}, h('a', { href: `/api/games/${ctx.id}/record?format=text`, target: '_blank', rel: 'noopener', 'data-testid': 'record-link' }, t('result.record')), ' · ', h('a', { href: '#/' }, t('result.back'))),
+    h(
+      'p',
+      {},
+      h('a', { href: `/api/games/${ctx.id}/record?format=text`, target: '_blank', rel: 'noopener', 'data-testid': 'record-link' }, t('result.record')),
+      ' · ',
+      h('a', { href: '#/' }, t('result.back')),
+    ),
   );
 }

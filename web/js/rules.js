@@ -18,7 +18,16 @@ export function rulesLink(key, newTab = false) {
 
 // The lobby's card: one link per game of the descriptors.
 export function rulesCard(games) {
-  return h('section.card.how-to-play', { 'data-testid': 'how-to-play' }, h('h2', {}, t('rules.title')), h('ul', {}, games.map((g) => h('li', {}, rulesLink(g.key)))));
+  return h(
+    'section.card.how-to-play',
+    { 'data-testid': 'how-to-play' },
+    h('h2', {}, t('rules.title')),
+    h(
+      'ul',
+      {},
+      games.map((g) => h('li', {}, rulesLink(g.key))),
+    ),
+  );
 }
 
 async function fetchRules(key) {
@@ -43,7 +52,16 @@ export async function renderRules(root, key) {
     const body = h('div.rules-text', { 'data-testid': 'rules-text', lang: language() });
     // The summaries are this site's own static pages, served next to the game's table.
     body.innerHTML = html;
-    mount(root, h('article.card.rules', { 'data-testid': 'rules-page', 'data-game': key }, h('p', {}, h('a', { href: '#/' }, `← ${t('rules.back')}`)), h('h2', {}, t('rules.of', { game: t(`game.${key}`) })), body));
+    mount(
+      root,
+      h(
+        'article.card.rules',
+        { 'data-testid': 'rules-page', 'data-game': key },
+        h('p', {}, h('a', { href: '#/' }, `← ${t('rules.back')}`)),
+        h('h2', {}, t('rules.of', { game: t(`game.${key}`) })),
+        body,
+      ),
+    );
     document.title = `${t('rules.of', { game: t(`game.${key}`) })} · Pyramidion`;
   } catch (e) {
     showError(e);

@@ -24,7 +24,9 @@ export function scoreLine(ctx, seat, extra = {}) {
   return h(
     'div.score-line',
     {},
-    points.map((p, i) => h('span', { class: i + 1 === view.stage && view.phase !== 'over' ? 'current' : '' }, `${t('table.stage_short', { stage: i + 1 })}: ${p === null || p === undefined ? '–' : p}`)),
+    points.map((p, i) =>
+      h('span', { class: i + 1 === view.stage && view.phase !== 'over' ? 'current' : '' }, `${t('table.stage_short', { stage: i + 1 })}: ${p === null || p === undefined ? '–' : p}`),
+    ),
     extra.middle,
     h('strong', { 'data-testid': extra.testid === undefined ? 'total' : extra.testid }, t('table.total', { total: summary.score })),
     extra.after,

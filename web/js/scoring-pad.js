@@ -54,11 +54,29 @@ export function scoringPad(ctx, game = {}) {
     h(
       'table.pad',
       {},
-      h('thead', {}, h('tr', {}, h('th', {}, ''), stages.map((s) => h('th', {}, t('table.stage_short', { stage: s }))), h('th', {}, t('pad.total')))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, ''),
+          stages.map((s) => h('th', {}, t('table.stage_short', { stage: s }))),
+          h('th', {}, t('pad.total')),
+        ),
+      ),
       h(
         'tbody',
         {},
-        rows.map((r) => h('tr', {}, h('th', {}, r.name), stages.map((s) => h('td', {}, r.points[s - 1] === null || r.points[s - 1] === undefined ? '–' : `${r.points[s - 1]}`)), h('td', {}, h('strong', {}, `${r.total}`)))),
+        rows.map((r) =>
+          h(
+            'tr',
+            {},
+            h('th', {}, r.name),
+            stages.map((s) => h('td', {}, r.points[s - 1] === null || r.points[s - 1] === undefined ? '–' : `${r.points[s - 1]}`)),
+            h('td', {}, h('strong', {}, `${r.total}`)),
+          ),
+        ),
       ),
     ),
     game.note || null,

@@ -145,12 +145,7 @@ export async function renderSettings(root) {
       'section.card',
       {},
       h('h2', {}, t('settings.sound_title')),
-      h(
-        'label.check',
-        {},
-        h('input', { type: 'checkbox', checked: soundOn(), 'data-testid': 'settings-sound', onchange: (e) => setSound(e.target.checked) }),
-        t('turns.sound'),
-      ),
+      h('label.check', {}, h('input', { type: 'checkbox', checked: soundOn(), 'data-testid': 'settings-sound', onchange: (e) => setSound(e.target.checked) }), t('turns.sound')),
     );
 
   const draw = () => {

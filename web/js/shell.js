@@ -46,4 +46,3 @@ export async function refreshMe() {
   if (app.identityChanged) app.identityChanged();
   return app.me;
 }
-

@@ -143,9 +143,7 @@ function settings(redraw) {
     h('h2', {}, t('turns.alerts')),
     h('p.hint', { 'data-testid': 'notify-status' }, t(`turns.permission_${permission}`)),
     pushStatus.subscribed ? h('p.hint', { 'data-testid': 'push-on' }, t('settings.push_on')) : null,
-    supported && permission === 'default'
-      ? h('button.primary', { 'data-testid': 'notify-enable', onclick: () => askPermission(redraw) }, t('turns.enable_notifications'))
-      : null,
+    supported && permission === 'default' ? h('button.primary', { 'data-testid': 'notify-enable', onclick: () => askPermission(redraw) }, t('turns.enable_notifications')) : null,
     h(
       'label.check',
       {},
@@ -187,9 +185,7 @@ export function renderTurns(root) {
                     {},
                     h('a', { href: `#/game/${g.id}`, 'data-testid': `turn-${g.id}` }, tableLine(g)),
                     ' ',
-                    g.remaining_ms !== null && g.remaining_ms !== undefined
-                      ? h('span.status', {}, t('turns.time_left', { time: formatClock(g.remaining_ms - (performance.now() - readAt)) }))
-                      : null,
+                    g.remaining_ms !== null && g.remaining_ms !== undefined ? h('span.status', {}, t('turns.time_left', { time: formatClock(g.remaining_ms - (performance.now() - readAt)) })) : null,
                   ),
                 ),
               )

@@ -80,9 +80,7 @@ export async function renderWaiting(root, id, invite) {
               ),
             )
           : null,
-        table.status === 'open' && !seated && free
-          ? h('button.primary', { 'data-testid': 'join', onclick: () => join() }, t('waiting.join'))
-          : null,
+        table.status === 'open' && !seated && free ? h('button.primary', { 'data-testid': 'join', onclick: () => join() }, t('waiting.join')) : null,
         table.status === 'open' && seated ? h('button', { 'data-testid': 'leave', onclick: () => leave() }, t('waiting.leave')) : null,
         table.status === 'open' && seated ? h('p.hint', {}, t('waiting.starts_when_full')) : null,
         table.status === 'open' ? notifyOffer(table) : null,

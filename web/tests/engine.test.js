@@ -8,19 +8,34 @@ import { EngineError, checked, loadEngines } from '../js/engine.js';
 test('a refusal from the module is an EngineError with its code', () => {
   const refusal = JSON.stringify({ code: 'illegal_move', message: 'slot_occupied' });
   assert.throws(
-    () => checked(() => { throw refusal; }),
+    () =>
+      checked(() => {
+        throw refusal;
+      }),
     (e) => e instanceof EngineError && e.code === 'illegal_move' && e.message === 'slot_occupied',
   );
-  assert.equal(checked(() => 'b2'), 'b2');
+  assert.equal(
+    checked(() => 'b2'),
+    'b2',
+  );
 });
 
 test('a string that is not a refusal, and real errors, are not mistaken for one', () => {
   assert.throws(
-    () => checked(() => { throw 'unreachable executed'; }),
+    () =>
+      checked(() => {
+        throw 'unreachable executed';
+      }),
     (e) => e instanceof EngineError && e.code === 'engine_error' && e.message === 'unreachable executed',
   );
   const crash = new RangeError('memory access out of bounds');
-  assert.throws(() => checked(() => { throw crash; }), (e) => e === crash);
+  assert.throws(
+    () =>
+      checked(() => {
+        throw crash;
+      }),
+    (e) => e === crash,
+  );
 });
 
 test('a module that cannot be loaded rejects, and a later call tries again', async () => {

@@ -58,7 +58,11 @@ const drawPyramido = () => {
   return { drawn: [status, [new El('div', 'table', [card, own, market])], null], ghost, enlarge };
 };
 
-const buttons = (drawn) => drawn.flat(Infinity).filter(Boolean).flatMap((r) => [...(r.matches('button') ? [r] : []), ...r.querySelectorAll('button')]);
+const buttons = (drawn) =>
+  drawn
+    .flat(Infinity)
+    .filter(Boolean)
+    .flatMap((r) => [...(r.matches('button') ? [r] : []), ...r.querySelectorAll('button')]);
 
 test('no move control of a replayed table is enabled; enlarging still is', () => {
   const { drawn } = drawPyramido();

@@ -9,21 +9,34 @@ const summary = (turns) => turns.map((t) => [t.interlude ? 'x' : t.seat, t.round
 
 test('consecutive moves of one seat are one turn; each seat once makes a round', () => {
   assert.deepEqual(summary(turnsOf(moves(0, 0, 1, 1, 1, 0, 1))), [
-    [0, 1, 2], [1, 1, 3], [0, 2, 1], [1, 2, 1],
+    [0, 1, 2],
+    [1, 1, 3],
+    [0, 2, 1],
+    [1, 2, 1],
   ]);
 });
 
 test('a round started by another seat still counts every seat once', () => {
   // Three seats; seat 1 starts round 2 (as the next first player does): 0 1 2 | 1 2 0 | 2.
   assert.deepEqual(summary(turnsOf(moves(0, 1, 2, 1, 2, 0, 2))), [
-    [0, 1, 1], [1, 1, 1], [2, 1, 1], [1, 2, 1], [2, 2, 1], [0, 2, 1], [2, 3, 1],
+    [0, 1, 1],
+    [1, 1, 1],
+    [2, 1, 1],
+    [1, 2, 1],
+    [2, 2, 1],
+    [0, 2, 1],
+    [2, 3, 1],
   ]);
 });
 
 test("an automa's turn follows the move it answered, in that move's round", () => {
   const log = moves(0, 0, 0);
   const turns = turnsOf(log, [{ after: 1, name: 'Automa', lines: ['took'] }]);
-  assert.deepEqual(summary(turns), [[0, 1, 2], ['x', 1, 0], [0, 2, 1]]);
+  assert.deepEqual(summary(turns), [
+    [0, 1, 2],
+    ['x', 1, 0],
+    [0, 2, 1],
+  ]);
   assert.equal(turns[1].interlude.name, 'Automa');
 });
 

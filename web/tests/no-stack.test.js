@@ -10,9 +10,7 @@ const root = new URL('../js/', import.meta.url).pathname;
 
 /** @param {string} dir @returns {string[]} */
 function modules(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? modules(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? modules(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
 }
 
 test('no module of web/js reads an error stack', () => {

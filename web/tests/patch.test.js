@@ -5,18 +5,33 @@ import assert from 'node:assert/strict';
 import { applyPatch } from '../js/patch.js';
 
 const base = {
-  type: 'state', game: 'g1', state_id: 7, event: 7, missed: [], clock: null,
+  type: 'state',
+  game: 'g1',
+  state_id: 7,
+  event: 7,
+  missed: [],
+  clock: null,
   view: { ply: 3, seats: [{ score: 1 }, { score: 2 }], note: 'x' },
   legal: [{ text: 'a' }, { text: 'b' }],
 };
 
 test('a patch sets, appends and removes by JSON pointer, and outside fields come whole', () => {
   const next = applyPatch(base, {
-    type: 'patch', game: 'g1', from: 7, state_id: 8, event: 8, clock: { to_move: 1 },
+    type: 'patch',
+    game: 'g1',
+    from: 7,
+    state_id: 8,
+    event: 8,
+    clock: { to_move: 1 },
     patch: [['/view/ply', 4], ['/view/seats/1/score', 5], ['/legal/2', { text: 'c' }], ['/view/note'], ['/legal/0']],
   });
   assert.deepEqual(next, {
-    type: 'state', game: 'g1', state_id: 8, event: 8, clock: { to_move: 1 }, missed: [],
+    type: 'state',
+    game: 'g1',
+    state_id: 8,
+    event: 8,
+    clock: { to_move: 1 },
+    missed: [],
     view: { ply: 4, seats: [{ score: 1 }, { score: 5 }] },
     legal: [{ text: 'b' }, { text: 'c' }],
   });

@@ -49,8 +49,14 @@ test('a move is never sent while the socket is down, nor later when it reconnect
   assert.equal(socket.sendMove(move), false);
   assert.equal(socket.send(move), false, 'a move is not queued either way');
   first.open();
-  assert.ok(first.sent.some((m) => m.type === 'subscribe'), 'the subscription goes out');
-  assert.ok(first.sent.every((m) => m.type !== 'move'), 'never the move');
+  assert.ok(
+    first.sent.some((m) => m.type === 'subscribe'),
+    'the subscription goes out',
+  );
+  assert.ok(
+    first.sent.every((m) => m.type !== 'move'),
+    'never the move',
+  );
 
   // Connected: sent at once.
   assert.equal(socket.sendMove(move), true);
@@ -117,6 +123,9 @@ test('a connection that keeps talking is never pinged', (t) => {
     advance(t, 6000 - 1000);
     ws.onmessage({ data: JSON.stringify({ type: 'notice' }) });
   }
-  assert.ok(ws.sent.every((m) => m.type !== 'ping'), JSON.stringify(ws.sent));
+  assert.ok(
+    ws.sent.every((m) => m.type !== 'ping'),
+    JSON.stringify(ws.sent),
+  );
   assert.equal(opened.at(-1), ws);
 });

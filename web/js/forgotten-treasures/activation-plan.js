@@ -165,7 +165,12 @@ export function activationPanel(ctx) {
           { class: [state, ui.area === a.name ? 'selected' : ''].join(' ') },
           h(
             'button.area-button',
-            { 'data-testid': `area-button-${a.name}`, 'aria-pressed': ui.area === a.name ? 'true' : 'false', onclick: () => ((ui.area = a.name), ctx.redraw()), disabled: !!a.activation || !!item || sending },
+            {
+              'data-testid': `area-button-${a.name}`,
+              'aria-pressed': ui.area === a.name ? 'true' : 'false',
+              onclick: () => ((ui.area = a.name), ctx.redraw()),
+              disabled: !!a.activation || !!item || sending,
+            },
             t('scoring.area_label', { name: a.name, colour: colourName(a.colour), count: a.icons }),
           ),
           a.activation ? h('span.paid', {}, ` ✓ ${payText(a.activation, a.colour)} → +${a.activation_points}`) : null,
@@ -174,7 +179,16 @@ export function activationPanel(ctx) {
                 'span.planned',
                 {},
                 ` ${t('scoring.planned')}: ${payText(item.payment, a.colour)} → +${item.points} `,
-                h('button.small', { 'data-testid': `unplan-${a.name}`, disabled: sending, 'aria-label': t('scoring.unplan', { name: a.name }), onclick: () => ((plan.items = plan.items.filter((i) => i !== item)), (plan.confirming = false), ctx.redraw()) }, '✕'),
+                h(
+                  'button.small',
+                  {
+                    'data-testid': `unplan-${a.name}`,
+                    disabled: sending,
+                    'aria-label': t('scoring.unplan', { name: a.name }),
+                    onclick: () => ((plan.items = plan.items.filter((i) => i !== item)), (plan.confirming = false), ctx.redraw()),
+                  },
+                  '✕',
+                ),
               )
             : null,
         );
@@ -213,16 +227,16 @@ export function activationPanel(ctx) {
         sc.best.length ? t('scoring.best_plan', { total: sc.best_total, count: sc.best_total }) : t('scoring.best_done', { total: sc.best_total, count: sc.best_total }),
       ),
       h('button', { 'data-testid': 'reset-plan', disabled: !plan.items.length || sending, onclick: () => ((plan.items = []), (plan.confirming = false), ctx.redraw()) }, t('scoring.reset')),
-      h(
-        'label.check',
-        {},
-        h('input', { type: 'checkbox', checked: !!ui.showBest, onchange: (e) => ((ui.showBest = e.target.checked), ctx.redraw()) }),
-        t('scoring.show_best'),
-      ),
+      h('label.check', {}, h('input', { type: 'checkbox', checked: !!ui.showBest, onchange: (e) => ((ui.showBest = e.target.checked), ctx.redraw()) }), t('scoring.show_best')),
       h(
         'button.primary',
         // With nothing planned it plays the engine's `done` (a replay's analysis marks it).
-        { 'data-testid': 'finish-scoring', 'data-move': !plan.items.length && doneMove ? doneMove.text : null, disabled: sending, onclick: () => (below ? ((plan.confirming = true), ctx.redraw()) : finish(ctx, plan)) },
+        {
+          'data-testid': 'finish-scoring',
+          'data-move': !plan.items.length && doneMove ? doneMove.text : null,
+          disabled: sending,
+          onclick: () => (below ? ((plan.confirming = true), ctx.redraw()) : finish(ctx, plan)),
+        },
         t('scoring.done', { total, count: total }),
       ),
     ),

@@ -90,18 +90,20 @@ export function gemIcon(kind, cx, cy, r) {
  * @returns {SVGElement}
  */
 export function gemSvg(kind, size = 18) {
-  return s(
-    'svg.gem-svg',
-    { viewBox: '0 0 2 2', width: size, height: size, 'aria-hidden': 'true' },
-    gemIcon(kind, 1, 1, 0.9),
-  );
+  return s('svg.gem-svg', { viewBox: '0 0 2 2', width: size, height: size, 'aria-hidden': 'true' }, gemIcon(kind, 1, 1, 0.9));
 }
 
 // The blocks' palette for the shared pyramid drawing: one pattern per colour, the colour's gem
 // on each iconed quadrant, classes `c-<colour>`.
 export const PALETTE = palette(
   'ft',
-  [['orange', 'fine-dots'], ['blue', 'horizontal'], ['purple', 'cross'], ['green', 'diagonal'], ['red', 'vertical']],
+  [
+    ['orange', 'fine-dots'],
+    ['blue', 'horizontal'],
+    ['purple', 'cross'],
+    ['green', 'diagonal'],
+    ['red', 'vertical'],
+  ],
   // The drawing passes back a block of this table's (a Colour): a gem of that colour.
   { cls: 'c-', icon: (block, cx, cy) => gemIcon(/** @type {Colour} */ (block.colour), cx, cy, 0.34) },
 );
@@ -123,9 +125,7 @@ export function dominoSvg(blocks, width = 64, label) {
  * @returns {string}
  */
 export function dominoLabel(blocks) {
-  return blocks
-    .map((b) => t('piece.block', { colour: colourName(b.colour), count: popcount(b.icons) }))
-    .join(' | ');
+  return blocks.map((b) => t('piece.block', { colour: colourName(b.colour), count: popcount(b.icons) })).join(' | ');
 }
 
 // The back of a face-down domino: colours and icon counts, positions unknown.
@@ -136,7 +136,12 @@ export function dominoLabel(blocks) {
  */
 export function backSvg(back, width = 64) {
   const label = back.map((b) => t('piece.block', { colour: colourName(b.colour), count: b.icons })).join(' | ');
-  const svg = s('svg.domino.back', { viewBox: '-0.1 -0.1 4.2 2.2', width, height: (width * 2.2) / 4.2, role: 'img', 'aria-label': t('piece.back', { blocks: label }) }, s('title', {}, t('piece.back', { blocks: label })), patternDefs(PALETTE));
+  const svg = s(
+    'svg.domino.back',
+    { viewBox: '-0.1 -0.1 4.2 2.2', width, height: (width * 2.2) / 4.2, role: 'img', 'aria-label': t('piece.back', { blocks: label }) },
+    s('title', {}, t('piece.back', { blocks: label })),
+    patternDefs(PALETTE),
+  );
   back.forEach((b, i) => {
     const g = blockSvg(PALETTE, { colour: b.colour, icons: 0 }, i * 2, 0, { class: 'face-down' });
     g.append(s('text', { x: 1, y: 1.3, class: 'icon-count', 'text-anchor': 'middle' }, `${b.icons}`));

@@ -58,9 +58,7 @@ function playerBreakdown(ctx, p, stage) {
     h(
       'ul',
       {},
-      areas.map((a) =>
-        h('li', {}, t('scoring.breakdown_area', { name: a.name, colour: colourName(a.colour), count: a.icons, payment: payText(a.payment, a.colour), points: a.points })),
-      ),
+      areas.map((a) => h('li', {}, t('scoring.breakdown_area', { name: a.name, colour: colourName(a.colour), count: a.icons, payment: payText(a.payment, a.colour), points: a.points }))),
       mythical > 0 ? h('li', {}, t('scoring.breakdown_mythical', { count: mythical })) : null,
       !areas.length && mythical <= 0 ? h('li', {}, t('scoring.breakdown_nothing')) : null,
     ),

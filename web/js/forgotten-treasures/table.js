@@ -67,20 +67,20 @@ export function render(ctx) {
   return [
     tableStatus(ctx),
     h(
-    'div.ft-table',
-    { 'data-testid': 'ft-table', 'data-phase': view.phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
-    // While placing, the pyramid comes first: the exploration area is not needed then.
-    h('div.ft-main', {}, ownFirst ? [own, exploration(ctx)] : [exploration(ctx), own]),
-    h(
-      'aside.ft-side',
-      {},
-      view.legend ? legendPanel(ctx) : null,
-      view.seats.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)),
-      scoringPad(ctx),
-      moveLog(ctx),
+      'div.ft-table',
+      { 'data-testid': 'ft-table', 'data-phase': view.phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
+      // While placing, the pyramid comes first: the exploration area is not needed then.
+      h('div.ft-main', {}, ownFirst ? [own, exploration(ctx)] : [exploration(ctx), own]),
+      h(
+        'aside.ft-side',
+        {},
+        view.legend ? legendPanel(ctx) : null,
+        view.seats.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)),
+        scoringPad(ctx),
+        moveLog(ctx),
+      ),
+      enlargedDialog(ctx, (seat) => enlargedPlayer(ctx, seat)),
     ),
-    enlargedDialog(ctx, (seat) => enlargedPlayer(ctx, seat)),
-  ),
   ];
 }
 
@@ -125,14 +125,17 @@ function exploration(ctx) {
           const move = takes.find((m) => m.space === i && m.gem === gem);
           const label = t('take.gem', { count, gem: gemName(gem), space: i + 1 });
           const chip = h(`span.chip.g-${gem}`, { title: label }, gemSvg(gem), h('span.count', {}, `×${count}`));
-          return move
-            ? clickable(h('span.chip-button', { 'data-move': move.text, 'data-testid': 'take' }, chip), () => play(move.text), label)
-            : h('span', { 'aria-label': label }, chip);
+          return move ? clickable(h('span.chip-button', { 'data-move': move.text, 'data-testid': 'take' }, chip), () => play(move.text), label) : h('span', { 'aria-label': label }, chip);
         });
         return h(
           'div.space',
           { 'data-space': i + 1, class: legendSpace === i ? 'legend-took' : '' },
-          h('div.space-head', {}, h('span.space-number', {}, `${i + 1}`), h('span.pile-size', { title: t('table.pile_size', { count: space.pile_size }), 'aria-label': t('table.pile_size', { count: space.pile_size }) }, `▤ ${space.pile_size}`)),
+          h(
+            'div.space-head',
+            {},
+            h('span.space-number', {}, `${i + 1}`),
+            h('span.pile-size', { title: t('table.pile_size', { count: space.pile_size }), 'aria-label': t('table.pile_size', { count: space.pile_size }) }, `▤ ${space.pile_size}`),
+          ),
           pile,
           h('div.gem-area', { 'aria-label': t('table.gem_area', { space: i + 1 }) }, gems),
           legendSpace === i ? h('span.legend-mark', {}, t('legend.took_here')) : null,
@@ -148,7 +151,14 @@ function gemsInline(gems) {
     'span.gems',
     {},
     GEMS.map((gem) =>
-      gems[gem] ? h(`span.chip.g-${gem}`, { title: t(`gem_count.${gem}`, { count: gems[gem] }), 'aria-label': t(`gem_count.${gem}`, { count: gems[gem] }) }, gemSvg(gem, 16), h('span.count', {}, `${gems[gem]}`)) : null,
+      gems[gem]
+        ? h(
+            `span.chip.g-${gem}`,
+            { title: t(`gem_count.${gem}`, { count: gems[gem] }), 'aria-label': t(`gem_count.${gem}`, { count: gems[gem] }) },
+            gemSvg(gem, 16),
+            h('span.count', {}, `${gems[gem]}`),
+          )
+        : null,
     ),
     GEMS.every((gem) => !gems[gem]) ? h('span.hint', {}, t('table.no_gems')) : null,
   );
@@ -238,11 +248,7 @@ function enlargedPlayer(ctx, seat) {
   if (!p) return null;
   return {
     title: t('table.pyramid_of', { name: ctx.seatName(seat) }),
-    body: [
-      h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(p.gems)),
-      h('div.pyramid-box.big', {}, opponentPyramid(ctx, p, 'enlarged-pyramid')),
-      scoreLine(ctx, p.seat),
-    ],
+    body: [h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(p.gems)), h('div.pyramid-box.big', {}, opponentPyramid(ctx, p, 'enlarged-pyramid')), scoreLine(ctx, p.seat)],
   };
 }
 
@@ -259,7 +265,18 @@ function legendPanel(ctx) {
     h('div.legend-pile', {}, top ? dominoSvg(top.blocks, 76) : null, h('span', {}, t('legend.pile', { count: l.pile.length }))),
     h('p', {}, t('legend.wishes', { a: colourName(l.wishes[0]), b: colourName(l.wishes[1]) })),
     h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(l.gems)),
-    last ? h('div.hint', { 'data-testid': 'legend-last' }, h('p', {}, t('legend.last_turn')), h('ul.legend-why', {}, legendTurnLines(last).map((line) => h('li', {}, line)))) : null,
+    last
+      ? h(
+          'div.hint',
+          { 'data-testid': 'legend-last' },
+          h('p', {}, t('legend.last_turn')),
+          h(
+            'ul.legend-why',
+            {},
+            legendTurnLines(last).map((line) => h('li', {}, line)),
+          ),
+        )
+      : null,
     l.stage_draw ? h('p.hint', {}, t('legend.stage_draw', { gem: t(`gem.${l.stage_draw}`) })) : null,
     scoreLine(ctx, 'automa', { testid: null }),
   );
@@ -274,11 +291,7 @@ function legendPanel(ctx) {
  */
 function legendTurnLines(turn) {
   const [a, b] = turn.wishes;
-  const lines = [
-    a === b
-      ? t('legend.why.wishes_same', { gems: t(`gem_count.${a}`, { count: 2 }) })
-      : t('legend.why.wishes', { a: colourName(a), b: colourName(b) }),
-  ];
+  const lines = [a === b ? t('legend.why.wishes_same', { gems: t(`gem_count.${a}`, { count: 2 }) }) : t('legend.why.wishes', { a: colourName(a), b: colourName(b) })];
   const missed = [...new Set(turn.missed)].map(gemName).join(t('legend.why.or'));
   const groups = [];
   for (const g of turn.gems) {
@@ -302,9 +315,7 @@ function moveLog(ctx) {
   // solo, each of THE Legend's turns (the view keeps them all) follows the player's move
   // he played it in, with why he took what he took.
   const legend = ctx.view.legend;
-  const interludes = legend
-    ? legend.turns.map((turn) => ({ after: turn.ply, name: t('legend.name'), testid: 'log-legend-turn', lines: legendTurnLines(turn) }))
-    : [];
+  const interludes = legend ? legend.turns.map((turn) => ({ after: turn.ply, name: t('legend.name'), testid: 'log-legend-turn', lines: legendTurnLines(turn) })) : [];
   return ctx.moveLog(moveText, interludes);
 }
 

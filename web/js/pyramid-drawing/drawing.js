@@ -10,7 +10,10 @@ import { slotLayers } from './slots.js';
 // table's own table.css).
 stylesheet(new URL('./drawing.css', import.meta.url));
 
-const NW = 1, NE = 2, SW = 4, SE = 8;
+const NW = 1,
+  NE = 2,
+  SW = 4,
+  SE = 8;
 /** Each quadrant: its mask bit, its column and row in the block (0 or 1), its name. @type {[number, number, number, string][]} */
 export const QUADRANTS = [
   [NW, 0, 0, 'nw'],
@@ -284,7 +287,10 @@ export function pyramidSvg(pal, blocks, opts = {}) {
   }
   const lastCells = opts.lastCells
     ? opts.lastCells.cells.map(([x, y]) => blockOrigin(f, opts.lastCells.stage, x, y))
-    : (opts.last || []).map((i) => blocks[i]).filter(Boolean).map((b) => blockOrigin(f, b.stage, b.x, b.y));
+    : (opts.last || [])
+        .map((i) => blocks[i])
+        .filter(Boolean)
+        .map((b) => blockOrigin(f, b.stage, b.x, b.y));
   if (lastCells.length === 2) layers.append(s('rect.last-placed', { ...span(lastCells), 'data-testid': 'last-placed' }));
   for (const area of opts.areas || []) {
     const g = s('g', { class: `area${area.class ? ` ${area.class}` : ''}`, 'data-area': area.name, 'data-testid': area.testid || 'live-area' });

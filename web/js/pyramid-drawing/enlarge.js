@@ -79,17 +79,19 @@ export function enlargedDialog(ctx, draw) {
     ctx.ui.enlarged = null;
     return null;
   }
-  const dialog = /** @type {HTMLDialogElement} */ (h(
-    'dialog.enlarged',
-    { class: content.wide ? 'wide' : '', 'data-testid': 'enlarged', 'data-seat': seat, 'aria-labelledby': 'enlarged-title' },
+  const dialog = /** @type {HTMLDialogElement} */ (
     h(
-      'div.enlarged-head',
-      {},
-      h('h2', { id: 'enlarged-title', 'data-testid': 'enlarged-title' }, content.title),
-      h('button.small', { type: 'button', 'data-testid': 'shrink', autofocus: true, onclick: () => shrink(ctx) }, `× ${t('table.shrink')}`),
-    ),
-    content.body,
-  ));
+      'dialog.enlarged',
+      { class: content.wide ? 'wide' : '', 'data-testid': 'enlarged', 'data-seat': seat, 'aria-labelledby': 'enlarged-title' },
+      h(
+        'div.enlarged-head',
+        {},
+        h('h2', { id: 'enlarged-title', 'data-testid': 'enlarged-title' }, content.title),
+        h('button.small', { type: 'button', 'data-testid': 'shrink', autofocus: true, onclick: () => shrink(ctx) }, `× ${t('table.shrink')}`),
+      ),
+      content.body,
+    )
+  );
   // Escape: close it the same way as the button (the focus goes back to the card).
   dialog.addEventListener('cancel', (e) => {
     e.preventDefault();

@@ -27,7 +27,11 @@ import { DIRS } from './drawing.js';
  */
 
 /** @param {PlaceForm} p */
-const cellsKey = (p) => p.cells.map((c) => c.join(',')).sort().join(';');
+const cellsKey = (p) =>
+  p.cells
+    .map((c) => c.join(','))
+    .sort()
+    .join(';');
 
 // The legal placements among the structured moves: {text, x, y, dir, cells, eliminates?}.
 /**
@@ -179,9 +183,19 @@ export function handRow(ctx, turned, placing, warning) {
     h('span.label', {}, t('table.hand')),
     h('span.hand-box', { 'data-dir': dir }, turned),
     placing
-      ? h('button', { 'data-testid': 'rotate', onclick: () => rotate(ctx, false), title: t('place.rotate_hint'), disabled: dirs.length < 2, 'data-orientations': dirs.length }, `⟳ ${t('place.rotate')}`)
+      ? h(
+          'button',
+          { 'data-testid': 'rotate', onclick: () => rotate(ctx, false), title: t('place.rotate_hint'), disabled: dirs.length < 2, 'data-orientations': dirs.length },
+          `⟳ ${t('place.rotate')}`,
+        )
       : null,
-    placing ? h('button.primary', { 'data-testid': 'confirm-place', class: selected && selected.eliminates ? 'danger' : '', disabled: !selected, onclick: () => selected && confirmPlace(ctx, selected.text) }, t('place.confirm')) : null,
+    placing
+      ? h(
+          'button.primary',
+          { 'data-testid': 'confirm-place', class: selected && selected.eliminates ? 'danger' : '', disabled: !selected, onclick: () => selected && confirmPlace(ctx, selected.text) },
+          t('place.confirm'),
+        )
+      : null,
     placing && selected && selected.eliminates && ctx.ui.confirm !== selected.text ? h('span.doom-note', { 'data-testid': 'eliminates-note' }, `⚠ ${t('place.eliminates_short')}`) : null,
     placing && selected && ctx.ui.confirm === selected.text ? confirmBox(ctx, selected.text, warning) : null,
   );

@@ -44,7 +44,8 @@ import { statusBar } from '../status-bar.js';
 stylesheet(new URL('./table.css', import.meta.url));
 
 // The controls of a decision, for the focus after a move (the first one present wins).
-const DECISIONS = '[data-testid=take], [data-testid=my-pyramid] [data-testid=ghost], [data-testid=mark], [data-testid=resurface-block], [data-testid=pass], [data-testid=refill], [data-testid=cover-colour]';
+const DECISIONS =
+  '[data-testid=take], [data-testid=my-pyramid] [data-testid=ghost], [data-testid=mark], [data-testid=resurface-block], [data-testid=pass], [data-testid=refill], [data-testid=cover-colour]';
 
 export const PALETTE = palette('pyo', [
   ['brown', 'dots'],
@@ -133,13 +134,19 @@ export function render(ctx) {
   return [
     tableStatus(ctx),
     h(
-    'div.ft-table.pyo-table',
-    { 'data-testid': 'pyo-table', 'data-phase': phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
-    // While placing, the pyramid comes first: the quarry is not needed then.
-    h('div.ft-main', {}, placing ? [own, quarry(ctx)] : [quarry(ctx), own]),
-    h('aside.ft-side', {}, view.seats.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)), scoringPad(ctx), moveLog(ctx)),
-    enlargedDialog(ctx, (seat) => enlargedPlayer(ctx, seat)),
-  ),
+      'div.ft-table.pyo-table',
+      { 'data-testid': 'pyo-table', 'data-phase': phase, 'data-state-id': state.state_id, class: placing ? 'placing' : '' },
+      // While placing, the pyramid comes first: the quarry is not needed then.
+      h('div.ft-main', {}, placing ? [own, quarry(ctx)] : [quarry(ctx), own]),
+      h(
+        'aside.ft-side',
+        {},
+        view.seats.filter((p) => p.seat !== focus).map((p) => playerCard(ctx, p)),
+        scoringPad(ctx),
+        moveLog(ctx),
+      ),
+      enlargedDialog(ctx, (seat) => enlargedPlayer(ctx, seat)),
+    ),
   ];
 }
 
@@ -163,7 +170,11 @@ function quarry(ctx) {
     const content = [h('span.pile-head', {}, `${t('pyo.pile', { pile: i + 1 })} · ▤ ${pile.size}`), pic];
     items.push(
       refill
-        ? h('button.pyo-pile.choice', { 'data-testid': 'refill', 'data-move': refill.text, 'data-pile': i + 1, title: size, 'aria-label': `${label} (${size})`, onclick: () => play(refill.text) }, content)
+        ? h(
+            'button.pyo-pile.choice',
+            { 'data-testid': 'refill', 'data-move': refill.text, 'data-pile': i + 1, title: size, 'aria-label': `${label} (${size})`, onclick: () => play(refill.text) },
+            content,
+          )
         : h('div.pyo-pile', { 'data-pile': i + 1, title: size }, content),
     );
     if (i < 3) {
@@ -175,7 +186,12 @@ function quarry(ctx) {
         const pic2 = dominoSvg(PALETTE, [asBlock(d.a), asBlock(d.b)], 84, dominoLabel(d));
         items.push(
           take
-            ? h('button.pyo-slot.choice', { 'data-testid': 'take', 'data-slot': i + 1, 'data-move': take.text, 'aria-label': t('pyo.take', { slot: i + 1, domino: dominoLabel(d) }), onclick: () => play(take.text) }, head, pic2)
+            ? h(
+                'button.pyo-slot.choice',
+                { 'data-testid': 'take', 'data-slot': i + 1, 'data-move': take.text, 'aria-label': t('pyo.take', { slot: i + 1, domino: dominoLabel(d) }), onclick: () => play(take.text) },
+                head,
+                pic2,
+              )
             : h('div.pyo-slot', { 'data-slot': i + 1 }, head, pic2),
         );
       }
@@ -283,7 +299,12 @@ function markPanel(ctx, marks, player) {
       {},
       marks.map((m) => {
         const b = blockAt(player, ctx.view.stage, m.x, m.y);
-        return h('button', { 'data-testid': 'mark', 'data-move': m.text, onclick: () => ctx.play(m.text) }, b ? blockPicture(PALETTE, asBlock(b), 28, colourName(b.colour)) : null, ` ${t('pyo.mark_on', { side: m.side, colour: b ? colourName(b.colour) : '' })}`);
+        return h(
+          'button',
+          { 'data-testid': 'mark', 'data-move': m.text, onclick: () => ctx.play(m.text) },
+          b ? blockPicture(PALETTE, asBlock(b), 28, colourName(b.colour)) : null,
+          ` ${t('pyo.mark_on', { side: m.side, colour: b ? colourName(b.colour) : '' })}`,
+        );
       }),
     ),
   );
@@ -317,7 +338,12 @@ function resurfacePanel(ctx, moves, player) {
       sides.map((sd) => {
         const m = moves.find((x) => x.side === sd);
         const b = blockAt(player, ctx.view.stage, m.x, m.y);
-        return h('button', { 'data-testid': 'resurface-block', class: sd === side ? 'selected' : '', 'aria-pressed': sd === side ? 'true' : 'false', onclick: () => ((ui.resurface = { side: sd }), ctx.redraw()) }, b ? blockPicture(PALETTE, asBlock(b), 28, colourName(b.colour)) : null, ` ${t('pyo.block_side', { side: sd })}`);
+        return h(
+          'button',
+          { 'data-testid': 'resurface-block', class: sd === side ? 'selected' : '', 'aria-pressed': sd === side ? 'true' : 'false', onclick: () => ((ui.resurface = { side: sd }), ctx.redraw()) },
+          b ? blockPicture(PALETTE, asBlock(b), 28, colourName(b.colour)) : null,
+          ` ${t('pyo.block_side', { side: sd })}`,
+        );
       }),
       pass ? h('button', { 'data-testid': 'pass', 'data-move': pass.text, onclick: () => play(pass.text) }, t('pyo.pass')) : null,
     ),
@@ -325,7 +351,14 @@ function resurfacePanel(ctx, moves, player) {
   if (side) {
     rows.push(cardSides(ofSide, colour, 'resurface-colour', (c) => ((ui.resurface.colour = c), ctx.redraw())));
   }
-  if (side && colour) rows.push(quadrantChoices(ofSide.filter((m) => m.colour === colour), 'resurface', ctx));
+  if (side && colour)
+    rows.push(
+      quadrantChoices(
+        ofSide.filter((m) => m.colour === colour),
+        'resurface',
+        ctx,
+      ),
+    );
   return h('div.stage-end', { 'data-testid': 'resurface-panel' }, rows);
 }
 
@@ -349,7 +382,12 @@ function cardSides(moves, chosen, testid, choose) {
         h('span.label', {}, t('pyo.card_name', { card: cardName(card) })),
         [...new Set(moves.filter((m) => m.card[0] === card[0]).map((m) => m.colour))].map((c) => {
           const full = t('pyo.card_side', { colour: colourName(c), card: cardName(card) });
-          return h('button', { 'data-testid': testid, class: c === chosen ? 'selected' : '', 'aria-pressed': c === chosen ? 'true' : 'false', 'aria-label': full, title: full, onclick: () => choose(c) }, blockPicture(PALETTE, { colour: c, icons: 0 }, 24, ''), ` ${colourName(c)}`);
+          return h(
+            'button',
+            { 'data-testid': testid, class: c === chosen ? 'selected' : '', 'aria-pressed': c === chosen ? 'true' : 'false', 'aria-label': full, title: full, onclick: () => choose(c) },
+            blockPicture(PALETTE, { colour: c, icons: 0 }, 24, ''),
+            ` ${colourName(c)}`,
+          );
         }),
       ),
     ),
@@ -372,7 +410,12 @@ function quadrantChoices(moves, testid, ctx) {
     {},
     moves.map((m) => {
       const label = t('pyo.jewel_in', { colour: colourName(m.colour), quadrant: t(`pyo.quadrant.${m.quadrant}`) });
-      return h('button', { 'data-testid': testid, 'data-move': m.text, 'aria-label': label, title: label, onclick: () => ctx.play(m.text) }, blockPicture(PALETTE, { colour: m.colour, icons: quadrantMask(m.quadrant) }, 40, label), h('span.q', {}, t(`pyo.quadrant.${m.quadrant}`)));
+      return h(
+        'button',
+        { 'data-testid': testid, 'data-move': m.text, 'aria-label': label, title: label, onclick: () => ctx.play(m.text) },
+        blockPicture(PALETTE, { colour: m.colour, icons: quadrantMask(m.quadrant) }, 40, label),
+        h('span.q', {}, t(`pyo.quadrant.${m.quadrant}`)),
+      );
     }),
   );
 }
@@ -394,7 +437,13 @@ function coverPanel(ctx, moves) {
     { 'data-testid': 'cover-panel' },
     h('p', {}, t('pyo.cover_hint', { cell, count: ctx.view.holes.length })),
     cardSides(moves, colour, 'cover-colour', (c) => ((ui.cover.colour = c), ctx.redraw())),
-    colour ? quadrantChoices(moves.filter((m) => m.colour === colour), 'cover', ctx) : null,
+    colour
+      ? quadrantChoices(
+          moves.filter((m) => m.colour === colour),
+          'cover',
+          ctx,
+        )
+      : null,
   );
 }
 
@@ -417,7 +466,13 @@ function markersInHand(p) {
     { 'data-testid': 'markers-in-hand' },
     h('span.label', {}, t('pyo.markers_in_hand')),
     p.markers_in_hand.length
-      ? p.markers_in_hand.map((c) => h('span.marker-chip', { title: t('pyo.marker_of', { colour: colourName(c) }), 'data-colour': c }, blockPicture(PALETTE, { colour: c, icons: 0 }, 18, t('pyo.marker_of', { colour: colourName(c) }), { marker: true })))
+      ? p.markers_in_hand.map((c) =>
+          h(
+            'span.marker-chip',
+            { title: t('pyo.marker_of', { colour: colourName(c) }), 'data-colour': c },
+            blockPicture(PALETTE, { colour: c, icons: 0 }, 18, t('pyo.marker_of', { colour: colourName(c) }), { marker: true }),
+          ),
+        )
       : h('span.hint', {}, t('pyo.markers_none')),
   );
 }
@@ -442,7 +497,14 @@ function playerCard(ctx, p) {
  */
 function opponentPyramid(ctx, p, testid) {
   if (!p.blocks.length) return h('p.hint', {}, t('pyramid.empty'));
-  return pyramidSvg(PALETTE, pyramidBlocks(p), { frame: p.frame, stage: ctx.view.stage, label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }), testid, last: p.last_domino, areas: liveAreas(p, ctx.ui) });
+  return pyramidSvg(PALETTE, pyramidBlocks(p), {
+    frame: p.frame,
+    stage: ctx.view.stage,
+    label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }),
+    testid,
+    last: p.last_domino,
+    areas: liveAreas(p, ctx.ui),
+  });
 }
 
 // The enlarged card: the same drawing at the size of the own pyramid, with the scores.

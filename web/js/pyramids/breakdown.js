@@ -37,7 +37,15 @@ export function scoreBreakdown(ctx) {
         'table.py-breakdown',
         { 'data-testid': 'breakdown' },
         h('caption', {}, t('py.score.caption')),
-        h('thead', {}, h('tr', {}, head.map((x) => h('th', { scope: 'col' }, x)))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            head.map((x) => h('th', { scope: 'col' }, x)),
+          ),
+        ),
         h(
           'tbody',
           {},
@@ -45,9 +53,23 @@ export function scoreBreakdown(ctx) {
             const sc = p.final_score;
             const d = p.detail;
             const tomb = d.tomb_majorities.length
-              ? h('span', {}, `${sc.tomb} (`, d.tomb_majorities.map((c) => stoneChip(c, 14)), ` ${d.tomb_majorities.map(colourName).join(', ')})`)
+              ? h(
+                  'span',
+                  {},
+                  `${sc.tomb} (`,
+                  d.tomb_majorities.map((c) => stoneChip(c, 14)),
+                  ` ${d.tomb_majorities.map(colourName).join(', ')})`,
+                )
               : h('span', {}, `${sc.tomb}`);
-            const ties = d.tomb_ties.length ? h('div.tomb-ties', { 'data-testid': 'tomb-ties' }, d.tomb_ties.map((c) => stoneChip(c, 12)), ' ', t('py.score.tomb_tied', { colours: d.tomb_ties.map(colourName).join(', ') })) : null;
+            const ties = d.tomb_ties.length
+              ? h(
+                  'div.tomb-ties',
+                  { 'data-testid': 'tomb-ties' },
+                  d.tomb_ties.map((c) => stoneChip(c, 12)),
+                  ' ',
+                  t('py.score.tomb_tied', { colours: d.tomb_ties.map(colourName).join(', ') }),
+                )
+              : null;
             return h(
               'tr',
               { 'data-seat': p.seat, 'data-testid': 'breakdown-row' },
@@ -70,7 +92,15 @@ export function scoreBreakdown(ctx) {
       { 'data-testid': 'tomb-details' },
       rows.map(({ p, name }) =>
         // "Your tomb", not "Tombeau de Vous": the reader's own row in the second person.
-        h('li', {}, p.seat === ctx.state.seat ? t('py.score.tomb_stones_yours') : t('py.score.tomb_stones', { name }), ' ', COLOURS.map((c) => h('span.tomb-stone', {}, stoneChip(c, 14), `${p.detail.tomb_stones[c]}`)), ' · ', t('py.score.glyph_split', p.detail.glyphs)),
+        h(
+          'li',
+          {},
+          p.seat === ctx.state.seat ? t('py.score.tomb_stones_yours') : t('py.score.tomb_stones', { name }),
+          ' ',
+          COLOURS.map((c) => h('span.tomb-stone', {}, stoneChip(c, 14), `${p.detail.tomb_stones[c]}`)),
+          ' · ',
+          t('py.score.glyph_split', p.detail.glyphs),
+        ),
       ),
     ),
     h('p.hint', {}, t('py.score.rules')),

@@ -17,7 +17,6 @@ const FILL = { blue: '#2f63c9', white: '#f3f0e4', red: '#c23b2a', green: '#2f8a3
 /** @type {Record<string, string>} */
 const INK = { blue: '#fff', white: '#222', red: '#fff', green: '#fff', yellow: '#222' };
 
-
 /** @param {string} c */
 export const colourName = (c) => t(`py.colour.${c}`);
 /** @param {string} g */
@@ -88,8 +87,15 @@ export function stoneChip(colour, size = 18) {
 function glyphShape(glyph, x, y, size) {
   const st = { fill: 'none', stroke: '#5b3b12', 'stroke-width': size * 0.12 };
   if (glyph === 'pyramid') return s('path', { d: `M${x},${y + size} L${x + size / 2},${y} L${x + size},${y + size} Z`, ...st });
-  if (glyph === 'obelisk') return s('path', { d: `M${x + size * 0.35},${y + size} L${x + size * 0.38},${y + size * 0.2} L${x + size / 2},${y} L${x + size * 0.62},${y + size * 0.2} L${x + size * 0.65},${y + size} Z`, ...st });
-  return s('path', { d: `M${x + size * 0.1},${y + size} L${x + size * 0.1},${y + size * 0.45} A${size * 0.4},${size * 0.45} 0 0 1 ${x + size * 0.9},${y + size * 0.45} L${x + size * 0.9},${y + size} Z`, ...st });
+  if (glyph === 'obelisk')
+    return s('path', {
+      d: `M${x + size * 0.35},${y + size} L${x + size * 0.38},${y + size * 0.2} L${x + size / 2},${y} L${x + size * 0.62},${y + size * 0.2} L${x + size * 0.65},${y + size} Z`,
+      ...st,
+    });
+  return s('path', {
+    d: `M${x + size * 0.1},${y + size} L${x + size * 0.1},${y + size * 0.45} A${size * 0.4},${size * 0.45} 0 0 1 ${x + size * 0.9},${y + size * 0.45} L${x + size * 0.9},${y + size} Z`,
+    ...st,
+  });
 }
 
 // The parts of a card at (x, y) in units of `u` px: the upper half (glyph), the stone strip.
@@ -167,7 +173,9 @@ export function pyramidSvg(rows, opts = {}) {
         'g.ghost',
         { class: selected ? 'selected' : '', 'data-testid': 'ghost', 'data-move': g.text, tabindex: 0, role: 'button', 'aria-label': t('py.ghost_label', { place: g.place }) },
         s('rect', { x, y, width: 6 * u, height: 2 * u, rx: 3, fill: selected ? '#fff7d1' : 'rgba(255,255,255,0.35)', stroke: '#b07d00', 'stroke-width': 2, 'stroke-dasharray': '5 3' }),
-        selected && opts.preview ? s('g.preview', { opacity: 0.85 }, cardParts(opts.preview, x, y, u, { ghost: true })) : s('text', { x: x + 3 * u, y: y + 1.3 * u, 'text-anchor': 'middle', 'font-size': u * 0.9, fill: '#7a5600' }, g.place),
+        selected && opts.preview
+          ? s('g.preview', { opacity: 0.85 }, cardParts(opts.preview, x, y, u, { ghost: true }))
+          : s('text', { x: x + 3 * u, y: y + 1.3 * u, 'text-anchor': 'middle', 'font-size': u * 0.9, fill: '#7a5600' }, g.place),
       );
       const pick = (/** @type {Event} */ e) => {
         e.preventDefault();

@@ -52,16 +52,21 @@ export function render(ctx) {
   return [
     tableStatus(ctx),
     h(
-    'div.py-table',
-    { 'data-testid': 'py-table', 'data-phase': view.phase, 'data-state-id': state.state_id },
-    h(
-      'div.py-main',
-      {},
-      h('div.py-col', {}, godsPanel(ctx), quarryPanel(ctx), me !== null ? handPanel(ctx, me) : null, me !== null ? necropolis(ctx, view.seats[me], true) : null),
-      h('aside.py-col.py-side', {}, view.seats.filter((p) => p.seat !== me).map((p) => necropolis(ctx, p, false)), moveLog(ctx)),
+      'div.py-table',
+      { 'data-testid': 'py-table', 'data-phase': view.phase, 'data-state-id': state.state_id },
+      h(
+        'div.py-main',
+        {},
+        h('div.py-col', {}, godsPanel(ctx), quarryPanel(ctx), me !== null ? handPanel(ctx, me) : null, me !== null ? necropolis(ctx, view.seats[me], true) : null),
+        h(
+          'aside.py-col.py-side',
+          {},
+          view.seats.filter((p) => p.seat !== me).map((p) => necropolis(ctx, p, false)),
+          moveLog(ctx),
+        ),
+      ),
+      enlargedDialog(ctx, (seat) => enlargedNecropolis(ctx, seat)),
     ),
-    enlargedDialog(ctx, (seat) => enlargedNecropolis(ctx, seat)),
-  ),
   ];
 }
 
@@ -137,7 +142,13 @@ function quarryPanel(ctx) {
           'div.py-pair',
           { class: move ? 'available' : '', 'data-pair': p.number },
           h('span.pair-number', {}, t('py.pair', { number: p.number })),
-          p.cards ? h('div.pair-cards', {}, p.cards.map((c) => cardSvg(c, 12))) : h('span.hint', {}, t('py.taken_by', { name: ctx.seatName(p.taken_by) })),
+          p.cards
+            ? h(
+                'div.pair-cards',
+                {},
+                p.cards.map((c) => cardSvg(c, 12)),
+              )
+            : h('span.hint', {}, t('py.taken_by', { name: ctx.seatName(p.taken_by) })),
         );
         if (!move) return body;
         body.setAttribute('data-testid', 'pair');
@@ -174,7 +185,13 @@ function handPanel(ctx, me) {
   const cards = hand.map((c, i) => {
     const buttons = [];
     if (pyramid.some((m) => m.hand === i)) {
-      buttons.push(h('button', { 'data-testid': 'choose-card', class: ui.hand === i ? 'chosen' : '', 'aria-pressed': ui.hand === i ? 'true' : 'false', onclick: () => ((ui.hand = i), (ui.selected = null), ctx.redraw()) }, t('py.for_pyramid')));
+      buttons.push(
+        h(
+          'button',
+          { 'data-testid': 'choose-card', class: ui.hand === i ? 'chosen' : '', 'aria-pressed': ui.hand === i ? 'true' : 'false', onclick: () => ((ui.hand = i), (ui.selected = null), ctx.redraw()) },
+          t('py.for_pyramid'),
+        ),
+      );
     }
     if (obelisk.has(i)) buttons.push(h('button', { 'data-testid': 'obelisk', 'data-move': obelisk.get(i).text, onclick: () => play(obelisk.get(i).text) }, t('py.to_obelisk')));
     if (tomb.has(i)) buttons.push(h('button', { 'data-testid': 'tomb', 'data-move': tomb.get(i).text, onclick: () => play(tomb.get(i).text) }, t('py.to_tomb')));
@@ -241,25 +258,25 @@ function necropolis(ctx, p, own) {
     notes: [p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null],
     action: own ? null : enlargeButton(ctx, p.seat, t('py.necropolis_of', { name })),
     body: [
-    pyramidSvg(p.pyramid, {
-      testid: own ? 'my-pyramid' : null,
-      unit: own ? 14 : 9,
-      label: t('py.pyramid_of', { name }),
-      ghosts,
-      preview,
-      selected: ui.selected,
-      onGhost: (g) => {
-        if (ui.selected === g.text) play(g.text);
-        else {
-          ui.selected = g.text;
-          ctx.redraw();
-          requestAnimationFrame(() => /** @type {HTMLElement | null} */ (document.querySelector(`[data-testid=my-pyramid] [data-move="${g.text}"]`))?.focus());
-        }
-      },
-    }),
-    edifices(p, own),
-    own ? null : takes(ctx, p),
-    h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
+      pyramidSvg(p.pyramid, {
+        testid: own ? 'my-pyramid' : null,
+        unit: own ? 14 : 9,
+        label: t('py.pyramid_of', { name }),
+        ghosts,
+        preview,
+        selected: ui.selected,
+        onGhost: (g) => {
+          if (ui.selected === g.text) play(g.text);
+          else {
+            ui.selected = g.text;
+            ctx.redraw();
+            requestAnimationFrame(() => /** @type {HTMLElement | null} */ (document.querySelector(`[data-testid=my-pyramid] [data-move="${g.text}"]`))?.focus());
+          }
+        },
+      }),
+      edifices(p, own),
+      own ? null : takes(ctx, p),
+      h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
     ],
   });
 }
@@ -271,7 +288,19 @@ function necropolis(ctx, p, own) {
  * @param {SeatView} p
  */
 function takes(ctx, p) {
-  const row = (/** @type {string} */ testid, /** @type {string} */ label, /** @type {CardView[]} */ cards) => (cards.length ? h(`div.py-took`, { 'data-testid': testid }, h('span.label', {}, label), h('div.pair-cards', {}, cards.map((c) => cardSvg(c, 9)))) : null);
+  const row = (/** @type {string} */ testid, /** @type {string} */ label, /** @type {CardView[]} */ cards) =>
+    cards.length
+      ? h(
+          `div.py-took`,
+          { 'data-testid': testid },
+          h('span.label', {}, label),
+          h(
+            'div.pair-cards',
+            {},
+            cards.map((c) => cardSvg(c, 9)),
+          ),
+        )
+      : null;
   if (!p.took.length && !p.discarded.length) return null;
   return h(
     'div.py-takes',
@@ -287,12 +316,24 @@ function takes(ctx, p) {
  * @param {boolean} own
  */
 function edifices(p, own) {
-  const tomb = p.tomb ? h('div.py-tomb-cards', { 'data-testid': own ? 'my-tomb' : 'tomb-cards' }, p.tomb.map((c) => cardSvg(c, 8))) : null;
+  const tomb = p.tomb
+    ? h(
+        'div.py-tomb-cards',
+        { 'data-testid': own ? 'my-tomb' : 'tomb-cards' },
+        p.tomb.map((c) => cardSvg(c, 8)),
+      )
+    : null;
   return h(
     'div.py-edifices',
     {},
     obeliskColumns(p),
-    h('div.py-tomb', { 'data-testid': 'tomb-count' }, h('span.label', {}, t('py.tomb_count', { count: p.tomb_size })), tomb, own || p.hand === null ? h('span.hint', {}, t('py.hand_size', { count: p.hand_size })) : null),
+    h(
+      'div.py-tomb',
+      { 'data-testid': 'tomb-count' },
+      h('span.label', {}, t('py.tomb_count', { count: p.tomb_size })),
+      tomb,
+      own || p.hand === null ? h('span.hint', {}, t('py.hand_size', { count: p.hand_size })) : null,
+    ),
   );
 }
 
@@ -311,7 +352,13 @@ function enlargedNecropolis(ctx, seat) {
     wide: true,
     title: [t('py.necropolis_of', { name }), p.god ? h('span.hint', {}, ` · ${t(`py.god.${p.god}`)}`) : null],
     body: [
-      h('div.py-enlarged', {}, h('div.py-enlarged-pyramid', { 'data-scroll-key': 'pyramid' }, pyramidSvg(p.pyramid, { testid: 'enlarged-pyramid', unit: 14, label: t('py.pyramid_of', { name }) })), edifices(p, false), takes(ctx, p)),
+      h(
+        'div.py-enlarged',
+        {},
+        h('div.py-enlarged-pyramid', { 'data-scroll-key': 'pyramid' }, pyramidSvg(p.pyramid, { testid: 'enlarged-pyramid', unit: 14, label: t('py.pyramid_of', { name }) })),
+        edifices(p, false),
+        takes(ctx, p),
+      ),
       h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
     ],
   };
