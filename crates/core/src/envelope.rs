@@ -11,15 +11,14 @@ use serde::Serialize;
 /// What the shell shows of one seat in every game: its number, its points and, in games
 /// scored by stage, its points per stage (`None` until that stage is scored). A game's
 /// per-seat view flattens one beside its own fields.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct SeatSummary {
     pub seat: Seat,
     /// Points so far, or the final score once the game is over (the outcome's).
     pub score: i32,
     /// Per stage (1 at 0), its points once scored; absent in games not scored by stage.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "wire-types", ts(optional))]
+    #[ts(optional)]
     pub stage_points: Option<Vec<Option<i32>>>,
 }
 
@@ -51,8 +50,7 @@ impl SeatSummary {
 
 /// An automa's line beside the seats (solo games): its name is a catalog key
 /// (`automa.<name>`); its points and points per stage read as a seat's do.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct AutomaSummary {
     pub name: &'static str,
     pub score: i32,
@@ -61,8 +59,7 @@ pub struct AutomaSummary {
 
 /// The envelope of a view: `S` is the game's per-seat view (which flattens a
 /// [`SeatSummary`]), `P` its phase (a name; `over` once the game has ended).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Envelope<S, P> {
     pub seats: Vec<S>,
     /// The seat whose decision it is (`None` once the game is over).

@@ -7,8 +7,7 @@ use std::hash::Hash;
 use std::str::FromStr;
 
 /// Whose decision it is. Automa turns (e.g. THE Legend) are resolved inside `play`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub enum ToMove {
     Seat(Seat),
     Over,
@@ -43,8 +42,7 @@ impl ErrorCode for SetupError {
 }
 
 /// Final result with every tie-break applied.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Outcome {
     /// Final score per seat.
     pub scores: Vec<i32>,
@@ -61,8 +59,7 @@ pub struct Outcome {
 }
 
 /// One comparison of the final ranking and each seat's value for it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct RankKey {
     pub name: &'static str,
     pub values: Vec<i32>,
@@ -232,8 +229,7 @@ pub trait Rules: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
 }
 
 /// A move as a seat that may not see all of it is shown it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct Redacted<F> {
     /// The move's text with what is hidden replaced by `?` (never parsed back).
     pub text: String,
