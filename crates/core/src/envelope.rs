@@ -93,3 +93,29 @@ impl<S, P> Envelope<S, P> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_stages_points_are_read_from_stage_one() {
+        let s = SeatSummary::by_stage(Seat(1), 7, vec![Some(3), Some(4), None]);
+        let read: Vec<Option<i32>> = (0..=4).map(|stage| s.points_of_stage(stage)).collect();
+        assert_eq!(read, vec![None, Some(3), Some(4), None, None]);
+        assert_eq!(SeatSummary::new(Seat(0), 5).points_of_stage(1), None);
+    }
+
+    /// A game not scored by stage sends no `stage_points` (the shell then draws no pad).
+    #[test]
+    fn stage_points_travel_only_in_games_scored_by_stage() {
+        let plain = serde_json::to_value(SeatSummary::new(Seat(2), 5)).unwrap();
+        assert_eq!(plain, json!({ "seat": 2, "score": 5 }));
+        let staged = SeatSummary::by_stage(Seat(0), 3, vec![Some(3), None]);
+        assert_eq!(
+            serde_json::to_value(staged).unwrap(),
+            json!({ "seat": 0, "score": 3, "stage_points": [3, null] })
+        );
+    }
+}
