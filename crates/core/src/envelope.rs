@@ -11,15 +11,14 @@ use serde::Serialize;
 /// What the shell shows of one seat in every game: its number, its points and, in games
 /// scored by stage, its points per stage (`None` until that stage is scored). A game's
 /// per-seat view flattens one beside its own fields.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct SeatSummary {
     pub seat: Seat,
     /// Points so far, or the final score once the game is over (the outcome's).
     pub score: i32,
     /// Per stage (1 at 0), its points once scored; absent in games not scored by stage.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "wire-types", ts(optional))]
+    #[ts(optional)]
     pub stage_points: Option<Vec<Option<i32>>>,
 }
 
@@ -51,8 +50,7 @@ impl SeatSummary {
 
 /// An automa's line beside the seats (solo games): its name is a catalog key
 /// (`automa.<name>`); its points and points per stage read as a seat's do.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct AutomaSummary {
     pub name: &'static str,
     pub score: i32,
@@ -61,8 +59,7 @@ pub struct AutomaSummary {
 
 /// The envelope of a view: `S` is the game's per-seat view (which flattens a
 /// [`SeatSummary`]), `P` its phase (a name; `over` once the game has ended).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Envelope<S, P> {
     pub seats: Vec<S>,
     /// The seat whose decision it is (`None` once the game is over).
@@ -94,5 +91,31 @@ impl<S, P> Envelope<S, P> {
             first_player,
             outcome: game.outcome(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_stages_points_are_read_from_stage_one() {
+        let s = SeatSummary::by_stage(Seat(1), 7, vec![Some(3), Some(4), None]);
+        let read: Vec<Option<i32>> = (0..=4).map(|stage| s.points_of_stage(stage)).collect();
+        assert_eq!(read, vec![None, Some(3), Some(4), None, None]);
+        assert_eq!(SeatSummary::new(Seat(0), 5).points_of_stage(1), None);
+    }
+
+    /// A game not scored by stage sends no `stage_points` (the shell then draws no pad).
+    #[test]
+    fn stage_points_travel_only_in_games_scored_by_stage() {
+        let plain = serde_json::to_value(SeatSummary::new(Seat(2), 5)).unwrap();
+        assert_eq!(plain, json!({ "seat": 2, "score": 5 }));
+        let staged = SeatSummary::by_stage(Seat(0), 3, vec![Some(3), None]);
+        assert_eq!(
+            serde_json::to_value(staged).unwrap(),
+            json!({ "seat": 0, "score": 3, "stage_points": [3, null] })
+        );
     }
 }

@@ -37,8 +37,7 @@ pub trait Notation {
 }
 
 /// A move as a seat that may not see all of it is shown it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct Redacted<F> {
     /// The move's text with what is hidden replaced by `?` (never parsed back).
     pub text: String,

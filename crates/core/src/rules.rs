@@ -9,8 +9,7 @@ use std::hash::Hash;
 use std::str::FromStr;
 
 /// Whose decision it is. Automa turns (e.g. THE Legend) are resolved inside `play`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub enum ToMove {
     Seat(Seat),
     Over,
@@ -45,8 +44,7 @@ impl ErrorCode for SetupError {
 }
 
 /// Final result with every tie-break applied.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Outcome {
     /// Final score per seat.
     pub scores: Vec<i32>,
@@ -63,8 +61,7 @@ pub struct Outcome {
 }
 
 /// One comparison of the final ranking and each seat's value for it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct RankKey {
     pub name: &'static str,
     pub values: Vec<i32>,

@@ -33,11 +33,8 @@ impl ErrorCode for GameError {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 // The form is the game's (each game's `MoveForm`, in its own declarations): the shell reads
 // its `kind` only.
-#[cfg_attr(
-    feature = "wire-types",
-    derive(ts_rs::TS),
-    ts(type = "{ text: string, kind?: string } & Record<string, unknown>")
-)]
+#[derive(ts_rs::TS)]
+#[ts(type = "{ text: string, kind?: string } & Record<string, unknown>")]
 pub struct MoveInfo {
     pub text: String,
     #[serde(flatten)]

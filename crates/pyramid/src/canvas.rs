@@ -12,8 +12,7 @@ pub const CANVAS_GRID: Grid = Grid::new(CANVAS_SIZE as u32, CANVAS_SIZE as u32);
 
 /// The window stage 1 fills: its top-left block on the canvas and whether it is 5 wide × 4 high
 /// (`wide`) or 4 wide × 5 high.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 pub struct FrameRect {
     pub x: u8,
     pub y: u8,

@@ -13,8 +13,7 @@ pub const SE: Quadrants = 8;
 pub const QUADRANT_NAMES: [&str; 4] = ["nw", "ne", "sw", "se"];
 
 /// One half of a domino as it lies: a colour index (game-defined) and its icon quadrants.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 pub struct Block {
     pub colour: u8,
     pub icons: Quadrants,
@@ -78,8 +77,7 @@ pub fn format_quadrants(m: Quadrants) -> String {
 
 /// Where a domino's block B lies relative to its block A. A domino is defined with B east of A;
 /// `S`, `W`, `N` are that domino turned 1, 2, 3 quarters clockwise (icons turn with it).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 pub enum Dir {
     E,
     S,
@@ -111,8 +109,7 @@ impl Dir {
 /// A domino on a stage grid: block A at (`x`, `y`) (stage-local block coordinates), block B
 /// one step in direction `dir`. Text form: column letter + 1-based row, then the direction,
 /// e.g. `e5 E`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 pub struct Placement {
     pub x: u8,
     pub y: u8,

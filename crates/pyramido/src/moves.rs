@@ -289,8 +289,7 @@ mod tests {
 
 /// The structured form of a move that clients act on (see [`crate::descriptor`]). Slots and
 /// piles are 0-based here; texts number them from 1. Cells are stage-local block coordinates.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MoveForm {
     Take {

@@ -6,11 +6,10 @@ use pyramidion_pyramid::pyramid::MAX_BLOCKS;
 use serde::{Serialize, Serializer};
 
 /// One marked area at a stage's end.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 pub struct MarkedArea {
     #[serde(serialize_with = "colour_text")]
-    #[cfg_attr(feature = "wire-types", ts(type = "string"))]
+    #[ts(type = "string")]
     pub colour: u8,
     /// Visible jewels in the area (its points).
     pub jewels: u8,
@@ -19,7 +18,7 @@ pub struct MarkedArea {
     /// The top-view quadrants the area covered when it was scored (bit `q` = quadrant `q`, as
     /// in the top view), listed as quadrant numbers in views so a table can outline it.
     #[serde(serialize_with = "quadrant_list")]
-    #[cfg_attr(feature = "wire-types", ts(type = "number[]"))]
+    #[ts(type = "number[]")]
     pub cells: u128,
 }
 
@@ -33,11 +32,10 @@ fn colour_text<S: Serializer>(c: &u8, s: S) -> Result<S::Ok, S::Error> {
 
 /// A stage's score: each marked area scores its visible jewels, plus the Mino bonus (the
 /// jewels of the marked area with the fewest jewels; 0 when nothing is marked).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 pub struct StageScore {
     /// Marked areas in marker-colour order.
-    #[cfg_attr(feature = "wire-types", ts(as = "Vec<MarkedArea>"))]
+    #[ts(as = "Vec<MarkedArea>")]
     pub areas: ArrayVec<MarkedArea, COLOURS>,
     pub mino: u8,
     pub total: u16,

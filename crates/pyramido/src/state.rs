@@ -18,8 +18,7 @@ pub const PILE_CAPACITY: usize = DOMINO_COUNT - QUARRY_SLOTS;
 pub const MAX_DOMINOES_PER_PLAYER: usize = 20;
 
 /// What the seat to move decides now.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Take a quarry domino.
@@ -52,8 +51,7 @@ impl Phase {
     }
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Still placing dominoes on the current stage.

@@ -12,8 +12,7 @@ use pyramidion_pyramid::placement::format_cell;
 use pyramidion_pyramid::{Block, FrameRect, STAGES};
 use serde::Serialize;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct BlockView {
     pub colour: &'static str,
     /// Jewel quadrants, e.g. `["nw", "se"]` (empty: none).
@@ -30,8 +29,7 @@ impl From<Block> for BlockView {
 }
 
 /// A tile face up: block A (west) and block B (east) in canonical orientation.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct DominoView {
     pub id: u8,
     pub a: BlockView,
@@ -49,15 +47,13 @@ impl DominoView {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct PileView {
     pub size: usize,
     pub top: Option<DominoView>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct PlacedBlockView {
     /// 1 to 4.
     pub stage: u8,
@@ -96,8 +92,7 @@ const JEWELS: [&[&str]; 16] = [
 ];
 
 /// A marked area of the stage being built, as it would score now.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct LiveAreaView {
     pub colour: &'static str,
     /// Visible jewels in the area (its points).
@@ -109,16 +104,14 @@ pub struct LiveAreaView {
 
 /// Why a player was eliminated: their stage `stage` got stuck with `holes` cells no domino
 /// could fill and only `cards` unused resurfacing cards to cover them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct EliminationView {
     pub stage: u8,
     pub holes: u8,
     pub cards: u8,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct SeatView {
     /// Points of the completed stages; per stage (1–4 at 0–3), its points once this seat
     /// completed it.
@@ -150,8 +143,7 @@ pub struct SeatView {
     pub grid_origin: (u8, u8),
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct View {
     #[serde(flatten)]
     pub envelope: Envelope<SeatView, Phase>,

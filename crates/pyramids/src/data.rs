@@ -25,8 +25,9 @@ pub const CARD_WIDTH: u8 = 6;
 pub const MAX_STONES: usize = 3;
 
 /// The five stone colours, in rulebook order.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ts_rs::TS,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Colour {
     Blue,
@@ -133,8 +134,9 @@ pub mod per_colour {
 }
 
 /// A glyph printed on some cards: worth 2 points in the edifice it names.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ts_rs::TS,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Glyph {
     Pyramid,
@@ -165,8 +167,7 @@ impl FromStr for Glyph {
 }
 
 /// One stone: a colour over the interval `x0..x1` of its card's strip.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 pub struct Stone {
     pub colour: Colour,
     pub x0: u8,

@@ -26,8 +26,9 @@ pub const MAX_HAND: u8 = 3;
 pub const MAX_PAIRS: u8 = 5;
 
 /// The five God tiles, numbered 1–5 (their number is the pair-picking order).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ts_rs::TS,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum God {
     Horus = 1,
@@ -88,8 +89,7 @@ impl God {
 }
 
 /// Optional edifices of a God tile (the Pyramid card is always mandatory).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Allowed {
     pub tomb: bool,
     pub obelisk: bool,
@@ -285,8 +285,7 @@ mod tests {
 /// The structured form of a move that clients act on (see [`crate::descriptor`]). `hand` is
 /// the 0-based hand position and `card` the card it names; both are `None` in the redacted
 /// form other seats get of a move that hides its card (a card put in a Tomb or discarded).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MoveForm {
     God {

@@ -16,8 +16,7 @@ pub(crate) const BUILT_OBELISK: u8 = 1;
 pub(crate) const BUILT_TOMB: u8 = 2;
 
 /// What the seat to move decides now.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Phase 2: take a God tile (`god N`).

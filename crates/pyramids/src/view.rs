@@ -22,8 +22,7 @@ use serde::Serialize;
 
 /// A card as views show it: its id (always under the key `"card"`), its glyph, and its stones
 /// left to right, each `{colour, x0, x1}` (colour and x-interval on the card's 6-unit strip).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct CardView {
     pub card: CardId,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -46,8 +45,7 @@ fn cards(ids: &[CardId]) -> Vec<CardView> {
     ids.iter().map(|&id| CardView::new(id)).collect()
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct GodView {
     pub god: God,
     pub number: u8,
@@ -57,8 +55,7 @@ pub struct GodView {
     pub set_aside: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct PairView {
     /// 1-based, as in `pair N`.
     pub number: u8,
@@ -68,8 +65,7 @@ pub struct PairView {
 }
 
 /// Points anyone can count during the game: Pyramid, Obelisk, and the glyphs in them.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct PublicScore {
     pub pyramid: PyramidScore,
     pub obelisk: u8,
@@ -77,8 +73,7 @@ pub struct PublicScore {
     pub total: u16,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct SeatView {
     /// Points: the public ones (Pyramid, Obelisk, glyphs in them) during the game, the full
     /// score at the end.
@@ -99,7 +94,7 @@ pub struct SeatView {
     pub public_score: PublicScore,
     /// Obelisk cards showing each colour: its columns, keyed by colour name.
     #[serde(with = "crate::data::per_colour")]
-    #[cfg_attr(feature = "wire-types", ts(type = "Record<Colour, number>"))]
+    #[ts(type = "Record<Colour, number>")]
     pub obelisk_stages: [u8; 5],
     /// The pair this seat took from the quarry this round (none yet: empty). Public: at the
     /// table everyone saw it taken; what became of each card afterwards is not said.
@@ -113,12 +108,11 @@ pub struct SeatView {
 }
 
 /// The parts of a final score a player cannot read off the public edifices.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct ScoreDetail {
     /// Tomb stones per colour, keyed by colour name.
     #[serde(with = "crate::data::per_colour")]
-    #[cfg_attr(feature = "wire-types", ts(type = "Record<Colour, number>"))]
+    #[ts(type = "Record<Colour, number>")]
     pub tomb_stones: [u8; 5],
     /// Colours in which this Tomb holds strictly more stones than every other one (5 points
     /// each; a tie for the most wins nothing).
@@ -129,8 +123,7 @@ pub struct ScoreDetail {
     pub glyphs: EdificePoints,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct EdificePoints {
     pub pyramid: u8,
     pub obelisk: u8,
@@ -138,8 +131,7 @@ pub struct EdificePoints {
 }
 
 /// The building turn in progress.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct TurnView {
     pub seat: Seat,
     pub god: God,
@@ -147,8 +139,7 @@ pub struct TurnView {
     pub tomb_built: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct View {
     /// The stage is the round, 1-based.
     #[serde(flatten)]

@@ -2,8 +2,7 @@
 use serde::Serialize;
 
 /// `open` (waiting for players) → `live` → `finished`; an open table may be `abandoned`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum GameStatus {
     Open,

@@ -28,7 +28,6 @@ pub mod start_error;
 pub mod table_view;
 pub mod time_control;
 pub mod wall_clock;
-#[cfg(feature = "wire-types")]
 pub mod wire;
 
 // The names the rest of the crate (`crate::AppState`, `crate::router`) and the command line

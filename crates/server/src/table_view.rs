@@ -7,8 +7,7 @@ use pyramidion_games::GameKind;
 use serde_json::Value;
 
 /// A seat of a table, as clients see it (`type` says which).
-#[derive(serde::Serialize, Debug, Clone)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(serde::Serialize, Debug, Clone, ts_rs::TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TableSeat {
     Open,
@@ -17,15 +16,14 @@ pub enum TableSeat {
     /// Kept for a player (a rematch's, a pairing's) until they come.
     Reserved(SeatPerson),
     Bot {
-        #[cfg_attr(feature = "wire-types", ts(type = "string"))]
+        #[ts(type = "string")]
         level: BotLevel,
     },
     Human(SeatPerson),
 }
 
 /// The person a seat is kept for or held by.
-#[derive(serde::Serialize, Debug, Clone)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(serde::Serialize, Debug, Clone, ts_rs::TS)]
 pub struct SeatPerson {
     pub user: String,
     pub name: String,
@@ -36,14 +34,13 @@ pub struct SeatPerson {
 /// A table as clients see it (the lobby, the history, the Watch page, a rematch), with the
 /// display name of every seated human. Its seats are [`TableSeat`]s but on the Watch page,
 /// which rates each of them (`crate::http::meet::RatedSeat`). Built by `crate::http::api::table_of`..
-#[derive(serde::Serialize, Debug, Clone)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(serde::Serialize, Debug, Clone, ts_rs::TS)]
 pub struct Table<S = TableSeat> {
     pub id: String,
     /// The game's key.
-    #[cfg_attr(feature = "wire-types", ts(type = "string"))]
+    #[ts(type = "string")]
     pub game: GameKind,
-    #[cfg_attr(feature = "wire-types", ts(type = "Record<string, unknown>"))]
+    #[ts(type = "Record<string, unknown>")]
     pub options: Value,
     pub status: crate::game_status::GameStatus,
     pub listed: bool,
@@ -51,7 +48,7 @@ pub struct Table<S = TableSeat> {
     pub clock: Option<crate::time_control::ClockProfile>,
     pub seats: Vec<S>,
     pub created_at: i64,
-    #[cfg_attr(feature = "wire-types", ts(type = "unknown"))]
+    #[ts(type = "unknown")]
     pub result: Option<Value>,
     /// Only the creator is shown the invite token (they share the link).
     #[serde(skip_serializing_if = "Option::is_none")]

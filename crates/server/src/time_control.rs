@@ -5,8 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A clock profile a table may be created with (the server's list is configurable).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ClockProfile {
     pub key: String,
     /// Real time: the bank each seat starts with (0 for turn-based profiles).

@@ -49,8 +49,7 @@ impl FromStr for Move {
 pyramidion_core::serde_as_move_text!(Move);
 
 /// The structured form of a move: the cell as numbers, never a string to split.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MoveForm {
     Mark { row: u8, column: u8 },

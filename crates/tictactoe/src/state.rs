@@ -3,8 +3,7 @@ use crate::Options;
 use serde::Serialize;
 
 /// A cell's mark. X always moves first; the seed decides which seat plays X.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Mark {
     X,

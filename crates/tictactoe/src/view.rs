@@ -5,16 +5,14 @@ use crate::state::{Game, Mark};
 use pyramidion_core::{Envelope, Rules, Seat, SeatSummary};
 use serde::Serialize;
 
-#[derive(Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct SeatView {
     #[serde(flatten)]
     pub summary: SeatSummary,
     pub mark: Mark,
 }
 
-#[derive(Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct View {
     #[serde(flatten)]
     pub envelope: Envelope<SeatView, Phase>,
@@ -23,8 +21,7 @@ pub struct View {
 }
 
 /// A game of noughts and crosses is played, then over.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     Play,

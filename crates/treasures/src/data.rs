@@ -22,8 +22,7 @@ pub struct Domino {
 }
 
 /// What the back of a domino shows: each block's colour and number of icons.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 pub struct BackBlock {
     pub colour: Colour,
     pub icons: u8,

@@ -3,8 +3,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ts_rs::TS,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Gem {
     Orange,
@@ -21,8 +22,9 @@ pub const GEM_KINDS: usize = 6;
 /// A block's colour by name, as views send it. The rules count colours as indices 0–4 (a
 /// block's `colour`, THE Legend's wishes), in this order, which is also [`Gem::ALL`]'s; a
 /// view names them so that no client depends on the order.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ts_rs::TS,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Colour {
     Orange,
@@ -101,17 +103,15 @@ impl FromStr for Gem {
 
 /// A multiset of gems (the bag has no order: a draw picks uniformly among its gems). It
 /// travels as [`GemCounts`], an object keyed by gem name.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
-#[cfg_attr(feature = "wire-types", ts(as = "GemCounts"))]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[ts(as = "GemCounts")]
 #[serde(from = "GemCounts", into = "GemCounts")]
 pub struct Gems(pub [u8; GEM_KINDS]);
 
 /// Gems as JSON carries them: a count per gem kind under its name
 /// (`{"orange": 1, "blue": 0, …, "mythical": 2}`), so that a client reads a count by name and
 /// never by its place in [`Gem::ALL`].
-#[derive(Copy, Clone, Debug, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct GemCounts {
     pub orange: u8,

@@ -20,8 +20,9 @@ use std::str::FromStr;
 
 /// How an activation is paid; `C` = gems of the area's colour, `M` = Mythical. Serialized as
 /// in move texts (`1c`, `2c2m`…), so views and moves name a payment the same way.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ts_rs::TS,
+)]
 pub enum Payment {
     /// Single: 1 coloured gem.
     #[serde(rename = "1c")]
@@ -191,8 +192,7 @@ pyramidion_core::serde_as_move_text!(Move);
 
 /// The structured form of a move that clients act on (see [`crate::descriptor`]). Spaces and
 /// piles are 0-based here; texts number them from 1.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MoveForm {
     Take {

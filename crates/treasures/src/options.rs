@@ -2,8 +2,7 @@ use pyramidion_core::SetupError;
 use serde::{Deserialize, Serialize};
 
 /// Solo modes against THE Legend.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 pub enum SoloMode {
     /// "Become A Legend".
     #[serde(rename = "a-legend")]
@@ -24,8 +23,7 @@ impl std::str::FromStr for SoloMode {
     }
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// 1–4; 1 requires a solo mode.

@@ -20,8 +20,7 @@ use pyramidion_pyramid::topview::area_name;
 use pyramidion_pyramid::{Block, FrameRect, Placement, Quadrants};
 use serde::Serialize;
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct View {
     #[serde(flatten)]
     pub envelope: Envelope<SeatView, Phase>,
@@ -40,8 +39,7 @@ pub struct View {
     pub automa: Option<AutomaSummary>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct DominoView {
     pub id: DominoId,
     /// Block A (west) and B (east) of the domino lying east-west.
@@ -59,8 +57,7 @@ impl DominoView {
 
 /// A block as views show it: its colour by name and its icons' quadrants (bits as in
 /// [`pyramidion_pyramid::placement::Quadrants`]: 1 nw, 2 ne, 4 sw, 8 se).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct ColouredBlock {
     pub colour: Colour,
     pub icons: Quadrants,
@@ -75,8 +72,7 @@ impl ColouredBlock {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PileTop {
     FaceUp { domino: DominoView },
@@ -84,16 +80,14 @@ pub enum PileTop {
     Empty,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct SpaceView {
     pub pile_size: usize,
     pub top: PileTop,
     pub gems: Gems,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct BlockView {
     /// 1–4.
     pub stage: u8,
@@ -105,8 +99,7 @@ pub struct BlockView {
     pub block: ColouredBlock,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct SeatView {
     /// Points so far (every stage scored, and the stage being scored as it goes); per stage
     /// (1–4 at 0–3), its points once this seat has scored it, else `None`.
@@ -129,16 +122,14 @@ pub struct SeatView {
 }
 
 /// Where a domino went: its stage (1–4), its placement, and the two cells it covers (A first).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct LastPlacement {
     pub stage: u8,
     pub placement: Placement,
     pub cells: [(u8, u8); 2],
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct ScoredAreaView {
     /// 1–4.
     pub stage: u8,
@@ -149,8 +140,7 @@ pub struct ScoredAreaView {
     pub points: u16,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct AreaView {
     pub name: String,
     pub colour: Colour,
@@ -166,8 +156,7 @@ pub struct AreaView {
 }
 
 /// One way to pay an area's activation: what it earns and which gems it spends.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct PaymentOption {
     pub text: String,
     pub payment: Payment,
@@ -178,8 +167,7 @@ pub struct PaymentOption {
     pub mythical: u8,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct ScoringView {
     pub seat: Seat,
     pub areas: Vec<AreaView>,
@@ -198,8 +186,7 @@ pub struct ScoringView {
 }
 
 /// One activation of the best allocation: its move text and what it names.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct BestActivation {
     pub text: String,
     pub area: String,
@@ -207,8 +194,7 @@ pub struct BestActivation {
     pub points: u16,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct LegendView {
     pub mode: SoloMode,
     /// His pile, bottom first; every domino in it was face up when he took it.
@@ -226,8 +212,7 @@ pub struct LegendView {
 
 /// One of THE Legend's turns: what he took and, for each take, the rule of his turn
 /// (RULES.md, "His turn") that chose it, so that the log says why without a rule in the page.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct LegendTurnView {
     /// The ply of the player's move his turn followed.
     pub ply: u32,
@@ -245,8 +230,7 @@ pub struct LegendTurnView {
     pub drew: Option<Gem>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct LegendGemView {
     pub gem: Gem,
     /// 0–4.
@@ -255,8 +239,7 @@ pub struct LegendGemView {
 }
 
 /// Why THE Legend collected a gem.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum LegendGemReason {
     /// A coloured gem matching a gem icon of his domino, the first he found scanning the
@@ -268,8 +251,7 @@ pub enum LegendGemReason {
 }
 
 /// Why THE Legend took the domino he took.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum LegendDominoReason {
     /// The domino of the space where he collected his last gem.
@@ -332,8 +314,7 @@ impl LegendTurnView {
 
 /// THE Legend's points at one stage end: each coloured gem is worth the stage number, each
 /// Mythical 2.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct LegendStageScore {
     pub coloured: u8,
     pub coloured_value: u8,

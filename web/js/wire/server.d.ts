@@ -19,12 +19,12 @@ seat: number | null, text: string | null, phrase: string | null,
  */
 ply: number, at: number, };
 
-export type ClientMsg = { "type": "subscribe", game: string, last_event: number | null, 
+export type ClientMsg = { "type": "subscribe", game: string, last_event?: number, 
 /**
  * The table's invite: an unlisted game is followed by its players and by whoever
  * holds it.
  */
-invite: string | null, } | { "type": "unsubscribe", game: string, } | { "type": "move", game: string, state_id: number, move: string, } | { "type": "ping", id: number | null, } | { "type": "chat", game: string, text: string | null, phrase: string | null, } | { "type": "watch_lobby" } | { "type": "unwatch_lobby" };
+invite?: string, } | { "type": "unsubscribe", game: string, } | { "type": "move", game: string, state_id: number, move: string, } | { "type": "ping", id?: number, } | { "type": "chat", game: string, text?: string, phrase?: string, } | { "type": "watch_lobby" } | { "type": "unwatch_lobby" };
 
 /**
  * A clock profile a table may be created with (the server's list is configurable).

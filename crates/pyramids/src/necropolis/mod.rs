@@ -83,8 +83,7 @@ pub struct Necropolis {
 }
 
 /// A player's points, edifice by edifice.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Score {
     pub pyramid: PyramidScore,
     pub obelisk: u8,

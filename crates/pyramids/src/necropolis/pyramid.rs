@@ -331,13 +331,12 @@ fn largest_group(board: u128, anchors: u128) -> u8 {
 }
 
 /// A pyramid's points: the largest group per colour, the longest group once more, the bonus.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct PyramidScore {
     /// Largest connected group per colour (blue, white, red, green, yellow), in stones; it
     /// travels keyed by colour name.
     #[serde(with = "crate::data::per_colour")]
-    #[cfg_attr(feature = "wire-types", ts(type = "Record<Colour, number>"))]
+    #[ts(type = "Record<Colour, number>")]
     pub groups: [u8; 5],
     /// The single longest group, scored again.
     pub longest: u8,

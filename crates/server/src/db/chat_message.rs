@@ -3,8 +3,7 @@
 use serde::Serialize;
 
 /// A stored chat message, as clients get it.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 pub struct ChatMessage {
     pub id: String,
     pub game: String,

@@ -52,8 +52,7 @@ pub struct Clock {
 }
 
 /// What a `state` message says of the clock (see docs/protocol.md).
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 pub struct ClockView {
     pub profile: ClockProfile,
     /// Per seat, its time left as of this message: the running seat's counts down.

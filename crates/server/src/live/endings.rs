@@ -56,8 +56,7 @@ pub struct FinishedResult<'a> {
 /// (`resigned`, `abandoned` or `claimed`), the final ranks and who resigned in order, and who
 /// was absent. Its fields are in the order the stored results have always had (alphabetical);
 /// `absent` is left out when empty, so that results stored before it read the same.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct EarlyResult {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub absent: Vec<u8>,

@@ -6,12 +6,8 @@ use serde::{Deserialize, Serialize};
 
 /// A move played, as one connection may see it (other seats' hidden cards redacted until the
 /// game is over): its number (`ply`, from 0), who played it, its text and structured form.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(
-    feature = "wire-types",
-    derive(ts_rs::TS),
-    ts(type = "{ ply: number, seat: number } & MoveInfo")
-)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(type = "{ ply: number, seat: number } & MoveInfo")]
 pub struct SeenMove {
     pub ply: u32,
     pub seat: u8,
@@ -19,18 +15,19 @@ pub struct SeenMove {
     pub info: MoveInfo,
 }
 
-#[derive(Debug, Deserialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Debug, Deserialize, ts_rs::TS)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
     /// Follow a game; with `last_event`, also receive the moves made since then.
     Subscribe {
         game: String,
         #[serde(default)]
+        #[ts(optional)]
         last_event: Option<u64>,
         /// The table's invite: an unlisted game is followed by its players and by whoever
         /// holds it.
         #[serde(default)]
+        #[ts(optional)]
         invite: Option<String>,
     },
     Unsubscribe {
@@ -45,14 +42,17 @@ pub enum ClientMsg {
     },
     Ping {
         #[serde(default)]
+        #[ts(optional)]
         id: Option<u64>,
     },
     /// A chat message at `game`'s table: plain `text`, or a quick `phrase` key.
     Chat {
         game: String,
         #[serde(default)]
+        #[ts(optional)]
         text: Option<String>,
         #[serde(default)]
+        #[ts(optional)]
         phrase: Option<String>,
     },
     /// Be told of every change of an open listed table (`table` messages).
@@ -60,8 +60,7 @@ pub enum ClientMsg {
     UnwatchLobby,
 }
 
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     Hello {
@@ -84,10 +83,7 @@ pub enum ServerMsg {
         event: u64,
         from: u64,
         clock: Option<Box<ClockView>>,
-        #[cfg_attr(
-            feature = "wire-types",
-            ts(type = "([path: string, value: unknown] | [path: string])[]")
-        )]
+        #[ts(type = "([path: string, value: unknown] | [path: string])[]")]
         patch: Vec<PatchOp>,
     },
     /// A seat's clock ran out (`timeout_bot_move`: a bot played for it;
@@ -136,7 +132,7 @@ pub enum ServerMsg {
         table: Box<crate::table_view::Table>,
     },
     Error {
-        #[cfg_attr(feature = "wire-types", ts(type = "string"))]
+        #[ts(type = "string")]
         code: crate::error_code::Code,
         message: String,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -153,7 +149,7 @@ pub enum ServerMsg {
     /// A message another instance of the cluster wrote for this connection (`crate::cluster`),
     /// passed on as it is.
     #[serde(untagged)]
-    #[cfg_attr(feature = "wire-types", ts(skip))]
+    #[ts(skip)]
     Relayed(Box<serde_json::value::RawValue>),
 }
 
@@ -168,8 +164,7 @@ pub enum PatchOp {
 }
 
 /// The fields of a `state` message.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct StateMsg {
     pub game: String,
     pub state_id: u64,
@@ -180,7 +175,7 @@ pub struct StateMsg {
     pub last_move: Option<SeenMove>,
     pub missed: Vec<SeenMove>,
     /// The game's `View` (its declarations: `web/js/wire/<game>.d.ts`).
-    #[cfg_attr(feature = "wire-types", ts(type = "unknown"))]
+    #[ts(type = "unknown")]
     pub view: Box<serde_json::value::RawValue>,
     /// Legal moves of `seat`, when it is its turn: record text and structured form.
     pub legal: Vec<MoveInfo>,
@@ -208,8 +203,7 @@ pub struct StateMsg {
 }
 
 /// See [`StateMsg::sealed`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "wire-types", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct SealedEnd {
     pub challenge: String,
     /// When the day's deals, records and ranking become public (ms since the epoch).
