@@ -4,7 +4,7 @@
 import { api } from './api.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { errorText } from './app.js';
+import { errorText } from './shell.js';
 
 // Typing pauses this long before the note is saved.
 const SAVE_AFTER_MS = 800;
