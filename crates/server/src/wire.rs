@@ -30,7 +30,7 @@ pub fn declarations() -> BTreeMap<String, String> {
         let mut file = Declarations::new(&cfg);
         pyramidion_games::dispatch!(kind, G => {
             file.add::<<G as Rules>::View>();
-            file.add::<<G as Rules>::Form>();
+            file.add::<<G as pyramidion_core::Notation>::Form>();
         });
         files.insert(format!("{}.d.ts", kind.key()), file.text(&mut core));
     }
