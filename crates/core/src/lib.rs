@@ -7,9 +7,9 @@
 
 pub mod bench;
 pub mod descriptor;
+pub mod envelope;
 pub mod hooks;
 pub mod notation;
-pub mod envelope;
 pub mod player_count;
 pub mod record;
 pub mod rng;
@@ -17,9 +17,9 @@ pub mod rules;
 pub mod seat;
 
 pub use descriptor::GameDescriptor;
+pub use envelope::{AutomaSummary, Envelope, SeatSummary};
 pub use hooks::BotHooks;
 pub use notation::{Notation, Redacted};
-pub use envelope::{AutomaSummary, Envelope, SeatSummary};
 pub use player_count::PlayerCount;
 pub use rng::{GameRng, Seed};
 pub use rules::{ErrorCode, Outcome, RankKey, Rules, SetupError, ToMove};
