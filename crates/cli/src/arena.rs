@@ -49,6 +49,10 @@ pub struct ArenaArgs {
     /// Sequential test `elo0,elo1,alpha,beta` (e.g. 0,50,0.05,0.05): stop when decided.
     #[arg(long)]
     pub sprt: Option<String>,
+    /// Seconds between two rewrites of the --json file with the pairs completed so far
+    /// (scripts/bots-figures stops each match at a time slice and keeps its last rewrite).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    pub checkpoint_seconds: u64,
 }
 
 /// One finished pair.
@@ -515,7 +519,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
         }
     };
     let checkpoint = Checkpoint {
-        every: Duration::from_secs(60),
+        every: Duration::from_secs(args.checkpoint_seconds),
         save: &checkpoint,
     };
     let pairs = play_match(&spec, Some(checkpoint))?;
