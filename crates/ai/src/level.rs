@@ -97,6 +97,21 @@ impl BotLevel {
         }
     }
 
+    /// The ladder rung this level is or starts from (`max` of `max+reuse`); `None` for a
+    /// level whose budget is explicit or the reference's, which fit every game.
+    pub fn rung(self) -> Option<&'static str> {
+        match self {
+            BotLevel::Random => Some("random"),
+            BotLevel::Greedy => Some("greedy"),
+            BotLevel::Ladder(i) => Some(LADDER[i].name),
+            BotLevel::Spec(SearchSpec {
+                base: SpecBase::Ladder(i),
+                ..
+            }) => Some(LADDER[i].name),
+            BotLevel::Search(_) | BotLevel::Spec(_) => None,
+        }
+    }
+
     /// The search spec a searching level plays (`None`: random, greedy).
     pub fn spec(self) -> Option<SearchSpec> {
         let base = match self {

@@ -86,6 +86,17 @@ fn the_reference_is_max_as_it_stood_and_specs_print_back() {
         assert_eq!(level.to_string(), text);
         assert!(level.spec().is_some());
     }
+    // The rung a level starts from is what a game's descriptor must list (`sim` checks it).
+    for (text, rung) in [
+        ("max+reuse", Some("max")),
+        ("easy", Some("easy")),
+        ("greedy", Some("greedy")),
+        (REFERENCE, None),
+        ("reference-2026-11+worlds=2", None),
+        ("search:5+reuse", None),
+    ] {
+        assert_eq!(text.parse::<BotLevel>().unwrap().rung(), rung, "{text}");
+    }
     // Options in another order mean the same bot, printed in the canonical order.
     let level: BotLevel = "max+reuse+worlds=8".parse().unwrap();
     assert_eq!(level.to_string(), "max+worlds=8+reuse");

@@ -30,7 +30,8 @@ pub struct ArenaArgs {
     /// Number of players (seats): the first bot takes one seat, the second every other.
     #[arg(long, default_value_t = 2)]
     pub players: u8,
-    /// The two bots, `A,B` (level names or search:N): A is the bot under test.
+    /// The two bots, `A,B` (level names, search:N or reference-2026-11, each with optional
+    /// `+` options: docs/bots.md, "Search specs"): A is the bot under test.
     #[arg(long)]
     pub bots: String,
     /// Number of pairs (games are pairs × players). With --sprt: the most pairs to play.
