@@ -292,6 +292,15 @@ impl<G: Rules> Search<G> {
             .collect()
     }
 
+    /// With `config.reuse`, the visits of the tree's root after the last decision: more than
+    /// that decision's iterations when it started from a kept subtree.
+    pub fn kept_root_visits(&self) -> Option<u32> {
+        self.kept
+            .as_ref()
+            .and_then(|(_, tree)| tree.first())
+            .map(|n| n.visits)
+    }
+
     /// Mean final points (and mean reward) of the seat to move if it plays `mv`, over
     /// `samples` futures: each a determinisation from that seat's information followed by a
     /// guided playout. The futures are drawn from `seed` alone, so two moves evaluated with

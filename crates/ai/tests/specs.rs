@@ -270,3 +270,38 @@ fn worlds_are_drawn_per_decision() {
     assert_eq!(a, b);
     assert!(a.iter().map(|s| s.visits).sum::<u32>() > 0);
 }
+
+/// `reuse` does keep a tree: over a 2-player game, some decisions start from the subtree of
+/// the previous one (their root has more visits than one decision's iterations), and
+/// without `reuse` nothing is kept.
+#[test]
+fn reuse_keeps_the_subtree_of_the_moves_played() {
+    for (level, keeps) in [("search:40+reuse", true), ("search:40", false)] {
+        let options = pyramido::Options { players: 2 };
+        let mut game = pyramido::Game::new(&options, 4).unwrap();
+        let config = level
+            .parse::<BotLevel>()
+            .unwrap()
+            .spec()
+            .unwrap()
+            .config(40);
+        let mut bot = Search::<pyramido::Game>::new(config, 8);
+        let mut greedy = Greedy::new(4);
+        let mut reused = 0;
+        while let ToMove::Seat(seat) = game.to_move() {
+            let m = if seat.index() == 0 {
+                let m = bot.choose(&game);
+                reused += usize::from(bot.kept_root_visits().is_some_and(|v| v > 40));
+                m
+            } else {
+                greedy.choose(&game)
+            };
+            game.play(&m).unwrap();
+        }
+        assert_eq!(
+            reused > 0,
+            keeps,
+            "{level}: {reused} decisions from a kept tree"
+        );
+    }
+}
