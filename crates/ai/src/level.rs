@@ -5,9 +5,11 @@
 //! The ladder is data: [`LADDER`] names each level; the iteration budget of a search level in
 //! a game comes from that game's descriptor (`bot_levels`). A level
 //! is written either as a ladder name (`random`, `greedy`, `easy`, `medium`, `hard`, `max`) or
-//! as a search budget spec `search:ITERATIONS`. Unknown names are an error, never a silent
-//! fallback.
-use crate::search::{Search, SearchConfig};
+//! as a search budget spec `search:ITERATIONS`, or as a search spec (`crate::spec`): a search
+//! base (a search level, `reference-2026-11`, `search:N`) and `+`-joined options such as
+//! `max+worlds=8+reuse`. Unknown names are an error, never a silent fallback.
+use crate::search::Search;
+use crate::spec::{REFERENCE, SearchSpec, SpecBase, SpecOptions};
 use crate::{Bot, Greedy, RandomBot};
 use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::{Rules, Seed};
@@ -72,11 +74,15 @@ pub enum BotLevel {
     Ladder(usize),
     /// `search:N`: the search bot with N iterations per decision, whatever the game.
     Search(u32),
+    /// The frozen reference (`reference-2026-11`) or a search base with options.
+    Spec(SearchSpec),
 }
 
 /// A level name that is neither a ladder name nor `search:N`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown bot level '{0}' (random, greedy, easy, medium, hard, max, or search:ITERATIONS)")]
+#[error(
+    "unknown bot level '{0}' (random, greedy, easy, medium, hard, max, reference-2026-11, or search:ITERATIONS; a search level may add options: +worlds=K, +reuse, +horizon=H, +eps=E, +uniform, +c=M, +widen=M, +plies=P)"
+)]
 pub struct UnknownLevel(pub String);
 
 impl BotLevel {
@@ -87,7 +93,37 @@ impl BotLevel {
             BotLevel::Greedy => Cow::Borrowed("greedy"),
             BotLevel::Ladder(i) => Cow::Borrowed(LADDER[i].name),
             BotLevel::Search(n) => Cow::Owned(format!("search:{n}")),
+            BotLevel::Spec(spec) => Cow::Owned(spec.to_string()),
         }
+    }
+
+    /// The ladder rung this level is or starts from (`max` of `max+reuse`); `None` for a
+    /// level whose budget is explicit or the reference's, which fit every game.
+    pub fn rung(self) -> Option<&'static str> {
+        match self {
+            BotLevel::Random => Some("random"),
+            BotLevel::Greedy => Some("greedy"),
+            BotLevel::Ladder(i) => Some(LADDER[i].name),
+            BotLevel::Spec(SearchSpec {
+                base: SpecBase::Ladder(i),
+                ..
+            }) => Some(LADDER[i].name),
+            BotLevel::Search(_) | BotLevel::Spec(_) => None,
+        }
+    }
+
+    /// The search spec a searching level plays (`None`: random, greedy).
+    pub fn spec(self) -> Option<SearchSpec> {
+        let base = match self {
+            BotLevel::Random | BotLevel::Greedy => return None,
+            BotLevel::Ladder(i) => SpecBase::Ladder(i),
+            BotLevel::Search(n) => SpecBase::Iterations(n),
+            BotLevel::Spec(spec) => return Some(spec),
+        };
+        Some(SearchSpec {
+            base,
+            options: SpecOptions::default(),
+        })
     }
 
     /// Every ladder name, weakest first.
@@ -98,14 +134,7 @@ impl BotLevel {
     /// Search iterations per decision in the game of `descriptor`; `None` for random and
     /// greedy, and for a ladder level the game does not list.
     pub fn iterations(self, descriptor: &GameDescriptor) -> Option<u32> {
-        match self {
-            BotLevel::Random | BotLevel::Greedy => None,
-            BotLevel::Ladder(i) => descriptor
-                .bot_level(LADDER[i].name)
-                .map(|l| l.iterations)
-                .filter(|n| *n > 0),
-            BotLevel::Search(n) => Some(n),
-        }
+        self.spec()?.iterations(descriptor)
     }
 
     /// A bot of this level for game `G`, seeded.
@@ -114,8 +143,9 @@ impl BotLevel {
             BotLevel::Random => Box::new(RandomBot::<G::Move>::new(seed)),
             BotLevel::Greedy => Box::new(Greedy::new(seed)),
             _ => {
+                let spec = self.spec().expect("a searching level has a spec");
                 // A level the game does not list searches with the smallest budget it lists.
-                let iterations = self.iterations(G::DESCRIPTOR).unwrap_or_else(|| {
+                let iterations = spec.iterations(G::DESCRIPTOR).unwrap_or_else(|| {
                     G::DESCRIPTOR
                         .bot_levels
                         .iter()
@@ -123,10 +153,7 @@ impl BotLevel {
                         .find(|n| *n > 0)
                         .unwrap_or(1)
                 });
-                Box::new(Search::<G>::new(
-                    SearchConfig::with_iterations(iterations),
-                    seed,
-                ))
+                Box::new(Search::<G>::new(spec.config(iterations), seed))
             }
         }
     }
@@ -149,22 +176,41 @@ impl FromStr for BotLevel {
     type Err = UnknownLevel;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let unknown = || UnknownLevel(s.to_string());
-        if let Some(budget) = s.strip_prefix("search:") {
+        let (name, options) = match s.find('+') {
+            Some(at) => (&s[..at], Some(&s[at..])),
+            None => (s, None),
+        };
+        let level = if let Some(budget) = name.strip_prefix("search:") {
             let n: u32 = budget.parse().map_err(|_| unknown())?;
             if n == 0 || n > 10_000_000 {
                 return Err(unknown());
             }
-            return Ok(BotLevel::Search(n));
-        }
-        let i = LADDER
-            .iter()
-            .position(|l| l.name == s)
+            BotLevel::Search(n)
+        } else if name == REFERENCE {
+            BotLevel::Spec(SearchSpec {
+                base: SpecBase::Reference,
+                options: SpecOptions::default(),
+            })
+        } else {
+            let i = LADDER
+                .iter()
+                .position(|l| l.name == name)
+                .ok_or_else(unknown)?;
+            match LADDER[i].strength {
+                Strength::Random => BotLevel::Random,
+                Strength::Greedy => BotLevel::Greedy,
+                Strength::Search => BotLevel::Ladder(i),
+            }
+        };
+        let Some(options) = options else {
+            return Ok(level);
+        };
+        // Options only on a searching base, and at least one (`max+` is not a name).
+        let base = level.spec().ok_or_else(unknown)?.base;
+        let options = SearchSpec::parse_options(options)
+            .filter(|o| *o != SpecOptions::default())
             .ok_or_else(unknown)?;
-        Ok(match LADDER[i].strength {
-            Strength::Random => BotLevel::Random,
-            Strength::Greedy => BotLevel::Greedy,
-            Strength::Search => BotLevel::Ladder(i),
-        })
+        Ok(BotLevel::Spec(SearchSpec { base, options }))
     }
 }
 

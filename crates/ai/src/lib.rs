@@ -10,6 +10,7 @@ pub mod level;
 pub mod random;
 pub mod search;
 pub mod seed;
+pub mod spec;
 
 pub use greedy::Greedy;
 pub use random::RandomBot;

@@ -52,6 +52,16 @@ pub struct SearchConfig {
     /// every playout to the game's end. Where games are long, a playout's last stages, played by
     /// the policy with random moves mixed in, add more noise than information.
     pub horizon_stages: u8,
+    /// Chance width: a decision draws this many determinisations once and iteration i
+    /// searches world i mod `worlds`, so every chance event the tree meets has at most this
+    /// many outcomes (a small fixed number of samples per chance node); 0 draws a fresh
+    /// determinisation every iteration (the reference). The draws still come from the seat's
+    /// information only.
+    pub worlds: u32,
+    /// Tree reuse: keep the subtree of the moves played since this bot's last decision when
+    /// each of them is public to its seat (see [`Search::choose`]); `false` starts every
+    /// decision from an empty tree (the reference).
+    pub reuse: bool,
 }
 
 impl SearchConfig {
@@ -84,6 +94,8 @@ impl Default for SearchConfig {
             // playing to the end won 64% and one stage end ahead 65%, then 169 of 200 in the
             // arena (docs/bots.md).
             horizon_stages: 2,
+            worlds: 0,
+            reuse: false,
         }
     }
 }
@@ -193,6 +205,10 @@ pub struct Search<G: Rules> {
     untried: Vec<G::Move>,
     scratch: Vec<G::Move>,
     path: Vec<u32>,
+    /// The determinisations of this decision when `config.worlds > 0`.
+    worlds: Vec<G>,
+    /// With `config.reuse`: the tree of the last decision and the state it was searched from.
+    kept: Option<(G, Vec<Node<G::Move>>)>,
 }
 
 impl<G: Rules> Search<G> {
@@ -209,6 +225,8 @@ impl<G: Rules> Search<G> {
             untried: Vec::new(),
             scratch: Vec::new(),
             path: Vec::new(),
+            worlds: Vec::new(),
+            kept: None,
         }
     }
 
@@ -218,15 +236,34 @@ impl<G: Rules> Search<G> {
         let ToMove::Seat(seat) = game.to_move() else {
             return Vec::new();
         };
-        let mut tree = vec![Node::new(None, seat.0)];
+        let tree = self.search(game, seat, vec![Node::new(None, seat.0)]);
+        Self::root_stats(game, &tree)
+    }
+
+    /// Runs the decision's iterations on `tree` (whose root is `game`) and returns it.
+    fn search(&mut self, game: &G, seat: Seat, mut tree: Vec<Node<G::Move>>) -> Vec<Node<G::Move>> {
+        self.worlds.clear();
+        for _ in 0..self.config.worlds {
+            let world = game.determinize(seat, &mut self.rng);
+            self.worlds.push(world);
+        }
         let cap = u64::from(self.config.iterations) * u64::from(self.config.plies_per_iteration);
         let mut plies = 0u64;
-        for _ in 0..self.config.iterations.max(1) {
-            plies += self.iterate(game, seat, &mut tree);
+        for i in 0..self.config.iterations.max(1) {
+            let state = match self.worlds.len() {
+                0 => game.determinize(seat, &mut self.rng),
+                n => self.worlds[i as usize % n].clone(),
+            };
+            plies += self.iterate(game, state, &mut tree);
             if plies >= cap {
                 break;
             }
         }
+        tree
+    }
+
+    /// Every root move's statistics, in the order of `legal_moves`.
+    fn root_stats(game: &G, tree: &[Node<G::Move>]) -> Vec<MoveStats<G::Move>> {
         let mut root_moves = Vec::new();
         game.legal_moves(&mut root_moves);
         root_moves
@@ -253,6 +290,15 @@ impl<G: Rules> Search<G> {
                 }
             })
             .collect()
+    }
+
+    /// With `config.reuse`, the visits of the tree's root after the last decision: more than
+    /// that decision's iterations when it started from a kept subtree.
+    pub fn kept_root_visits(&self) -> Option<u32> {
+        self.kept
+            .as_ref()
+            .and_then(|(_, tree)| tree.first())
+            .map(|n| n.visits)
     }
 
     /// Mean final points (and mean reward) of the seat to move if it plays `mv`, over
@@ -326,9 +372,9 @@ impl<G: Rules> Search<G> {
         out
     }
 
-    /// One iteration; returns the moves it played (tree walk and playout).
-    fn iterate(&mut self, root: &G, seat: Seat, tree: &mut Vec<Node<G::Move>>) -> u64 {
-        let mut state = root.determinize(seat, &mut self.rng);
+    /// One iteration from `state`, a determinisation of `root`; returns the moves it played
+    /// (tree walk and playout).
+    fn iterate(&mut self, root: &G, mut state: G, tree: &mut Vec<Node<G::Move>>) -> u64 {
         self.path.clear();
         self.path.push(0);
         let mut node = 0usize;
@@ -454,7 +500,22 @@ impl<G: Rules> Bot<G> for Search<G> {
         if self.legal.len() == 1 {
             return self.legal[0];
         }
-        let stats = self.analyse(game);
+        let stats = if self.config.reuse {
+            let ToMove::Seat(seat) = game.to_move() else {
+                unreachable!("choose is only called with a seat to move");
+            };
+            let tree = self
+                .kept
+                .take()
+                .and_then(|(last, tree)| reused(&last, tree, game, seat))
+                .unwrap_or_else(|| vec![Node::new(None, seat.0)]);
+            let tree = self.search(game, seat, tree);
+            let stats = Self::root_stats(game, &tree);
+            self.kept = Some((game.clone(), tree));
+            stats
+        } else {
+            self.analyse(game)
+        };
         // Most visited; ties by mean reward, then the first in move order.
         let mut best = &stats[0];
         for s in &stats[1..] {
@@ -464,4 +525,80 @@ impl<G: Rules> Bot<G> for Search<G> {
         }
         best.mv
     }
+}
+
+/// How many moves a kept tree may be followed through (one round of a 5-player game).
+const REUSE_PLIES: u32 = 8;
+
+/// Most successors [`reused`] plays to find the line from the last decision to this one.
+const REUSE_TRIES: u32 = 4096;
+
+/// The subtree of `tree` (searched from `last`) that stands for `now`, re-rooted, when the
+/// moves played from `last` to `now` are a line of the tree and each is public to `seat`.
+/// The line is found by playing the tree's moves on copies of `last` and comparing what
+/// `seat` sees at the end, never by reading a hidden card: exactly one line must look like
+/// `now`. `None`: start afresh.
+fn reused<G: Rules>(
+    last: &G,
+    tree: Vec<Node<G::Move>>,
+    now: &G,
+    seat: Seat,
+) -> Option<Vec<Node<G::Move>>> {
+    if now.ply() < last.ply() || now.ply() - last.ply() > REUSE_PLIES || tree.is_empty() {
+        return None;
+    }
+    let target = now.view(Some(seat));
+    let mut found = None;
+    let mut tries = 0u32;
+    let mut stack = vec![(0usize, last.clone())];
+    let mut legal = Vec::new();
+    while let Some((node, state)) = stack.pop() {
+        if state.ply() == now.ply() {
+            if state.view(Some(seat)) == target {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(node);
+            }
+            continue;
+        }
+        state.legal_moves(&mut legal);
+        for &c in &tree[node].children {
+            let mv = tree[c as usize].mv?;
+            if !legal.contains(&mv) || state.redacted(&mv, Some(seat)).is_some() {
+                continue;
+            }
+            tries += 1;
+            if tries > REUSE_TRIES {
+                return None;
+            }
+            let mut after = state.clone();
+            after.play_unchecked(&mv);
+            stack.push((c as usize, after));
+        }
+    }
+    found.map(|node| subtree(tree, node, seat))
+}
+
+/// The nodes under `root`, renumbered with `root` first (the new root).
+fn subtree<M: Copy>(tree: Vec<Node<M>>, root: usize, seat: Seat) -> Vec<Node<M>> {
+    let mut slots: Vec<Option<Node<M>>> = tree.into_iter().map(Some).collect();
+    let mut out = Vec::new();
+    let mut queue = std::collections::VecDeque::from([root]);
+    while let Some(old) = queue.pop_front() {
+        let node = slots[old].take().expect("a tree node has one parent");
+        queue.extend(node.children.iter().map(|&c| c as usize));
+        out.push(node);
+    }
+    // Children were numbered in the old tree: breadth-first order renumbers them in turn.
+    let mut next = 1u32;
+    for node in &mut out {
+        for c in &mut node.children {
+            *c = next;
+            next += 1;
+        }
+    }
+    out[0].mv = None;
+    out[0].mover = seat.0;
+    out
 }

@@ -30,7 +30,8 @@ pub struct ArenaArgs {
     /// Number of players (seats): the first bot takes one seat, the second every other.
     #[arg(long, default_value_t = 2)]
     pub players: u8,
-    /// The two bots, `A,B` (level names or search:N): A is the bot under test.
+    /// The two bots, `A,B` (level names, search:N or reference-2026-11, each with optional
+    /// `+` options: docs/bots.md, "Search specs"): A is the bot under test.
     #[arg(long)]
     pub bots: String,
     /// Number of pairs (games are pairs × players). With --sprt: the most pairs to play.
@@ -49,6 +50,10 @@ pub struct ArenaArgs {
     /// Sequential test `elo0,elo1,alpha,beta` (e.g. 0,50,0.05,0.05): stop when decided.
     #[arg(long)]
     pub sprt: Option<String>,
+    /// Seconds between two rewrites of the --json file with the pairs completed so far
+    /// (scripts/bots-figures stops each match at a time slice and keeps its last rewrite).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    pub checkpoint_seconds: u64,
 }
 
 /// One finished pair.
@@ -515,7 +520,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
         }
     };
     let checkpoint = Checkpoint {
-        every: Duration::from_secs(60),
+        every: Duration::from_secs(args.checkpoint_seconds),
         save: &checkpoint,
     };
     let pairs = play_match(&spec, Some(checkpoint))?;

@@ -19,8 +19,9 @@ use std::time::{Duration, Instant};
 pub struct SimArgs {
     #[command(flatten)]
     pub choice: GameChoice,
-    /// Bots per seat, comma separated: a game's bot levels (listed below) or search:N
-    /// (iterations per decision); one name applies to every seat.
+    /// Bots per seat, comma separated: a game's bot levels (listed below), search:N
+    /// (iterations per decision) or reference-2026-11, each with optional `+` options
+    /// (docs/bots.md, "Search specs"); one name applies to every seat.
     #[arg(long, default_value = "random")]
     pub bots: String,
     /// Number of games.
@@ -313,13 +314,9 @@ pub fn run(args: SimArgs) -> Result<()> {
     }
     let seats = args.choice.players() as usize;
     let bots = parse_bots(&args.bots, seats)?;
-    // Ladder levels must be the game's (its descriptor); `search:N` specs fit any game.
-    let names: Vec<String> = bots.iter().map(|b| b.name().into_owned()).collect();
-    let ladder: Vec<&str> = names
-        .iter()
-        .map(String::as_str)
-        .filter(|n| !n.starts_with("search:"))
-        .collect();
+    // Ladder levels (and specs built on one) must be the game's (its descriptor); `search:N`
+    // and the reference fit any game.
+    let ladder: Vec<&str> = bots.iter().filter_map(|b| b.rung()).collect();
     crate::game_args::check_bot_levels(args.choice.game, &ladder)?;
     let threads = args
         .threads

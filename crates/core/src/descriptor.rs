@@ -18,6 +18,11 @@ pub struct GameDescriptor {
     pub options: &'static [OptionDescriptor],
     /// Bot levels that play this game, weakest first. The last one is the strongest.
     pub bot_levels: &'static [BotLevel],
+    /// Search iterations per decision of the frozen reference configuration
+    /// (`reference-2026-11`: `max` as it stood in November 2026), which every later level is
+    /// measured against in one `arena` run. Never change it: add a new reference instead.
+    #[serde(skip)]
+    pub reference_iterations: u32,
     /// Every code a table's options can be refused with.
     pub setup_errors: &'static [&'static str],
     /// Every code a move can be refused with (syntax and illegal moves); the server sends

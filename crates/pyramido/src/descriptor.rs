@@ -8,6 +8,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     options: &[],
     // Search budgets sized to the measured cost of an iteration in this game (docs/bots.md).
     bot_levels: &ladder([50, 150, 400, 1000], [14, 42, 112, 280]),
+    reference_iterations: 1000,
     setup_errors: &["bad_options", "bad_player_count", "bad_deck"],
     move_errors: &[
         "bad_move_syntax",

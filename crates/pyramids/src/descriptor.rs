@@ -10,6 +10,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     // Iterations buy less here as they grow: 1,500 was only +89 Elo below 5,000, while 500
     // is +200 below it, so the lower levels sit lower (each step measured: docs/bots.md).
     bot_levels: &ladder([25, 100, 500, 5000], [3, 11, 55, 550]),
+    reference_iterations: 5000,
     setup_errors: &["bad_options", "bad_player_count"],
     move_errors: &[
         "bad_move_syntax",

@@ -8,6 +8,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     options: &[],
     // A game of at most nine moves: a few hundred iterations already play it perfectly.
     bot_levels: &ladder([10, 50, 200, 1000], [1, 1, 2, 5]),
+    reference_iterations: 1000,
     setup_errors: &["bad_options", "bad_player_count"],
     move_errors: &["bad_move_syntax", "game_over", "cell_taken"],
     ranking: &["score"],

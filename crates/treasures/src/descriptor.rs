@@ -13,6 +13,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     }],
     // Search budgets sized to the measured cost of an iteration in this game (docs/bots.md).
     bot_levels: &ladder([40, 120, 250, 1000], [9, 28, 58, 230]),
+    reference_iterations: 1000,
     setup_errors: &[
         "bad_options",
         "bad_player_count",

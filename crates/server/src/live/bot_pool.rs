@@ -169,7 +169,7 @@ impl Drop for BotPool {
 pub fn lane_of(level: BotLevel) -> Lane {
     match level {
         BotLevel::Random | BotLevel::Greedy => Lane::Fast,
-        BotLevel::Ladder(_) | BotLevel::Search(_) => Lane::Search,
+        BotLevel::Ladder(_) | BotLevel::Search(_) | BotLevel::Spec(_) => Lane::Search,
     }
 }
 
