@@ -358,26 +358,7 @@ async fn through_the_proxy_a_game_survives_a_drain_and_a_kill() {
     let (mut haproxy, proxy) = proxy(&instances.iter().collect::<Vec<_>>());
     let bases = vec![proxy.clone()];
     let http = reqwest::Client::new();
-    let alice = guest(&http, &proxy).await.unwrap();
-    let bob = guest(&http, &proxy).await.unwrap();
-    let table = post(
-        &http,
-        format!("{proxy}/api/tables"),
-        &alice,
-        json!({"game": "pyramids", "options": {"players": 2},
-               "seats": [{"type": "me"}, {"type": "open"}]}),
-    )
-    .await
-    .unwrap();
-    let game = table["id"].as_str().unwrap().to_string();
-    post(
-        &http,
-        format!("{proxy}/api/tables/{game}/join"),
-        &bob,
-        json!({}),
-    )
-    .await
-    .unwrap();
+    let (alice, bob, game) = two_guests_at_a_table(&http, &proxy, "pyramids").await;
     let mut duel = Duel::new(
         [
             Player::join(alice, &game, &bases, 0).await.unwrap(),

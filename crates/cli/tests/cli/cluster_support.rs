@@ -242,3 +242,33 @@ pub async fn stored_moves(database: &str, game: &str) -> Vec<String> {
         .await
         .unwrap()
 }
+
+/// Two guests through `base` at a started two-player table of `game` (one creates it, the
+/// other joins): their cookies and the game's id.
+pub async fn two_guests_at_a_table(
+    http: &reqwest::Client,
+    base: &str,
+    game: &str,
+) -> (String, String, String) {
+    let alice = guest(http, base).await.unwrap();
+    let bob = guest(http, base).await.unwrap();
+    let table = post(
+        http,
+        format!("{base}/api/tables"),
+        &alice,
+        serde_json::json!({"game": game, "options": {"players": 2},
+                           "seats": [{"type": "me"}, {"type": "open"}]}),
+    )
+    .await
+    .unwrap();
+    let id = table["id"].as_str().unwrap().to_string();
+    post(
+        http,
+        format!("{base}/api/tables/{id}/join"),
+        &bob,
+        serde_json::json!({}),
+    )
+    .await
+    .unwrap();
+    (alice, bob, id)
+}

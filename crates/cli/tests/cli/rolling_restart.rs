@@ -3,7 +3,6 @@
 //! (deploy/haproxy.cfg), a long game (Forgotten Treasures). The players see at most a reconnect: the game never stops for
 //! longer than a drain's hand-over and a reconnect, and every acknowledged move is stored.
 use crate::cluster_support::*;
-use serde_json::json;
 use std::time::{Duration, Instant};
 
 #[tokio::test]
@@ -21,26 +20,7 @@ async fn a_rolling_restart_through_the_proxy_shows_players_at_most_a_reconnect()
     let (mut haproxy, proxy) = proxy(&instances.iter().flatten().collect::<Vec<_>>());
     let bases = vec![proxy.clone()];
     let http = reqwest::Client::new();
-    let alice = guest(&http, &proxy).await.unwrap();
-    let bob = guest(&http, &proxy).await.unwrap();
-    let table = post(
-        &http,
-        format!("{proxy}/api/tables"),
-        &alice,
-        json!({"game": "forgotten-treasures", "options": {"players": 2},
-               "seats": [{"type": "me"}, {"type": "open"}]}),
-    )
-    .await
-    .unwrap();
-    let game = table["id"].as_str().unwrap().to_string();
-    post(
-        &http,
-        format!("{proxy}/api/tables/{game}/join"),
-        &bob,
-        json!({}),
-    )
-    .await
-    .unwrap();
+    let (alice, bob, game) = two_guests_at_a_table(&http, &proxy, "forgotten-treasures").await;
     let mut duel = Duel::new(
         [
             Player::join(alice, &game, &bases, 0).await.unwrap(),
