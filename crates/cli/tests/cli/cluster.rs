@@ -499,7 +499,7 @@ async fn an_owner_restarted_at_once_holds_its_game_up_no_longer_than_its_restart
         &http,
         format!("{}/api/tables", bases[0]),
         &alice,
-        json!({"game": "pyramids", "options": {"players": 2},
+        json!({"game": "forgotten-treasures", "options": {"players": 2},
                "seats": [{"type": "me"}, {"type": "open"}]}),
     )
     .await
@@ -546,6 +546,9 @@ async fn an_owner_restarted_at_once_holds_its_game_up_no_longer_than_its_restart
         });
         let mut after = 0;
         while after < 4 {
+            // At a person's pace, not a bot's: the game (Forgotten Treasures, a long one) must
+            // outlast both restarts, however quick they are.
+            tokio::time::sleep(Duration::from_millis(100)).await;
             let stop = duel.ply + 1;
             assert!(
                 !duel.play_until(Some(stop), &bases, &[]).await.unwrap(),
