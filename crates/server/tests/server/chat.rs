@@ -26,13 +26,7 @@ async fn players_and_spectators_chat_on_their_channels_and_the_replay_keeps_it()
     let mut a = Client::guest(&s).await;
     let mut b = Client::guest(&s).await;
     let mut watcher = Client::guest(&s).await;
-    let body = json!({"game": "pyramids", "options": {"players": 2},
-                      "seats": [{"type": "me"}, {"type": "open"}]});
-    let id = a.post("/api/tables", body).await.body["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    b.post(&format!("/api/tables/{id}/join"), json!({})).await;
+    let id = duel_table(&mut a, &mut b).await;
     let (mut wa, mut wb, mut ww) = (a.socket().await, b.socket().await, watcher.socket().await);
     for ws in [&mut wa, &mut wb, &mut ww] {
         ws.subscribe(&id, None).await;
@@ -188,13 +182,7 @@ async fn a_finished_game_takes_no_chat() {
     let s = start_sqlite("chat-finished").await;
     let mut a = Client::guest(&s).await;
     let mut b = Client::guest(&s).await;
-    let body = json!({"game": "pyramids", "options": {"players": 2},
-                      "seats": [{"type": "me"}, {"type": "open"}]});
-    let id = a.post("/api/tables", body).await.body["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    b.post(&format!("/api/tables/{id}/join"), json!({})).await;
+    let id = duel_table(&mut a, &mut b).await;
     let mut wa = a.socket().await;
     wa.subscribe(&id, None).await;
     wa.send(json!({"type": "chat", "game": id, "text": "good luck"}))

@@ -345,13 +345,7 @@ async fn a_rematch_offer_reaches_the_other_player_at_once() {
     let s = start_sqlite("rematch-offer").await;
     let mut a = account(&s, "anna").await;
     let mut b = account(&s, "bruno").await;
-    let body = json!({"game": "pyramids", "options": {"players": 2},
-                      "seats": [{"type": "me"}, {"type": "open"}]});
-    let id = a.post("/api/tables", body).await.body["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    b.post(&format!("/api/tables/{id}/join"), json!({})).await;
+    let id = duel_table(&mut a, &mut b).await;
     a.post(&format!("/api/games/{id}/resign"), json!({})).await;
     let mut ws_b = b.socket().await;
     let r = a.post(&format!("/api/games/{id}/rematch"), json!({})).await;

@@ -9,13 +9,7 @@ async fn a_players_note_is_read_by_nobody_else_and_outlives_a_restart() {
     let mut a = Client::guest(&s).await;
     let mut b = Client::guest(&s).await;
     let mut watcher = Client::guest(&s).await;
-    let body = json!({"game": "pyramids", "options": {"players": 2},
-                      "seats": [{"type": "me"}, {"type": "open"}]});
-    let id = a.post("/api/tables", body).await.body["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    b.post(&format!("/api/tables/{id}/join"), json!({})).await;
+    let id = duel_table(&mut a, &mut b).await;
     let path = format!("/api/games/{id}/note");
     // None yet; then kept, trailing blanks trimmed.
     assert_eq!(a.get(&path).await.body, json!({"text": ""}));

@@ -99,6 +99,20 @@ pub async fn start_sqlite_with(name: &str, tweak: impl FnOnce(&mut Config)) -> T
     s
 }
 
+/// A started two-player Pyramids table between `a`, who creates it, and `b`, who joins: its
+/// id.
+pub async fn duel_table(a: &mut Client, b: &mut Client) -> String {
+    let body = json!({"game": "pyramids", "options": {"players": 2},
+                      "seats": [{"type": "me"}, {"type": "open"}]});
+    let id = a.post("/api/tables", body).await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let joined = b.post(&format!("/api/tables/{id}/join"), json!({})).await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    id
+}
+
 /// An HTTP client that keeps its session cookie.
 #[derive(Clone)]
 pub struct Client {
