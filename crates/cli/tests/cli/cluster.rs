@@ -533,7 +533,6 @@ async fn an_owner_restarted_at_once_holds_its_game_up_no_longer_than_its_restart
     let mut longest = Duration::ZERO;
     for signal in ["-KILL", "-TERM"] {
         let owned = owner(&database, &game).await;
-        let from = duel.acknowledged.len();
         let database = database.clone();
         let bind = bind.clone();
         let restarter = std::thread::spawn(move || {
@@ -544,27 +543,8 @@ async fn an_owner_restarted_at_once_holds_its_game_up_no_longer_than_its_restart
             let a = Instance::start_at(&database, "a", &bind, &[]);
             (a, restart.elapsed())
         });
-        let mut after = 0;
-        while after < 4 {
-            // At a person's pace, not a bot's: the game (Forgotten Treasures, a long one) must
-            // outlast both restarts, however quick they are.
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            let stop = duel.ply + 1;
-            assert!(
-                !duel.play_until(Some(stop), &bases, &[]).await.unwrap(),
-                "the game outlasts the restarts"
-            );
-            if restarter.is_finished() {
-                after += 1;
-            }
-        }
-        let took;
-        (a, took) = restarter.join().unwrap();
-        let gap = duel.acknowledged[from.saturating_sub(1)..]
-            .windows(2)
-            .map(|w| w[1].acknowledged - w[0].acknowledged)
-            .max()
-            .unwrap();
+        let ((restarted, took), gap) = play_through(&mut duel, &bases, restarter, 4).await;
+        a = restarted;
         eprintln!(
             "kill {signal} of a (the game's owner then: {owned:?}), restarted in {took:?}: \
              the longest gap between two moves {gap:?}"

@@ -272,3 +272,34 @@ pub async fn two_guests_at_a_table(
     .unwrap();
     (alice, bob, id)
 }
+
+/// Plays `duel` on at a person's pace (a move every 100 ms, so that a long game outlasts the
+/// restarts) while `restart` (a thread stopping an instance and starting it again) runs, then
+/// `after` moves more; what the thread returned, and the longest gap between two moves
+/// acknowledged since the restart began (counted from the move before it).
+pub async fn play_through<T>(
+    duel: &mut Duel,
+    bases: &[String],
+    restart: std::thread::JoinHandle<T>,
+    after: usize,
+) -> (T, Duration) {
+    let from = duel.acknowledged.len();
+    let mut played_after = 0;
+    while played_after < after {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let stop = duel.ply + 1;
+        assert!(
+            !duel.play_until(Some(stop), bases, &[]).await.unwrap(),
+            "the game outlasts the restarts"
+        );
+        if restart.is_finished() {
+            played_after += 1;
+        }
+    }
+    let gap = duel.acknowledged[from.saturating_sub(1)..]
+        .windows(2)
+        .map(|w| w[1].acknowledged - w[0].acknowledged)
+        .max()
+        .unwrap_or_default();
+    (restart.join().unwrap(), gap)
+}

@@ -31,7 +31,6 @@ async fn a_rolling_restart_through_the_proxy_shows_players_at_most_a_reconnect()
     assert!(!duel.play_until(Some(4), &bases, &[]).await.unwrap());
     let mut longest = Duration::ZERO;
     for (i, name) in names.iter().enumerate() {
-        let from = duel.acknowledged.len();
         let owned = owner(&database, &game).await;
         let old = instances[i].take().unwrap();
         let (database, bind, name) = (database.clone(), binds[i].clone(), name.to_string());
@@ -48,26 +47,8 @@ async fn a_rolling_restart_through_the_proxy_shows_players_at_most_a_reconnect()
             let new = Instance::start_at(&database, &name, &bind, &[]);
             (new, restart.elapsed())
         });
-        let mut after = 0;
-        while after < 3 {
-            // At a person's pace, not a bot's: the game must outlast three restarts.
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            let stop = duel.ply + 1;
-            assert!(
-                !duel.play_until(Some(stop), &bases, &[]).await.unwrap(),
-                "the game outlasts the restarts"
-            );
-            if restarter.is_finished() {
-                after += 1;
-            }
-        }
-        let (new, took) = restarter.join().unwrap();
+        let ((new, took), gap) = play_through(&mut duel, &bases, restarter, 3).await;
         instances[i] = Some(new);
-        let gap = duel.acknowledged[from.saturating_sub(1)..]
-            .windows(2)
-            .map(|w| w[1].acknowledged - w[0].acknowledged)
-            .max()
-            .unwrap_or_default();
         eprintln!(
             "instance {} restarted (the game's owner then: {owned:?}) in {took:?}: the longest \
              gap between two moves {gap:?}",
