@@ -1,7 +1,7 @@
 //! The wire types as TypeScript declarations for the browser (`web/js/wire/*.d.ts`), generated
 //! from the Rust types with `ts-rs` (Lemmy's way): every registered game's view and move form,
 //! the envelope and outcome of `pyramidion-core`, and the socket messages both ways. The web
-//! shell's JSDoc names them (`import('../wire/pyramido').View`), and `tsc` (CI's check of
+//! shell's JSDoc names them (`import('../wire/<game key>').View`), and `tsc` (CI's check of
 //! web/) then fails on a field renamed in Rust and not followed in the browser.
 //!
 //! The test below rebuilds them and fails when the checked-in files differ; regenerate with
