@@ -131,26 +131,11 @@ async fn an_owner_paused_past_its_lease_commits_nothing() {
     let b = Instance::start(&database, "b", &[]);
     let bases = vec![a.base.clone(), b.base.clone()];
     let http = reqwest::Client::new();
-    let solo = guest(&http, &bases[1]).await.unwrap();
-    let table = post(
-        &http,
-        format!("{}/api/tables", bases[1]),
-        &solo,
-        json!({"game": "forgotten-treasures", "options": {"players": 1, "solo": "the-legend"},
-               "seats": [{"type": "me"}]}),
-    )
-    .await
-    .unwrap();
-    let game = table["id"].as_str().unwrap().to_string();
+    let (solo, game) = solo_game(&http, &bases[1]).await;
     // On b, which runs the game.
     let mut on_b = Player::join(solo.clone(), &game, &bases, 1).await.unwrap();
-    let mut state = on_b.state(0, &bases, &[]).await.unwrap();
-    for _ in 0..3 {
-        let id = state["state_id"].as_u64().unwrap();
-        let text = state["legal"][0]["text"].as_str().unwrap().to_string();
-        on_b.send_move(id, &text).await;
-        state = on_b.state(id + 1, &bases, &[]).await.unwrap();
-    }
+    let state = on_b.state(0, &bases, &[]).await.unwrap();
+    let state = play_first_moves(&mut on_b, state, 3, &bases).await;
     assert_eq!(owner(&database, &game).await.as_deref(), Some("b"));
     let at = state["state_id"].as_u64().unwrap();
     let legal = state["legal"].as_array().unwrap().clone();
@@ -405,25 +390,10 @@ async fn an_owner_paused_past_its_lease_stops_serving_the_game_it_lost() {
     let b = Instance::start(&database, "b", &[]);
     let bases = vec![a.base.clone(), b.base.clone()];
     let http = reqwest::Client::new();
-    let solo = guest(&http, &bases[0]).await.unwrap();
-    let table = post(
-        &http,
-        format!("{}/api/tables", bases[0]),
-        &solo,
-        json!({"game": "forgotten-treasures", "options": {"players": 1, "solo": "the-legend"},
-               "seats": [{"type": "me"}]}),
-    )
-    .await
-    .unwrap();
-    let game = table["id"].as_str().unwrap().to_string();
+    let (solo, game) = solo_game(&http, &bases[0]).await;
     let mut on_a = Player::join(solo.clone(), &game, &bases, 0).await.unwrap();
-    let mut state = on_a.state(0, &bases, &[]).await.unwrap();
-    for _ in 0..2 {
-        let id = state["state_id"].as_u64().unwrap();
-        let text = state["legal"][0]["text"].as_str().unwrap().to_string();
-        on_a.send_move(id, &text).await;
-        state = on_a.state(id + 1, &bases, &[]).await.unwrap();
-    }
+    let state = on_a.state(0, &bases, &[]).await.unwrap();
+    let state = play_first_moves(&mut on_a, state, 2, &bases).await;
     assert_eq!(owner(&database, &game).await.as_deref(), Some("a"));
     let at = state["state_id"].as_u64().unwrap();
     a.pause();

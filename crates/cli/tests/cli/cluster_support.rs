@@ -303,3 +303,36 @@ pub async fn play_through<T>(
         .unwrap_or_default();
     (restart.join().unwrap(), gap)
 }
+
+/// A guest through `base` at a solo Forgotten Treasures game against THE Legend (started at
+/// once): their cookie and the game's id.
+pub async fn solo_game(http: &reqwest::Client, base: &str) -> (String, String) {
+    let solo = guest(http, base).await.unwrap();
+    let table = post(
+        http,
+        format!("{base}/api/tables"),
+        &solo,
+        serde_json::json!({"game": "forgotten-treasures",
+                           "options": {"players": 1, "solo": "the-legend"},
+                           "seats": [{"type": "me"}]}),
+    )
+    .await
+    .unwrap();
+    (solo, table["id"].as_str().unwrap().to_string())
+}
+
+/// `player` plays the first legal move `moves` times from `state`; the state after them.
+pub async fn play_first_moves(
+    player: &mut Player,
+    mut state: serde_json::Value,
+    moves: usize,
+    bases: &[String],
+) -> serde_json::Value {
+    for _ in 0..moves {
+        let id = state["state_id"].as_u64().unwrap();
+        let text = state["legal"][0]["text"].as_str().unwrap().to_string();
+        player.send_move(id, &text).await;
+        state = player.state(id + 1, bases, &[]).await.unwrap();
+    }
+    state
+}
