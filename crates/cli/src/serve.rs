@@ -105,6 +105,9 @@ pub struct ServeArgs {
     /// Analyses one user may have queued or running.
     #[arg(long, default_value_t = 2, env = "PYRAMIDION_ANALYSES_PER_USER")]
     pub analyses_per_user: usize,
+    /// Analyses queued or running asked from one client address (an IPv6 /64).
+    #[arg(long, default_value_t = 4, env = "PYRAMIDION_ANALYSES_PER_ADDRESS")]
+    pub analyses_per_address: usize,
     /// Analyses queued or running on the server.
     #[arg(long, default_value_t = 32, env = "PYRAMIDION_MAX_ANALYSES")]
     pub max_analyses: usize,
@@ -308,6 +311,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     limits.room_idle = secs(args.room_idle);
     limits.search_bots_per_user = args.search_bots_per_user;
     limits.analyses_per_user = args.analyses_per_user;
+    limits.analyses_per_address = args.analyses_per_address;
     limits.max_analyses = args.max_analyses;
     limits.daily_grace = secs(args.daily_grace);
     if let Some(n) = args.bot_threads {

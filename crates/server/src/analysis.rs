@@ -38,8 +38,10 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
-/// Plies per bot pool job.
-const PLIES_PER_JOB: usize = 8;
+/// Plies per bot pool job: one, so that a job holds a pool thread for one decision's budget
+/// at most and the fair queue can serve others between decisions (issue 54; eight plies
+/// held a thread for up to eight decisions' budgets).
+const PLIES_PER_JOB: usize = 1;
 
 /// Analyses asked today by players of games they did not play in: (user, UTC day) → count.
 fn asked_today() -> &'static Mutex<std::collections::HashMap<String, (i64, u32)>> {
@@ -90,6 +92,8 @@ struct Analyses {
 /// An analysis queued or running in this process.
 struct Entry {
     owner: String,
+    /// The asker's client address (its `address_key`), when asked over HTTP.
+    address: Option<std::net::IpAddr>,
     /// Its order of asking: analyses asked earlier are ahead of it.
     asked: u64,
     /// When its first chunk started on the bot pool; `None` while it waits.
@@ -128,6 +132,9 @@ enum Refused {
     /// It is queued or running already.
     Already,
     PerUser(usize),
+    /// The asker's client address has so many queued or running (guests made from one
+    /// address are one asker here).
+    PerAddress(usize),
     Full(usize),
 }
 
@@ -137,7 +144,13 @@ impl Queue {
     }
 
     /// Takes a place for `game`'s analysis asked by `owner`, within the limits.
-    fn admit(&self, game: &str, owner: &str, limits: &crate::Limits) -> Result<(), Refused> {
+    fn admit(
+        &self,
+        game: &str,
+        owner: &str,
+        address: Option<std::net::IpAddr>,
+        limits: &crate::Limits,
+    ) -> Result<(), Refused> {
         let mut analyses = self.lock();
         if analyses.games.contains_key(game) {
             return Err(Refused::Already);
@@ -145,6 +158,13 @@ impl Queue {
         if analyses.games.values().filter(|e| e.owner == owner).count() >= limits.analyses_per_user
         {
             return Err(Refused::PerUser(limits.analyses_per_user));
+        }
+        let address = address.map(crate::rate_limits::address_key);
+        if address.is_some()
+            && analyses.games.values().filter(|e| e.address == address).count()
+                >= limits.analyses_per_address
+        {
+            return Err(Refused::PerAddress(limits.analyses_per_address));
         }
         if analyses.games.len() >= limits.max_analyses {
             return Err(Refused::Full(limits.max_analyses));
@@ -155,6 +175,7 @@ impl Queue {
             game.to_string(),
             Entry {
                 owner: owner.to_string(),
+                address,
                 asked,
                 started: None,
                 done: 0,
@@ -262,6 +283,10 @@ impl Refused {
                 ApiErrorCode::TooManyAnalyses,
                 format!("you have {n} analyses queued: wait until one is done"),
             )),
+            Refused::PerAddress(n) => Some(ApiError::new(
+                ApiErrorCode::TooManyAnalysesHere,
+                format!("{n} analyses are queued from your address: wait until one is done"),
+            )),
             Refused::Full(n) => Some(ApiError::new(
                 ApiErrorCode::AnalysisQueueFull,
                 format!("the server has {n} analyses queued: try again later"),
@@ -332,6 +357,7 @@ pub async fn get(
 pub async fn request(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    crate::http::client_ip::ClientIp(ip): crate::http::client_ip::ClientIp,
     identity: Identity,
 ) -> ApiResult<(StatusCode, Json<AnalysisAnswer>)> {
     let (row, seats) = crate::live::stored_game::load(&state, &id).await?;
@@ -373,7 +399,7 @@ pub async fn request(
             ),
         ));
     }
-    if !start(&state, &row, &identity.user_id, false).await? {
+    if !start(&state, &row, &identity.user_id, Some(ip), false).await? {
         return Ok((StatusCode::ACCEPTED, Json(current)));
     }
     Ok((
@@ -411,7 +437,7 @@ pub async fn resume_queued(state: &AppState) -> Result<usize, ResumeError> {
             )))
         } else {
             match crate::live::stored_game::load(state, &id).await {
-                Ok((row, _)) => start(state, &row, &owner, true).await,
+                Ok((row, _)) => start(state, &row, &owner, None, true).await,
                 Err(e) => Err(e),
             }
         };
@@ -436,10 +462,11 @@ async fn start(
     state: &AppState,
     row: &crate::db::rows::GameRow,
     owner: &str,
+    address: Option<std::net::IpAddr>,
     resumed: bool,
 ) -> ApiResult<bool> {
     let id = row.id.clone();
-    if let Err(refused) = state.analyses.admit(&id, owner, &state.config.limits) {
+    if let Err(refused) = state.analyses.admit(&id, owner, address, &state.config.limits) {
         return match refused.into_error() {
             None => Ok(false),
             Some(e) => Err(e),
@@ -576,7 +603,7 @@ mod tests {
         let q = Queue::default();
         let limits = crate::Limits::default();
         for (game, owner) in [("g1", "a"), ("g2", "b"), ("g3", "c")] {
-            assert!(q.admit(game, owner, &limits).is_ok());
+            assert!(q.admit(game, owner, None, &limits).is_ok());
             q.set_plies(game, 40);
         }
         let p = q.progress("g3").unwrap();

@@ -114,6 +114,9 @@ pub struct Limits {
     pub search_bots_per_user: usize,
     /// Analyses one user may have queued or running (`429 too_many_analyses`)…
     pub analyses_per_user: usize,
+    /// …from one client address, an IPv6 client by its /64 (`429 too_many_analyses_here`):
+    /// guests made from one address are one asker…
+    pub analyses_per_address: usize,
     /// …and the server (`503 analysis_queue_full`).
     pub max_analyses: usize,
     /// A daily challenge's attempt ranks if it finishes by the end of its day plus this; the
@@ -162,6 +165,7 @@ impl Default for Limits {
             wake_every: crate::live::rooms::WAKE_EVERY,
             search_bots_per_user: 8,
             analyses_per_user: 2,
+            analyses_per_address: 4,
             max_analyses: 32,
             daily_grace: Duration::from_secs(3600),
             push_devices_per_user: 10,

@@ -118,6 +118,8 @@ codes! {
         "the creator's open and live tables would hold more search bots than allowed (see the limits in docs/server.md)";
     TooManyAnalyses = "too_many_analyses", Some(429), "HTTP",
         "the user's analyses queued or running are at the limit";
+    TooManyAnalysesHere = "too_many_analyses_here", Some(429), "HTTP",
+        "the analyses queued or running asked from the client's address (an IPv6 /64) are at the limit";
     AnalysisQueueFull = "analysis_queue_full", Some(503), "HTTP",
         "the server's analyses queued or running are at the limit";
     AccountRequired = "account_required", Some(403), "HTTP",

@@ -180,11 +180,16 @@ impl FromRequestParts<AppState> for Identity {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        Identity::from_headers(state, &parts.headers)
+        let identity = Identity::from_headers(state, &parts.headers)
             .await?
             .ok_or_else(|| {
                 ApiError::unauthorized("sign in or visit /api/me for a guest identity first")
-            })
+            })?;
+        // The bot pool shares its work by client address (issue 54): where this user is.
+        if let Some(crate::http::client_ip::ClientIp(ip)) = parts.extensions.get() {
+            state.bots.note_origin(&identity.user_id, *ip);
+        }
+        Ok(identity)
     }
 }
 

@@ -88,6 +88,9 @@ pub async fn upgrade(
         Ok(i) => i,
         Err(e) => return e.into_response(),
     };
+    if let Some(id) = &identity {
+        state.bots.note_origin(&id.user_id, ip);
+    }
     // The session this socket plays with: when it ends (logout, or a new sign-in), the
     // socket stops playing.
     let session = identity

@@ -22,7 +22,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use tokio::sync::oneshot;
 
-type Job = Box<dyn FnOnce() + Send + 'static>;
+/// A job, with whom its CPU time is charged to.
+struct Job {
+    group: String,
+    owner: String,
+    run: Box<dyn FnOnce() + Send + 'static>,
+}
 
 /// Who a job is for: the lane it waits in, and the user and game it is shared fairly by.
 #[derive(Clone, Debug)]
@@ -35,6 +40,7 @@ pub struct Ticket {
 
 struct Shared {
     queue: Mutex<FairQueue<Job>>,
+    origins: Origins,
     ready: Condvar,
     closed: AtomicBool,
 }
@@ -71,6 +77,7 @@ impl BotPool {
     pub fn new(threads: usize) -> BotPool {
         let shared = Arc::new(Shared {
             queue: Mutex::new(FairQueue::default()),
+            origins: Origins::default(),
             ready: Condvar::new(),
             closed: AtomicBool::new(false),
         });
@@ -84,7 +91,10 @@ impl BotPool {
                     lower_priority();
                     // The lock is held only to take one job, not while it runs.
                     while let Some(job) = shared.next(worker) {
-                        job();
+                        let started = thread_cpu_seconds();
+                        (job.run)();
+                        let spent = thread_cpu_seconds() - started;
+                        shared.queue().charge(&job.group, &job.owner, spent);
                     }
                 })
                 .expect("spawn a bot thread");
@@ -113,10 +123,22 @@ impl BotPool {
         .map(|(lane, name)| (name, queue.waiting(lane)))
     }
 
-    fn submit(&self, ticket: &Ticket, job: Job) {
+    /// Notes that `user` was last seen at `ip`: its work shares with the others of that
+    /// address (see `fair_queue`).
+    pub fn note_origin(&self, user: &str, ip: std::net::IpAddr) {
+        self.shared.origins.note(user, ip);
+    }
+
+    fn submit(&self, ticket: &Ticket, run: Box<dyn FnOnce() + Send + 'static>) {
+        let group = self.shared.origins.group_of(&ticket.owner);
+        let job = Job {
+            group: group.clone(),
+            owner: ticket.owner.clone(),
+            run,
+        };
         self.shared
             .queue()
-            .push(ticket.lane, &ticket.owner, &ticket.game, job);
+            .push_in(ticket.lane, &group, &ticket.owner, &ticket.game, job);
         // Every thread: the one woken must be one that may take this lane.
         self.shared.ready.notify_all();
     }
@@ -131,7 +153,7 @@ impl BotPool {
         seed: u64,
     ) -> Option<String> {
         let (tx, rx) = oneshot::channel();
-        let job: Job = Box::new(move || {
+        let job: Box<dyn FnOnce() + Send> = Box::new(move || {
             let _ = tx.send(choose_or_fallback(&game, level, seed));
         });
         self.submit(&ticket, job);
@@ -146,7 +168,7 @@ impl BotPool {
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Option<T> {
         let (tx, rx) = oneshot::channel();
-        let job: Job = Box::new(move || match catch_unwind(AssertUnwindSafe(f)) {
+        let job: Box<dyn FnOnce() + Send> = Box::new(move || match catch_unwind(AssertUnwindSafe(f)) {
             Ok(v) => {
                 let _ = tx.send(v);
             }
@@ -162,6 +184,53 @@ impl Drop for BotPool {
     fn drop(&mut self) {
         self.shared.closed.store(true, Ordering::Release);
         self.shared.ready.notify_all();
+    }
+}
+
+/// The processor time the calling thread has used, in seconds (0 where it cannot be read:
+/// the work is then shared as if it cost nothing, i.e. by turns).
+fn thread_cpu_seconds() -> f64 {
+    #[cfg(target_os = "linux")]
+    {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        0.0
+    }
+}
+
+/// The client address each user was last seen at, by its `rate_limits::address_key`: the
+/// bot pool's work is shared by address first (ten guests made from one address share what
+/// one would get). A user never seen (a room adopted from another instance, a restart) is a
+/// group of its own until its next request.
+#[derive(Default)]
+struct Origins(Mutex<std::collections::HashMap<String, std::net::IpAddr>>);
+
+impl Origins {
+    /// Users remembered at most (an address is a hint for fairness, not a record: past this,
+    /// the map starts again).
+    const KEPT: usize = 100_000;
+
+    fn note(&self, user: &str, ip: std::net::IpAddr) {
+        let key = crate::rate_limits::address_key(ip);
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if map.get(user) == Some(&key) {
+            return;
+        }
+        if map.len() >= Self::KEPT {
+            map.clear();
+        }
+        map.insert(user.to_string(), key);
+    }
+
+    fn group_of(&self, user: &str) -> String {
+        let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        match map.get(user) {
+            Some(ip) => format!("ip:{ip}"),
+            None => format!("user:{user}"),
+        }
     }
 }
 

@@ -17,11 +17,16 @@
 //!   thinks a second at most), and the bots lose at most one thread in `ANALYSIS_SHARE + 1`
 //!   while analyses wait. The fast thread never takes analyses: quick bots keep it.
 //!
-//! Within a lane, users take turns (round robin: one job of each user with waiting work, in
-//! the order they first queued), and within a user, their games take turns. A user with 20
-//! tables of bots therefore gets one job served for every job of each other user, however
-//! many it queues. (A room asks for one bot move at a time and an analysis queues its next
-//! chunk only when the previous one is done, so a game never holds more than one job.)
+//! Within a lane, work is shared by the processor time it took, not by its count of jobs
+//! (issue 54: a `max` move takes a second, an `easy` one a twentieth, so taking turns by jobs
+//! gave a user of `max` bots twenty times the CPU of a user of `easy` ones). Work is grouped
+//! by the client address its user came from (an IPv6 client by its /64, `rate_limits::
+//! address_key`), then by user, then by game: ten guests made from one address are one group
+//! and share what one person would get. The group, and within it the user, that has used the
+//! least CPU so far is served next ([`VirtualTimes`]: start-time fair queuing; a group that
+//! comes back after a pause starts from where the busiest waiting groups are, so a pause earns
+//! no credit). A group's games take turns (round robin). With no CPU charged yet (as in the
+//! tests that only push and pop), this is taking turns: groups, then users, then games.
 //!
 //! This module is only the order (pure, and tested as such); `bot_pool` runs the jobs.
 use std::collections::{HashMap, VecDeque};
@@ -98,13 +103,112 @@ impl<Q: Pending> RoundRobin<Q> {
     }
 }
 
+/// The CPU time used by each group (or user), as start-time fair queuing keeps it: a key's
+/// virtual time is the CPU seconds charged to it, never below the virtual time of the key
+/// served last when it (re)joins, so that a key idle for a while does not bank a claim on
+/// the whole pool when it comes back.
+#[derive(Default)]
+struct VirtualTimes {
+    times: HashMap<String, f64>,
+    /// The virtual time of the key served last.
+    clock: f64,
+}
+
+impl VirtualTimes {
+    /// Keys at most this many: the ones behind the clock are forgotten past it (rejoining,
+    /// they would be lifted to the clock anyway, so forgetting them changes nothing).
+    const KEPT: usize = 4096;
+
+    fn of(&self, key: &str) -> f64 {
+        self.times.get(key).copied().unwrap_or(0.0).max(self.clock)
+    }
+
+    /// `key` joins the waiting keys: lifted to the clock if it is behind.
+    fn join(&mut self, key: &str) {
+        let t = self.of(key);
+        self.times.insert(key.to_string(), t);
+    }
+
+    fn served(&mut self, key: &str) {
+        self.clock = self.clock.max(self.times.get(key).copied().unwrap_or(0.0));
+    }
+
+    fn charge(&mut self, key: &str, seconds: f64) {
+        *self.times.entry(key.to_string()).or_insert(self.clock) += seconds.max(0.0);
+        if self.times.len() > Self::KEPT {
+            let clock = self.clock;
+            self.times.retain(|_, t| *t > clock);
+        }
+    }
+}
+
+/// Queues by key, the key with the least virtual time served first (ties: the one waiting
+/// longest, so that with equal times keys take turns).
+struct Shares<Q> {
+    order: VecDeque<String>,
+    queues: HashMap<String, Q>,
+}
+
+impl<Q> Default for Shares<Q> {
+    fn default() -> Self {
+        Shares {
+            order: VecDeque::new(),
+            queues: HashMap::new(),
+        }
+    }
+}
+
+impl<Q: Pending> Pending for Shares<Q> {
+    fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+}
+
+impl<Q: Pending> Shares<Q> {
+    fn entry(&mut self, key: &str, times: &mut VirtualTimes) -> &mut Q {
+        if !self.queues.contains_key(key) {
+            times.join(key);
+            self.order.push_back(key.to_string());
+        }
+        self.queues.entry(key.to_string()).or_default()
+    }
+
+    fn take<T>(
+        &mut self,
+        times: &mut VirtualTimes,
+        from: impl FnOnce(&mut Q) -> Option<T>,
+    ) -> Option<T> {
+        let (at, _) = self
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (i, times.of(k)))
+            .fold(None, |best: Option<(usize, f64)>, (i, t)| match best {
+                Some((_, b)) if b <= t => best,
+                _ => Some((i, t)),
+            })?;
+        let key = self.order.remove(at)?;
+        times.served(&key);
+        let queue = self.queues.get_mut(&key)?;
+        let taken = from(queue);
+        if queue.is_empty() {
+            self.queues.remove(&key);
+        } else {
+            self.order.push_back(key);
+        }
+        taken
+    }
+}
+
 /// Bot jobs a thread that takes any work serves while an analysis chunk waits, before it
 /// serves that chunk (see the module's documentation).
 pub const ANALYSIS_SHARE: usize = 3;
 
-/// Jobs by lane, then user (owner), then game.
+/// Jobs by lane, then group (client address), then user (owner), then game.
 pub struct FairQueue<J> {
-    lanes: HashMap<Lane, RoundRobin<RoundRobin<VecDeque<J>>>>,
+    lanes: HashMap<Lane, Shares<Shares<RoundRobin<VecDeque<J>>>>>,
+    groups: VirtualTimes,
+    users: VirtualTimes,
     waiting: HashMap<Lane, usize>,
     /// Bot jobs taken by [`Worker::Any`] threads while an analysis waited, since the last
     /// analysis chunk was taken.
@@ -115,6 +219,8 @@ impl<J> Default for FairQueue<J> {
     fn default() -> Self {
         FairQueue {
             lanes: HashMap::new(),
+            groups: VirtualTimes::default(),
+            users: VirtualTimes::default(),
             waiting: HashMap::new(),
             passed_over: 0,
         }
@@ -122,15 +228,28 @@ impl<J> Default for FairQueue<J> {
 }
 
 impl<J> FairQueue<J> {
-    /// Queues `job` of `owner`'s game `game` in `lane`.
+    /// Queues `job` of `owner`'s game `game` in `lane`, `owner` being a group of its own.
     pub fn push(&mut self, lane: Lane, owner: &str, game: &str, job: J) {
+        self.push_in(lane, owner, owner, game, job);
+    }
+
+    /// Queues `job` of `owner`'s game `game` in `lane`, `owner` sharing with `group` (the
+    /// client address it came from).
+    pub fn push_in(&mut self, lane: Lane, group: &str, owner: &str, game: &str, job: J) {
         self.lanes
             .entry(lane)
             .or_default()
-            .entry(owner)
+            .entry(group, &mut self.groups)
+            .entry(owner, &mut self.users)
             .entry(game)
             .push_back(job);
         *self.waiting.entry(lane).or_default() += 1;
+    }
+
+    /// Counts `seconds` of CPU a job of `owner` in `group` took.
+    pub fn charge(&mut self, group: &str, owner: &str, seconds: f64) {
+        self.groups.charge(group, seconds);
+        self.users.charge(owner, seconds);
     }
 
     /// The next job `worker` may run, with its lane: fast work first, then searches, then
@@ -145,10 +264,13 @@ impl<J> FairQueue<J> {
             Worker::Any => &[Lane::Fast, Lane::Search, Lane::Analysis],
         };
         for &lane in lanes {
-            let Some(users) = self.lanes.get_mut(&lane) else {
+            let Some(lane_groups) = self.lanes.get_mut(&lane) else {
                 continue;
             };
-            if let Some(job) = users.take(|games| games.take(VecDeque::pop_front)) {
+            let (groups, user_times) = (&mut self.groups, &mut self.users);
+            if let Some(job) = lane_groups.take(groups, |users| {
+                users.take(user_times, |games| games.take(VecDeque::pop_front))
+            }) {
                 *self.waiting.entry(lane).or_default() -= 1;
                 if worker == Worker::Any {
                     if lane == Lane::Analysis {
@@ -338,5 +460,67 @@ mod tests {
         for gap in served.split(|l| *l == Lane::Analysis) {
             assert!(gap.len() <= ANALYSIS_SHARE, "{served:?}");
         }
+    }
+
+    /// Issue 54: ten guests made from one address run `max` bots (a second of CPU a move);
+    /// a victim from another address runs an `easy` one (a twentieth). Shared by CPU time and
+    /// by address, the victim's move is the next one served whenever it waits, however many
+    /// the flooders queue; by job count it would have waited behind one move of each guest.
+    #[test]
+    fn work_is_shared_by_cpu_time_and_by_address() {
+        let mut q: FairQueue<Job> = FairQueue::default();
+        let mut victim_waited = Vec::new();
+        for round in 0..30 {
+            for guest in 0..10 {
+                let owner = ["g0", "g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8", "g9"][guest];
+                if round == 0 {
+                    q.push_in(Lane::Search, "10.0.0.1", owner, owner, (owner, "max".into()));
+                }
+            }
+            q.push_in(Lane::Search, "10.0.0.2", "victim", "v", ("victim", "easy".into()));
+            // Jobs served before the victim's, each charged what it cost and queued again
+            // (a bot table asks for its next move once this one is played).
+            let mut before = 0;
+            loop {
+                let (_, (owner, _)) = q.pop(Worker::Any).unwrap();
+                if owner == "victim" {
+                    q.charge("10.0.0.2", "victim", 0.05);
+                    break;
+                }
+                before += 1;
+                q.charge("10.0.0.1", owner, 1.0);
+                q.push_in(Lane::Search, "10.0.0.1", owner, owner, (owner, "max".into()));
+            }
+            victim_waited.push(before);
+        }
+        // The first time the flooders' group had used nothing yet; after that, never more
+        // than one of their moves before the victim's.
+        assert!(victim_waited.iter().all(|&n| n <= 1), "{victim_waited:?}");
+        // And the flooders still get all the rest: the pool is never idle for fairness.
+        assert_eq!(q.waiting(Lane::Search), 10);
+    }
+
+    /// A group that was idle does not bank credit: it rejoins at the virtual time of the
+    /// key served last, so the groups that kept working are not starved by it afterwards.
+    #[test]
+    fn an_idle_group_rejoins_without_credit() {
+        let mut q: FairQueue<Job> = FairQueue::default();
+        for _ in 0..10 {
+            q.push_in(Lane::Search, "a", "a", "a", ("a", "s".into()));
+            q.pop(Worker::Any);
+            q.charge("a", "a", 1.0);
+        }
+        for i in 0..4 {
+            q.push_in(Lane::Search, "a", "a", "a", ("a", format!("{i}")));
+            q.push_in(Lane::Search, "b", "b", "b", ("b", format!("{i}")));
+        }
+        let mut order = String::new();
+        while let Some((_, (who, _))) = q.pop(Worker::Any) {
+            order.push_str(who);
+            q.charge(who, who, 1.0);
+        }
+        // `b` (idle until now) goes first once, then they alternate: `a`'s ten past seconds
+        // are not held against it.
+        assert_eq!(order, "babababa");
     }
 }

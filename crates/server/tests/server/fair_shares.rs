@@ -40,6 +40,7 @@ async fn a_victims_greedy_bot_plays_while_a_flooders_searches_wait() {
     let s = no_search("fair-flood", |c| {
         c.limits.search_bots_per_user = 100;
         c.limits.analyses_per_user = 40;
+        c.limits.analyses_per_address = 40;
         c.limits.max_analyses = 40;
         // Flooder and victim share 127.0.0.1 here; on a real server they are two addresses,
         // so the per-address message budget (tested in `limits`) must not be what is measured.
@@ -151,6 +152,33 @@ async fn the_third_queued_analysis_of_a_user_is_refused_and_the_server_has_a_cap
     assert_eq!(s.state.analyses.len(), 3);
     // Only the first chunk of each waits in the pool, in the analysis lane.
     until_waiting(&s, Lane::Analysis, 3).await;
+}
+
+/// Issue 54: guests made from one address are one asker for the analysis queue: with two
+/// analyses allowed per address, a second guest of the same address (here every client is
+/// 127.0.0.1) is refused with `429 too_many_analyses_here` once the first holds both, though
+/// it has asked for none itself.
+#[tokio::test]
+async fn guests_of_one_address_share_its_analysis_cap() {
+    let s = no_search("fair-analyses-address", |c| {
+        c.limits.analyses_per_address = 2;
+    })
+    .await;
+    let mut a = Client::guest(&s).await;
+    let mut b = Client::guest(&s).await;
+    let ga = [finished_game(&mut a).await, finished_game(&mut a).await];
+    let gb = finished_game(&mut b).await;
+    for g in &ga {
+        assert_eq!(ask_analysis(&mut a, g).await.status, 202);
+    }
+    let refused = ask_analysis(&mut b, &gb).await;
+    assert_eq!(
+        (refused.status, refused.code()),
+        (429, "too_many_analyses_here"),
+        "{}",
+        refused.text
+    );
+    assert_eq!(s.state.analyses.len(), 2);
 }
 
 /// Issue 46: the analysis API says where an analysis is: queued, with the analyses asked
