@@ -8,7 +8,7 @@
 //! as a search budget spec `search:ITERATIONS`, or as a search spec (`crate::spec`): a search
 //! base (a search level, `reference-2026-11`, `search:N`) and `+`-joined options such as
 //! `max+worlds=8+reuse`. Unknown names are an error, never a silent fallback.
-use crate::search::Search;
+use crate::search::{Search, Thinking};
 use crate::spec::{REFERENCE, SearchSpec, SpecBase, SpecOptions};
 use crate::{Bot, Greedy, RandomBot};
 use pyramidion_core::descriptor::GameDescriptor;
@@ -142,19 +142,48 @@ impl BotLevel {
         match self {
             BotLevel::Random => Box::new(RandomBot::<G::Move>::new(seed)),
             BotLevel::Greedy => Box::new(Greedy::new(seed)),
-            _ => {
-                let spec = self.spec().expect("a searching level has a spec");
-                // A level the game does not list searches with the smallest budget it lists.
-                let iterations = spec.iterations(G::DESCRIPTOR).unwrap_or_else(|| {
-                    G::DESCRIPTOR
-                        .bot_levels
-                        .iter()
-                        .map(|l| l.iterations)
-                        .find(|n| *n > 0)
-                        .unwrap_or(1)
-                });
-                Box::new(Search::<G>::new(spec.config(iterations), seed))
-            }
+            _ => Box::new(self.search::<G>(seed).expect("a searching level searches")),
+        }
+    }
+
+    /// The search bot of a searching level for game `G`, seeded; `None` for random and greedy.
+    fn search<G: Rules>(self, seed: Seed) -> Option<Search<G>> {
+        let spec = self.spec()?;
+        // A level the game does not list searches with the smallest budget it lists.
+        let iterations = spec.iterations(G::DESCRIPTOR).unwrap_or_else(|| {
+            G::DESCRIPTOR
+                .bot_levels
+                .iter()
+                .map(|l| l.iterations)
+                .find(|n| *n > 0)
+                .unwrap_or(1)
+        });
+        Some(Search::<G>::new(spec.config(iterations), seed))
+    }
+
+    /// This level's decision in `game` (whose seat to move must be a seat), to be made in
+    /// slices ([`Deciding::step`]): the same move as [`BotLevel::make`]'s bot chooses.
+    pub fn decide<G: Rules>(self, seed: Seed, game: &G) -> Deciding<G> {
+        match self.search::<G>(seed) {
+            Some(search) => Deciding::Thinking(Box::new(Thinking::new(search, game))),
+            // Random and greedy take milliseconds: no slices.
+            None => Deciding::Chosen(self.make::<G>(seed).choose(game)),
+        }
+    }
+}
+
+/// A bot's decision under way (see [`BotLevel::decide`]).
+pub enum Deciding<G: Rules> {
+    Chosen(G::Move),
+    Thinking(Box<Thinking<G>>),
+}
+
+impl<G: Rules> Deciding<G> {
+    /// Thinks at most `iterations` more search iterations; the move once it is chosen.
+    pub fn step(&mut self, iterations: u32) -> Option<G::Move> {
+        match self {
+            Deciding::Chosen(m) => Some(*m),
+            Deciding::Thinking(t) => t.step(iterations),
         }
     }
 }
@@ -217,4 +246,66 @@ impl FromStr for BotLevel {
 /// A bot of the level named `name` for game `G` (ladder name or `search:N`).
 pub fn bot_for<G: Rules>(name: &str, seed: Seed) -> Result<Box<dyn Bot<G>>, UnknownLevel> {
     Ok(name.parse::<BotLevel>()?.make::<G>(seed))
+}
+
+#[cfg(test)]
+mod sliced_tests {
+    use super::*;
+    use crate::seed::decision_seed;
+    use pyramidion_core::{GameRng, ToMove};
+
+    trait Count {
+        fn legal_moves_count(&self) -> usize;
+    }
+
+    impl<G: Rules> Count for G {
+        fn legal_moves_count(&self) -> usize {
+            let mut v = Vec::new();
+            self.legal_moves(&mut v);
+            v.len()
+        }
+    }
+
+    /// A decision made in slices of any size plays the move the bot plays in one go: the
+    /// server's pool may cut a search wherever it likes without changing the game.
+    #[test]
+    fn a_decision_in_slices_is_the_one_made_at_once() {
+        use pyramidion_treasures::Game as Ttt;
+        for seed in 0..6u64 {
+            let mut game = Ttt::new(&Default::default(), seed).expect("a game");
+            let mut rng = GameRng::from_seed(seed);
+            let mut legal = Vec::new();
+            // A few random moves first, so that the decisions differ.
+            for _ in 0..rng.below(12) {
+                game.legal_moves(&mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal[rng.below(legal.len() as u32) as usize];
+                game.play(&m).expect("legal");
+            }
+            if !matches!(game.to_move(), ToMove::Seat(_)) {
+                continue;
+            }
+            for level in ["search:120", "search:40+worlds=4"] {
+                let level: BotLevel = level.parse().expect("a level");
+                let bot_seed = decision_seed(seed, 7);
+                let at_once = level.make::<Ttt>(bot_seed).choose(&game);
+                for slice in [1, 7, 50] {
+                    let mut deciding = level.decide::<Ttt>(bot_seed, &game);
+                    let mut steps = 0;
+                    let sliced = loop {
+                        steps += 1;
+                        if let Some(m) = deciding.step(slice) {
+                            break m;
+                        }
+                    };
+                    assert_eq!(sliced, at_once, "seed {seed}, {level}, slices of {slice}");
+                    if slice == 1 && game.legal_moves_count() > 1 {
+                        assert!(steps > 2, "it was sliced: {steps} steps");
+                    }
+                }
+            }
+        }
+    }
 }

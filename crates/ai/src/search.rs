@@ -242,24 +242,51 @@ impl<G: Rules> Search<G> {
 
     /// Runs the decision's iterations on `tree` (whose root is `game`) and returns it.
     fn search(&mut self, game: &G, seat: Seat, mut tree: Vec<Node<G::Move>>) -> Vec<Node<G::Move>> {
+        let mut progress = self.begin(game, seat);
+        while !self.advance(game, seat, &mut tree, &mut progress, u32::MAX) {}
+        tree
+    }
+
+    /// Starts a decision: draws its worlds (with `config.worlds`).
+    fn begin(&mut self, game: &G, seat: Seat) -> Progress {
         self.worlds.clear();
         for _ in 0..self.config.worlds {
             let world = game.determinize(seat, &mut self.rng);
             self.worlds.push(world);
         }
+        Progress {
+            next: 0,
+            plies: 0,
+            done: false,
+        }
+    }
+
+    /// Runs at most `slice` more of the decision's iterations; `true` once it is done. The
+    /// iterations and their random draws are the same however the decision is sliced.
+    fn advance(
+        &mut self,
+        game: &G,
+        seat: Seat,
+        tree: &mut Vec<Node<G::Move>>,
+        progress: &mut Progress,
+        slice: u32,
+    ) -> bool {
         let cap = u64::from(self.config.iterations) * u64::from(self.config.plies_per_iteration);
-        let mut plies = 0u64;
-        for i in 0..self.config.iterations.max(1) {
+        let end = self.config.iterations.max(1);
+        let stop = progress.next.saturating_add(slice.max(1)).min(end);
+        while !progress.done && progress.next < stop {
+            let i = progress.next;
             let state = match self.worlds.len() {
                 0 => game.determinize(seat, &mut self.rng),
                 n => self.worlds[i as usize % n].clone(),
             };
-            plies += self.iterate(game, state, &mut tree);
-            if plies >= cap {
-                break;
+            progress.plies += self.iterate(game, state, tree);
+            progress.next += 1;
+            if progress.plies >= cap || progress.next >= end {
+                progress.done = true;
             }
         }
-        tree
+        progress.done
     }
 
     /// Every root move's statistics, in the order of `legal_moves`.
@@ -494,6 +521,92 @@ impl<G: Rules> Search<G> {
     }
 }
 
+/// Where a decision's search stands between slices ([`Thinking`]).
+struct Progress {
+    next: u32,
+    plies: u64,
+    done: bool,
+}
+
+/// A search bot's decision made in slices, so that whoever runs it can stop between two
+/// slices and run other work (the server's bot pool shares its threads this way: a `max` move
+/// is a second of CPU, and a quick bot must not wait for all of it). The move is the one
+/// [`Bot::choose`] plays from a fresh search (no kept tree), however it is sliced.
+pub struct Thinking<G: Rules> {
+    search: Search<G>,
+    game: G,
+    state: ThinkingState<G::Move>,
+}
+
+enum ThinkingState<M> {
+    /// Only one legal move, or done.
+    Chosen(M),
+    Searching {
+        seat: Seat,
+        tree: Vec<Node<M>>,
+        progress: Progress,
+    },
+}
+
+impl<G: Rules> Thinking<G> {
+    /// Starts `search`'s decision in `game`, whose seat to move must be a seat.
+    pub fn new(mut search: Search<G>, game: &G) -> Self {
+        game.legal_moves(&mut search.legal);
+        let ToMove::Seat(seat) = game.to_move() else {
+            unreachable!("a decision is only thought with a seat to move");
+        };
+        let state = if search.legal.len() == 1 {
+            ThinkingState::Chosen(search.legal[0])
+        } else {
+            let progress = search.begin(game, seat);
+            ThinkingState::Searching {
+                seat,
+                tree: vec![Node::new(None, seat.0)],
+                progress,
+            }
+        };
+        Thinking {
+            search,
+            game: game.clone(),
+            state,
+        }
+    }
+
+    /// Runs at most `iterations` more iterations; the move once the decision is made.
+    pub fn step(&mut self, iterations: u32) -> Option<G::Move> {
+        if let ThinkingState::Searching {
+            seat,
+            tree,
+            progress,
+        } = &mut self.state
+        {
+            if !self
+                .search
+                .advance(&self.game, *seat, tree, progress, iterations)
+            {
+                return None;
+            }
+            let stats = Search::root_stats(&self.game, tree);
+            self.state = ThinkingState::Chosen(most_visited(&stats));
+        }
+        match self.state {
+            ThinkingState::Chosen(m) => Some(m),
+            ThinkingState::Searching { .. } => None,
+        }
+    }
+}
+
+/// The most visited move; ties by mean reward, then the first in move order.
+fn most_visited<M: Copy>(stats: &[MoveStats<M>]) -> M {
+    let mut best = &stats[0];
+    for s in &stats[1..] {
+        if (s.visits, s.mean_reward) > (best.visits, best.mean_reward) {
+            best = s;
+        }
+    }
+    best.mv
+}
+
 impl<G: Rules> Bot<G> for Search<G> {
     fn choose(&mut self, game: &G) -> G::Move {
         game.legal_moves(&mut self.legal);
@@ -516,14 +629,7 @@ impl<G: Rules> Bot<G> for Search<G> {
         } else {
             self.analyse(game)
         };
-        // Most visited; ties by mean reward, then the first in move order.
-        let mut best = &stats[0];
-        for s in &stats[1..] {
-            if (s.visits, s.mean_reward) > (best.visits, best.mean_reward) {
-                best = s;
-            }
-        }
-        best.mv
+        most_visited(&stats)
     }
 }
 

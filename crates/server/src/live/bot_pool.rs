@@ -3,9 +3,11 @@
 //! A search bot thinks for up to a second per move; on tokio's blocking pool (up to 512
 //! threads) a hundred games of bots would take every core from the rooms that serve humans.
 //! The pool has a fixed number of dedicated threads: bot moves wait their turn, human moves
-//! do not wait for them. The turn is fair (see `fair_queue`): users take turns, quick bots
-//! and time-out stand-ins go first and have a thread of their own, analyses go last (but
-//! take a guaranteed share of the searching threads while they wait).
+//! do not wait for them. The turn is fair (see `fair_queue`): client addresses, then users,
+//! share the threads by the CPU time their work took; quick bots and time-out stand-ins go
+//! first and have a thread of their own; analyses go last (but take a guaranteed share of the
+//! searching threads while they wait). A search is thought in slices ([`Thinking`]), so a
+//! thread is never held for a whole `max` move while others wait.
 //!
 //! The threads also run at the lowest scheduling priority (nice 19 on Linux): they take all the
 //! CPU nobody else wants, but a core they share with the rooms, the writer or the HTTP
@@ -16,7 +18,7 @@
 use crate::live::fair_queue::{FairQueue, Lane, Worker};
 use pyramidion_ai::level::BotLevel;
 use pyramidion_games::AnyGame;
-use pyramidion_games::bots::choose_any;
+use pyramidion_games::bots::{AnyDeciding, choose_any};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -61,6 +63,84 @@ impl Shared {
                 return None;
             }
             queue = self.ready.wait(queue).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+}
+
+impl Shared {
+    /// Queues a slice of a search (see [`Thinking`]).
+    fn push(&self, (lane, game, job): (Lane, String, Job)) {
+        let (group, owner) = (job.group.clone(), job.owner.clone());
+        self.queue().push_in(lane, &group, &owner, &game, job);
+        self.ready.notify_all();
+    }
+}
+
+/// Processor time a slice of a search may take before the pool serves other work: a `max`
+/// move is about a second of CPU, and a quick bot's move queued behind it waits at most this
+/// long for the thread (issue 54), plus what the fair queue serves first.
+const SLICE_CPU_SECONDS: f64 = 0.05;
+
+/// Search iterations between two looks at the slice's CPU time.
+const ITERATIONS_PER_LOOK: u32 = 8;
+
+/// A search bot's move being thought on the pool, a slice at a time: each slice runs for
+/// [`SLICE_CPU_SECONDS`] of CPU at most and then queues the next one at the back of its
+/// user's turn, so the fair queue chooses what runs next. The move is the one the bot
+/// chooses at once (`pyramidion_ai::level::Deciding`), however it is sliced.
+struct Thinking {
+    ticket: Ticket,
+    group: String,
+    game: AnyGame,
+    level: BotLevel,
+    seed: u64,
+    /// Started by the first slice (on a pool thread, not the caller's).
+    deciding: Option<AnyDeciding>,
+    answer: oneshot::Sender<Option<String>>,
+}
+
+impl Thinking {
+    /// The pool job running this decision's next slice, with its lane and game.
+    fn job(self, shared: Arc<Shared>) -> (Lane, String, Job) {
+        let (lane, game) = (self.ticket.lane, self.ticket.game.clone());
+        let job = Job {
+            group: self.group.clone(),
+            owner: self.ticket.owner.clone(),
+            run: Box::new(move || self.slice(shared)),
+        };
+        (lane, game, job)
+    }
+
+    fn slice(mut self, shared: Arc<Shared>) {
+        // Nobody waits for this move any more (the room was closed, its game ended, the
+        // server stops): the rest of the search would be CPU for nothing.
+        if self.answer.is_closed() {
+            return;
+        }
+        let started = thread_cpu_seconds();
+        let thought = catch_unwind(AssertUnwindSafe(|| {
+            let (game, level, seed) = (&self.game, self.level, self.seed);
+            let deciding = self
+                .deciding
+                .get_or_insert_with(|| AnyDeciding::new(game, level, seed));
+            loop {
+                if let Some(text) = deciding.step(ITERATIONS_PER_LOOK) {
+                    return Some(text);
+                }
+                if thread_cpu_seconds() - started >= SLICE_CPU_SECONDS {
+                    return None;
+                }
+            }
+        }));
+        match thought {
+            Ok(Some(text)) => {
+                let _ = self.answer.send(Some(text));
+            }
+            Ok(None) => shared.push(self.job(Arc::clone(&shared))),
+            Err(panic) => {
+                let fallback = fallback_after_panic(&self.game, self.level, self.seed, &panic);
+                let _ = self.answer.send(fallback);
+            }
         }
     }
 }
@@ -153,10 +233,24 @@ impl BotPool {
         seed: u64,
     ) -> Option<String> {
         let (tx, rx) = oneshot::channel();
-        let job: Box<dyn FnOnce() + Send> = Box::new(move || {
-            let _ = tx.send(choose_or_fallback(&game, level, seed));
-        });
-        self.submit(&ticket, job);
+        if ticket.lane == Lane::Fast {
+            let job: Box<dyn FnOnce() + Send> = Box::new(move || {
+                let _ = tx.send(choose_or_fallback(&game, level, seed));
+            });
+            self.submit(&ticket, job);
+        } else {
+            let group = self.shared.origins.group_of(&ticket.owner);
+            let thinking = Thinking {
+                ticket,
+                group,
+                game,
+                level,
+                seed,
+                deciding: None,
+                answer: tx,
+            };
+            self.shared.push(thinking.job(Arc::clone(&self.shared)));
+        }
         rx.await.ok().flatten()
     }
 
@@ -283,13 +377,24 @@ fn current_nice() -> i32 {
 /// and if that panics too, the first legal move. `None` only when there is no legal move.
 pub fn choose_or_fallback(game: &AnyGame, level: BotLevel, seed: u64) -> Option<String> {
     match catch_unwind(AssertUnwindSafe(|| choose_any(game, level, seed))) {
-        Ok(text) => return Some(text),
-        Err(panic) => tracing::error!(
-            level = %level,
-            panic = panic_text(&panic),
-            "bot panicked; playing a fallback move"
-        ),
+        Ok(text) => Some(text),
+        Err(panic) => fallback_after_panic(game, level, seed, &panic),
     }
+}
+
+/// After a bot of `level` panicked: logs it and plays the greedy bot's move, or if that
+/// panics too, the first legal move.
+fn fallback_after_panic(
+    game: &AnyGame,
+    level: BotLevel,
+    seed: u64,
+    panic: &Box<dyn std::any::Any + Send>,
+) -> Option<String> {
+    tracing::error!(
+        level = %level,
+        panic = panic_text(panic),
+        "bot panicked; playing a fallback move"
+    );
     if level != BotLevel::Greedy
         && let Ok(text) = catch_unwind(AssertUnwindSafe(|| {
             choose_any(game, BotLevel::Greedy, seed)
@@ -343,6 +448,46 @@ mod tests {
                 let m = w.await.expect("a move");
                 assert!(legal.contains(&m), "{m}");
             }
+        }
+    }
+
+    /// Issue 54: with one searching thread, a long search of one user (far more than a
+    /// slice of CPU) and then a short one of another user: the short one is answered first,
+    /// since the long one gives the thread back after each slice and the fair queue serves
+    /// the user who has used less. Both moves are the ones their bots choose at once.
+    #[tokio::test]
+    async fn a_short_search_is_answered_between_the_slices_of_a_long_one() {
+        let pool = std::sync::Arc::new(BotPool::new(1));
+        let game = two_player_games(9).remove(0);
+        let ticket = |owner: &str| Ticket {
+            lane: Lane::Search,
+            owner: owner.into(),
+            game: format!("{owner}-table"),
+        };
+        let (long, short) = (BotLevel::Search(400_000), BotLevel::Search(20));
+        let done = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let run = |owner: &'static str, level: BotLevel| {
+            let (pool, game, done) = (pool.clone(), game.clone(), done.clone());
+            let ticket = ticket(owner);
+            tokio::spawn(async move {
+                let m = pool.choose(ticket, game, level, 4).await;
+                done.lock().unwrap().push(owner);
+                m
+            })
+        };
+        let long_move = run("flooder", long);
+        // The long search has started (its first slice ran and the next one waits).
+        while pool.waiting(Lane::Search) == 0 {
+            tokio::task::yield_now().await;
+        }
+        let short_move = run("victim", short).await.unwrap();
+        assert_eq!(*done.lock().unwrap(), ["victim"], "the short search went first");
+        assert_eq!(short_move, Some(choose_any(&game, short, 4)));
+        // The long one is not waited for to its end (minutes in a debug build): once nobody
+        // waits for its answer, its next slice drops it.
+        long_move.abort();
+        while pool.waiting(Lane::Search) > 0 {
+            tokio::task::yield_now().await;
         }
     }
 
