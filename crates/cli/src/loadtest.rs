@@ -54,6 +54,11 @@ pub struct LoadtestArgs {
     /// The game of those games; default: the first game whose descriptor offers the level.
     #[arg(long, value_parser = crate::game_args::game_parser())]
     pub bot_game: Option<GameKind>,
+    /// One more game against bots of this level (in the bot games' game), whose bots' replies
+    /// are reported apart: the victim of issue 54, whose quick bot must answer within 1.5 s
+    /// while the `--bot-games` keep the pool busy (serve with `--bot-pace-ms 0`).
+    #[arg(long)]
+    pub victim_level: Option<String>,
     /// Players arrive spread evenly over this many milliseconds rather than all at once
     /// (thousands of sign-ins in one instant are no crowd; their transient buffers would
     /// stay in the server's resident memory and count as memory per game).
@@ -174,9 +179,14 @@ async fn play_all(args: &LoadtestArgs, seed_base: u64) -> Result<Samples> {
     } else {
         None
     };
+    let victim_table = match &args.victim_level {
+        Some(level) => Some(Arc::new(TableKind::against_bots(args.bot_game, level)?.1)),
+        None => None,
+    };
     let http = reqwest::Client::new();
     let totals = Arc::new(Totals::default());
     let bots = Arc::new(Totals::default());
+    let victim = Arc::new(Totals::default());
     let deadline = Instant::now() + Duration::from_secs(args.seconds);
     let think = Duration::from_millis(args.think_ms);
     let clients = (0..args.games)
@@ -185,8 +195,9 @@ async fn play_all(args: &LoadtestArgs, seed_base: u64) -> Result<Samples> {
             against_bots
                 .iter()
                 .flat_map(|t| (0..args.bot_games).map(|i| (t.clone(), bots.clone(), i))),
-        );
-    let players_in_all = (args.games + args.bot_games).max(1) as u32;
+        )
+        .chain(victim_table.iter().map(|t| (t.clone(), victim.clone(), 0)));
+    let players_in_all = (args.games + args.bot_games + 1).max(1) as u32;
     let ramp = Duration::from_millis(args.ramp_ms);
     let players: Vec<_> = clients
         .enumerate()
@@ -214,6 +225,7 @@ async fn play_all(args: &LoadtestArgs, seed_base: u64) -> Result<Samples> {
     Ok(Samples {
         solo: totals.part().await,
         bots: bots.part().await,
+        victim: victim.part().await,
     })
 }
 
@@ -237,6 +249,9 @@ async fn play_in_processes(args: &LoadtestArgs) -> Result<Samples> {
         if let Some(game) = args.bot_game {
             cmd.args(["--bot-game", game.key()]);
         }
+        if let (0, Some(level)) = (i, &args.victim_level) {
+            cmd.args(["--victim-level", level]);
+        }
         let child = cmd.spawn().context("cannot start a client process")?;
         children.push(tokio::task::spawn_blocking(move || {
             child.wait_with_output()
@@ -250,6 +265,7 @@ async fn play_in_processes(args: &LoadtestArgs) -> Result<Samples> {
             .with_context(|| format!("client process {i} printed no samples"))?;
         all.solo.add(samples.solo);
         all.bots.add(samples.bots);
+        all.victim.add(samples.victim);
     }
     Ok(all)
 }
@@ -346,6 +362,19 @@ async fn load(args: LoadtestArgs) -> Result<()> {
         println!("bot games' move round trip p50: {p50:.2} ms");
         println!("bot games' move round trip p99: {p99:.2} ms");
         println!("bot games' move round trip max: {max:.2} ms");
+        let [w50, w99, wmax] = percentiles(&bots.bot_waits_us).map(|us| us as f64 / 1000.0);
+        println!("bot games' bot replies: p50 {w50:.0} ms, p99 {w99:.0} ms, max {wmax:.0} ms");
+    }
+    if let Some(level) = &args.victim_level {
+        let victim = &samples.victim;
+        let [w50, w99, wmax] = percentiles(&victim.bot_waits_us).map(|us| us as f64 / 1000.0);
+        println!(
+            "victim (one game against level {level}): {} bot replies, p50 {w50:.0} ms, p99 {w99:.0} ms, \
+             max {wmax:.0} ms (from its move's answer to the bots' next move; 0 pace needs \
+             serve --bot-pace-ms 0); errors {}",
+            victim.bot_waits_us.len(),
+            victim.errors
+        );
     }
     print_server_side(&before, &after);
     let delta = |name: &str| after.get(name).unwrap_or(&0.0) - before.get(name).unwrap_or(&0.0);

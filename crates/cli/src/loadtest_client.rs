@@ -130,9 +130,17 @@ impl Client<'_> {
             }
             if state.legal.is_empty() {
                 // Another seat (a bot) is to move: however long it thinks, this is no round
-                // trip of ours; it may last until the deadline.
+                // trip of ours; it may last until the deadline. Its wait is the bots' reply.
+                let waiting = Instant::now();
                 match next_state(ws, game, state.state_id + 1, &mut held, self.deadline).await? {
-                    Some((next, _)) => state = next,
+                    Some((next, _)) => {
+                        state = next;
+                        self.totals
+                            .bot_waits_us
+                            .lock()
+                            .await
+                            .push(waiting.elapsed().as_micros() as u64);
+                    }
                     None => {
                         count_others(&state, mine);
                         return Ok(false);

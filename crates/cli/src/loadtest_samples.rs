@@ -20,6 +20,8 @@ pub struct Totals {
     /// Bytes the connection received for each of the client's moves (the WebSocket
     /// messages' text, from sending the move to its answer).
     pub bytes: Mutex<Vec<u64>>,
+    /// How long the other seats (bots) took to answer, each time the client waited for them.
+    pub bot_waits_us: Mutex<Vec<u64>>,
 }
 
 /// What one client process measured of one kind of game (sent by a `--clients` child to
@@ -33,6 +35,8 @@ pub struct Part {
     pub finished: u64,
     pub latencies_us: Vec<u64>,
     pub bytes: Vec<u64>,
+    #[serde(default)]
+    pub bot_waits_us: Vec<u64>,
 }
 
 impl Totals {
@@ -45,6 +49,7 @@ impl Totals {
             finished: self.finished.load(Ordering::Relaxed),
             latencies_us: self.latencies_us.lock().await.clone(),
             bytes: self.bytes.lock().await.clone(),
+            bot_waits_us: self.bot_waits_us.lock().await.clone(),
         }
     }
 }
@@ -58,6 +63,7 @@ impl Part {
         self.finished += other.finished;
         self.latencies_us.extend(other.latencies_us);
         self.bytes.extend(other.bytes);
+        self.bot_waits_us.extend(other.bot_waits_us);
     }
 
     /// Round-trip percentiles of the client's moves, in milliseconds.
@@ -82,6 +88,8 @@ pub fn percentiles(samples: &[u64]) -> [u64; 3] {
 pub struct Samples {
     pub solo: Part,
     pub bots: Part,
+    #[serde(default)]
+    pub victim: Part,
 }
 
 /// The server answered `unavailable` (`503`, or a WebSocket `unavailable` error): it is at
