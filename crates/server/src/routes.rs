@@ -207,6 +207,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/abandon", post(http::endings::abandon))
         .route("/api/games/{id}/claim", post(http::endings::claim))
         .route("/api/games/{id}/back", post(http::endings::back))
+        .route("/api/games/{id}/undo", post(http::endings::undo))
         .route("/api/games/{id}/chat", get(live::chat::list))
         .route(
             "/api/games/{id}/note",

@@ -8,6 +8,7 @@ pub mod error;
 pub mod fence;
 pub mod pairing_queue;
 pub(crate) mod people_store;
+pub mod undo_store;
 pub mod ratings;
 pub mod room_store;
 pub mod rows;

@@ -75,6 +75,26 @@ pub async fn back(
     ask(&state, &identity.user_id, &id, Action::Back).await
 }
 
+/// What `POST /api/games/{id}/undo` is sent: the state the step to take back led to.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UndoBody {
+    pub state_id: u64,
+}
+
+/// `POST /api/games/{id}/undo`: takes back the last step of the user's own turn.
+pub async fn undo(
+    State(state): State<AppState>,
+    identity: Identity,
+    Path(id): Path<String>,
+    crate::http::api::ApiJson(body): crate::http::api::ApiJson<UndoBody>,
+) -> ApiResult<Json<Done>> {
+    let action = Action::Undo {
+        state_id: body.state_id,
+    };
+    ask(&state, &identity.user_id, &id, action).await
+}
+
 /// Abandons every live game against bots only that nobody moved in since `before` (ms since
 /// the epoch). Returns how many. Run by the sweep (`Limits::abandon_after`).
 pub async fn abandon_stale(

@@ -24,6 +24,9 @@ pub enum Action {
     Claim,
     /// Take back a seat a bot took after too many time-outs.
     Back,
+    /// Take back the last step of one's own turn, played on the state `state_id` names
+    /// (`crate::live::room`'s undo: the game's rules say which steps may be).
+    Undo { state_id: u64 },
 }
 
 /// The room's answer: what happened, or why not (a stable code).
@@ -38,6 +41,8 @@ pub enum Done {
     Resigned { ended: bool, resigned: Vec<u8> },
     /// Seats taken back from the bot that played them.
     Back { seats: Vec<u8> },
+    /// The last step taken back: the state the game is at now.
+    Undone { state_id: u64 },
 }
 
 /// The stored result of a game its rules ended: the final outcome ([`final_outcome`]) and,

@@ -20,6 +20,7 @@ use moving::ApplyError;
 mod played;
 use played::Played;
 mod chatting;
+mod undoing;
 #[cfg(test)]
 mod endings_tests;
 #[cfg(test)]
@@ -516,6 +517,7 @@ impl Room {
             bots: (0..self.seats.len() as u8)
                 .map(|s| self.bot_plays(s))
                 .collect(),
+            undo: seat.is_some_and(|s| self.may_undo(s)),
         }))
     }
 
