@@ -144,6 +144,10 @@ codes! {
     NotAway = "not_away", Some(409), "HTTP", "\"I'm back\": no bot plays the user's seat";
     CannotUndo = "cannot_undo", Some(409), "HTTP",
         "undo: the last step may not be taken back (the game's rules make it final: it revealed something, drew at random or ended the turn), it is not the user's, or the user is not to move";
+    VacationActive = "vacation_active", Some(409), "HTTP",
+        "vacation: one is running already (it cannot be cut short or lengthened)";
+    VacationTooLong = "vacation_too_long", Some(400), "HTTP",
+        "vacation: fewer than 1 day, or more days than the allowance has left (21 in any 365)";
     NoteTooLong = "note_too_long", Some(400), "HTTP",
         "a private note (`PUT /api/games/{id}/note`) over 2,000 characters; nothing is stored";
     ChatTooLong = "chat_too_long", None, "WS",

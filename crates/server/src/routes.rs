@@ -189,6 +189,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/me", get(http::accounts::me))
         .route("/api/me/games", get(http::history::my_games))
         .route("/api/me/turns", get(http::turns::my_turns))
+        .route(
+            "/api/me/vacation",
+            get(http::vacation::get_vacation).post(http::vacation::start_vacation),
+        )
         .route("/api/clocks", get(http::turns::clocks))
         .route("/api/register", post(http::accounts::register))
         .route("/api/login", post(http::accounts::login))

@@ -1,6 +1,6 @@
 //! Taking back steps of one's own turn (`Rules::undoable`): honest over random games, and
 //! the steps a player most wants back (the take, the placing) are offered.
-use pyramidion_core::{Rules, Seat, ToMove};
+use pyramidion_core::Rules;
 use pyramidion_pyramido::{Game, Move, Options};
 use pyramidion_testkit::undo::undo_is_honest;
 
@@ -20,6 +20,7 @@ fn undoable_steps_reveal_nothing() {
 #[test]
 fn the_take_and_the_placing_may_be_taken_back_but_not_the_refill() {
     let mut game = Game::new(&Options::players(2), 3).unwrap();
+    let mover = game.to_move();
     let take = Move::Take(0);
     assert!(game.undoable(&take));
     game.play(&take).unwrap();
@@ -29,7 +30,7 @@ fn the_take_and_the_placing_may_be_taken_back_but_not_the_refill() {
     assert!(game.undoable(&place), "{place}");
     game.play(&place).unwrap();
     // On to the end of the turn: every step before the refill stays the same seat's.
-    while game.to_move() == ToMove::Seat(Seat(0)) {
+    while game.to_move() == mover {
         game.legal_moves(&mut legal);
         let m = legal[0];
         if matches!(m, Move::Refill(_)) {
@@ -37,7 +38,7 @@ fn the_take_and_the_placing_may_be_taken_back_but_not_the_refill() {
         }
         game.play(&m).unwrap();
     }
-    // Seat 1's first step now: seat 0's turn cannot be reached any more, and an illegal move
+    // The other seat's first step now (a take): a pass is illegal there, and an illegal move
     // is never undoable.
     assert!(!game.undoable(&Move::Pass));
 }

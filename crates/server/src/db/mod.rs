@@ -9,6 +9,7 @@ pub mod fence;
 pub mod pairing_queue;
 pub(crate) mod people_store;
 pub mod undo_store;
+pub mod vacation_store;
 pub mod ratings;
 pub mod room_store;
 pub mod rows;

@@ -21,6 +21,7 @@ mod played;
 use played::Played;
 mod chatting;
 mod undoing;
+mod vacationing;
 #[cfg(test)]
 mod endings_tests;
 #[cfg(test)]

@@ -16,5 +16,6 @@ mod pyramido;
 mod pyramids;
 mod reach;
 mod shell;
+mod undo;
 mod support;
 mod webdriver;
