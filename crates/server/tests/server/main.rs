@@ -34,3 +34,4 @@ mod resign;
 mod room_builds;
 mod timeouts;
 mod undo;
+mod vacation;
