@@ -17,5 +17,6 @@ mod pyramids;
 mod reach;
 mod shell;
 mod undo;
+mod vacation;
 mod support;
 mod webdriver;

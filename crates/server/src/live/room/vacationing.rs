@@ -41,6 +41,19 @@ impl Room {
             ));
         }
         self.clock = Some(clock);
+        // The other players away hear of it as of any event (`crate::reach`); those at the
+        // table see it on the clock.
+        let mut told: Vec<&str> = Vec::new();
+        for (i, seat) in self.seats.iter().enumerate() {
+            if let crate::db::rows::SeatKind::Human(user) = seat
+                && !mine.contains(&(i as u8))
+                && !told.contains(&user.as_str())
+            {
+                told.push(user);
+                self.hub
+                    .away(user, &self.id, crate::reach::Kind::Vacation);
+            }
+        }
         self.publish();
         self.schedule();
         Ok(Done::Paused {
