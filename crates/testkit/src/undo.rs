@@ -44,7 +44,9 @@ pub fn undo_is_honest<R: Rules>(
 /// Checks one step declared undoable from `game`.
 pub fn check_step<R: Rules>(game: &R, m: &R::Move, rng: &mut GameRng) -> Result<(), String> {
     let mut after = game.clone();
-    after.play(m).map_err(|e| format!("is declared undoable but illegal: {e}"))?;
+    after
+        .play(m)
+        .map_err(|e| format!("is declared undoable but illegal: {e}"))?;
     if after.to_move() != game.to_move() {
         return Err(format!(
             "is declared undoable but hands the move on ({:?} to {:?})",

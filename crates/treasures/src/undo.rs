@@ -6,7 +6,7 @@
 //! information: it may be taken back while that player is still scoring (`done`, and the
 //! last discard, hand the scoring on).
 use crate::moves::Move;
-use crate::state::{Game, Phase};
+use crate::state::Game;
 use pyramidion_core::Rules;
 
 pub(crate) fn undoable(game: &Game, m: &Move) -> bool {

@@ -24,7 +24,10 @@ fn a_pair_may_be_taken_back_but_not_a_pyramid_card() {
             game.play(&pair.clone()).unwrap();
             break;
         }
-        assert!(legal.iter().all(|m| !game.undoable(m)), "a God tile ends the turn");
+        assert!(
+            legal.iter().all(|m| !game.undoable(m)),
+            "a God tile ends the turn"
+        );
         game.play(&legal[0].clone()).unwrap();
     }
     game.legal_moves(&mut legal);

@@ -12,7 +12,12 @@ use axum::Json;
 use axum::extract::{Path, State};
 use tokio::sync::oneshot;
 
-pub(crate) async fn ask(state: &AppState, user: &str, game: &str, action: Action) -> ApiResult<Json<Done>> {
+pub(crate) async fn ask(
+    state: &AppState,
+    user: &str,
+    game: &str,
+    action: Action,
+) -> ApiResult<Json<Done>> {
     if !crate::live::visibility::plausible_id(game) {
         return Err(not_found());
     }

@@ -107,7 +107,9 @@ pub async fn start_vacation(
         .games_of_user(user)
         .await?
         .into_iter()
-        .filter(|g| g.status == GameStatus::Live && g.clock.as_ref().is_some_and(|c| c.turn_based()))
+        .filter(|g| {
+            g.status == GameStatus::Live && g.clock.as_ref().is_some_and(|c| c.turn_based())
+        })
         .map(|g| g.id)
         .collect();
     games.sort();
@@ -118,7 +120,9 @@ pub async fn start_vacation(
         // not counted in `paused`.
         match crate::http::endings::ask(&state, user, id, Action::Vacation { until }).await {
             Ok(_) => paused += 1,
-            Err(e) => tracing::warn!(game = %id, error = %e.message, "a game's clock did not pause for a vacation"),
+            Err(e) => {
+                tracing::warn!(game = %id, error = %e.message, "a game's clock did not pause for a vacation")
+            }
         }
     }
     let mut after = status(&state, user, now).await?;

@@ -20,8 +20,6 @@ use moving::ApplyError;
 mod played;
 use played::Played;
 mod chatting;
-mod undoing;
-mod vacationing;
 #[cfg(test)]
 mod endings_tests;
 #[cfg(test)]
@@ -29,6 +27,8 @@ mod memory_store;
 mod scheduling;
 #[cfg(test)]
 mod tests;
+mod undoing;
+mod vacationing;
 
 /// How soon the deadline sweep (`Rooms::wake_due`, every `rooms::WAKE_EVERY`) brings back a
 /// room whose turn's time runs out: a room whose deadline is further away than this (plus its

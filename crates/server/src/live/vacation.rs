@@ -63,7 +63,11 @@ mod tests {
         let now = 6 * 3600 * 1000;
         c.pause(0, now, now + 3 * DAY);
         assert_eq!(c.remaining(0, now), DAY - now);
-        assert_eq!(c.remaining(0, now + 2 * DAY), DAY - now, "nothing charged meanwhile");
+        assert_eq!(
+            c.remaining(0, now + 2 * DAY),
+            DAY - now,
+            "nothing charged meanwhile"
+        );
         assert_eq!(c.deadline(), Some(now + 3 * DAY + DAY - now));
         // A restart during the vacation changes nothing; one after it charges nothing of the
         // time the game had no room.

@@ -64,7 +64,10 @@ async fn the_player_to_move_takes_back_a_step_durably_and_nobody_else_may() {
     assert_eq!((r.status, r.code()), (409, "cannot_undo"), "{}", r.text);
     let r = mover.post(&undo, json!({"state_id": 0})).await;
     assert_eq!((r.status, r.code()), (409, "stale_state"), "{}", r.text);
-    let r = Client::guest(&s).await.post(&undo, json!({"state_id": 1})).await;
+    let r = Client::guest(&s)
+        .await
+        .post(&undo, json!({"state_id": 1}))
+        .await;
     assert_eq!((r.status, r.code()), (403, "not_seated"), "{}", r.text);
     let r = mover.post(&undo, json!({})).await;
     assert_eq!(r.status, 400, "{}", r.text);
@@ -72,7 +75,12 @@ async fn the_player_to_move_takes_back_a_step_durably_and_nobody_else_may() {
     // Taken back: stored first (the record has no move), then told to both players, whose
     // views are the first ones again; the clock still runs the mover's turn, not reset.
     let r = mover.post(&undo, json!({"state_id": 1})).await;
-    assert_eq!((r.status, r.body.clone()), (200, json!({"state_id": 0})), "{}", r.text);
+    assert_eq!(
+        (r.status, r.body.clone()),
+        (200, json!({"state_id": 0})),
+        "{}",
+        r.text
+    );
     assert!(s.state.store.moves(&id).await.unwrap().is_empty());
     let undone = s.state.store.undone_moves(&id).await.unwrap();
     assert_eq!(undone.len(), 1);
@@ -86,7 +94,8 @@ async fn the_player_to_move_takes_back_a_step_durably_and_nobody_else_may() {
     let seat = first["to_move"].as_u64().unwrap() as usize;
     assert_eq!(back["clock"]["running"], first["to_move"]);
     assert!(
-        back["clock"]["remaining_ms"][seat].as_i64() <= first["clock"]["remaining_ms"][seat].as_i64(),
+        back["clock"]["remaining_ms"][seat].as_i64()
+            <= first["clock"]["remaining_ms"][seat].as_i64(),
         "{back}"
     );
     // Nothing left to take back.
@@ -100,7 +109,10 @@ async fn the_player_to_move_takes_back_a_step_durably_and_nobody_else_may() {
     let place = first_legal(&taken);
     wm.play(&id, 1, &place).await;
     let placed = state_at(&mut wm, &id, 2).await;
-    assert_eq!(placed["to_move"], first["to_move"], "the turn goes on after the placing");
+    assert_eq!(
+        placed["to_move"], first["to_move"],
+        "the turn goes on after the placing"
+    );
     assert_eq!(placed["undo"], true);
     let again = start(sqlite_url(&s.dir), |_| {}).await;
     mover.base = again.base.clone();
@@ -111,7 +123,12 @@ async fn the_player_to_move_takes_back_a_step_durably_and_nobody_else_may() {
     assert_eq!(reloaded["view"], placed["view"]);
     assert_eq!(reloaded["undo"], true);
     let r = mover.post(&undo, json!({"state_id": 2})).await;
-    assert_eq!((r.status, r.body.clone()), (200, json!({"state_id": 1})), "{}", r.text);
+    assert_eq!(
+        (r.status, r.body.clone()),
+        (200, json!({"state_id": 1})),
+        "{}",
+        r.text
+    );
     let back = state_at(&mut wm, &id, 1).await;
     assert_eq!(back["view"], taken["view"]);
     assert_eq!(

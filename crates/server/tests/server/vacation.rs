@@ -54,7 +54,12 @@ async fn a_vacation_pauses_turn_based_clocks_within_the_allowance_and_across_res
     assert_eq!(status.body["days_left"], 21);
     for days in [0, 22] {
         let r = a.post("/api/me/vacation", json!({ "days": days })).await;
-        assert_eq!((r.status, r.code()), (400, "vacation_too_long"), "{}", r.text);
+        assert_eq!(
+            (r.status, r.code()),
+            (400, "vacation_too_long"),
+            "{}",
+            r.text
+        );
     }
 
     // Three days from now: the turn-based game pauses, the real-time one does not.
@@ -75,7 +80,10 @@ async fn a_vacation_pauses_turn_based_clocks_within_the_allowance_and_across_res
     assert_eq!(seen["clock"]["remaining_ms"][0], DAY);
     let row = s.state.store.game(&daily).await.unwrap().unwrap();
     assert_eq!(row.clock_state.unwrap().vacation, vec![(0, until)]);
-    assert_eq!(s.state.store.deadline_of(&daily).await.unwrap(), Some(until + DAY));
+    assert_eq!(
+        s.state.store.deadline_of(&daily).await.unwrap(),
+        Some(until + DAY)
+    );
     let other = wb.subscribe(&live, None).await;
     assert_eq!(other["clock"]["vacation_until"], json!([null, null]));
 

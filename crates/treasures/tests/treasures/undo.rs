@@ -11,8 +11,8 @@ fn undoable_steps_reveal_nothing() {
         Options::multiplayer(4),
         Options::solo(SoloMode::TheLegend),
     ] {
-        let report = undo_is_honest::<Game>(&options, 1, 20)
-            .unwrap_or_else(|e| panic!("{options:?}: {e}"));
+        let report =
+            undo_is_honest::<Game>(&options, 1, 20).unwrap_or_else(|e| panic!("{options:?}: {e}"));
         assert!(report.undoable > 0, "{options:?}: {report:?}");
     }
 }

@@ -16,7 +16,7 @@ mod pyramido;
 mod pyramids;
 mod reach;
 mod shell;
+mod support;
 mod undo;
 mod vacation;
-mod support;
 mod webdriver;

@@ -50,8 +50,7 @@ impl Room {
                 && !told.contains(&user.as_str())
             {
                 told.push(user);
-                self.hub
-                    .away(user, &self.id, crate::reach::Kind::Vacation);
+                self.hub.away(user, &self.id, crate::reach::Kind::Vacation);
             }
         }
         self.publish();
