@@ -22,7 +22,7 @@ export function vacationCard() {
     const start = async () => {
       try {
         const after = await api('POST', '/api/me/vacation', { days: Number(/** @type {HTMLInputElement} */ (days).value) });
-        toast(t('vacation.started', { n: after.paused || 0 }), 'info');
+        toast(t('vacation.started', { count: after.paused || 0 }), 'info');
         draw(after);
       } catch (e) {
         showError(e);
@@ -34,13 +34,8 @@ export function vacationCard() {
       h('p.hint', {}, t('vacation.explain', { allowance: st.allowance_days, window: st.window_days })),
       st.active
         ? h('p', { 'data-testid': 'vacation-active', role: 'status' }, t('vacation.active', { date: dateText(st.active.ends_at) }))
-        : h(
-            'p.row',
-            {},
-            h('label', {}, t('vacation.days'), ' ', days),
-            h('button', { 'data-testid': 'vacation-start', disabled: st.days_left < 1, onclick: start }, t('vacation.start')),
-          ),
-      h('p.hint', { 'data-testid': 'vacation-left' }, t('vacation.left', { n: st.days_left })),
+        : h('p.row', {}, h('label', {}, t('vacation.days'), ' ', days), h('button', { 'data-testid': 'vacation-start', disabled: st.days_left < 1, onclick: start }, t('vacation.start'))),
+      h('p.hint', { 'data-testid': 'vacation-left' }, t('vacation.left', { count: st.days_left })),
     );
   };
   api('GET', '/api/me/vacation').then(draw, showError);

@@ -25,7 +25,7 @@ async fn a_vacation_is_started_from_the_settings_and_shown_on_the_clock() {
     s.wait_for("[data-testid=vacation-start]", 15).await;
     assert_eq!(
         s.text("[data-testid=vacation-left]").await,
-        fill(&it["vacation.left"], "n", "21")
+        fill(&it["vacation.left.other"], "count", "21")
     );
     s.js(
         "const d = document.querySelector('[data-testid=vacation-days]'); d.value = '3';",
@@ -36,7 +36,7 @@ async fn a_vacation_is_started_from_the_settings_and_shown_on_the_clock() {
     s.wait_for("[data-testid=vacation-active]", 15).await;
     assert_eq!(
         s.text("[data-testid=vacation-left]").await,
-        fill(&it["vacation.left"], "n", "18")
+        fill(&it["vacation.left.other"], "count", "18")
     );
     let dir = artifacts().join("undo");
     s.js(
