@@ -20,7 +20,7 @@ impl Room {
     pub(super) fn may_undo(&self, seat: u8) -> bool {
         self.to_move() == Some(seat)
             && !self.bot_plays(seat)
-            && !self.covering.is_some_and(|(s, _)| s == seat)
+            && self.covering.is_none_or(|(s, _)| s != seat)
             && self
                 .moves
                 .last()
