@@ -32,7 +32,8 @@ impl Store {
                     crate::db::fence::hold_fence(c, &game_id, fence.as_ref()).await?;
                     sqlx::query(
                         "INSERT INTO undone_moves (game_id, ply, text, undone_at)
-                         SELECT game_id, ply, text, $3 FROM moves WHERE game_id = $1 AND ply >= $2",
+                         SELECT game_id, ply, text, CAST($3 AS BIGINT) FROM moves
+                         WHERE game_id = $1 AND ply >= $2",
                     )
                     .bind(&game_id)
                     .bind(from as i64)
