@@ -4,6 +4,7 @@
 // clock runs; the page only subtracts the time since that message arrived.
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { vacationMark } from './vacation.js';
 
 // "2 d 4 h", "5 h 03", "4:05": precise where it matters, short everywhere. Days only from two
 // days on: a day's turn shows "24 h 00" beside a running "23 h 59", not "1 d 0 h" (issue 46).
@@ -72,6 +73,7 @@ export function clockBar(ctx) {
           running ? h('span.sr', {}, t('clock.to_move')) : null,
           timeouts && !botPlays ? h('span.timeouts', {}, t('clock.timeouts', { count: timeouts, max: clock.bot_after })) : null,
           botPlays ? h('span.bot-plays', { 'data-testid': `bot-plays-${seat}` }, t('clock.bot_plays')) : null,
+          st.finished ? null : vacationMark(clock, seat),
         );
       }),
     ),

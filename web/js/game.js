@@ -16,6 +16,7 @@ import { notifyOffer } from './push.js';
 import { absenceAlert, playActions, endingText } from './people.js';
 import { chatPanel } from './chat.js';
 import { notesPanel } from './notes.js';
+import { undoBar, undoKey } from './undo.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
@@ -195,6 +196,7 @@ export async function renderGame(root, id, invite) {
         online || st.finished ? null : h('p.card.offline', { 'data-testid': 'offline-board', role: 'status' }, t('game.offline')),
         st.finished ? endBar(page.table, st.seat !== null, [endingText(ctx), rematchOffer(page, draw)]) : null,
         gameResult(ctx, resultDetails),
+        undoBar(ctx, online),
         render(ctx),
         // Resign and abandon under the board (as lichess and BGA place them): above it they
         // would push the board down on a phone. "I'm back" and "Claim" are at the top
@@ -253,6 +255,8 @@ export async function renderGame(root, id, invite) {
       }
       // The move list follows the numbered events; when it cannot (first load, a gap), it is
       // read again from the game's record.
+      // An undo takes the last step back: the list drops it.
+      if (page.log.length > msg.event && !msg.missed.length) page.log.length = msg.event;
       if (msg.missed.length && page.log.length + msg.missed.length === msg.event) page.log.push(...msg.missed);
       else if (msg.last_move && page.log.length === msg.event - 1) page.log.push(msg.last_move);
       else if (page.log.length !== msg.event) loadLog();
@@ -290,6 +294,12 @@ export async function renderGame(root, id, invite) {
   const ticking = setInterval(() => tickClocks(root, page.state, page.receivedAt), 1000);
 
   const off = socket.onMessage(onMessage);
+  const offUndo = undoKey(
+    id,
+    () => page.state,
+    () => socket.status === 'connected',
+    () => drawSoon(),
+  );
   // The board turns inert when the connection drops and live again when it is back.
   const offStatus = socket.onStatus(() => page.state && drawSoon());
   socket.subscribe(id, invite);
@@ -305,6 +315,7 @@ export async function renderGame(root, id, invite) {
     cancelSoon();
     clearInterval(ticking);
     off();
+    offUndo();
     offStatus();
     socket.unsubscribe(id);
   };

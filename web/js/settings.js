@@ -2,6 +2,7 @@
 // Notification settings (#/settings): push on this browser, an e-mail address (verified by a
 // link), and which events reach me by each while I am away. Also the pages the mails link
 // to: #/verify-email/{token} and the one-click #/unsubscribe/{token}.
+import { vacationCard } from './vacation.js';
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t, language } from './i18n.js';
@@ -9,7 +10,7 @@ import { app, errorText, showError, toast } from './shell.js';
 import { status, enablePush, disablePush, onPushChange } from './push.js';
 import { soundOn, setSound } from './turns.js';
 
-const EVENTS = ['your_move', 'rematch', 'table_full'];
+const EVENTS = ['your_move', 'rematch', 'table_full', 'vacation'];
 
 /**
  * Why push could not be turned on, in words: the browser's error, or the server's refusal
@@ -149,7 +150,7 @@ export async function renderSettings(root) {
     );
 
   const draw = () => {
-    mount(root, h('div.settings-page', { 'data-testid': 'settings' }, h('h1', {}, t('settings.title')), pushCard(), eventsCard(), emailCard(), soundCard()));
+    mount(root, h('div.settings-page', { 'data-testid': 'settings' }, h('h1', {}, t('settings.title')), pushCard(), eventsCard(), emailCard(), soundCard(), vacationCard()));
     document.title = `${t('settings.title')} · Pyramidion`;
   };
   const off = onPushChange(draw);

@@ -200,6 +200,17 @@ pub trait Rules:
     fn is_legal(&self, m: &Self::Move) -> bool {
         self.check(m).is_ok()
     }
+    /// Whether `m`, played now by the seat to move, may be taken back by that seat before its
+    /// turn ends (Board Game Arena's undo): it reveals nothing hidden from anyone and draws
+    /// nothing random, it affects no other seat, and the same seat is still to move after it.
+    /// The server offers the undo of a step only where this said yes when it was played, and
+    /// performs it by replaying the game without it. The default, for a game that declares
+    /// nothing: no move may be taken back (a game whose every move ends the turn needs no
+    /// more). The harness (`pyramidion-testkit`) checks that a game's declaration is honest.
+    fn undoable(&self, m: &Self::Move) -> bool {
+        let _ = m;
+        false
+    }
     /// What `seat` may see (`None`: a spectator). The only way hidden information leaves the state.
     fn view(&self, seat: Option<Seat>) -> Self::View;
     fn outcome(&self) -> Option<Outcome>;

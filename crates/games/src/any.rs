@@ -51,6 +51,9 @@ pub struct PlayedMove {
     pub full: MoveInfo,
     /// Per seat (index) and then the spectators (last): the redacted form, where it differs.
     pub redacted: Vec<Option<MoveInfo>>,
+    /// Whether its seat may take it back while its turn lasts (the game's
+    /// `Rules::undoable`, asked before the move was played).
+    pub undoable: bool,
 }
 
 impl PlayedMove {
@@ -241,8 +244,9 @@ impl AnyGame {
                     })
                 })
                 .collect();
+            let undoable = g.undoable(&m);
             g.play_unchecked(&m);
-            Ok(PlayedMove { seat, full, redacted })
+            Ok(PlayedMove { seat, full, redacted, undoable })
         })
     }
 

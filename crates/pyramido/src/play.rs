@@ -451,6 +451,10 @@ impl Rules for Game {
         Game::check(self, m)
     }
 
+    fn undoable(&self, m: &Move) -> bool {
+        crate::undo::undoable(self, m)
+    }
+
     fn play_unchecked(&mut self, m: &Move) {
         self.ply += 1;
         match *m {

@@ -395,6 +395,10 @@ impl Rules for Game {
         Game::check(self, m)
     }
 
+    fn undoable(&self, m: &Move) -> bool {
+        crate::undo::undoable(self, m)
+    }
+
     fn play_unchecked(&mut self, m: &Move) {
         match *m {
             Move::God(god) => self.take_god(god.index()),

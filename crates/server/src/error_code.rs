@@ -62,7 +62,7 @@ codes! {
         "a browser page from another origin";
     IllegalMove = "illegal_move", None, "WS",
         "the rules refuse the move; `reason` is the engine's code (e.g. `wrong_phase`, `slot_occupied`, `gem_not_available`, `bad_move_syntax`; each game's codes are listed in RULES.md and its descriptor's `move_errors`)";
-    StaleState = "stale_state", None, "WS",
+    StaleState = "stale_state", None, "WS (and HTTP `409` for an undo)",
         "`state_id` is not the current state (`state_id` in the error is)";
     NotYourTurn = "not_your_turn", None, "WS",
         "another seat is to move, the sender has no seat, or a bot plays the sender's seat (it timed out too often)";
@@ -144,6 +144,12 @@ codes! {
     NotBotOnly = "not_bot_only", Some(409), "HTTP", "abandon: a game with people in it";
     NobodyAway = "nobody_away", Some(409), "HTTP", "claim: no player is away";
     NotAway = "not_away", Some(409), "HTTP", "\"I'm back\": no bot plays the user's seat";
+    CannotUndo = "cannot_undo", Some(409), "HTTP",
+        "undo: the last step may not be taken back (the game's rules make it final: it revealed something, drew at random or ended the turn), it is not the user's, or the user is not to move";
+    VacationActive = "vacation_active", Some(409), "HTTP",
+        "vacation: one is running already (it cannot be cut short or lengthened)";
+    VacationTooLong = "vacation_too_long", Some(400), "HTTP",
+        "vacation: fewer than 1 day, or more days than the allowance has left (21 in any 365)";
     NoteTooLong = "note_too_long", Some(400), "HTTP",
         "a private note (`PUT /api/games/{id}/note`) over 2,000 characters; nothing is stored";
     ChatTooLong = "chat_too_long", None, "WS",

@@ -189,6 +189,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/me", get(http::accounts::me))
         .route("/api/me/games", get(http::history::my_games))
         .route("/api/me/turns", get(http::turns::my_turns))
+        .route(
+            "/api/me/vacation",
+            get(http::vacation::get_vacation).post(http::vacation::start_vacation),
+        )
         .route("/api/clocks", get(http::turns::clocks))
         .route("/api/register", post(http::accounts::register))
         .route("/api/login", post(http::accounts::login))
@@ -207,6 +211,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/abandon", post(http::endings::abandon))
         .route("/api/games/{id}/claim", post(http::endings::claim))
         .route("/api/games/{id}/back", post(http::endings::back))
+        .route("/api/games/{id}/undo", post(http::endings::undo))
         .route("/api/games/{id}/chat", get(live::chat::list))
         .route(
             "/api/games/{id}/note",

@@ -120,6 +120,11 @@ pub struct ClockState {
     /// before this field). Left out when none, so that older clocks read the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seen_ms: Option<i64>,
+    /// Seats whose player is on vacation, and until when (ms since the epoch): a turn-based
+    /// turn of theirs is not charged before then (`crate::live::vacation`). Left out when
+    /// empty, so that older clocks read the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vacation: Vec<(u8, i64)>,
 }
 
 #[cfg(test)]

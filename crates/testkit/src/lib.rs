@@ -12,6 +12,7 @@
 pub mod golden;
 pub mod hooks;
 pub mod players;
+pub mod undo;
 use pyramidion_core::record::Record;
 use pyramidion_core::rules::{ErrorCode, Outcome, Rules, ToMove};
 use pyramidion_core::{GameRng, Seat, Seed};

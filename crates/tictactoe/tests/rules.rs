@@ -122,3 +122,13 @@ fn random_games_pass_the_shared_harness() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(plies >= games * 5);
 }
+
+/// Every move ends the turn: the game declares nothing to undo (the rules contract's default),
+/// and the harness agrees over random games.
+#[test]
+fn no_move_can_be_taken_back() {
+    let report = pyramidion_testkit::undo::undo_is_honest::<Game>(&Options::default(), 0, 200)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.plies >= 200 * 5);
+    assert_eq!(report.undoable, 0);
+}

@@ -54,7 +54,12 @@ remaining_ms: Array<number>, running: number | null, timeouts: Array<number>,
 /**
  * Time-outs after which a seat is played by a bot.
  */
-bot_after: number, };
+bot_after: number, 
+/**
+ * Per seat, until when its player is on vacation (ms since the epoch; null: not): its
+ * turn-based clock is paused until then (`crate::live::vacation`).
+ */
+vacation_until: Array<number | null>, };
 
 /**
  * The stored result (and a `state` message's `ending`) of a game that ended early: why
@@ -148,6 +153,12 @@ ending: EarlyResult | null,
  * out from the clock.
  */
 away: Array<number>, 
+/**
+ * Whether this connection's seat may take back the last step now (`POST
+ * /api/games/{id}/undo`): the server decides from the game's rules; clients do not work
+ * it out.
+ */
+undo: boolean, 
 /**
  * A daily challenge's finished game whose end position is sealed until its day is over
  * for everyone (`view` is then the position before the last move, while `outcome` is

@@ -6,3 +6,4 @@ mod golden;
 mod rulebook;
 mod rules;
 mod simulate;
+mod undo;

@@ -6,4 +6,5 @@ mod golden;
 mod illegal;
 mod scoring;
 mod simulate;
+mod undo;
 mod views;

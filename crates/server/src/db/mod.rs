@@ -13,4 +13,6 @@ pub mod room_store;
 pub mod rows;
 pub mod store;
 pub mod stored_result;
+pub mod undo_store;
+pub mod vacation_store;
 pub mod writer;

@@ -41,6 +41,9 @@ pub trait RoomStore: Send + Sync {
         fence: Option<Fence>,
     ) -> Stored<'a>;
     fn add_chat<'a>(&'a self, m: &'a ChatMessage) -> Stored<'a>;
+    /// Takes the moves from ply `from` on back (an undo: `crate::db::undo_store`), fenced
+    /// like a move.
+    fn undo_moves<'a>(&'a self, game_id: &'a str, from: u32, fence: Option<Fence>) -> Stored<'a>;
 }
 
 impl RoomStore for Store {
@@ -65,5 +68,9 @@ impl RoomStore for Store {
 
     fn add_chat<'a>(&'a self, m: &'a ChatMessage) -> Stored<'a> {
         Box::pin(Store::add_chat(self, m))
+    }
+
+    fn undo_moves<'a>(&'a self, game_id: &'a str, from: u32, fence: Option<Fence>) -> Stored<'a> {
+        Box::pin(Store::undo_moves(self, game_id, from, fence))
     }
 }

@@ -12,7 +12,12 @@ use axum::Json;
 use axum::extract::{Path, State};
 use tokio::sync::oneshot;
 
-async fn ask(state: &AppState, user: &str, game: &str, action: Action) -> ApiResult<Json<Done>> {
+pub(crate) async fn ask(
+    state: &AppState,
+    user: &str,
+    game: &str,
+    action: Action,
+) -> ApiResult<Json<Done>> {
     if !crate::live::visibility::plausible_id(game) {
         return Err(not_found());
     }
@@ -73,6 +78,26 @@ pub async fn back(
     Path(id): Path<String>,
 ) -> ApiResult<Json<Done>> {
     ask(&state, &identity.user_id, &id, Action::Back).await
+}
+
+/// What `POST /api/games/{id}/undo` is sent: the state the step to take back led to.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UndoBody {
+    pub state_id: u64,
+}
+
+/// `POST /api/games/{id}/undo`: takes back the last step of the user's own turn.
+pub async fn undo(
+    State(state): State<AppState>,
+    identity: Identity,
+    Path(id): Path<String>,
+    crate::http::api::ApiJson(body): crate::http::api::ApiJson<UndoBody>,
+) -> ApiResult<Json<Done>> {
+    let action = Action::Undo {
+        state_id: body.state_id,
+    };
+    ask(&state, &identity.user_id, &id, action).await
 }
 
 /// Abandons every live game against bots only that nobody moved in since `before` (ms since

@@ -61,6 +61,9 @@ pub struct ClockView {
     pub timeouts: Vec<u32>,
     /// Time-outs after which a seat is played by a bot.
     pub bot_after: u32,
+    /// Per seat, until when its player is on vacation (ms since the epoch; null: not): its
+    /// turn-based clock is paused until then (`crate::live::vacation`).
+    pub vacation_until: Vec<Option<i64>>,
 }
 
 impl Clock {
@@ -74,6 +77,7 @@ impl Clock {
             covered: false,
             ran_out: Vec::new(),
             seen_ms: running.map(|_| now),
+            vacation: Vec::new(),
         };
         Clock { profile, state }
     }
@@ -90,6 +94,8 @@ impl Clock {
     /// Time left to `seat` at `now`: it only decreases while its turn runs.
     pub fn remaining(&self, seat: u8, now: i64) -> i64 {
         let allotted = self.allotted(seat);
+        // A turn paused by a vacation is shown as it will stand when the vacation ends.
+        let now = now.max(self.vacation_until(seat).unwrap_or(now));
         if self.state.running == Some(seat) {
             (allotted - (now - self.state.turn_started_ms).max(0)).max(0)
         } else {
@@ -186,9 +192,22 @@ impl Clock {
         let Some(seen) = self.state.seen_ms.filter(|_| self.ticking()) else {
             return false;
         };
-        let used = (seen - self.state.turn_started_ms).max(0);
+        let start = self.state.turn_started_ms;
         let before = self.state.clone();
-        self.state.turn_started_ms = now - used;
+        let paused = self.state.running.and_then(|s| self.vacation_until(s));
+        self.state.turn_started_ms = match paused {
+            // Paused by a vacation when last seen (`crate::live::vacation`): it has used
+            // `until - start` when the vacation ends, and the time without a room after that
+            // is not charged either.
+            Some(until) if until > seen => {
+                if now <= until {
+                    start
+                } else {
+                    now - (until - start)
+                }
+            }
+            _ => now - (seen - start),
+        };
         self.state.seen_ms = Some(now);
         self.state != before
     }
@@ -222,6 +241,7 @@ impl Clock {
         self.state.turn_started_ms = now;
         self.state.covered = false;
         self.state.seen_ms = next.map(|_| now);
+        self.vacation_turn(now);
     }
 
     /// Counts a time-out of `seat`, whose running turn a bot now plays.
@@ -243,6 +263,9 @@ impl Clock {
             running: self.state.running,
             timeouts: self.state.timeouts.clone(),
             bot_after: TIMEOUTS_TO_BOT,
+            vacation_until: (0..seats)
+                .map(|s| self.vacation_until(s as u8).filter(|&u| u > now))
+                .collect(),
         }
     }
 }

@@ -24,6 +24,12 @@ pub enum Action {
     Claim,
     /// Take back a seat a bot took after too many time-outs.
     Back,
+    /// Take back the last step of one's own turn, played on the state `state_id` names
+    /// (`crate::live::room`'s undo: the game's rules say which steps may be).
+    Undo { state_id: u64 },
+    /// The user is on vacation until `until` (ms since the epoch): the clock of a turn-based
+    /// game pauses for their seats (`crate::live::vacation`).
+    Vacation { until: i64 },
 }
 
 /// The room's answer: what happened, or why not (a stable code).
@@ -38,6 +44,10 @@ pub enum Done {
     Resigned { ended: bool, resigned: Vec<u8> },
     /// Seats taken back from the bot that played them.
     Back { seats: Vec<u8> },
+    /// The last step taken back: the state the game is at now.
+    Undone { state_id: u64 },
+    /// The seats whose clock pauses for a vacation, and until when.
+    Paused { paused: Vec<u8>, until: i64 },
 }
 
 /// The stored result of a game its rules ended: the final outcome ([`final_outcome`]) and,

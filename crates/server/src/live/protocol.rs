@@ -194,6 +194,10 @@ pub struct StateMsg {
     /// against them (`POST /api/games/{id}/claim`). The server says it; clients do not work it
     /// out from the clock.
     pub away: Vec<u8>,
+    /// Whether this connection's seat may take back the last step now (`POST
+    /// /api/games/{id}/undo`): the server decides from the game's rules; clients do not work
+    /// it out.
+    pub undo: bool,
     /// A daily challenge's finished game whose end position is sealed until its day is over
     /// for everyone (`view` is then the position before the last move, while `outcome` is
     /// the final result): which challenge, and when its end and the day's ranking open.

@@ -27,6 +27,8 @@ mod memory_store;
 mod scheduling;
 #[cfg(test)]
 mod tests;
+mod undoing;
+mod vacationing;
 
 /// How soon the deadline sweep (`Rooms::wake_due`, every `rooms::WAKE_EVERY`) brings back a
 /// room whose turn's time runs out: a room whose deadline is further away than this (plus its
@@ -516,6 +518,7 @@ impl Room {
             bots: (0..self.seats.len() as u8)
                 .map(|s| self.bot_plays(s))
                 .collect(),
+            undo: seat.is_some_and(|s| self.may_undo(s)),
         }))
     }
 

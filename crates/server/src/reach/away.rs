@@ -17,16 +17,25 @@ pub enum Kind {
     YourMove,
     Rematch,
     TableFull,
+    /// Another player of a turn-based game went on vacation: its clock pauses for them
+    /// (`crate::live::vacation`).
+    Vacation,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::YourMove, Kind::Rematch, Kind::TableFull];
+    pub const ALL: [Kind; 4] = [
+        Kind::YourMove,
+        Kind::Rematch,
+        Kind::TableFull,
+        Kind::Vacation,
+    ];
 
     pub fn key(self) -> &'static str {
         match self {
             Kind::YourMove => "your_move",
             Kind::Rematch => "rematch",
             Kind::TableFull => "table_full",
+            Kind::Vacation => "vacation",
         }
     }
 }

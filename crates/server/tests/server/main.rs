@@ -33,3 +33,5 @@ mod resign;
 #[cfg(feature = "postgres-tests")]
 mod room_builds;
 mod timeouts;
+mod undo;
+mod vacation;

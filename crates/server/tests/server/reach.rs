@@ -460,8 +460,9 @@ async fn a_verified_address_gets_one_mail_per_game_and_hour_with_a_one_click_uns
     let prefs = a.get("/api/notify").await.body["prefs"].clone();
     assert_eq!(
         prefs,
-        json!({"push": {"your_move": true, "rematch": true, "table_full": true},
-               "email": {"your_move": false, "rematch": false, "table_full": false}})
+        json!({"push": {"your_move": true, "rematch": true, "table_full": true, "vacation": true},
+               "email": {"your_move": false, "rematch": false, "table_full": false,
+                         "vacation": false}})
     );
 }
 
@@ -830,4 +831,48 @@ pub async fn push_health_is_stored(s: &TestServer) {
 #[tokio::test]
 async fn push_health_is_stored_on_sqlite() {
     push_health_is_stored(&start_sqlite("reach-health").await).await;
+}
+
+/// Vacation mode (issue 46): the other player of a turn-based game, away from the site, is
+/// told by push that its clock pauses for a player on vacation.
+#[tokio::test]
+async fn a_vacation_reaches_the_other_player_away() {
+    let (endpoint, mut pushed) = push_endpoint().await;
+    let s = start_sqlite_with("reach-vacation", |c| c.reach.allow_http_push = true).await;
+    let mut a = Client::guest(&s).await;
+    let mut b = Client::guest(&s).await;
+    let device = Device::new();
+    let mut sub = device.subscription(&format!("{endpoint}/push/anna"));
+    sub["lang"] = json!("it");
+    assert_eq!(a.post("/api/push/subscribe", sub).await.status, 201);
+    let t = a
+        .post(
+            "/api/tables",
+            json!({"game": "pyramids", "options": {"players": 2},
+                   "seats": [{"type": "me"}, {"type": "open"}], "clock": "day"}),
+        )
+        .await;
+    let id = t.body["id"].as_str().unwrap().to_string();
+    let joined = b.post(&format!("/api/tables/{id}/join"), json!({})).await;
+    assert_eq!(joined.body["status"], "live", "{}", joined.text);
+    let r = b.post("/api/me/vacation", json!({"days": 2})).await;
+    assert_eq!(
+        (r.status, r.body["paused"].clone()),
+        (200, json!(1)),
+        "{}",
+        r.text
+    );
+    // The table filling (and maybe A's move) come first.
+    for _ in 0..4 {
+        let payload = device.decrypt(&recv(&mut pushed, "a push").await.body);
+        if payload["kind"] == "vacation" {
+            assert_eq!(payload["game"], id.as_str());
+            assert_eq!(
+                payload["title"],
+                catalog_text("it", "notify.vacation_title")
+            );
+            return;
+        }
+    }
+    panic!("no vacation push");
 }

@@ -7,3 +7,4 @@ mod moves;
 mod rulebook;
 mod simulation;
 mod stage_end_view;
+mod undo;

@@ -17,4 +17,6 @@ mod pyramids;
 mod reach;
 mod shell;
 mod support;
+mod undo;
+mod vacation;
 mod webdriver;

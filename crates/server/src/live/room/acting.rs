@@ -32,6 +32,8 @@ impl Room {
         }
         match action {
             Action::Back => return self.back(&mine).await,
+            Action::Undo { state_id } => return self.undo(&mine, state_id).await,
+            Action::Vacation { until } => return self.vacation(&mine, until).await,
             Action::Resign => {
                 let seats: Vec<u8> = mine
                     .into_iter()

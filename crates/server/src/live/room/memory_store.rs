@@ -123,4 +123,12 @@ impl RoomStore for MemoryStore {
     fn add_chat<'a>(&'a self, _: &'a ChatMessage) -> Stored<'a> {
         Box::pin(async move { self.refused() })
     }
+
+    fn undo_moves<'a>(&'a self, _: &'a str, from: u32, _: Option<Fence>) -> Stored<'a> {
+        Box::pin(async move {
+            self.refused()?;
+            lock(&self.moves).truncate(from as usize);
+            Ok(())
+        })
+    }
 }

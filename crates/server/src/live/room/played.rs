@@ -34,6 +34,8 @@ pub struct Played {
     /// Per seat and then the spectators (last): the redacted form, where it differs; empty
     /// when it differs for nobody.
     redacted: Box<[Option<Form>]>,
+    /// Whether its seat may take it back while its turn lasts (`PlayedMove::undoable`).
+    pub undoable: bool,
 }
 
 impl Played {
@@ -41,6 +43,7 @@ impl Played {
         let hidden = m.redacted.iter().any(Option::is_some);
         Played {
             seat: m.seat,
+            undoable: m.undoable,
             full: Form::new(&m.full),
             redacted: if hidden {
                 m.redacted
