@@ -2,7 +2,7 @@
 //! passes (the per-address rate limit, the body limit and timeout, JSON errors, tracing). The
 //! handlers live in `http`, `live`, `reach` and `cluster`; this is the one place that says
 //! which path reaches which.
-use crate::{AppState, analysis, error, error_code, http, live};
+use crate::{AppState, analysis, error, error_code, http, live, social};
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::middleware::{self, Next};
@@ -221,6 +221,26 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/watch", get(http::meet::watch))
         .route("/api/users/{id}", get(http::profiles::profile))
+        // Friends, clubs and profiles (issue 49).
+        .route("/api/users", get(social::profile_stats::search))
+        .route("/api/users/{id}/stats", get(social::profile_stats::stats))
+        .route(
+            "/api/users/{id}/follow",
+            post(social::friends::follow).delete(social::friends::unfollow),
+        )
+        .route("/api/me/friends", get(social::friends::list))
+        .route("/api/me/clubs", get(social::clubs::mine))
+        .route(
+            "/api/clubs",
+            get(social::clubs::list).post(social::clubs::create),
+        )
+        .route("/api/clubs/{id}", get(social::clubs::page))
+        .route("/api/clubs/{id}/join", post(social::clubs::join))
+        .route("/api/clubs/{id}/leave", post(social::clubs::leave))
+        .route(
+            "/api/clubs/{id}/members/{user}",
+            post(social::clubs::moderate),
+        )
         .route(
             "/api/users/{id}/games.ndjson",
             get(http::export::user_games_ndjson),

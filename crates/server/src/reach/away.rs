@@ -17,16 +17,24 @@ pub enum Kind {
     YourMove,
     Rematch,
     TableFull,
+    /// A friend kept a seat for them at a new table (`crate::social::friends`).
+    Challenge,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::YourMove, Kind::Rematch, Kind::TableFull];
+    pub const ALL: [Kind; 4] = [
+        Kind::YourMove,
+        Kind::Rematch,
+        Kind::TableFull,
+        Kind::Challenge,
+    ];
 
     pub fn key(self) -> &'static str {
         match self {
             Kind::YourMove => "your_move",
             Kind::Rematch => "rematch",
             Kind::TableFull => "table_full",
+            Kind::Challenge => "challenge",
         }
     }
 }

@@ -16,5 +16,6 @@ mod pyramido;
 mod pyramids;
 mod reach;
 mod shell;
+mod social;
 mod support;
 mod webdriver;
