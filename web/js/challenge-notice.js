@@ -6,7 +6,7 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
-/** @param {import('./socket.js').Socket} socket */
+// Called once the socket exists.
 export function initChallenges(socket) {
   socket.onMessage((msg) => {
     if (msg.type !== 'challenge') return;

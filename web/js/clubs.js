@@ -24,13 +24,9 @@ function clubItem(c) {
 }
 
 function newClub() {
-  const name = h('input', { 'data-testid': 'club-name', maxlength: 24, 'aria-label': t('club.name') });
-  const description = h('textarea', { 'data-testid': 'club-description', maxlength: 500, rows: 2, 'aria-label': t('club.description') });
-  const admission = h(
-    'select',
-    { 'data-testid': 'club-admission', 'aria-label': t('club.admission') },
-    ADMISSIONS.map((a) => h('option', { value: a }, t(`club.admission_${a}`))),
-  );
+  const name = /** @type {HTMLInputElement} */ (h('input', { 'data-testid': 'club-name', maxlength: 24, 'aria-label': t('club.name') }));
+  const description = /** @type {HTMLTextAreaElement} */ (h('textarea', { 'data-testid': 'club-description', maxlength: 500, rows: 2, 'aria-label': t('club.description') }));
+  const admission = /** @type {HTMLSelectElement} */ (h('select', { 'data-testid': 'club-admission', 'aria-label': t('club.admission') }, ADMISSIONS.map((a) => h('option', { value: a }, t(`club.admission_${a}`)))));
   const create = async () => {
     try {
       const club = await api('POST', '/api/clubs', { name: name.value.trim(), description: description.value, admission: admission.value });
@@ -87,7 +83,7 @@ export async function renderClubs(root) {
 function clubTable(club, games) {
   const duel = games.filter((g) => g.seats.min <= 2 && g.seats.max >= 2);
   if (!duel.length) return null;
-  const select = h('select', { 'data-testid': 'club-table-game', 'aria-label': t('lobby.game') }, duel.map((g) => h('option', { value: g.key }, t(`game.${g.key}`))));
+  const select = /** @type {HTMLSelectElement} */ (h('select', { 'data-testid': 'club-table-game', 'aria-label': t('lobby.game') }, duel.map((g) => h('option', { value: g.key }, t(`game.${g.key}`)))));
   const create = () => createTable({ game: select.value, options: { players: 2 }, seats: [{ type: 'me' }, { type: 'open' }], club: club.id }).catch(showError);
   return h('div.row', {}, select, h('button.primary', { 'data-testid': 'club-table-create', onclick: create }, t('club.new_table')));
 }

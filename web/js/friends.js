@@ -13,7 +13,7 @@ function playerLink(p) {
 
 function search() {
   const results = h('ul.search-results', { 'data-testid': 'player-results' });
-  const input = h('input', { type: 'search', 'data-testid': 'player-search', placeholder: t('social.search_placeholder'), 'aria-label': t('social.search') });
+  const input = /** @type {HTMLInputElement} */ (h('input', { type: 'search', 'data-testid': 'player-search', placeholder: t('social.search_placeholder'), 'aria-label': t('social.search') }));
   let asked = 0;
   input.oninput = async () => {
     const mine = ++asked;

@@ -2,7 +2,7 @@
 //! passes (the per-address rate limit, the body limit and timeout, JSON errors, tracing). The
 //! handlers live in `http`, `live`, `reach` and `cluster`; this is the one place that says
 //! which path reaches which.
-use crate::{AppState, analysis, error, error_code, http, live, social};
+use crate::{AppState, analysis, error, error_code, http, live};
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::middleware::{self, Next};
@@ -222,24 +222,24 @@ pub fn router(state: AppState) -> Router {
         .route("/api/watch", get(http::meet::watch))
         .route("/api/users/{id}", get(http::profiles::profile))
         // Friends, clubs and profiles (issue 49).
-        .route("/api/users", get(social::profile_stats::search))
-        .route("/api/users/{id}/stats", get(social::profile_stats::stats))
+        .route("/api/users", get(http::profile_stats::search))
+        .route("/api/users/{id}/stats", get(http::profile_stats::stats))
         .route(
             "/api/users/{id}/follow",
-            post(social::friends::follow).delete(social::friends::unfollow),
+            post(http::friends::follow).delete(http::friends::unfollow),
         )
-        .route("/api/me/friends", get(social::friends::list))
-        .route("/api/me/clubs", get(social::clubs::mine))
+        .route("/api/me/friends", get(http::friends::list))
+        .route("/api/me/clubs", get(http::clubs::mine))
         .route(
             "/api/clubs",
-            get(social::clubs::list).post(social::clubs::create),
+            get(http::clubs::list).post(http::clubs::create),
         )
-        .route("/api/clubs/{id}", get(social::clubs::page))
-        .route("/api/clubs/{id}/join", post(social::clubs::join))
-        .route("/api/clubs/{id}/leave", post(social::clubs::leave))
+        .route("/api/clubs/{id}", get(http::clubs::page))
+        .route("/api/clubs/{id}/join", post(http::clubs::join))
+        .route("/api/clubs/{id}/leave", post(http::clubs::leave))
         .route(
             "/api/clubs/{id}/members/{user}",
-            post(social::clubs::moderate),
+            post(http::clubs::moderate),
         )
         .route(
             "/api/users/{id}/games.ndjson",

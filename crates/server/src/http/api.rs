@@ -252,7 +252,7 @@ pub async fn create_table(
             SeatSpec::Open => SeatKind::Open,
             SeatSpec::Invite => SeatKind::Invited,
             SeatSpec::Friend { user } => SeatKind::Reserved(
-                crate::social::friends::challenged(&state, &identity, &user).await?,
+                crate::http::friends::challenged(&state, &identity, &user).await?,
             ),
             SeatSpec::Bot { level } => {
                 // Only a level the game lists: a `search:N` budget is a level of the bots,
@@ -322,7 +322,7 @@ pub async fn create_table(
     }
     state.store.create_game(&row, &seats).await?;
     tracing::info!(game = %row.id, kind = %row.kind, status = %row.status, "table created");
-    crate::social::friends::announce(&state, &row, &seats, &identity.display_name());
+    crate::http::friends::announce(&state, &row, &seats, &identity.display_name());
     if full {
         // Solo games and bot tables start at once.
         state.rooms.get(&state, &row.id).await?;

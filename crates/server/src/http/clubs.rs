@@ -1,11 +1,11 @@
 //! Clubs (issue 49 item 3): an account creates one (its owner), others join it (open, on
 //! approval, or with its invite link), moderators approve, remove and ban, the owner names
 //! moderators. A club's page lists its members, their recent games and their ratings per
-//! game; a club's tables are for its members (`super::audience`). Club names are checked
+//! game; a club's tables are for its members (`crate::social::audience`). Club names are checked
 //! like account names (`crate::names`: look-alikes are one name).
-use super::club_role::{Admission, Moderation, Role};
-use super::club_store::ClubRow;
-use super::friends::account;
+use crate::http::friends::account;
+use crate::social::club_role::{Admission, Moderation, Role};
+use crate::social::club_store::ClubRow;
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
@@ -392,7 +392,7 @@ pub async fn moderate(
 ) -> ApiResult<Json<ClubStanding>> {
     let club = club_or_404(&state, &id).await?;
     let mine = state.store.club_role(&club.id, &identity.user_id).await?;
-    let user = crate::http::profiles::user_by_id_or_name(&state, &user).await?;
+    let user = crate::social::lookup::user_by_id_or_name(&state, &user).await?;
     let theirs = state.store.club_role(&club.id, &user).await?;
     let refused = || {
         ApiError::new(

@@ -1,6 +1,6 @@
 //! Friends (issue 49 item 2): an account follows players, sees whether they are on the site
 //! or playing, keeps a seat for them at a new table (a challenge: `crate::http::api`, seat
-//! type `friend`) and may keep its tables for them (friends-only: `super::audience`).
+//! type `friend`) and may keep its tables for them (friends-only: `crate::social::audience`).
 //! Following is one way and public in count only; guests are temporary identities, so they
 //! neither follow nor are followed (`403 account_required`): they may read profiles, search
 //! players and visit clubs.
@@ -29,7 +29,7 @@ pub fn account(identity: &Identity, what: &str) -> ApiResult<()> {
 /// The account `key` (an id or a name), refusing guests: `404` for nobody, `403
 /// account_required` for a guest.
 async fn followable(state: &AppState, key: &str) -> ApiResult<String> {
-    let id = crate::http::profiles::user_by_id_or_name(state, key).await?;
+    let id = crate::social::lookup::user_by_id_or_name(state, key).await?;
     let user = state
         .store
         .user(&id)
@@ -84,7 +84,7 @@ pub async fn unfollow(
     identity: Identity,
 ) -> ApiResult<Json<Following>> {
     account(&identity, "following players")?;
-    let id = crate::http::profiles::user_by_id_or_name(&state, &key).await?;
+    let id = crate::social::lookup::user_by_id_or_name(&state, &key).await?;
     state.store.unfollow(&identity.user_id, &id).await?;
     Ok(Json(Following {
         user: id,
@@ -152,7 +152,7 @@ pub async fn list(State(state): State<AppState>, identity: Identity) -> ApiResul
 /// follows (`403 not_following`); returns the friend's id.
 pub async fn challenged(state: &AppState, creator: &Identity, friend: &str) -> ApiResult<String> {
     account(creator, "challenging a friend")?;
-    let id = crate::http::profiles::user_by_id_or_name(state, friend).await?;
+    let id = crate::social::lookup::user_by_id_or_name(state, friend).await?;
     if id == creator.user_id || !state.store.follows(&creator.user_id, &id).await? {
         return Err(ApiError::new(
             ApiErrorCode::NotFollowing,

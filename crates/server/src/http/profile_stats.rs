@@ -1,9 +1,9 @@
 //! `GET /api/users/{key}/stats`: what makes a profile worth visiting (issue 49 item 4) beside
 //! `crate::http::profiles`: the rating graph's points per game (from `rating_changes`, which
 //! keeps every rated game's rating before and after), statistics per game and the
-//! fair-play record (`super::player_stats`), and the player's friends count and whether the
+//! fair-play record (`crate::social::player_stats`), and the player's friends count and whether the
 //! viewer follows them. Also the player search (`GET /api/users?q=`).
-use super::player_stats::{Played, Stats, compute};
+use crate::social::player_stats::{Played, Stats, compute};
 use crate::AppState;
 use crate::db::error::Result;
 use crate::db::store::Store;
@@ -149,7 +149,7 @@ pub async fn stats(
     Path(key): Path<String>,
     headers: axum::http::HeaderMap,
 ) -> ApiResult<Json<ProfileStats>> {
-    let id = crate::http::profiles::user_by_id_or_name(&state, &key).await?;
+    let id = crate::social::lookup::user_by_id_or_name(&state, &key).await?;
     // A daily game is nobody's, its score included, until its day is over for everyone.
     let embargoed = crate::live::daily_embargo::embargoed_games_of(&state, &id).await?;
     let played: Vec<Played> = state
@@ -170,7 +170,7 @@ pub async fn stats(
         rating_history: histories(state.store.rating_changes_of(&id).await?),
         followers: state.store.followers_count(&id).await?,
         followed,
-        online: super::friends::on_site(&state, &id).await,
+        online: crate::http::friends::on_site(&state, &id).await,
         user: id,
     }))
 }
