@@ -103,7 +103,11 @@ export type ServerMsg = { "type": "hello", user: string, name: string, guest: bo
 /**
  * The seat's time-outs so far, and after how many a bot takes the seat over.
  */
-timeouts: number, bot_after: number, } | { "type": "rematch_offer", game: string, table: string, by: string, } | { "type": "pairing", waiting: number, other_kind: number, out_of_range: number, table: string | null, } | { "type": "chat", game: string, message: ChatMessage, } | { "type": "turn", game: string, your_turn: boolean, finished: boolean, } | { "type": "table", table: Table<TableSeat>, } | { "type": "error", code: string, message: string, game: string | null, 
+timeouts: number, bot_after: number, } | { "type": "rematch_offer", game: string, table: string, by: string, } | { "type": "challenge", table: string, 
+/**
+ * The game's key.
+ */
+game: string, by: string, } | { "type": "pairing", waiting: number, other_kind: number, out_of_range: number, table: string | null, } | { "type": "chat", game: string, message: ChatMessage, } | { "type": "turn", game: string, your_turn: boolean, finished: boolean, } | { "type": "table", table: Table<TableSeat>, } | { "type": "error", code: string, message: string, game: string | null, 
 /**
  * The rules engine's reason for an `illegal_move` (e.g. `slot_occupied`).
  */

@@ -3,14 +3,14 @@
 //! moderators. A club's page lists its members, their recent games and their ratings per
 //! game; a club's tables are for its members (`crate::social::audience`). Club names are checked
 //! like account names (`crate::names`: look-alikes are one name).
-use crate::http::friends::account;
-use crate::social::club_role::{Admission, Moderation, Role};
-use crate::social::club_store::ClubRow;
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
+use crate::http::friends::account;
 use crate::identity::Identity;
+use crate::social::club_role::{Admission, Moderation, Role};
+use crate::social::club_store::ClubRow;
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -62,8 +62,8 @@ pub async fn create(
     ApiJson(new): ApiJson<NewClub>,
 ) -> ApiResult<(StatusCode, Json<ClubLine>)> {
     account(&identity, "a club")?;
-    let name = crate::names::check(&new.name)
-        .map_err(|e| ApiError::new(ApiErrorCode::BadName, e.0))?;
+    let name =
+        crate::names::check(&new.name).map_err(|e| ApiError::new(ApiErrorCode::BadName, e.0))?;
     let description = new.description.trim().to_string();
     if description.chars().count() > MAX_DESCRIPTION {
         return Err(ApiError::bad_request(format!(
@@ -116,7 +116,9 @@ pub async fn list(
     headers: axum::http::HeaderMap,
 ) -> ApiResult<Json<ClubList>> {
     if search.q.contains('\0') {
-        return Err(ApiError::bad_request("no club's name holds a NUL character"));
+        return Err(ApiError::bad_request(
+            "no club's name holds a NUL character",
+        ));
     }
     let viewer = Identity::from_headers(&state, &headers).await?;
     let mine = match &viewer {
@@ -364,7 +366,12 @@ pub async fn leave(
             ));
         }
         Some(Role::Banned) => {}
-        Some(_) => state.store.drop_club_member(&club.id, &identity.user_id).await?,
+        Some(_) => {
+            state
+                .store
+                .drop_club_member(&club.id, &identity.user_id)
+                .await?
+        }
         None => {}
     }
     let role = role.filter(|r| *r == Role::Banned);

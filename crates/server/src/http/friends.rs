@@ -164,7 +164,12 @@ pub async fn challenged(state: &AppState, creator: &Identity, friend: &str) -> A
 
 /// Tells each player a seat is kept for at a new table that `by` challenges them: in the
 /// page if they are on the site, by push and e-mail if not (`crate::reach`).
-pub fn announce(state: &AppState, row: &crate::db::rows::GameRow, seats: &[crate::db::rows::SeatKind], by: &str) {
+pub fn announce(
+    state: &AppState,
+    row: &crate::db::rows::GameRow,
+    seats: &[crate::db::rows::SeatKind],
+    by: &str,
+) {
     let msg = crate::live::protocol::ServerMsg::Challenge {
         table: row.id.clone(),
         game: row.kind,

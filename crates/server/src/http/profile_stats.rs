@@ -3,12 +3,12 @@
 //! keeps every rated game's rating before and after), statistics per game and the
 //! fair-play record (`crate::social::player_stats`), and the player's friends count and whether the
 //! viewer follows them. Also the player search (`GET /api/users?q=`).
-use crate::social::player_stats::{Played, Stats, compute};
 use crate::AppState;
 use crate::db::error::Result;
 use crate::db::store::Store;
 use crate::error::ApiResult;
 use crate::identity::Identity;
+use crate::social::player_stats::{Played, Stats, compute};
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use serde::{Deserialize, Serialize};

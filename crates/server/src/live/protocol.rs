@@ -109,6 +109,8 @@ pub enum ServerMsg {
     /// challenge): `by` offers them a game of `game` at `table` (joining it accepts).
     Challenge {
         table: String,
+        /// The game's key.
+        #[ts(type = "string")]
         game: pyramidion_games::GameKind,
         by: String,
     },

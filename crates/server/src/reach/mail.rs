@@ -108,7 +108,9 @@ impl Mailer {
         let Some(email) = store.email(&event.user).await?.filter(|e| e.verified) else {
             return Ok(());
         };
-        if matches!(event.kind, Kind::Rematch | Kind::Challenge) && !self.first_offer(store, event, &email, now).await? {
+        if matches!(event.kind, Kind::Rematch | Kind::Challenge)
+            && !self.first_offer(store, event, &email, now).await?
+        {
             return Ok(());
         }
         let _one = self.batches.lock().await;

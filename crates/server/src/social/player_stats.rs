@@ -149,12 +149,32 @@ mod tests {
     fn wins_scores_keys_and_fair_play_per_game() {
         let keys = |stage: [i64; 2]| json!([{"name": "score", "values": [0, 0]}, {"name": "best_stage", "values": stage}]);
         let stats = compute(&[
-            played("g", 2, 0, json!({"ranks": [0, 1], "scores": [30, 20], "keys": keys([7, 3])})),
-            played("g", 2, 1, json!({"ranks": [0, 1], "scores": [25, 10], "keys": keys([2, 9])})),
+            played(
+                "g",
+                2,
+                0,
+                json!({"ranks": [0, 1], "scores": [30, 20], "keys": keys([7, 3])}),
+            ),
+            played(
+                "g",
+                2,
+                1,
+                json!({"ranks": [0, 1], "scores": [25, 10], "keys": keys([2, 9])}),
+            ),
             // Left the game: ranked last, counted as resigned.
-            played("g", 3, 2, json!({"ranks": [0, 0, 2], "ending": "resigned", "resigned": [2]})),
+            played(
+                "g",
+                3,
+                2,
+                json!({"ranks": [0, 0, 2], "ending": "resigned", "resigned": [2]}),
+            ),
             // A bot played the seat to the end after time-outs.
-            played("g", 2, 0, json!({"ranks": [1, 0], "scores": [5, 6], "absent": [0]})),
+            played(
+                "g",
+                2,
+                0,
+                json!({"ranks": [1, 0], "scores": [5, 6], "absent": [0]}),
+            ),
             played("h", 1, 0, json!({"ranks": [0], "scores": [44]})),
         ]);
         let g = &stats.games[0];
@@ -162,19 +182,38 @@ mod tests {
         assert_eq!(
             g.by_players,
             vec![
-                BySize { players: 2, games: 3, wins: 1 },
-                BySize { players: 3, games: 1, wins: 0 },
+                BySize {
+                    players: 2,
+                    games: 3,
+                    wins: 1
+                },
+                BySize {
+                    players: 3,
+                    games: 1,
+                    wins: 0
+                },
             ]
         );
         assert_eq!(g.best_score, Some(30));
         assert_eq!(g.mean_score, Some(15.0)); // (30 + 10 + 5) / 3
         assert_eq!(g.best.get("best_stage"), Some(&9));
         assert!(!g.best.contains_key("score"));
-        assert_eq!(stats.games[1].by_players, vec![BySize { players: 1, games: 1, wins: 1 }]);
+        assert_eq!(
+            stats.games[1].by_players,
+            vec![BySize {
+                players: 1,
+                games: 1,
+                wins: 1
+            }]
+        );
         // The solo game is not a game one can leave others in.
         assert_eq!(
             stats.fair_play,
-            FairPlay { games: 4, resigned: 1, timed_out: 1 }
+            FairPlay {
+                games: 4,
+                resigned: 1,
+                timed_out: 1
+            }
         );
     }
 }

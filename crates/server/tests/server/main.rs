@@ -30,7 +30,7 @@ mod postgres;
 mod reach;
 mod rematch_and_analysis;
 mod resign;
-mod social;
 #[cfg(feature = "postgres-tests")]
 mod room_builds;
+mod social;
 mod timeouts;

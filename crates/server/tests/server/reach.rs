@@ -460,8 +460,9 @@ async fn a_verified_address_gets_one_mail_per_game_and_hour_with_a_one_click_uns
     let prefs = a.get("/api/notify").await.body["prefs"].clone();
     assert_eq!(
         prefs,
-        json!({"push": {"your_move": true, "rematch": true, "table_full": true},
-               "email": {"your_move": false, "rematch": false, "table_full": false}})
+        json!({"push": {"your_move": true, "rematch": true, "table_full": true, "challenge": true},
+               "email": {"your_move": false, "rematch": false, "table_full": false,
+                         "challenge": false}})
     );
 }
 

@@ -44,8 +44,16 @@ async fn a_profile_counts_games_wins_scores_resignations_and_draws_the_rating_hi
                       "clock": "day", "seats": [{"type": "me"}, {"type": "open"}]});
     let t = anna.post("/api/tables", body).await;
     let left = t.body["id"].as_str().unwrap().to_string();
-    assert_eq!(bruno.post(&format!("/api/tables/{left}/join"), json!({})).await.status, 200);
-    let r = anna.post(&format!("/api/games/{left}/resign"), json!({})).await;
+    assert_eq!(
+        bruno
+            .post(&format!("/api/tables/{left}/join"), json!({}))
+            .await
+            .status,
+        200
+    );
+    let r = anna
+        .post(&format!("/api/games/{left}/resign"), json!({}))
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
 
     let st = Client::new(&s).get("/api/users/anna/stats").await;
@@ -94,6 +102,9 @@ async fn a_profile_counts_games_wins_scores_resignations_and_draws_the_rating_hi
     assert!(points[0]["at"].as_i64() <= points[1]["at"].as_i64());
     // Bruno did not leave: his record is clean.
     let b = Client::new(&s).get("/api/users/bruno/stats").await;
-    assert_eq!(b.body["fair_play"], json!({"games": 1, "resigned": 0, "timed_out": 0}));
+    assert_eq!(
+        b.body["fair_play"],
+        json!({"games": 1, "resigned": 0, "timed_out": 0})
+    );
     assert_eq!(b.body["games"][0]["wins"], 1);
 }

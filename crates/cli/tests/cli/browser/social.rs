@@ -160,9 +160,7 @@ async fn a_clubs_member_only_table_is_seen_and_joined_by_its_members_only() {
     .await;
     a.click("[data-testid=club-create]").await;
     a.wait_for("[data-testid=club-title]", 10).await;
-    let club = a
-        .js("return location.hash.split('/')[2];", json!([]))
-        .await;
+    let club = a.js("return location.hash.split('/')[2];", json!([])).await;
     let club = club.as_str().unwrap().to_string();
     // Bruno joins it; Carlo does not.
     b.goto(&format!("{base}/#/club/{club}")).await;
@@ -188,13 +186,20 @@ async fn a_clubs_member_only_table_is_seen_and_joined_by_its_members_only() {
     c.goto(&format!("{base}/#/club/{club}")).await;
     c.wait_for("[data-testid=club-join]", 10).await;
     assert_eq!(
-        c.js("return !!document.querySelector('[data-testid=club-tables]');", json!([]))
-            .await,
+        c.js(
+            "return !!document.querySelector('[data-testid=club-tables]');",
+            json!([])
+        )
+        .await,
         json!(false)
     );
     let open = call(&c, "GET", "/api/tables", serde_json::Value::Null).await;
     assert!(
-        !open["tables"].as_array().unwrap().iter().any(|t| t["id"] == table.as_str()),
+        !open["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == table.as_str()),
         "{open}"
     );
     let refused = call(&c, "POST", &format!("/api/tables/{table}/join"), json!({})).await;

@@ -32,20 +32,44 @@ pub async fn friends(server: &TestServer) {
     let (mut bruno, bruno_name) = named(server, "bruno").await;
     let (mut carla, carla_name) = named(server, "carla").await;
     let mut guest = Client::guest(server).await;
-    let bruno_id = bruno.get("/api/me").await.body["id"].as_str().unwrap().to_string();
+    let bruno_id = bruno.get("/api/me").await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
 
     // Guests neither follow nor are followed.
-    let r = guest.post(&format!("/api/users/{bruno_name}/follow"), json!({})).await;
-    assert_eq!((r.status, r.code()), (403, "account_required"), "{}", r.text);
-    let guest_id = guest.get("/api/me").await.body["id"].as_str().unwrap().to_string();
-    let r = anna.post(&format!("/api/users/{guest_id}/follow"), json!({})).await;
-    assert_eq!((r.status, r.code()), (403, "account_required"), "{}", r.text);
-    let r = anna.post(&format!("/api/users/{anna_name}/follow"), json!({})).await;
+    let r = guest
+        .post(&format!("/api/users/{bruno_name}/follow"), json!({}))
+        .await;
+    assert_eq!(
+        (r.status, r.code()),
+        (403, "account_required"),
+        "{}",
+        r.text
+    );
+    let guest_id = guest.get("/api/me").await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = anna
+        .post(&format!("/api/users/{guest_id}/follow"), json!({}))
+        .await;
+    assert_eq!(
+        (r.status, r.code()),
+        (403, "account_required"),
+        "{}",
+        r.text
+    );
+    let r = anna
+        .post(&format!("/api/users/{anna_name}/follow"), json!({}))
+        .await;
     assert_eq!((r.status, r.code()), (400, "bad_request"), "{}", r.text);
 
     // Anna follows Bruno (twice is once); he is not on the site yet.
     for _ in 0..2 {
-        let r = anna.post(&format!("/api/users/{bruno_name}/follow"), json!({})).await;
+        let r = anna
+            .post(&format!("/api/users/{bruno_name}/follow"), json!({}))
+            .await;
         assert_eq!(r.status, 200, "{}", r.text);
         assert_eq!(r.body, json!({"user": bruno_id, "following": true}));
     }
@@ -54,11 +78,17 @@ pub async fn friends(server: &TestServer) {
     assert_eq!(f.body["friends"].as_array().unwrap().len(), 1, "{}", f.text);
     assert_eq!(f.body["friends"][0]["name"], bruno_name.as_str());
     assert_eq!(
-        (&f.body["friends"][0]["online"], &f.body["friends"][0]["playing"]),
+        (
+            &f.body["friends"][0]["online"],
+            &f.body["friends"][0]["playing"]
+        ),
         (&json!(false), &json!(false))
     );
     let stats = carla.get(&format!("/api/users/{bruno_name}/stats")).await;
-    assert_eq!((&stats.body["followers"], &stats.body["followed"]), (&json!(1), &json!(false)));
+    assert_eq!(
+        (&stats.body["followers"], &stats.body["followed"]),
+        (&json!(1), &json!(false))
+    );
     let stats = anna.get(&format!("/api/users/{bruno_name}/stats")).await;
     assert_eq!(stats.body["followed"], true);
 
@@ -73,7 +103,12 @@ pub async fn friends(server: &TestServer) {
                            "seats": [{"type": "me"}, {"type": "friend", "user": bruno_name}]});
     let r = anna.post("/api/tables", challenge.clone()).await;
     assert_eq!(r.status, 201, "{}", r.text);
-    assert_eq!(r.body["seats"][1]["reserved"]["user"], bruno_id.as_str(), "{}", r.text);
+    assert_eq!(
+        r.body["seats"][1]["user"],
+        bruno_id.as_str(),
+        "{}",
+        r.text
+    );
     let table = r.body["id"].as_str().unwrap().to_string();
     let notice = ws_b.next_of("challenge").await;
     assert_eq!(
@@ -85,9 +120,13 @@ pub async fn friends(server: &TestServer) {
     not_friend["seats"][1]["user"] = json!(carla_name);
     let r = anna.post("/api/tables", not_friend).await;
     assert_eq!((r.status, r.code()), (403, "not_following"), "{}", r.text);
-    let r = carla.post(&format!("/api/tables/{table}/join"), json!({})).await;
+    let r = carla
+        .post(&format!("/api/tables/{table}/join"), json!({}))
+        .await;
     assert_eq!(r.status, 409, "the kept seat is not Carla's: {}", r.text);
-    let r = bruno.post(&format!("/api/tables/{table}/join"), json!({})).await;
+    let r = bruno
+        .post(&format!("/api/tables/{table}/join"), json!({}))
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.body["status"], "live");
     let f = anna.get("/api/me/friends").await;
@@ -95,29 +134,51 @@ pub async fn friends(server: &TestServer) {
     assert_eq!(f.body["friends"][0]["games"], json!([table]), "{}", f.text);
 
     // A friends-only table: Bruno may sit there, Carla may not (nor see it in the lobby).
-    let r = anna.post("/api/tables", two_seats(json!({"friends_only": true}))).await;
+    let r = anna
+        .post("/api/tables", two_seats(json!({"friends_only": true})))
+        .await;
     assert_eq!(r.status, 201, "{}", r.text);
     let only = r.body["id"].as_str().unwrap().to_string();
     assert!(!listed(&carla.get("/api/tables?limit=200").await, &only));
-    assert!(!listed(&Client::new(server).get("/api/tables?limit=200").await, &only));
+    assert!(!listed(
+        &Client::new(server).get("/api/tables?limit=200").await,
+        &only
+    ));
     assert!(listed(&bruno.get("/api/tables?limit=200").await, &only));
-    let r = carla.post(&format!("/api/tables/{only}/join"), json!({})).await;
+    let r = carla
+        .post(&format!("/api/tables/{only}/join"), json!({}))
+        .await;
     assert_eq!((r.status, r.code()), (403, "friends_only"), "{}", r.text);
-    let r = anna.post("/api/tables", two_seats(json!({"friends_only": true, "club": "x"}))).await;
+    let r = anna
+        .post(
+            "/api/tables",
+            two_seats(json!({"friends_only": true, "club": "x"})),
+        )
+        .await;
     assert_eq!((r.status, r.code()), (400, "bad_request"), "{}", r.text);
-    let r = bruno.post(&format!("/api/tables/{only}/join"), json!({})).await;
+    let r = bruno
+        .post(&format!("/api/tables/{only}/join"), json!({}))
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
 
     // Unfollowed: no longer a friend.
-    let r = anna.delete(&format!("/api/users/{bruno_name}/follow")).await;
+    let r = anna
+        .delete(&format!("/api/users/{bruno_name}/follow"))
+        .await;
     assert_eq!(r.body["following"], false, "{}", r.text);
     assert_eq!(anna.get("/api/me/friends").await.body["friends"], json!([]));
 
     // The player search finds accounts by the start of their name, look-alikes included.
-    let found = guest.get(&format!("/api/users?q={}", anna_name.to_uppercase())).await;
+    let found = guest
+        .get(&format!("/api/users?q={}", anna_name.to_uppercase()))
+        .await;
     assert_eq!(found.status, 200, "{}", found.text);
     assert!(
-        found.body["players"].as_array().unwrap().iter().any(|p| p["name"] == anna_name.as_str()),
+        found.body["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == anna_name.as_str()),
         "{}",
         found.text
     );
@@ -136,17 +197,34 @@ pub async fn clubs(server: &TestServer) {
     let name = format!("club_{}", rand_suffix() % 1_000_000);
 
     // Names are checked like account names; a look-alike is the same name.
-    let r = guest.post("/api/clubs", json!({"name": name, "admission": "open"})).await;
-    assert_eq!((r.status, r.code()), (403, "account_required"), "{}", r.text);
-    let r = anna.post("/api/clubs", json!({"name": "a b", "admission": "open"})).await;
+    let r = guest
+        .post("/api/clubs", json!({"name": name, "admission": "open"}))
+        .await;
+    assert_eq!(
+        (r.status, r.code()),
+        (403, "account_required"),
+        "{}",
+        r.text
+    );
+    let r = anna
+        .post("/api/clubs", json!({"name": "a b", "admission": "open"}))
+        .await;
     assert_eq!((r.status, r.code()), (400, "bad_name"), "{}", r.text);
     let r = anna
-        .post("/api/clubs", json!({"name": name, "description": "Thursdays", "admission": "approval"}))
+        .post(
+            "/api/clubs",
+            json!({"name": name, "description": "Thursdays", "admission": "approval"}),
+        )
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(r.body["role"], "owner");
     let club = r.body["id"].as_str().unwrap().to_string();
-    let r = bruno.post("/api/clubs", json!({"name": name.to_uppercase(), "admission": "open"})).await;
+    let r = bruno
+        .post(
+            "/api/clubs",
+            json!({"name": name.to_uppercase(), "admission": "open"}),
+        )
+        .await;
     assert_eq!((r.status, r.code()), (409, "club_name_taken"), "{}", r.text);
     let path = format!("/api/clubs/{club}");
 
@@ -154,71 +232,160 @@ pub async fn clubs(server: &TestServer) {
     let r = bruno.post(&format!("{path}/join"), json!({})).await;
     assert_eq!(r.body["role"], "pending", "{}", r.text);
     let page = bruno.get(&path).await;
-    assert_eq!((&page.body["role"], &page.body["invite"]), (&json!("pending"), &Value::Null));
-    assert_eq!(page.body["members"].as_array().unwrap().len(), 1, "{}", page.text);
+    assert_eq!(
+        (&page.body["role"], &page.body["invite"]),
+        (&json!("pending"), &Value::Null)
+    );
+    assert_eq!(
+        page.body["members"].as_array().unwrap().len(),
+        1,
+        "{}",
+        page.text
+    );
     let page = anna.get(&path).await;
-    assert_eq!(page.body["members"].as_array().unwrap().len(), 2, "{}", page.text);
+    assert_eq!(
+        page.body["members"].as_array().unwrap().len(),
+        2,
+        "{}",
+        page.text
+    );
     let invite = page.body["invite"].as_str().unwrap().to_string();
     let act = |action: &str| json!({"action": action});
-    let r = bruno.post(&format!("{path}/members/{carla_name}"), act("ban")).await;
-    assert_eq!((r.status, r.code()), (403, "not_club_moderator"), "{}", r.text);
-    let r = anna.post(&format!("{path}/members/{bruno_name}"), act("approve")).await;
+    let r = bruno
+        .post(&format!("{path}/members/{carla_name}"), act("ban"))
+        .await;
+    assert_eq!(
+        (r.status, r.code()),
+        (403, "not_club_moderator"),
+        "{}",
+        r.text
+    );
+    let r = anna
+        .post(&format!("{path}/members/{bruno_name}"), act("approve"))
+        .await;
     assert_eq!(r.body["role"], "member", "{}", r.text);
-    let r = anna.post(&format!("{path}/members/{bruno_name}"), act("promote")).await;
+    let r = anna
+        .post(&format!("{path}/members/{bruno_name}"), act("promote"))
+        .await;
     assert_eq!(r.body["role"], "moderator", "{}", r.text);
 
     // A moderator bans and unbans; nobody touches the owner; the owner stays.
-    let anna_id = anna.get("/api/me").await.body["id"].as_str().unwrap().to_string();
-    let r = bruno.post(&format!("{path}/members/{anna_id}"), act("remove")).await;
-    assert_eq!((r.status, r.code()), (409, "club_owner_stays"), "{}", r.text);
+    let anna_id = anna.get("/api/me").await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = bruno
+        .post(&format!("{path}/members/{anna_id}"), act("remove"))
+        .await;
+    assert_eq!(
+        (r.status, r.code()),
+        (409, "club_owner_stays"),
+        "{}",
+        r.text
+    );
     let r = anna.post(&format!("{path}/leave"), json!({})).await;
-    assert_eq!((r.status, r.code()), (409, "club_owner_stays"), "{}", r.text);
-    let r = bruno.post(&format!("{path}/members/{carla_name}"), act("ban")).await;
+    assert_eq!(
+        (r.status, r.code()),
+        (409, "club_owner_stays"),
+        "{}",
+        r.text
+    );
+    let r = bruno
+        .post(&format!("{path}/members/{carla_name}"), act("ban"))
+        .await;
     assert_eq!(r.body["role"], "banned", "{}", r.text);
-    let r = carla.post(&format!("{path}/join"), json!({"invite": invite})).await;
+    let r = carla
+        .post(&format!("{path}/join"), json!({"invite": invite}))
+        .await;
     assert_eq!((r.status, r.code()), (403, "club_banned"), "{}", r.text);
-    let r = bruno.post(&format!("{path}/members/{carla_name}"), act("unban")).await;
+    let r = bruno
+        .post(&format!("{path}/members/{carla_name}"), act("unban"))
+        .await;
     assert_eq!(r.body["role"], Value::Null, "{}", r.text);
     // The invite lets one in at once, past the approval.
-    let r = carla.post(&format!("{path}/join"), json!({"invite": "nope"})).await;
+    let r = carla
+        .post(&format!("{path}/join"), json!({"invite": "nope"}))
+        .await;
     assert_eq!((r.status, r.code()), (403, "bad_invite"), "{}", r.text);
-    let r = carla.post(&format!("{path}/join"), json!({"invite": invite})).await;
+    let r = carla
+        .post(&format!("{path}/join"), json!({"invite": invite}))
+        .await;
     assert_eq!(r.body["role"], "member", "{}", r.text);
-    let carla_id = carla.get("/api/me").await.body["id"].as_str().unwrap().to_string();
+    let carla_id = carla.get("/api/me").await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let store = &server.state.store;
     assert!(store.is_club_member(&club, &carla_id).await.unwrap());
-    let r = bruno.post(&format!("{path}/members/{bruno_name}"), act("demote")).await;
-    assert_eq!((r.status, r.code()), (403, "not_club_moderator"), "{}", r.text);
+    let r = bruno
+        .post(&format!("{path}/members/{bruno_name}"), act("demote"))
+        .await;
+    assert_eq!(
+        (r.status, r.code()),
+        (403, "not_club_moderator"),
+        "{}",
+        r.text
+    );
 
     // Club-only tables: made by members, seen and taken by members only.
-    let r = dino.post("/api/tables", two_seats(json!({"club": club}))).await;
+    let r = dino
+        .post("/api/tables", two_seats(json!({"club": club})))
+        .await;
     assert_eq!((r.status, r.code()), (403, "club_only"), "{}", r.text);
-    let r = anna.post("/api/tables", two_seats(json!({"club": club}))).await;
+    let r = anna
+        .post("/api/tables", two_seats(json!({"club": club})))
+        .await;
     assert_eq!(r.status, 201, "{}", r.text);
     let table = r.body["id"].as_str().unwrap().to_string();
     assert!(!listed(&dino.get("/api/tables?limit=200").await, &table));
     assert!(listed(&carla.get("/api/tables?limit=200").await, &table));
     assert_eq!(dino.get(&path).await.body["tables"], json!([]));
-    assert_eq!(carla.get(&path).await.body["tables"][0]["id"], table.as_str());
-    let r = dino.post(&format!("/api/tables/{table}/join"), json!({})).await;
+    assert_eq!(
+        carla.get(&path).await.body["tables"][0]["id"],
+        table.as_str()
+    );
+    let r = dino
+        .post(&format!("/api/tables/{table}/join"), json!({}))
+        .await;
     assert_eq!((r.status, r.code()), (403, "club_only"), "{}", r.text);
     // Removed: no longer a member, no longer seated at its tables.
-    let r = bruno.post(&format!("{path}/members/{carla_name}"), act("remove")).await;
+    let r = bruno
+        .post(&format!("{path}/members/{carla_name}"), act("remove"))
+        .await;
     assert_eq!(r.body["role"], Value::Null, "{}", r.text);
-    let r = carla.post(&format!("/api/tables/{table}/join"), json!({})).await;
+    let r = carla
+        .post(&format!("/api/tables/{table}/join"), json!({}))
+        .await;
     assert_eq!((r.status, r.code()), (403, "club_only"), "{}", r.text);
-    let r = bruno.post(&format!("/api/tables/{table}/join"), json!({})).await;
+    let r = bruno
+        .post(&format!("/api/tables/{table}/join"), json!({}))
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
 
     // An invite-only club: no way in without its token.
     let r = anna
-        .post("/api/clubs", json!({"name": format!("{name}x"), "admission": "invite"}))
+        .post(
+            "/api/clubs",
+            json!({"name": format!("{name}x"), "admission": "invite"}),
+        )
         .await;
     let other = r.body["id"].as_str().unwrap().to_string();
-    let r = dino.post(&format!("/api/clubs/{other}/join"), json!({})).await;
+    let r = dino
+        .post(&format!("/api/clubs/{other}/join"), json!({}))
+        .await;
     assert_eq!((r.status, r.code()), (403, "bad_invite"), "{}", r.text);
     let list = dino.get(&format!("/api/clubs?q={name}")).await;
-    assert_eq!(list.body["clubs"].as_array().unwrap().len(), 2, "{}", list.text);
+    assert_eq!(
+        list.body["clubs"].as_array().unwrap().len(),
+        2,
+        "{}",
+        list.text
+    );
     let mine = anna.get("/api/clubs").await;
-    assert_eq!(mine.body["mine"].as_array().unwrap().len(), 2, "{}", mine.text);
+    assert_eq!(
+        mine.body["mine"].as_array().unwrap().len(),
+        2,
+        "{}",
+        mine.text
+    );
 }
