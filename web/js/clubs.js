@@ -190,7 +190,7 @@ export async function renderClub(root, id, invite) {
             ),
           )
         : null,
-      h('section.card', {}, h('h2', {}, t('club.recent')), club.recent.length ? h('ul.history-list', {}, club.recent.map(historyItem)) : h('p.hint', {}, t('lobby.no_games'))),
+      h('section.card', {}, h('h2', {}, t('club.recent')), club.recent.length ? h('ul.history-list', {}, club.recent.map(historyItem)) : h('p.hint', {}, t('club.no_games'))),
     ),
   );
   document.title = `${club.name} · Pyramidion`;

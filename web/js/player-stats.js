@@ -25,7 +25,7 @@ function gameStats(g) {
     h(
       'table.data',
       {},
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('profile.stats_players')), h('th', { scope: 'col' }, t('profile.games')), h('th', { scope: 'col' }, t('profile.stats_win_rate')))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('profile.stats_players')), h('th', { scope: 'col' }, t('profile.stats_games')), h('th', { scope: 'col' }, t('profile.stats_win_rate')))),
       h(
         'tbody',
         {},
@@ -96,7 +96,7 @@ export function profileExtras(p) {
         'section.card',
         { 'data-testid': 'profile-stats' },
         h('h3', {}, t('profile.stats')),
-        st.games.length ? st.games.map(gameStats) : h('p.hint', {}, t('lobby.no_games')),
+        st.games.length ? st.games.map(gameStats) : h('p.hint', {}, t('profile.no_stats')),
         h('p', { 'data-testid': 'fair-play' }, t('profile.fair_play', { count: st.fair_play.games, resigned: st.fair_play.resigned, timed_out: st.fair_play.timed_out })),
       ),
     );
