@@ -26,7 +26,13 @@ function clubItem(c) {
 function newClub() {
   const name = /** @type {HTMLInputElement} */ (h('input', { 'data-testid': 'club-name', maxlength: 24, 'aria-label': t('club.name') }));
   const description = /** @type {HTMLTextAreaElement} */ (h('textarea', { 'data-testid': 'club-description', maxlength: 500, rows: 2, 'aria-label': t('club.description') }));
-  const admission = /** @type {HTMLSelectElement} */ (h('select', { 'data-testid': 'club-admission', 'aria-label': t('club.admission') }, ADMISSIONS.map((a) => h('option', { value: a }, t(`club.admission_${a}`)))));
+  const admission = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      { 'data-testid': 'club-admission', 'aria-label': t('club.admission') },
+      ADMISSIONS.map((a) => h('option', { value: a }, t(`club.admission_${a}`))),
+    )
+  );
   const create = async () => {
     try {
       const club = await api('POST', '/api/clubs', { name: name.value.trim(), description: description.value, admission: admission.value });
@@ -83,7 +89,13 @@ export async function renderClubs(root) {
 function clubTable(club, games) {
   const duel = games.filter((g) => g.seats.min <= 2 && g.seats.max >= 2);
   if (!duel.length) return null;
-  const select = /** @type {HTMLSelectElement} */ (h('select', { 'data-testid': 'club-table-game', 'aria-label': t('lobby.game') }, duel.map((g) => h('option', { value: g.key }, t(`game.${g.key}`)))));
+  const select = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      { 'data-testid': 'club-table-game', 'aria-label': t('lobby.game') },
+      duel.map((g) => h('option', { value: g.key }, t(`game.${g.key}`))),
+    )
+  );
   const create = () => createTable({ game: select.value, options: { players: 2 }, seats: [{ type: 'me' }, { type: 'open' }], club: club.id }).catch(showError);
   return h('div.row', {}, select, h('button.primary', { 'data-testid': 'club-table-create', onclick: create }, t('club.new_table')));
 }
@@ -103,7 +115,11 @@ function memberItem(club, m, reload) {
   if (below) {
     if (m.role === 'pending') buttons.push(h('button.small.primary', { 'data-testid': `approve-${m.name}`, onclick: act('approve') }, t('club.approve')));
     if (m.role === 'banned') buttons.push(h('button.small', { onclick: act('unban') }, t('club.unban')));
-    else buttons.push(h('button.small', { 'data-testid': `remove-${m.name}`, onclick: act('remove') }, t('club.remove')), h('button.small', { 'data-testid': `ban-${m.name}`, onclick: act('ban') }, t('club.ban')));
+    else
+      buttons.push(
+        h('button.small', { 'data-testid': `remove-${m.name}`, onclick: act('remove') }, t('club.remove')),
+        h('button.small', { 'data-testid': `ban-${m.name}`, onclick: act('ban') }, t('club.ban')),
+      );
     if (mine === 'owner' && m.role === 'member') buttons.push(h('button.small', { onclick: act('promote') }, t('club.promote')));
     if (mine === 'owner' && m.role === 'moderator') buttons.push(h('button.small', { onclick: act('demote') }, t('club.demote')));
   }
@@ -166,11 +182,26 @@ export async function renderClub(root, id, invite) {
             'section.card',
             { 'data-testid': 'club-tables' },
             h('h2', {}, t('club.tables')),
-            club.tables.length ? h('ul', {}, club.tables.map((tb) => h('li', {}, h('a', { href: `#/table/${tb.id}`, 'data-testid': `club-table-${tb.id}` }, tableLine(tb))))) : h('p.hint', {}, t('club.no_tables')),
+            club.tables.length
+              ? h(
+                  'ul',
+                  {},
+                  club.tables.map((tb) => h('li', {}, h('a', { href: `#/table/${tb.id}`, 'data-testid': `club-table-${tb.id}` }, tableLine(tb)))),
+                )
+              : h('p.hint', {}, t('club.no_tables')),
             clubTable(club, games.games),
           )
         : null,
-      h('section.card', {}, h('h2', {}, t('club.members')), h('ul', { 'data-testid': 'club-members' }, club.members.map((m) => memberItem(club, m, reload)))),
+      h(
+        'section.card',
+        {},
+        h('h2', {}, t('club.members')),
+        h(
+          'ul',
+          { 'data-testid': 'club-members' },
+          club.members.map((m) => memberItem(club, m, reload)),
+        ),
+      ),
       club.standings.length
         ? h(
             'section.card',
@@ -184,7 +215,9 @@ export async function renderClub(root, id, invite) {
                 h(
                   'ol',
                   {},
-                  g.players.map((p) => h('li', {}, h('a', { href: `#/player/${encodeURIComponent(p.name)}` }, p.name), ` · ${p.rating}${p.provisional ? '?' : ''} (${t('club.games', { count: p.games })})`)),
+                  g.players.map((p) =>
+                    h('li', {}, h('a', { href: `#/player/${encodeURIComponent(p.name)}` }, p.name), ` · ${p.rating}${p.provisional ? '?' : ''} (${t('club.games', { count: p.games })})`),
+                  ),
                 ),
               ),
             ),

@@ -176,7 +176,13 @@ function builder(games, clocks, clubs) {
         : null,
       // Who may take the open seats: anyone, the players I follow, or one of my clubs.
       state.players > 1 && app.me && !app.me.guest
-        ? select('audience', state.audience, [['', t('social.audience_anyone')], ['friends', t('social.audience_friends')], ...clubs.map((c) => [`club:${c.id}`, t('social.audience_club', { club: c.name })])], (v) => (state.audience = v), t('social.audience'))
+        ? select(
+            'audience',
+            state.audience,
+            [['', t('social.audience_anyone')], ['friends', t('social.audience_friends')], ...clubs.map((c) => [`club:${c.id}`, t('social.audience_club', { club: c.name })])],
+            (v) => (state.audience = v),
+            t('social.audience'),
+          )
         : null,
       state.players > 1
         ? h('label.check', {}, h('input', { type: 'checkbox', checked: state.rated, 'data-testid': 'new-rated', onchange: (e) => (state.rated = e.target.checked) }), t('lobby.rated'))

@@ -51,7 +51,13 @@ function socialBar(p, st, games, redraw) {
     }
   };
   const duelGames = games.filter((g) => g.seats.min <= 2 && g.seats.max >= 2);
-  const select = /** @type {HTMLSelectElement} */ (h('select', { 'data-testid': 'challenge-game', 'aria-label': t('lobby.game') }, duelGames.map((g) => h('option', { value: g.key }, t(`game.${g.key}`)))));
+  const select = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      { 'data-testid': 'challenge-game', 'aria-label': t('lobby.game') },
+      duelGames.map((g) => h('option', { value: g.key }, t(`game.${g.key}`))),
+    )
+  );
   const challenge = async () => {
     try {
       const table = await api('POST', '/api/tables', { game: select.value, options: { players: 2 }, seats: [{ type: 'me' }, { type: 'friend', user: p.id }], listed: false });

@@ -103,12 +103,7 @@ pub async fn friends(server: &TestServer) {
                            "seats": [{"type": "me"}, {"type": "friend", "user": bruno_name}]});
     let r = anna.post("/api/tables", challenge.clone()).await;
     assert_eq!(r.status, 201, "{}", r.text);
-    assert_eq!(
-        r.body["seats"][1]["user"],
-        bruno_id.as_str(),
-        "{}",
-        r.text
-    );
+    assert_eq!(r.body["seats"][1]["user"], bruno_id.as_str(), "{}", r.text);
     let table = r.body["id"].as_str().unwrap().to_string();
     let notice = ws_b.next_of("challenge").await;
     assert_eq!(
