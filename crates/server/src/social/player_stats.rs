@@ -58,9 +58,18 @@ pub struct Stats {
     pub fair_play: FairPlay,
 }
 
+/// One game's statistics while they are counted: the sizes of table met, and the sum and
+/// count of the scores the mean is made of.
+struct Tally {
+    stats: GameStats,
+    sizes: BTreeMap<u64, BySize>,
+    sum: i64,
+    scored: u64,
+}
+
 /// Statistics of `played`, one entry per game key (in key order).
 pub fn compute(played: &[Played]) -> Stats {
-    let mut per: BTreeMap<&str, (GameStats, BTreeMap<u64, BySize>, i64, u64)> = BTreeMap::new();
+    let mut per: BTreeMap<&str, Tally> = BTreeMap::new();
     let mut fair = FairPlay::default();
     for p in played {
         let Some(ranks) = stored_ranks(&p.result) else {
@@ -68,21 +77,24 @@ pub fn compute(played: &[Played]) -> Stats {
         };
         let players = p.options["players"].as_u64().unwrap_or(ranks.len() as u64);
         let won = ranks.get(p.seat) == Some(&0);
-        let (stats, sizes, sum, scored) = per.entry(p.game.as_str()).or_insert_with(|| {
-            (
-                GameStats {
-                    game: p.game.clone(),
-                    games: 0,
-                    wins: 0,
-                    by_players: Vec::new(),
-                    mean_score: None,
-                    best_score: None,
-                    best: BTreeMap::new(),
-                },
-                BTreeMap::new(),
-                0,
-                0,
-            )
+        let Tally {
+            stats,
+            sizes,
+            sum,
+            scored,
+        } = per.entry(p.game.as_str()).or_insert_with(|| Tally {
+            stats: GameStats {
+                game: p.game.clone(),
+                games: 0,
+                wins: 0,
+                by_players: Vec::new(),
+                mean_score: None,
+                best_score: None,
+                best: BTreeMap::new(),
+            },
+            sizes: BTreeMap::new(),
+            sum: 0,
+            scored: 0,
         });
         stats.games += 1;
         stats.wins += u64::from(won);
@@ -118,12 +130,19 @@ pub fn compute(played: &[Played]) -> Stats {
     }
     let games = per
         .into_values()
-        .map(|(mut stats, sizes, sum, scored)| {
-            stats.by_players = sizes.into_values().collect();
-            stats.mean_score =
-                (scored > 0).then(|| (sum as f64 / scored as f64 * 10.0).round() / 10.0);
-            stats
-        })
+        .map(
+            |Tally {
+                 mut stats,
+                 sizes,
+                 sum,
+                 scored,
+             }| {
+                stats.by_players = sizes.into_values().collect();
+                stats.mean_score =
+                    (scored > 0).then(|| (sum as f64 / scored as f64 * 10.0).round() / 10.0);
+                stats
+            },
+        )
         .collect();
     Stats {
         games,
