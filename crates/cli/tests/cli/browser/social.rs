@@ -105,6 +105,9 @@ async fn a_friend_challenge_between_two_profiles_and_a_profile_with_its_graph() 
         20,
     )
     .await;
+    // The game page loaded (it keeps its hooks only then: one left while it loads may still
+    // take the language change over, a race of the shell's noted in the report).
+    b.wait_for("[data-testid=chat]", 20).await;
     // Amélie's friends list shows him playing.
     a.goto(&format!("{base}/#/friends")).await;
     a.wait_for("[data-testid=friend-bastien][data-state=playing]", 15)
