@@ -108,3 +108,39 @@ async fn a_profile_counts_games_wins_scores_resignations_and_draws_the_rating_hi
     );
     assert_eq!(b.body["games"][0]["wins"], 1);
 }
+
+/// A challenge reaches a friend who is away as a push (the event `challenge`), opening the
+/// table whose seat is kept for them.
+#[tokio::test]
+async fn a_challenge_reaches_a_friend_who_is_away_by_push() {
+    use crate::reach::players::{Device, catalog_text, recv};
+    let (endpoint, mut pushed) = crate::reach::sinks::push_endpoint().await;
+    let s = start_sqlite_with("social-push", |c| c.reach.allow_http_push = true).await;
+    let mut anna = account(&s, "anna").await;
+    let mut bruno = account(&s, "bruno").await;
+    let device = Device::new();
+    let mut sub = device.subscription(&format!("{endpoint}/push/bruno"));
+    sub["lang"] = json!("fr");
+    assert_eq!(bruno.post("/api/push/subscribe", sub).await.status, 201);
+    assert_eq!(
+        anna.post("/api/users/bruno/follow", json!({})).await.status,
+        200
+    );
+    let r = anna
+        .post(
+            "/api/tables",
+            json!({"game": "pyramids", "options": {"players": 2},
+                   "seats": [{"type": "me"}, {"type": "friend", "user": "bruno"}]}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let table = r.body["id"].as_str().unwrap();
+    let push = recv(&mut pushed, "the challenge push").await;
+    let payload = device.decrypt(&push.body);
+    assert_eq!(payload["kind"], "challenge", "{payload}");
+    assert_eq!(payload["url"], format!("/#/table/{table}"));
+    assert_eq!(
+        payload["title"],
+        catalog_text("fr", "notify.challenge_title")
+    );
+}
