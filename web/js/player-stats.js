@@ -94,7 +94,7 @@ export function profileExtras(p) {
       h(
         'section.card',
         {},
-        h('p', { 'data-testid': 'presence' }, st.online ? t('social.online') : t('social.offline'), ' · ', t('social.followers', { count: st.followers })),
+        h('p', { 'data-testid': 'presence' }, st.online === null ? null : [st.online ? t('social.online') : t('social.offline'), ' · '], t('social.followers', { count: st.followers })),
         socialBar(p, st, games.games, draw),
       ),
       st.rating_history.length ? h('section.card', {}, h('h3', {}, t('profile.graphs')), st.rating_history.map(ratingGraph)) : null,

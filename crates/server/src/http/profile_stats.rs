@@ -43,8 +43,9 @@ pub struct ProfileStats {
     pub followers: i64,
     /// Whether the viewer follows the player.
     pub followed: bool,
-    /// Whether the player is on the site now.
-    pub online: bool,
+    /// Whether the player is on the site now: told to those who follow them (and to the
+    /// player), as their friends list tells it; null to anyone else.
+    pub online: Option<bool>,
 }
 
 impl Store {
@@ -165,12 +166,18 @@ pub async fn stats(
         Some(v) => state.store.follows(&v.user_id, &id).await?,
         None => false,
     };
+    let own = viewer.as_ref().is_some_and(|v| v.user_id == id);
+    let online = if followed || own {
+        Some(crate::http::friends::on_site(&state, &id).await)
+    } else {
+        None
+    };
     Ok(Json(ProfileStats {
         stats: compute(&played),
         rating_history: histories(state.store.rating_changes_of(&id).await?),
         followers: state.store.followers_count(&id).await?,
         followed,
-        online: crate::http::friends::on_site(&state, &id).await,
+        online,
         user: id,
     }))
 }

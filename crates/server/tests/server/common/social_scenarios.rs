@@ -84,13 +84,21 @@ pub async fn friends(server: &TestServer) {
         ),
         (&json!(false), &json!(false))
     );
+    // Whether he is on the site is told to those who follow him, not to others.
     let stats = carla.get(&format!("/api/users/{bruno_name}/stats")).await;
     assert_eq!(
-        (&stats.body["followers"], &stats.body["followed"]),
-        (&json!(1), &json!(false))
+        (
+            &stats.body["followers"],
+            &stats.body["followed"],
+            &stats.body["online"]
+        ),
+        (&json!(1), &json!(false), &Value::Null)
     );
     let stats = anna.get(&format!("/api/users/{bruno_name}/stats")).await;
-    assert_eq!(stats.body["followed"], true);
+    assert_eq!(
+        (&stats.body["followed"], &stats.body["online"]),
+        (&json!(true), &json!(false))
+    );
 
     // On the site once his page is open.
     let mut ws_b = bruno.socket().await;
