@@ -3,6 +3,12 @@
 import type { Outcome, RankKey } from './core';
 
 /**
+ * Who may take a free seat at a table, when not anyone (`crate::social::audience` stores and
+ * checks it).
+ */
+export type Audience = { "type": "friends" } | { "type": "club", club: string, };
+
+/**
  * A stored chat message, as clients get it.
  */
 export type ChatMessage = { id: string, game: string, 
@@ -173,7 +179,11 @@ game: string, options: Record<string, unknown>, status: GameStatus, listed: bool
 /**
  * Only the creator is shown the invite token (they share the link).
  */
-invite: string | null, };
+invite: string | null, 
+/**
+ * Who may take its free seats, when not anyone (`crate::social::audience`).
+ */
+audience?: Audience, };
 
 /**
  * A seat of a table, as clients see it (`type` says which).

@@ -183,6 +183,11 @@ pub(crate) async fn table_of(
             .as_deref()
             .and_then(|r| serde_json::from_str::<Value>(r).ok()),
         invite: (me == Some(row.created_by.as_str())).then(|| row.invite.clone()),
+        // Said while seats may be taken (one read more per open table only).
+        audience: match row.status {
+            crate::game_status::GameStatus::Open => state.store.audience(&row.id).await?,
+            _ => None,
+        },
     })
 }
 

@@ -10,15 +10,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use sqlx::Row;
 
-/// Who may take a free seat at a table.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Audience {
-    /// The players the table's creator follows.
-    Friends,
-    /// The members of a club.
-    Club { club: String },
-}
+// What a table shows of it (`crate::table_view`, below this module).
+pub use crate::table_view::Audience;
 
 impl Store {
     /// Keeps `game`'s free seats for `audience`. Written before the table itself, so that

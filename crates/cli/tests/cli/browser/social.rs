@@ -217,6 +217,7 @@ async fn a_clubs_member_only_table_is_seen_and_joined_by_its_members_only() {
         .await;
     shoot(&b, "club-it-375").await;
     b.click(&format!("[data-testid=club-table-{table}]")).await;
+    b.wait_for("[data-testid=table-audience]", 15).await;
     b.wait_for("[data-testid=join]", 15).await;
     b.click("[data-testid=join]").await;
     b.wait_until(

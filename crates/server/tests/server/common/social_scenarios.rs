@@ -142,6 +142,7 @@ pub async fn friends(server: &TestServer) {
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
     let only = r.body["id"].as_str().unwrap().to_string();
+    assert_eq!(r.body["audience"], json!({"type": "friends"}));
     assert!(!listed(&carla.get("/api/tables?limit=200").await, &only));
     assert!(!listed(
         &Client::new(server).get("/api/tables?limit=200").await,
@@ -340,6 +341,7 @@ pub async fn clubs(server: &TestServer) {
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
     let table = r.body["id"].as_str().unwrap().to_string();
+    assert_eq!(r.body["audience"], json!({"type": "club", "club": club}));
     assert!(!listed(&dino.get("/api/tables?limit=200").await, &table));
     assert!(listed(&carla.get("/api/tables?limit=200").await, &table));
     assert_eq!(dino.get(&path).await.body["tables"], json!([]));
