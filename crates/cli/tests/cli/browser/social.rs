@@ -108,6 +108,15 @@ async fn a_friend_challenge_between_two_profiles_and_a_profile_with_its_graph() 
     // The game page loaded (it keeps its hooks only then: one left while it loads may still
     // take the language change over, a race of the shell's noted in the report).
     b.wait_for("[data-testid=chat]", 20).await;
+    // Amélie's waiting page went on to the game; it too is let load before she leaves it.
+    a.wait_until(
+        "her game",
+        "return location.hash === '#/game/' + arguments[0];",
+        json!([table]),
+        20,
+    )
+    .await;
+    a.wait_for("[data-testid=chat]", 20).await;
     // Amélie's friends list shows him playing.
     a.goto(&format!("{base}/#/friends")).await;
     a.wait_for("[data-testid=friend-bastien][data-state=playing]", 15)
