@@ -19,6 +19,9 @@ import { initTurns, relabelTurns, renderTurns } from './turns.js';
 import { renderSettings, renderVerifyEmail, renderUnsubscribe } from './settings.js';
 import { initPush } from './push.js';
 import { renderPlayNow, renderWatch } from './meet.js';
+import { renderFriends } from './friends.js';
+import { renderClub, renderClubs } from './clubs.js';
+import { initChallenges } from './challenge-notice.js';
 
 // The page's state and the shared helpers live in shell.js, which every page imports; this
 // module is the entry point only (index.html), the one that imports every page to route to it,
@@ -110,6 +113,12 @@ function route() {
       return renderPlayNow(root);
     case 'watch':
       return renderWatch(root);
+    case 'friends':
+      return renderFriends(root);
+    case 'clubs':
+      return renderClubs(root);
+    case 'club':
+      return renderClub(root, parts[1], parts[2]);
     default:
       return renderLobby(root);
   }
@@ -126,6 +135,7 @@ async function boot() {
   app.socket = new Socket();
   app.socket.onStatus(renderConnection);
   initTurns(app.socket);
+  initChallenges(app.socket);
   initPush();
   onLanguageChange(() => {
     renderLanguagePicker();

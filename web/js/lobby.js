@@ -104,8 +104,8 @@ function botText(game, name) {
   return `${t(`bot.${name}`)} (${time})`;
 }
 
-function builder(games, clocks) {
-  const state = { game: games[0].key, players: 2, options: {}, seats: [], listed: true, clock: '', rated: false };
+function builder(games, clocks, clubs) {
+  const state = { game: games[0].key, players: 2, options: {}, seats: [], listed: true, clock: '', rated: false, audience: '' };
   const box = h('section.card.builder');
   const draw = () => {
     const game = games.find((g) => g.key === state.game) || games[0];
@@ -174,6 +174,16 @@ function builder(games, clocks) {
       state.players > 1
         ? h('label.check', {}, h('input', { type: 'checkbox', checked: state.listed, 'data-testid': 'new-listed', onchange: (e) => (state.listed = e.target.checked) }), t('lobby.listed'))
         : null,
+      // Who may take the open seats: anyone, the players I follow, or one of my clubs.
+      state.players > 1 && app.me && !app.me.guest
+        ? select(
+            'audience',
+            state.audience,
+            [['', t('social.audience_anyone')], ['friends', t('social.audience_friends')], ...clubs.map((c) => [`club:${c.id}`, t('social.audience_club', { club: c.name })])],
+            (v) => (state.audience = v),
+            t('social.audience'),
+          )
+        : null,
       state.players > 1
         ? h('label.check', {}, h('input', { type: 'checkbox', checked: state.rated, 'data-testid': 'new-rated', onchange: (e) => (state.rated = e.target.checked) }), t('lobby.rated'))
         : null,
@@ -194,6 +204,8 @@ function builder(games, clocks) {
             const seats = [{ type: 'me' }, ...state.seats.map((v) => (v.startsWith('bot:') ? { type: 'bot', level: v.slice(4) } : { type: v }))];
             const spec = { game: state.game, options, seats, listed: state.listed, rated: state.players > 1 && state.rated };
             if (state.clock && state.players > 1) spec.clock = state.clock;
+            if (state.players > 1 && state.audience === 'friends') spec.friends_only = true;
+            if (state.players > 1 && state.audience.startsWith('club:')) spec.club = state.audience.slice(5);
             createTable(spec).catch(showError);
           },
         },
@@ -296,12 +308,13 @@ function waysToPlay(games) {
 export async function renderLobby(root) {
   mount(root, h('p.loading', {}, t('shell.loading')));
   try {
-    const [catalog, clocks, open, mine, daily] = await Promise.all([
+    const [catalog, clocks, open, mine, daily, clubs] = await Promise.all([
       api('GET', '/api/games'),
       api('GET', '/api/clocks'),
       api('GET', '/api/tables'),
       app.me ? api('GET', '/api/me/games') : Promise.resolve({ games: [] }),
       api('GET', '/api/daily'),
+      app.me && !app.me.guest ? api('GET', '/api/me/clubs') : Promise.resolve({ clubs: [] }),
     ]);
     const games = catalog.games;
     mount(
@@ -313,7 +326,7 @@ export async function renderLobby(root) {
         quickStarts(games),
         // The open tables right under "Play now", in view at 1280×800 without scrolling.
         liveOpenTables(open),
-        builder(games, clocks),
+        builder(games, clocks, clubs.clubs),
         dailySection(daily),
         tableList(t('lobby.my_games'), mine.games.slice(0, 30), 'my-games', t('lobby.no_games')),
         rulesCard(games),
@@ -321,6 +334,8 @@ export async function renderLobby(root) {
           'nav.card.row',
           { 'aria-label': t('lobby.more') },
           h('a', { href: '#/history', 'data-testid': 'history-link' }, t('history.title')),
+          h('a', { href: '#/friends', 'data-testid': 'friends-link' }, t('social.friends')),
+          h('a', { href: '#/clubs', 'data-testid': 'clubs-link' }, t('club.title')),
           games.map((g) => h('a', { href: `#/leaderboard/${g.key}` }, t('leaderboard.title', { game: t(`game.${g.key}`) }))),
         ),
       ),

@@ -5,6 +5,7 @@ import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { errorText, showError } from './shell.js';
 import { historyItem } from './history.js';
+import { profileExtras } from './player-stats.js';
 
 // An option set as words, from the descriptor's own keys and values (`solo.the-legend`).
 export function optionsText(options) {
@@ -33,6 +34,7 @@ export async function renderProfile(root, key) {
       'div.profile',
       { 'data-testid': 'profile' },
       h('section.card', {}, h('h2', { 'data-testid': 'profile-name' }, p.name), p.guest ? h('p.hint', {}, t('profile.guest')) : null),
+      profileExtras(p),
       h(
         'section.card',
         {},

@@ -10,7 +10,7 @@ import { app, errorText, showError, toast } from './shell.js';
 import { status, enablePush, disablePush, onPushChange } from './push.js';
 import { soundOn, setSound } from './turns.js';
 
-const EVENTS = ['your_move', 'rematch', 'table_full', 'vacation'];
+const EVENTS = ['your_move', 'rematch', 'table_full', 'vacation', 'challenge'];
 
 /**
  * Why push could not be turned on, in words: the browser's error, or the server's refusal

@@ -48,6 +48,15 @@ export async function renderWaiting(root, id, invite) {
         h('h2', {}, t(`game.${table.game}`)),
         h('p', {}, t(`status.${table.status}`)),
         table.clock ? h('p.hint', { 'data-testid': 'table-clock' }, profileLabel(table.clock)) : null,
+        // Friends-only and club tables say who may sit there (the server checks it on joining).
+        table.audience
+          ? h(
+              'p.hint',
+              { 'data-testid': 'table-audience' },
+              t(`social.audience_${table.audience.type}_table`),
+              table.audience.type === 'club' ? [' ', h('a', { href: `#/club/${table.audience.club}` }, t('social.see_club'))] : null,
+            )
+          : null,
         h(
           'ol.seats',
           {},

@@ -162,6 +162,21 @@ codes! {
         "a chat message refused: the user sent as many messages in the last 24 hours as allowed (`--chat-per-day`)";
     SoloNotPaired = "solo_not_paired", Some(400), "HTTP",
         "quick pairing for a solo game (see \"Meeting people\")";
+    FriendsOnly = "friends_only", Some(403), "HTTP",
+        "joining a friends-only table: only the players its creator follows may sit there";
+    ClubOnly = "club_only", Some(403), "HTTP",
+        "joining a club's table, or making one: for the club's members only";
+    NotFollowing = "not_following", Some(403), "HTTP",
+        "a seat kept for a player (a challenge) is for a player you follow";
+    TooManyFollows = "too_many_follows", Some(429), "HTTP",
+        "following: an account follows at most 500 players";
+    ClubNameTaken = "club_name_taken", Some(409), "HTTP", "a new club: the name (or a look-alike) is taken";
+    TooManyClubs = "too_many_clubs", Some(429), "HTTP", "an account owns at most 5 clubs";
+    ClubBanned = "club_banned", Some(403), "HTTP", "joining a club that banned the user";
+    NotClubModerator = "not_club_moderator", Some(403), "HTTP",
+        "a club's moderation (approve, remove, ban, roles): for its moderators and owner, roles for its owner";
+    ClubOwnerStays = "club_owner_stays", Some(409), "HTTP",
+        "the owner of a club cannot leave it, be removed or banned";
 }
 
 impl ApiErrorCode {

@@ -24,6 +24,7 @@ pub mod rate_limits;
 pub mod reach;
 pub mod routes;
 pub mod secret;
+pub mod social;
 pub mod start_error;
 pub mod table_view;
 pub mod time_control;

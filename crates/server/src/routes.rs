@@ -226,6 +226,26 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/watch", get(http::meet::watch))
         .route("/api/users/{id}", get(http::profiles::profile))
+        // Friends, clubs and profiles (issue 49).
+        .route("/api/users", get(http::profile_stats::search))
+        .route("/api/users/{id}/stats", get(http::profile_stats::stats))
+        .route(
+            "/api/users/{id}/follow",
+            post(http::friends::follow).delete(http::friends::unfollow),
+        )
+        .route("/api/me/friends", get(http::friends::list))
+        .route("/api/me/clubs", get(http::clubs::mine))
+        .route(
+            "/api/clubs",
+            get(http::clubs::list).post(http::clubs::create),
+        )
+        .route("/api/clubs/{id}", get(http::clubs::page))
+        .route("/api/clubs/{id}/join", post(http::clubs::join))
+        .route("/api/clubs/{id}/leave", post(http::clubs::leave))
+        .route(
+            "/api/clubs/{id}/members/{user}",
+            post(http::clubs::moderate),
+        )
         .route(
             "/api/users/{id}/games.ndjson",
             get(http::export::user_games_ndjson),

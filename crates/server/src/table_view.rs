@@ -53,6 +53,21 @@ pub struct Table<S = TableSeat> {
     /// Only the creator is shown the invite token (they share the link).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invite: Option<String>,
+    /// Who may take its free seats, when not anyone (`crate::social::audience`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub audience: Option<Audience>,
+}
+
+/// Who may take a free seat at a table, when not anyone (`crate::social::audience` stores and
+/// checks it).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Audience {
+    /// The players the table's creator follows.
+    Friends,
+    /// The members of a club.
+    Club { club: String },
 }
 
 /// A list of games (the history, the turns page, the Watch page): each a table with the
@@ -77,6 +92,7 @@ impl<S> Table<S> {
             created_at: self.created_at,
             result: self.result,
             invite: self.invite,
+            audience: self.audience,
         }
     }
 }
@@ -116,5 +132,6 @@ pub(crate) fn sample_table() -> Table {
         created_at: 7,
         result: None,
         invite: None,
+        audience: None,
     }
 }

@@ -3,6 +3,12 @@
 import type { Outcome, RankKey } from './core';
 
 /**
+ * Who may take a free seat at a table, when not anyone (`crate::social::audience` stores and
+ * checks it).
+ */
+export type Audience = { "type": "friends" } | { "type": "club", club: string, };
+
+/**
  * A stored chat message, as clients get it.
  */
 export type ChatMessage = { id: string, game: string, 
@@ -108,7 +114,11 @@ export type ServerMsg = { "type": "hello", user: string, name: string, guest: bo
 /**
  * The seat's time-outs so far, and after how many a bot takes the seat over.
  */
-timeouts: number, bot_after: number, } | { "type": "rematch_offer", game: string, table: string, by: string, } | { "type": "pairing", waiting: number, other_kind: number, out_of_range: number, table: string | null, } | { "type": "chat", game: string, message: ChatMessage, } | { "type": "turn", game: string, your_turn: boolean, finished: boolean, } | { "type": "table", table: Table<TableSeat>, } | { "type": "error", code: string, message: string, game: string | null, 
+timeouts: number, bot_after: number, } | { "type": "rematch_offer", game: string, table: string, by: string, } | { "type": "challenge", table: string, 
+/**
+ * The game's key.
+ */
+game: string, by: string, } | { "type": "pairing", waiting: number, other_kind: number, out_of_range: number, table: string | null, } | { "type": "chat", game: string, message: ChatMessage, } | { "type": "turn", game: string, your_turn: boolean, finished: boolean, } | { "type": "table", table: Table<TableSeat>, } | { "type": "error", code: string, message: string, game: string | null, 
 /**
  * The rules engine's reason for an `illegal_move` (e.g. `slot_occupied`).
  */
@@ -180,7 +190,11 @@ game: string, options: Record<string, unknown>, status: GameStatus, listed: bool
 /**
  * Only the creator is shown the invite token (they share the link).
  */
-invite: string | null, };
+invite: string | null, 
+/**
+ * Who may take its free seats, when not anyone (`crate::social::audience`).
+ */
+audience?: Audience, };
 
 /**
  * A seat of a table, as clients see it (`type` says which).

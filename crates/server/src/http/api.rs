@@ -103,6 +103,9 @@ pub enum SeatSpec {
     Open,
     /// Kept for someone with the invite link.
     Invite,
+    /// Kept for a player the creator follows (a challenge, `crate::social::friends`): they
+    /// hear of it, and take it by joining; `403 not_following` for anyone else.
+    Friend { user: String },
     /// A level the game lists (`GET /api/games`); another is `unknown_bot_level`.
     Bot {
         #[serde(deserialize_with = "coded")]
@@ -127,6 +130,13 @@ pub struct NewTable {
     /// A rated table moves its players' ratings when it ends; tables are casual by default.
     #[serde(default)]
     rated: bool,
+    /// Only the players the creator follows may take a free seat (`403 friends_only`).
+    #[serde(default)]
+    friends_only: bool,
+    /// Only the members of this club may take a free seat (`403 club_only`; the creator
+    /// must be one).
+    #[serde(default)]
+    club: Option<String>,
 }
 
 fn yes() -> bool {
@@ -173,6 +183,11 @@ pub(crate) async fn table_of(
             .as_deref()
             .and_then(|r| serde_json::from_str::<Value>(r).ok()),
         invite: (me == Some(row.created_by.as_str())).then(|| row.invite.clone()),
+        // Said while seats may be taken (one read more per open table only).
+        audience: match row.status {
+            crate::game_status::GameStatus::Open => state.store.audience(&row.id).await?,
+            _ => None,
+        },
     })
 }
 
@@ -241,6 +256,9 @@ pub async fn create_table(
             SeatSpec::Me => SeatKind::Human(identity.user_id.clone()),
             SeatSpec::Open => SeatKind::Open,
             SeatSpec::Invite => SeatKind::Invited,
+            SeatSpec::Friend { user } => SeatKind::Reserved(
+                crate::http::friends::challenged(&state, &identity, &user).await?,
+            ),
             SeatSpec::Bot { level } => {
                 // Only a level the game lists: a `search:N` budget is a level of the bots,
                 // not one a table offers.
@@ -272,6 +290,13 @@ pub async fn create_table(
     crate::http::quotas::may_take_seats(&state, &identity.user_id, mine).await?;
     // The search bots are counted and the table created under the lobby lock (taken above).
     crate::live::bot_seats::check(&state, &identity.user_id, &seats).await?;
+    let audience = crate::social::audience::of_new_table(
+        &state,
+        &identity.user_id,
+        t.friends_only,
+        t.club.as_deref(),
+    )
+    .await?;
     let full = !seats.iter().any(SeatKind::is_free);
     if full {
         crate::live::capacity::admit_game(&state)?;
@@ -297,8 +322,12 @@ pub async fn create_table(
         rated: t.rated,
         finished_at: None,
     };
+    if let Some(audience) = &audience {
+        state.store.set_audience(&row.id, audience).await?;
+    }
     state.store.create_game(&row, &seats).await?;
     tracing::info!(game = %row.id, kind = %row.kind, status = %row.status, "table created");
+    crate::http::friends::announce(&state, &row, &seats, &identity.display_name());
     if full {
         // Solo games and bot tables start at once.
         state.rooms.get(&state, &row.id).await?;
@@ -328,7 +357,11 @@ pub struct Page {
 pub async fn open_tables(
     State(state): State<AppState>,
     Query(page): Query<Page>,
+    headers: HeaderMap,
 ) -> ApiResult<Json<TablePage>> {
+    // Friends-only and club tables are listed to those who may sit there only.
+    let viewer = Identity::from_headers(&state, &headers).await?;
+    let viewer = viewer.as_ref().map(|v| v.user_id.as_str());
     let default = state.config.limits.lobby_page.max(1);
     let limit = page.limit.unwrap_or(default).clamp(1, 4 * default);
     let after = match page.after.as_deref() {
@@ -348,6 +381,9 @@ pub async fn open_tables(
         .flatten();
     let mut list = Vec::with_capacity(rows.len());
     for row in rows {
+        if !crate::social::audience::visible_to(&state, &row, viewer).await? {
+            continue;
+        }
         let seats = state.store.seats(&row.id).await?;
         list.push(table_of(&state, &row, &seats, None).await?);
     }
@@ -417,6 +453,9 @@ pub async fn join(
         .position(|s| matches!(s, SeatKind::Reserved(u) if *u == identity.user_id));
     if !row.listed && !invited && reserved.is_none() {
         return Err(ApiError::not_found("no such table"));
+    }
+    if reserved.is_none() {
+        crate::social::audience::may_join(&state, &row, &identity.user_id).await?;
     }
     // One seat per joining user, invite or not: one invite link never fills every seat.
     if seats
@@ -515,7 +554,9 @@ pub async fn leave(
 async fn tell_lobby(state: &AppState, row: &GameRow, seats: &[SeatKind]) -> ApiResult<()> {
     let table = Box::new(table_of(state, row, seats, None).await?);
     let msg = crate::live::protocol::ServerMsg::Table { table };
-    if row.listed {
+    // A friends-only or club table is pushed to nobody's lobby: those who may sit there see
+    // it when they read the lobby (`open_tables`) or the club's page.
+    if row.listed && state.store.audience(&row.id).await?.is_none() {
         state.hub.to_lobby(&msg);
     }
     for seat in seats {

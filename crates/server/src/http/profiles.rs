@@ -6,7 +6,6 @@ use crate::db::ratings::BOT_PREFIX;
 use crate::db::rows::{UserRow, corrupt};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::live::visibility::plausible_id;
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use pyramidion_ai::level::BotLevel;
@@ -25,22 +24,7 @@ fn db(e: sqlx::Error) -> ApiError {
     ApiError::database(e)
 }
 
-/// The id of the user `key` (a user id, else an account name). Ids first: a name never
-/// takes over the page of the user whose id it spells (names that look like ids are refused
-/// too, but older accounts may have one).
-pub(crate) async fn user_by_id_or_name(state: &AppState, key: &str) -> ApiResult<String> {
-    let missing = || ApiError::not_found("no such player");
-    if !plausible_id(key) {
-        return Err(missing());
-    }
-    if state.store.user(key).await?.is_some() {
-        return Ok(key.to_string());
-    }
-    match state.store.user_by_name(key).await? {
-        Some(user) => Ok(user.id),
-        None => Err(missing()),
-    }
-}
+pub(crate) use crate::social::lookup::user_by_id_or_name;
 
 /// `?before=` (the `next` of the previous page) and `?limit=`: a page of recent games.
 #[derive(serde::Deserialize, Default)]

@@ -105,6 +105,15 @@ pub enum ServerMsg {
         table: String,
         by: String,
     },
+    /// To every connection of a user a seat is kept for at a new table (a friend's
+    /// challenge): `by` offers them a game of `game` at `table` (joining it accepts).
+    Challenge {
+        table: String,
+        /// The game's key.
+        #[ts(type = "string")]
+        game: pyramidion_games::GameKind,
+        by: String,
+    },
     /// Quick pairing, to every connection of a waiting user: who waits for the same setting
     /// (`crate::http::meet::Tally`: those who could sit with them, those waiting for the other
     /// kind of game, those out of range), or (`table`) the table just made for them.

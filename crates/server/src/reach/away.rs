@@ -20,14 +20,17 @@ pub enum Kind {
     /// Another player of a turn-based game went on vacation: its clock pauses for them
     /// (`crate::live::vacation`).
     Vacation,
+    /// A friend kept a seat for them at a new table (`crate::social::friends`).
+    Challenge,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 4] = [
+    pub const ALL: [Kind; 5] = [
         Kind::YourMove,
         Kind::Rematch,
         Kind::TableFull,
         Kind::Vacation,
+        Kind::Challenge,
     ];
 
     pub fn key(self) -> &'static str {
@@ -36,6 +39,7 @@ impl Kind {
             Kind::Rematch => "rematch",
             Kind::TableFull => "table_full",
             Kind::Vacation => "vacation",
+            Kind::Challenge => "challenge",
         }
     }
 }

@@ -108,7 +108,9 @@ impl Mailer {
         let Some(email) = store.email(&event.user).await?.filter(|e| e.verified) else {
             return Ok(());
         };
-        if event.kind == Kind::Rematch && !self.first_offer(store, event, &email, now).await? {
+        if matches!(event.kind, Kind::Rematch | Kind::Challenge)
+            && !self.first_offer(store, event, &email, now).await?
+        {
             return Ok(());
         }
         let _one = self.batches.lock().await;
@@ -140,7 +142,7 @@ impl Mailer {
         .await
     }
 
-    /// Whether this rematch offer is the first its asker (the new table's creator) makes to
+    /// Whether this rematch offer (or challenge: `Kind::Challenge`) is the first its asker (the new table's creator) makes to
     /// `email`'s address within `MailLimits::offer_every` (then it is counted): each ask of a
     /// loop makes a new table, so the offers are one conversation, mailed once.
     async fn first_offer(
@@ -315,7 +317,7 @@ impl Mailer {
         } else {
             kinds.first().copied().unwrap_or(Kind::YourMove)
         };
-        let page = if kinds == [Kind::Rematch] {
+        let page = if kinds == [Kind::Rematch] || kinds == [Kind::Challenge] {
             format!("/#/table/{game}")
         } else {
             format!("/#/game/{game}")

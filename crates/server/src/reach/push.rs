@@ -433,7 +433,7 @@ pub fn payload<'a>(lang: &str, event: &'a Away, game_kind: GameKind) -> Payload<
     let game = text::t(lang, &format!("game.{game_kind}"), &[]);
     let kind = event.kind.key();
     let url = match event.kind {
-        Kind::Rematch => format!("/#/table/{}", event.game),
+        Kind::Rematch | Kind::Challenge => format!("/#/table/{}", event.game),
         _ => format!("/#/game/{}", event.game),
     };
     Payload {

@@ -32,6 +32,7 @@ mod rematch_and_analysis;
 mod resign;
 #[cfg(feature = "postgres-tests")]
 mod room_builds;
+mod social;
 mod timeouts;
 mod undo;
 mod vacation;

@@ -44,6 +44,8 @@ async fn postgres_backend() {
     after_game_scenarios::rated_game_replay_and_daily(&server).await;
     fair_scenarios::fair_shares_storage(&server).await;
     people_scenarios::people(&server).await;
+    social_scenarios::friends(&server).await;
+    social_scenarios::clubs(&server).await;
     fair_edges_scenarios::names_quotas_and_pages(&server).await;
     crate::reach::push_health_is_stored(&server).await;
     crate::mail_bounds::mail_bounds_are_counted(&server).await;

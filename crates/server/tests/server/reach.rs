@@ -460,9 +460,10 @@ async fn a_verified_address_gets_one_mail_per_game_and_hour_with_a_one_click_uns
     let prefs = a.get("/api/notify").await.body["prefs"].clone();
     assert_eq!(
         prefs,
-        json!({"push": {"your_move": true, "rematch": true, "table_full": true, "vacation": true},
+        json!({"push": {"your_move": true, "rematch": true, "table_full": true, "vacation": true,
+                        "challenge": true},
                "email": {"your_move": false, "rematch": false, "table_full": false,
-                         "vacation": false}})
+                         "vacation": false, "challenge": false}})
     );
 }
 

@@ -292,4 +292,14 @@ async fn a_player_who_walks_away_ranks_last_whatever_his_stand_in_scores() {
     let anna = rating(&a.get("/api/users/anna").await.body);
     let bruno = rating(&b.get("/api/users/bruno").await.body);
     assert!(anna > 1500.0 && bruno < 1500.0, "{anna} {bruno}");
+    // His profile's fair-play record counts the game he timed out of (issue 49); hers not.
+    let fair = |c: Value| c["fair_play"].clone();
+    assert_eq!(
+        fair(b.get("/api/users/bruno/stats").await.body),
+        json!({"games": 1, "resigned": 0, "timed_out": 1})
+    );
+    assert_eq!(
+        fair(a.get("/api/users/anna/stats").await.body),
+        json!({"games": 1, "resigned": 0, "timed_out": 0})
+    );
 }

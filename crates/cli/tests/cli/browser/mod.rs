@@ -16,6 +16,7 @@ mod pyramido;
 mod pyramids;
 mod reach;
 mod shell;
+mod social;
 mod support;
 mod undo;
 mod vacation;

@@ -6,6 +6,7 @@ pub mod fair_scenarios;
 pub mod paused;
 pub mod people_scenarios;
 pub mod scenarios;
+pub mod social_scenarios;
 use futures_util::{SinkExt, StreamExt};
 use pyramidion_server::{AppState, Config, http::auth::HashCost, serve_state};
 use serde_json::{Value, json};
@@ -177,6 +178,11 @@ impl Client {
 
     pub async fn post(&mut self, path: &str, body: Value) -> Reply {
         let req = self.http.post(format!("{}{path}", self.base)).json(&body);
+        self.send(req).await
+    }
+
+    pub async fn delete(&mut self, path: &str) -> Reply {
+        let req = self.http.delete(format!("{}{path}", self.base));
         self.send(req).await
     }
 
