@@ -19,6 +19,8 @@ import { initTurns, relabelTurns, renderTurns } from './turns.js';
 import { renderSettings, renderVerifyEmail, renderUnsubscribe } from './settings.js';
 import { initPush } from './push.js';
 import { renderPlayNow, renderWatch } from './meet.js';
+import { renderOffline } from './offline.js';
+import { registerOffline, uploadOfflineGames } from './offline-sync.js';
 
 // The page's state and the shared helpers live in shell.js, which every page imports; this
 // module is the entry point only (index.html), the one that imports every page to route to it,
@@ -110,6 +112,8 @@ function route() {
       return renderPlayNow(root);
     case 'watch':
       return renderWatch(root);
+    case 'offline':
+      return renderOffline(root, parts[1]);
     default:
       return renderLobby(root);
   }
@@ -127,6 +131,10 @@ async function boot() {
   app.socket.onStatus(renderConnection);
   initTurns(app.socket);
   initPush();
+  // Offline play: the site kept by the service worker, and the games finished offline sent
+  // each time the server can be reached again.
+  registerOffline();
+  app.socket.onStatus((status) => status === 'connected' && uploadOfflineGames());
   onLanguageChange(() => {
     renderLanguagePicker();
     renderIdentity();

@@ -154,6 +154,10 @@ codes! {
         "a chat message refused: the user sent as many messages in the last 24 hours as allowed (`--chat-per-day`)";
     SoloNotPaired = "solo_not_paired", Some(400), "HTTP",
         "quick pairing for a solo game (see \"Meeting people\")";
+    BadOfflineRecord = "bad_offline_record", Some(400), "HTTP",
+        "an offline game's upload (`POST /api/offline-games`): its record does not replay (unknown game, options refused, an illegal move), or its seats are not the player and bots; nothing is stored";
+    OfflineNotOver = "offline_not_over", Some(409), "HTTP",
+        "an offline game's upload: the game is not over (only finished games are kept)";
 }
 
 impl ApiErrorCode {

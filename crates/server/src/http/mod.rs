@@ -15,6 +15,7 @@ pub mod listen;
 pub mod meet;
 pub mod notes;
 pub mod notify;
+pub mod offline_games;
 pub mod pairing_internal;
 pub mod profiles;
 pub mod quotas;
