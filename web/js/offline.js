@@ -158,11 +158,21 @@ async function playPage(root, id) {
   };
   const bots = botPlayer();
 
+  // Uploads the finished games (this one among them) and shows what became of this one.
+  const upload = async () => {
+    await uploadOfflineGames();
+    const g = await store.get(id);
+    if (g && !page.left) {
+      page.game = g;
+      draw();
+    }
+  };
+
   const save = async () => {
     const over = engine.toMove === undefined;
     page.game = { ...page.game, moves: engine.record().moves, status: over ? 'over' : 'playing', updated_at: Date.now() };
     await store.put(page.game);
-    if (over) uploadOfflineGames().then(() => !page.left && store.get(id).then((g) => g && ((page.game = g), draw())));
+    if (over) upload();
   };
 
   const played = (text) => {
@@ -262,17 +272,22 @@ async function playPage(root, id) {
     document.title = `${t(`game.${kept.game}`)} · ${t('offline.kind')} · Pyramidion`;
   };
 
+  // The connection back: a finished game goes to the history, and its end bar says so.
+  const offStatus = app.socket
+    ? app.socket.onStatus((status) => {
+        if (status === 'connected' && page.game.status === 'over') upload();
+      })
+    : () => {};
   app.leave = () => {
     page.left = true;
     bots.stop();
+    offStatus();
     root.classList.remove('pending');
   };
   app.rerender = draw;
   draw();
   // A reload while a bot was to move: it plays on (the same move, from the same seed).
   runBots();
-  // A game that ended while the server could not be reached is sent on the way past.
-  if (engine.toMove === undefined && kept.status === 'over') save();
 }
 
 // Under a finished offline game: where it is (uploaded: its replay on the server; not yet:

@@ -1,0 +1,130 @@
+//! Offline play (issue 50): with the connection cut — Chromium's offline emulation, and the
+//! server stopped — the site starts from the service worker's copy, a solo Forgotten Treasures
+//! game against THE Legend is dealt and played to its end in the page by clicking, surviving a
+//! reload mid-game; once the connection is back the game is uploaded, replayed by the server
+//! and found in the player's history as played offline (unrated).
+use crate::browser::forgotten_treasures::play_step;
+use crate::browser::support::{
+    DESKTOP, PHONE, artifacts, open_lobby, start_server, table_state, viewport, world_on,
+};
+use crate::browser::webdriver::{Session, free_port};
+use serde_json::json;
+use std::path::Path;
+
+/// The engines' module the page plays with: built by `scripts/build-wasm` (scripts/test builds
+/// it before the browser suite), never committed.
+fn module_built() {
+    let wasm = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/wasm/pyramidion_wasm_bg.wasm");
+    assert!(
+        wasm.exists(),
+        "{} is missing: run scripts/build-wasm --features tic-tac-toe first",
+        wasm.display()
+    );
+}
+
+async fn shot(s: &Session, name: &str) {
+    s.js("window.scrollTo(0, 0);", json!([])).await;
+    s.screenshot(&artifacts(), name).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_solo_game_played_offline_survives_a_reload_and_reaches_the_history() {
+    module_built();
+    let port = free_port();
+    let bind = format!("127.0.0.1:{port}");
+    let mut w = world_on("offline", &bind).await;
+    let base = w.server.base.clone();
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, &base).await;
+    // The service worker keeps the site (every file, the engines' module) and controls the
+    // page: from now on it starts with no connection.
+    s.wait_for("html[data-offline-ready=true]", 60).await;
+    s.wait_for("[data-testid=way-offline]", 15).await;
+
+    // The connection is cut: the page's network, and the server itself.
+    s.set_offline(true).await;
+    let _ = w.server.process.child.kill();
+    let _ = w.server.process.child.wait();
+    // Opened anew with no server (a navigation, not a change of hash): the site comes from
+    // the worker's copy.
+    s.goto(&format!("{base}/#/offline")).await;
+    s.refresh().await;
+    s.wait_for("[data-testid=offline-the-legend]", 30).await;
+    s.click("[data-testid=offline-the-legend]").await;
+    s.wait_for("[data-testid=ft-table]", 30).await;
+    let mut steps = 0;
+    let mut by_hand = true;
+    while steps < 6 {
+        assert!(play_step(&s, steps, &mut by_hand).await, "the game ended early");
+        steps += 1;
+    }
+    shot(&s, "offline-playing-1280").await;
+
+    // Reloaded mid-game (still offline): the same position, from IndexedDB.
+    let (state, phase) = table_state(&s).await;
+    let hash = s.js("return location.hash;", json!([])).await;
+    s.refresh().await;
+    s.wait_until(
+        "the offline game back after the reload",
+        "const t = document.querySelector('[data-testid=ft-table]');
+         return t && t.dataset.stateId === String(arguments[0]) && location.hash === arguments[1];",
+        json!([state, hash]),
+        30,
+    )
+    .await;
+    assert_eq!(table_state(&s).await, (state, phase));
+    assert!(s.text("[data-testid=offline-kind]").await.contains("offline"));
+    // In French, on a phone.
+    s.click("[data-testid=language] option[value=fr]").await;
+    s.wait_until(
+        "the page in French",
+        "return document.documentElement.lang === 'fr' || document.querySelector('[data-testid=offline-kind]').textContent.includes('hors ligne');",
+        json!([]),
+        15,
+    )
+    .await;
+    viewport(&s, PHONE.0, PHONE.1).await;
+    shot(&s, "offline-playing-375-fr").await;
+    viewport(&s, DESKTOP.0, DESKTOP.1).await;
+
+    // Played to the end, still offline: kept to upload.
+    loop {
+        if !play_step(&s, steps, &mut by_hand).await {
+            break;
+        }
+        steps += 1;
+        assert!(steps < 400, "the game should end");
+    }
+    assert!(!by_hand, "an area was activated by hand at a stage end");
+    s.wait_for("[data-testid=result]", 15).await;
+    s.wait_for("[data-testid=offline-end][data-status=over]", 15)
+        .await;
+    shot(&s, "offline-over-1280-fr").await;
+    let ranking = s.find_all("[data-testid=ranking] tbody tr").await;
+    assert_eq!(ranking.len(), 2, "the player and THE Legend");
+
+    // The connection is back: the same server on the same data, the page online.
+    let _restarted = start_server(w.server.process.dir.clone(), &bind);
+    s.set_offline(false).await;
+    s.wait_for("[data-testid=offline-end][data-status=uploaded]", 60)
+        .await;
+    s.click("[data-testid=offline-replay]").await;
+    s.wait_for("[data-testid=replay]", 30).await;
+    // In the history, played offline and unrated.
+    s.goto(&format!("{base}/#/history")).await;
+    s.wait_for("[data-testid=history-offline]", 30).await;
+    let entries = s.find_all(".history-item").await;
+    assert_eq!(entries.len(), 1);
+    shot(&s, "offline-history-1280-fr").await;
+    let games = s
+        .js(
+            "return fetch('/api/me/games').then((r) => r.json());",
+            json!([]),
+        )
+        .await;
+    let game = &games["games"][0];
+    assert_eq!(game["offline"], true, "{games}");
+    assert_eq!(game["rated"], false, "{games}");
+    assert_eq!(game["status"], "finished", "{games}");
+    s.quit().await;
+}
