@@ -55,7 +55,7 @@ async function listPage(root) {
         'div.offline',
         { 'data-testid': 'offline' },
         h('section.card', {}, h('h2', {}, t('offline.title')), h('p.hint', {}, t('offline.intro'))),
-        h('section.card.quick', {}, h('div.game-cards', {}, games.map(startCard))),
+        h('section.card.quick', {}, h('div.game-cards', {}, games.map(startCard).filter(Boolean))),
         kept.length ? h('section.card', {}, h('h2', {}, t('offline.kept')), h('ul.offline-games', { 'data-testid': 'offline-games' }, kept.map(keptLine))) : null,
       ),
     );
@@ -97,7 +97,10 @@ function startCard(game) {
     }
   }
   if (!buttons.length) return null;
-  return h('article.game-card', { 'data-game': game.key }, h('h3', {}, t(`game.${game.key}`)), h('div.row', {}, buttons));
+  // As the lobby's "Play now" cards: the game folder's picture (kept by the service worker).
+  const picture = h('img.game-picture', { src: `/js/${encodeURIComponent(game.key)}/picture.svg`, alt: '', width: 120, height: 80 });
+  picture.addEventListener('error', () => picture.remove());
+  return h('article.game-card', { 'data-testid': `offline-card-${game.key}` }, picture, h('div.game-card-text', {}, h('h3', {}, t(`game.${game.key}`)), h('div.row', {}, buttons)));
 }
 
 function keptLine(g) {
