@@ -31,7 +31,7 @@ async fn upload(c: &mut Client, id: &str, record: &Value, seats: Value) -> Reply
     .await
 }
 
-async fn count(s: &TestServer, sql: &str, game: &str) -> i64 {
+async fn count(s: &TestServer, sql: &'static str, game: &str) -> i64 {
     sqlx::query_scalar(sql)
         .bind(game)
         .fetch_one(&s.state.store.pool)
