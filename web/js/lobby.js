@@ -331,6 +331,10 @@ export async function renderLobby(root) {
   } catch (e) {
     showError(e);
     // No server (the connection is down): the games in the page are still there (issue 50).
-    mount(root, h('p.hint', {}, t('shell.failed')), h('p.card.offline-offer', { 'data-testid': 'offline-offer' }, t('offline.offer'), ' ', h('a.button.primary', { href: '#/offline' }, t('offline.way'))));
+    mount(
+      root,
+      h('p.hint', {}, t('shell.failed')),
+      h('p.card.offline-offer', { 'data-testid': 'offline-offer' }, t('offline.offer'), ' ', h('a.button.primary', { href: '#/offline' }, t('offline.way'))),
+    );
   }
 }

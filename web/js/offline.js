@@ -70,7 +70,11 @@ function startCard(game) {
   if (game.seats.max > 1 && game.bot_levels.length) {
     const players = Math.min(Math.max(2, Math.min(3, game.seats.max)), game.seats.max);
     const levels = game.bot_levels.map((l) => l.name);
-    const level = h('select', { 'data-testid': `offline-level-${game.key}`, 'aria-label': t('offline.level') }, levels.map((l) => h('option', { value: l, selected: l === (levels.includes('greedy') ? 'greedy' : levels[0]) }, t(`bot.${l}`))));
+    const level = h(
+      'select',
+      { 'data-testid': `offline-level-${game.key}`, 'aria-label': t('offline.level') },
+      levels.map((l) => h('option', { value: l, selected: l === (levels.includes('greedy') ? 'greedy' : levels[0]) }, t(`bot.${l}`))),
+    );
     buttons.push(
       h(
         'button.primary',
@@ -86,13 +90,7 @@ function startCard(game) {
   if (game.seats.min === 1) {
     for (const o of game.options.filter((o) => !o.players.length || o.players.includes(1))) {
       for (const value of o.values) {
-        buttons.push(
-          h(
-            'button.primary',
-            { 'data-testid': `offline-${value}`, onclick: () => start(game.key, { players: 1, [o.key]: value }, [{ type: 'me' }]) },
-            t(`quick.${value}`),
-          ),
-        );
+        buttons.push(h('button.primary', { 'data-testid': `offline-${value}`, onclick: () => start(game.key, { players: 1, [o.key]: value }, [{ type: 'me' }]) }, t(`quick.${value}`)));
       }
     }
   }
@@ -105,7 +103,8 @@ function startCard(game) {
 
 function keptLine(g) {
   const status = h('span.badge', { 'data-status': g.status }, t(`offline.status_${g.status}`));
-  const open = g.status === 'uploaded' ? h('a', { href: `#/replay/${g.server_id}` }, t('history.replay')) : h('a', { href: `#/offline/${g.id}` }, t(g.status === 'playing' ? 'offline.resume' : 'offline.open'));
+  const open =
+    g.status === 'uploaded' ? h('a', { href: `#/replay/${g.server_id}` }, t('history.replay')) : h('a', { href: `#/offline/${g.id}` }, t(g.status === 'playing' ? 'offline.resume' : 'offline.open'));
   return h('li.row', { 'data-testid': `offline-game-${g.id}` }, h('strong', {}, t(`game.${g.game}`)), ' ', h('span.hint', {}, new Date(g.updated_at).toLocaleString()), status, open);
 }
 
@@ -270,7 +269,13 @@ async function playPage(root, id) {
       console.error(e);
       board = h('p.hint', { 'data-testid': 'render-error', 'data-code': 'render_failed' }, t('error.render'));
     }
-    remount(root, h('p.table-links', {}, h('span.table-kind', { 'data-testid': 'offline-kind' }, t('offline.kind')), ' · ', rulesLink(kept.game, true)), over ? endBar(page.game) : null, fixRecordLink(result, page.game), board);
+    remount(
+      root,
+      h('p.table-links', {}, h('span.table-kind', { 'data-testid': 'offline-kind' }, t('offline.kind')), ' · ', rulesLink(kept.game, true)),
+      over ? endBar(page.game) : null,
+      fixRecordLink(result, page.game),
+      board,
+    );
     root.classList.toggle('pending', page.pending);
     document.title = `${t(`game.${kept.game}`)} · ${t('offline.kind')} · Pyramidion`;
   };
