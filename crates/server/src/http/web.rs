@@ -42,7 +42,8 @@ const OFFLINE_FILES: &str = "offline-files.json";
 /// itself is left out (the browser keeps and updates it on its own).
 fn offline_files() -> Response {
     let files: Vec<String> = crate::assets::files()
-        .filter(|f| f != "sw.js")
+        // Nor the formatter's settings, which are not part of the site.
+        .filter(|f| f != "sw.js" && !f.starts_with('.'))
         .map(|f| f.into_owned())
         .collect();
     (

@@ -45,11 +45,16 @@ async fn a_solo_game_played_offline_survives_a_reload_and_reaches_the_history() 
     s.set_offline(true).await;
     let _ = w.server.process.child.kill();
     let _ = w.server.process.child.wait();
-    // Opened anew with no server (a navigation, not a change of hash): the site comes from
-    // the worker's copy.
-    s.goto(&format!("{base}/#/offline")).await;
+    // Opened anew with no server: the site comes from the worker's copy, and the lobby, which
+    // cannot reach the server, offers to play offline.
     s.refresh().await;
+    s.wait_for("[data-testid=offline-offer] a", 30).await;
+    shot(&s, "offline-lobby-1280").await;
+    s.click("[data-testid=offline-offer] a").await;
     s.wait_for("[data-testid=offline-the-legend]", 30).await;
+    viewport(&s, PHONE.0, PHONE.1).await;
+    shot(&s, "offline-list-375").await;
+    viewport(&s, DESKTOP.0, DESKTOP.1).await;
     s.click("[data-testid=offline-the-legend]").await;
     s.wait_for("[data-testid=ft-table]", 30).await;
     let mut steps = 0;
