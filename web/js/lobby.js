@@ -329,8 +329,9 @@ export async function renderLobby(root) {
     );
     document.title = `${t('lobby.title')} · Pyramidion`;
   } catch (e) {
-    showError(e);
-    // No server (the connection is down): the games in the page are still there (issue 50).
+    // No server (the connection is down): said by the offer below, with the games in the page
+    // that are still there (issue 50), rather than by one more toast.
+    if (e.code !== 'network') showError(e);
     mount(
       root,
       h('p.hint', {}, t('shell.failed')),

@@ -251,9 +251,8 @@ pub fn router(state: AppState) -> Router {
         // Games played offline in the page (issue 50); a long record is over `MAX_BODY`.
         .route(
             "/api/offline-games",
-            post(http::offline_games::upload).layer(DefaultBodyLimit::max(
-                http::offline_games::MAX_UPLOAD,
-            )),
+            post(http::offline_games::upload)
+                .layer(DefaultBodyLimit::max(http::offline_games::MAX_UPLOAD)),
         )
         .route("/ws", get(http::ws::upgrade))
         .route("/internal/link/{id}", get(live::link::accept))

@@ -64,9 +64,7 @@ pub async fn upload(
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if !valid_id {
-        return Err(refused(
-            "client_id: 1 to 64 letters, digits, '-' or '_'",
-        ));
+        return Err(refused("client_id: 1 to 64 letters, digits, '-' or '_'"));
     }
     let game = checked(&up, &identity.user_id)?;
     let (id, created) = state.store.store_offline_game(game).await?;

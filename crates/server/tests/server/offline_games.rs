@@ -43,7 +43,10 @@ async fn count(s: &TestServer, sql: &'static str, game: &str) -> i64 {
 async fn a_finished_offline_game_is_kept_unrated_in_the_history_once() {
     let s = start_sqlite("offline-kept").await;
     let mut c = Client::guest(&s).await;
-    let me = c.get("/api/me").await.body["id"].as_str().unwrap().to_string();
+    let me = c.get("/api/me").await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     // Solo against THE Legend, as a player on a train plays it.
     let record = played(
         "forgotten-treasures",
@@ -73,7 +76,9 @@ async fn a_finished_offline_game_is_kept_unrated_in_the_history_once() {
     assert_eq!(kept.body["moves"], record["moves"]);
     assert_eq!(kept.body["seed"], 77);
     let last = record["moves"].as_array().unwrap().len();
-    let end = c.get(&format!("/api/games/{id}/replay/{last}?seat=0")).await;
+    let end = c
+        .get(&format!("/api/games/{id}/replay/{last}?seat=0"))
+        .await;
     assert_eq!(end.status, 200, "{}", end.text);
     assert!(end.body["view"]["outcome"].is_object(), "{}", end.text);
 
@@ -136,17 +141,13 @@ async fn a_game_against_bots_keeps_who_played_which_move() {
     assert_eq!(kinds, ["bot", "human", "bot"]);
     assert_eq!(table["rated"], false);
     // The moves of seat 1 (the player) are not the bots'; the others' are.
-    let by_bot: Vec<(i64, i64)> = sqlx::query_as(
-        "SELECT ply, by_bot FROM moves WHERE game_id = $1 ORDER BY ply",
-    )
-    .bind(id)
-    .fetch_all(&s.state.store.pool)
-    .await
-    .unwrap();
-    assert_eq!(
-        by_bot.len(),
-        record["moves"].as_array().unwrap().len()
-    );
+    let by_bot: Vec<(i64, i64)> =
+        sqlx::query_as("SELECT ply, by_bot FROM moves WHERE game_id = $1 ORDER BY ply")
+            .bind(id)
+            .fetch_all(&s.state.store.pool)
+            .await
+            .unwrap();
+    assert_eq!(by_bot.len(), record["moves"].as_array().unwrap().len());
     assert!(by_bot.iter().any(|&(_, b)| b == 0));
     assert!(by_bot.iter().any(|&(_, b)| b == 1));
 }
@@ -246,11 +247,21 @@ async fn a_record_that_does_not_replay_is_refused_and_nothing_is_kept() {
         json!([{"type": "me"}, {"type": "bot", "level": "search:5"}]),
     )
     .await;
-    assert_eq!((r.status, r.code()), (400, "unknown_bot_level"), "{}", r.text);
+    assert_eq!(
+        (r.status, r.code()),
+        (400, "unknown_bot_level"),
+        "{}",
+        r.text
+    );
     // An id the page could not have made.
     for id in ["", "a/b", &"x".repeat(65)] {
         let r = upload(&mut c, id, &good, me.clone()).await;
-        assert_eq!((r.status, r.code()), (400, "bad_offline_record"), "{id}: {}", r.text);
+        assert_eq!(
+            (r.status, r.code()),
+            (400, "bad_offline_record"),
+            "{id}: {}",
+            r.text
+        );
     }
     // Nothing was kept, and the good record still is, under the id a refusal did not take.
     assert_eq!(c.get("/api/me/games").await.body["games"], json!([]));

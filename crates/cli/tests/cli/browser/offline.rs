@@ -60,7 +60,10 @@ async fn a_solo_game_played_offline_survives_a_reload_and_reaches_the_history() 
     let mut steps = 0;
     let mut by_hand = true;
     while steps < 6 {
-        assert!(play_step(&s, steps, &mut by_hand).await, "the game ended early");
+        assert!(
+            play_step(&s, steps, &mut by_hand).await,
+            "the game ended early"
+        );
         steps += 1;
     }
     shot(&s, "offline-playing-1280").await;
@@ -78,7 +81,11 @@ async fn a_solo_game_played_offline_survives_a_reload_and_reaches_the_history() 
     )
     .await;
     assert_eq!(table_state(&s).await, (state, phase));
-    assert!(s.text("[data-testid=offline-kind]").await.contains("offline"));
+    assert!(
+        s.text("[data-testid=offline-kind]")
+            .await
+            .contains("offline")
+    );
     // In French, on a phone.
     s.click("[data-testid=language] option[value=fr]").await;
     s.wait_until(
