@@ -5,7 +5,7 @@
 //! and found in the player's history as played offline (unrated).
 use crate::browser::forgotten_treasures::play_step;
 use crate::browser::support::{
-    DESKTOP, PHONE, artifacts, open_lobby, start_server, table_state, viewport, world_on,
+    DESKTOP, PHONE, artifacts, exists, open_lobby, start_server, table_state, viewport, world_on,
 };
 use crate::browser::webdriver::{Session, free_port};
 use serde_json::json;
@@ -138,5 +138,45 @@ async fn a_solo_game_played_offline_survives_a_reload_and_reaches_the_history() 
     assert_eq!(game["offline"], true, "{games}");
     assert_eq!(game["rated"], false, "{games}");
     assert_eq!(game["status"], "finished", "{games}");
+    s.quit().await;
+}
+
+/// A game against a bot, offline: the bot's moves come from the engines in a Web Worker of
+/// the page (the demonstration game, on the generic table, which the test tier registers).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_a_bot_is_played_to_its_end_offline() {
+    module_built();
+    let mut w = world_on("offline-bots", "127.0.0.1:0").await;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, &w.server.base).await;
+    s.wait_for("html[data-offline-ready=true]", 60).await;
+    s.set_offline(true).await;
+    let _ = w.server.process.child.kill();
+    let _ = w.server.process.child.wait();
+    s.click("[data-testid=way-offline]").await;
+    s.wait_for("[data-testid=offline-bots-tic-tac-toe]", 30)
+        .await;
+    s.click("[data-testid=offline-bots-tic-tac-toe]").await;
+    s.wait_for("[data-testid=generic-table]", 30).await;
+    let mut moves = 0;
+    for _ in 0..200 {
+        if exists(&s, "[data-testid=result]").await {
+            break;
+        }
+        if exists(&s, "[data-testid=prompt].yours").await && exists(&s, "button.generic-cell").await
+        {
+            s.click("button.generic-cell").await;
+            moves += 1;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    }
+    s.wait_for("[data-testid=result]", 15).await;
+    assert!(moves >= 2, "{moves} moves by clicking");
+    // The game is over with both seats ranked (the shortest game is five moves: the bot,
+    // in its worker, played at least two), kept to upload.
+    assert_eq!(s.find_all("[data-testid=ranking] tbody tr").await.len(), 2);
+    s.wait_for("[data-testid=offline-end][data-status=over]", 15)
+        .await;
+    shot(&s, "offline-bot-over-1280").await;
     s.quit().await;
 }
