@@ -28,18 +28,22 @@ async function precache() {
     // No list (a server too old to serve one): the shell's entry only; the rest is kept as
     // the page fetches it (see `fetch` below).
   }
-  // One by one, not `addAll`: one file missing (web/wasm/ not built on a development
-  // server) must not leave the rest uncached.
-  await Promise.all(
-    files.map(async (path) => {
+  // File by file, not `addAll`: one file missing (web/wasm/ not built on a development
+  // server) must not leave the rest uncached. Four at a time, not all at once: the server
+  // limits requests per address (docs/server.md, "Limits"), and the page being opened asks
+  // for its own files beside these.
+  const queue = files.slice();
+  const keep = async () => {
+    for (let path = queue.shift(); path; path = queue.shift()) {
       try {
         const res = await fetch(path, { cache: 'no-store' });
         if (res.ok) await cache.put(path, res);
       } catch {
         // Kept later, when the page fetches it.
       }
-    }),
-  );
+    }
+  };
+  await Promise.all([keep(), keep(), keep(), keep()]);
 }
 
 self.addEventListener('install', (event) => {
