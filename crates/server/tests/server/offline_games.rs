@@ -41,8 +41,12 @@ async fn count(s: &TestServer, sql: &'static str, game: &str) -> i64 {
 
 #[tokio::test]
 async fn a_finished_offline_game_is_kept_unrated_in_the_history_once() {
-    let s = start_sqlite("offline-kept").await;
-    let mut c = Client::guest(&s).await;
+    kept_once_and_unrated(&start_sqlite("offline-kept").await).await;
+}
+
+/// The upload's storage, on SQLite here and on PostgreSQL (`postgres.rs`).
+pub async fn kept_once_and_unrated(s: &TestServer) {
+    let mut c = Client::guest(s).await;
     let me = c.get("/api/me").await.body["id"]
         .as_str()
         .unwrap()
@@ -99,9 +103,9 @@ async fn a_finished_offline_game_is_kept_unrated_in_the_history_once() {
 
     // Never rated, never a daily challenge's attempt.
     let no_rating = "SELECT COUNT(*) FROM rating_changes WHERE game_id = $1";
-    assert_eq!(count(&s, no_rating, &id).await, 0);
+    assert_eq!(count(s, no_rating, &id).await, 0);
     let no_daily = "SELECT COUNT(*) FROM daily_attempts WHERE game_id = $1";
-    assert_eq!(count(&s, no_daily, &id).await, 0);
+    assert_eq!(count(s, no_daily, &id).await, 0);
     let rated: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ratings WHERE player = $1")
         .bind(&me)
         .fetch_one(&s.state.store.pool)
@@ -116,7 +120,7 @@ async fn a_finished_offline_game_is_kept_unrated_in_the_history_once() {
     );
 
     // Another player's game of the same id is theirs: ids are the page's, per player.
-    let mut other = Client::guest(&s).await;
+    let mut other = Client::guest(s).await;
     let theirs = upload(&mut other, "train-1", &record, json!([{"type": "me"}])).await;
     assert_eq!(theirs.status, 201, "{}", theirs.text);
     assert_ne!(theirs.body["id"].as_str(), Some(id.as_str()));
