@@ -178,5 +178,21 @@ async fn a_game_against_a_bot_is_played_to_its_end_offline() {
     s.wait_for("[data-testid=offline-end][data-status=over]", 15)
         .await;
     shot(&s, "offline-bot-over-1280").await;
+    // Every game with a table of its own deals against bots and reaches its player's turn,
+    // drawn by its own table (the bots that move first answer from the worker).
+    for (game, table) in [
+        ("pyramids", "py-table"),
+        ("pyramido", "pyo-table"),
+        ("forgotten-treasures", "ft-table"),
+    ] {
+        s.js("location.hash = '#/offline';", json!([])).await;
+        let start = format!("[data-testid=offline-bots-{game}]");
+        s.wait_for(&start, 30).await;
+        s.click(&start).await;
+        s.wait_for(&format!("[data-testid={table}]"), 30).await;
+        s.wait_for("[data-testid=prompt].yours", 60).await;
+        assert!(!exists(&s, "[data-testid=render-error]").await, "{game}");
+    }
+    shot(&s, "offline-bots-ft-1280").await;
     s.quit().await;
 }
