@@ -22,6 +22,8 @@ import { renderPlayNow, renderWatch } from './meet.js';
 import { renderFriends } from './friends.js';
 import { renderClub, renderClubs } from './clubs.js';
 import { initChallenges } from './challenge-notice.js';
+import { renderOffline } from './offline.js';
+import { registerOffline, uploadOfflineGames } from './offline-sync.js';
 
 // The page's state and the shared helpers live in shell.js, which every page imports; this
 // module is the entry point only (index.html), the one that imports every page to route to it,
@@ -119,6 +121,8 @@ function route() {
       return renderClubs(root);
     case 'club':
       return renderClub(root, parts[1], parts[2]);
+    case 'offline':
+      return renderOffline(root, parts[1]);
     default:
       return renderLobby(root);
   }
@@ -137,6 +141,10 @@ async function boot() {
   initTurns(app.socket);
   initChallenges(app.socket);
   initPush();
+  // Offline play: the site kept by the service worker, and the games finished offline sent
+  // each time the server can be reached again.
+  registerOffline();
+  app.socket.onStatus((status) => status === 'connected' && uploadOfflineGames());
   onLanguageChange(() => {
     renderLanguagePicker();
     renderIdentity();

@@ -82,6 +82,18 @@ export class LocalGame {
   }
 
   /**
+   * Plays a move like `play`, answering it as `seat` may see it (another seat's hidden
+   * choices redacted until the game is over, as the server's `last_move` says it); the
+   * record keeps the move whole.
+   * @param {string} text the move's notation
+   * @param {number} [seat] omitted: as a spectator sees it
+   * @returns {{seat: number, text: string, kind: string}}
+   */
+  playSeenBy(text, seat) {
+    return JSON.parse(checked(() => this.raw.playSeenBy(text, seat)));
+  }
+
+  /**
    * @param {number} [seat] omitted: a spectator's view
    * @returns {any} the view, as the server would send it to that seat
    */

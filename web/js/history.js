@@ -74,6 +74,7 @@ export function historyItem(game) {
       {},
       h(`span.status.${game.status}`, {}, t(`status.${game.status}`)),
       game.rated ? h('span.badge', {}, t('history.rated')) : h('span.badge.casual', {}, t('history.casual')),
+      game.offline ? h('span.badge.casual', { 'data-testid': 'history-offline' }, t('offline.played_offline')) : null,
       h('strong', { 'data-testid': 'history-result' }, resultText(game.mine, game.seats.length)),
       game.result && game.result.ending ? h('span.ending', { 'data-testid': 'history-ending' }, ` · ${t(`history.ending.${game.result.ending}`)}`) : null,
       rating ? h('span', { 'data-testid': 'history-rating' }, rating) : null,

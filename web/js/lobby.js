@@ -298,6 +298,8 @@ function waysToPlay(games) {
     h('button', { type: 'button', 'data-testid': 'way-table', onclick: toSection('.lobby .builder') }, t('lobby.way_table')),
     h('button', { type: 'button', 'data-testid': 'way-daily', onclick: toSection('.lobby .daily') }, t('daily.title')),
     h('a.button', { href: '#/watch', 'data-testid': 'watch-link' }, t('watch.title')),
+    // Against the bots in the page, with or without a connection (issue 50).
+    h('a.button', { href: '#/offline', 'data-testid': 'way-offline' }, t('offline.way')),
     games.length ? h('a.button', { href: `#/leaderboard/${games[0].key}`, 'data-testid': 'way-leaderboards' }, t('lobby.way_leaderboards')) : null,
   );
 }
@@ -342,7 +344,13 @@ export async function renderLobby(root) {
     );
     document.title = `${t('lobby.title')} · Pyramidion`;
   } catch (e) {
-    showError(e);
-    mount(root, h('p.hint', {}, t('shell.failed')));
+    // No server (the connection is down): said by the offer below, with the games in the page
+    // that are still there (issue 50), rather than by one more toast.
+    if (e.code !== 'network') showError(e);
+    mount(
+      root,
+      h('p.hint', {}, t('shell.failed')),
+      h('p.card.offline-offer', { 'data-testid': 'offline-offer' }, t('offline.offer'), ' ', h('a.button.primary', { href: '#/offline' }, t('offline.way'))),
+    );
   }
 }

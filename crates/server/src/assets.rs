@@ -20,6 +20,12 @@ pub fn file(path: &str) -> Option<rust_embed::EmbeddedFile> {
     Assets::get(path)
 }
 
+/// The path of every file of `web/` the site serves (`http::web` lists them for the service
+/// worker's offline copy).
+pub fn files() -> impl Iterator<Item = std::borrow::Cow<'static, str>> {
+    Assets::iter()
+}
+
 /// A file of the browser client (`web/`), e.g. a message catalog the server's own texts
 /// (e-mails, push notifications) are taken from.
 pub fn asset(path: &str) -> Option<std::borrow::Cow<'static, [u8]>> {

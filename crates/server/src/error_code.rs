@@ -177,6 +177,10 @@ codes! {
         "a club's moderation (approve, remove, ban, roles): for its moderators and owner, roles for its owner";
     ClubOwnerStays = "club_owner_stays", Some(409), "HTTP",
         "the owner of a club cannot leave it, be removed or banned";
+    BadOfflineRecord = "bad_offline_record", Some(400), "HTTP",
+        "an offline game's upload (`POST /api/offline-games`): its record does not replay (unknown game, options refused, an illegal move), or its seats are not the player and bots; nothing is stored";
+    OfflineNotOver = "offline_not_over", Some(409), "HTTP",
+        "an offline game's upload: the game is not over (only finished games are kept)";
 }
 
 impl ApiErrorCode {

@@ -273,6 +273,12 @@ pub fn router(state: AppState) -> Router {
             post(http::notify::set_email).delete(http::notify::delete_email),
         )
         .route("/api/me/email/verify", post(http::notify::verify_email))
+        // Games played offline in the page (issue 50); a long record is over `MAX_BODY`.
+        .route(
+            "/api/offline-games",
+            post(http::offline_games::upload)
+                .layer(DefaultBodyLimit::max(http::offline_games::MAX_UPLOAD)),
+        )
         .route("/ws", get(http::ws::upgrade))
         .route("/internal/link/{id}", get(live::link::accept))
         .route(
@@ -281,7 +287,12 @@ pub fn router(state: AppState) -> Router {
                 .post(http::pairing_internal::accept)
                 .delete(http::pairing_internal::accept),
         )
-        .fallback(get(http::web::static_file))
+        // The site's files compressed (brotli or gzip, as the browser accepts): the engines'
+        // module is 717 KB as it is, about a third of that compressed (docs/client.md). Only
+        // them: API answers are small, and the socket is not an HTTP body.
+        .fallback(
+            get(http::web::static_file).layer(tower_http::compression::CompressionLayer::new()),
+        )
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(

@@ -36,6 +36,17 @@ fn kind(key: &str) -> Result<GameKind, GameError> {
         .map_err(|e: pyramidion_games::UnknownGame| GameError::new("unknown_game", e.to_string()))
 }
 
+/// A move played as the page receives it: `{seat, text, kind, …fields}`.
+fn reply(seat: u8, info: &pyramidion_games::MoveInfo) -> String {
+    let mut reply = serde_json::Map::new();
+    reply.insert("seat".into(), Value::from(seat));
+    reply.insert("text".into(), Value::from(info.text.clone()));
+    if let Value::Object(form) = &info.form {
+        reply.extend(form.clone());
+    }
+    to_json(&reply)
+}
+
 impl Engine {
     /// A new game of `game` (its key) with `options` (JSON; empty or `null` for the game's
     /// defaults) dealt from `seed`.
@@ -98,13 +109,20 @@ impl Engine {
     pub fn play(&mut self, text: &str) -> Result<String, GameError> {
         let played = self.game.play_text(text)?;
         self.record.moves.push(played.full.text.clone());
-        let mut reply = serde_json::Map::new();
-        reply.insert("seat".into(), Value::from(played.seat.0));
-        reply.insert("text".into(), Value::from(played.full.text));
-        if let Value::Object(form) = played.full.form {
-            reply.extend(form);
-        }
-        Ok(to_json(&reply))
+        Ok(reply(played.seat.0, &played.full))
+    }
+
+    /// Plays a move like [`Engine::play`] (the record keeps its full text), and returns it as
+    /// `viewer` (`None`: a spectator) may see it: another seat's hidden choices redacted until
+    /// the game is over, as the server's `last_move` says it. A page that deals a game itself
+    /// (offline) logs the bots' moves this way, so that its move log spoils nothing the table
+    /// would not show.
+    pub fn play_seen_by(&mut self, text: &str, viewer: Option<u8>) -> Result<String, GameError> {
+        let viewer = self.seat(viewer)?;
+        let played = self.game.play_text(text)?;
+        self.record.moves.push(played.full.text.clone());
+        let over = self.to_move().is_none();
+        Ok(reply(played.seat.0, played.seen_by(viewer, over)))
     }
 
     /// What `seat` sees (`None`: a spectator), exactly as the server serialises it.
@@ -252,6 +270,40 @@ mod tests {
                 assert_eq!(again.view_json(seat), e.view_json(seat), "{kind}");
             }
             assert_eq!(again.outcome_json(), e.outcome_json());
+        }
+    }
+
+    /// The seat that plays a move sees it whole; another seat sees what the server's
+    /// `last_move` would say; either way the record keeps the move's full text.
+    #[test]
+    fn a_move_seen_by_a_seat_is_what_the_server_would_send_it() {
+        for &kind in GameKind::ALL {
+            let mut whole = Engine::new(kind.key(), "null", 11).unwrap();
+            let mut seen = whole.clone();
+            let mut server = AnyGame::new(kind, &Value::Null, 11).unwrap();
+            while let Some(mover) = whole.to_move() {
+                let m = whole.bot_move("random", u64::from(whole.ply())).unwrap();
+                let other = (mover + 1) % whole.seats();
+                let mut mine = seen.clone();
+                assert_eq!(
+                    mine.play_seen_by(&m, Some(mover)).unwrap(),
+                    whole.play(&m).unwrap(),
+                    "{kind}"
+                );
+                let played = server.play_text(&m).unwrap();
+                let over = server.to_move() == ToMove::Over;
+                let theirs = played.seen_by(Some(Seat(other)), over);
+                assert_eq!(
+                    seen.play_seen_by(&m, Some(other)).unwrap(),
+                    reply(mover, theirs),
+                    "{kind}"
+                );
+            }
+            assert_eq!(seen.record_json(), whole.record_json(), "{kind}");
+            let mut e = Engine::new(kind.key(), "null", 11).unwrap();
+            let m = e.bot_move("random", 1).unwrap();
+            assert_eq!(code(e.play_seen_by(&m, Some(e.seats()))), "bad_seat");
+            assert_eq!(e.ply(), 0);
         }
     }
 

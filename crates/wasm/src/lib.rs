@@ -105,6 +105,13 @@ impl JsEngine {
         self.0.play(text).map_err(thrown)
     }
 
+    /// Plays a move (text), checked; returns it as `viewer` (`undefined`: a spectator) may
+    /// see it, other seats' hidden choices redacted until the game is over.
+    #[wasm_bindgen(js_name = playSeenBy)]
+    pub fn play_seen_by(&mut self, text: &str, viewer: Option<u8>) -> Result<String, JsValue> {
+        self.0.play_seen_by(text, viewer).map_err(thrown)
+    }
+
     /// The view of `seat` (`undefined`: a spectator's) as JSON, as the server sends it.
     pub fn view(&self, seat: Option<u8>) -> Result<String, JsValue> {
         self.0.view_json(seat).map_err(thrown)

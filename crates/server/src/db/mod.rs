@@ -6,6 +6,7 @@ pub(crate) mod after_game_store;
 pub mod chat_message;
 pub mod error;
 pub mod fence;
+pub(crate) mod offline_store;
 pub mod pairing_queue;
 pub(crate) mod people_store;
 pub mod ratings;

@@ -20,6 +20,10 @@ pub struct HistoryEntry {
     pub table: Table,
     pub finished_at: Option<i64>,
     pub mine: MySeats,
+    /// Played offline in the page and uploaded (`POST /api/offline-games`): never rated.
+    /// Absent for a game the server ran.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub offline: bool,
 }
 
 /// The seats a player holds at a table and, once it has a result, how they did.
@@ -89,9 +93,12 @@ pub(crate) async fn entry(
             },
         });
     }
+    // Only a finished game can have been uploaded: no question asked of the others.
+    let offline = row.finished_at.is_some() && state.store.played_offline(&row.id).await?;
     Ok(HistoryEntry {
         table,
         finished_at: row.finished_at,
+        offline,
         mine: MySeats {
             seats: held,
             outcome,
@@ -156,6 +163,7 @@ mod tests {
         let entry = |outcome| HistoryEntry {
             table: table(),
             finished_at: None,
+            offline: false,
             mine: MySeats {
                 seats: vec![0],
                 outcome,

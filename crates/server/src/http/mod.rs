@@ -17,6 +17,7 @@ pub mod listen;
 pub mod meet;
 pub mod notes;
 pub mod notify;
+pub mod offline_games;
 pub mod pairing_internal;
 pub mod profile_stats;
 pub mod profiles;

@@ -22,6 +22,7 @@ mod meet;
 mod metrics;
 mod migrations;
 mod notes;
+mod offline_games;
 mod pairing_limits;
 mod pairing_queue;
 mod play;

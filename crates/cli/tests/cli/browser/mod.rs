@@ -11,6 +11,7 @@ mod follow;
 mod forgotten_treasures;
 mod generic;
 mod live_play;
+mod offline;
 mod people;
 mod pyramido;
 mod pyramids;

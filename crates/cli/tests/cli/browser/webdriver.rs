@@ -225,6 +225,40 @@ impl Session {
         );
     }
 
+    /// Cuts this page's network (Chromium's offline emulation, through chromedriver's Chrome
+    /// DevTools Protocol passthrough), or gives it back. A service worker's own fetches are
+    /// not the page's: a test that means "no connection" stops the server too.
+    pub async fn set_offline(&self, offline: bool) {
+        let id = self
+            .client
+            .session_id()
+            .await
+            .expect("a session id")
+            .expect("a live session");
+        let http = reqwest::Client::new();
+        for (cmd, params) in [
+            ("Network.enable", json!({})),
+            (
+                "Network.emulateNetworkConditions",
+                json!({ "offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1 }),
+            ),
+        ] {
+            let answer: Value = http
+                .post(format!("{}/session/{id}/goog/cdp/execute", self.driver))
+                .json(&json!({ "cmd": cmd, "params": params }))
+                .send()
+                .await
+                .expect("chromedriver answers")
+                .json()
+                .await
+                .expect("JSON from chromedriver");
+            assert!(
+                answer["value"].get("error").is_none(),
+                "{cmd} refused: {answer}"
+            );
+        }
+    }
+
     /// Runs `script` (a function body; `arguments` holds `args`, a JSON array) and returns its
     /// value.
     pub async fn js(&self, script: &str, args: Value) -> Value {
