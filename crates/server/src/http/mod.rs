@@ -21,6 +21,7 @@ pub mod quotas;
 pub mod rematch;
 pub mod replay;
 pub mod turns;
+pub mod tutorials;
 pub mod watch_cache;
 pub mod web;
 pub mod ws;
