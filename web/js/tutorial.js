@@ -125,7 +125,12 @@ export async function renderTutorial(root, key) {
       { 'data-testid': 'tutorial-done' },
       h('h3', {}, t('tutorial.done_title')),
       h('p', {}, t(tutorial.final_solo ? 'tutorial.done_solo' : 'tutorial.done_bot')),
-      h('div.row', {}, h('button.primary', { type: 'button', 'data-testid': 'tutorial-play', onclick: playReal }, t('tutorial.play_real')), h('button', { type: 'button', 'data-testid': 'tutorial-restart', onclick: restart }, t('tutorial.restart'))),
+      h(
+        'div.row',
+        {},
+        h('button.primary', { type: 'button', 'data-testid': 'tutorial-play', onclick: playReal }, t('tutorial.play_real')),
+        h('button', { type: 'button', 'data-testid': 'tutorial-restart', onclick: restart }, t('tutorial.restart')),
+      ),
     );
 
   const draw = () => {
@@ -143,7 +148,12 @@ export async function renderTutorial(root, key) {
     const st = step.state;
     const ctx = {
       id: 'tutorial',
-      table: { game: tutorial.game, seats: Array.from({ length: st.seats }, (_, i) => (i === st.seat ? { type: 'human', me: true, name: t('tutorial.you') } : { type: 'human', name: t('tutorial.opponent', { n: i + 1 }) })) },
+      table: {
+        id: 'tutorial',
+        status: 'live',
+        game: tutorial.game,
+        seats: Array.from({ length: st.seats }, (_, i) => (i === st.seat ? { type: 'human', me: true, name: t('tutorial.you') } : { type: 'human', name: t('tutorial.opponent', { n: i + 1 }) })),
+      },
       state: { state_id: page.at, seat: st.seat, to_move: st.to_move, legal: st.legal, finished: false, last_move: null },
       view: st.view,
       seat: st.seat,
@@ -165,11 +175,7 @@ export async function renderTutorial(root, key) {
       board = h('p.hint', { 'data-testid': 'render-error' }, t('error.render'));
     }
     const feedback = answer
-      ? h(
-          `p.tutorial-feedback.${answer.ok ? 'ok' : 'wrong'}`,
-          { 'data-testid': 'tutorial-feedback', 'data-verdict': answer.verdict, role: 'status' },
-          verdictText(tutorial.game, answer),
-        )
+      ? h(`p.tutorial-feedback.${answer.ok ? 'ok' : 'wrong'}`, { 'data-testid': 'tutorial-feedback', 'data-verdict': answer.verdict, role: 'status' }, verdictText(tutorial.game, answer))
       : null;
     const next = () => go(page.at + 1);
     mount(
@@ -188,7 +194,9 @@ export async function renderTutorial(root, key) {
           h(
             'div.row',
             {},
-            solvedNow ? h('button.primary', { type: 'button', 'data-testid': 'tutorial-next', onclick: next }, t('tutorial.next')) : h('button', { type: 'button', 'data-testid': 'tutorial-hint-button', onclick: () => ((page.hint = true), draw()) }, t('tutorial.hint')),
+            solvedNow
+              ? h('button.primary', { type: 'button', 'data-testid': 'tutorial-next', onclick: next }, t('tutorial.next'))
+              : h('button', { type: 'button', 'data-testid': 'tutorial-hint-button', onclick: () => ((page.hint = true), draw()) }, t('tutorial.hint')),
           ),
         ),
         h('div.tutorial-board', { 'data-testid': 'tutorial-board' }, board),

@@ -7,13 +7,16 @@ use pyramidion_core::tutorial_search::{Wanted, find};
 use pyramidion_core::{PlayerCount, Rules, Seat};
 use pyramidion_pyramido::{Game, Phase};
 
+/// Which positions are of a step's kind.
+type Kind<'a> = &'a dyn Fn(&Game) -> bool;
+
 fn main() {
     let options = PlayerCount { players: 2 };
     let gain = Gain {
         key: "stage_value",
         measure: |g: &Game, s: Seat| i32::from(g.stage_value(s)),
     };
-    let kinds: [(&str, &dyn Fn(&Game) -> bool, usize, i32); 4] = [
+    let kinds: [(&str, Kind, usize, i32); 4] = [
         (
             "mark",
             &|g| g.phase() == Phase::Mark && g.stage() == 1,
