@@ -16,6 +16,11 @@ import { moveLog } from './move-log.js';
 stylesheet(new URL('./tutorial.css', import.meta.url));
 
 const OFFERED = 'pyramidion.tutorial_offered';
+/**
+ * Whether this page load is a first visit (the tutorials offered); decided on first use.
+ * @type {boolean | null}
+ */
+let firstVisit = null;
 
 /** The words of a tried move's verdict. */
 function verdictText(game, answer) {
@@ -36,7 +41,7 @@ function verdictText(game, answer) {
 /** The first step not solved yet (its index in `steps`), or `steps.length` when all are. */
 function firstUnsolved(steps, solved) {
   const done = new Set(solved.map((s) => `${s.lesson}/${s.step}`));
-  const i = steps.findIndex((s) => !done.has(`${s.lesson}/${s.step}`));
+  const i = steps.findIndex((s) => !done.has(`${s.lesson}/${s.key}`));
   return i < 0 ? steps.length : i;
 }
 
@@ -57,6 +62,8 @@ export async function renderTutorial(root, key) {
     showError(e);
     return mount(root, h('p.hint', { 'data-testid': 'tutorial-error' }, t('shell.failed')));
   }
+  // Whoever has opened a tutorial has been offered them.
+  if (firstVisit === null) firstVisit = false;
   localStorage.setItem(OFFERED, '1');
   const descriptor = games.find((g) => g.key === key);
   const steps = tutorial.lessons.flatMap((l, li) => l.steps.map((s, si) => ({ ...s, lesson: l.key, title: l.title, state: tutorial.positions[li][si] })));
@@ -230,8 +237,12 @@ export function tutorialCard(tutorials) {
  */
 export function learnButton(tutorials) {
   if (!tutorials.length) return null;
-  const first = !localStorage.getItem(OFFERED);
-  localStorage.setItem(OFFERED, '1');
+  // Decided once per page load: the lobby redrawn (a new language) keeps offering it.
+  if (firstVisit === null) {
+    firstVisit = !localStorage.getItem(OFFERED);
+    localStorage.setItem(OFFERED, '1');
+  }
+  const first = firstVisit;
   const toCard = () => document.querySelector('.lobby .tutorials')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   return h(
     first ? 'button.primary.tutorial-offer' : 'button',
