@@ -22,7 +22,7 @@ pub mod scoring;
 #[cfg(feature = "testkit")]
 mod sim;
 pub mod state;
-mod tutorial;
+pub mod tutorial;
 pub mod view;
 
 pub use constructed::SeatSetup;
