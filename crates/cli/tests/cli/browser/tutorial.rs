@@ -46,8 +46,12 @@ fn verdict_words(cat: &Value, game: &str, tried: &Tried) -> String {
     }
 }
 
-/// Whether `text` can be clicked as it is on the tutorial's board now.
+/// Whether `text` can be clicked as it is on the tutorial's board now (an activation: once
+/// its area is chosen).
 async fn clickable(s: &Session, text: &str) -> bool {
+    if let Some(area) = activated_area(text) {
+        return exists(s, &format!("[data-testid=area-button-{area}]")).await;
+    }
     exists(
         s,
         &format!("[data-testid=tutorial-board] [data-move=\"{text}\"]"),
@@ -55,11 +59,28 @@ async fn clickable(s: &Session, text: &str) -> bool {
     .await
 }
 
+/// The area an activation's text names (`activate e5 1c4m`).
+fn activated_area(text: &str) -> Option<&str> {
+    text.strip_prefix("activate ")?.split(' ').next()
+}
+
 /// Plays `text` by clicking on the game's table: a button or cell that carries the move, a
 /// placement (turned until its slot shows, then confirmed), a resurfacing (its block and
 /// card side chosen first).
 async fn click_move(s: &Session, text: &str) {
     let css = format!("[data-testid=tutorial-board] [data-move=\"{text}\"]");
+    // An activation is planned on the stage-end panel (its area, its payment), then the plan
+    // is finished: its first move is the one tried.
+    if let Some(area) = activated_area(text) {
+        s.click(&format!("[data-testid=area-button-{area}]")).await;
+        s.wait_for(&css, 5).await;
+        s.click(&css).await;
+        s.click("[data-testid=finish-scoring]").await;
+        if exists(s, "[data-testid=confirm-finish-yes]").await {
+            s.click("[data-testid=confirm-finish-yes]").await;
+        }
+        return;
+    }
     if !exists(s, &css).await && text.starts_with("place") {
         for _ in 0..4 {
             if exists(s, &css).await {
@@ -136,6 +157,12 @@ async fn complete_tutorial(s: &Session, game: &str, lang: &str) {
                         verdict_words(&cat, game, &tried),
                         "{game} {here}: the wrong move {wrong} is answered in words"
                     );
+                    s.screenshot(&dir, &format!("tutorial-{game}-{lang}-wrong-1280"))
+                        .await;
+                    s.resize(PHONE.0, PHONE.1).await;
+                    s.screenshot(&dir, &format!("tutorial-{game}-{lang}-wrong-375"))
+                        .await;
+                    s.resize(DESKTOP.0, DESKTOP.1).await;
                     wrong_answered = true;
                     break;
                 }
@@ -207,6 +234,15 @@ async fn a_newcomer_completes_the_tic_tac_toe_tutorial_by_clicks() {
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_tutorial(&s, &w.server.base, "tic-tac-toe", "en").await;
     complete_tutorial(&s, "tic-tac-toe", "en").await;
+    s.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newcomer_completes_the_forgotten_treasures_tutorial_by_clicks_in_italian() {
+    let w = world("tutorial-treasures").await;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_tutorial(&s, &w.server.base, "forgotten-treasures", "it").await;
+    complete_tutorial(&s, "forgotten-treasures", "it").await;
     s.quit().await;
 }
 
