@@ -82,6 +82,8 @@ export async function renderTutorial(root, key) {
     page.pending = false;
     page.ui = page.answer && page.answer.ok ? page.ui : {};
     draw();
+    // The answer is said above the board: brought into view wherever the move was clicked.
+    root.querySelector('[data-testid=tutorial-feedback]')?.scrollIntoView({ block: 'nearest' });
   };
   const go = (at) => {
     page.at = at;

@@ -19,7 +19,7 @@ fn main() {
             max_plies: 400,
             kind: &|g: &Game| g.phase() == Phase::Activate,
             gain,
-            max_accepted: 3,
+            max_accepted: 6,
             min_missed: 2,
             teaches: &|accepted| !accepted.iter().any(|m| m == "done"),
         });

@@ -5,20 +5,33 @@
 //! computed here by the engine's own stage scoring ([`stage_points`]). The deals were found
 //! by `cargo run -p pyramidion-treasures --example tutorial_deals` and frozen here; the
 //! games' tests replay them.
+use crate::allocation::best_plan;
 use crate::{Game, Options, Phase, SoloMode};
 use pyramidion_core::Seat;
 use pyramidion_core::tutorial::{Gain, Lesson, Step, Tutorial, Tutorials};
 
-/// The points `seat` would have if it ended its activations now: its total so far, the points
-/// of the areas it activated this stage end, and one per Mythical gem it still holds (what
-/// `done` adds, RULES.md "Stage end").
+/// The most points `seat` can still end the stage end with after a move: its total so far,
+/// plus — while it is activating — the points of the areas it activated and the engine's
+/// exact best allocation of the gems it holds over the areas still open (Mythicals kept
+/// included: [`best_plan`], what the table's "best allocation" shows). Every activation of
+/// an optimal plan keeps this value; one that leaves no optimal plan loses what it costs.
 pub fn stage_points(game: &Game, seat: Seat) -> i32 {
     let player = game.player(seat);
     let activating = game.phase() == Phase::Activate && game.current() == seat;
-    let pending = game.scoring().filter(|_| activating).map_or(0, |s| {
-        i32::from(s.points()) + i32::from(player.gems().mythical())
+    let pending = game.scoring().filter(|_| activating).map_or(0, |sc| {
+        let open = sc
+            .areas()
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| {
+                !sc.activations()
+                    .iter()
+                    .any(|(anchor, _)| *anchor == a.anchor)
+            })
+            .fold(0u128, |mask, (i, _)| mask | 1 << i);
+        i64::from(sc.points()) + i64::from(best_plan(sc.areas(), open, player.gems()).points)
     });
-    player.total() as i32 + pending
+    (i64::from(player.total()) + pending) as i32
 }
 
 pub const STAGE_POINTS: Gain<Game> = Gain {
@@ -136,8 +149,14 @@ impl Tutorials for Game {
                             "place g7 N",
                         ],
                         seat: Seat(0),
-                        accepted: vec!["activate e5 1c4m"],
-                        wrong: vec!["activate a1 1c4m", "take 1 red"],
+                        accepted: vec![
+                            "activate e5 1c4m",
+                            "activate e1 1c",
+                            "activate i5 1c",
+                            "activate a3 1c",
+                            "activate c1 1c",
+                        ],
+                        wrong: vec!["done", "take 1 red"],
                         gain: Some(STAGE_POINTS),
                     }],
                 },
@@ -180,8 +199,8 @@ impl Tutorials for Game {
                             "place a5 N",
                         ],
                         seat: Seat(0),
-                        accepted: vec!["activate e1 3c", "activate i3 3c"],
-                        wrong: vec!["activate i7 2m", "take 1 red"],
+                        accepted: vec!["activate a5 2m", "activate e1 3c", "activate i3 3c"],
+                        wrong: vec!["done", "take 1 red"],
                         gain: Some(STAGE_POINTS),
                     }],
                 },

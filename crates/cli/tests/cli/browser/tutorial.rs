@@ -104,6 +104,10 @@ async fn click_move(s: &Session, text: &str) {
     }
     assert!(exists(s, &css).await, "the move {text} is on the board");
     s.click(&css).await;
+    // Finishing a stage end below the best allocation asks first.
+    if exists(s, "[data-testid=confirm-finish-yes]").await {
+        s.click("[data-testid=confirm-finish-yes]").await;
+    }
     if text.starts_with("place") {
         s.wait_for("[data-testid=ghost].selected", 5).await;
         s.click("[data-testid=confirm-place]").await;
