@@ -32,7 +32,7 @@ mod play;
 #[cfg(feature = "testkit")]
 mod sim;
 pub mod state;
-mod tutorial;
+pub mod tutorial;
 pub mod view;
 
 pub use data::{CardId, Colour, Glyph};
