@@ -81,6 +81,15 @@ async fn click_move(s: &Session, text: &str) {
         }
         return;
     }
+    // A Pyramids card for the Pyramid: its card of the hand chosen, its place, confirmed.
+    if let Some(rest) = text.strip_prefix("pyramid ") {
+        let card: usize = rest.split(' ').next().unwrap().parse().unwrap();
+        s.click_nth("[data-testid=choose-card]", card - 1).await;
+        s.wait_for(&css, 5).await;
+        s.click(&css).await;
+        s.click("[data-testid=confirm-pyramid]").await;
+        return;
+    }
     if !exists(s, &css).await && text.starts_with("place") {
         for _ in 0..4 {
             if exists(s, &css).await {
@@ -247,6 +256,15 @@ async fn a_newcomer_completes_the_forgotten_treasures_tutorial_by_clicks_in_ital
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_tutorial(&s, &w.server.base, "forgotten-treasures", "it").await;
     complete_tutorial(&s, "forgotten-treasures", "it").await;
+    s.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newcomer_completes_the_pyramids_tutorial_by_clicks() {
+    let w = world("tutorial-pyramids").await;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_tutorial(&s, &w.server.base, "pyramids", "en").await;
+    complete_tutorial(&s, "pyramids", "en").await;
     s.quit().await;
 }
 
