@@ -247,6 +247,12 @@ async fn a_newcomer_completes_the_tic_tac_toe_tutorial_by_clicks() {
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_tutorial(&s, &w.server.base, "tic-tac-toe", "en").await;
     complete_tutorial(&s, "tic-tac-toe", "en").await;
+    // "How to play" leads to the tutorial too, which resumes where it was left: done.
+    s.goto(&format!("{}/#/rules/tic-tac-toe", w.server.base))
+        .await;
+    s.wait_for("[data-testid=rules-learn]", 15).await;
+    s.click("[data-testid=rules-learn]").await;
+    s.wait_for("[data-testid=tutorial-done]", 15).await;
     s.quit().await;
 }
 
