@@ -24,6 +24,7 @@ import { renderClub, renderClubs } from './clubs.js';
 import { initChallenges } from './challenge-notice.js';
 import { renderOffline } from './offline.js';
 import { registerOffline, uploadOfflineGames } from './offline-sync.js';
+import { renderTutorial } from './tutorial.js';
 
 // The page's state and the shared helpers live in shell.js, which every page imports; this
 // module is the entry point only (index.html), the one that imports every page to route to it,
@@ -123,6 +124,8 @@ function route() {
       return renderClub(root, parts[1], parts[2]);
     case 'offline':
       return renderOffline(root, parts[1]);
+    case 'learn':
+      return renderTutorial(root, parts[1]);
     default:
       return renderLobby(root);
   }

@@ -9,6 +9,7 @@ import { app, showError } from './shell.js';
 import { rulesCard } from './rules.js';
 import { dailySection } from './daily.js';
 import { profileLabel } from './clocks.js';
+import { learnButton, tutorialCard } from './tutorial.js';
 
 const range = (min, max) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
 // Options that apply at a table of `players` (an option listing no player counts always does).
@@ -288,7 +289,7 @@ function liveOpenTables(first) {
 // The ways to play, first on the page (issue 46: "Play a person now", "Watch" and the
 // leaderboards were small links at the bottom): each opens its page or brings its section of
 // the lobby into view.
-function waysToPlay(games) {
+function waysToPlay(games, learn = null) {
   const toSection = (css) => () => document.querySelector(css)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   return h(
     'nav.card.ways',
@@ -301,6 +302,7 @@ function waysToPlay(games) {
     // Against the bots in the page, with or without a connection (issue 50).
     h('a.button', { href: '#/offline', 'data-testid': 'way-offline' }, t('offline.way')),
     games.length ? h('a.button', { href: `#/leaderboard/${games[0].key}`, 'data-testid': 'way-leaderboards' }, t('lobby.way_leaderboards')) : null,
+    learn,
   );
 }
 
@@ -319,12 +321,14 @@ export async function renderLobby(root) {
       app.me && !app.me.guest ? api('GET', '/api/me/clubs') : Promise.resolve({ clubs: [] }),
     ]);
     const games = catalog.games;
+    // Tutorials (issue 48): a card, and an offer on a first visit; the lobby works without.
+    const { tutorials } = await api('GET', '/api/tutorials').catch(() => ({ tutorials: [] }));
     mount(
       root,
       h(
         'div.lobby',
         {},
-        waysToPlay(games),
+        waysToPlay(games, learnButton(tutorials)),
         quickStarts(games),
         // The open tables right under "Play now", in view at 1280×800 without scrolling.
         liveOpenTables(open),
@@ -332,6 +336,7 @@ export async function renderLobby(root) {
         dailySection(daily),
         tableList(t('lobby.my_games'), mine.games.slice(0, 30), 'my-games', t('lobby.no_games')),
         rulesCard(games),
+        tutorialCard(tutorials),
         h(
           'nav.card.row',
           { 'aria-label': t('lobby.more') },

@@ -49,6 +49,8 @@ export async function renderRules(root, key) {
     const game = games.find((g) => g.key === key);
     if (!game) throw Object.assign(new Error('unknown game'), { code: 'not_found' });
     const html = await fetchRules(key);
+    const { tutorials } = await api('GET', '/api/tutorials').catch(() => ({ tutorials: [] }));
+    const learn = tutorials.some((x) => x.game === key);
     const body = h('div.rules-text', { 'data-testid': 'rules-text', lang: language() });
     // The summaries are this site's own static pages, served next to the game's table.
     body.innerHTML = html;
@@ -59,6 +61,7 @@ export async function renderRules(root, key) {
         { 'data-testid': 'rules-page', 'data-game': key },
         h('p', {}, h('a', { href: '#/' }, `← ${t('rules.back')}`)),
         h('h2', {}, t('rules.of', { game: t(`game.${key}`) })),
+        learn ? h('p', {}, h('a.button.primary', { href: `#/learn/${key}`, 'data-testid': 'rules-learn' }, t('tutorial.link'))) : null,
         body,
       ),
     );

@@ -15,6 +15,8 @@ pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod seat;
+pub mod tutorial;
+pub mod tutorial_search;
 
 pub use descriptor::GameDescriptor;
 pub use envelope::{AutomaSummary, Envelope, SeatSummary};
@@ -24,3 +26,4 @@ pub use player_count::PlayerCount;
 pub use rng::{GameRng, Seed};
 pub use rules::{ErrorCode, Outcome, RankKey, Rules, SetupError, ToMove};
 pub use seat::Seat;
+pub use tutorial::Tutorials;

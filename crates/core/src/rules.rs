@@ -2,6 +2,7 @@
 use crate::descriptor::GameDescriptor;
 pub use crate::hooks::BotHooks;
 pub use crate::notation::{Notation, Redacted};
+pub use crate::tutorial::Tutorials;
 use crate::{GameRng, Seat, Seed};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::{Debug, Display};
@@ -136,10 +137,11 @@ pub const SHARED: &str = "shared";
 /// game that overrides them).
 ///
 /// How moves are written for clients ([`Notation`]: the structured form, redaction) and what
-/// a game knows for the bots ([`BotHooks`], every hook optional) are separate traits, which
+/// a game knows for the bots ([`BotHooks`], every hook optional) and its tutorial
+/// ([`Tutorials`], optional) are separate traits, which
 /// every game implements too (the supertraits below); a bound `G: Rules` reaches all three.
 pub trait Rules:
-    Clone + Debug + PartialEq + Send + Sync + Sized + 'static + Notation + BotHooks
+    Clone + Debug + PartialEq + Send + Sync + Sized + 'static + Notation + BotHooks + Tutorials
 {
     type Options: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     type Move: Copy

@@ -22,6 +22,7 @@ pub mod scoring;
 pub mod sim;
 pub mod state;
 mod undo;
+mod tutorial;
 pub mod view;
 
 pub use error::IllegalMove;

@@ -33,6 +33,7 @@ mod play;
 mod sim;
 pub mod state;
 mod undo;
+pub mod tutorial;
 pub mod view;
 
 pub use data::{CardId, Colour, Glyph};

@@ -218,6 +218,17 @@ pub fn router(state: AppState) -> Router {
             get(http::notes::get_note).put(http::notes::put_note),
         )
         .route("/api/chat/{id}/report", post(live::chat::report))
+        // Interactive tutorials (issue 48).
+        .route("/api/tutorials", get(http::tutorials::list))
+        .route("/api/tutorials/{game}", get(http::tutorials::get))
+        .route(
+            "/api/tutorials/{game}/progress",
+            get(http::tutorials::get_progress).put(http::tutorials::put_progress),
+        )
+        .route(
+            "/api/tutorials/{game}/{lesson}/{step}/try",
+            post(http::tutorials::try_move),
+        )
         .route(
             "/api/pairing",
             get(http::meet::waiting)

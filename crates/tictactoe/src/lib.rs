@@ -13,6 +13,7 @@ mod play;
 #[cfg(feature = "testkit")]
 mod sim;
 pub mod state;
+mod tutorial;
 pub mod view;
 
 pub use error::IllegalMove;

@@ -23,6 +23,7 @@ pub mod scoring;
 mod sim;
 pub mod state;
 mod undo;
+pub mod tutorial;
 pub mod view;
 
 pub use constructed::SeatSetup;

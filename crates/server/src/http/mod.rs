@@ -26,6 +26,7 @@ pub mod rematch;
 pub mod replay;
 pub mod turns;
 pub mod vacation;
+pub mod tutorials;
 pub mod watch_cache;
 pub mod web;
 pub mod ws;

@@ -37,3 +37,4 @@ mod social;
 mod timeouts;
 mod undo;
 mod vacation;
+mod tutorials;

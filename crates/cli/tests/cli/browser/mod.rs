@@ -21,4 +21,5 @@ mod social;
 mod support;
 mod undo;
 mod vacation;
+mod tutorial;
 mod webdriver;
