@@ -167,7 +167,7 @@ fn seats_of(kind: GameKind, specs: &[SeatSpec], count: u8, user: &str) -> ApiRes
                 }
                 SeatKind::Bot(*level)
             }
-            SeatSpec::Open | SeatSpec::Invite => {
+            SeatSpec::Open | SeatSpec::Invite | SeatSpec::Friend { .. } => {
                 return Err(refused(
                     "an offline game's seats are its player (\"me\") and bots",
                 ));
