@@ -19,6 +19,7 @@ import { initTurns, relabelTurns, renderTurns } from './turns.js';
 import { renderSettings, renderVerifyEmail, renderUnsubscribe } from './settings.js';
 import { initPush } from './push.js';
 import { renderPlayNow, renderWatch } from './meet.js';
+import { renderPuzzles } from './puzzles.js';
 
 // The page's state and the shared helpers live in shell.js, which every page imports; this
 // module is the entry point only (index.html), the one that imports every page to route to it,
@@ -110,6 +111,8 @@ function route() {
       return renderPlayNow(root);
     case 'watch':
       return renderWatch(root);
+    case 'puzzles':
+      return renderPuzzles(root, parts[1] || '', parts[2]);
     default:
       return renderLobby(root);
   }

@@ -322,6 +322,7 @@ export async function renderLobby(root) {
           { 'aria-label': t('lobby.more') },
           h('a', { href: '#/history', 'data-testid': 'history-link' }, t('history.title')),
           games.map((g) => h('a', { href: `#/leaderboard/${g.key}` }, t('leaderboard.title', { game: t(`game.${g.key}`) }))),
+          games.map((g) => h('a', { href: `#/puzzles/${g.key}`, 'data-testid': `puzzles-${g.key}` }, t('puzzle.title', { game: t(`game.${g.key}`) }))),
         ),
       ),
     );

@@ -52,3 +52,14 @@ pub fn analyse_record_seeing(
 pub fn decision_count(record: &Record) -> Result<usize, AnalysisError> {
     dispatch!(kind_of(record)?, G => analysis::decision_count::<G>(record))
 }
+
+/// The puzzles among the decisions of `plies` of a record (`pyramidion_ai::puzzle`, each
+/// confirmed by a second judge run); `dropped` counts those the second run refused.
+pub fn mine_plies(
+    record: &Record,
+    config: pyramidion_ai::puzzle::PuzzleConfig,
+    plies: std::ops::Range<usize>,
+    dropped: &mut usize,
+) -> Result<Vec<pyramidion_ai::puzzle::Mined>, AnalysisError> {
+    dispatch!(kind_of(record)?, G => pyramidion_ai::puzzle::mine_record::<G>(record, config, plies, dropped))
+}

@@ -14,6 +14,7 @@ mod live_play;
 mod people;
 mod pyramido;
 mod pyramids;
+mod puzzles;
 mod reach;
 mod shell;
 mod support;
