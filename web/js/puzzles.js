@@ -104,6 +104,7 @@ export async function renderPuzzles(root, key, id) {
     const legal = r ? candidates.map((c) => p.legal.find((m) => m.text === c.text)).filter(Boolean) : p.legal;
     if (r && candidates.length && !candidates.some((c) => c.text === page.ui.selected)) page.ui.selected = candidates[0].text;
     const state = { seat: p.seat, to_move: p.seat, state_id: 0, event: 0, view: p.view, legal, finished: false, missed: [], last_move: null };
+    /** @type {any} */
     const ctx = {
       id: p.id,
       table: { game: key, seats: Array.from({ length: p.seats }, (_, i) => ({ type: 'human', name: seatName(i), me: i === p.seat })), rated: false },
@@ -115,13 +116,14 @@ export async function renderPuzzles(root, key, id) {
       ui: page.ui,
       log: [],
       seatName,
-      play: (/** @type {any} */ m) => attempt(m.text),
+      // A table plays a move by its text, as on a live table.
+      play: (/** @type {string} */ text) => attempt(text),
       redraw: draw,
       pending: page.pending,
       replay: Boolean(r),
       moveLog: null,
     };
-    ctx.moveLog = (describe, interludes) => moveLog(/** @type {any} */ (ctx), describe, interludes);
+    ctx.moveLog = (describe, interludes) => moveLog(ctx, describe, interludes);
     let drawn;
     try {
       drawn = render(ctx);

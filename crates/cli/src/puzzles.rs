@@ -8,7 +8,7 @@ use crate::game_args::GameChoice;
 use crate::sim::play_game;
 use anyhow::{Context, Result};
 use clap::Args;
-use pyramidion_ai::puzzle::{Mined, PuzzleConfig, mine_record};
+use pyramidion_ai::puzzle::{Mined, PuzzleConfig};
 use pyramidion_core::Rules;
 use pyramidion_core::record::Record;
 use pyramidion_games::dispatch;
@@ -106,9 +106,16 @@ fn run_game<G: Rules>(args: &PuzzlesArgs) -> Result<()> {
             let mut record = Record::new(G::DESCRIPTOR.key, &options, seed);
             play_game::<G>(&options, seed, &bots, Some(&mut record))?;
             let mut dropped = 0;
-            let mined = mine_record::<G>(&record, config, 0..record.moves.len(), &mut dropped)
-                .map_err(|e| anyhow::anyhow!("seed {seed}: {e}"))?;
-            let decisions = pyramidion_ai::analysis::decision_count::<G>(&record)
+            // Through the registry: the judge's generic code is compiled (and optimised, even in
+            // a test build) in the games' crate.
+            let mined = pyramidion_games::analysis::mine_plies(
+                &record,
+                config,
+                0..record.moves.len(),
+                &mut dropped,
+            )
+            .map_err(|e| anyhow::anyhow!("seed {seed}: {e}"))?;
+            let decisions = pyramidion_games::analysis::decision_count(&record)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             let mut w = writer.lock().expect("writer");
             for m in &mined {

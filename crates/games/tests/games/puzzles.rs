@@ -67,10 +67,14 @@ fn kept_puzzles_are_confirmed_by_a_fresh_judge_run() {
         game.play(&m).unwrap();
         record.push(&m);
     }
-    let config = PuzzleConfig { budget: BUDGET, seed: 1 };
+    let config = PuzzleConfig {
+        budget: BUDGET,
+        seed: 1,
+    };
     let mut dropped = 0;
     let plies = 0..60;
-    let kept = pyramidion_games::analysis::mine_plies(&record, config, plies, &mut dropped).unwrap();
+    let kept =
+        pyramidion_games::analysis::mine_plies(&record, config, plies, &mut dropped).unwrap();
     assert!(!kept.is_empty(), "a game's first 60 moves hold a puzzle");
     // A third seed, twice the budget: the same solutions, a margin still clear.
     let fresh = PuzzleConfig {

@@ -211,13 +211,19 @@ pub async fn attempt(
     let p = found(&state, &id).await?;
     let position: Value = serde_json::from_str(&p.position).map_err(ApiError::internal)?;
     let legal = position["legal"].as_array().cloned().unwrap_or_default();
-    if !legal.iter().any(|m| m["text"].as_str() == Some(t.mv.as_str())) {
+    if !legal
+        .iter()
+        .any(|m| m["text"].as_str() == Some(t.mv.as_str()))
+    {
         return Err(ApiError::bad_request(
             "that move is not one of the position's legal moves",
         ));
     }
     let solved = p.solutions.contains(&t.mv);
-    let before = state.store.puzzle_rating(&identity.user_id, &p.game).await?;
+    let before = state
+        .store
+        .puzzle_rating(&identity.user_id, &p.game)
+        .await?;
     let already = state.store.puzzle_attempt(&identity.user_id, &p.id).await?;
     let (player_after, puzzle_after) = rating::after_try(before, p.rating, solved);
     let rated = already.is_none()

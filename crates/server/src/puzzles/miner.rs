@@ -90,7 +90,10 @@ async fn mine_game(state: &AppState, id: &str, record: &Record) -> Vec<NewPuzzle
     // The confirming run spends twice the first's: the budget covers both.
     let share = state.config.puzzle_game_budget / (3 * decisions.max(1) as u64);
     let config = PuzzleConfig {
-        budget: judge.budget.min(share.min(u64::from(u32::MAX)) as u32).max(1),
+        budget: judge
+            .budget
+            .min(share.min(u64::from(u32::MAX)) as u32)
+            .max(1),
         ..judge
     };
     let mut out = Vec::new();

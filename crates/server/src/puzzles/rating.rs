@@ -64,7 +64,10 @@ mod tests {
             .collect();
         assert!(days.iter().all(|&i| (0..50).contains(&i)));
         assert!(days.windows(2).any(|w| w[0] != w[1]));
-        assert_eq!(day_index("2026-11-29", "g", 50), day_index("2026-11-29", "g", 50));
+        assert_eq!(
+            day_index("2026-11-29", "g", 50),
+            day_index("2026-11-29", "g", 50)
+        );
         assert_eq!(day_index("2026-11-29", "g", 1), 0);
     }
 }

@@ -20,11 +20,17 @@ pub fn shipped() -> Vec<NewPuzzle> {
             continue;
         };
         let text = String::from_utf8_lossy(&file.data);
-        for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             match serde_json::from_str::<NewPuzzle>(line) {
                 Ok(p) if p.game.parse::<pyramidion_games::GameKind>().is_ok() => out.push(p),
                 Ok(_) => {}
-                Err(e) => tracing::error!(file = %path, line = n + 1, error = %e, "a shipped puzzle does not parse"),
+                Err(e) => {
+                    tracing::error!(file = %path, line = n + 1, error = %e, "a shipped puzzle does not parse")
+                }
             }
         }
     }

@@ -207,11 +207,12 @@ impl Store {
 
     /// The `index`-th puzzle of `game` by id (`index` below [`Store::puzzle_count`]).
     pub async fn puzzle_at(&self, game: &str, index: i64) -> Result<Option<PuzzleRow>> {
-        let row = sqlx::query("SELECT * FROM puzzles WHERE game = $1 ORDER BY id LIMIT 1 OFFSET $2")
-            .bind(game)
-            .bind(index)
-            .fetch_optional(&mut *self.read().await?)
-            .await?;
+        let row =
+            sqlx::query("SELECT * FROM puzzles WHERE game = $1 ORDER BY id LIMIT 1 OFFSET $2")
+                .bind(game)
+                .bind(index)
+                .fetch_optional(&mut *self.read().await?)
+                .await?;
         row.as_ref().map(puzzle_row).transpose()
     }
 

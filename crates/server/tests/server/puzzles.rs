@@ -31,7 +31,11 @@ pub async fn tries_move_ratings(s: &TestServer) {
     assert_eq!(p["tried"], Value::Null);
     assert_eq!(p["explanation"], Value::Null);
     for secret in ["record", "seed", "solutions", "source"] {
-        assert!(!next.text.contains(&format!("\"{secret}\"")), "{secret}: {}", next.text);
+        assert!(
+            !next.text.contains(&format!("\"{secret}\"")),
+            "{secret}: {}",
+            next.text
+        );
     }
     let known = shipped_puzzle(&id);
     assert_eq!(p["view"], known.view);
@@ -53,28 +57,47 @@ pub async fn tries_move_ratings(s: &TestServer) {
     // A's first try fails: A's rating falls, the puzzle's rises; the explanation comes.
     let r = a.post(&path, json!({"move": wrong})).await;
     assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!((r.body["solved"].clone(), r.body["rated"].clone()), (json!(false), json!(true)));
+    assert_eq!(
+        (r.body["solved"].clone(), r.body["rated"].clone()),
+        (json!(false), json!(true))
+    );
     let a_after = r.body["rating_after"]["rating"].as_f64().unwrap();
     let puzzle_after_a = r.body["puzzle_after"]["rating"].as_f64().unwrap();
     assert!(a_after < 1500.0 && puzzle_after_a > 1500.0, "{}", r.text);
     assert_eq!(r.body["explanation"]["solutions"], json!(known.solutions));
     let candidates = r.body["explanation"]["candidates"].as_array().unwrap();
     assert!(candidates.len() >= 2);
-    assert!(known.solutions.contains(&candidates[0]["text"].as_str().unwrap().to_string()));
+    assert!(
+        known
+            .solutions
+            .contains(&candidates[0]["text"].as_str().unwrap().to_string())
+    );
     // A retry (solved now) moves nothing.
     let r = a.post(&path, json!({"move": right})).await;
-    assert_eq!((r.body["solved"].clone(), r.body["rated"].clone()), (json!(true), json!(false)));
+    assert_eq!(
+        (r.body["solved"].clone(), r.body["rated"].clone()),
+        (json!(true), json!(false))
+    );
     assert_eq!(r.body["rating_after"]["rating"].as_f64().unwrap(), a_after);
     // Once tried, the puzzle shows A's try and its explanation; not to B, who has not tried.
     let seen = a.get(&format!("/api/puzzles/{id}")).await.body;
     assert_eq!(seen["tried"]["solved"], false);
     assert_eq!(seen["explanation"]["solutions"], json!(known.solutions));
-    assert_eq!(b.get(&format!("/api/puzzles/{id}")).await.body["explanation"], Value::Null);
+    assert_eq!(
+        b.get(&format!("/api/puzzles/{id}")).await.body["explanation"],
+        Value::Null
+    );
     // B solves it: B rises, the puzzle falls from where A's failure left it.
     let r = b.post(&path, json!({"move": right})).await;
-    assert_eq!((r.body["solved"].clone(), r.body["rated"].clone()), (json!(true), json!(true)));
+    assert_eq!(
+        (r.body["solved"].clone(), r.body["rated"].clone()),
+        (json!(true), json!(true))
+    );
     assert!(r.body["rating_after"]["rating"].as_f64().unwrap() > 1500.0);
-    assert_eq!(r.body["puzzle_before"]["rating"].as_f64().unwrap(), puzzle_after_a);
+    assert_eq!(
+        r.body["puzzle_before"]["rating"].as_f64().unwrap(),
+        puzzle_after_a
+    );
     assert!(r.body["puzzle_after"]["rating"].as_f64().unwrap() < puzzle_after_a);
     // A's history and rating; A's next puzzle is another one.
     let h = a.get(&format!("/api/puzzles/{game}/history")).await.body;
@@ -103,7 +126,11 @@ async fn a_first_try_moves_both_ratings_and_a_retry_neither() {
     // Kept durably: the next server on the same data has the same ratings.
     let again = start(sqlite_url(&s.dir), |_| {}).await;
     let count = again.state.store.shipped_puzzle_count().await.unwrap();
-    assert_eq!(count as usize, shipped().len(), "the seed data is loaded once");
+    assert_eq!(
+        count as usize,
+        shipped().len(),
+        "the seed data is loaded once"
+    );
 }
 
 /// The games the miner took (and the puzzles each gave).
@@ -139,14 +166,24 @@ async fn the_miner_takes_finished_public_games_of_players_who_did_not_opt_out() 
     play_out(&mut ann, &unlisted).await;
     let unfinished = table(&mut ann, true).await;
     // Bob opts out, then finishes a public game.
-    assert_eq!(bob.get("/api/puzzles/opt-out").await.body, json!({"opt_out": false}));
-    let r = bob.put("/api/puzzles/opt-out", json!({"opt_out": true})).await;
+    assert_eq!(
+        bob.get("/api/puzzles/opt-out").await.body,
+        json!({"opt_out": false})
+    );
+    let r = bob
+        .put("/api/puzzles/opt-out", json!({"opt_out": true}))
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(bob.get("/api/puzzles/opt-out").await.body, json!({"opt_out": true}));
+    assert_eq!(
+        bob.get("/api/puzzles/opt-out").await.body,
+        json!({"opt_out": true})
+    );
     let bobs = table(&mut bob, true).await;
     play_out(&mut bob, &bobs).await;
 
-    let taken = pyramidion_server::puzzles::miner::pass(&s.state).await.unwrap();
+    let taken = pyramidion_server::puzzles::miner::pass(&s.state)
+        .await
+        .unwrap();
     let mut expected = vec![public.clone(), bobs.clone()];
     expected.sort();
     // Bob's game is taken (so never looked at again) but gives nothing.
@@ -162,7 +199,12 @@ async fn the_miner_takes_finished_public_games_of_players_who_did_not_opt_out() 
     assert!(!mined(&s).await.contains(&unfinished));
     assert!(!mined(&s).await.contains(&unlisted));
     // A second pass finds nothing new.
-    assert_eq!(pyramidion_server::puzzles::miner::pass(&s.state).await.unwrap(), 0);
+    assert_eq!(
+        pyramidion_server::puzzles::miner::pass(&s.state)
+            .await
+            .unwrap(),
+        0
+    );
 }
 
 #[tokio::test]
@@ -183,10 +225,20 @@ async fn the_miner_leaves_a_daily_challenge_until_its_day_is_over_for_everyone()
     let mut ann = account(&s, "ann_daily_puzzles").await;
     let today = ann.get("/api/daily").await.body;
     let challenge = today["challenges"][0]["id"].as_str().unwrap().to_string();
-    let r = ann.post(&format!("/api/daily/{challenge}"), json!({})).await;
+    let r = ann
+        .post(&format!("/api/daily/{challenge}"), json!({}))
+        .await;
     assert_eq!(r.status, 201, "{}", r.text);
     let id = r.body["id"].as_str().unwrap().to_string();
     play_out(&mut ann, &id).await;
-    assert_eq!(pyramidion_server::puzzles::miner::pass(&s.state).await.unwrap(), 0);
-    assert!(mined(&s).await.is_empty(), "an embargoed daily game is not even claimed");
+    assert_eq!(
+        pyramidion_server::puzzles::miner::pass(&s.state)
+            .await
+            .unwrap(),
+        0
+    );
+    assert!(
+        mined(&s).await.is_empty(),
+        "an embargoed daily game is not even claimed"
+    );
 }
