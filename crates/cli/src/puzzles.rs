@@ -44,6 +44,14 @@ pub struct PuzzlesArgs {
     /// Appends the puzzles here (JSON lines) instead of standard output.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Plays nothing: judges the first `--sample` puzzles of this file again, each by a fresh
+    /// run (a seed the miner did not use, twice the judge's budget), and prints the share
+    /// whose solutions and clear margin it confirms.
+    #[arg(long)]
+    pub check: Option<PathBuf>,
+    /// Puzzles checked (the file's first ones).
+    #[arg(long, default_value_t = 100)]
+    pub sample: usize,
 }
 
 /// One puzzle line: the game, its options, the record up to the decision (kept by the
@@ -70,7 +78,63 @@ pub fn prefix(record: &Record, ply: usize) -> Record {
 }
 
 pub fn run(args: PuzzlesArgs) -> Result<()> {
+    if let Some(path) = &args.check {
+        return check(&args, path);
+    }
     dispatch!(args.choice.game, G => run_game::<G>(&args))
+}
+
+/// `--check FILE`: the share of a file's puzzles a fresh judge run confirms.
+fn check(args: &PuzzlesArgs, path: &std::path::Path) -> Result<()> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut puzzles = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(args.sample)
+    {
+        let p: serde_json::Value = serde_json::from_str(line)?;
+        let record: Record = serde_json::from_value(p["record"].clone())?;
+        let solutions: Vec<String> = serde_json::from_value(p["solutions"].clone())?;
+        puzzles.push((record, solutions));
+    }
+    let started = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.max(1))
+        .build()?;
+    let confirmed: Vec<bool> = pool.install(|| {
+        puzzles
+            .par_iter()
+            .map(|(record, solutions)| {
+                let kind: pyramidion_games::GameKind =
+                    record.game.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+                let judge = PuzzleConfig::judge(kind.descriptor(), args.judge_seed);
+                let fresh = PuzzleConfig {
+                    budget: 2 * args.budget.unwrap_or(judge.budget),
+                    // Neither of the miner's seeds (its first run's and the one derived from it).
+                    seed: args.judge_seed.wrapping_add(0x5eed_c4ec),
+                };
+                let ok = pyramidion_games::analysis::reconfirm(record, solutions, fresh)
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                eprintln!(
+                    "{} after {} moves: {}",
+                    record.game,
+                    record.moves.len(),
+                    if ok { "confirmed" } else { "not confirmed" }
+                );
+                anyhow::Ok(ok)
+            })
+            .collect::<Result<Vec<bool>>>()
+    })?;
+    let yes = confirmed.iter().filter(|&&c| c).count();
+    println!(
+        "{yes} of {} puzzles confirmed by a fresh judge run ({:.1}%); {:.0} s",
+        confirmed.len(),
+        100.0 * yes as f64 / confirmed.len().max(1) as f64,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn run_game<G: Rules>(args: &PuzzlesArgs) -> Result<()> {

@@ -63,3 +63,38 @@ pub fn mine_plies(
 ) -> Result<Vec<pyramidion_ai::puzzle::Mined>, AnalysisError> {
     dispatch!(kind_of(record)?, G => pyramidion_ai::puzzle::mine_record::<G>(record, config, plies, dropped))
 }
+
+/// Whether a fresh judge run (`config`: another seed, a budget of its own) confirms a puzzle:
+/// at the position after `record`'s moves, the same `solutions` and a margin still clear.
+/// The first solution joins the candidates where they come from a search (the move played,
+/// which the miner's runs had, is not kept with a puzzle).
+pub fn reconfirm(
+    record: &Record,
+    solutions: &[String],
+    config: pyramidion_ai::puzzle::PuzzleConfig,
+) -> Result<bool, AnalysisError> {
+    fn at<G: pyramidion_core::Rules>(
+        record: &Record,
+        solutions: &[String],
+        config: pyramidion_ai::puzzle::PuzzleConfig,
+    ) -> Result<bool, AnalysisError> {
+        let game: G = record.replay()?;
+        let first = solutions
+            .first()
+            .ok_or_else(|| AnalysisError::new("bad_record", "a puzzle without a solution"))?;
+        let played: G::Move =
+            first
+                .parse()
+                .map_err(|e: pyramidion_core::rules::MoveParseError| {
+                    AnalysisError::new("bad_move_syntax", e.to_string())
+                })?;
+        let salt = record.moves.len() as u64;
+        Ok(
+            match pyramidion_ai::puzzle::judge_position(&game, played, config, salt) {
+                Some(again) => again.is_clear() && again.solutions == solutions,
+                None => false,
+            },
+        )
+    }
+    dispatch!(kind_of(record)?, G => at::<G>(record, solutions, config))
+}
