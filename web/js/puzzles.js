@@ -238,7 +238,9 @@ export async function renderPuzzles(root, key, id) {
       {},
       h('p', {}, h('a', { href: '#/' }, `← ${t('rules.back')}`)),
       h('h2', {}, t('puzzle.title', { game })),
-      page.rating ? h('p', { 'data-testid': 'puzzle-rating', 'data-rating': String(page.rating.rating) }, t('puzzle.your_rating', { rating: page.rating.rating, deviation: page.rating.deviation })) : null,
+      page.rating
+        ? h('p', { 'data-testid': 'puzzle-rating', 'data-rating': String(page.rating.rating) }, t('puzzle.your_rating', { rating: page.rating.rating, deviation: page.rating.deviation }))
+        : null,
       page.daily && (!p || page.daily.id !== p.id)
         ? h('p', {}, h('a.button.small', { href: `#/puzzles/${key}/${page.daily.id}`, 'data-testid': 'puzzle-daily' }, t('puzzle.daily')))
         : page.daily

@@ -65,6 +65,9 @@ async fn a_puzzle_failed_then_one_solved_move_the_rating() {
     s.click(&format!("[data-testid=puzzles-{game}]")).await;
     let first = shown(&s).await;
     assert_eq!(rating(&s).await, 1500.0);
+    // The table brings the player's own board into view, as on a live table; the shot shows
+    // the page from its heading.
+    s.js("window.scrollTo(0, 0);", json!([])).await;
     s.screenshot(&shots(), "puzzles-1280").await;
 
     // A wrong move: failed, the rating falls, the solution and every candidate's points shown.
@@ -142,6 +145,7 @@ async fn a_puzzle_failed_then_one_solved_move_the_rating() {
         20,
     )
     .await;
+    s.js("window.scrollTo(0, 0);", json!([])).await;
     s.screenshot(&shots(), "puzzles-fr-375").await;
     // A retry of a tried puzzle is not rated.
     play(&s, &first.solutions[0]).await;
