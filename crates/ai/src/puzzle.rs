@@ -53,7 +53,7 @@ impl PuzzleConfig {
     pub fn confirming(self) -> Self {
         PuzzleConfig {
             budget: self.budget.saturating_mul(CONFIRM_MULTIPLE),
-            seed: crate::seed::decision_seed(self.seed, 0x7a11_e5ee_d5),
+            seed: crate::seed::decision_seed(self.seed, 0x7a_11e5_eed5),
         }
     }
 }
