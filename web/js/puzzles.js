@@ -28,6 +28,7 @@ export async function renderPuzzles(root, key, id) {
     /** @type {any} */ rating: null,
     /** @type {any} */ daily: null,
     /** @type {any[]} */ history: [],
+    optOut: false,
     /** @type {any} */ result: null,
     hint: false,
     pending: false,
@@ -49,11 +50,13 @@ export async function renderPuzzles(root, key, id) {
 
   const load = async () => {
     try {
-      const [found, daily, history] = await Promise.all([
+      const [found, daily, history, optOut] = await Promise.all([
         id ? api('GET', `/api/puzzles/${encodeURIComponent(id)}`) : api('GET', `/api/puzzles/${encodeURIComponent(key)}/next`),
         api('GET', `/api/puzzles/${encodeURIComponent(key)}/daily`),
         api('GET', `/api/puzzles/${encodeURIComponent(key)}/history`),
+        api('GET', '/api/puzzles/opt-out'),
       ]);
+      page.optOut = optOut.opt_out;
       page.puzzle = id ? found : found.puzzle;
       page.daily = daily;
       page.history = history.attempts;
@@ -229,6 +232,34 @@ export async function renderPuzzles(root, key, id) {
         : h('p.hint', {}, t('puzzle.history_none')),
     );
 
+  // Whether the server may make puzzles of the player's finished public games.
+  const optOutCard = () =>
+    h(
+      'section.card.puzzle-opt-out',
+      {},
+      h(
+        'label',
+        {},
+        h('input', {
+          type: 'checkbox',
+          'data-testid': 'puzzle-opt-out',
+          checked: page.optOut,
+          onchange: async (/** @type {Event} */ e) => {
+            const wanted = /** @type {HTMLInputElement} */ (e.target).checked;
+            try {
+              page.optOut = (await api('PUT', '/api/puzzles/opt-out', { opt_out: wanted })).opt_out;
+            } catch (err) {
+              showError(err);
+            }
+            draw();
+          },
+        }),
+        ' ',
+        t('puzzle.opt_out'),
+      ),
+      h('p.hint', {}, t('puzzle.opt_out_hint')),
+    );
+
   const draw = () => {
     const p = page.puzzle;
     const game = t(`game.${key}`);
@@ -248,7 +279,7 @@ export async function renderPuzzles(root, key, id) {
           : null,
     );
     if (!p) {
-      return mount(root, h('div.puzzles', { 'data-testid': 'puzzles', 'data-game': key }, head, h('p.card', { 'data-testid': 'puzzle-none' }, t('puzzle.none')), historyPanel()));
+      return mount(root, h('div.puzzles', { 'data-testid': 'puzzles', 'data-game': key }, head, h('p.card', { 'data-testid': 'puzzle-none' }, t('puzzle.none')), historyPanel(), optOutCard()));
     }
     const prompt = h(
       'section.card.puzzle-prompt',
@@ -274,6 +305,7 @@ export async function renderPuzzles(root, key, id) {
         page.result ? resultPanel() : chooser(),
         h('div.puzzle-board', { 'data-testid': 'puzzle-board' }, board()),
         historyPanel(),
+        optOutCard(),
       ),
     );
     labelDrawings();

@@ -1,11 +1,11 @@
 //! Puzzles from real games (issue 48 item 2): from the lobby, a guest fails a puzzle (their
 //! puzzle rating falls, the explanation is drawn on the board), asks a hint on the next one
 //! and solves it (the rating rises), in English at 1280 px and in French at 375 px.
-use crate::browser::support::{artifacts, catalog, open_lobby, viewport, world};
+use crate::browser::support::{artifacts, call, catalog, open_lobby, viewport, world};
 use crate::browser::webdriver::Session;
 use pyramidion_server::puzzles::seed_data::shipped;
 use pyramidion_server::puzzles::store::NewPuzzle;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::path::PathBuf;
 
 /// Where the screenshots of this feature are looked at.
@@ -153,5 +153,18 @@ async fn a_puzzle_failed_then_one_solved_move_the_rating() {
         .await;
     assert_eq!(rating(&s).await, after_solve);
     s.screenshot(&shots(), "puzzles-fr-retry-375").await;
+    // Keeping one's games out of the miner, from the page.
+    assert_eq!(
+        call(&s, "GET", "/api/puzzles/opt-out", Value::Null).await,
+        json!({"opt_out": false})
+    );
+    s.click("[data-testid=puzzle-opt-out]").await;
+    s.wait_until(
+        "the opt-out stored",
+        "return fetch('/api/puzzles/opt-out').then((r) => r.json()).then((o) => o.opt_out);",
+        json!([]),
+        10,
+    )
+    .await;
     s.quit().await;
 }
