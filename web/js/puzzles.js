@@ -286,6 +286,7 @@ export async function renderPuzzles(root, key, id) {
       {},
       h('p', { 'data-testid': 'puzzle-prompt' }, t('puzzle.find')),
       h('p.hint', {}, t('puzzle.about', { rating: p.rating.rating, attempts: p.attempts })),
+      p.tried && !page.result ? h('p.hint', { 'data-testid': 'puzzle-tried' }, t(p.tried.solved ? 'puzzle.tried_solved' : 'puzzle.tried_failed')) : null,
       page.result
         ? null
         : h(

@@ -145,6 +145,7 @@ async fn a_puzzle_failed_then_one_solved_move_the_rating() {
         20,
     )
     .await;
+    s.wait_for("[data-testid=puzzle-tried]", 10).await;
     s.js("window.scrollTo(0, 0);", json!([])).await;
     s.screenshot(&shots(), "puzzles-fr-375").await;
     // A retry of a tried puzzle is not rated.
