@@ -98,3 +98,30 @@ pub fn reconfirm(
     }
     dispatch!(kind_of(record)?, G => at::<G>(record, solutions, config))
 }
+
+/// The themes of a puzzle's solutions at the position after `record`'s moves (each game's
+/// `Notation::themes`), for puzzles written before their game had the hook.
+pub fn themes_at(record: &Record, solutions: &[String]) -> Result<Vec<String>, AnalysisError> {
+    fn at<G: pyramidion_core::Rules>(
+        record: &Record,
+        solutions: &[String],
+    ) -> Result<Vec<String>, AnalysisError> {
+        let game: G = record.replay()?;
+        let mut out: Vec<String> = Vec::new();
+        for text in solutions {
+            let Ok(m) = text.parse::<G::Move>() else {
+                continue;
+            };
+            if !game.is_legal(&m) {
+                continue;
+            }
+            for t in game.themes(&m) {
+                if !out.iter().any(|x| x == t) {
+                    out.push(t.to_string());
+                }
+            }
+        }
+        Ok(out)
+    }
+    dispatch!(kind_of(record)?, G => at::<G>(record, solutions))
+}

@@ -26,7 +26,16 @@ pub fn shipped() -> Vec<NewPuzzle> {
             .filter(|(_, l)| !l.trim().is_empty())
         {
             match serde_json::from_str::<NewPuzzle>(line) {
-                Ok(p) if p.game.parse::<pyramidion_games::GameKind>().is_ok() => out.push(p),
+                Ok(mut p) if p.game.parse::<pyramidion_games::GameKind>().is_ok() => {
+                    // Lines written before their game named themes get them from the rules.
+                    if p.themes.is_empty()
+                        && let Ok(record) = serde_json::from_value(p.record.clone())
+                    {
+                        p.themes = pyramidion_games::analysis::themes_at(&record, &p.solutions)
+                            .unwrap_or_default();
+                    }
+                    out.push(p)
+                }
                 Ok(_) => {}
                 Err(e) => {
                     tracing::error!(file = %path, line = n + 1, error = %e, "a shipped puzzle does not parse")
