@@ -25,6 +25,7 @@ import { initChallenges } from './challenge-notice.js';
 import { renderOffline } from './offline.js';
 import { registerOffline, uploadOfflineGames } from './offline-sync.js';
 import { renderTutorial } from './tutorial.js';
+import { renderPuzzles } from './puzzles.js';
 
 // The page's state and the shared helpers live in shell.js, which every page imports; this
 // module is the entry point only (index.html), the one that imports every page to route to it,
@@ -126,6 +127,8 @@ function route() {
       return renderOffline(root, parts[1]);
     case 'learn':
       return renderTutorial(root, parts[1]);
+    case 'puzzles':
+      return renderPuzzles(root, parts[1] || '', parts[2]);
     default:
       return renderLobby(root);
   }

@@ -344,6 +344,7 @@ export async function renderLobby(root) {
           h('a', { href: '#/friends', 'data-testid': 'friends-link' }, t('social.friends')),
           h('a', { href: '#/clubs', 'data-testid': 'clubs-link' }, t('club.title')),
           games.map((g) => h('a', { href: `#/leaderboard/${g.key}` }, t('leaderboard.title', { game: t(`game.${g.key}`) }))),
+          games.map((g) => h('a', { href: `#/puzzles/${g.key}`, 'data-testid': `puzzles-${g.key}` }, t('puzzle.title', { game: t(`game.${g.key}`) }))),
         ),
       ),
     );

@@ -46,7 +46,7 @@ pub const MAX_FUTURES: u32 = 4096;
 /// Forgotten Treasures and Pyramids, where no move eliminates, the spread hardly moves (12 to
 /// 17 either way). `cargo run --release -p pyramidion-ai --example judge_futures -- RECORD
 /// 300` prints it for a record (docs/analysis.md, "Futures without random moves").
-const FUTURES_PLAYOUT: Playout = Playout::Greedy {
+pub(crate) const FUTURES_PLAYOUT: Playout = Playout::Greedy {
     random_per_mille: 0,
 };
 
@@ -334,7 +334,7 @@ impl Analysis {
 /// decision among `plies` (a seat to move with more than one legal move). Every move is
 /// checked before `at` sees it: the analysis of a move assumes it legal (it is one of the
 /// candidates), so a record with an illegal move is refused as `replay` refuses it.
-fn replay<G: Rules>(
+pub(crate) fn replay<G: Rules>(
     record: &Record,
     plies: std::ops::Range<usize>,
     mut at: impl FnMut(&G, G::Move, usize) -> Result<(), AnalysisError>,
@@ -380,7 +380,7 @@ pub fn move_form<G: Rules>(game: &G, m: &G::Move) -> Value {
 /// The candidates of a decision: every legal move where they are few; otherwise the best
 /// few of a search with half the budget (most visited first) and the move played. Also the
 /// playouts that search spent.
-fn candidates<G: Rules>(
+pub(crate) fn candidates<G: Rules>(
     game: &G,
     played: G::Move,
     config: AnalysisConfig,

@@ -49,7 +49,7 @@ const Z: [f64; 12] = [
     1.960, 2.241, 2.394, 2.498, 2.576, 2.638, 2.690, 2.734, 2.773, 2.807, 2.838, 2.866,
 ];
 
-fn z_for(comparisons: usize) -> f64 {
+pub(crate) fn z_for(comparisons: usize) -> f64 {
     Z[comparisons.clamp(1, Z.len()) - 1]
 }
 
@@ -62,7 +62,7 @@ fn mean(xs: &[f64]) -> f64 {
 
 /// The mean of the paired differences `a[i] − b[i]` and its standard error (infinite with
 /// fewer than two pairs: one future says nothing of the spread).
-fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
+pub(crate) fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
     let diffs: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
     let n = diffs.len();
     let m = mean(&diffs);

@@ -7,6 +7,7 @@ pub mod arena;
 pub mod greedy;
 pub mod judge;
 pub mod level;
+pub mod puzzle;
 pub mod random;
 pub mod search;
 pub mod seed;

@@ -21,6 +21,7 @@ mod game_args;
 mod ladder;
 mod moderation;
 mod perft;
+mod puzzles;
 mod replay;
 mod serve;
 mod sim;
@@ -62,6 +63,8 @@ enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Whether the analysis can be trusted: max against greedy (sanity), two seeds (agreement).
     AnalyseCheck(analyse_check::AnalyseCheckArgs),
+    /// Play seeded bot games and mine them for puzzles the judge proves (JSON lines).
+    Puzzles(puzzles::PuzzlesArgs),
     /// Print the engine speed figures, one per line as `name: value unit`.
     Bench(bench::BenchArgs),
     /// Count legal moves (and move sequences to a depth) after a record prefix.
@@ -81,6 +84,7 @@ fn main() -> std::process::ExitCode {
         Command::Ladder(args) => ladder::run(args),
         Command::Analyse(args) => analyse::run(args),
         Command::AnalyseCheck(args) => analyse_check::run(args),
+        Command::Puzzles(args) => puzzles::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),

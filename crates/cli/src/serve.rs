@@ -29,6 +29,10 @@ pub struct ServeArgs {
     /// decisions, whichever is smaller.
     #[arg(long, default_value_t = 600_000, env = "PYRAMIDION_ANALYSIS_BUDGET")]
     pub analysis_budget: u64,
+    /// Playouts the puzzle miner may spend on one finished public game (both judge runs);
+    /// 0 mines nothing (docs/puzzles.md).
+    #[arg(long, default_value_t = 600_000, env = "PYRAMIDION_PUZZLE_BUDGET")]
+    pub puzzle_budget: u64,
     /// Analyses a signed-in player may ask for in a day, of public games they did not play in.
     #[arg(long, default_value_t = 5, env = "PYRAMIDION_ANALYSIS_QUOTA")]
     pub analysis_quota: u32,
@@ -275,6 +279,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.ws_messages_per_second = args.ws_rate;
     config.ws_burst = args.ws_rate * 2.0;
     config.analysis_game_budget = args.analysis_budget;
+    config.puzzle_game_budget = args.puzzle_budget;
     config.analysis_daily_quota = args.analysis_quota;
     config.secure_cookies = args.secure_cookies;
     config.clocks = pyramidion_server::time_control::parse_profiles(&args.clocks)

@@ -34,6 +34,19 @@ pub trait Notation {
         let _ = (m, viewer);
         None
     }
+
+    /// What `m`, a legal move of the seat to move, does in the rulebook's words, as short
+    /// stable names (`close_area`, `tomb_majority`…): a puzzle's themes, which the browser
+    /// translates from the game's own catalog (`puzzle.theme.<name>`). Optional: a game
+    /// without it has puzzles without themes. Read from the state and the move only, so a
+    /// theme tells the solver nothing its view does not.
+    fn themes(&self, m: &<Self as Rules>::Move) -> Vec<&'static str>
+    where
+        Self: Rules,
+    {
+        let _ = m;
+        Vec::new()
+    }
 }
 
 /// A move as a seat that may not see all of it is shown it.

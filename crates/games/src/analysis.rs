@@ -52,3 +52,76 @@ pub fn analyse_record_seeing(
 pub fn decision_count(record: &Record) -> Result<usize, AnalysisError> {
     dispatch!(kind_of(record)?, G => analysis::decision_count::<G>(record))
 }
+
+/// The puzzles among the decisions of `plies` of a record (`pyramidion_ai::puzzle`, each
+/// confirmed by a second judge run); `dropped` counts those the second run refused.
+pub fn mine_plies(
+    record: &Record,
+    config: pyramidion_ai::puzzle::PuzzleConfig,
+    plies: std::ops::Range<usize>,
+    dropped: &mut usize,
+) -> Result<Vec<pyramidion_ai::puzzle::Mined>, AnalysisError> {
+    dispatch!(kind_of(record)?, G => pyramidion_ai::puzzle::mine_record::<G>(record, config, plies, dropped))
+}
+
+/// Whether a fresh judge run (`config`: another seed, a budget of its own) confirms a puzzle:
+/// at the position after `record`'s moves, the same `solutions` and a margin still clear.
+/// The first solution joins the candidates where they come from a search (the move played,
+/// which the miner's runs had, is not kept with a puzzle).
+pub fn reconfirm(
+    record: &Record,
+    solutions: &[String],
+    config: pyramidion_ai::puzzle::PuzzleConfig,
+) -> Result<bool, AnalysisError> {
+    fn at<G: pyramidion_core::Rules>(
+        record: &Record,
+        solutions: &[String],
+        config: pyramidion_ai::puzzle::PuzzleConfig,
+    ) -> Result<bool, AnalysisError> {
+        let game: G = record.replay()?;
+        let first = solutions
+            .first()
+            .ok_or_else(|| AnalysisError::new("bad_record", "a puzzle without a solution"))?;
+        let played: G::Move =
+            first
+                .parse()
+                .map_err(|e: pyramidion_core::rules::MoveParseError| {
+                    AnalysisError::new("bad_move_syntax", e.to_string())
+                })?;
+        let salt = record.moves.len() as u64;
+        Ok(
+            match pyramidion_ai::puzzle::judge_position(&game, played, config, salt) {
+                Some(again) => again.is_clear() && again.solutions == solutions,
+                None => false,
+            },
+        )
+    }
+    dispatch!(kind_of(record)?, G => at::<G>(record, solutions, config))
+}
+
+/// The themes of a puzzle's solutions at the position after `record`'s moves (each game's
+/// `Notation::themes`), for puzzles written before their game had the hook.
+pub fn themes_at(record: &Record, solutions: &[String]) -> Result<Vec<String>, AnalysisError> {
+    fn at<G: pyramidion_core::Rules>(
+        record: &Record,
+        solutions: &[String],
+    ) -> Result<Vec<String>, AnalysisError> {
+        let game: G = record.replay()?;
+        let mut out: Vec<String> = Vec::new();
+        for text in solutions {
+            let Ok(m) = text.parse::<G::Move>() else {
+                continue;
+            };
+            if !game.is_legal(&m) {
+                continue;
+            }
+            for t in game.themes(&m) {
+                if !out.iter().any(|x| x == t) {
+                    out.push(t.to_string());
+                }
+            }
+        }
+        Ok(out)
+    }
+    dispatch!(kind_of(record)?, G => at::<G>(record, solutions))
+}

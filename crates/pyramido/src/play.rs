@@ -338,6 +338,20 @@ impl Notation for Game {
     fn form(&self, m: &Move) -> MoveForm {
         MoveForm::of(self, m)
     }
+
+    /// The rulebook's part of a turn the decision belongs to: which domino to take, where to
+    /// place it, which jewel to mark, resurfacing (or not), which pile refills the quarry,
+    /// covering a hole of a stuck stage.
+    fn themes(&self, m: &Move) -> Vec<&'static str> {
+        vec![match m {
+            Move::Take(_) => "quarry",
+            Move::Place(_) => "placement",
+            Move::Mark(_) => "marker",
+            Move::Resurface { .. } | Move::Pass => "resurface",
+            Move::Refill(_) => "refill",
+            Move::Cover { .. } => "cover",
+        }]
+    }
 }
 
 impl BotHooks for Game {

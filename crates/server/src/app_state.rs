@@ -167,6 +167,11 @@ impl AppState {
         tracing::info!(resumed, "unfinished games resumed");
         let analyses = analysis::resume_queued(&state).await?;
         tracing::info!(analyses, "analyses cut short by a restart queued again");
+        let shipped = crate::puzzles::seed_data::load(&state.store, wall_clock::now_ms()).await?;
+        tracing::info!(shipped, "shipped puzzles stored");
+        if state.config.puzzle_game_budget > 0 {
+            tokio::spawn(crate::puzzles::miner::run(state.clone()));
+        }
         state
             .started
             .store(true, std::sync::atomic::Ordering::Relaxed);

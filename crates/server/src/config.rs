@@ -54,6 +54,9 @@ pub struct Config {
     /// game): each decision gets the judge's budget (4 × `max`) or this shared among the
     /// game's decisions, whichever is smaller.
     pub analysis_game_budget: u64,
+    /// Playouts the puzzle miner may spend on one finished game, both judge runs together
+    /// (`--puzzle-budget`); 0 (the default here, and in tests) mines nothing.
+    pub puzzle_game_budget: u64,
     /// Analyses a signed-in player may ask for in a day of games they did not play in.
     pub analysis_daily_quota: u32,
 }
@@ -219,6 +222,7 @@ impl Config {
             // The full judge for a 2-player game of every registered game (the longest has
             // about 150 decisions of 4,000 playouts); longer games get less per decision.
             analysis_game_budget: 600_000,
+            puzzle_game_budget: 0,
             analysis_daily_quota: 5,
         }
     }

@@ -19,6 +19,7 @@ pub mod identity;
 pub mod live;
 pub mod metrics;
 pub mod names;
+pub mod puzzles;
 pub mod queue;
 pub mod rate_limits;
 pub mod reach;

@@ -2,7 +2,7 @@
 //! passes (the per-address rate limit, the body limit and timeout, JSON errors, tracing). The
 //! handlers live in `http`, `live`, `reach` and `cluster`; this is the one place that says
 //! which path reaches which.
-use crate::{AppState, analysis, error, error_code, http, live};
+use crate::{AppState, analysis, error, error_code, http, live, puzzles};
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::middleware::{self, Next};
@@ -229,6 +229,15 @@ pub fn router(state: AppState) -> Router {
             "/api/tutorials/{game}/{lesson}/{step}/try",
             post(http::tutorials::try_move),
         )
+        .route(
+            "/api/puzzles/opt-out",
+            get(puzzles::api::get_opt_out).put(puzzles::api::put_opt_out),
+        )
+        .route("/api/puzzles/{key}", get(puzzles::api::get))
+        .route("/api/puzzles/{key}/next", get(puzzles::api::next))
+        .route("/api/puzzles/{key}/daily", get(puzzles::api::daily))
+        .route("/api/puzzles/{key}/history", get(puzzles::api::history))
+        .route("/api/puzzles/{key}/attempt", post(puzzles::api::attempt))
         .route(
             "/api/pairing",
             get(http::meet::waiting)

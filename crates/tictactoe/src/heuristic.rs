@@ -29,6 +29,16 @@ fn value(game: &Game, cell: usize) -> u8 {
     }
 }
 
+/// A puzzle's themes for marking `cell`: it completes a line (`win`), or the line the other
+/// mark would complete next (`block`).
+pub(crate) fn themes(game: &Game, cell: usize) -> Vec<&'static str> {
+    match value(game, cell) {
+        4 => vec!["win"],
+        3 => vec!["block"],
+        _ => Vec::new(),
+    }
+}
+
 /// The best of `candidates` (legal moves); `None` when there are none.
 pub(crate) fn favourite(game: &Game, candidates: &[Move], rng: &mut GameRng) -> Option<Move> {
     let best = candidates.iter().map(|m| value(game, m.cell())).max()?;

@@ -117,6 +117,10 @@ impl Notation for Game {
             column: m.column,
         }
     }
+
+    fn themes(&self, m: &Move) -> Vec<&'static str> {
+        heuristic::themes(self, m.cell())
+    }
 }
 
 impl BotHooks for Game {

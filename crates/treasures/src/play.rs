@@ -149,6 +149,20 @@ impl Rules for Game {
 impl Notation for Game {
     type Form = MoveForm;
 
+    /// The rulebook's part of a turn the decision belongs to: which tile (and gem) to take,
+    /// which pile to flip, where to place the tile, which area to activate and how to pay,
+    /// when to finish the stage's scoring, which gem to discard.
+    fn themes(&self, m: &Move) -> Vec<&'static str> {
+        vec![match m {
+            Move::Take { .. } => "tile_choice",
+            Move::Flip { .. } => "flip_pile",
+            Move::Place(_) => "tile_placement",
+            Move::Activate { .. } => "activation",
+            Move::Done => "scoring_end",
+            Move::Discard(_) => "gem_discard",
+        }]
+    }
+
     fn form(&self, m: &Move) -> MoveForm {
         match *m {
             Move::Take { space, gem } => MoveForm::Take { space, gem },

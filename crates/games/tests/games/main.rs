@@ -10,5 +10,6 @@ mod envelope;
 mod fuzz;
 mod hooks;
 mod leaks;
+mod puzzles;
 mod search;
 mod tables;

@@ -28,6 +28,7 @@ mod pairing_queue;
 mod play;
 #[cfg(feature = "postgres-tests")]
 mod postgres;
+mod puzzles;
 mod reach;
 mod rematch_and_analysis;
 mod resign;

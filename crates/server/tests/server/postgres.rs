@@ -54,6 +54,7 @@ async fn postgres_backend() {
     crate::room_builds::a_room_whose_lease_moved_on_stops_serving(&server).await;
     crate::health::cluster_health_on_postgres(&url).await;
     crate::offline_games::kept_once_and_unrated(&server).await;
+    crate::puzzles::tries_move_ratings(&server).await;
     // A restart on the same database resumes from the stored records.
     let again = start(url, |_| {}).await;
     scenarios::solo_game(&again).await;

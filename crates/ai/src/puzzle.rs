@@ -1,0 +1,317 @@
+//! Puzzles from real games (issue 48): the decisions of a finished game's record where the
+//! judge proves one move (or a few equal ones) clearly better than every other candidate.
+//!
+//! At each decision of a seat with a choice, the judge's candidates (every legal move where
+//! they are few, else a search's best and the move played: `analysis::candidates`) are all
+//! played out on the same futures (common random numbers), the budget shared evenly — no race:
+//! a puzzle needs every candidate's worth, not only the played move's loss. The decision is
+//! kept where the best candidate's lead over every candidate more than [`TOLERANCE`] below it
+//! is at least [`MARGIN`] points at the lower end of its 95% interval (widened, Bonferroni, for
+//! the choice of the best among them); the solutions are every candidate within
+//! [`TOLERANCE`] of the best. A second run with another seed and twice the budget must find
+//! the same solutions by the same rule, or the decision is dropped: one run's luck does not
+//! make a puzzle. The values shown are the second run's (the larger budget).
+//!
+//! The position is what the deciding seat saw (its view, never the state): puzzles leave the
+//! server, and a puzzle may come from a game whose other seats' hands are still secrets to no
+//! one but would tell the solver more than the player knew.
+use crate::analysis::{AnalysisConfig, AnalysisError, FUTURES_PLAYOUT, MAX_FUTURES, move_form};
+use crate::search::{Search, SearchConfig};
+use pyramidion_core::descriptor::GameDescriptor;
+use pyramidion_core::record::Record;
+use pyramidion_core::{Rules, Seat, ToMove};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Points by which the best move must beat every other candidate, at the lower end of the
+/// interval.
+pub const MARGIN: f64 = 3.0;
+/// Candidates within this many points of the best are solutions too.
+pub const TOLERANCE: f64 = 0.5;
+/// The confirming run's budget, in multiples of the first run's.
+pub const CONFIRM_MULTIPLE: u32 = 2;
+
+/// The miner's budget and seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PuzzleConfig {
+    /// Playouts per decision (the candidates' search, where moves are many, and the futures).
+    pub budget: u32,
+    /// Seed of the first run; the confirming run's is derived from it ([`PuzzleConfig::confirming`]).
+    pub seed: u64,
+}
+
+impl PuzzleConfig {
+    /// The judge's budget (4 × the `max` level's iterations, as the analysis).
+    pub fn judge(descriptor: &GameDescriptor, seed: u64) -> Self {
+        PuzzleConfig {
+            budget: AnalysisConfig::judge(descriptor, seed).budget,
+            seed,
+        }
+    }
+
+    /// The confirming run: another seed, twice the budget.
+    pub fn confirming(self) -> Self {
+        PuzzleConfig {
+            budget: self.budget.saturating_mul(CONFIRM_MULTIPLE),
+            seed: crate::seed::decision_seed(self.seed, 0x7a_11e5_eed5),
+        }
+    }
+}
+
+/// One candidate move and its expected points (final lead over the best other seat, the
+/// analysis's `margin`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    /// The move's record text.
+    pub text: String,
+    pub points: f64,
+}
+
+/// What one judge run says of a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    /// Every candidate, best first.
+    pub candidates: Vec<Candidate>,
+    /// The candidates within [`TOLERANCE`] of the best, sorted by text.
+    pub solutions: Vec<String>,
+    /// The smallest lower end (95%, widened) of the best's lead over a candidate that is not a
+    /// solution; `None` when every candidate is one (nothing to find).
+    pub margin_low: Option<f64>,
+}
+
+impl Judged {
+    /// Whether this run makes the position a puzzle.
+    pub fn is_clear(&self) -> bool {
+        self.margin_low.is_some_and(|m| m >= MARGIN)
+    }
+}
+
+/// Judges the position `game` (a seat to move with at least two legal moves; `None`
+/// otherwise): every candidate on the same futures, the budget shared evenly. `played`
+/// joins the candidates where they come from a search (the move the game went on with).
+pub fn judge_position<G: Rules>(
+    game: &G,
+    played: G::Move,
+    config: PuzzleConfig,
+    salt: u64,
+) -> Option<Judged> {
+    let ToMove::Seat(_) = game.to_move() else {
+        return None;
+    };
+    let seed = crate::seed::decision_seed(config.seed, salt);
+    let analysis = AnalysisConfig {
+        budget: config.budget,
+        seed: config.seed,
+        measure: crate::analysis::Measure::Margin,
+        max_futures: MAX_FUTURES,
+    };
+    let (moves, spent) = crate::analysis::candidates(game, played, analysis, seed);
+    if moves.len() < 2 {
+        return None;
+    }
+    let left = config.budget.saturating_sub(spent);
+    let futures = (left / moves.len() as u32).clamp(4, MAX_FUTURES);
+    let futures_seed = crate::seed::decision_seed(seed, u64::from(u32::MAX));
+    let playouts = SearchConfig {
+        playout: FUTURES_PLAYOUT,
+        ..SearchConfig::default()
+    };
+    let mut evaluator = Search::<G>::new(playouts, futures_seed);
+    let measure = crate::analysis::Measure::Margin;
+    let values: Vec<Vec<f64>> = moves
+        .iter()
+        .map(|&m| {
+            evaluator.playout_values(game, m, 0..futures, futures_seed, |o, s| {
+                measure.of(o, s, G::DESCRIPTOR.forfeit_points)
+            })
+        })
+        .collect();
+    Some(verdict(
+        &moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        &values,
+    ))
+}
+
+/// The verdict from the candidates' texts and their values on the same futures.
+pub fn verdict(texts: &[String], values: &[Vec<f64>]) -> Judged {
+    let means: Vec<f64> = values
+        .iter()
+        .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64)
+        .collect();
+    let best = (0..means.len())
+        .max_by(|&a, &b| means[a].total_cmp(&means[b]).then(b.cmp(&a)))
+        .unwrap_or(0);
+    let z = crate::judge::z_for(values.len().saturating_sub(1));
+    let mut solutions = Vec::new();
+    let mut margin_low: Option<f64> = None;
+    for c in 0..values.len() {
+        if means[best] - means[c] <= TOLERANCE {
+            solutions.push(texts[c].clone());
+            continue;
+        }
+        let (lead, se) = crate::judge::paired(&values[best], &values[c]);
+        let low = lead - z * se;
+        margin_low = Some(margin_low.map_or(low, |m| m.min(low)));
+    }
+    solutions.sort();
+    let mut order: Vec<usize> = (0..means.len()).collect();
+    order.sort_by(|&a, &b| means[b].total_cmp(&means[a]).then(a.cmp(&b)));
+    Judged {
+        candidates: order
+            .iter()
+            .map(|&c| Candidate {
+                text: texts[c].clone(),
+                points: (means[c] * 10.0).round() / 10.0,
+            })
+            .collect(),
+        solutions,
+        margin_low,
+    }
+}
+
+/// A decision kept as a puzzle, confirmed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mined {
+    /// The move of the record the decision is at (the position is after `ply` moves).
+    pub ply: usize,
+    pub seat: u8,
+    /// The deciding seat's view (the game's JSON view) and its legal moves' structured
+    /// forms (`{text, kind, …}`): everything the solver is shown, nothing hidden.
+    pub view: Value,
+    pub legal: Vec<Value>,
+    /// The accepted moves (texts).
+    pub solutions: Vec<String>,
+    /// Every candidate with its expected points (the confirming run's), best first.
+    pub candidates: Vec<Candidate>,
+    /// The lower end of the best's lead over the next candidate, by the confirming run.
+    pub margin_low: f64,
+    /// The rules' names for what the solutions do ([`pyramidion_core::Notation::themes`]).
+    pub themes: Vec<String>,
+}
+
+/// The puzzles of a record's decisions among `plies`: each decision judged once, and the
+/// clear ones again by the confirming run ([`PuzzleConfig::confirming`]); a decision whose
+/// second run finds other solutions or no clear margin is dropped. `dropped` counts them.
+pub fn mine_record<G: Rules>(
+    record: &Record,
+    config: PuzzleConfig,
+    plies: std::ops::Range<usize>,
+    dropped: &mut usize,
+) -> Result<Vec<Mined>, AnalysisError> {
+    let mut out = Vec::new();
+    crate::analysis::replay::<G>(record, plies, |game, played, ply| {
+        if let Some(found) = mine_position(game, played, config, ply as u64, dropped) {
+            out.push(Mined { ply, ..found });
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// The puzzle at one position, if both runs agree on it (`ply` in the answer is 0: the
+/// caller's to set).
+pub fn mine_position<G: Rules>(
+    game: &G,
+    played: G::Move,
+    config: PuzzleConfig,
+    salt: u64,
+    dropped: &mut usize,
+) -> Option<Mined> {
+    let ToMove::Seat(seat) = game.to_move() else {
+        return None;
+    };
+    let first = judge_position(game, played, config, salt)?;
+    if !first.is_clear() {
+        return None;
+    }
+    let second = judge_position(game, played, config.confirming(), salt)?;
+    if !second.is_clear() || second.solutions != first.solutions {
+        *dropped += 1;
+        return None;
+    }
+    Some(puzzle_of(game, seat, second))
+}
+
+/// What a puzzle shows of `game` to its deciding `seat`: the seat's view and its legal
+/// moves' structured forms, nothing else of the state (no hidden pile, hand or seed).
+pub fn position_of<G: Rules>(game: &G, seat: Seat) -> (Value, Vec<Value>) {
+    let mut legal = Vec::new();
+    game.legal_moves(&mut legal);
+    (
+        serde_json::to_value(game.view(Some(seat))).unwrap_or(Value::Null),
+        legal.iter().map(|m| move_form(game, m)).collect(),
+    )
+}
+
+/// The puzzle a confirmed verdict makes of `game`, as `seat` (to move) sees it.
+fn puzzle_of<G: Rules>(game: &G, seat: Seat, judged: Judged) -> Mined {
+    let mut legal = Vec::new();
+    game.legal_moves(&mut legal);
+    let (view, forms) = position_of(game, seat);
+    let mut themes: Vec<String> = Vec::new();
+    for m in legal
+        .iter()
+        .filter(|m| judged.solutions.contains(&m.to_string()))
+    {
+        for t in game.themes(m) {
+            if !themes.iter().any(|x| x == t) {
+                themes.push(t.to_string());
+            }
+        }
+    }
+    Mined {
+        ply: 0,
+        seat: seat.0,
+        view,
+        legal: forms,
+        solutions: judged.solutions,
+        candidates: judged.candidates,
+        margin_low: judged.margin_low.unwrap_or(0.0),
+        themes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("m{i}")).collect()
+    }
+
+    /// Values on `n` futures: candidate `c` worth `worth[c]`, every future shifting all alike
+    /// and each candidate by a small deterministic wobble.
+    fn values(worth: &[f64], n: usize) -> Vec<Vec<f64>> {
+        worth
+            .iter()
+            .enumerate()
+            .map(|(c, w)| {
+                (0..n)
+                    .map(|i| w + (i % 7) as f64 * 3.0 + ((i * 31 + c * 17) % 5) as f64 * 0.4)
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_clear_best_move_is_a_puzzle_and_equal_ones_are_all_solutions() {
+        let j = verdict(&texts(4), &values(&[10.0, 10.2, 4.0, 1.0], 200));
+        assert!(j.is_clear(), "{j:?}");
+        assert_eq!(j.solutions, vec!["m0".to_string(), "m1".to_string()]);
+        assert_eq!(j.candidates[0].text, "m1");
+        assert_eq!(j.candidates.len(), 4);
+    }
+
+    #[test]
+    fn a_lead_under_the_margin_or_without_another_move_is_no_puzzle() {
+        // Best by 2 points only: not clear.
+        assert!(!verdict(&texts(3), &values(&[10.0, 8.0, 1.0], 200)).is_clear());
+        // Every candidate within the tolerance: nothing to find.
+        let j = verdict(&texts(2), &values(&[10.0, 9.8], 200));
+        assert_eq!(j.margin_low, None);
+        assert!(!j.is_clear());
+        // A large lead on too few futures: the interval is too wide.
+        let noisy: Vec<Vec<f64>> = vec![vec![30.0, -10.0], vec![0.0, 0.0]];
+        assert!(!verdict(&texts(2), &noisy).is_clear());
+    }
+}

@@ -1,0 +1,57 @@
+//! The puzzles shipped with the server (`crates/server/puzzles/<game>.jsonl`, made by
+//! `pyramidion puzzles`: docs/puzzles.md gives the command), loaded into the store when it
+//! starts, where absent. A file of a game this build does not register is skipped.
+use super::store::NewPuzzle;
+use crate::db::error::Result;
+use crate::db::store::Store;
+use rust_embed::RustEmbed;
+
+#[derive(RustEmbed)]
+#[folder = "puzzles"]
+#[include = "*.jsonl"]
+struct SeedPuzzles;
+
+/// The shipped puzzles of every registered game, parsed (a line that does not parse is a
+/// build's bug: logged and skipped).
+pub fn shipped() -> Vec<NewPuzzle> {
+    let mut out = Vec::new();
+    for path in SeedPuzzles::iter() {
+        let Some(file) = SeedPuzzles::get(&path) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&file.data);
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            match serde_json::from_str::<NewPuzzle>(line) {
+                Ok(mut p) if p.game.parse::<pyramidion_games::GameKind>().is_ok() => {
+                    // Lines written before their game named themes get them from the rules.
+                    if p.themes.is_empty()
+                        && let Ok(record) = serde_json::from_value(p.record.clone())
+                    {
+                        p.themes = pyramidion_games::analysis::themes_at(&record, &p.solutions)
+                            .unwrap_or_default();
+                    }
+                    out.push(p)
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::error!(file = %path, line = n + 1, error = %e, "a shipped puzzle does not parse")
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Stores the shipped puzzles the store does not hold yet (all in one commit, and nothing
+/// when it holds as many as are shipped); how many were new.
+pub async fn load(store: &Store, at: i64) -> Result<usize> {
+    let shipped = shipped();
+    if store.shipped_puzzle_count().await? >= shipped.len() as i64 {
+        return Ok(0);
+    }
+    store.insert_puzzles(shipped, at).await
+}

@@ -1,0 +1,244 @@
+//! Puzzles (issue 48 item 2): a first try moves the player's and the puzzle's Glicko-2
+//! ratings, a retry moves neither, the solution is told only once tried, nothing of the
+//! record leaves the server; the miner takes finished public games only, never one whose
+//! player opted out, an unfinished one or a daily challenge still under its embargo.
+use crate::common::after_game_scenarios::{account, play_out};
+use crate::common::*;
+use pyramidion_server::puzzles::seed_data::shipped;
+use pyramidion_server::puzzles::store::NewPuzzle;
+use serde_json::{Value, json};
+use sqlx::Row;
+
+/// The shipped puzzle `id` (what the server was seeded with: its solutions).
+fn shipped_puzzle(id: &str) -> NewPuzzle {
+    shipped()
+        .into_iter()
+        .find(|p| p.id() == id)
+        .expect("a served puzzle is a shipped one")
+}
+
+/// Tries, ratings, history and the day's puzzle on any store.
+pub async fn tries_move_ratings(s: &TestServer) {
+    let game = shipped().first().expect("puzzles are shipped").game.clone();
+    let mut a = Client::guest(s).await;
+    let mut b = Client::guest(s).await;
+    let next = a.get(&format!("/api/puzzles/{game}/next")).await;
+    assert_eq!(next.status, 200, "{}", next.text);
+    assert_eq!(next.body["rating"]["rating"], 1500.0);
+    let p = next.body["puzzle"].clone();
+    let id = p["id"].as_str().unwrap().to_string();
+    // Before a try: the position, no solution, nothing of the record (its seed, its moves).
+    assert_eq!(p["tried"], Value::Null);
+    assert_eq!(p["explanation"], Value::Null);
+    for secret in ["record", "seed", "solutions", "source"] {
+        assert!(
+            !next.text.contains(&format!("\"{secret}\"")),
+            "{secret}: {}",
+            next.text
+        );
+    }
+    let known = shipped_puzzle(&id);
+    assert_eq!(p["view"], known.view);
+    let wrong = known
+        .legal
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_string())
+        .find(|t| !known.solutions.contains(t))
+        .expect("a puzzle has a wrong move");
+    let right = known.solutions[0].clone();
+
+    // A move that is not legal there is refused and counts for nothing.
+    let path = format!("/api/puzzles/{id}/attempt");
+    let r = a.post(&path, json!({"move": "not a move"})).await;
+    assert_eq!(
+        (r.status, r.body["error"]["code"].as_str()),
+        (400, Some("bad_request"))
+    );
+    // A's first try fails: A's rating falls, the puzzle's rises; the explanation comes.
+    let r = a.post(&path, json!({"move": wrong})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        (r.body["solved"].clone(), r.body["rated"].clone()),
+        (json!(false), json!(true))
+    );
+    let a_after = r.body["rating_after"]["rating"].as_f64().unwrap();
+    let puzzle_after_a = r.body["puzzle_after"]["rating"].as_f64().unwrap();
+    assert!(a_after < 1500.0 && puzzle_after_a > 1500.0, "{}", r.text);
+    assert_eq!(r.body["explanation"]["solutions"], json!(known.solutions));
+    let candidates = r.body["explanation"]["candidates"].as_array().unwrap();
+    assert!(candidates.len() >= 2);
+    assert!(
+        known
+            .solutions
+            .contains(&candidates[0]["text"].as_str().unwrap().to_string())
+    );
+    // A retry (solved now) moves nothing.
+    let r = a.post(&path, json!({"move": right})).await;
+    assert_eq!(
+        (r.body["solved"].clone(), r.body["rated"].clone()),
+        (json!(true), json!(false))
+    );
+    assert_eq!(r.body["rating_after"]["rating"].as_f64().unwrap(), a_after);
+    // Once tried, the puzzle shows A's try and its explanation; not to B, who has not tried.
+    let seen = a.get(&format!("/api/puzzles/{id}")).await.body;
+    assert_eq!(seen["tried"]["solved"], false);
+    assert_eq!(seen["explanation"]["solutions"], json!(known.solutions));
+    assert_eq!(
+        b.get(&format!("/api/puzzles/{id}")).await.body["explanation"],
+        Value::Null
+    );
+    // B solves it: B rises, the puzzle falls from where A's failure left it.
+    let r = b.post(&path, json!({"move": right})).await;
+    assert_eq!(
+        (r.body["solved"].clone(), r.body["rated"].clone()),
+        (json!(true), json!(true))
+    );
+    assert!(r.body["rating_after"]["rating"].as_f64().unwrap() > 1500.0);
+    assert_eq!(
+        r.body["puzzle_before"]["rating"].as_f64().unwrap(),
+        puzzle_after_a
+    );
+    assert!(r.body["puzzle_after"]["rating"].as_f64().unwrap() < puzzle_after_a);
+    // A's history and rating; A's next puzzle is another one.
+    let h = a.get(&format!("/api/puzzles/{game}/history")).await.body;
+    assert_eq!(h["rating"]["rating"].as_f64().unwrap(), a_after);
+    assert_eq!(h["attempts"].as_array().unwrap().len(), 1);
+    assert_eq!(h["attempts"][0]["puzzle"], id.as_str());
+    assert_eq!(h["attempts"][0]["solved"], false);
+    let again = a.get(&format!("/api/puzzles/{game}/next")).await.body;
+    assert_ne!(again["puzzle"]["id"], id.as_str());
+    // The day's puzzle is the same for everyone.
+    let day_a = a.get(&format!("/api/puzzles/{game}/daily")).await.body;
+    let day_b = b.get(&format!("/api/puzzles/{game}/daily")).await.body;
+    assert!(day_a["id"].is_string());
+    assert_eq!(day_a["id"], day_b["id"]);
+    // Unknown puzzle, unknown game; no identity.
+    assert_eq!(a.get("/api/puzzles/00ff00ff00").await.status, 404);
+    assert_eq!(a.get("/api/puzzles/no-such-game/next").await.status, 404);
+    let anonymous = Client::new(s).post(&path, json!({"move": right})).await;
+    assert_eq!(anonymous.status, 401);
+}
+
+#[tokio::test]
+async fn a_first_try_moves_both_ratings_and_a_retry_neither() {
+    let s = start_sqlite("puzzle-tries").await;
+    tries_move_ratings(&s).await;
+    // Kept durably: the next server on the same data has the same ratings.
+    let again = start(sqlite_url(&s.dir), |_| {}).await;
+    let count = again.state.store.shipped_puzzle_count().await.unwrap();
+    assert_eq!(
+        count as usize,
+        shipped().len(),
+        "the seed data is loaded once"
+    );
+}
+
+/// The games the miner took (and the puzzles each gave).
+async fn mined(s: &TestServer) -> Vec<String> {
+    let rows = sqlx::query("SELECT game_id FROM puzzle_mined ORDER BY game_id")
+        .fetch_all(&s.state.store.pool)
+        .await
+        .unwrap();
+    rows.iter().map(|r| r.get::<String, _>("game_id")).collect()
+}
+
+/// Creates a table of two seats (the client's and a bot's) and returns its id.
+async fn table(c: &mut Client, listed: bool) -> String {
+    let t = c
+        .post(
+            "/api/tables",
+            json!({"game": "pyramids", "options": {"players": 2}, "listed": listed,
+                   "seats": [{"type": "me"}, {"type": "bot", "level": "random"}]}),
+        )
+        .await;
+    assert_eq!(t.status, 201, "{}", t.text);
+    t.body["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn the_miner_takes_finished_public_games_of_players_who_did_not_opt_out() {
+    let s = start_sqlite("puzzle-miner").await;
+    let mut ann = account(&s, "ann_puzzles").await;
+    let mut bob = account(&s, "bob_puzzles").await;
+    let public = table(&mut ann, true).await;
+    play_out(&mut ann, &public).await;
+    let unlisted = table(&mut ann, false).await;
+    play_out(&mut ann, &unlisted).await;
+    let unfinished = table(&mut ann, true).await;
+    // Bob opts out, then finishes a public game.
+    assert_eq!(
+        bob.get("/api/puzzles/opt-out").await.body,
+        json!({"opt_out": false})
+    );
+    let r = bob
+        .put("/api/puzzles/opt-out", json!({"opt_out": true}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        bob.get("/api/puzzles/opt-out").await.body,
+        json!({"opt_out": true})
+    );
+    let bobs = table(&mut bob, true).await;
+    play_out(&mut bob, &bobs).await;
+
+    let taken = pyramidion_server::puzzles::miner::pass(&s.state)
+        .await
+        .unwrap();
+    let mut expected = vec![public.clone(), bobs.clone()];
+    expected.sort();
+    // Bob's game is taken (so never looked at again) but gives nothing.
+    assert_eq!(mined(&s).await, expected);
+    assert_eq!(taken, 1, "one game mined");
+    let from_bob = sqlx::query("SELECT COUNT(*) AS n FROM puzzles WHERE source = $1")
+        .bind(&bobs)
+        .fetch_one(&s.state.store.pool)
+        .await
+        .unwrap()
+        .get::<i64, _>("n");
+    assert_eq!(from_bob, 0);
+    assert!(!mined(&s).await.contains(&unfinished));
+    assert!(!mined(&s).await.contains(&unlisted));
+    // A second pass finds nothing new.
+    assert_eq!(
+        pyramidion_server::puzzles::miner::pass(&s.state)
+            .await
+            .unwrap(),
+        0
+    );
+}
+
+#[tokio::test]
+async fn the_miner_leaves_a_daily_challenge_until_its_day_is_over_for_everyone() {
+    use pyramidion_server::http::daily::utc_day;
+    use pyramidion_server::live::daily_embargo::day_end_ms;
+    use pyramidion_server::wall_clock::WallClock;
+    const HOUR: i64 = 3600 * 1000;
+    // The daily challenges live on yesterday at noon, with three days of grace: the attempt
+    // below stays under its embargo.
+    let day = utc_day(pyramidion_server::wall_clock::now_ms() - 24 * HOUR);
+    let clock = WallClock::fixed(day_end_ms(&day).unwrap() - 12 * HOUR);
+    let s = start_sqlite_with("puzzle-daily", move |c| {
+        c.wall_clock = clock;
+        c.limits.daily_grace = std::time::Duration::from_secs(3 * 24 * 3600);
+    })
+    .await;
+    let mut ann = account(&s, "ann_daily_puzzles").await;
+    let today = ann.get("/api/daily").await.body;
+    let challenge = today["challenges"][0]["id"].as_str().unwrap().to_string();
+    let r = ann
+        .post(&format!("/api/daily/{challenge}"), json!({}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let id = r.body["id"].as_str().unwrap().to_string();
+    play_out(&mut ann, &id).await;
+    assert_eq!(
+        pyramidion_server::puzzles::miner::pass(&s.state)
+            .await
+            .unwrap(),
+        0
+    );
+    assert!(
+        mined(&s).await.is_empty(),
+        "an embargoed daily game is not even claimed"
+    );
+}
