@@ -19,6 +19,7 @@ import { initTurns, relabelTurns, renderTurns } from './turns.js';
 import { renderSettings, renderVerifyEmail, renderUnsubscribe } from './settings.js';
 import { initPush } from './push.js';
 import { renderPlayNow, renderWatch } from './meet.js';
+import { renderTournament, renderTournaments } from './tournaments.js';
 
 // The page's state and the shared helpers live in shell.js, which every page imports; this
 // module is the entry point only (index.html), the one that imports every page to route to it,
@@ -110,6 +111,10 @@ function route() {
       return renderPlayNow(root);
     case 'watch':
       return renderWatch(root);
+    case 'tournaments':
+      return renderTournaments(root);
+    case 'tournament':
+      return renderTournament(root, (parts[1] || '').split('?')[0]);
     default:
       return renderLobby(root);
   }

@@ -286,6 +286,7 @@ function waysToPlay(games) {
     h('button', { type: 'button', 'data-testid': 'way-table', onclick: toSection('.lobby .builder') }, t('lobby.way_table')),
     h('button', { type: 'button', 'data-testid': 'way-daily', onclick: toSection('.lobby .daily') }, t('daily.title')),
     h('a.button', { href: '#/watch', 'data-testid': 'watch-link' }, t('watch.title')),
+    h('a.button', { href: '#/tournaments', 'data-testid': 'tournaments-link' }, t('tournament.title')),
     games.length ? h('a.button', { href: `#/leaderboard/${games[0].key}`, 'data-testid': 'way-leaderboards' }, t('lobby.way_leaderboards')) : null,
   );
 }

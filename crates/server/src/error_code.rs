@@ -154,6 +154,12 @@ codes! {
         "a chat message refused: the user sent as many messages in the last 24 hours as allowed (`--chat-per-day`)";
     SoloNotPaired = "solo_not_paired", Some(400), "HTTP",
         "quick pairing for a solo game (see \"Meeting people\")";
+    TournamentClosed = "tournament_closed", Some(409), "HTTP",
+        "tournaments: it is over (finished or cancelled), or no round is left to enter";
+    RatingOutOfRange = "rating_out_of_range", Some(403), "HTTP",
+        "tournaments: the player's rating for the game is outside the entry's range";
+    NotCreator = "not_creator", Some(403), "HTTP",
+        "tournaments: only its creator may start it early";
 }
 
 impl ApiErrorCode {

@@ -20,6 +20,7 @@ pub mod profiles;
 pub mod quotas;
 pub mod rematch;
 pub mod replay;
+pub mod tournaments;
 pub mod turns;
 pub mod watch_cache;
 pub mod web;

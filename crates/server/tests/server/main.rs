@@ -33,3 +33,4 @@ mod resign;
 #[cfg(feature = "postgres-tests")]
 mod room_builds;
 mod timeouts;
+mod tournaments;
