@@ -17,4 +17,5 @@ mod pyramids;
 mod reach;
 mod shell;
 mod support;
+mod tournament;
 mod webdriver;
