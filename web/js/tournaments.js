@@ -12,7 +12,8 @@ const when = (ms) => new Date(ms).toLocaleString();
 const playerName = (p) => (p.bot ? t('tournament.bot', { name: p.name }) : p.name);
 
 function summaryLine(tn) {
-  const parts = [t(`game.${tn.game}`), t('tournament.swiss_rounds', { rounds: tn.rounds }), t('tournament.seats', { seats: tn.seats }), t(`tournament.status_${tn.status}`), t('tournament.entrants', { count: tn.entrants })];
+  const format = tn.format === 'arena' ? t('tournament.arena_minutes', { minutes: Math.round(tn.duration_ms / 60000) }) : t('tournament.swiss_rounds', { rounds: tn.rounds });
+  const parts = [t(`game.${tn.game}`), format, t('tournament.seats', { seats: tn.seats }), t(`tournament.status_${tn.status}`), t('tournament.entrants', { count: tn.entrants })];
   if (tn.status === 'open') parts.push(t('tournament.starts', { when: when(tn.starts_at) }));
   if (tn.rated) parts.push(t('tournament.rated'));
   if (tn.bots) parts.push(t('tournament.bots_fill'));
@@ -20,7 +21,7 @@ function summaryLine(tn) {
 }
 
 function createForm(games, clocks) {
-  const state = { name: '', game: games[0].key, seats: 2, rounds: 3, bots: true, clock: '', rated: false, startsIn: 10, entry: 'open' };
+  const state = { name: '', game: games[0].key, format: 'swiss', seats: 2, rounds: 3, minutes: 30, bots: true, clock: '', rated: false, startsIn: 10, entry: 'open' };
   const box = h('section.card.builder', { 'data-testid': 'tournament-create' });
   const field = (label, input) => h('label', {}, label, input);
   const draw = () => {
@@ -36,11 +37,14 @@ function createForm(games, clocks) {
       field(t('tournament.name'), h('input', { type: 'text', maxlength: 60, value: state.name, 'data-testid': 'tournament-name', oninput: (e) => (state.name = e.target.value) })),
       select('game', state.game, games.filter((g) => g.seats.max > 1).map((g) => [g.key, t(`game.${g.key}`)]), (v) => ((state.game = v), draw()), t('lobby.game')),
       select('seats', state.seats, sizes.map((n) => [n, String(n)]), (v) => (state.seats = Number(v)), t('tournament.table_size')),
-      select('rounds', state.rounds, [1, 2, 3, 4, 5, 6, 7].map((n) => [n, String(n)]), (v) => (state.rounds = Number(v)), t('tournament.rounds')),
+      select('format', state.format, ['swiss', 'arena'].map((f) => [f, t(`tournament.format_${f}`)]), (v) => ((state.format = v), draw()), t('tournament.format')),
+      state.format === 'swiss'
+        ? select('rounds', state.rounds, [1, 2, 3, 4, 5, 6, 7].map((n) => [n, String(n)]), (v) => (state.rounds = Number(v)), t('tournament.rounds'))
+        : select('duration', state.minutes, [15, 30, 60, 90, 120].map((n) => [n, t('tournament.in_minutes', { minutes: n }).replace(/^\D+/, '')]), (v) => (state.minutes = Number(v)), t('tournament.duration')),
       select('clock', state.clock, [['', t('lobby.no_clock')], ...clocks.clocks.map((p) => [p.key, profileLabel(p)])], (v) => (state.clock = v), t('lobby.clock')),
       select('starts', state.startsIn, [1, 5, 10, 30, 60].map((m) => [m, t('tournament.in_minutes', { minutes: m })]), (v) => (state.startsIn = Number(v)), t('tournament.start')),
       select('entry', state.entry, ['open', 'invite'].map((e) => [e, t(`tournament.entry_${e}`)]), (v) => (state.entry = v), t('tournament.entry')),
-      h('label.check', {}, h('input', { type: 'checkbox', checked: state.bots, 'data-testid': 'tournament-bots', onchange: (e) => (state.bots = e.target.checked) }), t('tournament.bots_allowed')),
+      state.format === 'swiss' ? h('label.check', {}, h('input', { type: 'checkbox', checked: state.bots, 'data-testid': 'tournament-bots', onchange: (e) => (state.bots = e.target.checked) }), t('tournament.bots_allowed')) : null,
       h('label.check', {}, h('input', { type: 'checkbox', checked: state.rated, 'data-testid': 'tournament-rated', onchange: (e) => (state.rated = e.target.checked) }), t('lobby.rated')),
       h(
         'button.primary',
@@ -48,9 +52,11 @@ function createForm(games, clocks) {
           'data-testid': 'tournament-submit',
           onclick: async () => {
             const level = game.bot_levels.find((l) => l.name === 'greedy') || game.bot_levels[0];
-            const spec = { name: state.name || t('tournament.default_name'), game: game.key, format: 'swiss', seats: state.seats, rounds: state.rounds, rated: state.rated, entry: state.entry, starts_in_s: state.startsIn * 60 };
+            const spec = { name: state.name || t('tournament.default_name'), game: game.key, format: state.format, seats: state.seats, rated: state.rated, entry: state.entry, starts_in_s: state.startsIn * 60 };
+            if (state.format === 'swiss') spec.rounds = state.rounds;
+            else spec.duration_min = state.minutes;
             if (state.clock) spec.clock = state.clock;
-            if (state.bots && level) spec.bots = level.name;
+            if (state.format === 'swiss' && state.bots && level) spec.bots = level.name;
             try {
               const tn = await api('POST', '/api/tournaments', spec);
               location.hash = `#/tournament/${tn.id}`;
@@ -122,7 +128,7 @@ function standingsTable(standings) {
           'tr',
           { 'data-testid': 'standing-row', 'data-id': s.id },
           h('td', {}, String(s.rank)),
-          h('td', {}, playerName(s), s.withdrawn ? h('span.hint', {}, ` (${t('tournament.withdrawn')})`) : null),
+          h('td', {}, playerName(s), s.withdrawn ? h('span.hint', {}, ` (${t('tournament.withdrawn')})`) : null, s.on_fire ? h('span.hint', { title: t('tournament.on_fire') }, ' 🔥') : null),
           h('td', { 'data-testid': 'standing-points' }, String(s.points)),
           h('td', {}, s.opponents.toLocaleString(undefined, { maximumFractionDigits: 1 })),
           h('td', {}, String(s.score)),

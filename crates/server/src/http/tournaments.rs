@@ -25,6 +25,8 @@ pub const LIST: usize = 100;
 pub const NAME_MAX: usize = 60;
 /// Rounds of a Swiss at most.
 pub const ROUNDS_MAX: u32 = 15;
+/// The longest Arena, in minutes.
+pub const ARENA_MAX_MIN: u32 = 240;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -35,7 +37,7 @@ pub struct NewTournament {
     /// The game's options but `players` (the table size sets it).
     #[serde(default)]
     options: Option<Value>,
-    /// Only `swiss` on this version.
+    /// `swiss` (with `rounds`) or `arena` (with `duration_min`).
     format: String,
     seats: u8,
     #[serde(default)]
@@ -50,7 +52,11 @@ pub struct NewTournament {
     starts_at: Option<i64>,
     #[serde(default)]
     starts_in_s: Option<i64>,
-    rounds: u32,
+    #[serde(default)]
+    rounds: Option<u32>,
+    /// An Arena's length in minutes.
+    #[serde(default)]
+    duration_min: Option<u32>,
     #[serde(default)]
     min_rating: Option<i64>,
     #[serde(default)]
@@ -95,11 +101,19 @@ pub async fn create(
             "a tournament's name is 1 to {NAME_MAX} characters"
         )));
     }
-    if t.format != Format::Swiss.as_str() {
-        return Err(bad("format: only \"swiss\" is run on this server"));
-    }
-    if t.rounds == 0 || t.rounds > ROUNDS_MAX {
-        return Err(bad(format!("rounds: 1 to {ROUNDS_MAX}")));
+    let (format, rounds, duration_ms) = match (t.format.as_str(), t.rounds, t.duration_min) {
+        ("swiss", Some(r), None) if (1..=ROUNDS_MAX).contains(&r) => (Format::Swiss, Some(r), None),
+        ("arena", None, Some(m)) if (1..=ARENA_MAX_MIN).contains(&m) => {
+            (Format::Arena, None, Some(i64::from(m) * 60_000))
+        }
+        _ => {
+            return Err(bad(format!(
+                "format: swiss with rounds (1 to {ROUNDS_MAX}), or arena with duration_min (1 to {ARENA_MAX_MIN})"
+            )));
+        }
+    };
+    if format == Format::Arena && t.bots.is_some() {
+        return Err(bad("bots: an Arena seats whoever is free, bots fill Swiss tables only"));
     }
     pyramidion_tournament::TableFormat::new(t.seats, t.short_tables)
         .map_err(|e| bad(format!("seats: {e}")))?;
@@ -167,14 +181,14 @@ pub async fn create(
         name,
         game: t.game,
         options: options.to_string(),
-        format: Format::Swiss,
+        format,
         seats: t.seats,
         short_tables: t.short_tables,
         clock: t.clock,
         rated: t.rated,
         starts_at,
-        rounds: Some(t.rounds),
-        duration_ms: None,
+        rounds,
+        duration_ms,
         min_rating: t.min_rating,
         max_rating: t.max_rating,
         entry,
@@ -271,10 +285,13 @@ pub async fn join(
     ApiJson(body): ApiJson<JoinBody>,
 ) -> ApiResult<Json<view::TournamentView>> {
     let row = found(&state, &id).await?;
-    let late = match &row.state {
-        Some(s) => serde_json::from_str::<pyramidion_tournament::Swiss>(s)
-            .is_ok_and(|s| s.rounds.len() >= s.config.rounds as usize),
-        None => false,
+    let late = match crate::tournament::core_state::Core::of(&row) {
+        Some(crate::tournament::core_state::Core::Swiss(s)) => {
+            s.rounds.len() >= s.config.rounds as usize
+        }
+        _ => row
+            .duration_ms
+            .is_some_and(|d| now_ms() >= row.starts_at + d),
     };
     if matches!(row.status, Status::Finished | Status::Cancelled) || late {
         return Err(ApiError::new(

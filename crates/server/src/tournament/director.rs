@@ -2,16 +2,16 @@
 //! tournaments with work (an open one whose start has come, a running one). Each step takes
 //! the tournament's lease first (`crate::cluster`, like a game's: one instance runs a
 //! tournament at a time, and another takes it over when that one dies), computes the step
-//! from what is stored (`swiss_step`, pure), commits it in one transaction fenced by the
+//! from what is stored (`swiss_step`, `arena_step`: pure), commits it in one transaction fenced by the
 //! lease and the state's version (`store::commit`), and only then starts the new games'
 //! rooms and tells the players. A step cut short by a crash left nothing behind, or all of
 //! it: the next holder starts again from what is stored, and a round is never paired twice
 //! (the version, and the round's key).
-use super::row::{Status, TournamentRow};
+use super::core_state::Core;
+use super::row::{Format, Status, TournamentRow};
 use super::store::{self, Commit, NewTable};
-use super::swiss_step::{self, Step};
 use super::view::{self, StandingView};
-use super::{is_bot, lease_of};
+use super::{arena_step, is_bot, lease_of, swiss_step};
 use crate::AppState;
 use crate::cluster::{Owner, Renewal};
 use crate::db::fence::Fence;
@@ -19,7 +19,7 @@ use crate::db::rows::{GameRow, SeatKind};
 use crate::live::protocol::ServerMsg;
 use crate::reach::Kind;
 use crate::secret::random_hex;
-use pyramidion_tournament::Pairing;
+use pyramidion_tournament::PlayerId;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -45,7 +45,8 @@ pub enum DirectorError {
 #[derive(Clone, Debug, Serialize, ts_rs::TS)]
 pub struct TournamentMsg {
     pub tournament: String,
-    /// `round_started`, `standings` (a result moved them) or `finished`.
+    /// `round_started` (Swiss), `seated` (Arena: the recipient's new table), `standings` (a
+    /// result moved them) or `finished`.
     pub event: &'static str,
     pub status: Status,
     /// The round just started (from 0).
@@ -100,6 +101,54 @@ async fn hold(state: &AppState, id: &str) -> Result<Result<Option<Fence>, ()>, D
     })
 }
 
+/// What a step of either format changes, to commit and then publish.
+struct Stepped {
+    core: Core,
+    status: Status,
+    /// A Swiss round just paired.
+    round: Option<u32>,
+    /// The tables just formed: round, table, players in seat order.
+    formed: Vec<(u32, usize, Vec<PlayerId>)>,
+    no_shows: Vec<String>,
+}
+
+fn stepped(
+    row: &TournamentRow,
+    entrants: &[swiss_step::Entrant],
+    tables: &[swiss_step::TableGame],
+    now: i64,
+) -> Result<Option<Stepped>, DirectorError> {
+    Ok(match row.format {
+        Format::Swiss => swiss_step::step(row, entrants, tables)?.map(|s| Stepped {
+            round: s.paired.as_ref().map(|p| p.round),
+            formed: s
+                .paired
+                .iter()
+                .flat_map(|p| {
+                    p.tables
+                        .iter()
+                        .enumerate()
+                        .map(|(i, t)| (p.round, i, t.clone()))
+                })
+                .collect(),
+            core: Core::Swiss(s.swiss),
+            status: s.status,
+            no_shows: s.no_shows,
+        }),
+        Format::Arena => arena_step::step(row, entrants, tables, now)?.map(|s| Stepped {
+            round: None,
+            formed: s
+                .formed
+                .iter()
+                .map(|&i| (0, i, s.arena.tables[i].players.clone()))
+                .collect(),
+            core: Core::Arena(s.arena),
+            status: s.status,
+            no_shows: s.no_shows,
+        }),
+    })
+}
+
 /// Steps tournament `id` if this instance runs it; whether a step was committed.
 pub async fn step(state: &AppState, id: &str, now: i64) -> Result<bool, DirectorError> {
     let Ok(fence) = hold(state, id).await? else {
@@ -110,45 +159,41 @@ pub async fn step(state: &AppState, id: &str, now: i64) -> Result<bool, Director
     };
     let entrants = store::entrants(&state.store, id).await?;
     let tables = store::tables(&state.store, id).await?;
-    let Some(step) = swiss_step::step(&row, &entrants, &tables)? else {
+    let Some(step) = stepped(&row, &entrants, &tables, now)? else {
         return Ok(false);
     };
-    let round = match &step.paired {
-        Some(p) => Some((p.round, new_tables(state, &row, p, now)?)),
-        None => None,
-    };
+    let new = new_tables(state, &row, &step.formed, now)?;
     let commit = Commit {
         id: id.to_string(),
         version: row.version,
-        state: serde_json::to_string(&step.swiss).map_err(crate::db::error::StoreError::from)?,
+        state: step.core.to_json().map_err(crate::db::error::StoreError::from)?,
         status: step.status,
         now,
-        round: round.clone(),
+        round: step.round,
+        tables: new.clone(),
         no_shows: step.no_shows.clone(),
     };
     if !store::commit(&state.store, commit, fence).await? {
         return Ok(false);
     }
-    tracing::info!(tournament = %id, status = step.status.as_str(), round = ?step.paired.as_ref().map(|p| p.round), "tournament stepped");
+    tracing::debug!(tournament = %id, status = step.status.as_str(), round = ?step.round, tables = new.len(), "tournament stepped");
     // Committed: now the games start and the players are told.
-    if let Some((_, tables)) = &round {
-        for t in tables {
-            if let Err(e) = state.rooms.get(state, &t.game.id).await {
-                tracing::warn!(game = %t.game.id, error = %e.message, "cannot start a tournament game (it starts when someone opens it)");
-            }
+    for t in &new {
+        if let Err(e) = state.rooms.get(state, &t.game.id).await {
+            tracing::warn!(game = %t.game.id, error = %e.message, "cannot start a tournament game (it starts when someone opens it)");
         }
     }
-    publish(state, &row, &step, round.as_ref().map(|(_, t)| t.as_slice())).await?;
+    publish(state, &row, &step, &new).await?;
     Ok(true)
 }
 
-/// The games of a round just paired: each table a normal game of the tournament's game at
-/// its size, its players in the pairing's seat order, bots at the bots' seats; rated when
-/// the tournament is and no bot sits there.
+/// The games of the tables just formed: each a normal game of the tournament's game at its
+/// size, its players in the core's seat order, bots at the bots' seats; rated when the
+/// tournament is and no bot sits there.
 fn new_tables(
     state: &AppState,
     row: &TournamentRow,
-    pairing: &Pairing,
+    formed: &[(u32, usize, Vec<PlayerId>)],
     now: i64,
 ) -> Result<Vec<NewTable>, DirectorError> {
     let level = match &row.bot_level {
@@ -163,7 +208,7 @@ fn new_tables(
         .as_ref()
         .and_then(|k| state.config.clocks.iter().find(|p| &p.key == k).cloned());
     let mut out = Vec::new();
-    for (i, players) in pairing.tables.iter().enumerate() {
+    for (round, i, players) in formed {
         let seats: Vec<SeatKind> = players
             .iter()
             .map(|p| match (is_bot(&p.0), level) {
@@ -179,7 +224,8 @@ fn new_tables(
             .find(|p| !is_bot(&p.0))
             .map_or_else(|| row.created_by.clone(), |p| p.0.clone());
         out.push(NewTable {
-            table: i,
+            round: *round,
+            table: *i,
             game: GameRow {
                 id: random_hex(8),
                 kind: row.game,
@@ -203,20 +249,28 @@ fn new_tables(
     Ok(out)
 }
 
-/// Tells the entrants (each with their new game, and by push or mail when away) and the
-/// lobby's watchers (the tournament pages) what the committed step changed.
+/// Standings lines a `tournament` message carries at most (an Arena of hundreds: the page
+/// reads the rest).
+pub const STANDINGS_IN_MESSAGE: usize = 100;
+
+/// Tells the players and the lobby's watchers (the tournament pages) what the committed step
+/// changed: a Swiss tells every entrant at every step, an Arena the players just seated (and
+/// everyone at the end); a player seated is told by push or mail when away.
 async fn publish(
     state: &AppState,
     row: &TournamentRow,
-    step: &Step,
-    tables: Option<&[NewTable]>,
+    step: &Stepped,
+    tables: &[NewTable],
 ) -> Result<(), DirectorError> {
-    let ids: Vec<String> = step.swiss.players.iter().map(|p| p.id.0.clone()).collect();
+    let ids = step.core.players();
     let names = view::names(&state.store, &ids).await?;
-    let standings = view::standings(&step.swiss, &names);
-    let event = match (step.status, &step.paired) {
-        (Status::Finished | Status::Cancelled, _) => "finished",
-        (_, Some(_)) => "round_started",
+    let mut standings = step.core.standings(&names);
+    standings.truncate(STANDINGS_IN_MESSAGE);
+    let finished = matches!(step.status, Status::Finished | Status::Cancelled);
+    let event = match (finished, row.format, tables.is_empty()) {
+        (true, ..) => "finished",
+        (false, Format::Swiss, false) => "round_started",
+        (false, Format::Arena, false) => "seated",
         _ => "standings",
     };
     let msg = |game: Option<String>| {
@@ -224,22 +278,24 @@ async fn publish(
             tournament: row.id.clone(),
             event,
             status: step.status,
-            round: step.paired.as_ref().map(|p| p.round),
+            round: step.round,
             game,
             standings: standings.clone(),
         }))
     };
-    for p in step.swiss.players.iter().filter(|p| !is_bot(&p.id.0)) {
-        let game = tables.and_then(|ts| {
-            ts.iter()
-                .find(|t| t.seats.contains(&SeatKind::Human(p.id.0.clone())))
-                .map(|t| t.game.id.clone())
-        });
+    let everyone = finished || row.format == Format::Swiss;
+    for id in ids.iter().filter(|id| !is_bot(id)) {
+        let game = tables
+            .iter()
+            .find(|t| t.seats.contains(&SeatKind::Human(id.clone())))
+            .map(|t| t.game.id.clone());
         if let Some(game) = &game {
             // A seat waits for them: by push or mail if they are not on the site.
-            state.hub.away(&p.id.0, game, Kind::TableFull);
+            state.hub.away(id, game, Kind::TableFull);
+        } else if !everyone {
+            continue;
         }
-        state.hub.to_user(&p.id.0, &msg(game));
+        state.hub.to_user(id, &msg(game));
     }
     state.hub.to_lobby(&msg(None));
     Ok(())

@@ -7,11 +7,14 @@
 //! - [`store`]: reading and writing them; every step of a tournament (a round paired, results
 //!   recorded) commits its state, its round and its games in ONE transaction, fenced by the
 //!   tournament's lease, before anyone is told (like a move: persist before publish).
-//! - [`swiss_step`]: what the next step of a Swiss is, from what is stored (pure).
+//! - [`swiss_step`], [`arena_step`]: the next step of a Swiss or an Arena, from what is
+//!   stored (pure); [`core_state`]: the core's state of either.
 //! - [`director`]: the task that runs the tournaments this instance holds the lease of.
 //! - [`view`]: what the API and the socket show of one.
 //!
 //! Named after no game: a tournament's game is a key read through the registry.
+pub mod arena_step;
+pub mod core_state;
 pub mod director;
 pub mod entry;
 pub mod row;

@@ -216,9 +216,10 @@ pub async fn round_starts(store: &Store, id: &str) -> Result<Vec<(u32, i64, Opti
         .collect()
 }
 
-/// One new game of a round: its row, its seats and its table's number.
+/// One new game of a round (an Arena's: round 0): its row, its seats and its table's number.
 #[derive(Clone)]
 pub struct NewTable {
+    pub round: u32,
     pub table: usize,
     pub game: GameRow,
     pub seats: Vec<SeatKind>,
@@ -232,8 +233,10 @@ pub struct Commit {
     pub state: String,
     pub status: Status,
     pub now: i64,
-    /// The round paired, and its tables.
-    pub round: Option<(u32, Vec<NewTable>)>,
+    /// The Swiss round paired (its row is written: its key refuses a second pairing).
+    pub round: Option<u32>,
+    /// The new tables (a Swiss round's, or the Arena's just formed).
+    pub tables: Vec<NewTable>,
     pub no_shows: Vec<String>,
 }
 
@@ -288,17 +291,19 @@ pub async fn commit(store: &Store, step: Commit, fence: Option<Fence>) -> Result
                     .execute(&mut *c)
                     .await?;
                 }
-                if let Some((round, tables)) = &step.round {
+                if let Some(round) = step.round {
                     sqlx::query(
                         "INSERT INTO tournament_rounds (tournament_id, round, started_at, ended_at)
                          VALUES ($1, $2, $3, NULL)",
                     )
                     .bind(&step.id)
-                    .bind(i64::from(*round))
+                    .bind(i64::from(round))
                     .bind(step.now)
                     .execute(&mut *c)
                     .await?;
-                    for t in tables {
+                }
+                {
+                    for t in &step.tables {
                         crate::db::rows::insert_game(c, &t.game, None).await?;
                         for (i, seat) in t.seats.iter().enumerate() {
                             crate::db::rows::insert_seat(c, &t.game.id, i, seat).await?;
@@ -308,7 +313,7 @@ pub async fn commit(store: &Store, step: Commit, fence: Option<Fence>) -> Result
                              VALUES ($1, $2, $3, $4)",
                         )
                         .bind(&step.id)
-                        .bind(i64::from(*round))
+                        .bind(i64::from(t.round))
                         .bind(t.table as i64)
                         .bind(&t.game.id)
                         .execute(&mut *c)

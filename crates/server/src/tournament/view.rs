@@ -8,6 +8,9 @@ use super::swiss_step::{Entrant, TableGame};
 use crate::db::error::Result;
 use crate::db::store::Store;
 use pyramidion_tournament::{Standing, Swiss};
+
+/// An Arena's page lists its latest tables only.
+pub const ARENA_TABLES_SHOWN: usize = 100;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -35,6 +38,8 @@ pub struct StandingView {
     pub games: u32,
     pub byes: u32,
     pub withdrawn: bool,
+    /// Arena: the player's last two games were sole wins, so the next counts double.
+    pub on_fire: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -159,7 +164,7 @@ pub async fn names(store: &Store, ids: &[String]) -> Result<HashMap<String, Play
     Ok(out)
 }
 
-fn player(names: &HashMap<String, PlayerView>, id: &str) -> PlayerView {
+pub fn player(names: &HashMap<String, PlayerView>, id: &str) -> PlayerView {
     names.get(id).cloned().unwrap_or_else(|| PlayerView {
         id: id.to_string(),
         name: id.to_string(),
@@ -182,6 +187,7 @@ pub fn standings(swiss: &Swiss, names: &HashMap<String, PlayerView>) -> Vec<Stan
             games: s.games,
             byes: s.byes,
             withdrawn: s.withdrawn,
+            on_fire: false,
         })
         .collect()
 }
@@ -208,54 +214,66 @@ pub async fn full(
     tables: &[TableGame],
     viewer: Option<&str>,
 ) -> Result<TournamentView> {
-    let swiss: Option<Swiss> = row
-        .state
-        .as_deref()
-        .and_then(|s| serde_json::from_str(s).ok());
+    let core = super::core_state::Core::of(row);
     let mut ids: Vec<String> = entrants.iter().map(|e| e.user.clone()).collect();
-    if let Some(s) = &swiss {
-        ids.extend(s.players.iter().map(|p| p.id.0.clone()));
+    if let Some(c) = &core {
+        ids.extend(c.players());
     }
     let names = names(store, &ids).await?;
     let starts = super::store::round_starts(store, &row.id).await?;
     let games: HashMap<(u32, usize), &TableGame> =
         tables.iter().map(|t| ((t.round, t.table), t)).collect();
-    let standings = swiss
+    let standings = core
         .as_ref()
-        .map(|s| standings(s, &names))
+        .map(|c| c.standings(&names))
         .unwrap_or_default();
-    let rounds = swiss
-        .as_ref()
-        .map(|s| {
-            s.rounds
-                .iter()
-                .map(|r| {
-                    let (started_at, ended_at) = starts
+    let table_view = |round: u32, i: usize, players: &[pyramidion_tournament::PlayerId], places: Option<&pyramidion_tournament::TableResult>| TableView {
+        table: i,
+        game: games.get(&(round, i)).map(|g| g.game.clone()),
+        players: players.iter().map(|p| player(&names, &p.0)).collect(),
+        places: places.map(|res| res.places.clone()),
+    };
+    let rounds = match &core {
+        Some(super::core_state::Core::Swiss(s)) => s
+            .rounds
+            .iter()
+            .map(|r| {
+                let (started_at, ended_at) = starts
+                    .iter()
+                    .find(|(n, ..)| *n == r.pairing.round)
+                    .map_or((None, None), |(_, s, e)| (Some(*s), *e));
+                RoundView {
+                    round: r.pairing.round,
+                    started_at,
+                    ended_at,
+                    tables: r
+                        .pairing
+                        .tables
                         .iter()
-                        .find(|(n, ..)| *n == r.pairing.round)
-                        .map_or((None, None), |(_, s, e)| (Some(*s), *e));
-                    RoundView {
-                        round: r.pairing.round,
-                        started_at,
-                        ended_at,
-                        tables: r
-                            .pairing
-                            .tables
-                            .iter()
-                            .enumerate()
-                            .map(|(i, t)| TableView {
-                                table: i,
-                                game: games.get(&(r.pairing.round, i)).map(|g| g.game.clone()),
-                                players: t.iter().map(|p| player(&names, &p.0)).collect(),
-                                places: r.results[i].as_ref().map(|res| res.places.clone()),
-                            })
-                            .collect(),
-                        byes: r.pairing.byes.iter().map(|p| player(&names, &p.0)).collect(),
-                    }
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+                        .enumerate()
+                        .map(|(i, t)| table_view(r.pairing.round, i, t, r.results[i].as_ref()))
+                        .collect(),
+                    byes: r.pairing.byes.iter().map(|p| player(&names, &p.0)).collect(),
+                }
+            })
+            .collect(),
+        // An Arena's tables, the latest first, as one list (its "round" 0).
+        Some(super::core_state::Core::Arena(a)) => vec![RoundView {
+            round: 0,
+            started_at: a.tables.first().map(|t| t.started_at as i64),
+            ended_at: None,
+            tables: a
+                .tables
+                .iter()
+                .enumerate()
+                .rev()
+                .take(ARENA_TABLES_SHOWN)
+                .map(|(i, t)| table_view(0, i, &t.players, t.result.as_ref()))
+                .collect(),
+            byes: Vec::new(),
+        }],
+        None => Vec::new(),
+    };
     let podium = if row.status == Status::Finished {
         podium(&standings)
     } else {

@@ -1,0 +1,62 @@
+//! A tournament's state in the pure core, whichever its format: the `Swiss` or the `Arena`
+//! stored as JSON in its row (`tournaments.state`, read by its `format`).
+use super::row::{Format, TournamentRow};
+use super::view::{PlayerView, StandingView};
+use pyramidion_tournament::{Arena, Swiss};
+use std::collections::HashMap;
+
+#[derive(Clone, Debug)]
+pub enum Core {
+    Swiss(Swiss),
+    Arena(Arena),
+}
+
+impl Core {
+    /// The row's stored state, once started (a state that does not read is none: the row
+    /// says `corrupt` nowhere else, and a page still shows the settings).
+    pub fn of(row: &TournamentRow) -> Option<Core> {
+        let state = row.state.as_deref()?;
+        match row.format {
+            Format::Swiss => serde_json::from_str(state).ok().map(Core::Swiss),
+            Format::Arena => serde_json::from_str(state).ok().map(Core::Arena),
+        }
+    }
+
+    pub fn to_json(&self) -> serde_json::Result<String> {
+        match self {
+            Core::Swiss(s) => serde_json::to_string(s),
+            Core::Arena(a) => serde_json::to_string(a),
+        }
+    }
+
+    /// Every player id the core knows (bots included).
+    pub fn players(&self) -> Vec<String> {
+        match self {
+            Core::Swiss(s) => s.players.iter().map(|p| p.id.0.clone()).collect(),
+            Core::Arena(a) => a.players.iter().map(|p| p.id.0.clone()).collect(),
+        }
+    }
+
+    /// The standings as shown (ranks from 1).
+    pub fn standings(&self, names: &HashMap<String, PlayerView>) -> Vec<StandingView> {
+        match self {
+            Core::Swiss(s) => super::view::standings(s, names),
+            Core::Arena(a) => a
+                .standings()
+                .iter()
+                .map(|s| StandingView {
+                    player: super::view::player(names, &s.id.0),
+                    rank: s.rank + 1,
+                    points: s.points,
+                    opponents: 0.0,
+                    score: 0,
+                    wins: s.wins,
+                    games: s.games,
+                    byes: 0,
+                    withdrawn: false,
+                    on_fire: s.on_fire,
+                })
+                .collect(),
+        }
+    }
+}
