@@ -40,7 +40,7 @@ function createForm(games, clocks) {
       select('format', state.format, ['swiss', 'arena'].map((f) => [f, t(`tournament.format_${f}`)]), (v) => ((state.format = v), draw()), t('tournament.format')),
       state.format === 'swiss'
         ? select('rounds', state.rounds, [1, 2, 3, 4, 5, 6, 7].map((n) => [n, String(n)]), (v) => (state.rounds = Number(v)), t('tournament.rounds'))
-        : select('duration', state.minutes, [15, 30, 60, 90, 120].map((n) => [n, t('tournament.in_minutes', { minutes: n }).replace(/^\D+/, '')]), (v) => (state.minutes = Number(v)), t('tournament.duration')),
+        : select('duration', state.minutes, [15, 30, 60, 90, 120].map((n) => [n, t('tournament.minutes', { minutes: n })]), (v) => (state.minutes = Number(v)), t('tournament.duration')),
       select('clock', state.clock, [['', t('lobby.no_clock')], ...clocks.clocks.map((p) => [p.key, profileLabel(p)])], (v) => (state.clock = v), t('lobby.clock')),
       select('starts', state.startsIn, [1, 5, 10, 30, 60].map((m) => [m, t('tournament.in_minutes', { minutes: m })]), (v) => (state.startsIn = Number(v)), t('tournament.start')),
       select('entry', state.entry, ['open', 'invite'].map((e) => [e, t(`tournament.entry_${e}`)]), (v) => (state.entry = v), t('tournament.entry')),

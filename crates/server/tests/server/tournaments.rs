@@ -310,3 +310,83 @@ async fn entries_are_checked_and_too_few_entrants_cancel() {
     let l = other.post(&format!("/api/tournaments/{id}/leave"), json!({})).await;
     assert_eq!((l.status, l.code()), (404, "not_found"));
 }
+
+/// The next `seated` message of an Arena: the recipient's new game.
+async fn seated(ws: &mut Socket) -> String {
+    loop {
+        let m = ws.next_of("tournament").await;
+        if m["event"] == "seated" {
+            return m["game"].as_str().expect("a seated message names the game").to_string();
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_arena_seats_whoever_is_free_again_at_once_with_someone_new() {
+    let s = start_sqlite("tourney_arena").await;
+    let mut host = account(&s, "host").await;
+    let r = host
+        .post(
+            "/api/tournaments",
+            json!({"name": "Blitz Arena", "game": "pyramids", "format": "arena", "seats": 2,
+                   "duration_min": 30, "starts_in_s": 3600}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let id = r.body["id"].as_str().unwrap().to_string();
+    let bots = host
+        .post(
+            "/api/tournaments",
+            json!({"name": "x", "game": "pyramids", "format": "arena", "seats": 2,
+                   "duration_min": 30, "bots": "random"}),
+        )
+        .await;
+    assert_eq!((bots.status, bots.code()), (400, "bad_request"), "no bots in an Arena");
+    let mut cs = vec![host];
+    for _ in 0..3 {
+        let mut g = Client::guest(&s).await;
+        let j = g.post(&format!("/api/tournaments/{id}/join"), json!({})).await;
+        assert_eq!(j.status, 200, "{}", j.text);
+        cs.push(g);
+    }
+    let mut sockets = Vec::new();
+    let mut ids = Vec::new();
+    for c in cs.iter_mut() {
+        sockets.push(c.socket().await);
+        ids.push(c.get("/api/me").await.body["id"].as_str().unwrap().to_string());
+    }
+    cs[0].post(&format!("/api/tournaments/{id}/start"), json!({})).await;
+    // Everyone is seated at once: two tables of two.
+    let mut first = Vec::new();
+    for ws in sockets.iter_mut() {
+        first.push(seated(ws).await);
+    }
+    let games: BTreeSet<&String> = first.iter().collect();
+    assert_eq!(games.len(), 2, "{first:?}");
+    // Both tables are played out; everyone sits again, each with someone new.
+    let mut plays = Vec::new();
+    for (c, game) in cs.iter().zip(&first) {
+        let (mut c, game) = (c.clone(), game.clone());
+        plays.push(tokio::spawn(async move { play_out(&mut c, &game).await }));
+    }
+    for p in plays {
+        p.await.unwrap();
+    }
+    let mut second = Vec::new();
+    for ws in sockets.iter_mut() {
+        second.push(seated(ws).await);
+    }
+    for i in 0..4 {
+        for j in i + 1..4 {
+            assert!(
+                !(first[i] == first[j] && second[i] == second[j]),
+                "players {i} and {j} sat together again while others were free"
+            );
+        }
+    }
+    let t = until(&mut cs[0], &id, |t| t["standings"].as_array().is_some_and(|s| s.len() == 4)).await;
+    assert_eq!(t["status"], "running");
+    let points: u64 = t["standings"].as_array().unwrap().iter().map(|s| s["points"].as_u64().unwrap()).sum();
+    assert_eq!(points, 2 * 24, "two tables counted (no streak yet)");
+    assert_eq!(t["rounds"][0]["tables"].as_array().unwrap().len(), 4);
+}
