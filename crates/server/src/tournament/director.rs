@@ -180,7 +180,7 @@ pub async fn step(state: &AppState, id: &str, now: i64) -> Result<bool, Director
     // Committed: now the games start and the players are told.
     for t in &new {
         if let Err(e) = state.rooms.get(state, &t.game.id).await {
-            tracing::warn!(game = %t.game.id, error = %e.message, "cannot start a tournament game (it starts when someone opens it)");
+            tracing::warn!(game = %t.game.id, error = %e, "cannot start a tournament game (it starts when someone opens it)");
         }
     }
     publish(state, &row, &step, &new).await?;
