@@ -103,11 +103,28 @@ export type ServerMsg = { "type": "hello", user: string, name: string, guest: bo
 /**
  * The seat's time-outs so far, and after how many a bot takes the seat over.
  */
-timeouts: number, bot_after: number, } | { "type": "rematch_offer", game: string, table: string, by: string, } | { "type": "pairing", waiting: number, other_kind: number, out_of_range: number, table: string | null, } | { "type": "chat", game: string, message: ChatMessage, } | { "type": "turn", game: string, your_turn: boolean, finished: boolean, } | { "type": "table", table: Table<TableSeat>, } | { "type": "error", code: string, message: string, game: string | null, 
+timeouts: number, bot_after: number, } | { "type": "rematch_offer", game: string, table: string, by: string, } | { "type": "pairing", waiting: number, other_kind: number, out_of_range: number, table: string | null, } | { "type": "chat", game: string, message: ChatMessage, } | { "type": "turn", game: string, your_turn: boolean, finished: boolean, } | { "type": "tournament" } & TournamentMsg | { "type": "table", table: Table<TableSeat>, } | { "type": "error", code: string, message: string, game: string | null, 
 /**
  * The rules engine's reason for an `illegal_move` (e.g. `slot_occupied`).
  */
 reason: string | null, state_id: number | null, } | { "type": "pong", id: number | null, };
+
+/**
+ * One line of the standings (`crate::tournament` tie-breaks: points, opponents, score, wins).
+ */
+export type StandingView = { 
+/**
+ * 1 for the leaders; level players share a rank.
+ */
+rank: number, points: number, 
+/**
+ * The opponents' mean points summed over games (a decimal, from the core's twelfths).
+ */
+opponents: number, score: number, wins: number, games: number, byes: number, withdrawn: boolean, 
+/**
+ * Arena: the player's last two games were sole wins, so the next counts double.
+ */
+on_fire: boolean, id: string, name: string, bot: boolean, };
 
 /**
  * The fields of a `state` message.
@@ -157,6 +174,11 @@ away: Array<number>,
 sealed: SealedEnd | null, };
 
 /**
+ * `open` (taking entries) → `running` → `finished`; `cancelled` when too few entered.
+ */
+export type Status = "open" | "running" | "finished" | "cancelled";
+
+/**
  * A table as clients see it (the lobby, the history, the Watch page, a rematch), with the
  * display name of every seated human. Its seats are [`TableSeat`]s but on the Watch page,
  * which rates each of them (`crate::http::meet::RatedSeat`). Built by `crate::http::api::table_of`..
@@ -175,3 +197,21 @@ invite: string | null, };
  * A seat of a table, as clients see it (`type` says which).
  */
 export type TableSeat = { "type": "open" } | { "type": "invite" } | { "type": "reserved" } & SeatPerson | { "type": "bot", level: string, } | { "type": "human" } & SeatPerson;
+
+/**
+ * A `tournament` message: what changed, and the standings as they are now.
+ */
+export type TournamentMsg = { tournament: string, 
+/**
+ * `round_started` (Swiss), `seated` (Arena: the recipient's new table), `standings` (a
+ * result moved them) or `finished`.
+ */
+event: string, status: Status, 
+/**
+ * The round just started (from 0).
+ */
+round: number | null, 
+/**
+ * The recipient's game in the round just started.
+ */
+game: string | null, standings: Array<StandingView>, };
