@@ -53,14 +53,20 @@ pub(super) async fn arena(args: &LoadtestArgs) -> Result<()> {
         .json(&json!({"name": format!("arena{}", std::process::id()), "password": "correct horse"}))
         .send()
         .await?;
-    ensure!(r.status().is_success(), "cannot register the organiser: {}", r.status());
+    ensure!(
+        r.status().is_success(),
+        "cannot register the organiser: {}",
+        r.status()
+    );
     let host = cookie_of(&r)?;
     let minutes = args.seconds.div_ceil(60).max(1) + 1;
     let created: Value = http
         .post(format!("{url}/api/tournaments"))
         .header("cookie", &host)
-        .json(&json!({"name": "Load Arena", "game": game.key(), "format": "arena", "seats": 2,
-                      "duration_min": minutes, "starts_in_s": 3600, "enter": false}))
+        .json(
+            &json!({"name": "Load Arena", "game": game.key(), "format": "arena", "seats": 2,
+                      "duration_min": minutes, "starts_in_s": 3600, "enter": false}),
+        )
         .send()
         .await?
         .json()
@@ -106,7 +112,11 @@ pub(super) async fn arena(args: &LoadtestArgs) -> Result<()> {
         .header("cookie", &host)
         .send()
         .await?;
-    ensure!(r.status().is_success(), "cannot start the Arena: {}", r.status());
+    ensure!(
+        r.status().is_success(),
+        "cannot start the Arena: {}",
+        r.status()
+    );
     go.notify_waiters();
     let deadline = started + Duration::from_secs(args.seconds);
     tokio::time::sleep_until(deadline.into()).await;
@@ -116,8 +126,7 @@ pub(super) async fn arena(args: &LoadtestArgs) -> Result<()> {
     }
     let elapsed = started.elapsed().as_secs_f64();
     let [m50, m99, mmax] = percentiles(&totals.move_us.lock().await).map(|us| us as f64 / 1000.0);
-    let [r50, r99, rmax] =
-        percentiles(&totals.reseat_us.lock().await).map(|us| us as f64 / 1000.0);
+    let [r50, r99, rmax] = percentiles(&totals.reseat_us.lock().await).map(|us| us as f64 / 1000.0);
     println!(
         "arena: {joined} players joined of {} ({}, tables of 2, think time {} ms)",
         args.arena_players,
@@ -162,7 +171,8 @@ async fn play(
         .send()
         .await?;
     ensure!(r.status().is_success(), "cannot join: {}", r.status());
-    let mut req = format!("{}/ws?deflate=1", url.replacen("http", "ws", 1)).into_client_request()?;
+    let mut req =
+        format!("{}/ws?deflate=1", url.replacen("http", "ws", 1)).into_client_request()?;
     req.headers_mut().insert("cookie", cookie.parse()?);
     let (mut ws, _) = tokio_tungstenite::connect_async(req).await?;
     let waiting = go.notified();
@@ -179,19 +189,29 @@ async fn play(
         let Some(v) = decode(msg)? else { continue };
         match v["type"].as_str() {
             Some("tournament") if v["event"] == "seated" => {
-                let Some(g) = v["game"].as_str() else { continue };
+                let Some(g) = v["game"].as_str() else {
+                    continue;
+                };
                 if let Some(at) = ended.take() {
-                    totals.reseat_us.lock().await.push(at.elapsed().as_micros() as u64);
+                    totals
+                        .reseat_us
+                        .lock()
+                        .await
+                        .push(at.elapsed().as_micros() as u64);
                 }
                 game = Some(g.to_string());
                 held = None;
-                ws.send(Message::Text(json!({"type": "subscribe", "game": g}).to_string().into()))
-                    .await?;
+                ws.send(Message::Text(
+                    json!({"type": "subscribe", "game": g}).to_string().into(),
+                ))
+                .await?;
             }
             Some("state") | Some("patch") if game.as_ref().is_some_and(|g| v["game"] == *g) => {
                 if v["type"] == "patch" {
                     let state = held.as_mut().context("a patch before any state")?;
-                    let ops = v["patch"].as_array().context("a patch without operations")?;
+                    let ops = v["patch"]
+                        .as_array()
+                        .context("a patch without operations")?;
                     pyramidion_server::live::patch::apply(state, ops)
                         .map_err(|e| anyhow::anyhow!("{e}"))?;
                     for k in ["state_id", "event", "clock"] {
@@ -205,15 +225,21 @@ async fn play(
                 if let Some((id, at)) = sent
                     && state_id > id
                 {
-                    totals.move_us.lock().await.push(at.elapsed().as_micros() as u64);
+                    totals
+                        .move_us
+                        .lock()
+                        .await
+                        .push(at.elapsed().as_micros() as u64);
                     totals.moves.fetch_add(1, Ordering::Relaxed);
                     sent = None;
                 }
                 if state["finished"] == true {
                     totals.games.fetch_add(1, Ordering::Relaxed);
                     let g = game.take().unwrap_or_default();
-                    ws.send(Message::Text(json!({"type": "unsubscribe", "game": g}).to_string().into()))
-                        .await?;
+                    ws.send(Message::Text(
+                        json!({"type": "unsubscribe", "game": g}).to_string().into(),
+                    ))
+                    .await?;
                     ended = Some(Instant::now());
                     continue;
                 }

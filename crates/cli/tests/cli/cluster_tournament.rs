@@ -27,7 +27,10 @@ async fn until(
                 return t;
             }
         }
-        assert!(tokio::time::Instant::now() < deadline, "tournament {id} never got there");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "tournament {id} never got there"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
@@ -52,15 +55,23 @@ async fn resign_round(
         let deadline = tokio::time::Instant::now() + Duration::from_secs(40);
         'resign: loop {
             for base in bases {
-                let r = post(http, format!("{base}/api/games/{game}/resign"), &cookies[who], json!({}))
-                    .await;
+                let r = post(
+                    http,
+                    format!("{base}/api/games/{game}/resign"),
+                    &cookies[who],
+                    json!({}),
+                )
+                .await;
                 match r {
                     Ok(_) => break 'resign,
                     Err(e) if e.to_string().contains("already_resigned") => break 'resign,
                     Err(_) => {}
                 }
             }
-            assert!(tokio::time::Instant::now() < deadline, "cannot resign {game}");
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "cannot resign {game}"
+            );
             tokio::time::sleep(Duration::from_millis(300)).await;
         }
     }
@@ -77,7 +88,13 @@ async fn a_swiss_goes_on_after_its_instance_is_killed_and_no_round_is_paired_twi
         .send()
         .await
         .unwrap();
-    let host = host.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
+    let host = host.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
     let created = post(
         &http,
         format!("{}/api/tournaments", bases[0]),
@@ -92,24 +109,45 @@ async fn a_swiss_goes_on_after_its_instance_is_killed_and_no_round_is_paired_twi
     cookies.insert(user_id(&http, &bases[0], &host).await, host.clone());
     for i in 0..3 {
         let g = guest(&http, &bases[i % 2]).await.unwrap();
-        post(&http, format!("{}/api/tournaments/{id}/join", bases[i % 2]), &g, json!({}))
-            .await
-            .unwrap();
-        cookies.insert(user_id(&http, &bases[0], &g).await, g);
-    }
-    post(&http, format!("{}/api/tournaments/{id}/start", bases[0]), &host, json!({}))
+        post(
+            &http,
+            format!("{}/api/tournaments/{id}/join", bases[i % 2]),
+            &g,
+            json!({}),
+        )
         .await
         .unwrap();
+        cookies.insert(user_id(&http, &bases[0], &g).await, g);
+    }
+    post(
+        &http,
+        format!("{}/api/tournaments/{id}/start", bases[0]),
+        &host,
+        json!({}),
+    )
+    .await
+    .unwrap();
 
     // Mid-round: round 1 is paired; its director is killed before any game ends.
-    let t = until(&http, &bases, &id, |t| t["rounds"].as_array().is_some_and(|r| r.len() == 1)).await;
-    let first = director(&database, &id).await.expect("a director holds the lease");
+    let t = until(&http, &bases, &id, |t| {
+        t["rounds"].as_array().is_some_and(|r| r.len() == 1)
+    })
+    .await;
+    let first = director(&database, &id)
+        .await
+        .expect("a director holds the lease");
     let dead = instances.iter().position(|i| i.name == first).unwrap();
     instances[dead].kill();
     let alive: Vec<String> = vec![bases[1 - dead].clone()];
     resign_round(&http, &alive, &t, 0, &cookies).await;
-    let t = until(&http, &alive, &id, |t| t["rounds"].as_array().is_some_and(|r| r.len() == 2)).await;
-    assert_eq!(director(&database, &id).await.as_deref(), Some(instances[1 - dead].name.as_str()));
+    let t = until(&http, &alive, &id, |t| {
+        t["rounds"].as_array().is_some_and(|r| r.len() == 2)
+    })
+    .await;
+    assert_eq!(
+        director(&database, &id).await.as_deref(),
+        Some(instances[1 - dead].name.as_str())
+    );
 
     // The dead instance comes back (a new process, same name); then, between rounds: the
     // director is killed as soon as the last game of round 2 ends.
@@ -120,7 +158,10 @@ async fn a_swiss_goes_on_after_its_instance_is_killed_and_no_round_is_paired_twi
     resign_round(&http, &bases, &t, 1, &cookies).await;
     instances[victim].kill();
     let alive: Vec<String> = vec![bases[1 - victim].clone()];
-    let t = until(&http, &alive, &id, |t| t["rounds"].as_array().is_some_and(|r| r.len() == 3)).await;
+    let t = until(&http, &alive, &id, |t| {
+        t["rounds"].as_array().is_some_and(|r| r.len() == 3)
+    })
+    .await;
     resign_round(&http, &alive, &t, 2, &cookies).await;
     let t = until(&http, &alive, &id, |t| t["status"] == "finished").await;
 
@@ -134,13 +175,25 @@ async fn a_swiss_goes_on_after_its_instance_is_killed_and_no_round_is_paired_twi
     .await
     .unwrap();
     assert_eq!(rounds, vec![0, 1, 2]);
-    let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games").fetch_one(&mut c).await.unwrap();
+    let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games")
+        .fetch_one(&mut c)
+        .await
+        .unwrap();
     let tables: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM tournament_tables")
         .fetch_one(&mut c)
         .await
         .unwrap();
-    assert_eq!((games, tables), (6, 6), "every game made is a table of the one pairing of its round");
-    let points: u64 = t["standings"].as_array().unwrap().iter().map(|s| s["points"].as_u64().unwrap()).sum();
+    assert_eq!(
+        (games, tables),
+        (6, 6),
+        "every game made is a table of the one pairing of its round"
+    );
+    let points: u64 = t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["points"].as_u64().unwrap())
+        .sum();
     assert_eq!(points, 3 * 2 * 24, "every table counted once");
     assert_eq!(t["podium"].as_array().unwrap().len() >= 3, true);
 }

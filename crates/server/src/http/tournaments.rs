@@ -113,7 +113,9 @@ pub async fn create(
         }
     };
     if format == Format::Arena && t.bots.is_some() {
-        return Err(bad("bots: an Arena seats whoever is free, bots fill Swiss tables only"));
+        return Err(bad(
+            "bots: an Arena seats whoever is free, bots fill Swiss tables only",
+        ));
     }
     pyramidion_tournament::TableFormat::new(t.seats, t.short_tables)
         .map_err(|e| bad(format!("seats: {e}")))?;
@@ -237,8 +239,8 @@ pub async fn list(State(state): State<AppState>, headers: HeaderMap) -> ApiResul
         }
         let entrants = store::entrants(&state.store, &row.id).await?;
         let active = entrants.iter().filter(|e| !e.withdrawn).count();
-        let mut summary = serde_json::to_value(view::Summary::of(&row, active))
-            .map_err(ApiError::internal)?;
+        let mut summary =
+            serde_json::to_value(view::Summary::of(&row, active)).map_err(ApiError::internal)?;
         summary["entered"] = viewer
             .is_some_and(|v| entrants.iter().any(|e| e.user == v && !e.withdrawn))
             .into();
@@ -300,7 +302,14 @@ pub async fn join(
         ));
     }
     let invite = body.invite;
-    entry::may_enter(&state, &row.entry, &row.invite, invite.as_deref(), &identity.user_id).await?;
+    entry::may_enter(
+        &state,
+        &row.entry,
+        &row.invite,
+        invite.as_deref(),
+        &identity.user_id,
+    )
+    .await?;
     check_rating(&state, &row, &identity.user_id).await?;
     store::join(&state.store, &id, &identity.user_id, now_ms()).await?;
     Ok(Json(read(&state, &id, Some(&identity.user_id)).await?))

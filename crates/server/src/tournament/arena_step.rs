@@ -5,7 +5,9 @@
 //! returns. No bots in an Arena: whoever is free plays whoever else is.
 use super::row::{Status, TournamentRow};
 use super::swiss_step::{Entrant, TableGame, table_result};
-use pyramidion_tournament::{Arena, ArenaConfig, ArenaState, PlayerId, TableFormat, TournamentError};
+use pyramidion_tournament::{
+    Arena, ArenaConfig, ArenaState, PlayerId, TableFormat, TournamentError,
+};
 
 /// How long a free player waits for the best table before a short table or the very same
 /// table again (docs/tournaments.md, "Who sits down, with whom").

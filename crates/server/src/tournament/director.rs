@@ -92,13 +92,15 @@ async fn hold(state: &AppState, id: &str) -> Result<Result<Option<Fence>, ()>, D
     let Some(cluster) = &state.cluster else {
         return Ok(Ok(None));
     };
-    Ok(match cluster.take(&lease_of(id), Renewal::KeepEpoch).await? {
-        Owner::Me(epoch) => Ok(Some(Fence {
-            owner: cluster.me.clone(),
-            epoch,
-        })),
-        Owner::Other { .. } => Err(()),
-    })
+    Ok(
+        match cluster.take(&lease_of(id), Renewal::KeepEpoch).await? {
+            Owner::Me(epoch) => Ok(Some(Fence {
+                owner: cluster.me.clone(),
+                epoch,
+            })),
+            Owner::Other { .. } => Err(()),
+        },
+    )
 }
 
 /// What a step of either format changes, to commit and then publish.
@@ -166,7 +168,10 @@ pub async fn step(state: &AppState, id: &str, now: i64) -> Result<bool, Director
     let commit = Commit {
         id: id.to_string(),
         version: row.version,
-        state: step.core.to_json().map_err(crate::db::error::StoreError::from)?,
+        state: step
+            .core
+            .to_json()
+            .map_err(crate::db::error::StoreError::from)?,
         status: step.status,
         now,
         round: step.round,

@@ -114,7 +114,10 @@ pub fn step(
 }
 
 /// Pairs the next round: running with it, or `otherwise` when too few players are left.
-fn pair(swiss: &mut Swiss, otherwise: Status) -> Result<(Status, Option<Pairing>), TournamentError> {
+fn pair(
+    swiss: &mut Swiss,
+    otherwise: Status,
+) -> Result<(Status, Option<Pairing>), TournamentError> {
     match swiss.pair_next_round() {
         Ok(p) => Ok((Status::Running, Some(p.clone()))),
         Err(TournamentError::TooFewPlayers { .. }) => Ok((otherwise, None)),
@@ -127,7 +130,11 @@ fn sync_entrants(swiss: &mut Swiss, entrants: &[Entrant]) -> Result<bool, Tourna
     let mut changed = false;
     for e in entrants {
         let id = PlayerId::new(e.user.clone());
-        let known = swiss.players.iter().find(|p| p.id == id).map(|p| p.withdrawn);
+        let known = swiss
+            .players
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| p.withdrawn);
         match (known, e.withdrawn) {
             (None, false) | (Some(true), false) => {
                 swiss.join(id)?;

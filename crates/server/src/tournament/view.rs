@@ -227,12 +227,16 @@ pub async fn full(
         .as_ref()
         .map(|c| c.standings(&names))
         .unwrap_or_default();
-    let table_view = |round: u32, i: usize, players: &[pyramidion_tournament::PlayerId], places: Option<&pyramidion_tournament::TableResult>| TableView {
-        table: i,
-        game: games.get(&(round, i)).map(|g| g.game.clone()),
-        players: players.iter().map(|p| player(&names, &p.0)).collect(),
-        places: places.map(|res| res.places.clone()),
-    };
+    let table_view =
+        |round: u32,
+         i: usize,
+         players: &[pyramidion_tournament::PlayerId],
+         places: Option<&pyramidion_tournament::TableResult>| TableView {
+            table: i,
+            game: games.get(&(round, i)).map(|g| g.game.clone()),
+            players: players.iter().map(|p| player(&names, &p.0)).collect(),
+            places: places.map(|res| res.places.clone()),
+        };
     let rounds = match &core {
         Some(super::core_state::Core::Swiss(s)) => s
             .rounds
@@ -253,7 +257,12 @@ pub async fn full(
                         .enumerate()
                         .map(|(i, t)| table_view(r.pairing.round, i, t, r.results[i].as_ref()))
                         .collect(),
-                    byes: r.pairing.byes.iter().map(|p| player(&names, &p.0)).collect(),
+                    byes: r
+                        .pairing
+                        .byes
+                        .iter()
+                        .map(|p| player(&names, &p.0))
+                        .collect(),
                 }
             })
             .collect(),

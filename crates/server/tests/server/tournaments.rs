@@ -15,7 +15,11 @@ async fn until(c: &mut Client, id: &str, done: impl Fn(&Value) -> bool) -> Value
         if done(&t.body) {
             return t.body;
         }
-        assert!(tokio::time::Instant::now() < deadline, "waited for {}", t.text);
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "waited for {}",
+            t.text
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -79,19 +83,32 @@ async fn a_swiss_of_three_rounds_with_a_bot_filling_is_played_to_its_podium() {
         assert_eq!((r.status, r.code()), (status, code), "{}", r.text);
     }
     let r = guest.post("/api/tournaments", good.clone()).await;
-    assert_eq!((r.status, r.code()), (403, "account_required"), "{}", r.text);
+    assert_eq!(
+        (r.status, r.code()),
+        (403, "account_required"),
+        "{}",
+        r.text
+    );
 
     let r = anna.post("/api/tournaments", good).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let id = r.body["id"].as_str().unwrap().to_string();
     assert_eq!(r.body["status"], "open");
-    assert_eq!(r.body["players"].as_array().unwrap().len(), 1, "the creator entered");
+    assert_eq!(
+        r.body["players"].as_array().unwrap().len(),
+        1,
+        "the creator entered"
+    );
     // Guests may enter an open tournament; only its creator starts it early.
     for c in [&mut bruno, &mut guest] {
-        let j = c.post(&format!("/api/tournaments/{id}/join"), json!({})).await;
+        let j = c
+            .post(&format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
         assert_eq!(j.status, 200, "{}", j.text);
     }
-    let early = bruno.post(&format!("/api/tournaments/{id}/start"), json!({})).await;
+    let early = bruno
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
     assert_eq!((early.status, early.code()), (403, "not_creator"));
     let listed = guest.get("/api/tournaments").await.body;
     let mine = listed["tournaments"]
@@ -100,10 +117,19 @@ async fn a_swiss_of_three_rounds_with_a_bot_filling_is_played_to_its_podium() {
         .iter()
         .find(|t| t["id"] == id.as_str())
         .expect("listed");
-    assert_eq!((mine["entrants"].as_u64(), mine["entered"].as_bool()), (Some(3), Some(true)));
+    assert_eq!(
+        (mine["entrants"].as_u64(), mine["entered"].as_bool()),
+        (Some(3), Some(true))
+    );
 
-    let sockets = [anna.socket().await, bruno.socket().await, guest.socket().await];
-    let started = anna.post(&format!("/api/tournaments/{id}/start"), json!({})).await;
+    let sockets = [
+        anna.socket().await,
+        bruno.socket().await,
+        guest.socket().await,
+    ];
+    let started = anna
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
     assert_eq!(started.status, 200, "{}", started.text);
     let [wa, wb, wg] = sockets;
     let (sa, _, _) = tokio::join!(
@@ -114,7 +140,13 @@ async fn a_swiss_of_three_rounds_with_a_bot_filling_is_played_to_its_podium() {
     // The standings moved as results came in: more games counted each time.
     let counted: Vec<u64> = sa
         .iter()
-        .map(|st| st.as_array().unwrap().iter().map(|p| p["games"].as_u64().unwrap()).sum())
+        .map(|st| {
+            st.as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["games"].as_u64().unwrap())
+                .sum()
+        })
         .collect();
     assert!(counted.windows(2).all(|w| w[0] <= w[1]), "{counted:?}");
     assert_eq!(counted.last(), Some(&12), "4 players × 3 rounds");
@@ -140,7 +172,10 @@ async fn a_swiss_of_three_rounds_with_a_bot_filling_is_played_to_its_podium() {
                 assert!(seated.insert(p.clone()), "{p} seated twice in a round");
             }
             // Four players over three rounds can all meet once: nobody meets anybody twice.
-            let pair = (players[0].clone().min(players[1].clone()), players[0].clone().max(players[1].clone()));
+            let pair = (
+                players[0].clone().min(players[1].clone()),
+                players[0].clone().max(players[1].clone()),
+            );
             assert!(met.insert(pair), "a repeat: {round}");
             // Each table is a normal game, finished, with its result.
             let game = table["game"].as_str().unwrap();
@@ -169,7 +204,11 @@ async fn a_swiss_of_three_rounds_with_a_bot_filling_is_played_to_its_podium() {
         );
         assert_eq!(s["games"], 3);
     }
-    assert!(standings.windows(2).all(|w| w[0]["points"].as_u64() >= w[1]["points"].as_u64()));
+    assert!(
+        standings
+            .windows(2)
+            .all(|w| w[0]["points"].as_u64() >= w[1]["points"].as_u64())
+    );
     assert_eq!(standings.iter().filter(|s| s["bot"] == true).count(), 1);
     // The podium: the three people, by their places among people.
     let podium = t["podium"].as_array().unwrap();
@@ -179,7 +218,9 @@ async fn a_swiss_of_three_rounds_with_a_bot_filling_is_played_to_its_podium() {
     let people: Vec<&Value> = standings.iter().filter(|s| s["bot"] == false).collect();
     assert_eq!(podium[0]["id"], people[0]["id"]);
     // Over: no more entries.
-    let late = bruno.post(&format!("/api/tournaments/{id}/join"), json!({})).await;
+    let late = bruno
+        .post(&format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
     assert_eq!((late.status, late.code()), (409, "tournament_closed"));
 }
 
@@ -200,29 +241,52 @@ async fn a_withdrawn_player_is_not_paired_again_and_keeps_their_standing() {
     assert_eq!(r.status, 201, "{}", r.text);
     let id = r.body["id"].as_str().unwrap().to_string();
     for c in cs.iter_mut().skip(1) {
-        let j = c.post(&format!("/api/tournaments/{id}/join"), json!({})).await;
+        let j = c
+            .post(&format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
         assert_eq!(j.status, 200, "{}", j.text);
     }
-    cs[0].post(&format!("/api/tournaments/{id}/start"), json!({})).await;
-    let t = until(&mut cs[0], &id, |t| t["rounds"].as_array().is_some_and(|r| r.len() == 1)).await;
-    let zeno = t["players"].as_array().unwrap().iter().find(|p| p["name"] == "zeno").unwrap()["id"]
+    cs[0]
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    let t = until(&mut cs[0], &id, |t| {
+        t["rounds"].as_array().is_some_and(|r| r.len() == 1)
+    })
+    .await;
+    let zeno = t["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "zeno")
+        .unwrap()["id"]
         .as_str()
         .unwrap()
         .to_string();
     // zeno withdraws during round 1: their game plays on.
-    let left = cs[3].post(&format!("/api/tournaments/{id}/leave"), json!({})).await;
+    let left = cs[3]
+        .post(&format!("/api/tournaments/{id}/leave"), json!({}))
+        .await;
     assert_eq!(left.status, 200, "{}", left.text);
     let game_of = |t: &Value, round: usize, who: &str| -> Option<String> {
         t["rounds"][round]["tables"]
             .as_array()
             .unwrap()
             .iter()
-            .find(|tb| tb["players"].as_array().unwrap().iter().any(|p| p["id"] == who))
+            .find(|tb| {
+                tb["players"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|p| p["id"] == who)
+            })
             .map(|tb| tb["game"].as_str().unwrap().to_string())
     };
     let mut ids = Vec::new();
     for c in cs.iter_mut() {
-        let me = c.get("/api/me").await.body["id"].as_str().unwrap().to_string();
+        let me = c.get("/api/me").await.body["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
         ids.push(me);
     }
     let mut plays = Vec::new();
@@ -235,7 +299,10 @@ async fn a_withdrawn_player_is_not_paired_again_and_keeps_their_standing() {
         p.await.unwrap();
     }
     // Round 2: three players at tables of two, no bots: one table and one bye; not zeno.
-    let t = until(&mut cs[0], &id, |t| t["rounds"].as_array().is_some_and(|r| r.len() == 2)).await;
+    let t = until(&mut cs[0], &id, |t| {
+        t["rounds"].as_array().is_some_and(|r| r.len() == 2)
+    })
+    .await;
     let round = &t["rounds"][1];
     assert_eq!(round["tables"].as_array().unwrap().len(), 1);
     assert_eq!(round["byes"].as_array().unwrap().len(), 1);
@@ -255,10 +322,19 @@ async fn a_withdrawn_player_is_not_paired_again_and_keeps_their_standing() {
     }
     let t = until(&mut cs[0], &id, |t| t["status"] == "finished").await;
     let standing = |who: &str| -> Value {
-        t["standings"].as_array().unwrap().iter().find(|s| s["id"] == who).unwrap().clone()
+        t["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == who)
+            .unwrap()
+            .clone()
     };
     let z = standing(&zeno);
-    assert_eq!((z["withdrawn"].as_bool(), z["games"].as_u64()), (Some(true), Some(1)));
+    assert_eq!(
+        (z["withdrawn"].as_bool(), z["games"].as_u64()),
+        (Some(true), Some(1))
+    );
     let b = standing(&bye);
     assert_eq!(b["byes"], 1, "{b}");
     assert!(b["points"].as_u64().unwrap() >= 12, "a bye scores 12: {b}");
@@ -279,19 +355,34 @@ async fn entries_are_checked_and_too_few_entrants_cancel() {
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
     let id = r.body["id"].as_str().unwrap().to_string();
-    let invite = r.body["invite"].as_str().expect("the creator sees the invite").to_string();
+    let invite = r.body["invite"]
+        .as_str()
+        .expect("the creator sees the invite")
+        .to_string();
     let listed = other.get("/api/tournaments").await.body;
-    assert!(!listed["tournaments"].as_array().unwrap().iter().any(|t| t["id"] == id.as_str()));
+    assert!(
+        !listed["tournaments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == id.as_str())
+    );
     let seen = other.get(&format!("/api/tournaments/{id}")).await;
     assert!(seen.body.get("invite").is_none(), "{}", seen.text);
-    let j = other.post(&format!("/api/tournaments/{id}/join"), json!({})).await;
+    let j = other
+        .post(&format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
     assert_eq!((j.status, j.code()), (403, "bad_invite"));
     let j = other
-        .post(&format!("/api/tournaments/{id}/join"), json!({"invite": invite}))
+        .post(
+            &format!("/api/tournaments/{id}/join"),
+            json!({"invite": invite}),
+        )
         .await;
     assert_eq!(j.status, 200, "{}", j.text);
     // Two people at tables of three without bots: no table forms, it is cancelled.
-    host.post(&format!("/api/tournaments/{id}/start"), json!({})).await;
+    host.post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
     let t = until(&mut host, &id, |t| t["status"] == "cancelled").await;
     assert!(t["rounds"].as_array().unwrap().is_empty());
 
@@ -305,9 +396,13 @@ async fn entries_are_checked_and_too_few_entrants_cancel() {
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
     let id = r.body["id"].as_str().unwrap();
-    let j = other.post(&format!("/api/tournaments/{id}/join"), json!({})).await;
+    let j = other
+        .post(&format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
     assert_eq!((j.status, j.code()), (403, "rating_out_of_range"));
-    let l = other.post(&format!("/api/tournaments/{id}/leave"), json!({})).await;
+    let l = other
+        .post(&format!("/api/tournaments/{id}/leave"), json!({}))
+        .await;
     assert_eq!((l.status, l.code()), (404, "not_found"));
 }
 
@@ -316,7 +411,10 @@ async fn seated(ws: &mut Socket) -> String {
     loop {
         let m = ws.next_of("tournament").await;
         if m["event"] == "seated" {
-            return m["game"].as_str().expect("a seated message names the game").to_string();
+            return m["game"]
+                .as_str()
+                .expect("a seated message names the game")
+                .to_string();
         }
     }
 }
@@ -341,11 +439,17 @@ async fn an_arena_seats_whoever_is_free_again_at_once_with_someone_new() {
                    "duration_min": 30, "bots": "random"}),
         )
         .await;
-    assert_eq!((bots.status, bots.code()), (400, "bad_request"), "no bots in an Arena");
+    assert_eq!(
+        (bots.status, bots.code()),
+        (400, "bad_request"),
+        "no bots in an Arena"
+    );
     let mut cs = vec![host];
     for _ in 0..3 {
         let mut g = Client::guest(&s).await;
-        let j = g.post(&format!("/api/tournaments/{id}/join"), json!({})).await;
+        let j = g
+            .post(&format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
         assert_eq!(j.status, 200, "{}", j.text);
         cs.push(g);
     }
@@ -353,9 +457,16 @@ async fn an_arena_seats_whoever_is_free_again_at_once_with_someone_new() {
     let mut ids = Vec::new();
     for c in cs.iter_mut() {
         sockets.push(c.socket().await);
-        ids.push(c.get("/api/me").await.body["id"].as_str().unwrap().to_string());
+        ids.push(
+            c.get("/api/me").await.body["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
     }
-    cs[0].post(&format!("/api/tournaments/{id}/start"), json!({})).await;
+    cs[0]
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
     // Everyone is seated at once: two tables of two.
     let mut first = Vec::new();
     for ws in sockets.iter_mut() {
@@ -384,9 +495,17 @@ async fn an_arena_seats_whoever_is_free_again_at_once_with_someone_new() {
             );
         }
     }
-    let t = until(&mut cs[0], &id, |t| t["standings"].as_array().is_some_and(|s| s.len() == 4)).await;
+    let t = until(&mut cs[0], &id, |t| {
+        t["standings"].as_array().is_some_and(|s| s.len() == 4)
+    })
+    .await;
     assert_eq!(t["status"], "running");
-    let points: u64 = t["standings"].as_array().unwrap().iter().map(|s| s["points"].as_u64().unwrap()).sum();
+    let points: u64 = t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["points"].as_u64().unwrap())
+        .sum();
     assert_eq!(points, 2 * 24, "two tables counted (no streak yet)");
     assert_eq!(t["rounds"][0]["tables"].as_array().unwrap().len(), 4);
 }

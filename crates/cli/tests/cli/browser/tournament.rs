@@ -35,7 +35,8 @@ return (async () => {
 
 /// Where the screenshots go: `PYRAMIDION_SHOTS` when set, else the browser artifacts.
 fn shots() -> PathBuf {
-    std::env::var_os("PYRAMIDION_SHOTS").map_or_else(crate::browser::support::artifacts, PathBuf::from)
+    std::env::var_os("PYRAMIDION_SHOTS")
+        .map_or_else(crate::browser::support::artifacts, PathBuf::from)
 }
 
 /// Plays this profile's table of rounds 1 to 3 as the page links them ("your table").
@@ -84,7 +85,8 @@ async fn three_profiles_play_a_swiss_with_a_bot_filling_and_see_the_podium() {
     // The lobby links the tournaments; an account creates one from the form.
     for s in [&a, &b] {
         s.refresh().await;
-        s.wait_for("[data-testid=connection][data-status=connected]", 15).await;
+        s.wait_for("[data-testid=connection][data-status=connected]", 15)
+            .await;
     }
     a.click("[data-testid=tournaments-link]").await;
     a.wait_for("[data-testid=tournament-create]", 15).await;
@@ -96,9 +98,13 @@ async fn three_profiles_play_a_swiss_with_a_bot_filling_and_see_the_podium() {
     )
     .await;
     a.click("[data-testid=tournament-submit]").await;
-    a.wait_for("[data-testid=tournament][data-status=open]", 15).await;
+    a.wait_for("[data-testid=tournament][data-status=open]", 15)
+        .await;
     let id = a
-        .js("return location.hash.slice('#/tournament/'.length);", json!([]))
+        .js(
+            "return location.hash.slice('#/tournament/'.length);",
+            json!([]),
+        )
         .await
         .as_str()
         .unwrap()
@@ -129,9 +135,22 @@ async fn three_profiles_play_a_swiss_with_a_bot_filling_and_see_the_podium() {
     }
     let after = points(&a).await;
     assert_ne!(before, after, "the standings moved");
-    let total: i64 = after.as_array().unwrap().iter().map(|p| p.as_i64().unwrap()).sum();
-    assert_eq!(total, 3 * 2 * 24, "three rounds of two tables, 24 points each");
-    assert_eq!(a.find_all("[data-testid=standing-row]").await.len(), 4, "three people and the bot");
+    let total: i64 = after
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_i64().unwrap())
+        .sum();
+    assert_eq!(
+        total,
+        3 * 2 * 24,
+        "three rounds of two tables, 24 points each"
+    );
+    assert_eq!(
+        a.find_all("[data-testid=standing-row]").await.len(),
+        4,
+        "three people and the bot"
+    );
     let podium = a
         .js(
             "return [...document.querySelectorAll('[data-testid=tournament-podium] li')].map((l) => l.textContent);",
@@ -140,7 +159,13 @@ async fn three_profiles_play_a_swiss_with_a_bot_filling_and_see_the_podium() {
         .await;
     assert_eq!(podium.as_array().unwrap().len(), 3, "{podium}");
     assert!(
-        !podium.to_string().contains(en["tournament.bot"].as_str().unwrap().replace("{name}", "").trim()),
+        !podium.to_string().contains(
+            en["tournament.bot"]
+                .as_str()
+                .unwrap()
+                .replace("{name}", "")
+                .trim()
+        ),
         "no bot on the podium: {podium}"
     );
     let dir = shots();
