@@ -30,21 +30,72 @@ function createForm(games, clocks) {
     for (let n = Math.max(2, game.seats.min); n <= Math.min(5, game.seats.max); n++) sizes.push(n);
     if (!sizes.includes(state.seats)) state.seats = sizes[0];
     const select = (name, value, options, onchange, label) =>
-      field(label, h('select', { name, 'data-testid': `tournament-${name}`, onchange: (e) => onchange(e.target.value) }, options.map(([v, text]) => h('option', { value: v, selected: String(v) === String(value) }, text))));
+      field(
+        label,
+        h(
+          'select',
+          { name, 'data-testid': `tournament-${name}`, onchange: (e) => onchange(e.target.value) },
+          options.map(([v, text]) => h('option', { value: v, selected: String(v) === String(value) }, text)),
+        ),
+      );
     mount(
       box,
       h('h2', {}, t('tournament.create')),
       field(t('tournament.name'), h('input', { type: 'text', maxlength: 60, value: state.name, 'data-testid': 'tournament-name', oninput: (e) => (state.name = e.target.value) })),
-      select('game', state.game, games.filter((g) => g.seats.max > 1).map((g) => [g.key, t(`game.${g.key}`)]), (v) => ((state.game = v), draw()), t('lobby.game')),
-      select('seats', state.seats, sizes.map((n) => [n, String(n)]), (v) => (state.seats = Number(v)), t('tournament.table_size')),
-      select('format', state.format, ['swiss', 'arena'].map((f) => [f, t(`tournament.format_${f}`)]), (v) => ((state.format = v), draw()), t('tournament.format')),
+      select(
+        'game',
+        state.game,
+        games.filter((g) => g.seats.max > 1).map((g) => [g.key, t(`game.${g.key}`)]),
+        (v) => ((state.game = v), draw()),
+        t('lobby.game'),
+      ),
+      select(
+        'seats',
+        state.seats,
+        sizes.map((n) => [n, String(n)]),
+        (v) => (state.seats = Number(v)),
+        t('tournament.table_size'),
+      ),
+      select(
+        'format',
+        state.format,
+        ['swiss', 'arena'].map((f) => [f, t(`tournament.format_${f}`)]),
+        (v) => ((state.format = v), draw()),
+        t('tournament.format'),
+      ),
       state.format === 'swiss'
-        ? select('rounds', state.rounds, [1, 2, 3, 4, 5, 6, 7].map((n) => [n, String(n)]), (v) => (state.rounds = Number(v)), t('tournament.rounds'))
-        : select('duration', state.minutes, [15, 30, 60, 90, 120].map((n) => [n, t('tournament.minutes', { minutes: n })]), (v) => (state.minutes = Number(v)), t('tournament.duration')),
+        ? select(
+            'rounds',
+            state.rounds,
+            [1, 2, 3, 4, 5, 6, 7].map((n) => [n, String(n)]),
+            (v) => (state.rounds = Number(v)),
+            t('tournament.rounds'),
+          )
+        : select(
+            'duration',
+            state.minutes,
+            [15, 30, 60, 90, 120].map((n) => [n, t('tournament.minutes', { minutes: n })]),
+            (v) => (state.minutes = Number(v)),
+            t('tournament.duration'),
+          ),
       select('clock', state.clock, [['', t('lobby.no_clock')], ...clocks.clocks.map((p) => [p.key, profileLabel(p)])], (v) => (state.clock = v), t('lobby.clock')),
-      select('starts', state.startsIn, [1, 5, 10, 30, 60].map((m) => [m, t('tournament.in_minutes', { minutes: m })]), (v) => (state.startsIn = Number(v)), t('tournament.start')),
-      select('entry', state.entry, ['open', 'invite'].map((e) => [e, t(`tournament.entry_${e}`)]), (v) => (state.entry = v), t('tournament.entry')),
-      state.format === 'swiss' ? h('label.check', {}, h('input', { type: 'checkbox', checked: state.bots, 'data-testid': 'tournament-bots', onchange: (e) => (state.bots = e.target.checked) }), t('tournament.bots_allowed')) : null,
+      select(
+        'starts',
+        state.startsIn,
+        [1, 5, 10, 30, 60].map((m) => [m, t('tournament.in_minutes', { minutes: m })]),
+        (v) => (state.startsIn = Number(v)),
+        t('tournament.start'),
+      ),
+      select(
+        'entry',
+        state.entry,
+        ['open', 'invite'].map((e) => [e, t(`tournament.entry_${e}`)]),
+        (v) => (state.entry = v),
+        t('tournament.entry'),
+      ),
+      state.format === 'swiss'
+        ? h('label.check', {}, h('input', { type: 'checkbox', checked: state.bots, 'data-testid': 'tournament-bots', onchange: (e) => (state.bots = e.target.checked) }), t('tournament.bots_allowed'))
+        : null,
       h('label.check', {}, h('input', { type: 'checkbox', checked: state.rated, 'data-testid': 'tournament-rated', onchange: (e) => (state.rated = e.target.checked) }), t('lobby.rated')),
       h(
         'button.primary',
@@ -52,7 +103,15 @@ function createForm(games, clocks) {
           'data-testid': 'tournament-submit',
           onclick: async () => {
             const level = game.bot_levels.find((l) => l.name === 'greedy') || game.bot_levels[0];
-            const spec = { name: state.name || t('tournament.default_name'), game: game.key, format: state.format, seats: state.seats, rated: state.rated, entry: state.entry, starts_in_s: state.startsIn * 60 };
+            const spec = {
+              name: state.name || t('tournament.default_name'),
+              game: game.key,
+              format: state.format,
+              seats: state.seats,
+              rated: state.rated,
+              entry: state.entry,
+              starts_in_s: state.startsIn * 60,
+            };
             if (state.format === 'swiss') spec.rounds = state.rounds;
             else spec.duration_min = state.minutes;
             if (state.clock) spec.clock = state.clock;
@@ -205,7 +264,13 @@ export async function renderTournament(root, id) {
           h(
             'div.row',
             {},
-            !over && !entered ? h('button.primary', { 'data-testid': 'tournament-join', onclick: () => act('join', { invite: new URLSearchParams(location.hash.split('?')[1] || '').get('invite') || undefined }) }, t('tournament.join')) : null,
+            !over && !entered
+              ? h(
+                  'button.primary',
+                  { 'data-testid': 'tournament-join', onclick: () => act('join', { invite: new URLSearchParams(location.hash.split('?')[1] || '').get('invite') || undefined }) },
+                  t('tournament.join'),
+                )
+              : null,
             !over && entered ? h('button', { 'data-testid': 'tournament-leave', onclick: () => act('leave', {}) }, t('tournament.leave')) : null,
             tn.status === 'open' && tn.created_by === me() ? h('button', { 'data-testid': 'tournament-start', onclick: () => act('start', {}) }, t('tournament.start_now')) : null,
           ),
