@@ -174,11 +174,6 @@ away: Array<number>,
 sealed: SealedEnd | null, };
 
 /**
- * `open` (taking entries) → `running` → `finished`; `cancelled` when too few entered.
- */
-export type Status = "open" | "running" | "finished" | "cancelled";
-
-/**
  * A table as clients see it (the lobby, the history, the Watch page, a rematch), with the
  * display name of every seated human. Its seats are [`TableSeat`]s but on the Watch page,
  * which rates each of them (`crate::http::meet::RatedSeat`). Built by `crate::http::api::table_of`..
@@ -206,7 +201,11 @@ export type TournamentMsg = { tournament: string,
  * `round_started` (Swiss), `seated` (Arena: the recipient's new table), `standings` (a
  * result moved them) or `finished`.
  */
-event: string, status: Status, 
+event: string, 
+/**
+ * `running`, `finished` or `cancelled`.
+ */
+status: string, 
 /**
  * The round just started (from 0).
  */

@@ -22,5 +22,6 @@ pub mod room;
 pub mod room_cmd;
 pub mod rooms;
 pub mod stored_game;
+pub mod tournament_msg;
 pub mod visibility;
 pub mod wire;

@@ -128,7 +128,7 @@ pub enum ServerMsg {
     },
     /// A tournament changed (a round started, a result moved the standings, it finished): to
     /// its entrants (with their game in the round just started) and to the lobby's watchers.
-    Tournament(Box<crate::tournament::director::TournamentMsg>),
+    Tournament(Box<crate::live::tournament_msg::TournamentMsg>),
     /// To connections watching the lobby: a listed table was created or changed (it left the
     /// lobby when its `status` is no longer `open`).
     Table {

@@ -1,8 +1,8 @@
 //! A tournament's state in the pure core, whichever its format: the `Swiss` or the `Arena`
 //! stored as JSON in its row (`tournaments.state`, read by its `format`).
 use super::row::{Format, TournamentRow};
-use super::view::{PlayerView, StandingView};
-use pyramidion_tournament::{Arena, Swiss};
+use crate::live::tournament_msg::{PlayerView, StandingView};
+use pyramidion_tournament::{Arena, Standing, Swiss};
 use std::collections::HashMap;
 
 #[derive(Clone, Debug)]
@@ -40,12 +40,12 @@ impl Core {
     /// The standings as shown (ranks from 1).
     pub fn standings(&self, names: &HashMap<String, PlayerView>) -> Vec<StandingView> {
         match self {
-            Core::Swiss(s) => super::view::standings(s, names),
+            Core::Swiss(s) => standings(s, names),
             Core::Arena(a) => a
                 .standings()
                 .iter()
                 .map(|s| StandingView {
-                    player: super::view::player(names, &s.id.0),
+                    player: player(names, &s.id.0),
                     rank: s.rank + 1,
                     points: s.points,
                     opponents: 0.0,
@@ -59,4 +59,33 @@ impl Core {
                 .collect(),
         }
     }
+}
+
+/// A player as shown: their name when known, else their id.
+pub fn player(names: &HashMap<String, PlayerView>, id: &str) -> PlayerView {
+    names.get(id).cloned().unwrap_or_else(|| PlayerView {
+        id: id.to_string(),
+        name: id.to_string(),
+        bot: super::is_bot(id),
+    })
+}
+
+/// A Swiss's standings as shown (ranks from 1).
+fn standings(swiss: &Swiss, names: &HashMap<String, PlayerView>) -> Vec<StandingView> {
+    swiss
+        .standings()
+        .iter()
+        .map(|s: &Standing| StandingView {
+            player: player(names, &s.id.0),
+            rank: s.rank + 1,
+            points: s.points,
+            opponents: s.opponents as f64 / 12.0,
+            score: s.score,
+            wins: s.wins,
+            games: s.games,
+            byes: s.byes,
+            withdrawn: s.withdrawn,
+            on_fire: false,
+        })
+        .collect()
 }

@@ -10,17 +10,17 @@
 use super::core_state::Core;
 use super::row::{Format, Status, TournamentRow};
 use super::store::{self, Commit, NewTable};
-use super::view::{self, StandingView};
+use super::view;
 use super::{arena_step, is_bot, lease_of, swiss_step};
 use crate::AppState;
 use crate::cluster::{Owner, Renewal};
 use crate::db::fence::Fence;
 use crate::db::rows::{GameRow, SeatKind};
 use crate::live::protocol::ServerMsg;
+use crate::live::tournament_msg::TournamentMsg;
 use crate::reach::Kind;
 use crate::secret::random_hex;
 use pyramidion_tournament::PlayerId;
-use serde::Serialize;
 use std::time::Duration;
 
 /// How often the director looks for work: a round starts within this of the last game of the
@@ -39,21 +39,6 @@ pub enum DirectorError {
     BotLevel(String),
     #[error("cannot draw a seed: {0}")]
     Seed(String),
-}
-
-/// A `tournament` message: what changed, and the standings as they are now.
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-pub struct TournamentMsg {
-    pub tournament: String,
-    /// `round_started` (Swiss), `seated` (Arena: the recipient's new table), `standings` (a
-    /// result moved them) or `finished`.
-    pub event: &'static str,
-    pub status: Status,
-    /// The round just started (from 0).
-    pub round: Option<u32>,
-    /// The recipient's game in the round just started.
-    pub game: Option<String>,
-    pub standings: Vec<StandingView>,
 }
 
 /// Steps the tournaments with work until the process ends.
@@ -282,7 +267,7 @@ async fn publish(
         ServerMsg::Tournament(Box::new(TournamentMsg {
             tournament: row.id.clone(),
             event,
-            status: step.status,
+            status: step.status.as_str(),
             round: step.round,
             game,
             standings: standings.clone(),

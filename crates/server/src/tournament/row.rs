@@ -23,7 +23,7 @@ impl Format {
 }
 
 /// `open` (taking entries) → `running` → `finished`; `cancelled` when too few entered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Open,

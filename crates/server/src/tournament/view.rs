@@ -2,45 +2,18 @@
 //! a tournament: its settings, entrants, standings with their tie-breaks, rounds and tables
 //! (each a game id), and the podium. Bots that filled tables are marked; the podium is the
 //! people's: bots stand in the standings (their points were played for) but never on it.
+use super::core_state::{Core, player};
 use super::is_bot;
 use super::row::{Format, Status, TournamentRow};
 use super::swiss_step::{Entrant, TableGame};
 use crate::db::error::Result;
 use crate::db::store::Store;
-use pyramidion_tournament::{Standing, Swiss};
-
-/// An Arena's page lists its latest tables only.
-pub const ARENA_TABLES_SHOWN: usize = 100;
+use crate::live::tournament_msg::{PlayerView, StandingView};
 use serde::Serialize;
 use std::collections::HashMap;
 
-/// One player as shown: id, display name, whether a bot.
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-pub struct PlayerView {
-    pub id: String,
-    pub name: String,
-    pub bot: bool,
-}
-
-/// One line of the standings (`crate::tournament` tie-breaks: points, opponents, score, wins).
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-pub struct StandingView {
-    #[serde(flatten)]
-    #[ts(flatten)]
-    pub player: PlayerView,
-    /// 1 for the leaders; level players share a rank.
-    pub rank: u32,
-    pub points: u32,
-    /// The opponents' mean points summed over games (a decimal, from the core's twelfths).
-    pub opponents: f64,
-    pub score: i64,
-    pub wins: u32,
-    pub games: u32,
-    pub byes: u32,
-    pub withdrawn: bool,
-    /// Arena: the player's last two games were sole wins, so the next counts double.
-    pub on_fire: bool,
-}
+/// An Arena's page lists its latest tables only.
+pub const ARENA_TABLES_SHOWN: usize = 100;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct TableView {
@@ -164,34 +137,6 @@ pub async fn names(store: &Store, ids: &[String]) -> Result<HashMap<String, Play
     Ok(out)
 }
 
-pub fn player(names: &HashMap<String, PlayerView>, id: &str) -> PlayerView {
-    names.get(id).cloned().unwrap_or_else(|| PlayerView {
-        id: id.to_string(),
-        name: id.to_string(),
-        bot: super::is_bot(id),
-    })
-}
-
-/// The standings as shown (ranks from 1).
-pub fn standings(swiss: &Swiss, names: &HashMap<String, PlayerView>) -> Vec<StandingView> {
-    swiss
-        .standings()
-        .iter()
-        .map(|s: &Standing| StandingView {
-            player: player(names, &s.id.0),
-            rank: s.rank + 1,
-            points: s.points,
-            opponents: s.opponents as f64 / 12.0,
-            score: s.score,
-            wins: s.wins,
-            games: s.games,
-            byes: s.byes,
-            withdrawn: s.withdrawn,
-            on_fire: false,
-        })
-        .collect()
-}
-
 /// The people ranked 1st to 3rd among the people (bots left out), level people sharing a
 /// place; only once the tournament is finished.
 pub fn podium(standings: &[StandingView]) -> Vec<PodiumView> {
@@ -214,7 +159,7 @@ pub async fn full(
     tables: &[TableGame],
     viewer: Option<&str>,
 ) -> Result<TournamentView> {
-    let core = super::core_state::Core::of(row);
+    let core = Core::of(row);
     let mut ids: Vec<String> = entrants.iter().map(|e| e.user.clone()).collect();
     if let Some(c) = &core {
         ids.extend(c.players());
@@ -238,7 +183,7 @@ pub async fn full(
             places: places.map(|res| res.places.clone()),
         };
     let rounds = match &core {
-        Some(super::core_state::Core::Swiss(s)) => s
+        Some(Core::Swiss(s)) => s
             .rounds
             .iter()
             .map(|r| {
@@ -267,7 +212,7 @@ pub async fn full(
             })
             .collect(),
         // An Arena's tables, the latest first, as one list (its "round" 0).
-        Some(super::core_state::Core::Arena(a)) => vec![RoundView {
+        Some(Core::Arena(a)) => vec![RoundView {
             round: 0,
             started_at: a.tables.first().map(|t| t.started_at as i64),
             ended_at: None,
