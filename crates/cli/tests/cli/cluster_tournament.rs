@@ -79,7 +79,7 @@ async fn resign_round(
 
 #[tokio::test]
 async fn a_swiss_goes_on_after_its_instance_is_killed_and_no_round_is_paired_twice() {
-    let database = fresh_database("pyramidion_cluster_tournament_test").await;
+    let database = fresh_database("pyramidion_tourney_cluster_test").await;
     let (mut instances, mut bases) = start_all(&database, &["a", "b"], &[]);
     let http = reqwest::Client::new();
     let host = http
