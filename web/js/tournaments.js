@@ -199,7 +199,7 @@ function standingsTable(standings) {
   );
 }
 
-function roundsList(rounds) {
+function roundsList(rounds, arena) {
   return rounds
     .slice()
     .reverse()
@@ -207,7 +207,7 @@ function roundsList(rounds) {
       h(
         'section.card',
         { 'data-testid': 'tournament-round' },
-        h('h3', {}, t('tournament.round', { round: r.round + 1 })),
+        h('h3', {}, arena ? t('tournament.tables') : t('tournament.round', { round: r.round + 1 })),
         h(
           'ol.tables',
           {},
@@ -242,7 +242,7 @@ export async function renderTournament(root, id) {
     }
   };
   const myGame = () => {
-    const last = tn.rounds[tn.rounds.length - 1];
+    const last = tn.paired[tn.paired.length - 1];
     const table = last && last.tables.find((tb) => !tb.places && tb.players.some((p) => p.id === me()));
     return table ? table.game : null;
   };
@@ -281,21 +281,17 @@ export async function renderTournament(root, id) {
               'section.card.podium',
               { 'data-testid': 'tournament-podium' },
               h('h2', {}, t('tournament.podium')),
-              h(
-                'ol',
-                {},
-                tn.podium.map((p) => h('li', { 'data-place': String(p.place) }, t('tournament.place', { place: p.place, name: playerName(p) }))),
-              ),
+              tn.podium.map((p) => h('p', { 'data-testid': 'podium-place', 'data-place': String(p.place) }, t('tournament.place', { place: p.place, name: playerName(p) }))),
             )
           : null,
         h(
           'section.card',
           {},
           h('h2', {}, t('tournament.standings')),
-          tn.standings.length ? standingsTable(tn.standings) : h('p.hint', {}, t('tournament.players', { names: tn.players.map(playerName).join(', ') || '—' })),
+          tn.standings.length ? h('div.scroll-x', {}, standingsTable(tn.standings)) : h('p.hint', {}, t('tournament.players', { names: tn.players.map(playerName).join(', ') || '—' })),
           h('p.hint', {}, t('tournament.tiebreaks')),
         ),
-        roundsList(tn.rounds),
+        roundsList(tn.paired, tn.format === 'arena'),
       ),
     );
     document.title = `${tn.name} · Pyramidion`;

@@ -49,7 +49,7 @@ async fn resign_round(
     round: usize,
     cookies: &std::collections::HashMap<String, String>,
 ) {
-    for table in t["rounds"][round]["tables"].as_array().unwrap() {
+    for table in t["paired"][round]["tables"].as_array().unwrap() {
         let game = table["game"].as_str().unwrap();
         let who = table["players"][0]["id"].as_str().unwrap();
         let deadline = tokio::time::Instant::now() + Duration::from_secs(40);
@@ -130,7 +130,7 @@ async fn a_swiss_goes_on_after_its_instance_is_killed_and_no_round_is_paired_twi
 
     // Mid-round: round 1 is paired; its director is killed before any game ends.
     let t = until(&http, &bases, &id, |t| {
-        t["rounds"].as_array().is_some_and(|r| r.len() == 1)
+        t["paired"].as_array().is_some_and(|r| r.len() == 1)
     })
     .await;
     let first = director(&database, &id)
@@ -141,7 +141,7 @@ async fn a_swiss_goes_on_after_its_instance_is_killed_and_no_round_is_paired_twi
     let alive: Vec<String> = vec![bases[1 - dead].clone()];
     resign_round(&http, &alive, &t, 0, &cookies).await;
     let t = until(&http, &alive, &id, |t| {
-        t["rounds"].as_array().is_some_and(|r| r.len() == 2)
+        t["paired"].as_array().is_some_and(|r| r.len() == 2)
     })
     .await;
     assert_eq!(
@@ -159,7 +159,7 @@ async fn a_swiss_goes_on_after_its_instance_is_killed_and_no_round_is_paired_twi
     instances[victim].kill();
     let alive: Vec<String> = vec![bases[1 - victim].clone()];
     let t = until(&http, &alive, &id, |t| {
-        t["rounds"].as_array().is_some_and(|r| r.len() == 3)
+        t["paired"].as_array().is_some_and(|r| r.len() == 3)
     })
     .await;
     resign_round(&http, &alive, &t, 2, &cookies).await;

@@ -104,7 +104,9 @@ pub struct TournamentView {
     /// Entrants who withdrew (before the start, or since).
     pub withdrawn: Vec<String>,
     pub standings: Vec<StandingView>,
-    pub rounds: Vec<RoundView>,
+    /// The rounds paired so far (an Arena: one list of its latest tables); `rounds` is the
+    /// Swiss's count of rounds.
+    pub paired: Vec<RoundView>,
     pub podium: Vec<PodiumView>,
 }
 
@@ -245,7 +247,7 @@ pub async fn full(
             .map(|e| e.user.clone())
             .collect(),
         standings,
-        rounds,
+        paired: rounds,
         podium,
     })
 }

@@ -152,7 +152,7 @@ async fn a_swiss_of_three_rounds_with_a_bot_filling_is_played_to_its_podium() {
     assert_eq!(counted.last(), Some(&12), "4 players × 3 rounds");
 
     let t = until(&mut anna, &id, |t| t["status"] == "finished").await;
-    let rounds = t["rounds"].as_array().unwrap();
+    let rounds = t["paired"].as_array().unwrap();
     assert_eq!(rounds.len(), 3, "three rounds, each paired once");
     let mut met = BTreeSet::new();
     let mut points: BTreeMap<String, u64> = BTreeMap::new();
@@ -250,7 +250,7 @@ async fn a_withdrawn_player_is_not_paired_again_and_keeps_their_standing() {
         .post(&format!("/api/tournaments/{id}/start"), json!({}))
         .await;
     let t = until(&mut cs[0], &id, |t| {
-        t["rounds"].as_array().is_some_and(|r| r.len() == 1)
+        t["paired"].as_array().is_some_and(|r| r.len() == 1)
     })
     .await;
     let zeno = t["players"]
@@ -268,7 +268,7 @@ async fn a_withdrawn_player_is_not_paired_again_and_keeps_their_standing() {
         .await;
     assert_eq!(left.status, 200, "{}", left.text);
     let game_of = |t: &Value, round: usize, who: &str| -> Option<String> {
-        t["rounds"][round]["tables"]
+        t["paired"][round]["tables"]
             .as_array()
             .unwrap()
             .iter()
@@ -300,10 +300,10 @@ async fn a_withdrawn_player_is_not_paired_again_and_keeps_their_standing() {
     }
     // Round 2: three players at tables of two, no bots: one table and one bye; not zeno.
     let t = until(&mut cs[0], &id, |t| {
-        t["rounds"].as_array().is_some_and(|r| r.len() == 2)
+        t["paired"].as_array().is_some_and(|r| r.len() == 2)
     })
     .await;
-    let round = &t["rounds"][1];
+    let round = &t["paired"][1];
     assert_eq!(round["tables"].as_array().unwrap().len(), 1);
     assert_eq!(round["byes"].as_array().unwrap().len(), 1);
     assert!(game_of(&t, 1, &zeno).is_none());
@@ -384,7 +384,7 @@ async fn entries_are_checked_and_too_few_entrants_cancel() {
     host.post(&format!("/api/tournaments/{id}/start"), json!({}))
         .await;
     let t = until(&mut host, &id, |t| t["status"] == "cancelled").await;
-    assert!(t["rounds"].as_array().unwrap().is_empty());
+    assert!(t["paired"].as_array().unwrap().is_empty());
 
     // A rating range: a new player (1500) is outside 1600 and up.
     let r = host
@@ -507,5 +507,5 @@ async fn an_arena_seats_whoever_is_free_again_at_once_with_someone_new() {
         .map(|s| s["points"].as_u64().unwrap())
         .sum();
     assert_eq!(points, 2 * 24, "two tables counted (no streak yet)");
-    assert_eq!(t["rounds"][0]["tables"].as_array().unwrap().len(), 4);
+    assert_eq!(t["paired"][0]["tables"].as_array().unwrap().len(), 4);
 }

@@ -153,7 +153,7 @@ async fn three_profiles_play_a_swiss_with_a_bot_filling_and_see_the_podium() {
     );
     let podium = a
         .js(
-            "return [...document.querySelectorAll('[data-testid=tournament-podium] li')].map((l) => l.textContent);",
+            "return [...document.querySelectorAll('[data-testid=podium-place]')].map((l) => l.textContent);",
             json!([]),
         )
         .await;
