@@ -76,6 +76,9 @@ pub struct LoadtestArgs {
     /// trips of a move and of a re-seating instead of the solo games' figures.
     #[arg(long, default_value_t = 0)]
     pub arena_players: usize,
+    /// The Arena's game; default: the first game that seats two.
+    #[arg(long, value_parser = crate::game_args::game_parser())]
+    pub arena_game: Option<GameKind>,
 }
 
 /// What one client creates: tables of this spec, back to back.

@@ -42,11 +42,15 @@ fn decode(msg: Message) -> Result<Option<Value>> {
 pub(super) async fn arena(args: &LoadtestArgs) -> Result<()> {
     let url = args.url.trim_end_matches('/').to_string();
     let http = reqwest::Client::new();
-    let game = GameKind::ALL
-        .iter()
-        .copied()
-        .find(|k| k.descriptor().seats.contains(2))
-        .context("no registered game seats two")?;
+    let game = match args.arena_game {
+        Some(k) => k,
+        None => GameKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.descriptor().seats.contains(2))
+            .context("no registered game seats two")?,
+    };
+    ensure!(game.descriptor().seats.contains(2), "{} does not seat two", game.key());
     // An account organises it (creating a tournament needs one); it does not play.
     let r = http
         .post(format!("{url}/api/register"))
@@ -176,6 +180,7 @@ async fn play(
     req.headers_mut().insert("cookie", cookie.parse()?);
     let (mut ws, _) = tokio_tungstenite::connect_async(req).await?;
     let waiting = go.notified();
+    ready.send(()).await?;
     drop(ready);
     waiting.await;
     // When the last game ended (none before the first table).
