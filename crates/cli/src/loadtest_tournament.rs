@@ -50,7 +50,11 @@ pub(super) async fn arena(args: &LoadtestArgs) -> Result<()> {
             .find(|k| k.descriptor().seats.contains(2))
             .context("no registered game seats two")?,
     };
-    ensure!(game.descriptor().seats.contains(2), "{} does not seat two", game.key());
+    ensure!(
+        game.descriptor().seats.contains(2),
+        "{} does not seat two",
+        game.key()
+    );
     // An account organises it (creating a tournament needs one); it does not play.
     let r = http
         .post(format!("{url}/api/register"))
