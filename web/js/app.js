@@ -26,6 +26,7 @@ import { renderOffline } from './offline.js';
 import { registerOffline, uploadOfflineGames } from './offline-sync.js';
 import { renderTutorial } from './tutorial.js';
 import { renderPuzzles } from './puzzles.js';
+import { renderTournament, renderTournaments } from './tournaments.js';
 
 // The page's state and the shared helpers live in shell.js, which every page imports; this
 // module is the entry point only (index.html), the one that imports every page to route to it,
@@ -129,6 +130,10 @@ function route() {
       return renderTutorial(root, parts[1]);
     case 'puzzles':
       return renderPuzzles(root, parts[1] || '', parts[2]);
+    case 'tournaments':
+      return renderTournaments(root);
+    case 'tournament':
+      return renderTournament(root, (parts[1] || '').split('?')[0]);
     default:
       return renderLobby(root);
   }

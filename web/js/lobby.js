@@ -301,6 +301,7 @@ function waysToPlay(games, learn = null) {
     h('a.button', { href: '#/watch', 'data-testid': 'watch-link' }, t('watch.title')),
     // Against the bots in the page, with or without a connection (issue 50).
     h('a.button', { href: '#/offline', 'data-testid': 'way-offline' }, t('offline.way')),
+    h('a.button', { href: '#/tournaments', 'data-testid': 'tournaments-link' }, t('tournament.title')),
     games.length ? h('a.button', { href: `#/leaderboard/${games[0].key}`, 'data-testid': 'way-leaderboards' }, t('lobby.way_leaderboards')) : null,
     learn,
   );

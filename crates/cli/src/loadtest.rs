@@ -9,6 +9,7 @@
 //! from its `patch`; it reports the bytes it received per move, the server's CPU time per
 //! 1,000 moves, its memory per live game, and tells `unavailable` answers (the server at a
 //! cap) from errors. `--clients N` runs N processes and combines their figures.
+//! `--arena-players N` is the tournament mode instead (`loadtest_tournament.rs`).
 use anyhow::{Context, Result, bail, ensure};
 use clap::Args;
 use futures_util::{SinkExt, StreamExt};
@@ -24,6 +25,8 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 mod client;
 #[path = "loadtest_samples.rs"]
 mod samples;
+#[path = "loadtest_tournament.rs"]
+mod tournament;
 use client::Client;
 use samples::{Samples, Totals, Unavailable, metric, metrics, percentiles, print_server_side};
 
@@ -73,6 +76,14 @@ pub struct LoadtestArgs {
     /// JSON instead of a report.
     #[arg(long, hide = true)]
     pub child: Option<usize>,
+    /// The tournament mode: an Arena of this many guests (tables of two), who play the games
+    /// it seats them at for `--seconds`, with `--think-ms` and `--ramp-ms`; reports the round
+    /// trips of a move and of a re-seating instead of the solo games' figures.
+    #[arg(long, default_value_t = 0)]
+    pub arena_players: usize,
+    /// The Arena's game; default: the first game that seats two.
+    #[arg(long, value_parser = crate::game_args::game_parser())]
+    pub arena_game: Option<GameKind>,
 }
 
 /// What one client creates: tables of this spec, back to back.
@@ -164,6 +175,7 @@ pub fn run(args: LoadtestArgs) -> Result<()> {
             println!("{}", serde_json::to_string(&samples)?);
             Ok(())
         }
+        None if args.arena_players > 0 => runtime.block_on(tournament::arena(&args)),
         None => runtime.block_on(load(args)),
     }
 }

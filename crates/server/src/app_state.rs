@@ -204,6 +204,8 @@ impl AppState {
                 }
             }
         });
+        // Tournaments are stepped by whichever instance holds each one's lease.
+        tokio::spawn(crate::tournament::director::run(state.clone()));
         let sweeper = state.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(sweeper.config.limits.sweep_every);

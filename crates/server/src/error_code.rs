@@ -181,6 +181,12 @@ codes! {
         "an offline game's upload (`POST /api/offline-games`): its record does not replay (unknown game, options refused, an illegal move), or its seats are not the player and bots; nothing is stored";
     OfflineNotOver = "offline_not_over", Some(409), "HTTP",
         "an offline game's upload: the game is not over (only finished games are kept)";
+    TournamentClosed = "tournament_closed", Some(409), "HTTP",
+        "tournaments: it is over (finished or cancelled), or no round is left to enter";
+    RatingOutOfRange = "rating_out_of_range", Some(403), "HTTP",
+        "tournaments: the player's rating for the game is outside the entry's range";
+    NotCreator = "not_creator", Some(403), "HTTP",
+        "tournaments: only its creator may start it early";
 }
 
 impl ApiErrorCode {

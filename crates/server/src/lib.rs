@@ -29,6 +29,7 @@ pub mod social;
 pub mod start_error;
 pub mod table_view;
 pub mod time_control;
+pub mod tournament;
 pub mod wall_clock;
 pub mod wire;
 

@@ -279,6 +279,20 @@ pub fn router(state: AppState) -> Router {
             get(http::api::open_tables).post(http::api::create_table),
         )
         .route("/api/tables/{id}", get(http::api::table))
+        .route(
+            "/api/tournaments",
+            get(http::tournaments::list).post(http::tournaments::create),
+        )
+        .route("/api/tournaments/{id}", get(http::tournaments::get))
+        .route("/api/tournaments/{id}/join", post(http::tournaments::join))
+        .route(
+            "/api/tournaments/{id}/leave",
+            post(http::tournaments::leave),
+        )
+        .route(
+            "/api/tournaments/{id}/start",
+            post(http::tournaments::start),
+        )
         .route("/api/tables/{id}/join", post(http::api::join))
         .route("/api/tables/{id}/leave", post(http::api::leave))
         .route("/api/notify", get(http::notify::get).put(http::notify::set))

@@ -119,10 +119,28 @@ timeouts: number, bot_after: number, } | { "type": "rematch_offer", game: string
  * The game's key.
  */
 game: string, by: string, } | { "type": "pairing", waiting: number, other_kind: number, out_of_range: number, table: string | null, } | { "type": "chat", game: string, message: ChatMessage, } | { "type": "turn", game: string, your_turn: boolean, finished: boolean, } | { "type": "table", table: Table<TableSeat>, } | { "type": "error", code: string, message: string, game: string | null, 
+timeouts: number, bot_after: number, } | { "type": "rematch_offer", game: string, table: string, by: string, } | { "type": "pairing", waiting: number, other_kind: number, out_of_range: number, table: string | null, } | { "type": "chat", game: string, message: ChatMessage, } | { "type": "turn", game: string, your_turn: boolean, finished: boolean, } | { "type": "tournament" } & TournamentMsg | { "type": "table", table: Table<TableSeat>, } | { "type": "error", code: string, message: string, game: string | null, 
 /**
  * The rules engine's reason for an `illegal_move` (e.g. `slot_occupied`).
  */
 reason: string | null, state_id: number | null, } | { "type": "pong", id: number | null, };
+
+/**
+ * One line of the standings (`crate::tournament` tie-breaks: points, opponents, score, wins).
+ */
+export type StandingView = { 
+/**
+ * 1 for the leaders; level players share a rank.
+ */
+rank: number, points: number, 
+/**
+ * The opponents' mean points summed over games (a decimal, from the core's twelfths).
+ */
+opponents: number, score: number, wins: number, games: number, byes: number, withdrawn: boolean, 
+/**
+ * Arena: the player's last two games were sole wins, so the next counts double.
+ */
+on_fire: boolean, id: string, name: string, bot: boolean, };
 
 /**
  * The fields of a `state` message.
@@ -200,3 +218,25 @@ audience?: Audience, };
  * A seat of a table, as clients see it (`type` says which).
  */
 export type TableSeat = { "type": "open" } | { "type": "invite" } | { "type": "reserved" } & SeatPerson | { "type": "bot", level: string, } | { "type": "human" } & SeatPerson;
+
+/**
+ * A `tournament` message: what changed, and the standings as they are now.
+ */
+export type TournamentMsg = { tournament: string, 
+/**
+ * `round_started` (Swiss), `seated` (Arena: the recipient's new table), `standings` (a
+ * result moved them) or `finished`.
+ */
+event: string, 
+/**
+ * `running`, `finished` or `cancelled`.
+ */
+status: string, 
+/**
+ * The round just started (from 0).
+ */
+round: number | null, 
+/**
+ * The recipient's game in the round just started.
+ */
+game: string | null, standings: Array<StandingView>, };

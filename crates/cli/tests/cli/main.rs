@@ -15,6 +15,8 @@ mod cluster;
 mod cluster_pairing;
 #[cfg(feature = "postgres-tests")]
 mod cluster_support;
+#[cfg(feature = "postgres-tests")]
+mod cluster_tournament;
 mod crash;
 mod export_replay;
 mod golden;

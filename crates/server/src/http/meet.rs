@@ -155,7 +155,7 @@ fn check(state: &AppState, s: &Setting) -> ApiResult<Value> {
     Ok(options)
 }
 
-async fn rating_of(state: &AppState, game: GameKind, user: &str) -> ApiResult<f64> {
+pub(crate) async fn rating_of(state: &AppState, game: GameKind, user: &str) -> ApiResult<f64> {
     let row = sqlx::query("SELECT rating FROM ratings WHERE game = $1 AND player = $2")
         .bind(game.key())
         .bind(user)

@@ -24,6 +24,7 @@ pub mod profiles;
 pub mod quotas;
 pub mod rematch;
 pub mod replay;
+pub mod tournaments;
 pub mod turns;
 pub mod vacation;
 pub mod tutorials;

@@ -23,5 +23,6 @@ pub mod room_cmd;
 pub mod rooms;
 pub mod stored_game;
 pub mod vacation;
+pub mod tournament_msg;
 pub mod visibility;
 pub mod wire;

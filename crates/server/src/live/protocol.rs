@@ -135,6 +135,9 @@ pub enum ServerMsg {
         your_turn: bool,
         finished: bool,
     },
+    /// A tournament changed (a round started, a result moved the standings, it finished): to
+    /// its entrants (with their game in the round just started) and to the lobby's watchers.
+    Tournament(Box<crate::live::tournament_msg::TournamentMsg>),
     /// To connections watching the lobby: a listed table was created or changed (it left the
     /// lobby when its `status` is no longer `open`).
     Table {

@@ -39,3 +39,4 @@ mod timeouts;
 mod undo;
 mod vacation;
 mod tutorials;
+mod tournaments;

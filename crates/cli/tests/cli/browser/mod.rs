@@ -23,4 +23,5 @@ mod support;
 mod undo;
 mod vacation;
 mod tutorial;
+mod tournament;
 mod webdriver;

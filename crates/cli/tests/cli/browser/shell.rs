@@ -267,8 +267,8 @@ async fn the_lobby_offers_each_game_with_a_picture_and_shows_open_tables_at_once
     viewport(&s, PHONE.0, PHONE.1).await;
     s.screenshot(&dir, "round3-lobby-first-visit-375x812").await;
     // Issue 46: the ways to play come first, in view on a phone: a person now, bots, a
-    // table, the daily, watching, offline (issue 50), the leaderboards; on a first visit, the
-    // tutorials offered (issue 48).
+    // table, the daily, watching, offline (issue 50), tournaments (issue 49), the leaderboards;
+    // on a first visit, the tutorials offered (issue 48).
     let ways = s
         .js(
             "const nav = document.querySelector('.lobby > :first-child');
@@ -288,6 +288,7 @@ async fn the_lobby_offers_each_game_with_a_picture_and_shows_open_tables_at_once
                 "way-daily",
                 "watch-link",
                 "way-offline",
+                "tournaments-link",
                 "way-leaderboards",
                 "tutorial-offer"
             ],
