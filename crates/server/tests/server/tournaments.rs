@@ -509,3 +509,54 @@ async fn an_arena_seats_whoever_is_free_again_at_once_with_someone_new() {
     assert_eq!(points, 2 * 24, "two tables counted (no streak yet)");
     assert_eq!(t["paired"][0]["tables"].as_array().unwrap().len(), 4);
 }
+
+/// Issue 49: a club's tournament is made by a member, listed to and entered by its members
+/// only; a stranger neither sees it nor enters it, and cannot make one for the club.
+#[tokio::test]
+async fn a_club_tournament_is_for_its_members_only() {
+    let s = start_sqlite("tourney_club").await;
+    let mut owner = account(&s, "clubowner").await;
+    let mut member = account(&s, "clubmember").await;
+    let mut stranger = account(&s, "stranger").await;
+    let r = owner
+        .post(
+            "/api/clubs",
+            json!({"name": format!("thursdays{}", std::process::id()), "admission": "open"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let club = r.body["id"].as_str().unwrap().to_string();
+    let j = member
+        .post(&format!("/api/clubs/{club}/join"), json!({}))
+        .await;
+    assert_eq!(j.status, 200, "{}", j.text);
+    let spec = json!({"name": "Club night", "game": "pyramids", "format": "swiss", "seats": 2,
+                      "rounds": 1, "entry": "club", "club": club, "starts_in_s": 3600});
+    let refused = stranger.post("/api/tournaments", spec.clone()).await;
+    assert_eq!(
+        (refused.status, refused.code()),
+        (403, "club_only"),
+        "{}",
+        refused.text
+    );
+    let r = owner.post("/api/tournaments", spec).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let id = r.body["id"].as_str().unwrap().to_string();
+    let listed = |body: &Value| {
+        body["tournaments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == id.as_str())
+    };
+    assert!(listed(&member.get("/api/tournaments").await.body));
+    assert!(!listed(&stranger.get("/api/tournaments").await.body));
+    let j = stranger
+        .post(&format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!((j.status, j.code()), (403, "bad_invite"), "{}", j.text);
+    let j = member
+        .post(&format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(j.status, 200, "{}", j.text);
+}
