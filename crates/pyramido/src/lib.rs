@@ -21,8 +21,8 @@ pub mod scoring;
 #[cfg(feature = "testkit")]
 pub mod sim;
 pub mod state;
-mod undo;
 mod tutorial;
+mod undo;
 pub mod view;
 
 pub use error::IllegalMove;

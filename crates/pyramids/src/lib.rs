@@ -32,8 +32,8 @@ mod play;
 #[cfg(feature = "testkit")]
 mod sim;
 pub mod state;
-mod undo;
 pub mod tutorial;
+mod undo;
 pub mod view;
 
 pub use data::{CardId, Colour, Glyph};

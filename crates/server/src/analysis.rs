@@ -161,7 +161,11 @@ impl Queue {
         }
         let address = address.map(crate::rate_limits::address_key);
         if address.is_some()
-            && analyses.games.values().filter(|e| e.address == address).count()
+            && analyses
+                .games
+                .values()
+                .filter(|e| e.address == address)
+                .count()
                 >= limits.analyses_per_address
         {
             return Err(Refused::PerAddress(limits.analyses_per_address));
@@ -466,7 +470,10 @@ async fn start(
     resumed: bool,
 ) -> ApiResult<bool> {
     let id = row.id.clone();
-    if let Err(refused) = state.analyses.admit(&id, owner, address, &state.config.limits) {
+    if let Err(refused) = state
+        .analyses
+        .admit(&id, owner, address, &state.config.limits)
+    {
         return match refused.into_error() {
             None => Ok(false),
             Some(e) => Err(e),

@@ -22,8 +22,8 @@ pub mod scoring;
 #[cfg(feature = "testkit")]
 mod sim;
 pub mod state;
-mod undo;
 pub mod tutorial;
+mod undo;
 pub mod view;
 
 pub use constructed::SeatSetup;

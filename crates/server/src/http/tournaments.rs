@@ -169,7 +169,10 @@ pub async fn create(
         "open" => Entry::Open,
         "invite" => Entry::Invite,
         "club" => {
-            let club = t.club.clone().ok_or_else(|| bad("entry club: which club (club)"))?;
+            let club = t
+                .club
+                .clone()
+                .ok_or_else(|| bad("entry club: which club (club)"))?;
             if !crate::tournament::entry::club_member(&state, &club, &identity.user_id).await? {
                 return Err(ApiError::new(
                     ApiErrorCode::ClubOnly,

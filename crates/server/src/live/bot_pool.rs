@@ -262,12 +262,13 @@ impl BotPool {
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Option<T> {
         let (tx, rx) = oneshot::channel();
-        let job: Box<dyn FnOnce() + Send> = Box::new(move || match catch_unwind(AssertUnwindSafe(f)) {
-            Ok(v) => {
-                let _ = tx.send(v);
-            }
-            Err(panic) => tracing::error!(panic = panic_text(&panic), "bot pool job panicked"),
-        });
+        let job: Box<dyn FnOnce() + Send> =
+            Box::new(move || match catch_unwind(AssertUnwindSafe(f)) {
+                Ok(v) => {
+                    let _ = tx.send(v);
+                }
+                Err(panic) => tracing::error!(panic = panic_text(&panic), "bot pool job panicked"),
+            });
         self.submit(&ticket, job);
         rx.await.ok()
     }
@@ -481,7 +482,11 @@ mod tests {
             tokio::task::yield_now().await;
         }
         let short_move = run("victim", short).await.unwrap();
-        assert_eq!(*done.lock().unwrap(), ["victim"], "the short search went first");
+        assert_eq!(
+            *done.lock().unwrap(),
+            ["victim"],
+            "the short search went first"
+        );
         assert_eq!(short_move, Some(choose_any(&game, short, 4)));
         // The long one is not waited for to its end (minutes in a debug build): once nobody
         // waits for its answer, its next slice drops it.

@@ -474,10 +474,22 @@ mod tests {
             for guest in 0..10 {
                 let owner = ["g0", "g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8", "g9"][guest];
                 if round == 0 {
-                    q.push_in(Lane::Search, "10.0.0.1", owner, owner, (owner, "max".into()));
+                    q.push_in(
+                        Lane::Search,
+                        "10.0.0.1",
+                        owner,
+                        owner,
+                        (owner, "max".into()),
+                    );
                 }
             }
-            q.push_in(Lane::Search, "10.0.0.2", "victim", "v", ("victim", "easy".into()));
+            q.push_in(
+                Lane::Search,
+                "10.0.0.2",
+                "victim",
+                "v",
+                ("victim", "easy".into()),
+            );
             // Jobs served before the victim's, each charged what it cost and queued again
             // (a bot table asks for its next move once this one is played).
             let mut before = 0;
@@ -489,7 +501,13 @@ mod tests {
                 }
                 before += 1;
                 q.charge("10.0.0.1", owner, 1.0);
-                q.push_in(Lane::Search, "10.0.0.1", owner, owner, (owner, "max".into()));
+                q.push_in(
+                    Lane::Search,
+                    "10.0.0.1",
+                    owner,
+                    owner,
+                    (owner, "max".into()),
+                );
             }
             victim_waited.push(before);
         }

@@ -22,7 +22,7 @@ pub mod room;
 pub mod room_cmd;
 pub mod rooms;
 pub mod stored_game;
-pub mod vacation;
 pub mod tournament_msg;
+pub mod vacation;
 pub mod visibility;
 pub mod wire;
