@@ -5,7 +5,7 @@
 import { h, clickable, stylesheet } from '../dom.js';
 import { t } from '../i18n.js';
 import { GEMS, PALETTE, backSvg, colourName, dominoLabel, dominoSvg, gemName, gemSvg } from './pieces.js';
-import { orient, pyramidSvg as sharedPyramidSvg } from '../pyramid-drawing/drawing.js';
+import { orient, pyramidSvg as sharedPyramidSvg, pyramidTitle } from '../pyramid-drawing/drawing.js';
 import { stageEndPanel, scoringPad, plannedAreas } from './stage-end.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint } from '../pyramid-drawing/placing.js';
 import { moveText } from './moves.js';
@@ -57,11 +57,7 @@ export function render(ctx) {
     if (ownFirst && !ctx.replay) bringIntoView();
     if (ctx.myTurn && !ctx.replay) focusNextDecision(DECISIONS);
   }
-  const own = h(
-    'section.card.own',
-    { 'aria-label': t('table.pyramid_of', { name: ctx.seatName(focus) }), 'data-testid': 'own-area', onkeydown: placing ? onRotateKey(ctx) : null },
-    ownArea(ctx, focus),
-  );
+  const own = h('section.card.own', { 'aria-label': pyramidTitle(ctx, focus), 'data-testid': 'own-area', onkeydown: placing ? onRotateKey(ctx) : null }, ownArea(ctx, focus));
   watchTableHead();
   // The status line sits outside the table's grid so that it can stick under the clocks.
   return [
@@ -173,14 +169,7 @@ function ownArea(ctx, focus) {
   const player = view.seats[focus];
   const placing = ctx.myTurn && view.phase === 'place';
   const scoring = view.scoring && view.scoring.seat === focus ? view.scoring : null;
-  const parts = [
-    h(
-      'div.own-head',
-      {},
-      h('h3', {}, ctx.state.seat === focus && !ctx.replay ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) })),
-      h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(player.gems)),
-    ),
-  ];
+  const parts = [h('div.own-head', {}, h('h3', {}, pyramidTitle(ctx, focus)), h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(player.gems)))];
 
   // The domino in hand (taken this turn), turned as the rotate control says.
   if (view.hand && view.to_move === focus) parts.push(handRow(ctx, dominoSvg(view.hand.blocks, 76, dominoLabel(view.hand.blocks)), placing));
@@ -189,7 +178,7 @@ function ownArea(ctx, focus) {
   const best = scoring && ctx.state.seat === focus ? new Set(scoring.best.map((b) => b.area)) : null;
   const svg = pyramidSvg(player, {
     testid: 'my-pyramid',
-    label: t('table.pyramid_of', { name: ctx.seatName(focus) }),
+    label: pyramidTitle(ctx, focus),
     ghosts,
     stage: player.pyramid_stage,
     hand: view.hand ? view.hand.blocks : null,
@@ -217,7 +206,7 @@ function playerCard(ctx, p) {
   const { view } = ctx;
   return seatCard(ctx, p.seat, {
     notes: [p.stage_complete && view.phase !== 'over' ? h('span.hint', {}, ` · ${t('table.stage_complete')}`) : null],
-    action: enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) })),
+    action: enlargeButton(ctx, p.seat, pyramidTitle(ctx, p.seat)),
     body: [h('div.inventory', {}, gemsInline(p.gems)), h('div.pyramid-box', {}, opponentPyramid(ctx, p)), scoreLine(ctx, p.seat)],
   });
 }
@@ -232,7 +221,7 @@ function opponentPyramid(ctx, p, testid) {
   const { view } = ctx;
   return pyramidSvg(p, {
     testid,
-    label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }),
+    label: pyramidTitle(ctx, p.seat),
     areas: view.scoring && view.scoring.seat === p.seat ? view.scoring.areas : null,
   });
 }
@@ -247,7 +236,7 @@ function enlargedPlayer(ctx, seat) {
   const p = ctx.view.seats[seat];
   if (!p) return null;
   return {
-    title: t('table.pyramid_of', { name: ctx.seatName(seat) }),
+    title: pyramidTitle(ctx, seat),
     body: [h('div.inventory', {}, h('span.label', {}, t('table.inventory')), gemsInline(p.gems)), h('div.pyramid-box.big', {}, opponentPyramid(ctx, p, 'enlarged-pyramid')), scoreLine(ctx, p.seat)],
   };
 }

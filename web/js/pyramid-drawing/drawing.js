@@ -5,6 +5,7 @@
 // colour, so colour is never the only cue. Blocks here are {colour: name, icons: quadrant mask}.
 import { s, clickable, stylesheet } from '../dom.js';
 import { slotLayers } from './slots.js';
+import { t } from '../i18n.js';
 
 // The drawing's styles and the layout both Pyramido games share (loaded once, before each
 // table's own table.css).
@@ -339,4 +340,16 @@ export function fitViewBox(svg, bounds, framed) {
   const pad = 0.5;
   svg.setAttribute('viewBox', `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`);
   svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
+}
+
+/**
+ * The title of `seat`'s pyramid: "Your pyramid" for the reader's own seat (never "Pyramid of
+ * You", "Pyramide de Vous": issue 46 item 8), else "Pyramid of {name}".
+ * @param {any} ctx the table's context (`state.seat`: the reader's seat; `replay`: a replay,
+ *   where no seat is the reader's)
+ * @param {number} seat
+ * @returns {string}
+ */
+export function pyramidTitle(ctx, seat) {
+  return ctx.state && ctx.state.seat === seat && !ctx.replay ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(seat) });
 }

@@ -7,7 +7,7 @@ import { h, stylesheet } from '../dom.js';
 import { scoreLine as seatScoreLine } from '../score-line.js';
 import { seatCard } from '../seat-card.js';
 import { t } from '../i18n.js';
-import { blockPicture, dominoSvg, orient, palette, pyramidSvg, quadrantMask } from '../pyramid-drawing/drawing.js';
+import { blockPicture, dominoSvg, orient, palette, pyramidSvg, pyramidTitle, quadrantMask } from '../pyramid-drawing/drawing.js';
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint, placements, usableDirs } from '../pyramid-drawing/placing.js';
 import { eliminationText, scoringPad } from './scoring.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
@@ -207,7 +207,7 @@ function quarry(ctx) {
 function ownArea(ctx, focus) {
   const { view, legal, ui, play } = ctx;
   const player = view.seats[focus];
-  const parts = [h('h3', {}, ctx.state.seat === focus && !ctx.replay ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(focus) }), statusNote(player))];
+  const parts = [h('h3', {}, pyramidTitle(ctx, focus), statusNote(player))];
   const placing = ctx.myTurn && view.phase === 'place' && placements(legal).length > 0;
   let ghosts = [];
   const targets = [];
@@ -244,7 +244,7 @@ function ownArea(ctx, focus) {
   const svg = pyramidSvg(PALETTE, pyramidBlocks(player), {
     frame: player.frame,
     stage: view.stage,
-    label: t('table.pyramid_of', { name: ctx.seatName(focus) }),
+    label: pyramidTitle(ctx, focus),
     testid: 'my-pyramid',
     last: player.last_domino,
     areas: liveAreas(player, ui),
@@ -484,7 +484,7 @@ function markersInHand(p) {
 function playerCard(ctx, p) {
   return seatCard(ctx, p.seat, {
     notes: [statusNote(p)],
-    action: enlargeButton(ctx, p.seat, t('table.pyramid_of', { name: ctx.seatName(p.seat) })),
+    action: enlargeButton(ctx, p.seat, pyramidTitle(ctx, p.seat)),
     body: [h('div.pyramid-box', {}, opponentPyramid(ctx, p)), scoreLine(ctx, p)],
   });
 }
@@ -500,7 +500,7 @@ function opponentPyramid(ctx, p, testid) {
   return pyramidSvg(PALETTE, pyramidBlocks(p), {
     frame: p.frame,
     stage: ctx.view.stage,
-    label: t('table.pyramid_of', { name: ctx.seatName(p.seat) }),
+    label: pyramidTitle(ctx, p.seat),
     testid,
     last: p.last_domino,
     areas: liveAreas(p, ctx.ui),
@@ -517,7 +517,7 @@ function enlargedPlayer(ctx, seat) {
   const p = ctx.view.seats[seat];
   if (!p) return null;
   return {
-    title: [t('table.pyramid_of', { name: ctx.seatName(seat) }), statusNote(p)],
+    title: [pyramidTitle(ctx, seat), statusNote(p)],
     body: [h('div.pyramid-box.big', {}, opponentPyramid(ctx, p, 'enlarged-pyramid')), scoreLine(ctx, p)],
   };
 }
