@@ -58,51 +58,6 @@ impl<J> Pending for VecDeque<J> {
     }
 }
 
-/// Queues by key, served in turn: the key served last goes to the back.
-struct RoundRobin<Q> {
-    order: VecDeque<String>,
-    queues: HashMap<String, Q>,
-}
-
-impl<Q> Default for RoundRobin<Q> {
-    fn default() -> Self {
-        RoundRobin {
-            order: VecDeque::new(),
-            queues: HashMap::new(),
-        }
-    }
-}
-
-impl<Q: Pending> Pending for RoundRobin<Q> {
-    fn is_empty(&self) -> bool {
-        self.order.is_empty()
-    }
-}
-
-impl<Q: Pending> RoundRobin<Q> {
-    /// The queue of `key`; a key new (or emptied) joins the back of the turn order.
-    fn entry(&mut self, key: &str) -> &mut Q {
-        if !self.queues.contains_key(key) {
-            self.order.push_back(key.to_string());
-        }
-        self.queues.entry(key.to_string()).or_default()
-    }
-
-    /// Takes from the queue whose turn it is; that key goes to the back (or leaves when its
-    /// queue is empty).
-    fn take<T>(&mut self, from: impl FnOnce(&mut Q) -> Option<T>) -> Option<T> {
-        let key = self.order.pop_front()?;
-        let queue = self.queues.get_mut(&key)?;
-        let taken = from(queue);
-        if queue.is_empty() {
-            self.queues.remove(&key);
-        } else {
-            self.order.push_back(key);
-        }
-        taken
-    }
-}
-
 /// The CPU time used by each group (or user), as start-time fair queuing keeps it: a key's
 /// virtual time is the CPU seconds charged to it, never below the virtual time of the key
 /// served last when it (re)joins, so that a key idle for a while does not bank a claim on
@@ -143,7 +98,7 @@ impl VirtualTimes {
 }
 
 /// Queues by key, the key with the least virtual time served first (ties: the one waiting
-/// longest, so that with equal times keys take turns).
+/// longest, so that with equal times, or none charged, keys take turns).
 struct Shares<Q> {
     order: VecDeque<String>,
     queues: HashMap<String, Q>,
@@ -206,7 +161,7 @@ pub const ANALYSIS_SHARE: usize = 3;
 
 /// Jobs by lane, then group (client address), then user (owner), then game.
 pub struct FairQueue<J> {
-    lanes: HashMap<Lane, Shares<Shares<RoundRobin<VecDeque<J>>>>>,
+    lanes: HashMap<Lane, Shares<Shares<Shares<VecDeque<J>>>>>,
     groups: VirtualTimes,
     users: VirtualTimes,
     waiting: HashMap<Lane, usize>,
@@ -241,7 +196,8 @@ impl<J> FairQueue<J> {
             .or_default()
             .entry(group, &mut self.groups)
             .entry(owner, &mut self.users)
-            .entry(game)
+            // A user's games take turns: no CPU is charged to them.
+            .entry(game, &mut VirtualTimes::default())
             .push_back(job);
         *self.waiting.entry(lane).or_default() += 1;
     }
@@ -269,7 +225,9 @@ impl<J> FairQueue<J> {
             };
             let (groups, user_times) = (&mut self.groups, &mut self.users);
             if let Some(job) = lane_groups.take(groups, |users| {
-                users.take(user_times, |games| games.take(VecDeque::pop_front))
+                users.take(user_times, |games| {
+                    games.take(&mut VirtualTimes::default(), VecDeque::pop_front)
+                })
             }) {
                 *self.waiting.entry(lane).or_default() -= 1;
                 if worker == Worker::Any {
