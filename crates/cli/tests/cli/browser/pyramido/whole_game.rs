@@ -196,6 +196,17 @@ async fn a_four_player_pyramido_table_with_three_bots_runs_to_the_end_in_italian
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &w.server.base).await;
     s.click("[data-testid=language] option[value=it]").await;
+    // The lobby is drawn again in the new language: a person chooses in that one, not in the
+    // page it replaces (a choice made there would be lost with it).
+    let it = catalog("it");
+    s.wait_until(
+        "the lobby in Italian",
+        "return document.documentElement.lang === 'it' &&
+                document.querySelector('[data-testid=create-table]')?.textContent === arguments[0];",
+        json!([it["lobby.create"]]),
+        10,
+    )
+    .await;
     s.click("[data-testid=new-game] option[value=pyramido]")
         .await;
     s.click("[data-testid=new-players] option[value='4']").await;
@@ -207,7 +218,6 @@ async fn a_four_player_pyramido_table_with_three_bots_runs_to_the_end_in_italian
     }
     s.click("[data-testid=create-table]").await;
     s.wait_for("[data-testid=pyo-table]", 20).await;
-    let it = catalog("it");
     s.wait_until(
         "my turn, in Italian",
         "return document.querySelector('[data-testid=prompt].yours')?.textContent === arguments[0];",
