@@ -51,10 +51,14 @@ export function stageEndPanel(ctx, focus) {
 function playerBreakdown(ctx, p, stage) {
   const areas = p.scored_areas.filter((a) => a.stage === stage);
   const mythical = p.mythical_points[stage - 1];
+  const points = p.stage_points[stage - 1];
+  // A seat still scoring the stage has no points yet: a dash, as the pad's cells say, not
+  // "null" and not "nothing scored".
+  if (points == null) return h('div.breakdown', {}, h('strong', {}, `${ctx.seatName(p.seat)}: –`));
   return h(
     'div.breakdown',
     {},
-    h('strong', {}, `${ctx.seatName(p.seat)}: ${p.stage_points[stage - 1]}`),
+    h('strong', {}, `${ctx.seatName(p.seat)}: ${points}`),
     h(
       'ul',
       {},
