@@ -361,7 +361,7 @@ pub async fn get(
 pub async fn request(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    crate::http::client_ip::ClientIp(ip): crate::http::client_ip::ClientIp,
+    crate::rate_limits::ClientIp(ip): crate::rate_limits::ClientIp,
     identity: Identity,
 ) -> ApiResult<(StatusCode, Json<AnalysisAnswer>)> {
     let (row, seats) = crate::live::stored_game::load(&state, &id).await?;

@@ -13,6 +13,11 @@ use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+/// The client's address, as the limits count it (read by `http::client_ip`, behind trusted
+/// proxies from `X-Forwarded-For`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientIp(pub IpAddr);
+
 /// An IPv4 address mapped into IPv6 (a dual-stack listener's peers) is the IPv4 address.
 /// Here, in a leaf, because both the HTTP edge and the push client's address checks need it
 /// (`crate::reach` may not name `crate::http`: scripts/import-cycles).

@@ -21,9 +21,9 @@ use axum::http::request::Parts;
 use ipnet::IpNet;
 use std::net::{IpAddr, SocketAddr};
 
-/// The client's address, as the limits count it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClientIp(pub IpAddr);
+// The type lives beside the limits that count it (so that handlers outside `http`, such as
+// the analysis's, take it without a module circle); how a request proves it is here.
+pub use crate::rate_limits::ClientIp;
 
 /// A trusted proxy's request whose `X-Forwarded-For` does not end with a client address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
