@@ -124,6 +124,8 @@ export async function renderPuzzles(root, key, id) {
       redraw: draw,
       pending: page.pending,
       replay: Boolean(r),
+      // The puzzle's seat is the reader's, also while its explanation is drawn as a replay.
+      readerSeat: p.seat,
       moveLog: null,
     };
     ctx.moveLog = (describe, interludes) => moveLog(ctx, describe, interludes);

@@ -346,10 +346,11 @@ export function fitViewBox(svg, bounds, framed) {
  * The title of `seat`'s pyramid: "Your pyramid" for the reader's own seat (never "Pyramid of
  * You", "Pyramide de Vous": issue 46 item 8), else "Pyramid of {name}".
  * @param {any} ctx the table's context (`state.seat`: the reader's seat; `replay`: a replay,
- *   where no seat is the reader's)
+ *   where no seat is the reader's unless `readerSeat` says so, as a puzzle's explanation does)
  * @param {number} seat
  * @returns {string}
  */
 export function pyramidTitle(ctx, seat) {
-  return ctx.state && ctx.state.seat === seat && !ctx.replay ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(seat) });
+  const own = ctx.replay ? ctx.readerSeat : ctx.state && ctx.state.seat;
+  return own === seat ? t('table.your_pyramid') : t('table.pyramid_of', { name: ctx.seatName(seat) });
 }
