@@ -209,7 +209,8 @@ async fn play_all(args: &LoadtestArgs, seed_base: u64) -> Result<Samples> {
                 .flat_map(|t| (0..args.bot_games).map(|i| (t.clone(), bots.clone(), i))),
         )
         .chain(victim_table.iter().map(|t| (t.clone(), victim.clone(), 0)));
-    let players_in_all = (args.games + args.bot_games + 1).max(1) as u32;
+    let players_in_all =
+        (args.games + args.bot_games + usize::from(args.victim_level.is_some())).max(1) as u32;
     let ramp = Duration::from_millis(args.ramp_ms);
     let players: Vec<_> = clients
         .enumerate()
