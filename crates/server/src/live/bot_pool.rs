@@ -68,7 +68,8 @@ impl Shared {
 }
 
 impl Shared {
-    /// Queues a slice of a search (see [`Thinking`]).
+    /// Queues `job` of `game` in `lane`, shared by its group and owner, and wakes the threads
+    /// (every one: the one woken must be one that may take this lane).
     fn push(&self, (lane, game, job): (Lane, String, Job)) {
         let (group, owner) = (job.group.clone(), job.owner.clone());
         self.queue().push_in(lane, &group, &owner, &game, job);
@@ -210,17 +211,12 @@ impl BotPool {
     }
 
     fn submit(&self, ticket: &Ticket, run: Box<dyn FnOnce() + Send + 'static>) {
-        let group = self.shared.origins.group_of(&ticket.owner);
         let job = Job {
-            group: group.clone(),
+            group: self.shared.origins.group_of(&ticket.owner),
             owner: ticket.owner.clone(),
             run,
         };
-        self.shared
-            .queue()
-            .push_in(ticket.lane, &group, &ticket.owner, &ticket.game, job);
-        // Every thread: the one woken must be one that may take this lane.
-        self.shared.ready.notify_all();
+        self.shared.push((ticket.lane, ticket.game.clone(), job));
     }
 
     /// The move (as text) a bot of `level` plays in `game`; never fails while `game` has a
