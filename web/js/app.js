@@ -82,7 +82,12 @@ function route() {
     app.leave = null;
   }
   app.rerender = null;
-  const root = document.getElementById('app');
+  // Each route draws into a fresh #app: a page still loading for the previous route (the lobby
+  // waiting for its lists when the player opens the settings, or redrawn in a new language)
+  // then finishes into the detached element and cannot cover the page now shown.
+  const old = /** @type {HTMLElement} */ (document.getElementById('app'));
+  const root = /** @type {HTMLElement} */ (old.cloneNode(false));
+  old.replaceWith(root);
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   document.title = 'Pyramidion';
   switch (parts[0]) {
