@@ -13,6 +13,7 @@ pub mod endings;
 pub mod fair_queue;
 pub mod fanout;
 pub mod hub;
+pub mod json_spans;
 pub mod link;
 pub mod load_error;
 pub mod moves;

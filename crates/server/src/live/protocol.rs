@@ -83,8 +83,9 @@ pub enum ServerMsg {
         event: u64,
         from: u64,
         clock: Option<Box<ClockView>>,
+        /// The operations' list as text, written by `live::patch` from the states' texts.
         #[ts(type = "([path: string, value: unknown] | [path: string])[]")]
-        patch: Vec<PatchOp>,
+        patch: Box<serde_json::value::RawValue>,
     },
     /// A seat's clock ran out (`timeout_bot_move`: a bot played for it;
     /// `seat_to_bot`: it timed out too often, a bot plays it to the end).
@@ -163,16 +164,6 @@ pub enum ServerMsg {
     #[serde(untagged)]
     #[ts(skip)]
     Relayed(Box<serde_json::value::RawValue>),
-}
-
-/// One operation of a `patch` message: `[path, value]` sets, `[path]` removes (a JSON
-/// Pointer into the state's document; `crate::live::patch` makes them and says how a client
-/// applies them).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum PatchOp {
-    Set(String, serde_json::Value),
-    Remove([String; 1]),
 }
 
 /// The fields of a `state` message.
