@@ -28,12 +28,26 @@ export function vacationCard() {
         showError(e);
       }
     };
+    const back = async () => {
+      try {
+        const after = await api('DELETE', '/api/me/vacation');
+        toast(t('people2.vacation_back_done', { count: after.paused || 0 }), 'info');
+        draw(after);
+      } catch (e) {
+        showError(e);
+      }
+    };
     mount(
       root,
       h('h2', {}, t('vacation.title')),
       h('p.hint', {}, t('vacation.explain', { allowance: st.allowance_days, window: st.window_days })),
       st.active
-        ? h('p', { 'data-testid': 'vacation-active', role: 'status' }, t('vacation.active', { date: dateText(st.active.ends_at) }))
+        ? h(
+            'p.row',
+            {},
+            h('span', { 'data-testid': 'vacation-active', role: 'status' }, t('vacation.active', { date: dateText(st.active.ends_at) })),
+            h('button', { 'data-testid': 'vacation-back', onclick: back }, t('people2.vacation_back')),
+          )
         : h('p.row', {}, h('label', {}, t('vacation.days'), ' ', days), h('button', { 'data-testid': 'vacation-start', disabled: st.days_left < 1, onclick: start }, t('vacation.start'))),
       h('p.hint', { 'data-testid': 'vacation-left' }, t('vacation.left', { count: st.days_left })),
     );

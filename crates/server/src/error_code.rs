@@ -147,9 +147,11 @@ codes! {
     CannotUndo = "cannot_undo", Some(409), "HTTP",
         "undo: the last step may not be taken back (the game's rules make it final: it revealed something, drew at random or ended the turn), it is not the user's, or the user is not to move";
     VacationActive = "vacation_active", Some(409), "HTTP",
-        "vacation: one is running already (it cannot be cut short or lengthened)";
+        "vacation: one is running already (it cannot be lengthened; `DELETE` ends it)";
     VacationTooLong = "vacation_too_long", Some(400), "HTTP",
         "vacation: fewer than 1 day, or more days than the allowance has left (21 in any 365)";
+    NoVacation = "no_vacation", Some(409), "HTTP",
+        "vacation: \"I'm back\" (`DELETE /api/me/vacation`) while no vacation is running";
     NoteTooLong = "note_too_long", Some(400), "HTTP",
         "a private note (`PUT /api/games/{id}/note`) over 2,000 characters; nothing is stored";
     ChatTooLong = "chat_too_long", None, "WS",

@@ -191,7 +191,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/me/turns", get(http::turns::my_turns))
         .route(
             "/api/me/vacation",
-            get(http::vacation::get_vacation).post(http::vacation::start_vacation),
+            get(http::vacation::get_vacation)
+                .post(http::vacation::start_vacation)
+                .delete(http::vacation::end_vacation),
         )
         .route("/api/clocks", get(http::turns::clocks))
         .route("/api/register", post(http::accounts::register))

@@ -124,7 +124,7 @@ impl Room {
             .resign(Resignation {
                 game_id: &self.id,
                 seats: rows,
-                ply: self.state_id() as i64,
+                ply: self.moves.len() as i64,
                 end: result.as_ref().map(|r| (ending.to_string(), r.clone())),
                 fence: self.lease.as_ref().map(crate::cluster::Lease::fence),
             })
