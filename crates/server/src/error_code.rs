@@ -172,11 +172,13 @@ codes! {
         "a seat kept for a player (a challenge) is for a player you follow";
     TooManyFollows = "too_many_follows", Some(429), "HTTP",
         "following: an account follows at most 500 players";
-    ClubNameTaken = "club_name_taken", Some(409), "HTTP", "a new club: the name (or a look-alike) is taken";
+    ClubNameTaken = "club_name_taken", Some(409), "HTTP", "a new club or a rename: the name (or a look-alike) is taken";
     TooManyClubs = "too_many_clubs", Some(429), "HTTP", "an account owns at most 5 clubs";
     ClubBanned = "club_banned", Some(403), "HTTP", "joining a club that banned the user";
     NotClubModerator = "not_club_moderator", Some(403), "HTTP",
         "a club's moderation (approve, remove, ban, roles): for its moderators and owner, roles for its owner";
+    NotClubOwner = "not_club_owner", Some(403), "HTTP",
+        "renaming, handing over or deleting a club: for its owner only (not its moderators)";
     ClubOwnerStays = "club_owner_stays", Some(409), "HTTP",
         "the owner of a club cannot leave it, be removed or banned";
     BadOfflineRecord = "bad_offline_record", Some(400), "HTTP",

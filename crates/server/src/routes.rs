@@ -261,7 +261,13 @@ pub fn router(state: AppState) -> Router {
             "/api/clubs",
             get(http::clubs::list).post(http::clubs::create),
         )
-        .route("/api/clubs/{id}", get(http::clubs::page))
+        .route(
+            "/api/clubs/{id}",
+            get(http::clubs::page)
+                .patch(http::club_owner::rename)
+                .delete(http::club_owner::delete),
+        )
+        .route("/api/clubs/{id}/owner", post(http::club_owner::transfer))
         .route("/api/clubs/{id}/join", post(http::clubs::join))
         .route("/api/clubs/{id}/leave", post(http::clubs::leave))
         .route(
