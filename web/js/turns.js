@@ -13,6 +13,8 @@ import { dateText } from './history.js';
 import { enablePush, status as pushStatus } from './push.js';
 
 const SOUND_KEY = 'pyr.turn_sound';
+// The event that asks for the list again (see `initTurns`).
+const TURNS_CHANGED = 'pyr:turns-changed';
 // The games where I am to move, by id (each the table as `GET /api/me/turns` gives it).
 const mine = new Map();
 
@@ -128,6 +130,9 @@ export function initTurns(socket) {
     await reload();
     if (mine.has(msg.game) && !mine.get(msg.game).paused_until) notify(msg.game);
   });
+  // Read again after a change no `turn` message tells: a vacation started or ended pauses or
+  // runs my games again without changing whose turn it is (vacation.js says so).
+  window.addEventListener(TURNS_CHANGED, () => reload());
   renderCount();
   // A page that sets its title drops the count: put it back.
   const title = document.querySelector('title');
