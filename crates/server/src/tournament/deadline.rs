@@ -30,7 +30,7 @@ pub async fn adjudicate_due(
     state: &AppState,
     row: &TournamentRow,
     now: i64,
-) -> Result<usize, super::director::DirectorError> {
+) -> Result<usize, crate::db::error::StoreError> {
     if row.status != Status::Running {
         return Ok(0);
     }
