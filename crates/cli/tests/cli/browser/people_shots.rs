@@ -168,3 +168,48 @@ async fn a_vacation_cut_short_a_paused_count_and_a_club_owner_in_french() {
     .await;
     s.quit().await;
 }
+
+/// The chat of a turn-based duel between two people, in French, at both widths: a message
+/// typed by one reaches the other, who reads it in the chat box.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_between_two_players_in_french() {
+    let w = world("people-shots-chat").await;
+    let base = w.server.base.clone();
+    let a = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    let b = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&a, &base).await;
+    open_lobby(&b, &base).await;
+    b.click("[data-testid=language] option[value=fr]").await;
+    let table = call(
+        &a,
+        "POST",
+        "/api/tables",
+        json!({"game": "pyramids", "options": {"players": 2}, "clock": "day",
+               "seats": [{"type": "me"}, {"type": "open"}]}),
+    )
+    .await;
+    let id = table["id"].as_str().expect("a table").to_string();
+    let joined = call(&b, "POST", &format!("/api/tables/{id}/join"), json!({})).await;
+    assert_eq!(joined["status"], "live", "{joined}");
+    for s in [&a, &b] {
+        s.goto(&format!("{base}/#/game/{id}")).await;
+        s.wait_for("[data-testid=chat]", 20).await;
+    }
+    let said = "Bonne partie ! On se revoit jeudi au club ?";
+    a.js(
+        "document.querySelector('[data-testid=chat-input]').value = arguments[0];",
+        json!([said]),
+    )
+    .await;
+    a.click("[data-testid=chat-send]").await;
+    b.wait_until(
+        "the message in the other player's chat",
+        "const t = document.querySelector('[data-testid=chat-text]'); return t && t.textContent === arguments[0];",
+        json!([said]),
+        15,
+    )
+    .await;
+    both(&b, "[data-testid=chat]", "chat").await;
+    a.quit().await;
+    b.quit().await;
+}
