@@ -9,6 +9,7 @@ import { t } from './i18n.js';
 import { app, showError, toast } from './shell.js';
 import { historyItem } from './history.js';
 import { createTable, tableLine } from './lobby.js';
+import { ownerCard } from './club-owner.js';
 
 const ADMISSIONS = ['open', 'approval', 'invite'];
 
@@ -202,6 +203,7 @@ export async function renderClub(root, id, invite) {
           club.members.map((m) => memberItem(club, m, reload)),
         ),
       ),
+      club.role === 'owner' ? ownerCard(club, reload) : null,
       club.standings.length
         ? h(
             'section.card',

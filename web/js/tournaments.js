@@ -7,6 +7,7 @@ import { h, mount } from './dom.js';
 import { t } from './i18n.js';
 import { app, errorText, showError } from './shell.js';
 import { profileLabel } from './clocks.js';
+import { dateText } from './history.js';
 
 const when = (ms) => new Date(ms).toLocaleString();
 const playerName = (p) => (p.bot ? t('tournament.bot', { name: p.name }) : p.name);
@@ -208,6 +209,7 @@ function roundsList(rounds, arena) {
         'section.card',
         { 'data-testid': 'tournament-round' },
         h('h3', {}, arena ? t('tournament.tables') : t('tournament.round', { round: r.round + 1 })),
+        r.deadline_at ? h('p.hint', { 'data-testid': 'round-deadline' }, t('people2.round_deadline', { date: dateText(r.deadline_at) })) : null,
         h(
           'ol.tables',
           {},

@@ -9,11 +9,22 @@ import { t } from './i18n.js';
 import { app, showError } from './shell.js';
 import { tableLine } from './lobby.js';
 import { formatClock } from './clocks.js';
+import { dateText } from './history.js';
 import { enablePush, status as pushStatus } from './push.js';
 
 const SOUND_KEY = 'pyr.turn_sound';
+// The event that asks for the list again (see `initTurns`).
+const TURNS_CHANGED = 'pyr:turns-changed';
 // The games where I am to move, by id (each the table as `GET /api/me/turns` gives it).
 const mine = new Map();
+
+// The games that wait for my move now: not those my vacation pauses (`paused_until`).
+function waiting() {
+  return [...mine.values()].filter((g) => !g.paused_until).length;
+}
+function pausedCount() {
+  return mine.size - waiting();
+}
 let readAt = performance.now();
 const listeners = new Set();
 
@@ -31,7 +42,7 @@ export function setSound(on) {
 const COUNT_PREFIX = /^\(\d+\) /;
 function titleWithCount() {
   const base = document.title.replace(COUNT_PREFIX, '');
-  const want = mine.size > 0 ? `(${mine.size}) ${base}` : base;
+  const want = waiting() > 0 ? `(${waiting()}) ${base}` : base;
   if (document.title !== want) document.title = want;
 }
 
@@ -57,9 +68,12 @@ function renderCount() {
   const el = document.getElementById('turns');
   if (!el) return;
   titleWithCount();
-  el.dataset.count = String(mine.size);
-  el.classList.toggle('waiting', mine.size > 0);
-  mount(el, t('turns.count', { count: mine.size }));
+  const count = waiting();
+  const paused = pausedCount();
+  el.dataset.count = String(count);
+  el.dataset.paused = String(paused);
+  el.classList.toggle('waiting', count > 0);
+  mount(el, t('turns.count', { count }), paused ? ` ${t('people2.turns_paused', { count: paused })}` : null);
 }
 
 // A short tone, made on the spot (no sound file to load).
@@ -114,8 +128,11 @@ export function initTurns(socket) {
     }
     if (had) return;
     await reload();
-    if (mine.has(msg.game)) notify(msg.game);
+    if (mine.has(msg.game) && !mine.get(msg.game).paused_until) notify(msg.game);
   });
+  // Read again after a change no `turn` message tells: a vacation started or ended pauses or
+  // runs my games again without changing whose turn it is (vacation.js says so).
+  window.addEventListener(TURNS_CHANGED, () => reload());
   renderCount();
   // A page that sets its title drops the count: put it back.
   const title = document.querySelector('title');
@@ -185,7 +202,11 @@ export function renderTurns(root) {
                     {},
                     h('a', { href: `#/game/${g.id}`, 'data-testid': `turn-${g.id}` }, tableLine(g)),
                     ' ',
-                    g.remaining_ms !== null && g.remaining_ms !== undefined ? h('span.status', {}, t('turns.time_left', { time: formatClock(g.remaining_ms - (performance.now() - readAt)) })) : null,
+                    g.paused_until
+                      ? h('span.status', { 'data-testid': `turn-paused-${g.id}` }, t('people2.turn_paused_until', { date: dateText(g.paused_until) }))
+                      : g.remaining_ms !== null && g.remaining_ms !== undefined
+                        ? h('span.status', {}, t('turns.time_left', { time: formatClock(g.remaining_ms - (performance.now() - readAt)) }))
+                        : null,
                   ),
                 ),
               )

@@ -8,6 +8,10 @@ import { t } from './i18n.js';
 import { dateText } from './history.js';
 import { showError, toast } from './shell.js';
 
+// Asks the header's "your move" count to read its list again (turns.js listens: imported
+// from here it would make a circle through clocks.js).
+const refreshTurns = () => window.dispatchEvent(new Event('pyr:turns-changed'));
+
 /**
  * @typedef {{ active: { starts_at: number, ends_at: number } | null, days_left: number,
  *   allowance_days: number, window_days: number, paused?: number }} VacationStatus
@@ -24,6 +28,17 @@ export function vacationCard() {
         const after = await api('POST', '/api/me/vacation', { days: Number(/** @type {HTMLInputElement} */ (days).value) });
         toast(t('vacation.started', { count: after.paused || 0 }), 'info');
         draw(after);
+        refreshTurns();
+      } catch (e) {
+        showError(e);
+      }
+    };
+    const back = async () => {
+      try {
+        const after = await api('DELETE', '/api/me/vacation');
+        toast(t('people2.vacation_back_done', { count: after.paused || 0 }), 'info');
+        draw(after);
+        refreshTurns();
       } catch (e) {
         showError(e);
       }
@@ -33,7 +48,12 @@ export function vacationCard() {
       h('h2', {}, t('vacation.title')),
       h('p.hint', {}, t('vacation.explain', { allowance: st.allowance_days, window: st.window_days })),
       st.active
-        ? h('p', { 'data-testid': 'vacation-active', role: 'status' }, t('vacation.active', { date: dateText(st.active.ends_at) }))
+        ? h(
+            'p.row',
+            {},
+            h('span', { 'data-testid': 'vacation-active', role: 'status' }, t('vacation.active', { date: dateText(st.active.ends_at) })),
+            h('button', { 'data-testid': 'vacation-back', onclick: back }, t('people2.vacation_back')),
+          )
         : h('p.row', {}, h('label', {}, t('vacation.days'), ' ', days), h('button', { 'data-testid': 'vacation-start', disabled: st.days_left < 1, onclick: start }, t('vacation.start'))),
       h('p.hint', { 'data-testid': 'vacation-left' }, t('vacation.left', { count: st.days_left })),
     );

@@ -147,9 +147,11 @@ codes! {
     CannotUndo = "cannot_undo", Some(409), "HTTP",
         "undo: the last step may not be taken back (the game's rules make it final: it revealed something, drew at random or ended the turn), it is not the user's, or the user is not to move";
     VacationActive = "vacation_active", Some(409), "HTTP",
-        "vacation: one is running already (it cannot be cut short or lengthened)";
+        "vacation: one is running already (it cannot be lengthened; `DELETE` ends it)";
     VacationTooLong = "vacation_too_long", Some(400), "HTTP",
         "vacation: fewer than 1 day, or more days than the allowance has left (21 in any 365)";
+    NoVacation = "no_vacation", Some(409), "HTTP",
+        "vacation: \"I'm back\" (`DELETE /api/me/vacation`) while no vacation is running";
     NoteTooLong = "note_too_long", Some(400), "HTTP",
         "a private note (`PUT /api/games/{id}/note`) over 2,000 characters; nothing is stored";
     ChatTooLong = "chat_too_long", None, "WS",
@@ -170,11 +172,13 @@ codes! {
         "a seat kept for a player (a challenge) is for a player you follow";
     TooManyFollows = "too_many_follows", Some(429), "HTTP",
         "following: an account follows at most 500 players";
-    ClubNameTaken = "club_name_taken", Some(409), "HTTP", "a new club: the name (or a look-alike) is taken";
+    ClubNameTaken = "club_name_taken", Some(409), "HTTP", "a new club or a rename: the name (or a look-alike) is taken";
     TooManyClubs = "too_many_clubs", Some(429), "HTTP", "an account owns at most 5 clubs";
     ClubBanned = "club_banned", Some(403), "HTTP", "joining a club that banned the user";
     NotClubModerator = "not_club_moderator", Some(403), "HTTP",
         "a club's moderation (approve, remove, ban, roles): for its moderators and owner, roles for its owner";
+    NotClubOwner = "not_club_owner", Some(403), "HTTP",
+        "renaming, handing over or deleting a club: for its owner only (not its moderators)";
     ClubOwnerStays = "club_owner_stays", Some(409), "HTTP",
         "the owner of a club cannot leave it, be removed or banned";
     BadOfflineRecord = "bad_offline_record", Some(400), "HTTP",

@@ -191,7 +191,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/me/turns", get(http::turns::my_turns))
         .route(
             "/api/me/vacation",
-            get(http::vacation::get_vacation).post(http::vacation::start_vacation),
+            get(http::vacation::get_vacation)
+                .post(http::vacation::start_vacation)
+                .delete(http::vacation::end_vacation),
         )
         .route("/api/clocks", get(http::turns::clocks))
         .route("/api/register", post(http::accounts::register))
@@ -259,7 +261,13 @@ pub fn router(state: AppState) -> Router {
             "/api/clubs",
             get(http::clubs::list).post(http::clubs::create),
         )
-        .route("/api/clubs/{id}", get(http::clubs::page))
+        .route(
+            "/api/clubs/{id}",
+            get(http::clubs::page)
+                .patch(http::club_owner::rename)
+                .delete(http::club_owner::delete),
+        )
+        .route("/api/clubs/{id}/owner", post(http::club_owner::transfer))
         .route("/api/clubs/{id}/join", post(http::clubs::join))
         .route("/api/clubs/{id}/leave", post(http::clubs::leave))
         .route(

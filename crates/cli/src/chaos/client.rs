@@ -178,7 +178,8 @@ impl Player {
                     let id = v["state_id"]
                         .as_u64()
                         .ok_or_else(|| anyhow!("a state without state_id: {v}"))?;
-                    self.last_event = Some(id);
+                    // The ply: the state id also counts undos (docs/protocol.md).
+                    self.last_event = v["event"].as_u64().or(Some(id));
                     self.latest = Some(v.clone());
                     if id >= at_least || resynced {
                         return Ok(v);

@@ -14,6 +14,8 @@ mod cluster;
 #[cfg(feature = "postgres-tests")]
 mod cluster_pairing;
 #[cfg(feature = "postgres-tests")]
+mod cluster_people;
+#[cfg(feature = "postgres-tests")]
 mod cluster_support;
 #[cfg(feature = "postgres-tests")]
 mod cluster_tournament;

@@ -51,6 +51,16 @@ impl Store {
             .await
     }
 
+    /// How many steps were taken back in `game_id`: the room's state ids go on from it
+    /// (`crate::live::room::Room::state_id`), so that none repeats after a restart.
+    pub async fn undo_count(&self, game_id: &str) -> Result<u64> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM undone_moves WHERE game_id = $1")
+            .bind(game_id)
+            .fetch_one(&mut *self.read().await?)
+            .await?;
+        Ok(n as u64)
+    }
+
     /// The steps taken back in `game_id`, in the order they were.
     pub async fn undone_moves(&self, game_id: &str) -> Result<Vec<UndoneMove>> {
         let rows = sqlx::query(

@@ -39,4 +39,33 @@ impl Store {
             })
             .await
     }
+
+    /// Ends `user_id`'s vacation (`starts`, `ends`) at `now` instead: the days after it are
+    /// not used.
+    pub async fn end_vacation(
+        &self,
+        user_id: &str,
+        starts: i64,
+        ends: i64,
+        now: i64,
+    ) -> Result<()> {
+        let user = user_id.to_string();
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    sqlx::query(
+                        "UPDATE vacations SET ends_at = $4
+                         WHERE user_id = $1 AND starts_at = $2 AND ends_at = $3",
+                    )
+                    .bind(&user)
+                    .bind(starts)
+                    .bind(ends)
+                    .bind(now)
+                    .execute(&mut *c)
+                    .await?;
+                    Ok(())
+                })
+            })
+            .await
+    }
 }

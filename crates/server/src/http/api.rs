@@ -554,14 +554,28 @@ pub async fn leave(
 async fn tell_lobby(state: &AppState, row: &GameRow, seats: &[SeatKind]) -> ApiResult<()> {
     let table = Box::new(table_of(state, row, seats, None).await?);
     let msg = crate::live::protocol::ServerMsg::Table { table };
-    // A friends-only or club table is pushed to nobody's lobby: those who may sit there see
-    // it when they read the lobby (`open_tables`) or the club's page.
-    if row.listed && state.store.audience(&row.id).await?.is_none() {
-        state.hub.to_lobby(&msg);
-    }
+    let mut told: Vec<&str> = Vec::new();
     for seat in seats {
-        if let SeatKind::Human(user) = seat {
+        if let SeatKind::Human(user) = seat
+            && !told.contains(&user.as_str())
+        {
+            told.push(user);
             state.hub.to_user(user, &msg);
+        }
+    }
+    if !row.listed {
+        return Ok(());
+    }
+    // A friends-only or club table reaches only the connections of those who may sit there
+    // (their lobby shows it; another page ignores it), never the lobby of everyone.
+    match state.store.audience(&row.id).await? {
+        None => state.hub.to_lobby(&msg),
+        Some(audience) => {
+            for user in crate::social::audience::members(state, &audience, &row.created_by).await? {
+                if !told.contains(&user.as_str()) {
+                    state.hub.to_user(&user, &msg);
+                }
+            }
         }
     }
     Ok(())

@@ -191,7 +191,7 @@ pub struct ClubPage {
     pub tables: Vec<crate::table_view::Table>,
 }
 
-async fn club_or_404(state: &AppState, id: &str) -> ApiResult<ClubRow> {
+pub(crate) async fn club_or_404(state: &AppState, id: &str) -> ApiResult<ClubRow> {
     if !crate::live::visibility::plausible_id(id) {
         return Err(ApiError::not_found("no such club"));
     }

@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod api;
 pub mod auth;
 pub mod client_ip;
+pub mod club_owner;
 pub mod clubs;
 pub mod coded_field;
 pub mod daily;

@@ -33,11 +33,14 @@ pub struct TurnEntry {
     pub table: Table,
     pub to_move: u8,
     pub remaining_ms: Option<i64>,
+    /// While the user's vacation pauses this game's clock: until when. Such a game is not
+    /// waiting for them (the header's count leaves it out and says it apart).
+    pub paused_until: Option<i64>,
 }
 
 /// Live games where the signed-in user is to move (and no bot plays their seat), the longest
 /// waiting first; each table carries `to_move` and, with a clock, `remaining_ms` (its time
-/// left as of this answer).
+/// left as of this answer) and `paused_until` (while a vacation pauses it).
 pub async fn my_turns(
     State(state): State<AppState>,
     identity: Identity,
@@ -62,6 +65,10 @@ pub async fn my_turns(
         list.push(TurnEntry {
             table: table_of(&state, &row, &seats, Some(&identity.user_id)).await?,
             to_move: seat,
+            paused_until: clock
+                .as_ref()
+                .and_then(|c| c.vacation_until(seat))
+                .filter(|&until| until > now),
             remaining_ms: clock.map(|c| c.remaining(seat, now)),
         });
     }

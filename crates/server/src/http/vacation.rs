@@ -2,9 +2,11 @@
 //! for a few days pauses the clocks of their turn-based games, within an allowance of
 //! [`ALLOWANCE_DAYS`] days in any [`WINDOW_DAYS`] (Board Game Arena's vacation mode is of that
 //! order; a longer absence is a time-out, and the game may be claimed). The vacation starts
-//! at once, by the rooms' clock (in a cluster the database's), and cannot be cut short. Each
-//! turn-based live game's room pauses its clock (`crate::live::vacation`); the other players
-//! see it on its clock. Real-time games are not paused.
+//! at once, by the rooms' clock (in a cluster the database's). Each turn-based live game's
+//! room pauses its clock (`crate::live::vacation`); the other players see it on its clock, and
+//! a turn-based game that starts during the vacation starts paused (`crate::live::rooms`).
+//! Real-time games are not paused. "I'm back" (`DELETE`) cuts it short: it ends now, the days
+//! not used return to the allowance (a day begun counts as used), and the games run again.
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
@@ -38,7 +40,7 @@ pub struct VacationStatus {
     pub days_left: i64,
     pub allowance_days: i64,
     pub window_days: i64,
-    /// `POST`: the games whose clock paused.
+    /// `POST`: the games whose clock paused; `DELETE`: the games whose clock runs again.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paused: Option<usize>,
 }
@@ -102,6 +104,38 @@ pub async fn start_vacation(
     }
     let until = now + body.days * DAY_MS;
     state.store.add_vacation(user, now, until).await?;
+    let paused = tell_games(&state, user, until).await?;
+    let mut after = status(&state, user, now).await?;
+    after.paused = Some(paused);
+    Ok(Json(after))
+}
+
+/// `DELETE /api/me/vacation`: "I'm back", the running vacation ends now.
+pub async fn end_vacation(
+    State(state): State<AppState>,
+    identity: Identity,
+) -> ApiResult<Json<VacationStatus>> {
+    let user = identity.user_id.as_str();
+    let now = state.config.room_clock.now_ms();
+    let Some(active) = status(&state, user, now).await?.active else {
+        return Err(ApiError::new(
+            ApiErrorCode::NoVacation,
+            "no vacation is running",
+        ));
+    };
+    state
+        .store
+        .end_vacation(user, active.starts_at, active.ends_at, now)
+        .await?;
+    let resumed = tell_games(&state, user, now).await?;
+    let mut after = status(&state, user, now).await?;
+    after.paused = Some(resumed);
+    Ok(Json(after))
+}
+
+/// Tells the rooms of `user`'s live turn-based games that they are away until `until` (back,
+/// when it is now): how many of them took it.
+async fn tell_games(state: &AppState, user: &str, until: i64) -> ApiResult<usize> {
     let mut games: Vec<String> = state
         .store
         .games_of_user(user)
@@ -118,14 +152,12 @@ pub async fn start_vacation(
     for id in &games {
         // A game whose room could not pause it (its storage failing) runs on: logged, and
         // not counted in `paused`.
-        match crate::http::endings::ask(&state, user, id, Action::Vacation { until }).await {
+        match crate::http::endings::ask(state, user, id, Action::Vacation { until }).await {
             Ok(_) => paused += 1,
             Err(e) => {
                 tracing::warn!(game = %id, error = %e.message, "a game's clock did not pause for a vacation")
             }
         }
     }
-    let mut after = status(&state, user, now).await?;
-    after.paused = Some(paused);
-    Ok(Json(after))
+    Ok(paused)
 }

@@ -30,6 +30,9 @@ pub enum Action {
     /// The user is on vacation until `until` (ms since the epoch): the clock of a turn-based
     /// game pauses for their seats (`crate::live::vacation`).
     Vacation { until: i64 },
+    /// The server only: a tournament round's deadline passed with the game unfinished
+    /// (`crate::tournament::deadline`): it ends now, the seat to move ranked last.
+    Adjudicate,
 }
 
 /// The room's answer: what happened, or why not (a stable code).

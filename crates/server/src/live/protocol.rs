@@ -68,8 +68,10 @@ pub enum ServerMsg {
         name: String,
         guest: bool,
     },
-    /// The state of a game as this connection's seat may see it. `event` = `state_id` = number
-    /// of moves played; `missed` lists the moves after the subscriber's `last_event`.
+    /// The state of a game as this connection's seat may see it. `event` = number of moves
+    /// played; `state_id` = the state's number, which grows with every move and every undo
+    /// (`crate::live::room::Room::state_id`); `missed` lists the moves after the
+    /// subscriber's `last_event`.
     /// (Boxed: every message is as large as the largest variant, and each one queued is an
     /// allocation of that size, `crate::queue`.)
     State(Box<StateMsg>),

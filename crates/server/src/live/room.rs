@@ -53,8 +53,11 @@ struct Subscriber {
 pub struct Room {
     pub id: String,
     game: AnyGame,
-    /// Every move played, as each viewer may see it; its length is the state id.
+    /// Every move played, as each viewer may see it; its length is the ply (`event`).
     moves: Vec<Played>,
+    /// Steps taken back in this game so far (`undone_moves`): with the ply they make the
+    /// state id (`Room::state_id`).
+    undos: u64,
     seats: Vec<SeatKind>,
     seed: u64,
     clock: Option<Clock>,
@@ -113,6 +116,8 @@ pub struct RoomSetup {
     pub game: AnyGame,
     /// The moves played so far (the game is already past them).
     pub moves: Vec<PlayedMove>,
+    /// How many steps were taken back in this game (`Room::undos`).
+    pub undos: u64,
     pub seats: Vec<SeatKind>,
     pub seed: u64,
     pub clock: Option<Clock>,
@@ -163,6 +168,7 @@ impl Room {
             id: setup.id,
             game: setup.game,
             moves: setup.moves.iter().map(Played::new).collect(),
+            undos: setup.undos,
             seats: setup.seats,
             seed: setup.seed,
             clock,
@@ -199,8 +205,14 @@ impl Room {
         }
     }
 
+    /// The number of the state players act on: it grows by one with every move and every
+    /// undo, so it never repeats (each undo takes one move off and adds two), and a stale
+    /// message (another tab's, sent before an undo) never lands on a later position that
+    /// happens to have as many moves. It is the server's event counter, not the rules': the
+    /// record (game, options, seed, moves) replays without it, and the ply (`event`, the
+    /// length of the move log) is still the number of moves.
     fn state_id(&self) -> u64 {
-        self.moves.len() as u64
+        self.moves.len() as u64 + 2 * self.undos
     }
 
     fn seat_of(&self, user: &str) -> Vec<u8> {
@@ -477,7 +489,7 @@ impl Room {
         ServerMsg::State(Box::new(crate::live::protocol::StateMsg {
             game: self.id.clone(),
             state_id: self.state_id(),
-            event: self.state_id(),
+            event: self.moves.len() as u64,
             seat,
             to_move,
             last_move: self

@@ -37,6 +37,8 @@ const FINISHED_CACHE: usize = 256;
 struct Loaded {
     game: AnyGame,
     moves: Vec<pyramidion_games::PlayedMove>,
+    /// Steps taken back so far (`RoomSetup::undos`).
+    undos: u64,
     seats: Vec<SeatKind>,
     seed: u64,
     clock: Option<Clock>,
@@ -184,6 +186,7 @@ impl Rooms {
                 id: id.to_string(),
                 game: loaded.game,
                 moves: loaded.moves,
+                undos: loaded.undos,
                 seats: loaded.seats,
                 seed: loaded.seed,
                 clock: loaded.clock,
@@ -397,6 +400,14 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
                 state.config.room_clock.now_ms(),
             ),
         });
+    // A turn-based game that starts while one of its players is on vacation starts paused
+    // for that player's seats, as if it had been running when the vacation began.
+    let mut clock = clock;
+    if row.clock_state.is_none()
+        && let Some(clock) = clock.as_mut()
+    {
+        crate::live::vacation::pause_at_start(state, clock, &seats).await?;
+    }
     let unstored =
         row.to_move != to_move || clock.as_ref().map(|c| &c.state) != row.clock_state.as_ref();
     if unstored && row.status == crate::game_status::GameStatus::Live {
@@ -424,6 +435,7 @@ async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
     let loaded = Loaded {
         game,
         moves,
+        undos: state.store.undo_count(id).await?,
         seats,
         seed: row.seed,
         clock,

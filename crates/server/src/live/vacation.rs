@@ -6,7 +6,33 @@
 //! it ends. Real-time games are never paused (a vacation does not reach them). Time is the
 //! rooms' clock (in a cluster the database's: `Cluster::database_clock`), the one the turns
 //! are charged by.
+use crate::AppState;
+use crate::db::rows::SeatKind;
 use crate::live::clock::Clock;
+
+/// A turn-based game's clock, just started: the seats of players on vacation now are paused
+/// until their vacation ends (`Clock::pause`), as they would be had the game been running when
+/// it began. Real-time clocks are left as they are.
+pub async fn pause_at_start(
+    state: &AppState,
+    clock: &mut Clock,
+    seats: &[SeatKind],
+) -> Result<(), crate::db::error::StoreError> {
+    if !clock.profile.turn_based() {
+        return Ok(());
+    }
+    let now = state.config.room_clock.now_ms();
+    for (seat, kind) in seats.iter().enumerate() {
+        let SeatKind::Human(user) = kind else {
+            continue;
+        };
+        let away = state.store.vacations_since(user, now).await?;
+        if let Some(&(_, until)) = away.iter().find(|&&(starts, _)| starts <= now) {
+            clock.pause(seat as u8, now, until);
+        }
+    }
+    Ok(())
+}
 
 impl Clock {
     /// Until when `seat`'s player is on vacation, if the clock says so.
@@ -31,6 +57,22 @@ impl Clock {
             self.state.turn_started_ms = until - used;
             self.state.seen_ms = Some(now);
         }
+    }
+
+    /// `seat`'s player is back at `now`, before their vacation's end ("I'm back"): its
+    /// running turn goes on from now with what it had used before the vacation (a turn that
+    /// came during it starts now), and its later turns are not paused. Whether it was paused.
+    pub fn back(&mut self, seat: u8, now: i64) -> bool {
+        let Some(until) = self.vacation_until(seat).filter(|&u| u > now) else {
+            return false;
+        };
+        self.state.vacation.retain(|&(s, _)| s != seat);
+        if self.state.running == Some(seat) && !self.state.covered {
+            // Paused, the turn started `until - used`: it now started `now - used`.
+            self.state.turn_started_ms -= until - now;
+            self.state.seen_ms = Some(now);
+        }
+        true
     }
 
     /// A turn that just started at `now` (`Clock::after_move`): if its seat is on vacation,
@@ -95,6 +137,32 @@ mod tests {
         c.after_move(Some(0), 2 * DAY + 10, false);
         c.after_move(Some(1), 2 * DAY + 20, false);
         assert_eq!(c.state.turn_started_ms, 2 * DAY + 20);
+        assert!(c.state.vacation.is_empty());
+    }
+
+    #[test]
+    fn back_early_a_turn_goes_on_with_what_it_had_used() {
+        let mut c = daily();
+        let now = 6 * 3600 * 1000;
+        c.pause(0, now, now + 3 * DAY);
+        // Back a day later: the 6 h used before count, the day away does not.
+        assert!(c.back(0, now + DAY));
+        assert!(c.state.vacation.is_empty());
+        assert_eq!(c.remaining(0, now + DAY), DAY - now);
+        assert_eq!(c.deadline(), Some(now + DAY + DAY - now));
+        assert!(!c.back(0, now + DAY), "not on vacation any more");
+        // A turn that came during the vacation starts when its player is back.
+        let mut c = daily();
+        c.pause(1, 1000, 3 * DAY);
+        c.after_move(Some(1), 5000, false);
+        assert!(c.back(1, DAY));
+        assert_eq!(c.deadline(), Some(2 * DAY));
+        // A seat not to move is only unpaused.
+        let mut c = daily();
+        c.pause(1, 1000, 3 * DAY);
+        let before = c.deadline();
+        assert!(c.back(1, DAY));
+        assert_eq!(c.deadline(), before);
         assert!(c.state.vacation.is_empty());
     }
 

@@ -74,6 +74,32 @@ pub async fn admits(
     }
 }
 
+/// Everyone in `audience` of a table created by `creator` (the creator too): those whose
+/// live lobby hears of the table (`crate::http::api`'s `tell_lobby`), as only they see it.
+pub async fn members(state: &AppState, audience: &Audience, creator: &str) -> Result<Vec<String>> {
+    let mut users: Vec<String> = match audience {
+        Audience::Friends => state
+            .store
+            .followed_by(creator)
+            .await?
+            .into_iter()
+            .map(|f| f.user)
+            .collect(),
+        Audience::Club { club } => state
+            .store
+            .club_members(club)
+            .await?
+            .into_iter()
+            .filter(|m| m.role.is_member())
+            .map(|m| m.user)
+            .collect(),
+    };
+    if !users.iter().any(|u| u == creator) {
+        users.push(creator.to_string());
+    }
+    Ok(users)
+}
+
 /// Refuses `user` a free seat at `row` if the table is for an audience they are not in:
 /// `403 friends_only` or `403 club_only`. (A seat kept for them is theirs whatever the
 /// audience: the caller does not ask then.)

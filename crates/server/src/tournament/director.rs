@@ -144,6 +144,8 @@ pub async fn step(state: &AppState, id: &str, now: i64) -> Result<bool, Director
     let Some(row) = store::get(&state.store, id).await? else {
         return Ok(false);
     };
+    // A round past its deadline ends first: its games' results are read just below.
+    super::deadline::adjudicate_due(state, &row, now).await?;
     let entrants = store::entrants(&state.store, id).await?;
     let tables = store::tables(&state.store, id).await?;
     let Some(step) = stepped(&row, &entrants, &tables, now)? else {

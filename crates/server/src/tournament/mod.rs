@@ -9,12 +9,14 @@
 //!   tournament's lease, before anyone is told (like a move: persist before publish).
 //! - [`swiss_step`], [`arena_step`]: the next step of a Swiss or an Arena, from what is
 //!   stored (pure); [`core_state`]: the core's state of either.
+//! - [`deadline`]: a clockless Swiss round's deadline, and its games adjudicated at it.
 //! - [`director`]: the task that runs the tournaments this instance holds the lease of.
 //! - [`view`]: what the API and the socket show of one.
 //!
 //! Named after no game: a tournament's game is a key read through the registry.
 pub mod arena_step;
 pub mod core_state;
+pub mod deadline;
 pub mod director;
 pub mod entry;
 pub mod row;

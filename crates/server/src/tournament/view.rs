@@ -29,6 +29,9 @@ pub struct RoundView {
     pub round: u32,
     pub started_at: Option<i64>,
     pub ended_at: Option<i64>,
+    /// While the round runs, when its unfinished games are adjudicated (a clockless Swiss:
+    /// `crate::tournament::deadline`).
+    pub deadline_at: Option<i64>,
     pub tables: Vec<TableView>,
     pub byes: Vec<PlayerView>,
 }
@@ -197,6 +200,9 @@ pub async fn full(
                     round: r.pairing.round,
                     started_at,
                     ended_at,
+                    deadline_at: started_at
+                        .filter(|_| ended_at.is_none())
+                        .and_then(|at| super::deadline::round_deadline(row, at)),
                     tables: r
                         .pairing
                         .tables
@@ -218,6 +224,7 @@ pub async fn full(
             round: 0,
             started_at: a.tables.first().map(|t| t.started_at as i64),
             ended_at: None,
+            deadline_at: None,
             tables: a
                 .tables
                 .iter()

@@ -6,6 +6,7 @@ mod after_game;
 mod api;
 mod chat;
 mod clocks;
+mod club_owner;
 mod common;
 mod connections;
 mod daily_embargo;

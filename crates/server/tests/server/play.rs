@@ -438,6 +438,7 @@ async fn a_subscriber_dropped_for_lagging_is_told_and_can_resubscribe() {
         id: "g".into(),
         game,
         moves: Vec::new(),
+        undos: 0,
         seats,
         seed: 7,
         clock: None,

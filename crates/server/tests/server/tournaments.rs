@@ -560,3 +560,82 @@ async fn a_club_tournament_is_for_its_members_only() {
         .await;
     assert_eq!(j.status, 200, "{}", j.text);
 }
+
+/// A Swiss round of games without a clock cannot wait for ever (issue 49): a week after it
+/// was paired, a game still under way is adjudicated (the seat to move ranks last, as a
+/// time-out would rank it), the round ends, and the next one is paired. The servers' time of
+/// day is the test's; the director is stepped at chosen times.
+#[tokio::test]
+async fn a_clockless_swiss_round_is_adjudicated_at_its_deadline() {
+    use pyramidion_server::tournament::director;
+    let dir = temp_dir("tourney_deadline");
+    // A minute ahead: "start now" is the system's time, the director's the rooms'.
+    let t0 = pyramidion_server::wall_clock::now_ms() + 60_000;
+    let clock = pyramidion_server::wall_clock::WallClock::fixed(t0);
+    let s = start(sqlite_url(&dir), move |c| c.room_clock = clock).await;
+    let mut ada = account(&s, "ada").await;
+    let mut bea = account(&s, "bea").await;
+    let r = ada
+        .post(
+            "/api/tournaments",
+            json!({"name": "Slow", "game": "pyramids", "format": "swiss", "seats": 2,
+                   "rounds": 2, "starts_in_s": 3600}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.body["clock"], Value::Null, "turn-based without a clock");
+    let id = r.body["id"].as_str().unwrap().to_string();
+    let j = bea
+        .post(&format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(j.status, 200, "{}", j.text);
+    ada.post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    let t = until(&mut ada, &id, |t| {
+        t["paired"].as_array().is_some_and(|r| r.len() == 1)
+    })
+    .await;
+    let round = &t["paired"][0];
+    let started = round["started_at"].as_i64().unwrap();
+    let week = 7 * 24 * 3600 * 1000;
+    assert_eq!(round["deadline_at"], started + week, "{round}");
+    let game = round["tables"][0]["game"].as_str().unwrap().to_string();
+    let state = ada.socket().await.subscribe(&game, None).await;
+    let to_move = state["to_move"].as_u64().unwrap() as usize;
+
+    // Nobody plays. Just before the deadline nothing is decided.
+    director::step(&s.state, &id, started + week - 1)
+        .await
+        .unwrap();
+    let row = s.state.store.game(&game).await.unwrap().unwrap();
+    assert_eq!(row.status, pyramidion_server::game_status::GameStatus::Live);
+
+    // At the deadline the game ends, the seat to move last; round 2 is paired.
+    director::step(&s.state, &id, started + week).await.unwrap();
+    let t = until(&mut ada, &id, |t| {
+        t["paired"].as_array().is_some_and(|r| r.len() == 2)
+    })
+    .await;
+    let places: Vec<u64> = t["paired"][0]["tables"][0]["places"]
+        .as_array()
+        .unwrap_or_else(|| panic!("round 1 has its result: {t}"))
+        .iter()
+        .map(|p| p.as_u64().unwrap())
+        .collect();
+    let mut want = vec![0, 0];
+    want[to_move] = 1;
+    assert_eq!(places, want, "{t}");
+    assert_eq!(
+        t["paired"][0]["deadline_at"],
+        Value::Null,
+        "the round is over"
+    );
+    let row = s.state.store.game(&game).await.unwrap().unwrap();
+    assert_eq!(
+        row.status,
+        pyramidion_server::game_status::GameStatus::Finished
+    );
+    let result: Value = serde_json::from_str(row.result.as_deref().unwrap()).unwrap();
+    assert_eq!(result["ending"], "adjudicated", "{result}");
+    assert_eq!(result["resigned"], json!([to_move]), "{result}");
+}

@@ -108,3 +108,89 @@ async fn a_vacation_pauses_turn_based_clocks_within_the_allowance_and_across_res
         Some(t0 + 6 * DAY)
     );
 }
+
+/// The entry of `game` in `c`'s "your move" list.
+async fn turn_entry(c: &mut Client, game: &str) -> Value {
+    let turns = c.get("/api/me/turns").await;
+    assert_eq!(turns.status, 200, "{}", turns.text);
+    turns.body["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == game)
+        .cloned()
+        .unwrap_or_else(|| panic!("{game} waits for its player: {}", turns.text))
+}
+
+#[tokio::test]
+async fn a_vacation_pauses_games_started_during_it_and_i_am_back_ends_it_early() {
+    let dir = temp_dir("vacation-back");
+    let url = sqlite_url(&dir);
+    let t0 = pyramidion_server::wall_clock::now_ms();
+    let s = server_at(&url, t0).await;
+    let mut a = Client::guest(&s).await;
+    let mut b = Client::guest(&s).await;
+    let daily = table(&mut a, &mut b, "day").await;
+    let r = a.post("/api/me/vacation", json!({"days": 3})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let until = t0 + 3 * DAY;
+    let mut wb = b.socket().await;
+    until_seat_0(&mut wb, &daily).await;
+
+    // The game waits for `a`, but a's vacation pauses it: "your move" says so, with until
+    // when (the header counts it apart).
+    let entry = turn_entry(&mut a, &daily).await;
+    assert_eq!(entry["paused_until"], until, "{entry}");
+
+    // A day later, a turn-based game started with `a` starts paused for a's seat; a
+    // real-time one does not.
+    let during = server_at(&url, t0 + DAY).await;
+    a.base = during.base.clone();
+    b.base = during.base.clone();
+    let fresh = table(&mut a, &mut b, "day").await;
+    let live = table(&mut a, &mut b, "normal").await;
+    let mut wb = b.socket().await;
+    let seen = wb.subscribe(&fresh, None).await;
+    assert_eq!(
+        seen["clock"]["vacation_until"],
+        json!([until, null]),
+        "{seen}"
+    );
+    let row = during.state.store.game(&fresh).await.unwrap().unwrap();
+    assert_eq!(row.clock_state.unwrap().vacation, vec![(0, until)]);
+    let seen = wb.subscribe(&live, None).await;
+    assert_eq!(
+        seen["clock"]["vacation_until"],
+        json!([null, null]),
+        "{seen}"
+    );
+
+    // "I'm back" that day: the vacation ends now, the two unused days return (the day begun
+    // counts), and both turn-based games run again, a's turn from now with its full day.
+    let r = a.delete("/api/me/vacation").await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.body["active"], Value::Null, "{}", r.text);
+    assert_eq!(r.body["days_left"], 20, "{}", r.text);
+    assert_eq!(r.body["paused"], 2, "{}", r.text);
+    let read = wb.subscribe(&daily, None).await;
+    assert_eq!(
+        read["clock"]["vacation_until"],
+        json!([null, null]),
+        "{read}"
+    );
+    assert_eq!(read["clock"]["remaining_ms"][0], DAY, "{read}");
+    assert_eq!(
+        during.state.store.deadline_of(&daily).await.unwrap(),
+        Some(t0 + 2 * DAY)
+    );
+    let entry = turn_entry(&mut a, &daily).await;
+    assert_eq!(entry["paused_until"], Value::Null, "{entry}");
+    let row = during.state.store.game(&fresh).await.unwrap().unwrap();
+    assert!(row.clock_state.unwrap().vacation.is_empty());
+
+    // Nothing left to end; a new vacation may start again.
+    let r = a.delete("/api/me/vacation").await;
+    assert_eq!((r.status, r.code()), (409, "no_vacation"), "{}", r.text);
+    let r = a.get("/api/me/vacation").await;
+    assert_eq!(r.body["days_left"], 20, "{}", r.text);
+}

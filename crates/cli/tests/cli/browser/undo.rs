@@ -22,16 +22,18 @@ async fn my_take(s: &Session) -> i64 {
     pyo_state(s).await.0
 }
 
-/// Waits for the table to show state `state` again (an undo goes one back).
-async fn back_to(s: &Session, state: i64) {
+/// Waits for the table to show the take again after the step of state `taken` was taken
+/// back; the state it shows is numbered anew, past `taken` (state numbers never repeat).
+async fn back_from(s: &Session, taken: i64) -> i64 {
     s.wait_until(
-        "the state before the step taken back",
+        "the take again, after the step taken back",
         "const t = document.querySelector('[data-testid=pyo-table]');
-         return t && Number(t.dataset.stateId) === arguments[0] && t.dataset.phase === 'take';",
-        json!([state]),
+         return t && Number(t.dataset.stateId) > arguments[0] && t.dataset.phase === 'take';",
+        json!([taken]),
         20,
     )
     .await;
+    pyo_state(s).await.0
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -75,26 +77,28 @@ async fn a_misclicked_take_is_taken_back_with_undo_and_ctrl_z() {
     s.screenshot(&dir, "undo-offered-fr-375").await;
     s.resize(DESKTOP.0, DESKTOP.1).await;
 
-    // Taken back: the quarry as it was, the same state number, no Undo any more.
+    // Taken back: the quarry as it was, a new state number, no Undo any more.
+    let taken = pyo_state(&s).await.0;
     s.click("[data-testid=undo]").await;
-    back_to(&s, before).await;
+    let now = back_from(&s, taken).await;
     assert!(s.find_all("[data-testid=undo]").await.is_empty());
     assert!(s.find_all("[data-testid=prompt].yours").await.len() == 1);
 
     // The right domino now (the second), then Ctrl+Z takes that back too.
     s.click_nth("[data-testid=take]", 1).await;
-    pyo_wait_past(&s, before).await;
+    pyo_wait_past(&s, now).await;
     s.wait_for("[data-testid=undo]", 10).await;
+    let taken = pyo_state(&s).await.0;
     s.js(
         "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'z', ctrlKey: true, bubbles: true }));",
         json!([]),
     )
     .await;
-    back_to(&s, before).await;
+    let now = back_from(&s, taken).await;
 
     // The move list and the record hold no step taken back: one take, then the placing.
     s.click_nth("[data-testid=take]", 1).await;
-    pyo_wait_past(&s, before).await;
+    pyo_wait_past(&s, now).await;
     let record = s
         .js(
             "return fetch(`/api/games/${arguments[0]}/record`).then((r) => r.json());",

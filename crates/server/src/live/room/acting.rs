@@ -34,6 +34,20 @@ impl Room {
             Action::Back => return self.back(&mine).await,
             Action::Undo { state_id } => return self.undo(&mine, state_id).await,
             Action::Vacation { until } => return self.vacation(&mine, until).await,
+            Action::Adjudicate => {
+                // Asked by the server (a tournament's round deadline), never by a player.
+                if user.is_some() {
+                    return refuse(
+                        StatusCode::FORBIDDEN,
+                        ApiErrorCode::NotSeated,
+                        "only the server adjudicates a game",
+                    );
+                }
+                // The seat to move is the one holding the game up: it ranks last, every
+                // other seat left shares the first rank (`final_ranks` of an early end).
+                let seats: Vec<u8> = self.to_move().into_iter().collect();
+                return self.end_early(seats, "adjudicated", true).await;
+            }
             Action::Resign => {
                 let seats: Vec<u8> = mine
                     .into_iter()
@@ -46,7 +60,7 @@ impl Room {
                         "you have already resigned this game",
                     );
                 }
-                self.resign(seats, "resigned").await
+                self.end_early(seats, "resigned", false).await
             }
             Action::Abandon => {
                 // Against bots only: every other seat is a bot (a solo game has none).
@@ -66,7 +80,7 @@ impl Room {
                     .filter(|&s| matches!(self.seats[s as usize], SeatKind::Human(_)))
                     .filter(|s| !self.resigned.contains(s))
                     .collect();
-                self.resign(seats, "abandoned").await
+                self.end_early(seats, "abandoned", false).await
             }
             Action::Claim => {
                 // The seats whose player is away (`Clock::claimable`): a bot took them after
@@ -85,14 +99,15 @@ impl Room {
                         "no player of this game is away past the time-out policy",
                     );
                 }
-                self.resign(away, "claimed").await
+                self.end_early(away, "claimed", false).await
             }
         }
     }
 
     /// Resigns `seats` (in this order), and ends the game when fewer than two seats, or no
-    /// person, are left in it. Stored first, then published.
-    async fn resign(&mut self, seats: Vec<u8>, ending: &str) -> Answer {
+    /// person, are left in it, or when `end` says so (an adjudication). Stored first, then
+    /// published.
+    async fn end_early(&mut self, seats: Vec<u8>, ending: &str, end: bool) -> Answer {
         let mut resigned = self.resigned.clone();
         resigned.extend(&seats);
         let left: Vec<u8> = (0..self.seats.len() as u8)
@@ -101,7 +116,7 @@ impl Room {
         let person_left = left
             .iter()
             .any(|&s| matches!(self.seats[s as usize], SeatKind::Human(_)));
-        let ends = left.len() < 2 || !person_left;
+        let ends = end || left.len() < 2 || !person_left;
         let result = ends.then(|| {
             // The seats absent: as `Room::state_for` ranks this ending (`Room::absent`).
             let absent: Vec<u8> = self
@@ -124,7 +139,7 @@ impl Room {
             .resign(Resignation {
                 game_id: &self.id,
                 seats: rows,
-                ply: self.state_id() as i64,
+                ply: self.moves.len() as i64,
                 end: result.as_ref().map(|r| (ending.to_string(), r.clone())),
                 fence: self.lease.as_ref().map(crate::cluster::Lease::fence),
             })

@@ -112,7 +112,9 @@ impl Room {
         }
         self.bot_asked = Some(state_id);
         let game = self.game.clone();
-        let seed = pyramidion_ai::seed::decision_seed(self.seed, state_id);
+        // Seeded by the ply, not the state id: a bot's choice depends on the game only, not
+        // on how many steps were taken back on the way.
+        let seed = pyramidion_ai::seed::decision_seed(self.seed, self.moves.len() as u64);
         let tx = self.me.clone();
         let not_before = self.last_move_at + self.bot_pace;
         let bots = self.bots.clone();

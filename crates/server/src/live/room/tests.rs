@@ -61,6 +61,7 @@ fn setup(store: &Arc<MemoryStore>, clock: Option<Clock>, bots: Arc<BotPool>) -> 
         id: "g1".into(),
         game: new_game(),
         moves: Vec::new(),
+        undos: 0,
         seats: vec![SeatKind::Human("a".into()), SeatKind::Human("b".into())],
         seed: SEED,
         clock,

@@ -78,6 +78,7 @@ impl Room {
         }
         self.game = game;
         self.moves.truncate(keep);
+        self.undos += 1;
         self.publish();
         self.schedule();
         Ok(Done::Undone {

@@ -9,7 +9,8 @@ use crate::live::endings::{Answer, Done};
 use axum::http::StatusCode;
 
 impl Room {
-    /// `mine` (the user's seats) is on vacation until `until` (ms since the epoch).
+    /// `mine` (the user's seats) is on vacation until `until` (ms since the epoch); an
+    /// `until` already past is the player's return ("I'm back": `Clock::back`).
     pub(super) async fn vacation(&mut self, mine: &[u8], until: i64) -> Answer {
         let Some(mut clock) = self.clock.clone().filter(|c| c.profile.turn_based()) else {
             return Err(ApiError::with_status(
@@ -24,8 +25,13 @@ impl Room {
             .copied()
             .filter(|s| !self.resigned.contains(s))
             .collect();
+        let back = until <= now;
         for &s in &seats {
-            clock.pause(s, now, until);
+            if back {
+                clock.back(s, now);
+            } else {
+                clock.pause(s, now, until);
+            }
         }
         let turn = TurnWrite {
             to_move: self.to_move(),
@@ -43,8 +49,9 @@ impl Room {
         self.clock = Some(clock);
         // The other players away hear of it as of any event (`crate::reach`); those at the
         // table see it on the clock.
+        // A return is seen on the clock only: nobody is called away for it.
         let mut told: Vec<&str> = Vec::new();
-        for (i, seat) in self.seats.iter().enumerate() {
+        for (i, seat) in self.seats.iter().enumerate().filter(|_| !back) {
             if let crate::db::rows::SeatKind::Human(user) = seat
                 && !mine.contains(&(i as u8))
                 && !told.contains(&user.as_str())

@@ -186,6 +186,11 @@ impl Client {
         self.send(req).await
     }
 
+    pub async fn patch(&mut self, path: &str, body: Value) -> Reply {
+        let req = self.http.patch(format!("{}{path}", self.base)).json(&body);
+        self.send(req).await
+    }
+
     pub async fn put(&mut self, path: &str, body: Value) -> Reply {
         let req = self.http.put(format!("{}{path}", self.base)).json(&body);
         self.send(req).await
