@@ -7,7 +7,7 @@ use std::process::Command;
 #[tokio::test]
 async fn behind_the_proxy_the_load_tool_sums_every_instance() {
     let database = fresh_database("pyramidion_cluster_loadtest_test").await;
-    let (instances, bases) = start_all(&database, &["a", "b"], &[]);
+    let (instances, bases) = start_all(&database, &["a", "b", "c"], &[]);
     let (mut haproxy, proxy) = proxy(&instances.iter().collect::<Vec<_>>());
     let run = |metrics: Option<String>| {
         let proxy = proxy.clone();
@@ -29,7 +29,7 @@ async fn behind_the_proxy_the_load_tool_sums_every_instance() {
     );
     assert!(text.contains("errors: 0"), "{text}");
     assert!(
-        text.contains("process_cpu_seconds_total, summed over 2 instances"),
+        text.contains("process_cpu_seconds_total, summed over 3 instances"),
         "{text}"
     );
     // One line per instance, and the moves of both add up to the server's.
