@@ -314,8 +314,9 @@ async fn under_faults_no_move_is_lost_and_every_game_comes_back_within_10_s() {
         .enumerate()
         .map(|(n, s)| tokio::spawn(drive(n, bases.clone(), stop.clone(), s.clone())))
         .collect();
-    // Every game under way before the first fault.
-    let mut gaps = vec![("start", longest_gap(&slots, Instant::now(), "start").await)];
+    // Every game under way before the first fault (not a fault: not held to the 10 s).
+    longest_gap(&slots, Instant::now(), "start").await;
+    let mut gaps = Vec::new();
 
     let slow = Faults {
         latency: Duration::from_millis(150),
