@@ -28,13 +28,22 @@ mod samples;
 #[path = "loadtest_tournament.rs"]
 mod tournament;
 use client::Client;
-use samples::{Samples, Totals, Unavailable, metric, metrics, percentiles, print_server_side};
+use samples::{
+    Samples, Totals, Unavailable, fleet_metrics, percentiles, print_instances, print_server_side,
+    summed,
+};
 
 #[derive(Args, Debug)]
 pub struct LoadtestArgs {
     /// The server, e.g. http://127.0.0.1:8080 (loopback only).
     #[arg(long)]
     pub url: String,
+    /// The server's instances, each at its own address (comma separated or repeated), whose
+    /// `/metrics` are read: `/metrics` is served only to the addresses an instance allows,
+    /// never through the proxy `--url` may name. Their CPU, moves and memory are summed, and
+    /// each instance's are printed too. Default: `--url` (one instance).
+    #[arg(long, value_delimiter = ',')]
+    pub metrics: Vec<String>,
     /// Concurrent games.
     #[arg(long, default_value_t = 100)]
     pub games: usize,
@@ -165,6 +174,9 @@ fn check_loopback(url: &str) -> Result<()> {
 
 pub fn run(args: LoadtestArgs) -> Result<()> {
     check_loopback(&args.url)?;
+    for url in &args.metrics {
+        check_loopback(url)?;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -291,31 +303,46 @@ async fn load(args: LoadtestArgs) -> Result<()> {
         None
     };
     let http = reqwest::Client::new();
+    // Every instance, each read at its own address: behind a proxy, /metrics through it is
+    // one random instance's (or refused), never the server's.
+    let instances: Vec<String> = if args.metrics.is_empty() {
+        vec![url.clone()]
+    } else {
+        args.metrics
+            .iter()
+            .map(|u| u.trim_end_matches('/').to_string())
+            .collect()
+    };
     // The idle server: its memory is the baseline that per-game memory is measured against.
-    let before = metrics(&http, &url).await?;
+    let before_each = fleet_metrics(&http, &instances).await?;
+    let before = summed(&before_each);
     let rss_before = *before
         .get("process_resident_memory_bytes")
         .context("metric process_resident_memory_bytes missing")?;
     let deadline = Instant::now() + Duration::from_secs(args.seconds);
     let peak_live = Arc::new(AtomicU64::new(0));
     let peak_rss = Arc::new(AtomicU64::new(0));
-    // Sample the server while the games run.
+    // Sample the server (every instance at once, summed) while the games run.
     let sampler = {
-        let (http, url, peak_live, peak_rss) = (
+        let (http, instances, peak_live, peak_rss) = (
             http.clone(),
-            url.clone(),
+            instances.clone(),
             peak_live.clone(),
             peak_rss.clone(),
         );
         tokio::spawn(async move {
             while Instant::now() < deadline {
-                if let (Ok(live), Ok(rss)) = (
-                    metric(&http, &url, "pyramidion_games_live").await,
-                    metric(&http, &url, "process_resident_memory_bytes").await,
-                ) && live as u64 >= peak_live.load(Ordering::Relaxed)
-                {
-                    peak_live.store(live as u64, Ordering::Relaxed);
-                    peak_rss.store(rss as u64, Ordering::Relaxed);
+                if let Ok(each) = fleet_metrics(&http, &instances).await {
+                    let all = summed(&each);
+                    let live = all.get("pyramidion_games_live").copied().unwrap_or(0.0);
+                    let rss = all
+                        .get("process_resident_memory_bytes")
+                        .copied()
+                        .unwrap_or(0.0);
+                    if live as u64 >= peak_live.load(Ordering::Relaxed) {
+                        peak_live.store(live as u64, Ordering::Relaxed);
+                        peak_rss.store(rss as u64, Ordering::Relaxed);
+                    }
                 }
                 tokio::time::sleep(Duration::from_millis(250)).await;
             }
@@ -329,7 +356,8 @@ async fn load(args: LoadtestArgs) -> Result<()> {
     };
     let _ = sampler.await;
     let elapsed = start.elapsed().as_secs_f64();
-    let after = metrics(&http, &url).await?;
+    let after_each = fleet_metrics(&http, &instances).await?;
+    let after = summed(&after_each);
     let (solo, bots) = (&samples.solo, &samples.bots);
     let [p50, p99, max] = solo.percentiles();
     println!(
@@ -395,10 +423,14 @@ async fn load(args: LoadtestArgs) -> Result<()> {
         delta("process_cpu_seconds_total"),
         delta("pyramidion_moves_total"),
     );
+    let over = match instances.len() {
+        1 => String::new(),
+        n => format!(", summed over {n} instances"),
+    };
     if server_moves > 0.0 && after.contains_key("process_cpu_seconds_total") {
         println!(
             "server CPU per 1,000 moves: {:.3} s ({cpu:.2} s user and system for {server_moves} moves, \
-             from /metrics process_cpu_seconds_total; everything the server did meanwhile included)",
+             from /metrics process_cpu_seconds_total{over}; everything the server did meanwhile included)",
             1000.0 * cpu / server_moves
         );
     }
@@ -408,11 +440,14 @@ async fn load(args: LoadtestArgs) -> Result<()> {
             (peak_rss.load(Ordering::Relaxed) as f64 - rss_before).max(0.0) / live as f64;
         println!(
             "server memory per live game: {:.1} KiB ({live} live games at the sample, \
-             {:.1} MiB resident against {:.1} MiB idle; a game's player connection included)",
+             {:.1} MiB resident against {:.1} MiB idle{over}; a game's player connection included)",
             per_game / 1024.0,
             peak_rss.load(Ordering::Relaxed) as f64 / 1048576.0,
             rss_before / 1048576.0
         );
+    }
+    if instances.len() > 1 {
+        print_instances(&instances, &before_each, &after_each);
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! What `pyramidion-loadtest` measures: the client side's samples (one process's, or the
 //! combined ones of `--clients` processes) and the server's side from its `/metrics`.
-use anyhow::{Context, Result};
+use anyhow::{Result, ensure};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::Mutex;
@@ -109,13 +109,60 @@ impl std::error::Error for Unavailable {}
 /// labelled series is also added into its bare name (`pyramidion_moves_total` counts the
 /// moves of every game).
 pub async fn metrics(http: &reqwest::Client, url: &str) -> Result<HashMap<String, f64>> {
-    let text = http
-        .get(format!("{url}/metrics"))
-        .send()
-        .await?
-        .text()
-        .await?;
-    Ok(parse_metrics(&text))
+    let answer = http.get(format!("{url}/metrics")).send().await?;
+    // An instance serves /metrics only to the addresses it allows (`serve --metrics-allow`):
+    // a refusal is no empty set of figures.
+    ensure!(
+        answer.status().is_success(),
+        "GET {url}/metrics: {}: read each instance at its own address (--metrics), from an \
+         address its --metrics-allow lets in",
+        answer.status()
+    );
+    Ok(parse_metrics(&answer.text().await?))
+}
+
+/// Each of `instances`' /metrics, read at once.
+pub async fn fleet_metrics(
+    http: &reqwest::Client,
+    instances: &[String],
+) -> Result<Vec<HashMap<String, f64>>> {
+    futures_util::future::try_join_all(instances.iter().map(|u| metrics(http, u))).await
+}
+
+/// The instances' samples added up, name by name: counters, histograms' buckets and sums,
+/// live games and resident memory are the cluster's when summed.
+pub fn summed(each: &[HashMap<String, f64>]) -> HashMap<String, f64> {
+    let mut out = HashMap::new();
+    for m in each {
+        for (k, v) in m {
+            *out.entry(k.clone()).or_insert(0.0) += v;
+        }
+    }
+    out
+}
+
+/// One line per instance: its CPU, moves and memory over the run, so that an instance doing
+/// more than its share is seen.
+pub fn print_instances(
+    instances: &[String],
+    before: &[HashMap<String, f64>],
+    after: &[HashMap<String, f64>],
+) {
+    for ((url, b), a) in instances.iter().zip(before).zip(after) {
+        let delta = |name: &str| a.get(name).unwrap_or(&0.0) - b.get(name).unwrap_or(&0.0);
+        let mib = |m: &HashMap<String, f64>| {
+            m.get("process_resident_memory_bytes").unwrap_or(&0.0) / 1048576.0
+        };
+        println!(
+            "instance {url}: CPU {:.2} s, {} moves, {} live games at the end, {:.1} MiB resident \
+             ({:.1} MiB idle)",
+            delta("process_cpu_seconds_total"),
+            delta("pyramidion_moves_total"),
+            a.get("pyramidion_games_live").unwrap_or(&0.0),
+            mib(a),
+            mib(b)
+        );
+    }
 }
 
 fn parse_metrics(text: &str) -> HashMap<String, f64> {
@@ -136,14 +183,6 @@ fn parse_metrics(text: &str) -> HashMap<String, f64> {
         }
     }
     out
-}
-
-pub async fn metric(http: &reqwest::Client, url: &str, name: &str) -> Result<f64> {
-    metrics(http, url)
-        .await?
-        .get(name)
-        .copied()
-        .with_context(|| format!("metric {name} missing"))
 }
 
 /// The server's side of the run, from the difference of two /metrics snapshots: where a
@@ -210,5 +249,15 @@ mod tests {
         assert_eq!(m["pyramidion_games_live"], 2.0);
         assert_eq!(m["x_bucket{le=\"0.5\"}"], 1.0);
         assert!(!m.contains_key("x_bucket"));
+    }
+
+    #[test]
+    fn instances_are_summed_name_by_name() {
+        let a = super::parse_metrics("process_cpu_seconds_total 1.5\nx_bucket{le=\"1\"} 2\n");
+        let b = super::parse_metrics("process_cpu_seconds_total 2\npyramidion_games_live 3\n");
+        let all = super::summed(&[a, b]);
+        assert_eq!(all["process_cpu_seconds_total"], 3.5);
+        assert_eq!(all["pyramidion_games_live"], 3.0);
+        assert_eq!(all["x_bucket{le=\"1\"}"], 2.0);
     }
 }

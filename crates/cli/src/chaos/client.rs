@@ -186,14 +186,18 @@ impl Player {
                     }
                 }
                 Some("error") => match v["code"].as_str() {
-                    Some("lagging") | Some("unavailable") => {
+                    // `internal`: the move could not be saved (the database out of reach) and
+                    // was not played, and no state follows: a person sees the board unchanged
+                    // and plays again, so the player reads the state again and the duel
+                    // sends its move again.
+                    Some("lagging") | Some("unavailable") | Some("internal") => {
                         self.resumed += 1;
                         resynced = true;
                         tokio::time::sleep(Duration::from_millis(100)).await;
                         self.subscribe().await;
                     }
                     // A move that met a change of owner was not played: the state says so.
-                    Some("internal") | Some("stale_state") | Some("not_your_turn") => {}
+                    Some("stale_state") | Some("not_your_turn") => {}
                     _ => bail!("unexpected error: {v}"),
                 },
                 _ => {}

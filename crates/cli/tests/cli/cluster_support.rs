@@ -51,6 +51,18 @@ impl Instance {
     /// Starts instance `name` on `database`, listening on `bind` (an instance restarted on
     /// the port of its predecessor).
     pub fn start_at(database: &str, name: &str, bind: &str, extra: &[&str]) -> Instance {
+        Instance::start_with_env(database, name, bind, extra, &[])
+    }
+
+    /// As [`Instance::start_at`], with `env` added to the process's environment (libfaketime's
+    /// variables for an instance whose clock is off: tests/cli/faults.rs).
+    pub fn start_with_env(
+        database: &str,
+        name: &str,
+        bind: &str,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> Instance {
         // Named by database too: the tests of one process each start an `a`.
         let db = database.rsplit('/').next().unwrap_or_default();
         let log = std::env::temp_dir().join(format!(
@@ -75,6 +87,7 @@ impl Instance {
             ])
             .args(extra)
             .env("RUST_LOG", "info")
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(log_file)
             .spawn()

@@ -21,8 +21,14 @@ mod cluster_support;
 mod cluster_tournament;
 mod crash;
 mod export_replay;
+#[cfg(feature = "postgres-tests")]
+mod fault_proxy;
+#[cfg(feature = "postgres-tests")]
+mod faults;
 mod golden;
 mod loadtest;
+#[cfg(feature = "postgres-tests")]
+mod loadtest_cluster;
 #[cfg(feature = "postgres-tests")]
 mod rolling_restart;
 mod storage;
