@@ -50,3 +50,5 @@ impl Game {
         game
     }
 }
+
+impl pyramidion_core::ViewSampler for Game {}
