@@ -53,8 +53,13 @@ mod tests {
             let d = kind.descriptor();
             for deal in 0..24u64 {
                 let players = d.seats.min + (deal as u8 % (d.seats.max - d.seats.min + 1));
-                let mut game =
-                    AnyGame::new(kind, &serde_json::json!({ "players": players }), deal).unwrap();
+                // Every option the descriptor offers at this count, its values in turn.
+                let mut options = serde_json::json!({ "players": players });
+                for o in d.options.iter().filter(|o| o.applies_to(players)) {
+                    let value = o.values[deal as usize / 3 % o.values.len()];
+                    options[o.key] = value.into();
+                }
+                let mut game = AnyGame::new(kind, &options, deal).unwrap();
                 let mut rng = GameRng::from_seed(deal ^ 0x5eed);
                 let mut step = 0u64;
                 loop {

@@ -50,5 +50,3 @@ impl Game {
         game
     }
 }
-
-impl pyramidion_core::ViewSampler for Game {}
