@@ -50,6 +50,7 @@ mod tests {
                 continue;
             }
             tested += 1;
+            let mut positions = 0;
             let d = kind.descriptor();
             for deal in 0..24u64 {
                 let players = d.seats.min + (deal as u8 % (d.seats.max - d.seats.min + 1));
@@ -77,6 +78,7 @@ mod tests {
                             game.ply()
                         );
                         assert_eq!(sampled.to_move(), game.to_move(), "{kind}");
+                        positions += 1;
                         if game.to_move() == ToMove::Seat(seat) {
                             assert_eq!(
                                 sampled.legal_texts(),
@@ -95,6 +97,8 @@ mod tests {
                     step += 1;
                 }
             }
+            // Seats × positions checked (`--nocapture` shows it).
+            eprintln!("{kind}: {positions} views rebuilt");
         }
         assert!(tested > 0, "no game offers a sampler");
     }
