@@ -29,6 +29,13 @@ pub fn games() -> String {
     games_json()
 }
 
+/// Whether `game` (its key) rebuilds a state from a seat's view, which previews and local
+/// analyses of a game the server runs need (`false` for a key no game has).
+#[wasm_bindgen(js_name = samplesViews)]
+pub fn samples_views(game: &str) -> bool {
+    engine::samples_views(game)
+}
+
 /// `speed::random_games` (the speed figures): complete random games, the moves played.
 #[cfg(feature = "speed")]
 #[wasm_bindgen(js_name = benchRandomGames)]
@@ -71,6 +78,22 @@ impl JsEngine {
     #[wasm_bindgen(js_name = fromRecord)]
     pub fn from_record(record: &str) -> Result<JsEngine, JsValue> {
         Engine::from_record(record).map(JsEngine).map_err(thrown)
+    }
+
+    /// The game behind `seat`'s view (JSON, as the server sent it), what it hides drawn from
+    /// `seed`: what previews and local analyses of a game the server runs compute on.
+    #[wasm_bindgen(js_name = fromView)]
+    pub fn from_view(game: &str, view: &str, seat: u8, seed: u64) -> Result<JsEngine, JsValue> {
+        Engine::from_view(game, view, seat, seed)
+            .map(JsEngine)
+            .map_err(thrown)
+    }
+
+    /// `seat`'s view (JSON) after `moves` (a JSON array of move texts) played on a copy.
+    pub fn preview(&self, moves: &str, seat: u8) -> Result<String, JsValue> {
+        let moves: Vec<String> = serde_json::from_str(moves)
+            .map_err(|e| thrown(GameError::new("bad_moves", e.to_string())))?;
+        self.0.preview(&moves, seat).map_err(thrown)
     }
 
     #[wasm_bindgen(getter)]
