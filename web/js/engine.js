@@ -129,6 +129,17 @@ export class LocalGame {
     return JSON.parse(checked(() => this.raw.analyse(budget, seed)));
   }
 
+  /**
+   * The view `seat` would have after `moves` played on a copy (this game does not change):
+   * what a table previews of a choice before sending it.
+   * @param {string[]} moves move texts
+   * @param {number} seat
+   * @returns {any} the view after them
+   */
+  preview(moves, seat) {
+    return JSON.parse(checked(() => this.raw.preview(JSON.stringify(moves), seat)));
+  }
+
   /** Frees the game's memory in the module (it is not garbage-collected). */
   free() {
     this.raw.free();
@@ -154,6 +165,28 @@ export class Engines {
    */
   newGame(game, options, seed) {
     return new LocalGame(checked(() => new this.glue.Engine(game, JSON.stringify(options ?? null), seed)));
+  }
+
+  /**
+   * Whether `game` rebuilds a state from a seat's view (previews and local analyses of a game
+   * the server runs need it).
+   * @param {string} game a game's key
+   * @returns {boolean}
+   */
+  samplesViews(game) {
+    return this.glue.samplesViews(game);
+  }
+
+  /**
+   * The game behind `seat`'s view (as the server sent it), what the view hides drawn from
+   * `seed`: the page computes on it without anything the seat may not see.
+   * @param {string} game a game's key
+   * @param {unknown} view
+   * @param {number} seat
+   * @param {bigint} seed
+   */
+  fromView(game, view, seat, seed) {
+    return new LocalGame(checked(() => this.glue.Engine.fromView(game, JSON.stringify(view), seat, seed)));
   }
 
   /** @param {unknown} record a record (its JSON form as an object, or its text form) */
