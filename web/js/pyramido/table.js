@@ -170,7 +170,7 @@ function placementPreview(ctx, seat, move) {
   const value = after.seats[seat].stage_value;
   return h(
     'p.hint.pyo-preview',
-    { 'data-testid': 'preview', 'data-move': move, 'data-stage-value': value, role: 'status' },
+    { 'data-testid': 'preview', 'data-move': move, 'data-seat': seat, 'data-stage-value': value, role: 'status' },
     t('preview.stage_value', { count: value, now: ctx.view.seats[seat].stage_value }),
   );
 }
@@ -472,7 +472,7 @@ function coverPanel(ctx, moves) {
  * @param {SeatView} p
  */
 function scoreLine(ctx, p) {
-  const live = p.status === 'eliminated' ? null : h('span', { 'data-testid': 'stage-value' }, t('pyo.stage_value', { points: p.stage_value }));
+  const live = p.status === 'eliminated' ? null : h('span', { 'data-testid': 'stage-value', 'data-seat': p.seat, 'data-points': p.stage_value }, t('pyo.stage_value', { points: p.stage_value }));
   // The stages and the total are the shell's (from the envelope); the live value of the stage
   // being built, the cards left and the markers in hand are Pyramido's.
   return seatScoreLine(ctx, p.seat, { middle: [live, h('span', {}, t('pyo.cards_left', { count: p.cards_in_hand.length }))], after: markersInHand(p) });

@@ -13,6 +13,7 @@ mod generic;
 mod live_play;
 mod offline;
 mod people;
+mod previews;
 mod puzzles;
 mod pyramido;
 mod pyramids;
