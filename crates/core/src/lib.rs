@@ -26,6 +26,6 @@ pub use notation::{Notation, Redacted};
 pub use player_count::PlayerCount;
 pub use rng::{GameRng, Seed};
 pub use rules::{ErrorCode, Outcome, RankKey, Rules, SetupError, ToMove};
-pub use sampler::{SampleError, ViewJson, ViewSampler};
+pub use sampler::{SampleError, ViewJson, ViewPart, ViewSampler};
 pub use seat::Seat;
 pub use tutorial::Tutorials;

@@ -5,7 +5,7 @@ use crate::scoring::{StageScore, stage_total};
 use arrayvec::ArrayVec;
 use pyramidion_core::{Outcome, RankKey, Seat, SetupError};
 use pyramidion_pyramid::Pyramid;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Blocks of each stage: 5×4, 4×3, 3×2, 2×1.
 pub const STAGE_BLOCKS: [u8; 4] = [20, 12, 6, 2];
@@ -18,7 +18,7 @@ pub const PILE_CAPACITY: usize = DOMINO_COUNT - QUARRY_SLOTS;
 pub const MAX_DOMINOES_PER_PLAYER: usize = 20;
 
 /// What the seat to move decides now.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Take a quarry domino.
@@ -51,7 +51,7 @@ impl Phase {
     }
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Still placing dominoes on the current stage.

@@ -1,9 +1,9 @@
 //! The position: nine cells, whose turn it is, and who moved first.
 use crate::Options;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// A cell's mark. X always moves first; the seed decides which seat plays X.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Mark {
     X,

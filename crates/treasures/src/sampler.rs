@@ -7,165 +7,105 @@
 //! order they were placed), the bag is what the box holds minus every gem in sight, and the
 //! dominoes nobody has seen are shuffled into the hidden places (a face-down top gets one
 //! with its back), as [`Game::resample_hidden`] does from a true state.
-use crate::data::{self, BackBlock, DOMINO_COUNT, DominoId};
-use crate::gems::{Colour, Gem, Gems};
+use crate::data::{self, DOMINO_COUNT, DominoId};
+use crate::gems::{Gem, Gems};
 use crate::moves::Payment;
-use crate::options::{Options, SoloMode};
+use crate::options::Options;
 use crate::state::{
     Game, Legend, LegendTurn, Phase, Pile, Player, STAGES, ScorableArea, ScoredArea,
 };
-use pyramidion_core::{GameRng, SampleError, Seat, ViewJson, ViewSampler};
+use pyramidion_core::{GameRng, SampleError, Seat, ViewJson, ViewPart, ViewSampler};
 use pyramidion_pyramid::topview::parse_area_name;
-use pyramidion_pyramid::{Block, PlacedBlock, Placement, Pyramid};
-use serde::Deserialize;
-
-#[derive(Deserialize)]
-struct ViewIn {
-    seats: Vec<SeatIn>,
-    to_move: Option<Seat>,
-    phase: Phase,
-    stage: u8,
-    first_player: Seat,
-    options: Options,
-    ply: u32,
-    spaces: Vec<SpaceIn>,
-    bag_size: u32,
-    discard: Gems,
-    hand: Option<DominoIn>,
-    scoring: Option<ScoringIn>,
-    legend: Option<LegendIn>,
-    automa: Option<AutomaIn>,
-}
-
-#[derive(Deserialize)]
-struct DominoIn {
-    id: DominoId,
-}
-
-#[derive(Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum TopIn {
-    FaceUp { domino: DominoIn },
-    FaceDown { back: [BackBlock; 2] },
-    Empty,
-}
-
-#[derive(Deserialize)]
-struct SpaceIn {
-    pile_size: usize,
-    top: TopIn,
-    gems: Gems,
-}
-
-#[derive(Deserialize)]
-struct BlockIn {
-    stage: u8,
-    x: u8,
-    y: u8,
-    block: ColouredBlockIn,
-}
-
-#[derive(Deserialize)]
-struct ColouredBlockIn {
-    colour: Colour,
-    icons: u8,
-}
-
-#[derive(Deserialize)]
-struct LastPlacementIn {
-    stage: u8,
-    placement: Placement,
-}
-
-#[derive(Deserialize)]
-struct ScoredAreaIn {
-    stage: u8,
-    name: String,
-    colour: Colour,
-    icons: u8,
-    payment: Payment,
-}
-
-#[derive(Deserialize)]
-struct SeatIn {
-    stage_points: Vec<Option<i32>>,
-    gems: Gems,
-    stage_complete: bool,
-    pyramid_stage: u8,
-    blocks: Vec<BlockIn>,
-    dominoes: Vec<DominoId>,
-    last_placement: Option<LastPlacementIn>,
-    scored_areas: Vec<ScoredAreaIn>,
-}
-
-#[derive(Deserialize)]
-struct AreaIn {
-    name: String,
-    activation: Option<Payment>,
-}
-
-#[derive(Deserialize)]
-struct ScoringIn {
-    areas: Vec<AreaIn>,
-}
-
-#[derive(Deserialize)]
-struct LegendGemIn {
-    gem: Gem,
-    space: u8,
-}
-
-#[derive(Deserialize)]
-struct LegendTurnIn {
-    ply: u32,
-    wishes: [Colour; 2],
-    gems: Vec<LegendGemIn>,
-    space: Option<u8>,
-    domino: Option<DominoIn>,
-    drew: Option<Gem>,
-}
-
-#[derive(Deserialize)]
-struct LegendScoreIn {
-    coloured: u8,
-    mythical: u8,
-}
-
-#[derive(Deserialize)]
-struct LegendIn {
-    mode: SoloMode,
-    pile: Vec<DominoIn>,
-    gems: Gems,
-    turns: Vec<LegendTurnIn>,
-    stage_draw: Option<Gem>,
-    scored: Vec<LegendScoreIn>,
-}
-
-#[derive(Deserialize)]
-struct AutomaIn {
-    stage_points: Vec<Option<i32>>,
-}
+use pyramidion_pyramid::{Block, Dir, PlacedBlock, Placement, Pyramid};
 
 fn bad(message: impl Into<String>) -> SampleError {
     SampleError::bad_view(message)
 }
 
-fn colour_index(c: Colour) -> u8 {
-    Colour::ALL.iter().position(|&x| x == c).unwrap_or(0) as u8
+/// A colour (0–4) by name: the colours are the first five gems, in their order.
+fn colour(p: ViewPart) -> Result<u8, SampleError> {
+    Ok(p.one_of(&Gem::NAMES[..5])? as u8)
 }
 
+fn gem(p: ViewPart) -> Result<Gem, SampleError> {
+    Ok(Gem::from_index(p.one_of(&Gem::NAMES)?))
+}
+
+/// Gems as views carry them: a count per gem by name.
+fn gems(p: ViewPart) -> Result<Gems, SampleError> {
+    let mut out = Gems::default();
+    for g in Gem::ALL {
+        out.add(g, p.get(g.name())?.num()?);
+    }
+    Ok(out)
+}
+
+fn payment(p: ViewPart) -> Result<Payment, SampleError> {
+    p.str()?.parse().map_err(|_| bad("no such payment"))
+}
+
+fn domino_id(p: ViewPart) -> Result<DominoId, SampleError> {
+    let id: DominoId = p.get("id")?.num()?;
+    if id as usize >= DOMINO_COUNT {
+        return Err(bad("no such domino"));
+    }
+    Ok(id)
+}
+
+const PHASES: [(&str, Phase); 6] = [
+    ("take", Phase::Take),
+    ("flip", Phase::Flip),
+    ("place", Phase::Place),
+    ("activate", Phase::Activate),
+    ("discard", Phase::Discard),
+    ("over", Phase::Over),
+];
+
 /// Stage points as the game keeps them: a stage not scored yet holds 0.
-fn stage_scores(points: &[Option<i32>]) -> Result<[u16; STAGES as usize], SampleError> {
+fn stage_scores(points: ViewPart) -> Result<[u16; STAGES as usize], SampleError> {
     let mut scores = [0; STAGES as usize];
-    for (s, p) in scores.iter_mut().zip(points) {
-        *s = u16::try_from(p.unwrap_or(0)).map_err(|_| bad("stage points out of range"))?;
+    for (s, p) in scores.iter_mut().zip(points.items()?) {
+        *s = match p.non_null() {
+            Some(p) => p.num()?,
+            None => 0,
+        };
     }
     Ok(scores)
 }
 
-fn player(seat: &SeatIn) -> Result<Player, SampleError> {
+/// What a face-up or face-down pile top shows.
+enum Top {
+    FaceUp(DominoId),
+    /// The back, as the view serialises it (compared with each unseen domino's).
+    FaceDown(ViewJson),
+    Empty,
+}
+
+struct Space {
+    size: usize,
+    top: Top,
+}
+
+fn space(p: ViewPart) -> Result<Space, SampleError> {
+    let top = p.get("top")?;
+    let top = match top
+        .get("kind")?
+        .one_of(&["face_up", "face_down", "empty"])?
+    {
+        0 => Top::FaceUp(domino_id(top.get("domino")?)?),
+        1 => Top::FaceDown(top.get("back")?.0.clone()),
+        _ => Top::Empty,
+    };
+    Ok(Space {
+        size: p.get("pile_size")?.num()?,
+        top,
+    })
+}
+
+fn player(seat: ViewPart) -> Result<Player, SampleError> {
     let mut dominoes = arrayvec::ArrayVec::new();
-    for &id in &seat.dominoes {
+    for id in seat.get("dominoes")?.items()? {
+        let id: DominoId = id.num()?;
         if id as usize >= DOMINO_COUNT {
             return Err(bad("no such domino"));
         }
@@ -173,95 +113,115 @@ fn player(seat: &SeatIn) -> Result<Player, SampleError> {
             .try_push(id)
             .map_err(|_| bad("too many dominoes"))?;
     }
-    let blocks: Vec<PlacedBlock> = seat
-        .blocks
-        .iter()
-        .map(|b| PlacedBlock {
-            stage: b.stage.saturating_sub(1),
-            x: b.x,
-            y: b.y,
+    let mut blocks = Vec::new();
+    for b in seat.get("blocks")?.items()? {
+        let block = b.get("block")?;
+        blocks.push(PlacedBlock {
+            stage: b.get("stage")?.num::<u8>()?.saturating_sub(1),
+            x: b.get("x")?.num()?,
+            y: b.get("y")?.num()?,
             block: Block {
-                colour: colour_index(b.block.colour),
-                icons: b.block.icons,
+                colour: colour(block.get("colour")?)?,
+                icons: block.get("icons")?.num()?,
             },
-        })
-        .collect();
+        });
+    }
     let faces: Vec<[Block; 2]> = dominoes.iter().map(|&id| data::get(id).blocks).collect();
-    let pyramid =
-        Pyramid::rebuilt(&blocks, &faces, seat.pyramid_stage.saturating_sub(1)).map_err(bad)?;
+    let stage: u8 = seat.get("pyramid_stage")?.num()?;
+    let pyramid = Pyramid::rebuilt(&blocks, &faces, stage.saturating_sub(1)).map_err(bad)?;
     let mut scored_areas = arrayvec::ArrayVec::new();
-    for s in &seat.scored_areas {
+    for s in seat.get("scored_areas")?.items()? {
         let area = ScoredArea {
-            stage: s.stage.saturating_sub(1),
+            stage: s.get("stage")?.num::<u8>()?.saturating_sub(1),
             area: ScorableArea {
-                anchor: parse_area_name(&s.name).map_err(bad)?,
-                colour: colour_index(s.colour),
-                icons: s.icons,
+                anchor: parse_area_name(s.get("name")?.str()?).map_err(bad)?,
+                colour: colour(s.get("colour")?)?,
+                icons: s.get("icons")?.num()?,
             },
-            payment: s.payment,
+            payment: payment(s.get("payment")?)?,
         };
         scored_areas
             .try_push(area)
             .map_err(|_| bad("too many areas scored"))?;
     }
+    let last_placement = match seat.opt("last_placement") {
+        None => None,
+        Some(l) => {
+            let p = l.get("placement")?;
+            let dir = Dir::ALL[p.get("dir")?.one_of(&["E", "S", "W", "N"])?];
+            let placement = Placement::new(p.get("x")?.num()?, p.get("y")?.num()?, dir);
+            Some((l.get("stage")?.num::<u8>()?.saturating_sub(1), placement))
+        }
+    };
     Ok(Player {
         pyramid,
         dominoes,
-        gems: seat.gems,
-        stage_scores: stage_scores(&seat.stage_points)?,
-        stage_complete: seat.stage_complete,
-        last_placement: seat
-            .last_placement
-            .as_ref()
-            .map(|l| (l.stage.saturating_sub(1), l.placement)),
+        gems: gems(seat.get("gems")?)?,
+        stage_scores: stage_scores(seat.get("stage_points")?)?,
+        stage_complete: seat.get("stage_complete")?.bool()?,
+        last_placement,
         scored_areas,
     })
 }
 
-fn legend(l: &LegendIn, automa: Option<&AutomaIn>) -> Result<Legend, SampleError> {
+fn legend(l: ViewPart, automa: Option<ViewPart>, options: &Options) -> Result<Legend, SampleError> {
+    let mode = options
+        .solo
+        .ok_or_else(|| bad("THE Legend sits only at a solo table"))?;
     let mut pile = arrayvec::ArrayVec::new();
-    for d in &l.pile {
-        pile.try_push(d.id)
+    for d in l.get("pile")?.items()? {
+        pile.try_push(domino_id(d)?)
             .map_err(|_| bad("THE Legend's pile is too high"))?;
     }
     if pile.is_empty() {
         return Err(bad("THE Legend's pile is never empty"));
     }
     let mut turns = arrayvec::ArrayVec::new();
-    for t in &l.turns {
+    for t in l.get("turns")?.items()? {
         let mut collected = [None; 2];
-        let mut gems = Gems::default();
-        for (slot, g) in collected.iter_mut().zip(&t.gems) {
-            *slot = Some((g.gem, g.space));
-            gems.add(g.gem, 1);
+        let mut gained = Gems::default();
+        let mut taken = t.get("gems")?.items()?;
+        for slot in collected.iter_mut() {
+            let Some(g) = taken.next() else { break };
+            let kind = gem(g.get("gem")?)?;
+            *slot = Some((kind, g.get("space")?.num()?));
+            gained.add(kind, 1);
         }
-        if let Some(g) = t.drew {
-            gems.add(g, 1);
+        let drew = t.opt("drew").map(gem).transpose()?;
+        if let Some(g) = drew {
+            gained.add(g, 1);
+        }
+        let mut wishes = [0; 2];
+        for (w, p) in wishes.iter_mut().zip(t.get("wishes")?.items()?) {
+            *w = colour(p)?;
         }
         let turn = LegendTurn {
-            ply: t.ply,
-            wishes: t.wishes.map(colour_index),
-            gems,
+            ply: t.get("ply")?.num()?,
+            wishes,
+            gems: gained,
             collected,
-            space: t.space,
-            domino: t.domino.as_ref().map(|d| d.id),
-            drew: t.drew,
+            space: t.opt("space").map(|p| p.num()).transpose()?,
+            domino: t.opt("domino").map(domino_id).transpose()?,
+            drew,
         };
         turns
             .try_push(turn)
             .map_err(|_| bad("too many Legend turns"))?;
     }
     let mut scored_gems = [[0; 2]; STAGES as usize];
-    for (slot, s) in scored_gems.iter_mut().zip(&l.scored) {
-        *slot = [s.coloured, s.mythical];
+    for (slot, s) in scored_gems.iter_mut().zip(l.get("scored")?.items()?) {
+        *slot = [s.get("coloured")?.num()?, s.get("mythical")?.num()?];
     }
     Ok(Legend {
-        mode: l.mode,
+        mode,
         pile,
-        gems: l.gems,
-        stage_scores: stage_scores(automa.map_or(&[][..], |a| &a.stage_points))?,
+        gems: gems(l.get("gems")?)?,
+        stage_scores: match automa {
+            Some(a) => stage_scores(a.get("stage_points")?)?,
+            None => [0; STAGES as usize],
+        },
         turns,
-        stage_draw: l.stage_draw,
+        stage_draw: l.opt("stage_draw").map(gem).transpose()?,
         scored_gems,
     })
 }
@@ -284,46 +244,69 @@ impl ViewSampler for Game {
         _seat: Seat,
         rng: &mut GameRng,
     ) -> Result<Self, SampleError> {
-        let v = ViewIn::deserialize(view)?;
-        v.options.validate().map_err(|e| bad(e.message))?;
-        if v.seats.len() != usize::from(v.options.players) || v.spaces.len() != 5 {
+        let v = ViewPart(view);
+        // The options' own serde form (as the server reads a table's options).
+        let options: Options =
+            serde_json::from_value(v.get("options")?.0.clone()).map_err(|e| bad(e.to_string()))?;
+        options.validate().map_err(|e| bad(e.message))?;
+        let seat_parts: Vec<ViewPart> = v.get("seats")?.items()?.collect();
+        let spaces: Vec<Space> = v
+            .get("spaces")?
+            .items()?
+            .map(space)
+            .collect::<Result<_, _>>()?;
+        if seat_parts.len() != usize::from(options.players) || spaces.len() != 5 {
             return Err(bad("seats or spaces do not match the options"));
         }
-        if v.stage == 0 || v.stage > STAGES {
+        let stage: u8 = v.get("stage")?.num()?;
+        if stage == 0 || stage > STAGES {
             return Err(bad("no such stage"));
         }
-        let players = v.seats.iter().map(player).collect::<Result<_, _>>()?;
-        let legend = match (&v.legend, v.options.solo) {
-            (Some(l), Some(_)) => Some(legend(l, v.automa.as_ref())?),
+        let players = seat_parts
+            .iter()
+            .map(|&p| player(p))
+            .collect::<Result<_, _>>()?;
+        let legend = match (v.opt("legend"), options.solo) {
+            (Some(l), Some(_)) => Some(legend(l, v.opt("automa"), &options)?),
             (None, None) => None,
             _ => return Err(bad("THE Legend sits only at a solo table")),
         };
-        let current = match v.to_move {
-            Some(s) if s.index() < v.seats.len() => s.0,
-            Some(_) => return Err(bad("no such seat to move")),
+        let first: u8 = v.get("first_player")?.num()?;
+        let current = match v.opt("to_move") {
+            Some(s) => {
+                let s: u8 = s.num()?;
+                if usize::from(s) >= seat_parts.len() {
+                    return Err(bad("no such seat to move"));
+                }
+                s
+            }
             // Once over, nothing reads the seat that moved last.
-            None => v.first_player.0,
+            None => first,
         };
+        let mut gem_areas = [Gems::default(); 5];
+        for (area, s) in gem_areas.iter_mut().zip(v.get("spaces")?.items()?) {
+            *area = gems(s.get("gems")?)?;
+        }
         let mut game = Game {
-            options: v.options,
+            options,
             rng: rng.fork(),
-            ply: v.ply,
-            stage: v.stage - 1,
-            phase: v.phase,
+            ply: v.get("ply")?.num()?,
+            stage: stage - 1,
+            phase: PHASES[v.get("phase")?.one_of(&PHASES.map(|(n, _)| n))?].1,
             current,
-            stage_first: v.first_player.0,
+            stage_first: first,
             piles: Default::default(),
-            gem_areas: std::array::from_fn(|s| v.spaces[s].gems),
+            gem_areas,
             bag: Gems::default(),
-            discard: v.discard,
+            discard: gems(v.get("discard")?)?,
             players,
             legend,
             scoring: None,
-            hand: v.hand.as_ref().map(|d| d.id),
+            hand: v.opt("hand").map(domino_id).transpose()?,
             take_options: [0; 5],
             flippable: 0,
         };
-        if let Some(sc) = &v.scoring {
+        if let Some(sc) = v.opt("scoring") {
             game.scoring = Some(rebuild_scoring(&game, sc)?);
         }
         // The bag: the box less every gem in sight (it has no order to draw).
@@ -340,11 +323,11 @@ impl ViewSampler for Game {
         if let Some(sc) = &game.scoring {
             less(&mut bag, &sc.spent)?;
         }
-        if bag.total() != v.bag_size {
+        if bag.total() != v.get("bag_size")?.num::<u32>()? {
             return Err(bad("the bag's size does not match the gems in sight"));
         }
         game.bag = bag;
-        deal_piles(&mut game, &v.spaces, rng)?;
+        deal_piles(&mut game, &spaces, rng)?;
         for space in 0..5 {
             game.refresh_space_moves(space);
         }
@@ -358,14 +341,14 @@ impl ViewSampler for Game {
 
 /// The stage scoring of the seat being scored: its pyramid's areas, those the view shows
 /// activated marked so (the gems they cost are already off the seat's gems in the view).
-fn rebuild_scoring(game: &Game, sc: &ScoringIn) -> Result<crate::state::StageScoring, SampleError> {
+fn rebuild_scoring(game: &Game, sc: ViewPart) -> Result<crate::state::StageScoring, SampleError> {
     let player = &game.players[game.current as usize];
     let mut scoring = crate::scoring::scorable_areas(&player.pyramid);
-    for area in &sc.areas {
-        let Some(payment) = area.activation else {
+    for area in sc.get("areas")?.items()? {
+        let Some(payment) = area.opt("activation").map(payment).transpose()? else {
             continue;
         };
-        let anchor = parse_area_name(&area.name).map_err(bad)?;
+        let anchor = parse_area_name(area.get("name")?.str()?).map_err(bad)?;
         let i = scoring
             .area_index(anchor)
             .ok_or_else(|| bad("an activated area the pyramid does not show"))?;
@@ -383,7 +366,7 @@ fn rebuild_scoring(game: &Game, sc: &ScoringIn) -> Result<crate::state::StageSco
 
 /// Fills the piles: face-up tops as shown, every other place with a domino nobody has seen
 /// (a face-down top with one whose back it shows), drawn with `rng`.
-fn deal_piles(game: &mut Game, spaces: &[SpaceIn], rng: &mut GameRng) -> Result<(), SampleError> {
+fn deal_piles(game: &mut Game, spaces: &[Space], rng: &mut GameRng) -> Result<(), SampleError> {
     let mut seen = [false; DOMINO_COUNT];
     let mut mark = |id: DominoId| -> Result<(), SampleError> {
         let slot = seen
@@ -408,8 +391,8 @@ fn deal_piles(game: &mut Game, spaces: &[SpaceIn], rng: &mut GameRng) -> Result<
         mark(id)?;
     }
     for s in spaces {
-        if let TopIn::FaceUp { domino } = &s.top {
-            mark(domino.id)?;
+        if let Top::FaceUp(id) = s.top {
+            mark(id)?;
         }
     }
     // Sorted (by id) before the shuffle, as `resample_hidden` does.
@@ -419,8 +402,8 @@ fn deal_piles(game: &mut Game, spaces: &[SpaceIn], rng: &mut GameRng) -> Result<
     let hidden: usize = spaces
         .iter()
         .map(|s| match s.top {
-            TopIn::FaceUp { .. } => s.pile_size.saturating_sub(1),
-            _ => s.pile_size,
+            Top::FaceUp(_) => s.size.saturating_sub(1),
+            _ => s.size,
         })
         .sum();
     if hidden != pool.len() {
@@ -430,14 +413,16 @@ fn deal_piles(game: &mut Game, spaces: &[SpaceIn], rng: &mut GameRng) -> Result<
     let mut tops: [Option<(DominoId, bool)>; 5] = [None; 5];
     for (s, space) in spaces.iter().enumerate() {
         tops[s] = match &space.top {
-            TopIn::Empty if space.pile_size == 0 => None,
-            TopIn::Empty => return Err(bad("an empty top on a pile")),
-            _ if space.pile_size == 0 => return Err(bad("a top on an empty pile")),
-            TopIn::FaceUp { domino } => Some((domino.id, true)),
-            TopIn::FaceDown { back } => {
+            Top::Empty if space.size == 0 => None,
+            Top::Empty => return Err(bad("an empty top on a pile")),
+            _ if space.size == 0 => return Err(bad("a top on an empty pile")),
+            Top::FaceUp(id) => Some((*id, true)),
+            Top::FaceDown(back) => {
                 let i = pool
                     .iter()
-                    .position(|&id| data::get(id).back() == *back)
+                    .position(|&id| {
+                        serde_json::to_value(data::get(id).back()).ok().as_ref() == Some(back)
+                    })
                     .ok_or_else(|| bad("no unseen domino has that back"))?;
                 Some((pool.swap_remove(i), false))
             }
@@ -453,7 +438,7 @@ fn deal_piles(game: &mut Game, spaces: &[SpaceIn], rng: &mut GameRng) -> Result<
             face_up,
             ..Pile::default()
         };
-        for _ in 1..space.pile_size {
+        for _ in 1..space.size {
             let id = rest.next().ok_or_else(|| bad("too few hidden dominoes"))?;
             pile.dominoes
                 .try_push(id)

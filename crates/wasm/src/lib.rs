@@ -13,7 +13,7 @@ mod engine;
 #[cfg(feature = "speed")]
 pub mod speed;
 
-pub use engine::{Engine, games_json};
+pub use engine::{Engine, games_json, samples_views};
 
 use pyramidion_games::GameError;
 use wasm_bindgen::prelude::*;
@@ -32,7 +32,7 @@ pub fn games() -> String {
 /// Whether `game` (its key) rebuilds a state from a seat's view, which previews and local
 /// analyses of a game the server runs need (`false` for a key no game has).
 #[wasm_bindgen(js_name = samplesViews)]
-pub fn samples_views(game: &str) -> bool {
+pub fn samples_views_js(game: &str) -> bool {
     engine::samples_views(game)
 }
 
