@@ -129,17 +129,6 @@ export class LocalGame {
     return JSON.parse(checked(() => this.raw.analyse(budget, seed)));
   }
 
-  /**
-   * The view `seat` would have after `moves` played on a copy (this game does not change):
-   * what a table previews of a choice before sending it.
-   * @param {string[]} moves move texts
-   * @param {number} seat
-   * @returns {any} the view after them
-   */
-  preview(moves, seat) {
-    return JSON.parse(checked(() => this.raw.preview(JSON.stringify(moves), seat)));
-  }
-
   /** Frees the game's memory in the module (it is not garbage-collected). */
   free() {
     this.raw.free();

@@ -19,8 +19,6 @@ export function previewer(game) {
   const known = new Map();
   /** @type {number | string | null} */
   let forState = null;
-  /** @type {import('./engine.js').LocalGame | null} */
-  let sampled = null;
   let unavailable = false;
   /** @type {Promise<import('./engine.js').Engines> | null} */
   let engines = null;
@@ -35,8 +33,6 @@ export function previewer(game) {
     if (forState !== state.state_id) {
       forState = state.state_id;
       known.clear();
-      if (sampled) sampled.free();
-      sampled = null;
     }
     const key = JSON.stringify(moves);
     if (known.has(key)) return known.get(key);
@@ -50,9 +46,15 @@ export function previewer(game) {
         }
         if (forState !== state.state_id) return;
         // Any sample will do: a preview shows what the seat's own choice gives, which the
-        // hidden parts do not change (a fixed seed keeps it the same on every redraw).
-        if (!sampled) sampled = e.fromView(game, state.view, state.seat, 1n);
-        known.set(key, sampled.preview(moves, state.seat));
+        // hidden parts do not change (a fixed seed keeps it the same on every redraw). The
+        // moves are played on a game rebuilt for this preview alone.
+        const rebuilt = e.fromView(game, state.view, state.seat, 1n);
+        try {
+          for (const m of moves) rebuilt.play(m);
+          known.set(key, rebuilt.view(state.seat));
+        } finally {
+          rebuilt.free();
+        }
         redraw();
       })
       .catch((err) => {

@@ -28,6 +28,7 @@ impl SampleError {
     }
 
     /// The view does not describe a position of the game.
+    #[inline(never)]
     pub fn bad_view(message: impl Into<String>) -> SampleError {
         SampleError {
             code: "bad_view",
@@ -72,12 +73,14 @@ pub trait ViewSampler {
 /// arrays, each refusal a `bad_view` naming what was missing. Read by hand rather than by
 /// serde's derived `Deserialize`: that code, generated per mirror type of every game, made
 /// the WebAssembly module 50 KB (gzipped) larger, past its 300 KB ceiling; these few
-/// accessors are shared by every game.
+/// accessors are shared by every game, and never inlined (each call site would otherwise
+/// carry its own copy of the error paths).
 #[derive(Clone, Copy, Debug)]
 pub struct ViewPart<'a>(pub &'a ViewJson);
 
 impl<'a> ViewPart<'a> {
     /// The field `key` (`bad_view` when it is absent).
+    #[inline(never)]
     pub fn get(self, key: &str) -> Result<ViewPart<'a>, SampleError> {
         self.0
             .get(key)
@@ -86,21 +89,25 @@ impl<'a> ViewPart<'a> {
     }
 
     /// The field `key`, `None` when it is absent or `null`.
+    #[inline(never)]
     pub fn opt(self, key: &str) -> Option<ViewPart<'a>> {
         self.0.get(key).filter(|v| !v.is_null()).map(ViewPart)
     }
 
     /// This part, `None` when it is `null`.
+    #[inline(never)]
     pub fn non_null(self) -> Option<ViewPart<'a>> {
         (!self.0.is_null()).then_some(self)
     }
 
+    #[inline(never)]
     pub fn u64(self) -> Result<u64, SampleError> {
         self.0
             .as_u64()
             .ok_or_else(|| SampleError::bad_view("a number expected"))
     }
 
+    #[inline(never)]
     pub fn i64(self) -> Result<i64, SampleError> {
         self.0
             .as_i64()
@@ -108,16 +115,19 @@ impl<'a> ViewPart<'a> {
     }
 
     /// A number that fits `T` (`u8`, `u16`, `u32`, `usize`…).
+    #[inline(never)]
     pub fn num<T: TryFrom<u64>>(self) -> Result<T, SampleError> {
         T::try_from(self.u64()?).map_err(|_| SampleError::bad_view("a number out of range"))
     }
 
+    #[inline(never)]
     pub fn bool(self) -> Result<bool, SampleError> {
         self.0
             .as_bool()
             .ok_or_else(|| SampleError::bad_view("true or false expected"))
     }
 
+    #[inline(never)]
     pub fn str(self) -> Result<&'a str, SampleError> {
         self.0
             .as_str()
@@ -125,6 +135,7 @@ impl<'a> ViewPart<'a> {
     }
 
     /// The items of an array.
+    #[inline(never)]
     pub fn items(self) -> Result<impl Iterator<Item = ViewPart<'a>>, SampleError> {
         let items = self
             .0
@@ -134,6 +145,7 @@ impl<'a> ViewPart<'a> {
     }
 
     /// The index of this string among `names` (an enum's names, in its order).
+    #[inline(never)]
     pub fn one_of(self, names: &[&str]) -> Result<usize, SampleError> {
         let s = self.str()?;
         names

@@ -7,8 +7,8 @@
 //! order they were placed), the bag is what the box holds minus every gem in sight, and the
 //! dominoes nobody has seen are shuffled into the hidden places (a face-down top gets one
 //! with its back), as [`Game::resample_hidden`] does from a true state.
-use crate::data::{self, DOMINO_COUNT, DominoId};
-use crate::gems::{Gem, Gems};
+use crate::data::{self, BackBlock, DOMINO_COUNT, DominoId};
+use crate::gems::{Colour, Gem, Gems};
 use crate::moves::Payment;
 use crate::options::Options;
 use crate::state::{
@@ -76,8 +76,8 @@ fn stage_scores(points: ViewPart) -> Result<[u16; STAGES as usize], SampleError>
 /// What a face-up or face-down pile top shows.
 enum Top {
     FaceUp(DominoId),
-    /// The back, as the view serialises it (compared with each unseen domino's).
-    FaceDown(ViewJson),
+    /// The back: each block's colour and number of icons.
+    FaceDown([BackBlock; 2]),
     Empty,
 }
 
@@ -93,7 +93,17 @@ fn space(p: ViewPart) -> Result<Space, SampleError> {
         .one_of(&["face_up", "face_down", "empty"])?
     {
         0 => Top::FaceUp(domino_id(top.get("domino")?)?),
-        1 => Top::FaceDown(top.get("back")?.0.clone()),
+        1 => {
+            let mut back = [BackBlock {
+                colour: Colour::Orange,
+                icons: 0,
+            }; 2];
+            for (b, p) in back.iter_mut().zip(top.get("back")?.items()?) {
+                b.colour = Colour::of_index(colour(p.get("colour")?)?);
+                b.icons = p.get("icons")?.num()?;
+            }
+            Top::FaceDown(back)
+        }
         _ => Top::Empty,
     };
     Ok(Space {
@@ -420,9 +430,7 @@ fn deal_piles(game: &mut Game, spaces: &[Space], rng: &mut GameRng) -> Result<()
             Top::FaceDown(back) => {
                 let i = pool
                     .iter()
-                    .position(|&id| {
-                        serde_json::to_value(data::get(id).back()).ok().as_ref() == Some(back)
-                    })
+                    .position(|&id| data::get(id).back() == *back)
                     .ok_or_else(|| bad("no unseen domino has that back"))?;
                 Some((pool.swap_remove(i), false))
             }

@@ -102,9 +102,10 @@ fn main() {
                     let view = e.view_json(Some(seat)).unwrap();
                     let preview_seed = seed + u64::from(e.ply());
                     let first = legal[0]["text"].as_str().unwrap().to_owned();
-                    let rebuilt = Engine::from_view(kind.key(), &view, seat, preview_seed)
+                    let mut rebuilt = Engine::from_view(kind.key(), &view, seat, preview_seed)
                         .expect("the seat's view rebuilds");
-                    let after = rebuilt.preview(std::slice::from_ref(&first), seat).unwrap();
+                    rebuilt.play(&first).unwrap();
+                    let after = rebuilt.view_json(Some(seat)).unwrap();
                     let digest: String = Sha256::digest(after.as_bytes())
                         .iter()
                         .map(|b| format!("{b:02x}"))

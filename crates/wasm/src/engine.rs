@@ -110,17 +110,6 @@ impl Engine {
         })
     }
 
-    /// The view `seat` would have after `moves` (texts) played from here, on a copy: what a
-    /// table previews of a choice before it is sent. Nothing changes here.
-    pub fn preview(&self, moves: &[String], seat: u8) -> Result<String, GameError> {
-        let mut after = self.game.clone();
-        for m in moves {
-            after.play_text(m)?;
-        }
-        let seat = self.seat(Some(seat))?;
-        Ok(after.view_json(seat).get().to_owned())
-    }
-
     fn whole_record(&self) -> Result<&Record, GameError> {
         if self.sampled {
             return Err(GameError::new(
@@ -383,7 +372,10 @@ mod tests {
             };
             assert_eq!(sampled.view_json(Some(seat)).unwrap(), view, "{kind}");
             let m = e.bot_move("greedy", 1).unwrap();
-            let previewed = sampled.preview(std::slice::from_ref(&m), seat).unwrap();
+            // A preview: the move played on the rebuilt game, the seat's view read after it.
+            let mut previewing = sampled.clone();
+            previewing.play(&m).unwrap();
+            let previewed = previewing.view_json(Some(seat)).unwrap();
             e.play(&m).unwrap();
             // The view after the move, as far as the move shows what was hidden (a flip
             // shows a front the sample drew): the seat's own summary is the same.
@@ -395,10 +387,6 @@ mod tests {
                 "{kind}"
             );
             assert_eq!(code(sampled.analyse(Some(8), 1)), "no_record");
-            assert_eq!(
-                code(sampled.preview(&["jump".into()], seat)),
-                "bad_move_syntax"
-            );
         }
         assert!(!samples_views("chess"));
         assert_eq!(code(Engine::from_view(first_game(), "{", 0, 1)), "bad_view");

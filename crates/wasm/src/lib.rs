@@ -89,13 +89,6 @@ impl JsEngine {
             .map_err(thrown)
     }
 
-    /// `seat`'s view (JSON) after `moves` (a JSON array of move texts) played on a copy.
-    pub fn preview(&self, moves: &str, seat: u8) -> Result<String, JsValue> {
-        let moves: Vec<String> = serde_json::from_str(moves)
-            .map_err(|e| thrown(GameError::new("bad_moves", e.to_string())))?;
-        self.0.preview(&moves, seat).map_err(thrown)
-    }
-
     #[wasm_bindgen(getter)]
     pub fn game(&self) -> String {
         self.0.key().to_owned()
