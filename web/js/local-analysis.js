@@ -6,8 +6,8 @@
 // server's analysis gives, with a smaller budget: the replay says it was computed in the
 // browser, and with how many playouts per decision.
 
-/** Playouts per decision in the page: a whole game in seconds on a phone. */
-export const LOCAL_BUDGET = 200;
+/** Playouts per decision in the page: a whole Pyramido game in about ten seconds. */
+export const LOCAL_BUDGET = 100;
 
 /** @type {Worker | null} */
 let worker = null;
@@ -16,8 +16,21 @@ let asks = 0;
 const waiting = new Map();
 
 /**
+ * A finished game's record as the server writes it (JSON text), kept as text: its seed is a
+ * 64-bit number that a JavaScript number would round, and the record would then replay
+ * another deal.
+ * @param {string} id the game's id
+ * @returns {Promise<string>}
+ */
+export async function recordText(id) {
+  const res = await fetch(`/api/games/${id}/record?format=json`, { credentials: 'same-origin' });
+  if (!res.ok) throw Object.assign(new Error(`record: ${res.status}`), { code: 'network', status: res.status });
+  return res.text();
+}
+
+/**
  * The analysis of a finished game's record, computed in this page.
- * @param {unknown} record the record (its JSON form, as `GET /api/games/<id>/record` gives it)
+ * @param {string} record the record's JSON text (`recordText`)
  * @param {number} [budget] playouts per decision
  * @returns {Promise<any>} the report, as the server's analysis serves it
  */

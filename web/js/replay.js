@@ -11,7 +11,7 @@ import { gameResult, loadMoveText, loadResultDetails, loadTable } from './game.j
 import { seatLabel, exportLinks } from './history.js';
 import { moveLog } from './move-log.js';
 import { makeInert } from './inert.js';
-import { analyseInBrowser, LOCAL_BUDGET } from './local-analysis.js';
+import { analyseInBrowser, LOCAL_BUDGET, recordText } from './local-analysis.js';
 
 /**
  * @param {HTMLElement} root the page
@@ -164,7 +164,7 @@ export async function renderReplay(root, id) {
     page.analysis = { status: 'local_running', why };
     draw();
     try {
-      if (!record) record = api('GET', `/api/games/${id}/record?format=json`);
+      if (!record) record = recordText(id);
       const report = await analyseInBrowser(await record);
       page.analysis = { status: 'done', analysis: report, local: { budget: LOCAL_BUDGET, why } };
     } catch (e) {
