@@ -7,7 +7,6 @@ use crate::browser::support::{
     DESKTOP, PHONE, PLAY_AGAINST_A_RANDOM_BOT, REGISTER, artifacts, catalog, fill, open_lobby,
     pyo_state, pyo_wait_past, viewport, world, world_with,
 };
-use crate::browser::webdriver::Session;
 use serde_json::json;
 use std::path::Path;
 
