@@ -6,7 +6,7 @@
 // server's analysis gives, with a smaller budget: the replay says it was computed in the
 // browser, and with how many playouts per decision.
 
-/** Playouts per decision in the page: a whole Pyramido game in about ten seconds. */
+/** Playouts per decision in the page: a whole game of the longest in about ten seconds. */
 export const LOCAL_BUDGET = 100;
 
 /** @type {Worker | null} */
