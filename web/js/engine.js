@@ -156,6 +156,28 @@ export class Engines {
     return new LocalGame(checked(() => new this.glue.Engine(game, JSON.stringify(options ?? null), seed)));
   }
 
+  /**
+   * Whether `game` rebuilds a state from a seat's view (previews and local analyses of a game
+   * the server runs need it).
+   * @param {string} game a game's key
+   * @returns {boolean}
+   */
+  samplesViews(game) {
+    return this.glue.samplesViews(game);
+  }
+
+  /**
+   * The game behind `seat`'s view (as the server sent it), what the view hides drawn from
+   * `seed`: the page computes on it without anything the seat may not see.
+   * @param {string} game a game's key
+   * @param {unknown} view
+   * @param {number} seat
+   * @param {bigint} seed
+   */
+  fromView(game, view, seat, seed) {
+    return new LocalGame(checked(() => this.glue.Engine.fromView(game, JSON.stringify(view), seat, seed)));
+  }
+
   /** @param {unknown} record a record (its JSON form as an object, or its text form) */
   fromRecord(record) {
     const text = typeof record === 'string' ? record : JSON.stringify(record);

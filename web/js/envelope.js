@@ -69,7 +69,8 @@
  * `play(text)` sends a move, `redraw()` draws the state again (after a local choice kept in
  * `ui`), `moveLog(describe)` is the shell's move log. A replay (`replay: true`) hands the same
  * context with no legal moves, or the two moves of an analysed decision, and a `play` that does
- * nothing. `M` is the game's moves (its `MoveForm`), `V` its view.
+ * nothing. `preview(moves)` is this seat's view after `moves`, computed in the page (web/js/preview.js;
+ * `null` until known or where the game offers none). `M` is the game's moves (its `MoveForm`), `V` its view.
  * @template [M=AnyMove]
  * @template {Envelope} [V=Envelope & Record<string, any>]
  * @typedef {{
@@ -91,6 +92,7 @@
  *   notice?: string | null,
  *   freshMove?: Logged<M> | null,
  *   moveLog?: (describe?: (move: Logged<M>) => string, interludes?: import('./move-log.js').Interlude[]) => HTMLElement,
+ *   preview?: (moves: string[]) => V | null,
  * }} TableContext
  */
 

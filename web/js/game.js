@@ -17,6 +17,7 @@ import { absenceAlert, playActions, endingText } from './people.js';
 import { chatPanel } from './chat.js';
 import { notesPanel } from './notes.js';
 import { undoBar, undoKey } from './undo.js';
+import { previewer } from './preview.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
@@ -108,6 +109,8 @@ export async function renderGame(root, id, invite) {
     location.hash = `#/table/${id}`;
     return;
   }
+  // What a choice would give, computed in the page from this seat's view (web/js/preview.js).
+  const previews = previewer(page.table.game);
 
   const seatName = (seat) => {
     const s = page.table.seats[seat];
@@ -142,6 +145,7 @@ export async function renderGame(root, id, invite) {
     root.classList.add('pending');
   };
 
+  const finishedOrSpectator = (st) => st.finished || st.seat === null || st.seat === undefined;
   const draw = () => {
     const st = page.state;
     if (!st) {
@@ -173,6 +177,9 @@ export async function renderGame(root, id, invite) {
       moveLog: (describe, interludes) => moveLog(ctx, describe, interludes),
       // A generic hint a table may highlight: the last move, when another seat played it.
       freshMove: st.last_move && st.last_move.seat !== st.seat ? st.last_move : null,
+      // The seat's view after `moves`, computed in the page (null until known, or where the
+      // game offers no preview).
+      preview: (moves) => (finishedOrSpectator(st) ? null : previews.after(st, moves, draw)),
     };
     chat.setReaders({
       spectator: st.seat === null,

@@ -11,6 +11,7 @@ import { gameResult, loadMoveText, loadResultDetails, loadTable } from './game.j
 import { seatLabel, exportLinks } from './history.js';
 import { moveLog } from './move-log.js';
 import { makeInert } from './inert.js';
+import { analyseInBrowser, LOCAL_BUDGET, recordText } from './local-analysis.js';
 
 /**
  * @param {HTMLElement} root the page
@@ -155,23 +156,57 @@ export async function renderReplay(root, id) {
       }
     }, 3000);
   };
+  // The record, asked for once, when an analysis in the page first needs it.
+  let record = null;
+  // The judge in this page (web/js/local-analysis.js): `why` says what the line tells first
+  // (`queue_full`, `offline`, or null when the player asked).
+  const analyseLocally = async (why) => {
+    page.analysis = { status: 'local_running', why };
+    draw();
+    try {
+      if (!record) record = recordText(id);
+      const report = await analyseInBrowser(await record);
+      page.analysis = { status: 'done', analysis: report, local: { budget: LOCAL_BUDGET, why } };
+    } catch (e) {
+      record = null;
+      console.warn('local analysis:', e && e.code, e && e.message);
+      page.analysis = { status: 'local_failed' };
+    }
+    draw();
+  };
   const analyse = async () => {
     try {
       page.analysis = await api('POST', `/api/games/${id}/analysis`);
     } catch (e) {
+      // The server's queue full (or this player's share of it), or no server: the page runs
+      // the judge itself.
+      if (e.status === 429 || e.status === 503) return analyseLocally('queue_full');
+      if (e.status === 0) return analyseLocally('offline');
       return showError(e);
     }
     if (page.analysis.status === 'queued') pollAnalysis();
     draw();
   };
+  const localLine = () => {
+    const local = page.analysis.local;
+    return h('p.hint', { 'data-testid': 'analysis-local', 'data-budget': local.budget }, local.why ? `${t(`localan.${local.why}`)} ` : null, t('localan.done', { budget: local.budget }));
+  };
   const analysisLine = () => {
     const status = page.analysis ? page.analysis.status : 'none';
+    if (status === 'done' && page.analysis.local) return localLine();
     if (status === 'done') return h('p.hint', { 'data-testid': 'analysis-done' }, t('analysis.done'));
+    if (status === 'local_running') {
+      const why = page.analysis.why;
+      return h('p.hint', { 'data-testid': 'analysis-local-running', role: 'status' }, why ? `${t(`localan.${why}`)} ` : null, t('localan.running'));
+    }
+    // Anybody may run the judge in their own browser: it costs the server nothing.
+    const inBrowser = h('button', { 'data-testid': 'analyse-local', onclick: () => analyseLocally(null), title: t('localan.hint') }, t('localan.analyse'));
+    const failed = status === 'local_failed' ? h('span', { 'data-testid': 'analysis-local-failed' }, ' ', t('localan.failed')) : null;
     if (status === 'queued')
       return h('p.hint', { 'data-testid': 'analysis-queued', role: 'status', 'data-state': page.analysis.progress ? page.analysis.progress.state : null }, queuedText(page.analysis.progress));
     // A game's players, and any signed-in player for a public game (a daily quota).
-    if (mySeat < 0 && !(table.listed && app.me && !app.me.guest)) return null;
-    return h('p', {}, h('button', { 'data-testid': 'analyse', onclick: analyse }, t('analysis.analyse')), ' ', status === 'failed' ? t('analysis.failed') : t('analysis.hint'));
+    if (mySeat < 0 && !(table.listed && app.me && !app.me.guest)) return h('p', {}, inBrowser, failed);
+    return h('p', {}, h('button', { 'data-testid': 'analyse', onclick: analyse }, t('analysis.analyse')), ' ', inBrowser, ' ', status === 'failed' ? t('analysis.failed') : t('analysis.hint'), failed);
   };
   if (page.analysis && page.analysis.status === 'queued') pollAnalysis();
 

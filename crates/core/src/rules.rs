@@ -2,6 +2,7 @@
 use crate::descriptor::GameDescriptor;
 pub use crate::hooks::BotHooks;
 pub use crate::notation::{Notation, Redacted};
+pub use crate::sampler::ViewSampler;
 pub use crate::tutorial::Tutorials;
 use crate::{GameRng, Seat, Seed};
 use serde::{Serialize, de::DeserializeOwned};
@@ -138,10 +139,21 @@ pub const SHARED: &str = "shared";
 ///
 /// How moves are written for clients ([`Notation`]: the structured form, redaction) and what
 /// a game knows for the bots ([`BotHooks`], every hook optional) and its tutorial
-/// ([`Tutorials`], optional) are separate traits, which
+/// ([`Tutorials`], optional) and how it rebuilds a state from a seat's view ([`ViewSampler`],
+/// optional) are separate traits, which
 /// every game implements too (the supertraits below); a bound `G: Rules` reaches all three.
 pub trait Rules:
-    Clone + Debug + PartialEq + Send + Sync + Sized + 'static + Notation + BotHooks + Tutorials
+    Clone
+    + Debug
+    + PartialEq
+    + Send
+    + Sync
+    + Sized
+    + 'static
+    + Notation
+    + BotHooks
+    + Tutorials
+    + ViewSampler
 {
     type Options: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     type Move: Copy

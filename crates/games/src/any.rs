@@ -115,7 +115,7 @@ macro_rules! define_any_game {
                 }
             }
 
-            fn from_kind<F: GameFactory>(kind: GameKind, f: F) -> Result<AnyGame, GameError> {
+            pub(crate) fn from_kind<F: GameFactory>(kind: GameKind, f: F) -> Result<AnyGame, GameError> {
                 match kind {
                     $(GameKind::$variant => Ok(AnyGame::$variant(Box::new(f.make()?))),)*
                 }
@@ -127,7 +127,7 @@ macro_rules! define_any_game {
 crate::registry!([define_any_game]);
 
 /// Builds a game of whichever type a registry arm asks for.
-trait GameFactory {
+pub(crate) trait GameFactory {
     fn make<G: Rules>(self) -> Result<G, GameError>;
 }
 

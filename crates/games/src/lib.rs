@@ -10,6 +10,7 @@
 pub mod analysis;
 mod any;
 pub mod bots;
+pub mod sampler;
 pub mod tutorial;
 
 pub use any::{AnyGame, GameError, MoveInfo, PlayedMove};

@@ -11,6 +11,7 @@ pub mod grid;
 pub mod placement;
 pub mod pyramid;
 mod quadboard;
+mod rebuild;
 pub mod select;
 pub mod topview;
 

@@ -17,6 +17,7 @@ pub mod moves;
 mod options;
 mod placement_scores;
 mod play;
+mod sampler;
 pub mod scoring;
 #[cfg(feature = "testkit")]
 pub mod sim;

@@ -10,6 +10,7 @@ pub mod error;
 mod heuristic;
 pub mod moves;
 mod play;
+mod sampler;
 #[cfg(feature = "testkit")]
 mod sim;
 pub mod state;

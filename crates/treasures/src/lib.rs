@@ -18,6 +18,7 @@ pub mod moves;
 pub mod options;
 mod pick;
 mod play;
+mod sampler;
 pub mod scoring;
 #[cfg(feature = "testkit")]
 mod sim;

@@ -14,7 +14,7 @@
 //! game: what the module's bots must choose with the same seed.
 use pyramidion_ai::level::BotLevel;
 use pyramidion_games::GameKind;
-use pyramidion_wasm::Engine;
+use pyramidion_wasm::{Engine, samples_views};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
@@ -78,6 +78,7 @@ fn main() {
             let mut hash = Sha256::new();
             let mut moves = Vec::new();
             let mut bots = Vec::new();
+            let mut previews = Vec::new();
             // The bots' sample positions: the first move, one a third in and one two thirds
             // in (plies counted on a typical game; a shorter game samples fewer).
             let sampled = index < bot_samples;
@@ -94,6 +95,24 @@ fn main() {
                     }
                 }
                 let legal: Vec<Value> = serde_json::from_str(&e.legal_moves_json()).unwrap();
+                // The same sample positions: the game rebuilt from the seat's view (the
+                // sampler, seeded like the bots) previews the first legal move.
+                if sampled && [0, 15, 40].contains(&e.ply()) && samples_views(kind.key()) {
+                    let seat = e.to_move().expect("a seat to move");
+                    let view = e.view_json(Some(seat)).unwrap();
+                    let preview_seed = seed + u64::from(e.ply());
+                    let first = legal[0]["text"].as_str().unwrap().to_owned();
+                    let mut rebuilt = Engine::from_view(kind.key(), &view, seat, preview_seed)
+                        .expect("the seat's view rebuilds");
+                    rebuilt.play(&first).unwrap();
+                    let after = rebuilt.view_json(Some(seat)).unwrap();
+                    let digest: String = Sha256::digest(after.as_bytes())
+                        .iter()
+                        .map(|b| format!("{b:02x}"))
+                        .collect();
+                    previews.push(json!({"ply": e.ply(), "seat": seat, "seed": preview_seed,
+                                         "move": first, "digest": digest}));
+                }
                 let text = legal[picker.below(legal.len())]["text"]
                     .as_str()
                     .unwrap()
@@ -105,7 +124,7 @@ fn main() {
             println!(
                 "{}",
                 json!({"game": kind.key(), "options": options, "seed": seed, "moves": moves,
-                       "digest": digest, "bots": bots})
+                       "digest": digest, "bots": bots, "previews": previews})
             );
         }
     }

@@ -1,6 +1,7 @@
 // Parity of the engines in WebAssembly with the native build (issue 50, item 2): the same
 // (game, options, seed, moves) give byte-identical legal moves, views (every seat and a
-// spectator), outcomes, move replies and bot moves.
+// spectator), outcomes, move replies and bot moves, and a game rebuilt from a seat's view
+// (each game's sampler) previews a move identically.
 //
 //   scripts/build-wasm --features tic-tac-toe   # the module, with every game the tests register
 //   node --test crates/wasm/node/
@@ -70,6 +71,17 @@ function replay(Engine, record) {
       if (e.toMove === undefined) {
         assert.equal(i, record.moves.length, `${record.game} seed ${record.seed}: ended early`);
         break;
+      }
+      for (const p of record.previews.filter((p) => p.ply === e.ply)) {
+        // The game rebuilt from the seat's view (the sampler) previews a move as natively.
+        const rebuilt = Engine.fromView(record.game, e.view(p.seat), p.seat, BigInt(p.seed));
+        try {
+          rebuilt.play(p.move);
+          const digest = createHash('sha256').update(rebuilt.view(p.seat)).digest('hex');
+          if (digest !== p.digest) differences.push(`preview at ply ${p.ply}: digests differ`);
+        } finally {
+          rebuilt.free();
+        }
       }
       for (const [key, b] of bots) {
         if (b.ply !== e.ply) continue;

@@ -18,11 +18,19 @@ use serde_json::Value;
 pub struct Engine {
     game: AnyGame,
     record: Record,
+    /// Built from a seat's view ([`Engine::from_view`]): its record holds none of the moves
+    /// before, so it is neither analysed nor uploaded.
+    sampled: bool,
 }
 
 /// Every registered game's descriptor (what `GET /api/games` serves), as JSON.
 pub fn games_json() -> String {
     to_json(&GameKind::descriptors())
+}
+
+/// Whether the game of `key` rebuilds states from views (`false` for no such game).
+pub fn samples_views(key: &str) -> bool {
+    kind(key).is_ok_and(pyramidion_games::sampler::samples_views)
 }
 
 fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
@@ -62,7 +70,11 @@ impl Engine {
         // The record keeps the options as the game understood them (defaults filled in), so
         // that it replays whatever the defaults become.
         let record = Record::new(kind.key(), &game.options(), seed);
-        Ok(Engine { game, record })
+        Ok(Engine {
+            game,
+            record,
+            sampled: false,
+        })
     }
 
     /// The game of a record (JSON or text form), every move replayed and checked.
@@ -75,7 +87,37 @@ impl Engine {
             move_lines: Vec::new(),
             ..record
         };
-        Ok(Engine { game, record })
+        Ok(Engine {
+            game,
+            record,
+            sampled: false,
+        })
+    }
+
+    /// A game whose view for `seat` is `view` (JSON, as the server sent it), what the view
+    /// hides drawn from `seed` (the game's sampler: `no_sampler` where it has none). What a
+    /// page computes on it (a preview, a local analysis) uses nothing the seat may not see.
+    pub fn from_view(game: &str, view: &str, seat: u8, seed: Seed) -> Result<Engine, GameError> {
+        let kind = kind(game)?;
+        let view: Value =
+            serde_json::from_str(view).map_err(|e| GameError::new("bad_view", e.to_string()))?;
+        let game = AnyGame::from_view(kind, &view, Seat(seat), seed)?;
+        let record = Record::new(kind.key(), &game.options(), seed);
+        Ok(Engine {
+            game,
+            record,
+            sampled: true,
+        })
+    }
+
+    fn whole_record(&self) -> Result<&Record, GameError> {
+        if self.sampled {
+            return Err(GameError::new(
+                "no_record",
+                "a game rebuilt from a view has no record of the moves before it",
+            ));
+        }
+        Ok(&self.record)
     }
 
     pub fn key(&self) -> &'static str {
@@ -170,7 +212,7 @@ impl Engine {
     /// and the analysis's own `seed`.
     pub fn analyse(&self, budget: Option<u32>, seed: u64) -> Result<String, GameError> {
         let config = self.analysis_config(budget, seed)?;
-        let report = analysis::analyse_record(&self.record, config)
+        let report = analysis::analyse_record(self.whole_record()?, config)
             .map_err(|e| GameError::new(e.code, e.message))?;
         Ok(to_json(&report))
     }
@@ -184,6 +226,7 @@ impl Engine {
         budget: Option<u32>,
         seed: u64,
     ) -> Result<String, GameError> {
+        self.whole_record()?;
         if from > to || to > self.record.moves.len() {
             return Err(GameError::new(
                 "bad_range",
@@ -305,6 +348,48 @@ mod tests {
             assert_eq!(code(e.play_seen_by(&m, Some(e.seats()))), "bad_seat");
             assert_eq!(e.ply(), 0);
         }
+    }
+
+    /// A game rebuilt from a seat's view shows that seat the same view, previews a move as
+    /// the true game then shows it, and refuses what needs the moves before it.
+    #[test]
+    fn a_game_from_a_view_previews_what_the_true_game_shows() {
+        for &kind in GameKind::ALL {
+            let mut e = Engine::new(kind.key(), "null", 21).unwrap();
+            for _ in 0..6 {
+                let m = e.bot_move("random", u64::from(e.ply())).unwrap();
+                e.play(&m).unwrap();
+            }
+            let seat = e.to_move().unwrap();
+            let view = e.view_json(Some(seat)).unwrap();
+            let sampled = match Engine::from_view(kind.key(), &view, seat, 3) {
+                Err(err) => {
+                    assert!(!samples_views(kind.key()), "{kind}: {err}");
+                    assert_eq!(err.code, "no_sampler");
+                    continue;
+                }
+                Ok(sampled) => sampled,
+            };
+            assert_eq!(sampled.view_json(Some(seat)).unwrap(), view, "{kind}");
+            let m = e.bot_move("greedy", 1).unwrap();
+            // A preview: the move played on the rebuilt game, the seat's view read after it.
+            let mut previewing = sampled.clone();
+            previewing.play(&m).unwrap();
+            let previewed = previewing.view_json(Some(seat)).unwrap();
+            e.play(&m).unwrap();
+            // The view after the move, as far as the move shows what was hidden (a flip
+            // shows a front the sample drew): the seat's own summary is the same.
+            let after: Value = serde_json::from_str(&e.view_json(Some(seat)).unwrap()).unwrap();
+            let previewed: Value = serde_json::from_str(&previewed).unwrap();
+            assert_eq!(
+                previewed["seats"][usize::from(seat)]["score"],
+                after["seats"][usize::from(seat)]["score"],
+                "{kind}"
+            );
+            assert_eq!(code(sampled.analyse(Some(8), 1)), "no_record");
+        }
+        assert!(!samples_views("chess"));
+        assert_eq!(code(Engine::from_view(first_game(), "{", 0, 1)), "bad_view");
     }
 
     #[test]

@@ -13,7 +13,7 @@ mod engine;
 #[cfg(feature = "speed")]
 pub mod speed;
 
-pub use engine::{Engine, games_json};
+pub use engine::{Engine, games_json, samples_views};
 
 use pyramidion_games::GameError;
 use wasm_bindgen::prelude::*;
@@ -27,6 +27,13 @@ fn thrown(e: GameError) -> JsValue {
 #[wasm_bindgen]
 pub fn games() -> String {
     games_json()
+}
+
+/// Whether `game` (its key) rebuilds a state from a seat's view, which previews and local
+/// analyses of a game the server runs need (`false` for a key no game has).
+#[wasm_bindgen(js_name = samplesViews)]
+pub fn samples_views_js(game: &str) -> bool {
+    engine::samples_views(game)
 }
 
 /// `speed::random_games` (the speed figures): complete random games, the moves played.
@@ -71,6 +78,15 @@ impl JsEngine {
     #[wasm_bindgen(js_name = fromRecord)]
     pub fn from_record(record: &str) -> Result<JsEngine, JsValue> {
         Engine::from_record(record).map(JsEngine).map_err(thrown)
+    }
+
+    /// The game behind `seat`'s view (JSON, as the server sent it), what it hides drawn from
+    /// `seed`: what previews and local analyses of a game the server runs compute on.
+    #[wasm_bindgen(js_name = fromView)]
+    pub fn from_view(game: &str, view: &str, seat: u8, seed: u64) -> Result<JsEngine, JsValue> {
+        Engine::from_view(game, view, seat, seed)
+            .map(JsEngine)
+            .map_err(thrown)
     }
 
     #[wasm_bindgen(getter)]

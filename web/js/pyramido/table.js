@@ -156,6 +156,25 @@ function tableStatus(ctx) {
   return statusBar(ctx, { ns: 'pyo.', first: 'pyo.first_player' });
 }
 
+// What the stage would score with the domino placed on the selected slot, computed in the
+// page from this seat's view (the shell's `ctx.preview`) before the move is sent; nothing
+// until it is known.
+/**
+ * @param {Ctx} ctx
+ * @param {number} seat
+ * @param {string} move
+ */
+function placementPreview(ctx, seat, move) {
+  const after = ctx.preview ? ctx.preview([move]) : null;
+  if (!after) return null;
+  const value = after.seats[seat].stage_value;
+  return h(
+    'p.hint.pyo-preview',
+    { 'data-testid': 'preview', 'data-move': move, 'data-seat': seat, 'data-stage-value': value, role: 'status' },
+    t('preview.stage_value', { count: value, now: ctx.view.seats[seat].stage_value }),
+  );
+}
+
 /** @param {Ctx} ctx */
 function quarry(ctx) {
   const { view, legal, play } = ctx;
@@ -218,6 +237,7 @@ function ownArea(ctx, focus) {
     parts.push(handRow(ctx, dominoSvg(PALETTE, held, 76, dominoLabel(view.held)), placing, warning));
     if (placing) {
       parts.push(placeHint(ctx));
+      if (ui.selected) parts.push(placementPreview(ctx, focus, ui.selected));
       ghosts = ghostsNow(ctx).map((p) => ({
         key: p.text,
         cells: p.cells,
@@ -452,7 +472,7 @@ function coverPanel(ctx, moves) {
  * @param {SeatView} p
  */
 function scoreLine(ctx, p) {
-  const live = p.status === 'eliminated' ? null : h('span', { 'data-testid': 'stage-value' }, t('pyo.stage_value', { points: p.stage_value }));
+  const live = p.status === 'eliminated' ? null : h('span', { 'data-testid': 'stage-value', 'data-seat': p.seat, 'data-points': p.stage_value }, t('pyo.stage_value', { points: p.stage_value }));
   // The stages and the total are the shell's (from the envelope); the live value of the stage
   // being built, the cards left and the markers in hand are Pyramido's.
   return seatScoreLine(ctx, p.seat, { middle: [live, h('span', {}, t('pyo.cards_left', { count: p.cards_in_hand.length }))], after: markersInHand(p) });

@@ -14,6 +14,7 @@ mod live_play;
 mod offline;
 mod people;
 mod people_shots;
+mod previews;
 mod puzzles;
 mod pyramido;
 mod pyramids;
