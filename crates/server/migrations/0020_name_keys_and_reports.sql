@@ -15,7 +15,7 @@ UPDATE clubs SET name_key = '~stale:' || id;
 -- those less: `pyramidion moderation` shows it) and the client address it came from, by its
 -- per-address key (an IPv6 /64), so that reports are counted per user and per address over
 -- 24 hours (`serve --reports-per-day`, `--guest-reports-per-day`, `--reports-per-address`).
-ALTER TABLE chat_reports ADD COLUMN by_guest INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE chat_reports ADD COLUMN by_guest BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE chat_reports ADD COLUMN address TEXT;
 CREATE INDEX IF NOT EXISTS chat_reports_reporter_at ON chat_reports(reporter, at);
 CREATE INDEX IF NOT EXISTS chat_reports_address_at ON chat_reports(address, at);

@@ -89,6 +89,12 @@ const ITERATIONS_PER_LOOK: u32 = 8;
 /// A panic caught in a pool job.
 type Panic = Box<dyn std::any::Any + Send>;
 
+/// Work done a little at a time: the answer once there is one ([`Slicing`]).
+type Step<T> = Box<dyn FnMut() -> Option<T> + Send>;
+
+/// The answer after a step panicked.
+type OnPanic<T> = Box<dyn FnOnce(&Panic) -> Option<T> + Send>;
+
 /// Work thought on the pool a slice at a time (a search bot's move, a decision of an
 /// analysis): each slice runs for [`SLICE_CPU_SECONDS`] of CPU at most and then queues the
 /// next one at the back of its user's turn, so the fair queue chooses what runs next. `step`
@@ -98,9 +104,9 @@ type Panic = Box<dyn std::any::Any + Send>;
 struct Slicing<T> {
     ticket: Ticket,
     group: String,
-    step: Box<dyn FnMut() -> Option<T> + Send>,
+    step: Step<T>,
     /// The answer after `step` panicked (it logs the panic).
-    on_panic: Box<dyn FnOnce(&Panic) -> Option<T> + Send>,
+    on_panic: OnPanic<T>,
     answer: oneshot::Sender<Option<T>>,
 }
 
@@ -269,8 +275,8 @@ impl BotPool {
     async fn sliced<T: Send + 'static>(
         &self,
         ticket: Ticket,
-        step: Box<dyn FnMut() -> Option<T> + Send>,
-        on_panic: Box<dyn FnOnce(&Panic) -> Option<T> + Send>,
+        step: Step<T>,
+        on_panic: OnPanic<T>,
     ) -> Option<T> {
         let (tx, rx) = oneshot::channel();
         let slicing = Slicing {
