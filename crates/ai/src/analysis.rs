@@ -15,7 +15,6 @@
 //! its interval, and flags a decision (`inaccuracy` from 2 points, `mistake` from 5, `blunder`
 //! from 10) only where the interval's lower end passes the threshold. Totals add up the point
 //! estimates (each loss shrunk by its doubt: nothing where the interval reaches zero). `pyramidion analyse` prints it; the server stores it for the replay page.
-use crate::judge::judge;
 use crate::search::{Playout, Search, SearchConfig};
 use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::record::{Record, RecordError};
@@ -388,22 +387,45 @@ pub(crate) fn candidates<G: Rules>(
 ) -> (Vec<G::Move>, u32) {
     let mut legal = Vec::new();
     game.legal_moves(&mut legal);
+    match candidate_search::<G>(&legal, config, seed) {
+        None => (legal, 0),
+        Some((mut search, iterations)) => {
+            (candidates_from(search.analyse(game), played), iterations)
+        }
+    }
+}
+
+/// The search that proposes a decision's candidates among `legal` and its iterations;
+/// `None` where the moves are few and every one is a candidate.
+pub(crate) fn candidate_search<G: Rules>(
+    legal: &[G::Move],
+    config: AnalysisConfig,
+    seed: u64,
+) -> Option<(Search<G>, u32)> {
     if legal.len() <= FEW {
-        return (legal, 0);
+        return None;
     }
     let iterations = (config.budget / 2).max(1);
-    let mut search = Search::<G>::new(SearchConfig::with_iterations(iterations), seed);
-    let mut stats = search.analyse(game);
+    let search = Search::<G>::new(SearchConfig::with_iterations(iterations), seed);
+    Some((search, iterations))
+}
+
+/// The candidates from the search's root statistics: its best few (most visited first) and
+/// the move played.
+pub(crate) fn candidates_from<M: Copy + PartialEq>(
+    mut stats: Vec<crate::search::MoveStats<M>>,
+    played: M,
+) -> Vec<M> {
     stats.sort_by(|a, b| {
         (b.visits, b.mean_reward)
             .partial_cmp(&(a.visits, a.mean_reward))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
-    let mut out: Vec<G::Move> = stats.iter().take(FEW - 1).map(|s| s.mv).collect();
+    let mut out: Vec<M> = stats.iter().take(FEW - 1).map(|s| s.mv).collect();
     if !out.contains(&played) {
         out.push(played);
     }
-    (out, iterations)
+    out
 }
 
 /// The candidates' futures within `budget` playouts, raced: half of the budget is shared by
@@ -417,6 +439,7 @@ pub(crate) fn candidates<G: Rules>(
 /// known to be worse narrow nothing. With eight candidates (placements) and two kept, the
 /// two get two and a half times the futures of an even share. `play(m, futures)` plays move
 /// `m` on the futures numbered `futures`.
+#[cfg(test)]
 fn race<M: Copy>(
     moves: &[M],
     played: usize,
@@ -424,28 +447,12 @@ fn race<M: Copy>(
     max_futures: u32,
     mut play: impl FnMut(M, std::ops::Range<u32>) -> Vec<f64>,
 ) -> (Vec<usize>, Vec<Vec<f64>>) {
-    let cap = max_futures.max(MIN_FUTURES);
-    let first = (budget / 2 / moves.len().max(1) as u32).clamp(MIN_FUTURES, cap);
-    let mut values: Vec<Vec<f64>> = moves.iter().map(|&m| play(m, 0..first)).collect();
-    let leader = crate::judge::leader(&values, played);
-    let kept: Vec<usize> = (0..moves.len())
-        .filter(|&c| {
-            c == played
-                || c == leader
-                || !crate::judge::clearly_worse(&values[leader], &values[c], moves.len())
-        })
-        .collect();
-    let more = budget.saturating_sub(first * moves.len() as u32) / kept.len() as u32;
-    let total = first.saturating_add(more).min(cap).max(first);
-    for &c in &kept {
-        let added = play(moves[c], first..total);
-        values[c].extend(added);
+    let mut racer = judging::Racer::new(moves.len(), played, budget, max_futures);
+    while let Some((c, futures)) = racer.next(u32::MAX) {
+        let values = play(moves[c], futures);
+        racer.add(c, values);
     }
-    let kept_values = kept
-        .iter()
-        .map(|&c| std::mem::take(&mut values[c]))
-        .collect();
-    (kept, kept_values)
+    racer.finish()
 }
 
 /// The decisions among the moves of `plies` only (so that a long analysis can be cut into
@@ -470,61 +477,33 @@ pub fn analyse_plies_seeing<G: Rules>(
 ) -> Result<(Vec<Decision>, u8), AnalysisError> {
     let mut decisions = Vec::new();
     let seats = replay::<G>(record, plies, |game, played, ply| {
-        let ToMove::Seat(seat) = game.to_move() else {
-            return Ok(());
-        };
-        let seed = crate::seed::decision_seed(config.seed, ply as u64);
-        let (moves, spent) = candidates(game, played, config, seed);
-        let left = config.budget.saturating_sub(spent);
-        let played_at = moves
-            .iter()
-            .position(|&m| m == played)
-            .expect("the move played is a candidate");
-        // Every candidate is played on the same futures (common random numbers): one seed
-        // for the decision's futures, one playout searcher for every candidate.
-        let futures_seed = crate::seed::decision_seed(seed, u64::from(u32::MAX));
-        let playouts = SearchConfig {
-            playout: FUTURES_PLAYOUT,
-            ..SearchConfig::default()
-        };
-        let mut evaluator = Search::<G>::new(playouts, futures_seed);
-        let compared = moves.len();
-        let (kept, values) = race(&moves, played_at, left, config.max_futures, |m, futures| {
-            evaluator.playout_values(game, m, futures, futures_seed, |o, s| {
-                config.measure.of(o, s, G::DESCRIPTOR.forfeit_points)
-            })
-        });
-        let kept_moves: Vec<G::Move> = kept.iter().map(|&c| moves[c]).collect();
-        let played_at = kept.iter().position(|&c| c == played_at).expect("kept");
-        let v = judge(&values, played_at, compared);
-        let samples = values[played_at].len() as u32;
-        let moves = kept_moves;
-        let best = moves[v.best];
-        let decision = Decision {
-            ply,
-            seat: seat.0,
-            stage: game.stage_number(),
-            played: played.to_string(),
-            best: best.to_string(),
-            played_move: move_form(game, &played),
-            best_move: move_form(game, &best),
-            played_points: v.means[played_at],
-            // The played move's worth plus the loss: the best candidate's mean, less the luck
-            // of having been picked as the best (the shrinking of the loss, see `judge`).
-            best_points: v.means[played_at] + v.lost,
-            lost: v.lost,
-            lost_low: v.low,
-            lost_high: v.high,
-            flag: v.flag,
-            candidates: compared,
-            samples,
-        };
-        seeing(&decision, played_at, &values);
-        decisions.push(decision);
+        let judged = Judging::new(game, played, ply, config).run();
+        seeing(&judged.decision, judged.played_at, &judged.values);
+        decisions.push(judged.decision);
         Ok(())
     })?;
     Ok((decisions, seats))
 }
 
+/// The judgement of the decision at `ply` of `record`, to be made in slices
+/// ([`Judging::step`]; the same decision as [`analyse_plies`]'s), and the game's seat count;
+/// `None` where that move was no decision (a seat with one legal move, or no seat).
+#[allow(clippy::type_complexity)]
+pub fn judging_at<G: Rules>(
+    record: &Record,
+    config: AnalysisConfig,
+    ply: usize,
+) -> Result<(Option<Judging<G>>, u8), AnalysisError> {
+    let mut judging = None;
+    let seats = replay::<G>(record, ply..ply + 1, |game, played, ply| {
+        judging = Some(Judging::new(game, played, ply, config));
+        Ok(())
+    })?;
+    Ok((judging, seats))
+}
+
+mod judging;
 #[cfg(test)]
 mod tests;
+
+pub use judging::{Judged, Judging};

@@ -596,6 +596,41 @@ impl<G: Rules> Thinking<G> {
     }
 }
 
+/// A search's root statistics computed in slices (the analysis's candidates, see
+/// `analysis::Judging`): the same as [`Search::analyse`]'s, however sliced.
+pub struct Analysing<G: Rules> {
+    search: Search<G>,
+    game: G,
+    seat: Seat,
+    tree: Vec<Node<G::Move>>,
+    progress: Progress,
+}
+
+impl<G: Rules> Analysing<G> {
+    /// Starts `search`'s analysis of `game`, whose seat to move must be a seat.
+    pub fn new(mut search: Search<G>, game: &G) -> Self {
+        let ToMove::Seat(seat) = game.to_move() else {
+            unreachable!("a position is only analysed with a seat to move");
+        };
+        let progress = search.begin(game, seat);
+        Analysing {
+            search,
+            game: game.clone(),
+            seat,
+            tree: vec![Node::new(None, seat.0)],
+            progress,
+        }
+    }
+
+    /// Runs at most `iterations` more iterations; every root move's statistics once done.
+    pub fn step(&mut self, iterations: u32) -> Option<Vec<MoveStats<G::Move>>> {
+        let (game, seat) = (&self.game, self.seat);
+        self.search
+            .advance(game, seat, &mut self.tree, &mut self.progress, iterations)
+            .then(|| Search::root_stats(game, &self.tree))
+    }
+}
+
 /// The most visited move; ties by mean reward, then the first in move order.
 fn most_visited<M: Copy>(stats: &[MoveStats<M>]) -> M {
     let mut best = &stats[0];

@@ -71,6 +71,11 @@ pub struct LoadtestArgs {
     /// while the `--bot-games` keep the pool busy (serve with `--bot-pace-ms 0`).
     #[arg(long)]
     pub victim_level: Option<String>,
+    /// Guests who play games against `greedy` bots (in the bot games' game) back to back
+    /// and ask for each finished game's analysis (issue 54: analyses must not stall the
+    /// victim's bot). Serve with `--analyses-per-address` high enough, or they are one asker.
+    #[arg(long, default_value_t = 0)]
+    pub analysing_guests: usize,
     /// Players arrive spread evenly over this many milliseconds rather than all at once
     /// (thousands of sign-ins in one instant are no crowd; their transient buffers would
     /// stay in the server's resident memory and count as memory per game).
@@ -207,27 +212,42 @@ async fn play_all(args: &LoadtestArgs, seed_base: u64) -> Result<Samples> {
         Some(level) => Some(Arc::new(TableKind::against_bots(args.bot_game, level)?.1)),
         None => None,
     };
+    let analysts_table = match args.analysing_guests {
+        0 => None,
+        _ => Some(Arc::new(
+            TableKind::against_bots(args.bot_game, "greedy")?.1,
+        )),
+    };
     let http = reqwest::Client::new();
     let totals = Arc::new(Totals::default());
     let bots = Arc::new(Totals::default());
     let victim = Arc::new(Totals::default());
+    let analysts = Arc::new(Totals::default());
     let deadline = Instant::now() + Duration::from_secs(args.seconds);
     let think = Duration::from_millis(args.think_ms);
-    let clients = (0..args.games)
-        .map(|i| (solo.clone(), totals.clone(), i))
-        .chain(
-            against_bots
-                .iter()
-                .flat_map(|t| (0..args.bot_games).map(|i| (t.clone(), bots.clone(), i))),
-        )
-        .chain(victim_table.iter().map(|t| (t.clone(), victim.clone(), 0)));
-    let players_in_all =
-        (args.games + args.bot_games + usize::from(args.victim_level.is_some())).max(1) as u32;
+    let clients =
+        (0..args.games)
+            .map(|i| (solo.clone(), totals.clone(), i))
+            .chain(
+                against_bots
+                    .iter()
+                    .flat_map(|t| (0..args.bot_games).map(|i| (t.clone(), bots.clone(), i))),
+            )
+            .chain(victim_table.iter().map(|t| (t.clone(), victim.clone(), 0)))
+            .chain(analysts_table.iter().flat_map(|t| {
+                (0..args.analysing_guests).map(|i| (t.clone(), analysts.clone(), i))
+            }));
+    let players_in_all = (args.games
+        + args.bot_games
+        + usize::from(args.victim_level.is_some())
+        + args.analysing_guests)
+        .max(1) as u32;
     let ramp = Duration::from_millis(args.ramp_ms);
     let players: Vec<_> = clients
         .enumerate()
         .map(|(seed, (tables, totals, i))| {
             let (http, url) = (http.clone(), url.clone());
+            let analyse = Arc::ptr_eq(&totals, &analysts);
             // Players arrive spread over the ramp, not all in one instant.
             let arrives = ramp * seed as u32 / players_in_all;
             tokio::spawn(async move {
@@ -239,6 +259,7 @@ async fn play_all(args: &LoadtestArgs, seed_base: u64) -> Result<Samples> {
                     deadline,
                     think,
                     totals: &totals,
+                    analyse,
                 };
                 client.play_on(&tables, i).await;
             })
@@ -251,6 +272,7 @@ async fn play_all(args: &LoadtestArgs, seed_base: u64) -> Result<Samples> {
         solo: totals.part().await,
         bots: bots.part().await,
         victim: victim.part().await,
+        analysts: analysts.part().await,
     })
 }
 
@@ -269,6 +291,10 @@ async fn play_in_processes(args: &LoadtestArgs) -> Result<Samples> {
             .args(["--ramp-ms", &args.ramp_ms.to_string()])
             .args(["--bot-games", &share(args.bot_games, i).to_string()])
             .args(["--bot-level", &args.bot_level])
+            .args([
+                "--analysing-guests",
+                &share(args.analysing_guests, i).to_string(),
+            ])
             .args(["--child", &i.to_string()])
             .stdout(std::process::Stdio::piped());
         if let Some(game) = args.bot_game {
@@ -291,6 +317,7 @@ async fn play_in_processes(args: &LoadtestArgs) -> Result<Samples> {
         all.solo.add(samples.solo);
         all.bots.add(samples.bots);
         all.victim.add(samples.victim);
+        all.analysts.add(samples.analysts);
     }
     Ok(all)
 }
@@ -415,6 +442,13 @@ async fn load(args: LoadtestArgs) -> Result<()> {
              serve --bot-pace-ms 0); errors {}",
             victim.bot_waits_us.len(),
             victim.errors
+        );
+    }
+    if args.analysing_guests > 0 {
+        let analysts = &samples.analysts;
+        println!(
+            "analysing guests: {} (games against greedy bots, each finished one's analysis              asked for): {} games finished, {} analyses queued (the others refused at a cap),              errors {}",
+            args.analysing_guests, analysts.finished, analysts.analyses, analysts.errors
         );
     }
     print_server_side(&before, &after);

@@ -11,6 +11,8 @@ pub(super) struct Client<'a> {
     pub(super) deadline: Instant,
     pub(super) think: Duration,
     pub(super) totals: &'a Totals,
+    /// After each finished game, ask for its analysis (`--analysing-guests`).
+    pub(super) analyse: bool,
 }
 
 impl Client<'_> {
@@ -89,6 +91,19 @@ impl Client<'_> {
                 return Ok(());
             }
             self.totals.finished.fetch_add(1, Ordering::Relaxed);
+            if self.analyse {
+                // Queued (202) or refused at a cap (429, 503): either way the next game's
+                // analysis is asked for too, as a guest flooding the queue would.
+                let asked = http
+                    .post(format!("{url}/api/games/{game}/analysis"))
+                    .header("cookie", &cookie)
+                    .json(&json!({}))
+                    .send()
+                    .await?;
+                if asked.status().as_u16() == 202 {
+                    self.totals.analyses.fetch_add(1, Ordering::Relaxed);
+                }
+            }
             ws.send(Message::Text(
                 json!({"type": "unsubscribe", "game": game})
                     .to_string()

@@ -22,6 +22,8 @@ pub struct Totals {
     pub bytes: Mutex<Vec<u64>>,
     /// How long the other seats (bots) took to answer, each time the client waited for them.
     pub bot_waits_us: Mutex<Vec<u64>>,
+    /// Analyses the client asked for that the server queued (`--analysing-guests`).
+    pub analyses: AtomicU64,
 }
 
 /// What one client process measured of one kind of game (sent by a `--clients` child to
@@ -37,6 +39,8 @@ pub struct Part {
     pub bytes: Vec<u64>,
     #[serde(default)]
     pub bot_waits_us: Vec<u64>,
+    #[serde(default)]
+    pub analyses: u64,
 }
 
 impl Totals {
@@ -50,6 +54,7 @@ impl Totals {
             latencies_us: self.latencies_us.lock().await.clone(),
             bytes: self.bytes.lock().await.clone(),
             bot_waits_us: self.bot_waits_us.lock().await.clone(),
+            analyses: self.analyses.load(Ordering::Relaxed),
         }
     }
 }
@@ -64,6 +69,7 @@ impl Part {
         self.latencies_us.extend(other.latencies_us);
         self.bytes.extend(other.bytes);
         self.bot_waits_us.extend(other.bot_waits_us);
+        self.analyses += other.analyses;
     }
 
     /// Round-trip percentiles of the client's moves, in milliseconds.
@@ -90,6 +96,8 @@ pub struct Samples {
     pub bots: Part,
     #[serde(default)]
     pub victim: Part,
+    #[serde(default)]
+    pub analysts: Part,
 }
 
 /// The server answered `unavailable` (`503`, or a WebSocket `unavailable` error): it is at

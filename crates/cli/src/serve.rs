@@ -138,6 +138,15 @@ pub struct ServeArgs {
     /// Chat messages one user may send in 24 hours, all games together (`chat_daily_cap`).
     #[arg(long, default_value_t = 500, env = "PYRAMIDION_CHAT_PER_DAY")]
     pub chat_per_day: usize,
+    /// Chat messages an account may report in 24 hours (`429 rate_limited`).
+    #[arg(long, default_value_t = 20, env = "PYRAMIDION_REPORTS_PER_DAY")]
+    pub reports_per_day: usize,
+    /// Chat messages a guest may report in 24 hours.
+    #[arg(long, default_value_t = 3, env = "PYRAMIDION_GUEST_REPORTS_PER_DAY")]
+    pub guest_reports_per_day: usize,
+    /// Chat messages reported from one client address (an IPv6 /64) in 24 hours.
+    #[arg(long, default_value_t = 30, env = "PYRAMIDION_REPORTS_PER_ADDRESS")]
+    pub reports_per_address: usize,
     /// Reverse proxies (CIDR, comma separated) whose `X-Forwarded-For` names the client;
     /// nobody else's is believed.
     #[arg(long, value_delimiter = ',', env = "PYRAMIDION_TRUSTED_PROXY")]
@@ -152,6 +161,11 @@ pub struct ServeArgs {
         default_value = "127.0.0.0/8,::1/128"
     )]
     pub metrics_allow: Vec<String>,
+    /// Serve `/metrics` only on a listener of its own at this address (`host:port`; bind it
+    /// to loopback or a private network: whoever reaches it reads it); the public port then
+    /// answers `/metrics` with `404`.
+    #[arg(long, env = "PYRAMIDION_METRICS_LISTEN")]
+    pub metrics_listen: Option<String>,
     /// This instance's id among several on one PostgreSQL database (default: drawn at
     /// start; see docs/deploy.md).
     #[arg(long, env = "PYRAMIDION_INSTANCE")]
@@ -287,6 +301,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.bot_pace = std::time::Duration::from_millis(args.bot_pace_ms);
     config.trusted_proxies = trusted_proxies;
     config.metrics_allow = metrics_allow;
+    config.metrics_listen = args.metrics_listen.clone();
     config.instance = args.instance;
     // Said by the address to bind when it names one; otherwise the address bound, before
     // the cluster is joined (below).
@@ -346,6 +361,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
     limits.seats_per_user = args.seats_per_user;
     limits.max_live_games = args.max_live_games;
     limits.chat_per_day = args.chat_per_day;
+    limits.reports_per_day = args.reports_per_day;
+    limits.guest_reports_per_day = args.guest_reports_per_day;
+    limits.reports_per_address = args.reports_per_address;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -364,6 +382,14 @@ pub fn run(args: ServeArgs) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", args.bind))?;
         let addr = listener.local_addr()?;
+        let metrics_listener = match &args.metrics_listen {
+            Some(at) => Some(
+                tokio::net::TcpListener::bind(at)
+                    .await
+                    .with_context(|| format!("cannot listen on {at} (--metrics-listen)"))?,
+            ),
+            None => None,
+        };
         if config.advertise.is_none() {
             config.advertise = Some(format!("http://{addr}"));
         }
@@ -371,6 +397,20 @@ pub fn run(args: ServeArgs) -> Result<()> {
             .await
             .with_context(|| format!("cannot open the storage at {url}"))?;
         println!("Pyramidion is serving on http://{addr}");
+        if let Some(listener) = metrics_listener {
+            println!(
+                "/metrics is served on http://{}/metrics",
+                listener.local_addr()?
+            );
+            let state = state.clone();
+            tokio::spawn(async move {
+                if let Err(e) =
+                    pyramidion_server::http::metrics_listener::serve(state, listener).await
+                {
+                    eprintln!("the metrics listener stopped: {e}");
+                }
+            });
+        }
         Ok(pyramidion_server::serve_opened(state, listener).await?)
     })
 }

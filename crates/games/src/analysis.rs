@@ -47,6 +47,40 @@ pub fn analyse_record_seeing(
     ))
 }
 
+/// One decision's judgement in any registered game, made in slices
+/// (`pyramidion_ai::analysis::Judging`): the server's bot pool runs an analysis a slice at a
+/// time, sharing its threads between slices.
+pub struct AnyJudging(Box<dyn JudgeStep + Send>);
+
+trait JudgeStep {
+    fn step(&mut self, work: u32) -> Option<Decision>;
+}
+
+impl<G: pyramidion_core::Rules> JudgeStep for analysis::Judging<G> {
+    fn step(&mut self, work: u32) -> Option<Decision> {
+        analysis::Judging::step(self, work).map(|judged| judged.decision)
+    }
+}
+
+impl AnyJudging {
+    /// Thinks at most `work` more playouts; the decision once judged, the same as
+    /// [`analyse_plies`]'s for its ply.
+    pub fn step(&mut self, work: u32) -> Option<Decision> {
+        self.0.step(work)
+    }
+}
+
+/// The judgement of the decision at `ply` of `record`, to be made in slices, and the game's
+/// seat count; `None` where that move was no decision.
+pub fn judging_at(
+    record: &Record,
+    config: AnalysisConfig,
+    ply: usize,
+) -> Result<(Option<AnyJudging>, u8), AnalysisError> {
+    dispatch!(kind_of(record)?, G => analysis::judging_at::<G>(record, config, ply)
+        .map(|(j, seats)| (j.map(|j| AnyJudging(Box::new(j))), seats)))
+}
+
 /// How many decisions (moves of a seat that had a choice) a record holds: what a per-game
 /// budget is shared among.
 pub fn decision_count(record: &Record) -> Result<usize, AnalysisError> {

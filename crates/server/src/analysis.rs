@@ -1,8 +1,9 @@
 //! "Analyse": a finished game's analysis (`pyramidion_ai::analysis`, what `pyramidion analyse`
 //! prints) queued on the bot pool and stored, for the replay to show each move's points lost.
 //!
-//! The work is cut into jobs of a few plies each, queued one after the other behind the bot
-//! moves of live games, so that an analysis never holds a pool thread for long. The budget
+//! The work is cut into decisions, one after the other, each thought in slices of bounded CPU
+//! time as the search bots' moves are (`bot_pool`), so that an analysis never holds a pool
+//! thread for long. The budget
 //! per decision is the judge's (4 × the game's `max`), or the operator's budget per game
 //! (`serve --analysis-budget`) shared among its decisions where that is less.
 //!
@@ -32,16 +33,15 @@ use axum::http::{HeaderMap, StatusCode};
 use pyramidion_ai::analysis::{Analysis, AnalysisConfig};
 use pyramidion_core::record::Record;
 use pyramidion_games::GameKind;
-use pyramidion_games::analysis::{analyse_plies, decision_count};
+use pyramidion_games::analysis::{AnyJudging, decision_count, judging_at};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
-/// Plies per bot pool job: one, so that a job holds a pool thread for one decision's budget
-/// at most and the fair queue can serve others between decisions (issue 54; eight plies
-/// held a thread for up to eight decisions' budgets).
-const PLIES_PER_JOB: usize = 1;
+/// Playouts (search iterations or futures) of an analysis between two looks at its slice's
+/// CPU time: as the search bots' iterations (`bot_pool`), a few milliseconds at most.
+const PLAYOUTS_PER_LOOK: u32 = 8;
 
 /// Analyses asked today by players of games they did not play in: (user, UTC day) → count.
 fn asked_today() -> &'static Mutex<std::collections::HashMap<String, (i64, u32)>> {
@@ -552,7 +552,9 @@ enum AnalysisFailed {
     Record(#[from] pyramidion_ai::analysis::AnalysisError),
 }
 
-/// The whole analysis, one short pool job after the other.
+/// The whole analysis, one decision after the other, each thought on the pool in slices
+/// (`bot_pool::Slicing`): a decision is the judge's 4 × a `max` move, and a thread held for
+/// all of it made a quick bot wait seconds (issue 54).
 async fn analyse(
     bots: &BotPool,
     queue: &std::sync::Arc<Queue>,
@@ -564,22 +566,32 @@ async fn analyse(
     let record = std::sync::Arc::new(record);
     let mut decisions = Vec::new();
     let mut seats = 0;
-    let mut from = 0;
-    while from < record.moves.len() {
-        let to = (from + PLIES_PER_JOB).min(record.moves.len());
+    for ply in 0..record.moves.len() {
         let shared = record.clone();
         let (mine, game) = (queue.clone(), ticket.game.clone());
-        let (part, n) = bots
-            .run(ticket.clone(), move || {
+        // Replayed to its ply on the first slice (on a pool thread, not a room's).
+        let mut judging: Option<(AnyJudging, u8)> = None;
+        let step = move || match &mut judging {
+            None => {
                 mine.chunk_started(&game);
-                analyse_plies(&shared, config, from..to)
-            })
+                match judging_at(&shared, config, ply) {
+                    Err(e) => Some(Err(e)),
+                    Ok((None, n)) => Some(Ok((None, n))),
+                    Ok((Some(j), n)) => {
+                        judging = Some((j, n));
+                        None
+                    }
+                }
+            }
+            Some((j, n)) => j.step(PLAYOUTS_PER_LOOK).map(|d| Ok((Some(d), *n))),
+        };
+        let (decision, n) = bots
+            .run_sliced(ticket.clone(), step)
             .await
             .ok_or(AnalysisFailed::Stopped)??;
-        decisions.extend(part);
+        decisions.extend(decision);
         seats = n;
-        from = to;
-        queue.advanced(&ticket.game, from);
+        queue.advanced(&ticket.game, ply + 1);
     }
     Ok(Analysis::from_decisions(
         &record,
@@ -593,6 +605,77 @@ async fn analyse(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 54: with one searching thread busy with an analysis whose decisions take far
+    /// more than a slice of CPU, another user's search bot is answered between its slices,
+    /// while a decision is being judged.
+    #[tokio::test]
+    async fn a_search_bot_is_answered_between_the_slices_of_an_analysis_decision() {
+        use pyramidion_ai::level::BotLevel;
+        use pyramidion_games::AnyGame;
+        let pool = std::sync::Arc::new(BotPool::new(1));
+        let queue = std::sync::Arc::new(Queue::default());
+        let kind = GameKind::ALL[0];
+        let options = serde_json::json!({ "players": 2 });
+        let mut game = AnyGame::new(kind, &options, 8).unwrap();
+        let mut record = Record {
+            game: kind.key().to_string(),
+            options,
+            seed: 8,
+            result: None,
+            moves: Vec::new(),
+            move_lines: Vec::new(),
+        };
+        for _ in 0..4 {
+            let m = game.legal_texts().into_iter().next().unwrap();
+            record.moves.push(game.play_text(&m).unwrap().full.text);
+        }
+        // Minutes of CPU a decision in a debug build.
+        let config = AnalysisConfig {
+            budget: 2_000_000,
+            ..AnalysisConfig::judge(kind.descriptor(), 1)
+        };
+        assert!(
+            queue
+                .admit("analysed", "analyst", None, &crate::Limits::default())
+                .is_ok()
+        );
+        let ticket = Ticket {
+            lane: Lane::Analysis,
+            owner: "analyst".into(),
+            game: "analysed".into(),
+        };
+        let analysis = {
+            let (pool, queue) = (pool.clone(), queue.clone());
+            tokio::spawn(async move { analyse(&pool, &queue, ticket, record, kind, config).await })
+        };
+        // The analysis has started (its first slice ran, the next one waits).
+        while pool.waiting(Lane::Analysis) == 0 {
+            tokio::task::yield_now().await;
+        }
+        let victim = Ticket {
+            lane: Lane::Search,
+            owner: "victim".into(),
+            game: "victim-table".into(),
+        };
+        let level = BotLevel::Search(20);
+        let answer = pool.choose(victim, game.clone(), level, 4).await;
+        assert_eq!(
+            answer,
+            Some(pyramidion_games::bots::choose_any(&game, level, 4))
+        );
+        assert!(!analysis.is_finished(), "the analysis still thinks");
+        let done = queue.progress("analysed").map(|p| p.done_plies);
+        assert!(
+            done.is_some_and(|d| d < 4),
+            "a decision is being judged: {done:?}"
+        );
+        // Nobody waits for it any more: its next slice drops it.
+        analysis.abort();
+        while pool.waiting(Lane::Analysis) > 0 {
+            tokio::task::yield_now().await;
+        }
+    }
 
     #[test]
     fn the_daily_quota_counts_per_user_and_day() {

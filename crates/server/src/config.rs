@@ -44,6 +44,9 @@ pub struct Config {
     /// anyone else is answered `404`. Behind a `--trusted-proxy` the forwarded client is
     /// checked, never the proxy.
     pub metrics_allow: Vec<ipnet::IpNet>,
+    /// Where `/metrics` is served apart (`--metrics-listen`, `http::metrics_listener`); the
+    /// public listener then answers it `404`. `None`: on the public listener, as above.
+    pub metrics_listen: Option<String>,
     /// This instance's id among several on one PostgreSQL database (`--instance`; default:
     /// drawn at start). Unused on SQLite.
     pub instance: Option<String>,
@@ -143,6 +146,12 @@ pub struct Limits {
     pub max_live_games: usize,
     /// Chat messages one user may send in 24 hours, all games together (`chat_daily_cap`).
     pub chat_per_day: usize,
+    /// Chat messages an account may report in 24 hours (`429 rate_limited`)…
+    pub reports_per_day: usize,
+    /// …a guest…
+    pub guest_reports_per_day: usize,
+    /// …and one client address, an IPv6 client by its /64 (`crate::live::chat_reports`).
+    pub reports_per_address: usize,
 }
 
 impl Default for Limits {
@@ -179,6 +188,9 @@ impl Default for Limits {
             seats_per_user: 40,
             max_live_games: 20_000,
             chat_per_day: 500,
+            reports_per_day: 20,
+            guest_reports_per_day: 3,
+            reports_per_address: 30,
         }
     }
 }
@@ -217,6 +229,7 @@ impl Config {
                 "127.0.0.0/8".parse().expect("a network"),
                 "::1/128".parse().expect("a network"),
             ],
+            metrics_listen: None,
             instance: None,
             advertise: None,
             // The full judge for a 2-player game of every registered game (the longest has

@@ -1,7 +1,8 @@
 //! Account names: what may be registered and when two names are "the same". A name is stored
 //! in NFKC form (so 𝐚𝐝𝐦𝐢𝐧 in mathematical bold is `admin`) and is unique by its key: the UTS #39
-//! confusable skeleton of its case-folded NFKC form with combining marks dropped, so that
-//! `ADMIN`, Cyrillic `аdmin` and `ádmin` are all taken once `admin` is. A name may not look like
+//! confusable skeleton of its NFKC form in upper case, then of that in lower case, with
+//! combining marks dropped ([`key`]), so that `ADMIN`, Cyrillic `аdmin`, `ádmin` and `admln`
+//! are all taken once `admin` is, and `lan` once `Ian` is. A name may not look like
 //! a user id (profiles and exports are found by id or name) nor like a guest's name.
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
@@ -28,11 +29,19 @@ pub struct Name {
 }
 
 /// The key two names share when they look alike.
+///
+/// The skeleton is taken of the upper-case form first, then of its lower-case: folding case
+/// before the skeleton (as keys did until migration 0020) turned a capital `I` into `i`, which
+/// never meets `l`, so `Ian` and `lan` were two names. Since `admin` and `ADMIN` are one
+/// name and `ADMIN` looks like `ADMlN`, a key that catches the capital I puts `i` with `l`
+/// (and `1`) in every case: `admin` and `admln` are one name too. The lower-case skeleton
+/// after it keeps the look-alikes that exist only in lower case (`rn` and `m`).
 pub fn key(name: &str) -> String {
-    let folded: String = name.nfkc().flat_map(char::to_lowercase).collect();
+    let upper: String = name.nfkc().flat_map(char::to_uppercase).collect();
+    let lower: String = skeleton(&upper).flat_map(char::to_lowercase).collect();
     // The skeleton maps to prototypes, some of them capitals or with marks: fold again and
     // drop marks, so that the key does not depend on which look-alike came first.
-    skeleton(&folded)
+    skeleton(&lower)
         .flat_map(char::to_lowercase)
         .collect::<String>()
         .nfd()
@@ -107,8 +116,24 @@ mod tests {
             assert_eq!(key(alike), admin, "{alike:?}");
         }
         assert_ne!(key("admins"), admin);
-        // l and 1 look alike; so do O and 0 (a capital I is folded to i first).
+        // l and 1 look alike; so do O and 0.
         assert_eq!(key("Ol1"), key("0ll"));
+    }
+
+    /// Issue 54: a capital I looks like a small l, so `Ian` is `lan`; and since case never
+    /// makes two names, a small i is an l too. Look-alikes of lower case only still meet.
+    #[test]
+    fn a_capital_i_and_a_small_l_are_one_name() {
+        assert_eq!(key("Ian"), key("lan"));
+        assert_eq!(key("BILL"), key("bill"));
+        assert_eq!(key("BIll"), key("Blll"));
+        assert_eq!(key("admin"), key("admln"));
+        assert_eq!(key("I1l|"), key("llll"));
+        assert_eq!(key("rnary"), key("mary"));
+        assert_ne!(key("ian"), key("jan"));
+        assert_ne!(key("ann"), key("anna"));
+        // The names stored with the new keys (migration 0020) are still plain.
+        assert_eq!(check("Ian").unwrap().name, "Ian");
     }
 
     #[test]

@@ -126,7 +126,7 @@ async fn not_ready(state: &AppState) -> Option<&'static str> {
 }
 
 /// `/metrics`, for the addresses of `--metrics-allow` only (anyone else: `404`, as if there
-/// were none). The client checked is the one `--trusted-proxy` names (never the proxy
+/// were none; everyone with `--metrics-listen`, which serves it apart). The client checked is the one `--trusted-proxy` names (never the proxy
 /// itself); a request forwarded by a proxy that is not trusted has no known client and is
 /// refused, unless every address is allowed.
 async fn metrics(
@@ -135,6 +135,10 @@ async fn metrics(
     http::client_ip::ClientIp(client): http::client_ip::ClientIp,
     headers: axum::http::HeaderMap,
 ) -> Response {
+    // Served on a listener of its own (`http::metrics_listener`): never here.
+    if state.config.metrics_listen.is_some() {
+        return error::ApiError::not_found("no such page").into_response();
+    }
     let allow = &state.config.metrics_allow;
     let forwarded_by_stranger = !http::client_ip::trusted(&state.config.trusted_proxies, peer.ip())
         && (headers.contains_key("x-forwarded-for") || headers.contains_key("forwarded"));

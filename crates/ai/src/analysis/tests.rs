@@ -2,6 +2,7 @@
 //! report's totals, two seeds' agreement) are the registry's (`crates/games/tests/games/
 //! analysis.rs`): this crate names no game.
 use super::*;
+use crate::judge::judge;
 
 /// The margin is a seat's points minus the best other seat's, THE Legend's in solo, and
 /// its own points where it plays alone with no opponent; `points` ignores the others.

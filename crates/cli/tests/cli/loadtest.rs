@@ -134,6 +134,41 @@ fn loadtest_plays_games_against_bots_next_to_solo_games() {
     );
 }
 
+/// Issue 54: `--analysing-guests` plays games against greedy bots and asks for each finished
+/// game's analysis, which the server queues, next to a victim's game.
+#[test]
+fn loadtest_guests_ask_for_analyses_next_to_a_victim() {
+    let server = Server::start(
+        "load-analyses",
+        &["--bot-pace-ms", "0", "--analyses-per-address", "64"],
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_pyramidion-loadtest"))
+        .args(["--url", &server.url, "--seconds", "10"])
+        .args(["--games", "0", "--analysing-guests", "2"])
+        .args(["--victim-level", "easy", "--think-ms", "20"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(figure(&text, "analysing guests"), 2, "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("analysing guests: "))
+        .unwrap();
+    let queued: u64 = line
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" analyses queued (the others refused at a cap)"))
+        .unwrap_or_else(|| panic!("{line}"))
+        .parse()
+        .unwrap();
+    assert!(queued > 0, "{text}");
+    assert!(line.ends_with("errors 0"), "{text}");
+}
+
 /// The binary operators deploy has no load generator in it.
 #[test]
 fn the_server_binary_has_no_loadtest_command() {

@@ -261,3 +261,42 @@ fn a_bad_metrics_allow_network_is_refused() {
         "{err}"
     );
 }
+
+/// Issue 54: `--metrics-listen` serves `/metrics` on a listener of its own, which `serve`
+/// names after the public one; the public port answers `/metrics` with `404`.
+#[test]
+fn metrics_listen_serves_the_metrics_apart() {
+    use std::io::{Read, Write};
+    let dir = data_dir("metrics-listen-flag");
+    let mut command = serve_args(&dir);
+    command.args(["--metrics-listen", "127.0.0.1:0"]);
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let running = Running(child);
+    let mut next_url = |what: &str| {
+        let line = lines.next().unwrap().unwrap();
+        assert!(line.contains(what), "{line}");
+        let url = line.rsplit("http://").next().unwrap();
+        url.split('/').next().unwrap().to_string()
+    };
+    let public = next_url("serving on http://");
+    let apart = next_url("/metrics is served on http://");
+    let get = |addr: &str| {
+        let mut c = std::net::TcpStream::connect(addr).unwrap();
+        c.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut answer = String::new();
+        c.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let own = get(&apart);
+    assert!(own.starts_with("HTTP/1.1 200"), "{own}");
+    assert!(own.contains("pyramidion_games_live"), "{own}");
+    let refused = get(&public);
+    assert!(refused.starts_with("HTTP/1.1 404"), "{refused}");
+    drop(running);
+}

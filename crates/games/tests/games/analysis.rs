@@ -7,7 +7,7 @@ use pyramidion_ai::analysis::{
 use pyramidion_ai::{Bot, Greedy, RandomBot};
 use pyramidion_core::record::Record;
 use pyramidion_core::{Rules, ToMove};
-use pyramidion_games::analysis::{analyse_plies, analyse_record};
+use pyramidion_games::analysis::{analyse_plies, analyse_record, judging_at};
 use pyramidion_games::{AnyGame, GameKind, dispatch};
 
 /// A Pyramido placement that eliminates its player (it ranks last whatever the points),
@@ -100,6 +100,68 @@ fn an_analysis_cut_in_parts_is_the_whole() {
         for d in &whole.decisions {
             assert!(d.lost >= 0.0 && d.ply < 12, "{kind}: {d:?}");
         }
+    }
+}
+
+/// Issue 54: a decision judged in slices (as the server's bot pool runs it, a few playouts
+/// at a time) is the decision judged at once, in every game, with and without the
+/// candidates' search (more legal moves than `FEW`), however small the slices.
+#[test]
+fn a_decision_judged_in_slices_is_the_decision_judged_at_once() {
+    for &kind in GameKind::ALL {
+        let options = serde_json::json!({ "players": 2.max(kind.descriptor().seats.min) });
+        let mut game = AnyGame::new(kind, &options, 3).unwrap();
+        let mut record = Record {
+            game: kind.key().to_string(),
+            options: options.clone(),
+            seed: 3,
+            result: None,
+            moves: Vec::new(),
+            move_lines: Vec::new(),
+        };
+        for _ in 0..6 {
+            let Some(m) = game.legal_texts().into_iter().next() else {
+                break;
+            };
+            record.moves.push(game.play_text(&m).unwrap().full.text);
+        }
+        let config = AnalysisConfig {
+            budget: 40,
+            seed: 2,
+            measure: Measure::Margin,
+            max_futures: MAX_FUTURES,
+        };
+        let mut judged = 0;
+        for ply in 0..record.moves.len() {
+            let (whole, seats) = analyse_plies(&record, config, ply..ply + 1).unwrap();
+            for slice in [1, 3, 17] {
+                let (judging, n) = judging_at(&record, config, ply).unwrap();
+                assert_eq!(n, seats, "{kind}");
+                let Some(mut judging) = judging else {
+                    assert!(
+                        whole.is_empty(),
+                        "{kind} ply {ply}: no decision, none judged"
+                    );
+                    continue;
+                };
+                let mut steps = 1;
+                let decision = loop {
+                    if let Some(d) = judging.step(slice) {
+                        break d;
+                    }
+                    steps += 1;
+                };
+                assert!(steps > 1, "{kind} ply {ply}: sliced, not at once");
+                assert_eq!(judging.step(slice).map(|d| d.ply), None, "handed over once");
+                assert_eq!(
+                    serde_json::to_value(&decision).unwrap(),
+                    serde_json::to_value(&whole[0]).unwrap(),
+                    "{kind} ply {ply}, slices of {slice}"
+                );
+                judged += 1;
+            }
+        }
+        assert!(judged > 0, "{kind}: some decision in 6 moves");
     }
 }
 

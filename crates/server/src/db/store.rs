@@ -129,6 +129,7 @@ impl Store {
         let writes = open(1, false).await?;
         migrate(&writes).await?;
         fill_name_keys(&writes).await?;
+        fill_club_keys(&writes).await?;
         // Readers connect once the schema is migrated: a SQLite connection opened before a
         // migration added columns prepares `SELECT *` with the old columns, and sqlx then
         // reads rows with more values than the columns it knows (a panic in its worker).
@@ -559,9 +560,36 @@ async fn migrate(pool: &AnyPool) -> Result<()> {
     Ok(MIGRATOR.run(pool).await?)
 }
 
-/// Fills in the look-alike key of accounts named before keys existed (migration 0005). Of
-/// two look-alike names, the first keeps the key: the second keeps its name and its sign-in,
-/// and blocks nobody.
+/// Gives the clubs whose look-alike key migration 0020 marked stale their new key, oldest
+/// first; a club whose new key an older club holds keeps its mark (unique by its id): it
+/// keeps its name and blocks nobody.
+async fn fill_club_keys(pool: &AnyPool) -> Result<()> {
+    let rows = sqlx::query(
+        "SELECT id, name FROM clubs WHERE name_key LIKE '~stale:%' ORDER BY created_at, id",
+    )
+    .fetch_all(pool)
+    .await?;
+    for row in rows {
+        let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
+        let key = crate::names::key(&name);
+        let done = sqlx::query(
+            "UPDATE clubs SET name_key = $1 WHERE id = $2 \
+             AND NOT EXISTS (SELECT 1 FROM clubs WHERE name_key = $1)",
+        )
+        .bind(&key)
+        .bind(&id)
+        .execute(pool)
+        .await?;
+        if done.rows_affected() == 0 {
+            tracing::warn!(club = %id, name = %name, "an older club's name looks like another's: it keeps no key");
+        }
+    }
+    Ok(())
+}
+
+/// Fills in the look-alike key of accounts named before keys existed (migration 0005) or
+/// whose key changed (migration 0020). Of two look-alike names, the first keeps the key:
+/// the second keeps its name and its sign-in, and blocks nobody.
 async fn fill_name_keys(pool: &AnyPool) -> Result<()> {
     let rows = sqlx::query("SELECT id, name FROM users WHERE name IS NOT NULL AND name_key IS NULL ORDER BY created_at, id")
         .fetch_all(pool)

@@ -83,26 +83,6 @@ pub(crate) async fn public_record(state: &AppState, row: &GameRow) -> ApiResult<
     Ok(ExportedRecord::seen(record, moves))
 }
 
-/// A started game's record as `seat` saw it: no seed, no result, every move as that seat
-/// saw it (a daily game's record for its player while the day's deal is everyone's).
-pub(crate) async fn seat_record(
-    state: &AppState,
-    row: &GameRow,
-    seat: u8,
-) -> ApiResult<ExportedRecord> {
-    let record = stored_record(state, row).await?;
-    let (_, played) = crate::live::rooms::replay_played(&record).map_err(ApiError::internal)?;
-    let moves = played
-        .iter()
-        .map(|p| {
-            p.seen_by(Some(pyramidion_core::Seat(seat)), false)
-                .text
-                .clone()
-        })
-        .collect();
-    Ok(ExportedRecord::seen(record, moves))
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordQuery {
@@ -130,11 +110,11 @@ pub async fn record(
     if !crate::live::visibility::may_see(&state, &row, user, q.invite.as_deref()).await? {
         return Err(ApiError::not_found("no such table"));
     }
-    // A daily game's player, before its day is over for everyone: their moves as their seat
-    // saw them, never the seed (a second account would deal the same cards).
-    let sealed = crate::live::daily_embargo::under_embargo(&state, &id)
-        .await?
-        .is_some();
+    // A daily game, before its day is over for everyone: no record at all, not even its
+    // player's moves as their seat saw them (issue 54): every draw of the day's deal in order,
+    // which a second account's record handed to a main account before its own attempt. Its
+    // player follows the game live.
+    crate::live::daily_embargo::sealed(&state, &id).await?;
     if matches!(
         row.status,
         crate::game_status::GameStatus::Open | crate::game_status::GameStatus::Abandoned
@@ -145,9 +125,6 @@ pub async fn record(
         ));
     }
     let finished = row.status == crate::game_status::GameStatus::Finished;
-    if sealed && q.format.as_deref() == Some("text") {
-        crate::live::daily_embargo::sealed(&state, &id).await?;
-    }
     let (body, content_type, extension) = match q.format.as_deref() {
         Some("text") if finished => (
             stored_record(&state, &row).await?.to_text(),
@@ -160,11 +137,6 @@ pub async fn record(
                 "the text record (with its seed) is given once the game is over",
             ));
         }
-        None | Some("json") if sealed => (
-            to_json(&seat_record(&state, &row, 0).await?)?,
-            "application/json",
-            "json",
-        ),
         None | Some("json") => (
             to_json(&public_record(&state, &row).await?)?,
             "application/json",

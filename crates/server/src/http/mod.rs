@@ -16,6 +16,7 @@ pub mod friends;
 pub mod history;
 pub mod listen;
 pub mod meet;
+pub mod metrics_listener;
 pub mod notes;
 pub mod notify;
 pub mod offline_games;

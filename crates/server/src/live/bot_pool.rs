@@ -6,8 +6,9 @@
 //! do not wait for them. The turn is fair (see `fair_queue`): client addresses, then users,
 //! share the threads by the CPU time their work took; quick bots and time-out stand-ins go
 //! first and have a thread of their own; analyses go last (but take a guaranteed share of the
-//! searching threads while they wait). A search is thought in slices ([`Thinking`]), so a
-//! thread is never held for a whole `max` move while others wait.
+//! searching threads while they wait). A search, and each decision of an analysis, is
+//! thought in slices ([`Slicing`]), so a thread is never held for a whole `max` move (or a
+//! judge's four) while others wait.
 //!
 //! The threads also run at the lowest scheduling priority (nice 19 on Linux): they take all the
 //! CPU nobody else wants, but a core they share with the rooms, the writer or the HTTP
@@ -85,23 +86,32 @@ const SLICE_CPU_SECONDS: f64 = 0.05;
 /// Search iterations between two looks at the slice's CPU time.
 const ITERATIONS_PER_LOOK: u32 = 8;
 
-/// A search bot's move being thought on the pool, a slice at a time: each slice runs for
-/// [`SLICE_CPU_SECONDS`] of CPU at most and then queues the next one at the back of its
-/// user's turn, so the fair queue chooses what runs next. The move is the one the bot
-/// chooses at once (`pyramidion_ai::level::Deciding`), however it is sliced.
-struct Thinking {
+/// A panic caught in a pool job.
+type Panic = Box<dyn std::any::Any + Send>;
+
+/// Work done a little at a time: the answer once there is one ([`Slicing`]).
+type Step<T> = Box<dyn FnMut() -> Option<T> + Send>;
+
+/// The answer after a step panicked.
+type OnPanic<T> = Box<dyn FnOnce(&Panic) -> Option<T> + Send>;
+
+/// Work thought on the pool a slice at a time (a search bot's move, a decision of an
+/// analysis): each slice runs for [`SLICE_CPU_SECONDS`] of CPU at most and then queues the
+/// next one at the back of its user's turn, so the fair queue chooses what runs next. `step`
+/// does a little (a few search iterations or playouts) and gives the answer once there is
+/// one; the work it does is the same however it is sliced (`pyramidion_ai::level::Deciding`,
+/// `pyramidion_ai::analysis::Judging`).
+struct Slicing<T> {
     ticket: Ticket,
     group: String,
-    game: AnyGame,
-    level: BotLevel,
-    seed: u64,
-    /// Started by the first slice (on a pool thread, not the caller's).
-    deciding: Option<AnyDeciding>,
-    answer: oneshot::Sender<Option<String>>,
+    step: Step<T>,
+    /// The answer after `step` panicked (it logs the panic).
+    on_panic: OnPanic<T>,
+    answer: oneshot::Sender<Option<T>>,
 }
 
-impl Thinking {
-    /// The pool job running this decision's next slice, with its lane and game.
+impl<T: Send + 'static> Slicing<T> {
+    /// The pool job running this work's next slice, with its lane and game.
     fn job(self, shared: Arc<Shared>) -> (Lane, String, Job) {
         let (lane, game) = (self.ticket.lane, self.ticket.game.clone());
         let job = Job {
@@ -113,20 +123,17 @@ impl Thinking {
     }
 
     fn slice(mut self, shared: Arc<Shared>) {
-        // Nobody waits for this move any more (the room was closed, its game ended, the
-        // server stops): the rest of the search would be CPU for nothing.
+        // Nobody waits for this answer any more (the room was closed, its game ended, the
+        // server stops): the rest of the work would be CPU for nothing.
         if self.answer.is_closed() {
             return;
         }
         let started = thread_cpu_seconds();
+        let step = &mut self.step;
         let thought = catch_unwind(AssertUnwindSafe(|| {
-            let (game, level, seed) = (&self.game, self.level, self.seed);
-            let deciding = self
-                .deciding
-                .get_or_insert_with(|| AnyDeciding::new(game, level, seed));
             loop {
-                if let Some(text) = deciding.step(ITERATIONS_PER_LOOK) {
-                    return Some(text);
+                if let Some(answer) = step() {
+                    return Some(answer);
                 }
                 if thread_cpu_seconds() - started >= SLICE_CPU_SECONDS {
                     return None;
@@ -134,12 +141,12 @@ impl Thinking {
             }
         }));
         match thought {
-            Ok(Some(text)) => {
-                let _ = self.answer.send(Some(text));
+            Ok(Some(answer)) => {
+                let _ = self.answer.send(Some(answer));
             }
             Ok(None) => shared.push(self.job(Arc::clone(&shared))),
             Err(panic) => {
-                let fallback = fallback_after_panic(&self.game, self.level, self.seed, &panic);
+                let fallback = (self.on_panic)(&panic);
                 let _ = self.answer.send(fallback);
             }
         }
@@ -234,19 +241,52 @@ impl BotPool {
                 let _ = tx.send(choose_or_fallback(&game, level, seed));
             });
             self.submit(&ticket, job);
-        } else {
-            let group = self.shared.origins.group_of(&ticket.owner);
-            let thinking = Thinking {
-                ticket,
-                group,
-                game,
-                level,
-                seed,
-                deciding: None,
-                answer: tx,
-            };
-            self.shared.push(thinking.job(Arc::clone(&self.shared)));
+            return rx.await.ok().flatten();
         }
+        // The search starts on the first slice (on a pool thread, not the caller's).
+        let mut deciding: Option<AnyDeciding> = None;
+        let searched = game.clone();
+        let step = move || {
+            deciding
+                .get_or_insert_with(|| AnyDeciding::new(&searched, level, seed))
+                .step(ITERATIONS_PER_LOOK)
+        };
+        let on_panic = move |panic: &Panic| fallback_after_panic(&game, level, seed, panic);
+        self.sliced(ticket, Box::new(step), Box::new(on_panic))
+            .await
+    }
+
+    /// Runs work that `step` does a little at a time (see [`Slicing`]) on the pool in
+    /// `ticket`'s lane, until `step` gives its answer. `None` if `step` panicked (the panic
+    /// is logged) or the pool stopped.
+    pub async fn run_sliced<T: Send + 'static>(
+        &self,
+        ticket: Ticket,
+        step: impl FnMut() -> Option<T> + Send + 'static,
+    ) -> Option<T> {
+        let on_panic = |panic: &Panic| {
+            tracing::error!(panic = panic_text(panic), "bot pool job panicked");
+            None
+        };
+        self.sliced(ticket, Box::new(step), Box::new(on_panic))
+            .await
+    }
+
+    async fn sliced<T: Send + 'static>(
+        &self,
+        ticket: Ticket,
+        step: Step<T>,
+        on_panic: OnPanic<T>,
+    ) -> Option<T> {
+        let (tx, rx) = oneshot::channel();
+        let slicing = Slicing {
+            group: self.shared.origins.group_of(&ticket.owner),
+            ticket,
+            step,
+            on_panic,
+            answer: tx,
+        };
+        self.shared.push(slicing.job(Arc::clone(&self.shared)));
         rx.await.ok().flatten()
     }
 
@@ -385,7 +425,7 @@ fn fallback_after_panic(
     game: &AnyGame,
     level: BotLevel,
     seed: u64,
-    panic: &Box<dyn std::any::Any + Send>,
+    panic: &Panic,
 ) -> Option<String> {
     tracing::error!(
         level = %level,
@@ -402,7 +442,7 @@ fn fallback_after_panic(
     game.legal_texts().into_iter().next()
 }
 
-fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+fn panic_text(panic: &Panic) -> String {
     if let Some(s) = panic.downcast_ref::<&str>() {
         s.to_string()
     } else if let Some(s) = panic.downcast_ref::<String>() {

@@ -167,17 +167,20 @@ impl Store {
     pub async fn report_chat(
         &self,
         message_id: &str,
-        reporter: &str,
+        reporter: &crate::live::chat_reports::Reporter<'_>,
     ) -> crate::db::error::Result<()> {
         self.writer
             .execute(
                 sqlx::query(
-                    "INSERT INTO chat_reports (message_id, reporter, at) VALUES ($1, $2, $3)
+                    "INSERT INTO chat_reports (message_id, reporter, at, by_guest, address)
+                     VALUES ($1, $2, $3, $4, $5)
                      ON CONFLICT (message_id, reporter) DO NOTHING",
                 )
                 .bind(message_id.to_string())
-                .bind(reporter.to_string())
-                .bind(now_ms()),
+                .bind(reporter.user.to_string())
+                .bind(now_ms())
+                .bind(i64::from(reporter.guest))
+                .bind(reporter.address.clone()),
             )
             .await
     }
@@ -199,6 +202,8 @@ impl Store {
 pub struct Report {
     pub reported_at: i64,
     pub reporter: String,
+    /// Made by a guest (weigh it less: guests are made by the dozen).
+    pub by_guest: bool,
     pub message: ChatMessage,
 }
 
@@ -215,7 +220,7 @@ pub async fn reports_at(url: &str) -> crate::db::error::Result<Vec<Report>> {
             error,
         })?;
     let rows = sqlx::query(
-        "SELECT r.at AS reported_at, r.reporter, c.*, u.name AS user_name
+        "SELECT r.at AS reported_at, r.reporter, r.by_guest, c.*, u.name AS user_name
            FROM chat_reports r JOIN chat_messages c ON c.id = r.message_id
            LEFT JOIN users u ON u.id = c.user_id
          ORDER BY r.at DESC",
@@ -228,6 +233,7 @@ pub async fn reports_at(url: &str) -> crate::db::error::Result<Vec<Report>> {
             Ok(Report {
                 reported_at: r.try_get("reported_at")?,
                 reporter: r.try_get("reporter")?,
+                by_guest: r.try_get::<i64, _>("by_guest")? != 0,
                 message: chat_row(r)?,
             })
         })
@@ -327,9 +333,11 @@ pub struct Reported {
     pub reported: String,
 }
 
-/// `POST /api/chat/{message_id}/report`: stores a report of a message the asker can read.
+/// `POST /api/chat/{message_id}/report`: stores a report of a message the asker can read,
+/// within the report caps (`chat_reports`).
 pub async fn report(
     State(state): State<AppState>,
+    crate::rate_limits::ClientIp(ip): crate::rate_limits::ClientIp,
     identity: Identity,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Reported>> {
@@ -347,7 +355,9 @@ pub async fn report(
             return Err(not_found());
         }
     }
-    state.store.report_chat(&id, &identity.user_id).await?;
+    let reporter = crate::live::chat_reports::Reporter::new(&identity, ip);
+    crate::live::chat_reports::within_caps(&state, &reporter).await?;
+    state.store.report_chat(&id, &reporter).await?;
     Ok(Json(Reported { reported: id }))
 }
 

@@ -6,6 +6,7 @@ pub mod bot_retry;
 pub mod bot_seats;
 pub mod capacity;
 pub mod chat;
+pub mod chat_reports;
 pub mod clock;
 pub mod daily_embargo;
 pub mod drain;

@@ -418,7 +418,12 @@ impl Room {
                 .or(seats.first().copied())
         });
         self.subscribers.retain(|s| s.conn != conn);
+        // A daily game's sealed end (issue 54): the moves its player missed are not handed
+        // again once it is over, or a second account's socket would list the day's deal, every
+        // draw in order, before the day is over for everyone (its record is sealed too).
+        let sealed_end = !self.reveal_at_end && self.to_move().is_none();
         let missed = match last_event {
+            _ if sealed_end => Vec::new(),
             Some(e) if (e as usize) <= self.moves.len() => (e as usize..self.moves.len())
                 .map(|ply| self.seen(ply, seat))
                 .collect(),

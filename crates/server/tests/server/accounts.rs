@@ -249,6 +249,92 @@ async fn names_of_older_accounts_get_their_keys_at_start() {
     assert_eq!(second, None, "the second look-alike keeps no key");
 }
 
+/// Issue 54: keys stored before migration 0020 folded case before the skeleton, so `Ian`
+/// and `lan` were two names. The migration (run again here on a database whose keys are the
+/// old ones) has them computed again at start, oldest first: the older account, and the
+/// older club, keep the key; the younger keep their names and sign-ins and hold no key.
+#[tokio::test]
+async fn migration_0020_computes_the_keys_again_and_the_older_name_keeps_its_key() {
+    let dir = temp_dir("name-keys-0020");
+    let s = start(sqlite_url(&dir), |_| {}).await;
+    let pool = &s.state.store.pool;
+    for (id, name, at) in [("old0000000011", "Ian", 1_i64), ("old0000000012", "lan", 2)] {
+        sqlx::query("INSERT INTO users (id, name, password_hash, guest, created_at, name_key) VALUES ($1, $2, NULL, 0, $3, $4)")
+            .bind(id)
+            .bind(name)
+            .bind(at)
+            // The keys of before: case folded first.
+            .bind(name.to_lowercase())
+            .execute(pool)
+            .await
+            .unwrap();
+    }
+    for (id, name, at) in [
+        ("club00000002", "lvy_club", 2_i64),
+        ("club00000001", "Ivy_club", 1),
+    ] {
+        sqlx::query("INSERT INTO clubs (id, name, name_key, description, admission, invite, created_by, created_at) VALUES ($1, $2, $3, '', 'open', 'x', 'old0000000011', $4)")
+            .bind(id)
+            .bind(name)
+            .bind(name.to_lowercase())
+            .bind(at)
+            .execute(pool)
+            .await
+            .unwrap();
+    }
+    // The database as it was before migration 0020 (its other changes undone), so that the
+    // next start runs it again.
+    for undo in [
+        "DROP INDEX chat_reports_reporter_at",
+        "DROP INDEX chat_reports_address_at",
+        "ALTER TABLE chat_reports DROP COLUMN by_guest",
+        "ALTER TABLE chat_reports DROP COLUMN address",
+        "DELETE FROM _sqlx_migrations WHERE version = 20",
+    ] {
+        sqlx::query(undo).execute(pool).await.unwrap();
+    }
+    let again = start(sqlite_url(&dir), |_| {}).await;
+    let pool = &again.state.store.pool;
+    let key_of = |sql: &'static str, id: &'static str| async move {
+        sqlx::query_scalar::<_, Option<String>>(sql)
+            .bind(id)
+            .fetch_one(pool)
+            .await
+            .unwrap()
+    };
+    let users = "SELECT name_key FROM users WHERE id = $1";
+    let clubs = "SELECT name_key FROM clubs WHERE id = $1";
+    let ian = key_of(users, "old0000000011").await;
+    assert_eq!(
+        ian.as_deref(),
+        Some(pyramidion_server::names::key("lan").as_str())
+    );
+    assert_eq!(
+        key_of(users, "old0000000012").await,
+        None,
+        "the younger keeps no key"
+    );
+    let ivy = key_of(clubs, "club00000001").await;
+    assert_eq!(
+        ivy.as_deref(),
+        Some(pyramidion_server::names::key("lvy_club").as_str())
+    );
+    assert_eq!(
+        key_of(clubs, "club00000002").await.as_deref(),
+        Some("~stale:club00000002"),
+        "the younger club keeps no key"
+    );
+    for name in ["IAN", "Lan", "ian"] {
+        let r = register(&mut Client::new(&again), name).await;
+        assert_eq!(
+            (r.status, r.code()),
+            (409, "name_taken"),
+            "{name}: {}",
+            r.text
+        );
+    }
+}
+
 /// The storage scenario PostgreSQL runs too (tests/postgres.rs).
 #[tokio::test]
 async fn names_quotas_and_pages_on_sqlite() {

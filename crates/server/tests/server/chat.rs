@@ -253,3 +253,63 @@ async fn chat_is_capped_per_user_and_day_across_games() {
         .await;
     assert_eq!(next_chat(&mut wb).await["phrase"], "hello");
 }
+
+/// Issue 54: reports are bounded over 24 hours, per user (a guest far fewer than an account)
+/// and per client address (guests made from one address are one reporter), and each says
+/// whether a guest made it, for the operator to weigh.
+#[tokio::test]
+async fn reports_are_bounded_per_user_and_per_address_and_say_who_made_them() {
+    let s = start_sqlite_with("chat-reports", |c| {
+        c.limits.guest_reports_per_day = 2;
+        c.limits.reports_per_day = 3;
+        c.limits.reports_per_address = 4;
+    })
+    .await;
+    let mut a = Client::guest(&s).await;
+    let mut b = Client::guest(&s).await;
+    let id = duel_table(&mut a, &mut b).await;
+    let mut wa = a.socket().await;
+    wa.subscribe(&id, None).await;
+    for i in 0..5 {
+        wa.send(json!({"type": "chat", "game": id, "text": format!("message {i}")}))
+            .await;
+        next_chat(&mut wa).await;
+    }
+    let log = b.get(&format!("/api/games/{id}/chat")).await.body;
+    let ids: Vec<String> = log["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), 5, "{log}");
+    async fn report(c: &mut Client, m: &str) -> Reply {
+        c.post(&format!("/api/chat/{m}/report"), json!({})).await
+    }
+    // A guest: two reports, then no more.
+    for m in &ids[..2] {
+        assert_eq!(report(&mut b, m).await.status, 200);
+    }
+    let r = report(&mut b, &ids[2]).await;
+    assert_eq!((r.status, r.code()), (429, "rate_limited"), "{}", r.text);
+    // An account from the same address: its own cap is higher, but the address has made
+    // four reports after its second.
+    let mut carol = crate::common::after_game_scenarios::account(&s, "carol_reports").await;
+    for m in &ids[2..4] {
+        let r = report(&mut carol, m).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let r = report(&mut carol, &ids[4]).await;
+    assert_eq!((r.status, r.code()), (429, "rate_limited"), "{}", r.text);
+    assert!(r.text.contains("address"), "{}", r.text);
+    // A fresh guest from that address has nothing left either.
+    let mut fresh = Client::guest(&s).await;
+    let r = report(&mut fresh, &ids[4]).await;
+    assert_eq!((r.status, r.code()), (429, "rate_limited"), "{}", r.text);
+    let reports = pyramidion_server::live::chat::reports_at(&sqlite_url(&s.dir))
+        .await
+        .unwrap();
+    let mut guests: Vec<bool> = reports.iter().map(|r| r.by_guest).collect();
+    guests.sort();
+    assert_eq!(guests, [false, false, true, true]);
+}

@@ -322,3 +322,30 @@ pub async fn cluster_health_on_postgres(url: &str) {
         "{refused}"
     );
 }
+
+/// Issue 54: with `--metrics-listen`, `/metrics` is served on a listener of its own (to
+/// whoever reaches it) and the public listener answers it `404`, even to an allowed address.
+#[tokio::test]
+async fn metrics_on_their_own_listener_are_not_on_the_public_one() {
+    let s = start_sqlite_with("metrics-listen", |c| {
+        c.metrics_listen = Some("127.0.0.1:0".into());
+    })
+    .await;
+    let public = get_from("127.0.0.1", s.addr, "/metrics", "").await;
+    assert!(public.starts_with("HTTP/1.1 404"), "{public}");
+    assert!(!public.contains("pyramidion_"), "{public}");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let apart = listener.local_addr().unwrap();
+    tokio::spawn(pyramidion_server::http::metrics_listener::serve(
+        s.state.clone(),
+        listener,
+    ));
+    for from in ["127.0.0.1", "127.0.0.2"] {
+        let own = get_from(from, apart, "/metrics", "").await;
+        assert!(own.starts_with("HTTP/1.1 200"), "{own}");
+        assert!(own.contains("pyramidion_games_live"), "{own}");
+    }
+    // Nothing else is served there.
+    let other = get_from("127.0.0.1", apart, "/api/me", "").await;
+    assert!(other.starts_with("HTTP/1.1 404"), "{other}");
+}
