@@ -89,11 +89,11 @@ pub async fn serve_state(
     tokio::select! {
         served = http::listen::serve(state.clone(), listener) => Ok(served?),
         _ = terminate.recv() => {
-            live::drain::drain(&state).await;
+            live::drain::drain(&state.live).await;
             Ok(())
         }
         _ = interrupt => {
-            live::drain::drain(&state).await;
+            live::drain::drain(&state.live).await;
             Ok(())
         }
     }

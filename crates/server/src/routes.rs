@@ -212,12 +212,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/claim", post(http::endings::claim))
         .route("/api/games/{id}/back", post(http::endings::back))
         .route("/api/games/{id}/undo", post(http::endings::undo))
-        .route("/api/games/{id}/chat", get(live::chat::list))
+        .route("/api/games/{id}/chat", get(http::chat::list))
         .route(
             "/api/games/{id}/note",
             get(http::notes::get_note).put(http::notes::put_note),
         )
-        .route("/api/chat/{id}/report", post(live::chat::report))
+        .route("/api/chat/{id}/report", post(http::chat::report))
         // Interactive tutorials (issue 48).
         .route("/api/tutorials", get(http::tutorials::list))
         .route("/api/tutorials/{game}", get(http::tutorials::get))

@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod api;
 pub mod auth;
+pub mod chat;
 pub mod client_ip;
 pub mod clubs;
 pub mod coded_field;
@@ -31,3 +32,4 @@ pub mod vacation;
 pub mod watch_cache;
 pub mod web;
 pub mod ws;
+pub mod ws_reader;

@@ -11,10 +11,10 @@
 //! it no longer follows (`lagging`) and subscribes again with its last event: that
 //! subscription finds the game's owner anew (this instance, once the old owner is dead), and
 //! the moves it missed come from the database, so none is skipped.
-use crate::AppState;
 use crate::cluster::{Cluster, SECRET_HEADER};
 use crate::error::ApiError;
 use crate::error_code::ApiErrorCode;
+use crate::live::context::Context;
 use crate::live::endings::Action;
 use crate::live::protocol::ServerMsg;
 use crate::live::room_cmd::{ChatCmd, Outbox, RoomCmd, RoomHandle};
@@ -127,7 +127,7 @@ fn unavailable(game: &str) -> ApiError {
 
 /// Starts a remote room for `game`, run by instance `owner` at `address`.
 pub fn remote_room(
-    state: AppState,
+    state: Context,
     cluster: Arc<Cluster>,
     game: String,
     owner: String,
@@ -144,6 +144,8 @@ pub fn remote_room(
 
 /// How soon a forwarder that cannot reach a game's owner reads the game's lease again.
 const RECHECK: Duration = Duration::from_millis(250);
+
+type LinkFrame = tokio_tungstenite::tungstenite::Message;
 
 type LinkSocket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -235,168 +237,317 @@ enum Waiting {
     Act(oneshot::Sender<crate::live::endings::Answer>),
 }
 
+/// A remote room's own state: its followers (the forwarding instance's connections, by id)
+/// and the requests waiting for the owner's answer.
+struct Forwarder {
+    game: String,
+    followers: HashMap<u64, Outbox>,
+    waiting: HashMap<u64, Waiting>,
+    next_req: u64,
+}
+
+/// What to do with a message the owner sent back.
+enum Heard {
+    Go,
+    /// A follower fell behind: the owner is told to unsubscribe it.
+    Drop(Forward),
+    /// The owner closed the game's link.
+    Closed,
+}
+
+impl Forwarder {
+    fn new(game: String) -> Self {
+        Forwarder {
+            game,
+            followers: HashMap::new(),
+            waiting: HashMap::new(),
+            next_req: 0,
+        }
+    }
+
+    /// The command for the owner that a room command becomes; none for what only the
+    /// owner's room does (bots play, and leases are checked, there).
+    fn command(&mut self, cmd: RoomCmd) -> Option<Forward> {
+        Some(match cmd {
+            RoomCmd::Subscribe {
+                conn,
+                user,
+                out,
+                last_event,
+            } => {
+                self.followers.insert(conn, out);
+                Forward::Subscribe {
+                    conn,
+                    user,
+                    last_event,
+                }
+            }
+            RoomCmd::Unsubscribe { conn } => {
+                self.followers.remove(&conn);
+                Forward::Unsubscribe { conn }
+            }
+            RoomCmd::Move {
+                conn,
+                user,
+                state_id,
+                text,
+                ..
+            } => Forward::Move {
+                conn,
+                user,
+                state_id,
+                text,
+            },
+            RoomCmd::Chat(c) => Forward::Chat {
+                conn: c.conn,
+                user: c.user,
+                name: c.name,
+                text: c.text,
+                phrase: c.phrase,
+            },
+            RoomCmd::Progress(reply) => Forward::Progress {
+                req: self.wait(Waiting::Progress(reply)),
+            },
+            RoomCmd::Act {
+                user,
+                action,
+                reply,
+            } => Forward::Act {
+                req: self.wait(Waiting::Act(reply)),
+                user,
+                action,
+            },
+            RoomCmd::BotMove(_) | RoomCmd::CheckLease => return None,
+        })
+    }
+
+    fn wait(&mut self, w: Waiting) -> u64 {
+        self.next_req += 1;
+        self.waiting.insert(self.next_req, w);
+        self.next_req
+    }
+
+    /// Passes on what the owner sent back: a message to its follower, or an answer to its
+    /// request.
+    fn heard(&mut self, back: Back) -> Heard {
+        match back {
+            Back::Msg { conn, msg } => {
+                let Some(out) = self.followers.get(&conn) else {
+                    return Heard::Go;
+                };
+                if out.try_send(ServerMsg::Relayed(msg)).is_ok() {
+                    return Heard::Go;
+                }
+                // Like a room's subscriber that cannot keep up.
+                crate::live::moves::tell_dropped(out, &self.game, None);
+                self.followers.remove(&conn);
+                Heard::Drop(Forward::Unsubscribe { conn })
+            }
+            Back::Progress { req, stage, moves } => {
+                if let Some(Waiting::Progress(reply)) = self.waiting.remove(&req) {
+                    let _ = reply.send((stage, moves));
+                }
+                Heard::Go
+            }
+            Back::Answer { req, ok, error } => {
+                if let Some(Waiting::Act(reply)) = self.waiting.remove(&req) {
+                    let _ = reply.send(answer(&self.game, ok, error));
+                }
+                Heard::Go
+            }
+            Back::Closed { reason } => {
+                tracing::debug!(game = %self.game, reason, "the owner closed the link");
+                Heard::Closed
+            }
+        }
+    }
+
+    /// Every follower, and every command still queued, starts again on whoever runs the
+    /// game now (see the module's comment).
+    fn give_up(mut self, rx: &mut crate::queue::Receiver<RoomCmd>) {
+        let game = &self.game;
+        rx.close();
+        for out in self.followers.values() {
+            crate::live::moves::tell_dropped(out, game, None);
+        }
+        for (_, w) in self.waiting.drain() {
+            if let Waiting::Act(reply) = w {
+                let _ = reply.send(Err(unavailable(game)));
+            }
+        }
+        while let Ok(cmd) = rx.try_recv() {
+            match cmd {
+                RoomCmd::Subscribe { out, .. } => {
+                    crate::live::moves::tell_dropped(&out, game, None)
+                }
+                RoomCmd::Move { conn, .. } | RoomCmd::Chat(ChatCmd { conn, .. }) => {
+                    if let Some(out) = self.followers.get(&conn) {
+                        let _ = out.try_send(ServerMsg::error(
+                            ApiErrorCode::Unavailable,
+                            "the server running this game is changing: try again in a few seconds",
+                            Some(game),
+                        ));
+                    }
+                }
+                RoomCmd::Act { reply, .. } => {
+                    let _ = reply.send(Err(unavailable(game)));
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The answer to an action the owner ran (or could not).
+fn answer(
+    game: &str,
+    ok: Option<crate::live::endings::Done>,
+    error: Option<RefusedAct>,
+) -> crate::live::endings::Answer {
+    match (ok, error) {
+        (Some(v), _) => Ok(v),
+        (None, Some(e)) => Err(ApiError::with_status(
+            StatusCode::from_u16(e.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            intern(&e.code),
+            e.message,
+        )),
+        (None, None) => Err(unavailable(game)),
+    }
+}
+
+/// A remote room's task: connects to the owner, then passes commands one way and messages
+/// back the other until the link breaks, the owner goes, or nobody follows for a while.
 async fn forward(
-    state: AppState,
+    state: Context,
     cluster: Arc<Cluster>,
     game: String,
     owner: String,
     address: String,
     mut rx: crate::queue::Receiver<RoomCmd>,
 ) {
-    let connected = connect(&cluster, &game, &owner, &address).await;
-    let mut followers: HashMap<u64, Outbox> = HashMap::new();
-    let mut waiting: HashMap<u64, Waiting> = HashMap::new();
-    match connected {
+    let mut forwarder = Forwarder::new(game.clone());
+    match connect(&cluster, &game, &owner, &address).await {
         // The owner was not reached (it died, the game changed hands, or it stayed out of
         // reach while alive): its followers subscribe again.
         None => state.metrics.forward_failed("connect"),
         Some(socket) => {
-            let (mut sink, mut stream) = socket.split();
-            let mut next_req = 0u64;
-            let mut check = tokio::time::interval(crate::cluster::HEARTBEAT);
-            // The first tick is now: the owner was just found alive.
-            check.reset();
-            let mut idle_since = Some(Instant::now());
-            let idle_after = state.config.limits.room_idle;
-            loop {
-                use tokio_tungstenite::tungstenite::Message as Frame;
-                tokio::select! {
-                    cmd = rx.recv() => {
-                        let Some(cmd) = cmd else { break };
-                        let forward = match cmd {
-                            RoomCmd::Subscribe { conn, user, out, last_event } => {
-                                followers.insert(conn, out);
-                                Forward::Subscribe { conn, user, last_event }
-                            }
-                            RoomCmd::Unsubscribe { conn } => {
-                                followers.remove(&conn);
-                                Forward::Unsubscribe { conn }
-                            }
-                            RoomCmd::Move { conn, user, state_id, text, .. } => {
-                                Forward::Move { conn, user, state_id, text }
-                            }
-                            RoomCmd::Chat(c) => Forward::Chat {
-                                conn: c.conn, user: c.user, name: c.name, text: c.text, phrase: c.phrase,
-                            },
-                            RoomCmd::Progress(reply) => {
-                                next_req += 1;
-                                waiting.insert(next_req, Waiting::Progress(reply));
-                                Forward::Progress { req: next_req }
-                            }
-                            RoomCmd::Act { user, action, reply } => {
-                                next_req += 1;
-                                waiting.insert(next_req, Waiting::Act(reply));
-                                Forward::Act { req: next_req, user, action }
-                            }
-                            // Bots play, and leases are checked, in the owner's room only.
-                            RoomCmd::BotMove(_) | RoomCmd::CheckLease => continue,
-                        };
-                        let text = serde_json::to_string(&forward).expect("commands serialise");
-                        if sink.send(Frame::Text(text.into())).await.is_err() {
-                            state.metrics.forward_failed("broken");
-                            break;
-                        }
-                        state.metrics.forwarded();
-                        idle_since = followers.is_empty().then(Instant::now);
-                    }
-                    frame = stream.next() => {
-                        let text = match frame {
-                            Some(Ok(Frame::Text(t))) => t,
-                            Some(Ok(Frame::Close(_))) => break,
-                            None | Some(Err(_)) => {
-                                state.metrics.forward_failed("broken");
-                                break;
-                            }
-                            Some(Ok(_)) => continue,
-                        };
-                        let Ok(back) = serde_json::from_str::<Back>(&text) else {
-                            tracing::error!(%game, "an unreadable message on the internal link");
-                            state.metrics.forward_failed("broken");
-                            break;
-                        };
-                        match back {
-                            Back::Msg { conn, msg } => {
-                                let Some(out) = followers.get(&conn) else { continue };
-                                if out.try_send(ServerMsg::Relayed(msg)).is_err() {
-                                    // Like a room's subscriber that cannot keep up.
-                                    crate::live::moves::tell_dropped(out, &game, None);
-                                    followers.remove(&conn);
-                                    let text = serde_json::to_string(&Forward::Unsubscribe { conn })
-                                        .expect("commands serialise");
-                                    let _ = sink.send(Frame::Text(text.into())).await;
-                                }
-                            }
-                            Back::Progress { req, stage, moves } => {
-                                if let Some(Waiting::Progress(reply)) = waiting.remove(&req) {
-                                    let _ = reply.send((stage, moves));
-                                }
-                            }
-                            Back::Answer { req, ok, error } => {
-                                if let Some(Waiting::Act(reply)) = waiting.remove(&req) {
-                                    let answer = match (ok, error) {
-                                        (Some(v), _) => Ok(v),
-                                        (None, Some(e)) => Err(ApiError::with_status(
-                                            StatusCode::from_u16(e.status)
-                                                .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-                                            intern(&e.code),
-                                            e.message,
-                                        )),
-                                        (None, None) => Err(unavailable(&game)),
-                                    };
-                                    let _ = reply.send(answer);
-                                }
-                            }
-                            Back::Closed { reason } => {
-                                tracing::debug!(%game, %owner, reason, "the owner closed the link");
-                                break;
-                            }
-                        }
-                    }
-                    _ = check.tick() => {
-                        // An owner paused or cut off does not close its link: its life ending
-                        // in the database is what tells.
-                        if !cluster.is_alive(&owner) {
-                            tracing::info!(%game, %owner, "the instance running this game is gone: its followers subscribe again");
-                            state.metrics.forward_failed("owner_gone");
-                            break;
-                        }
-                        if followers.is_empty() && idle_since.is_some_and(|t| t.elapsed() >= idle_after) {
-                            break;
-                        }
-                    }
-                }
-            }
-            let _ = sink.close().await;
+            let link = Link {
+                state: &state,
+                cluster: &cluster,
+                owner: &owner,
+            };
+            link.run(socket, &mut forwarder, &mut rx).await;
         }
     }
-    // Every follower, and every command still queued, starts again on whoever runs the game
-    // now (see the module's comment).
-    rx.close();
-    for out in followers.values() {
-        crate::live::moves::tell_dropped(out, &game, None);
+    forwarder.give_up(&mut rx);
+}
+
+/// One game's internal WebSocket to its owner.
+struct Link<'a> {
+    state: &'a Context,
+    cluster: &'a Cluster,
+    owner: &'a str,
+}
+
+/// What one turn of the link's loop saw.
+enum Turn {
+    Go,
+    End,
+}
+
+impl Link<'_> {
+    async fn run(
+        &self,
+        socket: LinkSocket,
+        forwarder: &mut Forwarder,
+        rx: &mut crate::queue::Receiver<RoomCmd>,
+    ) {
+        let (mut sink, mut stream) = socket.split();
+        let mut check = tokio::time::interval(crate::cluster::HEARTBEAT);
+        // The first tick is now: the owner was just found alive.
+        check.reset();
+        let mut idle_since = Some(Instant::now());
+        loop {
+            let turn = tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    None => Turn::End,
+                    Some(cmd) => {
+                        let turn = self.send(&mut sink, forwarder.command(cmd)).await;
+                        idle_since = forwarder.followers.is_empty().then(Instant::now);
+                        turn
+                    }
+                },
+                frame = stream.next() => self.receive(&mut sink, forwarder, frame).await,
+                _ = check.tick() => self.check(forwarder, idle_since),
+            };
+            if let Turn::End = turn {
+                break;
+            }
+        }
+        let _ = sink.close().await;
     }
-    for (_, w) in waiting.drain() {
-        if let Waiting::Act(reply) = w {
-            let _ = reply.send(Err(unavailable(&game)));
+
+    async fn send(
+        &self,
+        sink: &mut (impl futures_util::Sink<LinkFrame> + Unpin),
+        forward: Option<Forward>,
+    ) -> Turn {
+        let Some(forward) = forward else {
+            return Turn::Go;
+        };
+        let text = serde_json::to_string(&forward).expect("commands serialise");
+        if sink.send(LinkFrame::Text(text.into())).await.is_err() {
+            self.state.metrics.forward_failed("broken");
+            return Turn::End;
+        }
+        self.state.metrics.forwarded();
+        Turn::Go
+    }
+
+    async fn receive(
+        &self,
+        sink: &mut (impl futures_util::Sink<LinkFrame> + Unpin),
+        forwarder: &mut Forwarder,
+        frame: Option<Result<LinkFrame, tokio_tungstenite::tungstenite::Error>>,
+    ) -> Turn {
+        let text = match frame {
+            Some(Ok(LinkFrame::Text(t))) => t,
+            Some(Ok(LinkFrame::Close(_))) => return Turn::End,
+            None | Some(Err(_)) => {
+                self.state.metrics.forward_failed("broken");
+                return Turn::End;
+            }
+            Some(Ok(_)) => return Turn::Go,
+        };
+        let Ok(back) = serde_json::from_str::<Back>(&text) else {
+            tracing::error!(game = %forwarder.game, "an unreadable message on the internal link");
+            self.state.metrics.forward_failed("broken");
+            return Turn::End;
+        };
+        match forwarder.heard(back) {
+            Heard::Go => Turn::Go,
+            Heard::Closed => Turn::End,
+            Heard::Drop(unsubscribe) => {
+                let text = serde_json::to_string(&unsubscribe).expect("commands serialise");
+                let _ = sink.send(LinkFrame::Text(text.into())).await;
+                Turn::Go
+            }
         }
     }
-    while let Ok(cmd) = rx.try_recv() {
-        match cmd {
-            RoomCmd::Subscribe { out, .. } => crate::live::moves::tell_dropped(&out, &game, None),
-            RoomCmd::Move { conn, .. } | RoomCmd::Chat(ChatCmd { conn, .. }) => {
-                if let Some(out) = followers.get(&conn) {
-                    let _ = out.try_send(ServerMsg::error(
-                        ApiErrorCode::Unavailable,
-                        "the server running this game is changing: try again in a few seconds",
-                        Some(&game),
-                    ));
-                }
-            }
-            RoomCmd::Act { reply, .. } => {
-                let _ = reply.send(Err(unavailable(&game)));
-            }
-            _ => {}
+
+    /// An owner paused or cut off does not close its link: its life ending in the database
+    /// is what tells. A link nobody has followed for a while closes.
+    fn check(&self, forwarder: &Forwarder, idle_since: Option<Instant>) -> Turn {
+        if !self.cluster.is_alive(self.owner) {
+            tracing::info!(game = %forwarder.game, owner = %self.owner, "the instance running this game is gone: its followers subscribe again");
+            self.state.metrics.forward_failed("owner_gone");
+            return Turn::End;
         }
+        let idle_after = self.state.config.limits.room_idle;
+        if forwarder.followers.is_empty() && idle_since.is_some_and(|t| t.elapsed() >= idle_after) {
+            return Turn::End;
+        }
+        Turn::Go
     }
 }
 
@@ -405,7 +556,7 @@ async fn forward(
 /// `GET /internal/link/{game}`: another instance of the cluster forwards its players' commands
 /// for `game`. Only an instance that knows the cluster's secret may; the game must run here.
 pub async fn accept(
-    State(state): State<AppState>,
+    State(state): State<Context>,
     Path(game): Path<String>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
@@ -420,7 +571,7 @@ pub async fn accept(
     upgrade.on_upgrade(move |socket| serve_link(state, game, socket))
 }
 
-async fn serve_link(state: AppState, game: String, socket: WebSocket) {
+async fn serve_link(state: Context, game: String, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let (to_peer, mut outgoing) = mpsc::channel::<Back>(1024);
     let writer = tokio::spawn(async move {
@@ -447,6 +598,7 @@ async fn serve_link(state: AppState, game: String, socket: WebSocket) {
     };
     // The forwarding instance's connections, as connections of this one.
     let mut conns: HashMap<u64, u64> = HashMap::new();
+    let queue = state.config.limits.ws_queue;
     loop {
         let frame = tokio::select! {
             frame = stream.next() => frame,
@@ -464,98 +616,8 @@ async fn serve_link(state: AppState, game: String, socket: WebSocket) {
             tracing::error!(%game, "an unreadable command on the internal link");
             break;
         };
-        let cmd = match forward {
-            Forward::Subscribe {
-                conn,
-                user,
-                last_event,
-            } => {
-                let local = *conns
-                    .entry(conn)
-                    .or_insert_with(crate::live::room_cmd::next_conn);
-                RoomCmd::Subscribe {
-                    conn: local,
-                    user,
-                    out: relay(conn, to_peer.clone(), state.config.limits.ws_queue),
-                    last_event,
-                }
-            }
-            Forward::Unsubscribe { conn } => match conns.remove(&conn) {
-                Some(local) => RoomCmd::Unsubscribe { conn: local },
-                None => continue,
-            },
-            Forward::Move {
-                conn,
-                user,
-                state_id,
-                text,
-            } => RoomCmd::Move {
-                conn: *conns
-                    .entry(conn)
-                    .or_insert_with(crate::live::room_cmd::next_conn),
-                user,
-                state_id,
-                text,
-                received: Instant::now(),
-            },
-            Forward::Chat {
-                conn,
-                user,
-                name,
-                text,
-                phrase,
-            } => RoomCmd::Chat(ChatCmd {
-                conn: *conns
-                    .entry(conn)
-                    .or_insert_with(crate::live::room_cmd::next_conn),
-                user,
-                name,
-                text,
-                phrase,
-            }),
-            Forward::Progress { req } => {
-                let (reply, answer) = oneshot::channel();
-                let to_peer = to_peer.clone();
-                tokio::spawn(async move {
-                    if let Ok((stage, moves)) = answer.await {
-                        let _ = to_peer.send(Back::Progress { req, stage, moves }).await;
-                    }
-                });
-                RoomCmd::Progress(reply)
-            }
-            Forward::Act { req, user, action } => {
-                let (reply, answer) = oneshot::channel::<crate::live::endings::Answer>();
-                let to_peer = to_peer.clone();
-                tokio::spawn(async move {
-                    let back = match answer.await {
-                        Ok(Ok(v)) => Back::Answer {
-                            req,
-                            ok: Some(v),
-                            error: None,
-                        },
-                        Ok(Err(e)) => Back::Answer {
-                            req,
-                            ok: None,
-                            error: Some(RefusedAct {
-                                status: e.status.as_u16(),
-                                code: e.code.to_string(),
-                                message: e.message,
-                            }),
-                        },
-                        Err(_) => Back::Answer {
-                            req,
-                            ok: None,
-                            error: None,
-                        },
-                    };
-                    let _ = to_peer.send(back).await;
-                });
-                RoomCmd::Act {
-                    user,
-                    action,
-                    reply,
-                }
-            }
+        let Some(cmd) = room_command(forward, &mut conns, &to_peer, queue) else {
+            continue;
         };
         if room.tx.send(cmd).await.is_err() {
             let _ = to_peer
@@ -571,6 +633,112 @@ async fn serve_link(state: AppState, game: String, socket: WebSocket) {
     }
     drop(to_peer);
     let _ = writer.await;
+}
+
+/// The command for the owner's room that a forwarded one becomes: the forwarding instance's
+/// connection `conn` is a connection of this one (`conns`), whose messages and answers go
+/// back to the peer. None for an unsubscription of a connection not known here.
+fn room_command(
+    forward: Forward,
+    conns: &mut HashMap<u64, u64>,
+    to_peer: &mpsc::Sender<Back>,
+    queue: usize,
+) -> Option<RoomCmd> {
+    let mut local = |conn: u64| {
+        *conns
+            .entry(conn)
+            .or_insert_with(crate::live::room_cmd::next_conn)
+    };
+    Some(match forward {
+        Forward::Subscribe {
+            conn,
+            user,
+            last_event,
+        } => RoomCmd::Subscribe {
+            conn: local(conn),
+            user,
+            out: relay(conn, to_peer.clone(), queue),
+            last_event,
+        },
+        Forward::Unsubscribe { conn } => RoomCmd::Unsubscribe {
+            conn: conns.remove(&conn)?,
+        },
+        Forward::Move {
+            conn,
+            user,
+            state_id,
+            text,
+        } => RoomCmd::Move {
+            conn: local(conn),
+            user,
+            state_id,
+            text,
+            received: Instant::now(),
+        },
+        Forward::Chat {
+            conn,
+            user,
+            name,
+            text,
+            phrase,
+        } => RoomCmd::Chat(ChatCmd {
+            conn: local(conn),
+            user,
+            name,
+            text,
+            phrase,
+        }),
+        Forward::Progress { req } => {
+            let (reply, answer) = oneshot::channel();
+            let to_peer = to_peer.clone();
+            tokio::spawn(async move {
+                if let Ok((stage, moves)) = answer.await {
+                    let _ = to_peer.send(Back::Progress { req, stage, moves }).await;
+                }
+            });
+            RoomCmd::Progress(reply)
+        }
+        Forward::Act { req, user, action } => {
+            let (reply, answer) = oneshot::channel::<crate::live::endings::Answer>();
+            let to_peer = to_peer.clone();
+            tokio::spawn(async move {
+                let back = match answer.await {
+                    Ok(answer) => answered(req, answer),
+                    Err(_) => Back::Answer {
+                        req,
+                        ok: None,
+                        error: None,
+                    },
+                };
+                let _ = to_peer.send(back).await;
+            });
+            RoomCmd::Act {
+                user,
+                action,
+                reply,
+            }
+        }
+    })
+}
+
+/// An action's answer, as it goes back over the link.
+fn answered(req: u64, answer: crate::live::endings::Answer) -> Back {
+    match answer {
+        Ok(v) => Back::Answer {
+            req,
+            ok: Some(v),
+            error: None,
+        },
+        Err(e) => Back::Answer {
+            req,
+            ok: None,
+            error: Some(RefusedAct {
+                status: e.status.as_u16(),
+                code: e.code.to_string(),
+                message: e.message,
+            }),
+        },
+    }
 }
 
 /// An outbox whose messages go back over the link for the forwarding instance's `conn`.

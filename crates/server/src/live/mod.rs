@@ -7,6 +7,7 @@ pub mod bot_seats;
 pub mod capacity;
 pub mod chat;
 pub mod clock;
+pub mod context;
 pub mod daily_embargo;
 pub mod drain;
 pub mod endings;
