@@ -143,6 +143,7 @@ impl AppState {
             hub: hub.clone(),
             bots: bots.clone(),
             cluster: cluster.clone(),
+            links: Arc::default(),
             draining: draining.clone(),
         };
         let state = AppState {

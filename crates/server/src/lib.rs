@@ -38,6 +38,7 @@ pub mod wire;
 pub use app_state::AppState;
 pub use config::{Config, Limits};
 pub use data_lock::{lock_data_dir, lock_sqlite_url};
+pub use live::context::Context as LiveContext;
 pub use routes::{MAX_BODY, router};
 pub use start_error::StartError;
 

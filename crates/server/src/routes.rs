@@ -314,7 +314,7 @@ pub fn router(state: AppState) -> Router {
                 .layer(DefaultBodyLimit::max(http::offline_games::MAX_UPLOAD)),
         )
         .route("/ws", get(http::ws::upgrade))
-        .route("/internal/link/{id}", get(live::link::accept))
+        .route("/internal/link", get(live::link::accept))
         .route(
             "/internal/pairing",
             get(http::pairing_internal::accept)

@@ -2,11 +2,11 @@
 //! a second of a core a move, so a user's open and live tables may hold at most
 //! `Limits::search_bots_per_user` of them (`429 too_many_bot_seats`). Quick bots (`random`,
 //! `greedy`) cost milliseconds and are not counted. A table's bots count for its creator.
+use crate::LiveContext as Context;
 use crate::db::error::StoreError;
 use crate::db::rows::{SeatKind, StoredSeat, read_seats};
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::live::context::Context;
 use pyramidion_ai::level::BotLevel;
 
 /// Whether a bot of `level` searches.

@@ -4,9 +4,9 @@
 //! WebSocket error, instead of the server failing in ways nobody sees. Games already in
 //! memory play on; what the server itself brings back (a restart's unfinished games, a clock
 //! running out) is never refused.
+use crate::LiveContext as Context;
 use crate::error::ApiError;
 use crate::error_code::ApiErrorCode;
-use crate::live::context::Context;
 use crate::live::protocol::ServerMsg;
 use std::sync::atomic::Ordering;
 

@@ -5,10 +5,10 @@
 //! in their own language. Every message is stored with the game and shown in its replay.
 //! A reader may report a message: the report is stored for the server's operator
 //! (`pyramidion moderation` lists them).
+use crate::LiveContext as Context;
 use crate::db::chat_message::ChatMessage;
 use crate::db::store::Store;
 use crate::error_code::ApiErrorCode;
-use crate::live::context::Context;
 use crate::wall_clock::now_ms;
 use serde::Serialize;
 use sqlx::Row;

@@ -23,6 +23,8 @@ pub struct Context {
     pub bots: Arc<BotPool>,
     /// This instance among several on one PostgreSQL database; none on SQLite.
     pub cluster: Option<Arc<Cluster>>,
+    /// The internal links to the other instances (`crate::live::link`).
+    pub links: Arc<crate::live::link::Peers>,
     /// Set when the instance drains (SIGTERM): every WebSocket closes.
     pub draining: tokio::sync::watch::Sender<bool>,
 }

@@ -1,9 +1,9 @@
 //! When a daily challenge's games may be seen: each is its player's alone until the day is
 //! over for every attempt (the day's end and a grace for games still running), and then
 //! everyone's. The live socket, the chat, the replay and the analysis all ask here.
+use crate::LiveContext as Context;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::live::context::Context;
 use crate::live::visibility::plausible_id;
 use sqlx::Row;
 

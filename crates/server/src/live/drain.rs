@@ -4,7 +4,7 @@
 //! again with its last event; and it waits a little for moves being committed. Nothing is
 //! lost either way: a move is acknowledged only once committed, and a room that lost its game
 //! can no longer commit (the writer's fence).
-use crate::live::context::Context;
+use crate::LiveContext as Context;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 

@@ -1,9 +1,9 @@
 //! The registry of running rooms: one per game that someone follows or that is being played.
+use crate::LiveContext as Context;
 use crate::cluster::{Lease, Owner};
 use crate::db::error::StoreError;
 use crate::db::rows::{SeatKind, TurnWrite};
 use crate::live::clock::Clock;
-use crate::live::context::Context;
 use crate::live::load_error::LoadError;
 use crate::live::room::{Room, RoomSetup, WAKE_AHEAD};
 use crate::live::room_cmd::{RoomCmd, RoomHandle};

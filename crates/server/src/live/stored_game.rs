@@ -1,8 +1,8 @@
 //! A stored game read back: its row and seats, and its record with every move (for the
 //! server's own use: the replay, the export and the analysis decide what to show of it).
+use crate::LiveContext as Context;
 use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
-use crate::live::context::Context;
 use crate::live::visibility::plausible_id;
 use pyramidion_core::record::Record;
 use serde_json::Value;

@@ -5,9 +5,9 @@
 //!
 //! Also the pages of a user's public games (profiles and the NDJSON export read one page per
 //! request, never all of a user's games).
+use crate::LiveContext as Context;
 use crate::db::rows::{GameRow, SeatKind, StoredGame, read_games};
 use crate::error::{ApiError, ApiResult};
-use crate::live::context::Context;
 
 /// Games per page of a profile's recent games and of an NDJSON export.
 pub const PAGE: usize = 50;
