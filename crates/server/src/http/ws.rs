@@ -233,7 +233,12 @@ async fn write(
         let message = tokio::select! {
             m = outbox.recv() => match m {
                 Some(m) => text(m),
-                None => break,
+                // Every sender gone: the reader is done and dropped its own before it said
+                // so (`closing`), nothing is left to flush; say goodbye all the same.
+                None => {
+                    let _ = send(Message::Close(None)).await;
+                    return;
+                }
             },
             _ = ping.tick() => Message::Ping(Default::default()),
             _ = &mut closing => {

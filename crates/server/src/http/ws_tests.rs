@@ -92,7 +92,8 @@ fn open(state: &AppState, identity: Option<Identity>) -> Client {
     }
 }
 
-/// A live two-player Pyramids game: `user` at seat 0, a random bot at seat 1.
+/// A live two-player game (the first registered game that seats two): `user` at seat 0, a
+/// random bot at seat 1.
 async fn live_game(state: &AppState, user: &str) -> String {
     state
         .store
@@ -102,7 +103,10 @@ async fn live_game(state: &AppState, user: &str) -> String {
     let id = crate::secret::random_hex(8);
     let row = GameRow {
         id: id.clone(),
-        kind: "pyramids".parse().unwrap(),
+        kind: *pyramidion_games::GameKind::ALL
+            .iter()
+            .find(|k| k.descriptor().seats.contains(2))
+            .expect("a two-player game"),
         options: json!({"players": 2}).to_string(),
         seed: 7,
         status: crate::game_status::GameStatus::Live,
