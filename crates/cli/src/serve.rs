@@ -174,6 +174,11 @@ pub struct ServeArgs {
     /// listens on).
     #[arg(long, env = "PYRAMIDION_ADVERTISE")]
     pub advertise: Option<String>,
+    /// Serve the cluster's `/internal/` routes (the link between instances) on this address
+    /// only, `host:port`, never on the public one (see docs/deploy.md); the other instances
+    /// reach this one there (`--advertise` then names it; default: the address bound).
+    #[arg(long, env = "PYRAMIDION_INTERNAL_LISTEN")]
+    pub internal_listen: Option<String>,
     /// Session cookies get `Secure` (set when clients reach the server over HTTPS; behind a
     /// proxy that sends `X-Forwarded-Proto: https` this is automatic).
     #[arg(long, env = "PYRAMIDION_SECURE_COOKIES")]
@@ -305,8 +310,11 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.instance = args.instance;
     // Said by the address to bind when it names one; otherwise the address bound, before
     // the cluster is joined (below).
+    // With an internal listener, the address it binds (the one the others reach).
+    let internal_listen = args.internal_listen.clone();
     config.advertise = args.advertise.or_else(|| {
-        let addr: std::net::SocketAddr = args.bind.parse().ok()?;
+        let bind = internal_listen.as_deref().unwrap_or(&args.bind);
+        let addr: std::net::SocketAddr = bind.parse().ok()?;
         (addr.port() != 0 && !addr.ip().is_unspecified()).then(|| format!("http://{addr}"))
     });
     let secs = std::time::Duration::from_secs;
@@ -390,12 +398,41 @@ pub fn run(args: ServeArgs) -> Result<()> {
             ),
             None => None,
         };
+        // The internal listener is bound with the public one: the others reach this
+        // instance there as soon as it claims a game.
+        let internal = match &internal_listen {
+            Some(bind) => Some(
+                tokio::net::TcpListener::bind(bind)
+                    .await
+                    .with_context(|| format!("cannot listen on {bind} (--internal-listen)"))?,
+            ),
+            None => None,
+        };
         if config.advertise.is_none() {
-            config.advertise = Some(format!("http://{addr}"));
+            let reached = match &internal {
+                Some(l) => l.local_addr()?,
+                None => addr,
+            };
+            config.advertise = Some(format!("http://{reached}"));
         }
+        config.internal_listener = internal.is_some();
         let state = pyramidion_server::AppState::open(config)
             .await
             .with_context(|| format!("cannot open the storage at {url}"))?;
+        if let Some(internal) = internal {
+            // On stderr: the first line on stdout is the public address (scripts and tests
+            // read it).
+            eprintln!(
+                "Pyramidion serves the other instances on http://{}",
+                internal.local_addr()?
+            );
+            let serving = state.clone();
+            tokio::spawn(async move {
+                if let Err(e) = pyramidion_server::serve_internal(serving, internal).await {
+                    eprintln!("the internal listener stopped: {e}");
+                }
+            });
+        }
         println!("Pyramidion is serving on http://{addr}");
         if let Some(listener) = metrics_listener {
             println!(

@@ -347,11 +347,15 @@ pub async fn get(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<AnalysisAnswer>> {
-    crate::live::stored_game::load(&state, &id).await?;
+    crate::live::stored_game::load(&state.live, &id).await?;
     let viewer = Identity::from_headers(&state, &headers).await?;
-    crate::live::daily_embargo::embargo(&state, &id, viewer.as_ref().map(|v| v.user_id.as_str()))
-        .await?;
-    crate::live::daily_embargo::sealed(&state, &id).await?;
+    crate::live::daily_embargo::embargo(
+        &state.live,
+        &id,
+        viewer.as_ref().map(|v| v.user_id.as_str()),
+    )
+    .await?;
+    crate::live::daily_embargo::sealed(&state.live, &id).await?;
     Ok(Json(stored(&state, &id).await?))
 }
 
@@ -364,7 +368,7 @@ pub async fn request(
     crate::rate_limits::ClientIp(ip): crate::rate_limits::ClientIp,
     identity: Identity,
 ) -> ApiResult<(StatusCode, Json<AnalysisAnswer>)> {
-    let (row, seats) = crate::live::stored_game::load(&state, &id).await?;
+    let (row, seats) = crate::live::stored_game::load(&state.live, &id).await?;
     let seated = seats
         .iter()
         .any(|s| matches!(s, SeatKind::Human(u) if *u == identity.user_id));
@@ -380,9 +384,9 @@ pub async fn request(
             "a game is analysed once it is over",
         ));
     }
-    crate::live::daily_embargo::embargo(&state, &id, Some(identity.user_id.as_str())).await?;
+    crate::live::daily_embargo::embargo(&state.live, &id, Some(identity.user_id.as_str())).await?;
     // An analysis weighs every hidden card: a daily game's waits for its day to be over.
-    crate::live::daily_embargo::sealed(&state, &id).await?;
+    crate::live::daily_embargo::sealed(&state.live, &id).await?;
     let current = stored(&state, &id).await?;
     if let AnalysisStatus::Done | AnalysisStatus::Queued = current.status {
         let code = if current.status == AnalysisStatus::Done {
@@ -440,7 +444,7 @@ pub async fn resume_queued(state: &AppState) -> Result<usize, ResumeError> {
                 "started {attempts} times already"
             )))
         } else {
-            match crate::live::stored_game::load(state, &id).await {
+            match crate::live::stored_game::load(&state.live, &id).await {
                 Ok((row, _)) => start(state, &row, &owner, None, true).await,
                 Err(e) => Err(e),
             }
@@ -493,7 +497,7 @@ async fn start(
         return Ok(false);
     }
     let prepared = async {
-        let record = crate::live::stored_game::stored_record(state, row).await?;
+        let record = crate::live::stored_game::stored_record(&state.live, row).await?;
         let kind: GameKind = row.kind;
         let decisions = decision_count(&record).map_err(ApiError::internal)?;
         let config = AnalysisConfig::judge(kind.descriptor(), row.seed)

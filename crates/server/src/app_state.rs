@@ -48,6 +48,16 @@ pub struct AppState {
     pub started: Arc<std::sync::atomic::AtomicBool>,
     /// The Watch list's last answers (`http::watch_cache`).
     pub watch_cache: Arc<http::watch_cache::WatchCache>,
+    /// What the live layer reaches (the same store, rooms, bots, hub, cluster, metrics and
+    /// drain flag as above): the rooms, links and sockets take this, not the whole state.
+    pub live: live::context::Context,
+}
+
+/// Handlers of the live layer (the internal link) take its context as their axum state.
+impl axum::extract::FromRef<AppState> for live::context::Context {
+    fn from_ref(state: &AppState) -> Self {
+        state.live.clone()
+    }
 }
 
 impl AppState {
@@ -122,10 +132,24 @@ impl AppState {
             }
             db::store::Backend::Sqlite => None,
         };
+        let config = Arc::new(config);
+        let rooms = Arc::<live::rooms::Rooms>::default();
+        let draining = tokio::sync::watch::channel(false).0;
+        let live = live::context::Context {
+            config: config.clone(),
+            store: store.clone(),
+            rooms: rooms.clone(),
+            metrics: metrics.clone(),
+            hub: hub.clone(),
+            bots: bots.clone(),
+            cluster: cluster.clone(),
+            links: Arc::default(),
+            draining: draining.clone(),
+        };
         let state = AppState {
-            config: Arc::new(config),
+            config,
             store,
-            rooms: Arc::default(),
+            rooms,
             metrics,
             http_limit: Arc::new(http_limit),
             guest_limit: Arc::new(guest_limit),
@@ -140,9 +164,10 @@ impl AppState {
             analyses: Arc::default(),
             reach,
             cluster,
-            draining: tokio::sync::watch::channel(false).0,
+            draining,
             started: Arc::default(),
             watch_cache: Arc::default(),
+            live,
         };
         // Each reading of this instance's leases by the heartbeat (after a lapse of its
         // life, and now and then) stops the rooms that lost their game.
@@ -163,7 +188,7 @@ impl AppState {
     /// analyses cut short, and starts the timers.
     pub async fn start(&self) -> Result<(), StartError> {
         let state = self.clone();
-        let resumed = state.rooms.resume_all(&state).await?;
+        let resumed = state.rooms.resume_all(&state.live).await?;
         tracing::info!(resumed, "unfinished games resumed");
         let analyses = analysis::resume_queued(&state).await?;
         tracing::info!(analyses, "analyses cut short by a restart queued again");
@@ -190,10 +215,10 @@ impl AppState {
                         }
                     } => {}
                 }
-                if let Err(e) = waker.rooms.wake_due(&waker).await {
+                if let Err(e) = waker.rooms.wake_due(&waker.live).await {
                     tracing::warn!(error = %e, "cannot read the games whose clock runs out");
                 }
-                if let Err(e) = waker.rooms.adopt_orphans(&waker).await {
+                if let Err(e) = waker.rooms.adopt_orphans(&waker.live).await {
                     tracing::warn!(error = %e, "cannot read the games of dead instances");
                 }
                 // A dead instance's analyses are run again by one of the others.

@@ -53,6 +53,10 @@ pub struct Config {
     /// Where the other instances reach this one (`--advertise`, `http://host:port`; default:
     /// the address it listens on).
     pub advertise: Option<String>,
+    /// Whether the cluster's `/internal/` routes are served on a listener of their own
+    /// (`--internal-listen`, `crate::serve_internal`): the public listener then answers them
+    /// `404`, rate-limited like any other path.
+    pub internal_listener: bool,
     /// Playouts a finished game's analysis may spend in all (the operator's CPU budget per
     /// game): each decision gets the judge's budget (4 × `max`) or this shared among the
     /// game's decisions, whichever is smaller.
@@ -232,6 +236,7 @@ impl Config {
             metrics_listen: None,
             instance: None,
             advertise: None,
+            internal_listener: false,
             // The full judge for a 2-player game of every registered game (the longest has
             // about 150 decisions of 4,000 playouts); longer games get less per decision.
             analysis_game_budget: 600_000,

@@ -38,7 +38,8 @@ pub mod wire;
 pub use app_state::AppState;
 pub use config::{Config, Limits};
 pub use data_lock::{lock_data_dir, lock_sqlite_url};
-pub use routes::{MAX_BODY, router};
+pub use live::context::Context as LiveContext;
+pub use routes::{MAX_BODY, internal_router, router};
 pub use start_error::StartError;
 
 /// Serves until the process is stopped; SIGTERM or Ctrl-C drains it first (`drain`).
@@ -89,12 +90,23 @@ pub async fn serve_state(
     tokio::select! {
         served = http::listen::serve(state.clone(), listener) => Ok(served?),
         _ = terminate.recv() => {
-            live::drain::drain(&state).await;
+            live::drain::drain(&state.live).await;
             Ok(())
         }
         _ = interrupt => {
-            live::drain::drain(&state).await;
+            live::drain::drain(&state.live).await;
             Ok(())
         }
     }
+}
+
+/// Serves the cluster's `/internal/` routes (the internal link, the pairing queue) on a
+/// listener of their own (`--internal-listen`): an address the other instances reach and
+/// players do not, so the link's secret and frames need not cross the public network.
+pub async fn serve_internal(
+    state: AppState,
+    listener: tokio::net::TcpListener,
+) -> Result<(), StartError> {
+    let app = internal_router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    Ok(axum::serve(listener, app).await?)
 }

@@ -178,15 +178,52 @@ async fn rate_limit(
     req.extensions_mut().insert(http::client_ip::ClientIp(ip));
     // Other instances of the cluster carry many players' requests from one address; an
     // `/internal/` request without the cluster's secret is answered 404 at once.
-    let internal = state.cluster.is_some() && req.uri().path().starts_with("/internal/");
+    // With a listener of its own for them, `/internal/` is nothing on this one.
+    let internal = state.cluster.is_some()
+        && !state.config.internal_listener
+        && req.uri().path().starts_with("/internal/");
     if !internal && !state.http_limit.allow(ip) {
         return error::ApiError::rate_limited().into_response();
     }
     next.run(req).await
 }
 
-pub fn router(state: AppState) -> Router {
+/// The routes of the other instances of the cluster (their secret checked by each handler).
+fn internal_routes() -> Router<AppState> {
     Router::new()
+        .route("/internal/link", get(live::link::accept))
+        .route(
+            "/internal/pairing",
+            get(http::pairing_internal::accept)
+                .post(http::pairing_internal::accept)
+                .delete(http::pairing_internal::accept),
+        )
+}
+
+/// What the internal listener serves (`--internal-listen`): only the cluster's routes.
+pub fn internal_router(state: AppState) -> Router {
+    internal_routes()
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn_with_state(
+            state.metrics.clone(),
+            error::json_errors,
+        ))
+        .with_state(state)
+}
+
+pub fn router(state: AppState) -> Router {
+    // The cluster's routes are on the public listener only when the instance has no
+    // internal one.
+    let internal = match state.config.internal_listener {
+        // Nothing here, whatever the method (not the files' `405`).
+        true => Router::new().route(
+            "/internal/{*rest}",
+            axum::routing::any(|| async { axum::http::StatusCode::NOT_FOUND }),
+        ),
+        false => internal_routes(),
+    };
+    Router::new()
+        .merge(internal)
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
@@ -218,12 +255,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/claim", post(http::endings::claim))
         .route("/api/games/{id}/back", post(http::endings::back))
         .route("/api/games/{id}/undo", post(http::endings::undo))
-        .route("/api/games/{id}/chat", get(live::chat::list))
+        .route("/api/games/{id}/chat", get(http::chat::list))
         .route(
             "/api/games/{id}/note",
             get(http::notes::get_note).put(http::notes::put_note),
         )
-        .route("/api/chat/{id}/report", post(live::chat::report))
+        .route("/api/chat/{id}/report", post(http::chat::report))
         // Interactive tutorials (issue 48).
         .route("/api/tutorials", get(http::tutorials::list))
         .route("/api/tutorials/{game}", get(http::tutorials::get))
@@ -326,13 +363,6 @@ pub fn router(state: AppState) -> Router {
                 .layer(DefaultBodyLimit::max(http::offline_games::MAX_UPLOAD)),
         )
         .route("/ws", get(http::ws::upgrade))
-        .route("/internal/link/{id}", get(live::link::accept))
-        .route(
-            "/internal/pairing",
-            get(http::pairing_internal::accept)
-                .post(http::pairing_internal::accept)
-                .delete(http::pairing_internal::accept),
-        )
         // The site's files compressed (brotli or gzip, as the browser accepts): the engines'
         // module is 717 KB as it is, about a third of that compressed (docs/client.md). Only
         // them: API answers are small, and the socket is not an HTTP body.

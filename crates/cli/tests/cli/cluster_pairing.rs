@@ -93,7 +93,7 @@ async fn the_internal_endpoints_refuse_a_client() {
             Some(s) => r.header("x-pyramidion-cluster", s),
             None => r,
         };
-        let link = with(http.get(format!("{}/internal/link/0123456789abcdef", bases[0])))
+        let link = with(http.get(format!("{}/internal/link", bases[0])))
             .header("connection", "upgrade")
             .header("upgrade", "websocket")
             .header("sec-websocket-version", "13")
@@ -240,4 +240,54 @@ async fn the_pairing_queue_survives_the_death_of_its_holder() {
             }
         }
     }
+}
+
+/// With `--internal-listen`, the cluster's routes are served there only: the public listener
+/// answers them 404 even with the cluster's secret (issue 54), the internal one serves them.
+#[tokio::test]
+async fn with_an_internal_listener_the_public_one_refuses_internal_routes() {
+    let database = fresh_database("pyramidion_cluster_internal_listen_test").await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let internal_at = format!("127.0.0.1:{port}");
+    let (_instances, bases) = start_all(&database, &["a"], &["--internal-listen", &internal_at]);
+    let internal = format!("http://{internal_at}");
+    let http = reqwest::Client::new();
+    let mut c = db(&database).await;
+    let secret: String =
+        sqlx::query_scalar("SELECT value FROM server_secrets WHERE name = 'cluster_link'")
+            .fetch_one(&mut c)
+            .await
+            .unwrap();
+    let me = guest(&http, &bases[0]).await.unwrap();
+    let user = user_id(&http, &bases[0], &me).await;
+    let ask = |base: &str| {
+        http.post(format!("{base}/internal/pairing"))
+            .header("x-pyramidion-cluster", &secret)
+            .header("x-pyramidion-user", &user)
+            .body(r#"{"game": "pyramids", "players": 2}"#)
+            .send()
+    };
+    assert_eq!(ask(&bases[0]).await.unwrap().status().as_u16(), 404);
+    let link = http
+        .get(format!("{}/internal/link", bases[0]))
+        .header("x-pyramidion-cluster", &secret)
+        .header("connection", "upgrade")
+        .header("upgrade", "websocket")
+        .header("sec-websocket-version", "13")
+        .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(link.status().as_u16(), 404);
+    assert_eq!(ask(&internal).await.unwrap().status().as_u16(), 202);
+    // The instance tells the others to reach it at the internal address.
+    let address: String = sqlx::query_scalar("SELECT address FROM instances WHERE id = 'a'")
+        .fetch_one(&mut c)
+        .await
+        .unwrap();
+    assert_eq!(address, internal);
 }

@@ -12,8 +12,9 @@
 //! - A game is taken over only when its owner is no longer alive (or let it go), and only when
 //!   something needs it: a player subscribes, its clock runs out (`Rooms::wake_due`), or the
 //!   `adopt` sweep finds it orphaned. Other instances forward their players' commands to the
-//!   owner over one internal WebSocket per game (`link`), and pushes that are not about one
-//!   game (your turn, lobby) reach every instance through `LISTEN/NOTIFY` (`fanout`).
+//!   owner over one internal WebSocket per pair of instances (`link`), and pushes that are
+//!   not about one game (your turn, lobby) reach every instance through `LISTEN/NOTIFY`
+//!   (`fanout`).
 //!
 //! SQLite has one instance (its data directory is locked) and no cluster.
 use error::ClusterError;

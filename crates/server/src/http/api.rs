@@ -289,7 +289,7 @@ pub async fn create_table(
         .count();
     crate::http::quotas::may_take_seats(&state, &identity.user_id, mine).await?;
     // The search bots are counted and the table created under the lobby lock (taken above).
-    crate::live::bot_seats::check(&state, &identity.user_id, &seats).await?;
+    crate::live::bot_seats::check(&state.live, &identity.user_id, &seats).await?;
     let audience = crate::social::audience::of_new_table(
         &state,
         &identity.user_id,
@@ -299,7 +299,7 @@ pub async fn create_table(
     .await?;
     let full = !seats.iter().any(SeatKind::is_free);
     if full {
-        crate::live::capacity::admit_game(&state)?;
+        crate::live::capacity::admit_game(&state.live)?;
     }
     let row = GameRow {
         id: random_hex(8),
@@ -330,7 +330,7 @@ pub async fn create_table(
     crate::http::friends::announce(&state, &row, &seats, &identity.display_name());
     if full {
         // Solo games and bot tables start at once.
-        state.rooms.get(&state, &row.id).await?;
+        state.rooms.get(&state.live, &row.id).await?;
     } else {
         tell_lobby(&state, &row, &seats).await?;
     }
@@ -396,7 +396,7 @@ pub async fn table(
     headers: HeaderMap,
 ) -> ApiResult<Json<Table>> {
     let me = Identity::from_headers(&state, &headers).await?;
-    let (row, seats) = load(&state, &id).await?;
+    let (row, seats) = load(&state.live, &id).await?;
     Ok(Json(
         table_of(
             &state,
@@ -433,7 +433,7 @@ pub async fn join(
             .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}")))?
     };
     let _guard = state.lobby_lock.lock().await;
-    let (row, mut seats) = load(&state, &id).await?;
+    let (row, mut seats) = load(&state.live, &id).await?;
     let invite = request.invite;
     let invited = invite.as_deref() == Some(row.invite.as_str());
     if invite.is_some() && !invited {
@@ -470,7 +470,7 @@ pub async fn join(
     crate::http::quotas::may_take_seats(&state, &identity.user_id, 1).await?;
     if seats.iter().filter(|s| s.is_free()).count() == 1 {
         // This seat fills the table: its game would start.
-        crate::live::capacity::admit_game(&state)?;
+        crate::live::capacity::admit_game(&state.live)?;
     }
     // The seat kept for this user first; a seat kept for someone else is never taken.
     let seat = reserved
@@ -492,7 +492,7 @@ pub async fn join(
             .await?;
         tracing::info!(game = %id, "table full: game started");
         row.status = crate::game_status::GameStatus::Live;
-        state.rooms.get(&state, &id).await?;
+        state.rooms.get(&state.live, &id).await?;
     }
     tell_lobby(&state, &row, &seats).await?;
     if full {
@@ -516,7 +516,7 @@ pub async fn leave(
     identity: Identity,
 ) -> ApiResult<Json<Table>> {
     let _guard = state.lobby_lock.lock().await;
-    let (row, mut seats) = load(&state, &id).await?;
+    let (row, mut seats) = load(&state.live, &id).await?;
     if row.status != crate::game_status::GameStatus::Open {
         return Err(ApiError::conflict(
             ApiErrorCode::TableStarted,

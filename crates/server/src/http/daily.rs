@@ -209,7 +209,7 @@ pub struct LeaderboardEntry {
 /// `GET /api/daily`: today's challenges, with the game id of the signed-in user's attempt.
 pub async fn today(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Today>> {
     let me = Identity::from_headers(&state, &headers).await?;
-    let day = utc_day(now(&state));
+    let day = utc_day(now(&state.live));
     let mut list = Vec::new();
     for c in challenges(&day) {
         let played = match &me {
@@ -243,12 +243,12 @@ pub async fn start(
             "the daily challenge is one attempt per account: sign in to take it",
         ));
     }
-    let day = utc_day(now(&state));
+    let day = utc_day(now(&state.live));
     let challenge = challenges(&day)
         .into_iter()
         .find(|c| c.id == id)
         .ok_or_else(|| ApiError::new(ApiErrorCode::NoSuchChallenge, "no such challenge today"))?;
-    crate::live::capacity::admit_game(&state)?;
+    crate::live::capacity::admit_game(&state.live)?;
     let mut seats = vec![SeatKind::Human(identity.user_id.clone())];
     for level in &challenge.bots {
         // A name of the game's descriptor, which lists the bots' ladder (a test of the
@@ -282,7 +282,7 @@ pub async fn start(
             "you have already taken today's challenge",
         ));
     }
-    state.rooms.get(&state, &row.id).await?;
+    state.rooms.get(&state.live, &row.id).await?;
     let table = table_of(&state, &row, &seats, Some(&identity.user_id)).await?;
     Ok((
         StatusCode::CREATED,
@@ -319,7 +319,7 @@ pub async fn leaderboard(
     let mut entries = Vec::with_capacity(rows.len());
     // A challenge is described even while nobody has finished it (its page says which game
     // and day it is): from its id for the last year, else by its finished attempts.
-    let (mut day, mut game, mut options) = match find_challenge(&id, now(&state)) {
+    let (mut day, mut game, mut options) = match find_challenge(&id, now(&state.live)) {
         Some(c) => (Some(c.day), Some(c.game), Some(c.options)),
         None => (None, None, None),
     };
@@ -348,8 +348,8 @@ pub async fn leaderboard(
         let finished_at = r
             .try_get::<Option<i64>, _>("finished_at")
             .map_err(ApiError::internal)?;
-        let public = public_at(&state, day.as_deref().unwrap_or_default());
-        if now(&state) < public {
+        let public = public_at(&state.live, day.as_deref().unwrap_or_default());
+        if now(&state.live) < public {
             hidden_until = Some(public);
             continue;
         }
@@ -376,9 +376,9 @@ pub async fn leaderboard(
     // Today's challenge nobody has finished is hidden as long as its day.
     if let Some(d) = &day
         && hidden_until.is_none()
-        && !day_is_public(&state, d)
+        && !day_is_public(&state.live, d)
     {
-        hidden_until = Some(public_at(&state, d));
+        hidden_until = Some(public_at(&state.live, d));
     }
     Ok(Json(Leaderboard {
         challenge: id,

@@ -22,7 +22,11 @@ pub(crate) async fn ask(
         return Err(not_found());
     }
     for _ in 0..3 {
-        let room = state.rooms.get(state, game).await?.ok_or_else(not_found)?;
+        let room = state
+            .rooms
+            .get(&state.live, game)
+            .await?
+            .ok_or_else(not_found)?;
         let (reply, answer) = oneshot::channel();
         let cmd = RoomCmd::Act {
             user: Some(user.to_string()),
@@ -108,7 +112,7 @@ pub async fn abandon_stale(
 ) -> Result<usize, crate::live::load_error::LoadError> {
     let mut done = 0;
     for id in state.store.stale_bot_games(before).await? {
-        let Some(room) = state.rooms.get(state, &id).await? else {
+        let Some(room) = state.rooms.get(&state.live, &id).await? else {
             continue;
         };
         let (reply, answer) = oneshot::channel();

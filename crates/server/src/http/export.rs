@@ -71,7 +71,7 @@ pub struct ExportLine {
 /// A started game's record as anyone may see it: the full record (with its seed and scores)
 /// once finished, else the moves as a spectator sees them and no seed.
 pub(crate) async fn public_record(state: &AppState, row: &GameRow) -> ApiResult<ExportedRecord> {
-    let record = stored_record(state, row).await?;
+    let record = stored_record(&state.live, row).await?;
     if row.status == crate::game_status::GameStatus::Finished {
         return Ok(ExportedRecord::whole(record));
     }
@@ -103,18 +103,18 @@ pub async fn record(
     Query(q): Query<RecordQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let (row, _) = crate::live::stored_game::load(&state, &id).await?;
+    let (row, _) = crate::live::stored_game::load(&state.live, &id).await?;
     let viewer = crate::identity::Identity::from_headers(&state, &headers).await?;
     let user = viewer.as_ref().map(|v| v.user_id.as_str());
-    crate::live::daily_embargo::embargo(&state, &id, user).await?;
-    if !crate::live::visibility::may_see(&state, &row, user, q.invite.as_deref()).await? {
+    crate::live::daily_embargo::embargo(&state.live, &id, user).await?;
+    if !crate::live::visibility::may_see(&state.live, &row, user, q.invite.as_deref()).await? {
         return Err(ApiError::not_found("no such table"));
     }
     // A daily game, before its day is over for everyone: no record at all, not even its
     // player's moves as their seat saw them (issue 54): every draw of the day's deal in order,
     // which a second account's record handed to a main account before its own attempt. Its
     // player follows the game live.
-    crate::live::daily_embargo::sealed(&state, &id).await?;
+    crate::live::daily_embargo::sealed(&state.live, &id).await?;
     if matches!(
         row.status,
         crate::game_status::GameStatus::Open | crate::game_status::GameStatus::Abandoned
@@ -127,7 +127,7 @@ pub async fn record(
     let finished = row.status == crate::game_status::GameStatus::Finished;
     let (body, content_type, extension) = match q.format.as_deref() {
         Some("text") if finished => (
-            stored_record(&state, &row).await?.to_text(),
+            stored_record(&state.live, &row).await?.to_text(),
             "text/plain; charset=utf-8",
             "txt",
         ),
@@ -197,10 +197,11 @@ pub async fn user_games_ndjson(
         .clamp(1, crate::live::visibility::MAX_PAGE);
     let before = crate::live::visibility::parse_cursor(page.before.as_deref())?;
     let rows =
-        crate::live::visibility::public_games_page(&state, &user, viewer, limit, before).await?;
+        crate::live::visibility::public_games_page(&state.live, &user, viewer, limit, before)
+            .await?;
     let next = crate::live::visibility::next_cursor(&rows, limit);
     let mut out = String::new();
-    let embargoed = crate::live::daily_embargo::embargoed_games_of(&state, &user).await?;
+    let embargoed = crate::live::daily_embargo::embargoed_games_of(&state.live, &user).await?;
     for row in rows {
         // A daily game is nobody's until its day is over for everyone (its player reads it
         // from `record`).

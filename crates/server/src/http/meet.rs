@@ -283,7 +283,7 @@ pub async fn ask_here(
         ));
     }
     // Asked before anyone is paired: a refused game would have cost the others their wait.
-    crate::live::capacity::admit_game(&state)?;
+    crate::live::capacity::admit_game(&state.live)?;
     let rating = rating_of(&state, setting.game, &identity.user_id).await?;
     let me = Waiting {
         user: identity.user_id.clone(),
@@ -339,7 +339,7 @@ pub async fn ask_here(
             Err(e) => return Err(e.into()),
             Ok(()) => {}
         }
-        state.rooms.get(&state, &row.id).await?;
+        state.rooms.get(&state.live, &row.id).await?;
         let table =
             crate::http::api::table_of(&state, &row, &seats, Some(&identity.user_id)).await?;
         for w in &seated {

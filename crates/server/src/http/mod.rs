@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod api;
 pub mod auth;
+pub mod chat;
 pub mod client_ip;
 pub mod club_owner;
 pub mod clubs;
@@ -33,3 +34,4 @@ pub mod vacation;
 pub mod watch_cache;
 pub mod web;
 pub mod ws;
+pub mod ws_reader;

@@ -152,7 +152,7 @@ pub async fn stats(
 ) -> ApiResult<Json<ProfileStats>> {
     let id = crate::social::lookup::user_by_id_or_name(&state, &key).await?;
     // A daily game is nobody's, its score included, until its day is over for everyone.
-    let embargoed = crate::live::daily_embargo::embargoed_games_of(&state, &id).await?;
+    let embargoed = crate::live::daily_embargo::embargoed_games_of(&state.live, &id).await?;
     let played: Vec<Played> = state
         .store
         .finished_games_of(&id)

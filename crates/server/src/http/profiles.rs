@@ -139,7 +139,7 @@ pub async fn profile(
     let mut solo: BTreeMap<(&'static str, String), SoloBest> = BTreeMap::new();
     let mut recent = Vec::new();
     // A daily game is nobody's, its score included, until its day is over for everyone.
-    let embargoed = crate::live::daily_embargo::embargoed_games_of(&state, &id).await?;
+    let embargoed = crate::live::daily_embargo::embargoed_games_of(&state.live, &id).await?;
     for row in &games {
         if embargoed.contains(&row.id) {
             continue;
@@ -178,7 +178,7 @@ pub async fn profile(
         .clamp(1, crate::live::visibility::MAX_PAGE);
     let before = crate::live::visibility::parse_cursor(page.before.as_deref())?;
     let rows = crate::live::visibility::public_games_page(
-        &state,
+        &state.live,
         &id,
         viewer.as_ref().map(|v| v.user_id.as_str()),
         limit,

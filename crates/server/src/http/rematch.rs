@@ -21,7 +21,7 @@ pub async fn rematch(
     identity: Identity,
 ) -> ApiResult<(StatusCode, Json<crate::table_view::Table>)> {
     let _guard = state.lobby_lock.lock().await;
-    let (old, old_seats) = crate::live::stored_game::load(&state, &id).await?;
+    let (old, old_seats) = crate::live::stored_game::load(&state.live, &id).await?;
     let me = identity.user_id.as_str();
     if !old_seats
         .iter()
@@ -62,12 +62,12 @@ pub async fn rematch(
             _ => SeatKind::Open,
         })
         .collect();
-    crate::live::bot_seats::check(&state, me, &seats).await?;
+    crate::live::bot_seats::check(&state.live, me, &seats).await?;
     let mut seed_bytes = [0u8; 8];
     getrandom::fill(&mut seed_bytes).map_err(ApiError::internal)?;
     let full = !seats.iter().any(SeatKind::is_free);
     if full {
-        crate::live::capacity::admit_game(&state)?;
+        crate::live::capacity::admit_game(&state.live)?;
     }
     let row = GameRow {
         id: random_hex(8),
@@ -105,7 +105,7 @@ pub async fn rematch(
         }
     }
     if full {
-        state.rooms.get(&state, &row.id).await?;
+        state.rooms.get(&state.live, &row.id).await?;
     }
     let v = crate::http::api::table_of(&state, &row, &seats, Some(me)).await?;
     Ok((StatusCode::CREATED, Json(v)))

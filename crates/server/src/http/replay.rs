@@ -66,7 +66,7 @@ async fn finished(
     Vec<crate::db::rows::SeatKind>,
     pyramidion_core::record::Record,
 )> {
-    let (row, seats) = crate::live::stored_game::load(state, id).await?;
+    let (row, seats) = crate::live::stored_game::load(&state.live, id).await?;
     if row.status != crate::game_status::GameStatus::Finished {
         return Err(ApiError::conflict(
             ApiErrorCode::NotFinished,
@@ -75,15 +75,15 @@ async fn finished(
     }
     let viewer = crate::identity::Identity::from_headers(state, headers).await?;
     let user = viewer.as_ref().map(|v| v.user_id.as_str());
-    crate::live::daily_embargo::embargo(state, id, user).await?;
+    crate::live::daily_embargo::embargo(&state.live, id, user).await?;
     // An unlisted game is its players' (and its invite holders') only.
-    if !crate::live::visibility::may_see(state, &row, user, invite).await? {
+    if !crate::live::visibility::may_see(&state.live, &row, user, invite).await? {
         return Err(ApiError::not_found("no such table"));
     }
     // Every move in full and every seat's view would show the day's deal: not even its
     // player gets them before the day is over for everyone.
-    crate::live::daily_embargo::sealed(state, id).await?;
-    let record = crate::live::stored_game::stored_record(state, &row).await?;
+    crate::live::daily_embargo::sealed(&state.live, id).await?;
+    let record = crate::live::stored_game::stored_record(&state.live, &row).await?;
     Ok((row, seats, record))
 }
 

@@ -4,11 +4,12 @@ use crate::error::ApiError;
 use crate::error_code::ApiErrorCode;
 use crate::http::client_ip::ClientIp;
 use crate::http::listen::{ConnectionSlot, Held};
+use crate::http::ws_reader::Reader;
 use crate::identity::Identity;
 use crate::live::protocol::{ClientMsg, ServerMsg};
 use crate::live::room_cmd::{ChatCmd, Outbox, RoomCmd, RoomHandle};
 use axum::Extension;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
@@ -41,6 +42,7 @@ fn origin_allowed(state: &AppState, headers: &HeaderMap) -> bool {
 /// What a WebSocket holds until it closes: its connection's global permit and address slot
 /// (hyper lets go of them at the upgrade), and behind a trusted proxy a slot of the client's
 /// own address.
+#[derive(Default)]
 struct Hold {
     _connection: Option<Held>,
     _client: Option<ConnectionSlot>,
@@ -102,31 +104,37 @@ pub async fn upgrade(
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .read_buffer_size(1024)
-        .on_upgrade(move |socket| connection(state, identity, session, socket, ip, hold, deflate))
+        .on_upgrade(move |socket| {
+            let (sink, stream) = socket.split();
+            connection(state, identity, session, (sink, stream), ip, hold, deflate)
+        })
 }
 
-/// Whether the socket's session still exists (it is checked before every move and
-/// subscription, which also covers sessions ended on another server instance). A database
-/// that cannot answer is an error, not "signed out": the session may well be there.
-async fn signed_in(
-    state: &AppState,
-    session: Option<&str>,
-) -> Result<bool, crate::db::error::StoreError> {
-    match session {
-        None => Ok(true),
-        Some(hash) => Ok(state
-            .store
-            .session_user(hash, crate::http::auth::session_cutoff(state))
-            .await?
-            .is_some()),
-    }
+/// What the socket's loop needs of the socket: a sink and a stream of messages. Axum's
+/// WebSocket split in two in the server; channels in the tests, so that the loop is tested
+/// without a network.
+pub(crate) trait Outgoing: futures_util::Sink<Message> + Send + Unpin + 'static {}
+impl<T: futures_util::Sink<Message> + Send + Unpin + 'static> Outgoing for T {}
+
+/// The socket's timings (`Limits`), copied out: the loop keeps them for its life, not a copy
+/// of every limit.
+#[derive(Clone, Copy)]
+struct Timings {
+    idle: std::time::Duration,
+    send: std::time::Duration,
+    ping: std::time::Duration,
 }
 
-async fn connection(
+/// Serves one client's socket (`sink`, `stream`) until it closes, idles, signs out or the
+/// instance drains.
+async fn connection<E>(
     state: AppState,
     identity: Option<Identity>,
     session: Option<String>,
-    socket: WebSocket,
+    (sink, mut stream): (
+        impl Outgoing,
+        impl futures_util::Stream<Item = Result<Message, E>> + Unpin,
+    ),
     ip: IpAddr,
     hold: Hold,
     deflate: bool,
@@ -134,58 +142,16 @@ async fn connection(
     let _hold = hold;
     let conn = crate::live::room_cmd::next_conn();
     state.metrics.connections.fetch_add(1, Ordering::Relaxed);
-    let (mut sink, mut stream) = socket.split();
-    // The three limits the socket's tasks use, not a copy of all of them in each (it is kept
-    // for the socket's life).
     let l = &state.config.limits;
-    let (idle_timeout, send_timeout, ping_every) =
-        (l.ws_idle_timeout, l.ws_send_timeout, l.ws_ping_every);
-    let (out, mut outbox) = crate::queue::channel::<ServerMsg>(l.ws_queue.max(1));
-    // The writer: messages from the queue, and a ping now and then. A socket that does not
-    // take a message within `ws_send_timeout` (its client does not read) is closed.
+    let timings = Timings {
+        idle: l.ws_idle_timeout,
+        send: l.ws_send_timeout,
+        ping: l.ws_ping_every,
+    };
+    let (out, outbox) = crate::queue::channel::<ServerMsg>(l.ws_queue.max(1));
     let (alive, mut writer_gone) = oneshot::channel::<()>();
-    let (close, mut closing) = oneshot::channel::<()>();
-    let writer = tokio::spawn(async move {
-        let _alive = alive;
-        let mut send = async |m: Message| {
-            tokio::time::timeout(send_timeout, sink.send(m))
-                .await
-                .is_ok_and(|sent| sent.is_ok())
-        };
-        let text = |m: ServerMsg| {
-            let json = serde_json::to_string(&m).expect("messages serialise");
-            if deflate && json.len() > crate::live::wire::DEFLATE_FROM {
-                Message::Binary(crate::live::wire::deflate(&json).into())
-            } else {
-                Message::Text(json.into())
-            }
-        };
-        let mut ping = tokio::time::interval(ping_every);
-        ping.tick().await;
-        loop {
-            let message = tokio::select! {
-                m = outbox.recv() => match m {
-                    Some(m) => text(m),
-                    None => break,
-                },
-                _ = ping.tick() => Message::Ping(Default::default()),
-                _ = &mut closing => {
-                    // The reader is done: flush what is queued, then say goodbye.
-                    while let Ok(m) = outbox.try_recv() {
-                        if !send(text(m)).await {
-                            return;
-                        }
-                    }
-                    let _ = send(Message::Close(None)).await;
-                    return;
-                }
-            };
-            if !send(message).await {
-                tracing::debug!("closing a WebSocket that does not take its messages");
-                return;
-            }
-        }
-    });
+    let (close, closing) = oneshot::channel::<()>();
+    let writer = tokio::spawn(write(sink, outbox, timings, deflate, alive, closing));
     if let Some(id) = &identity {
         // Turn pushes for this user reach this connection from now on.
         state.hub.add_user(&id.user_id, conn, out.clone());
@@ -197,121 +163,20 @@ async fn connection(
             })
             .await;
     }
-    let mut subscribed: HashSet<String> = HashSet::new();
-    let mut signed_out = state.signed_out.subscribe();
-    let mut checked = Instant::now();
-    let mut draining = state.draining.subscribe();
-    let signed_out_msg = || {
-        ServerMsg::error(
-            ApiErrorCode::Unauthorized,
-            "the session of this connection has ended: connect again",
-            None,
-        )
+    let mut reader = Reader {
+        state: &state,
+        session: session.as_deref(),
+        out: &out,
+        ip,
+        checked: Instant::now(),
+        signed_out: state.signed_out.subscribe(),
+        draining: state.draining.subscribe(),
     };
-    loop {
-        let message = tokio::select! {
-            // Anything (a pong too) counts as a sign of life.
-            m = tokio::time::timeout(idle_timeout, stream.next()) => match m {
-                Ok(Some(Ok(m))) => m,
-                Ok(_) => break,
-                Err(_) => {
-                    tracing::debug!("closing an idle WebSocket");
-                    break;
-                }
-            },
-            _ = &mut writer_gone => break,
-            // The instance drains (`crate::live::drain`): the client reconnects, to another one.
-            _ = async { drop(draining.wait_for(|d| *d).await) } => break,
-            ended = signed_out.recv() => {
-                let ended = match ended {
-                    Ok(hash) => session.as_ref() == Some(&hash),
-                    // Missed sign-outs: read the session again (still signed in while the
-                    // database cannot tell; the next move checks again).
-                    Err(_) => matches!(
-                        Box::pin(signed_in(&state, session.as_deref())).await,
-                        Ok(false)
-                    ),
-                };
-                if ended {
-                    let _ = out.send(signed_out_msg()).await;
-                    break;
-                }
-                continue;
-            }
-        };
-        let text = match message {
-            Message::Text(t) => t.to_string(),
-            Message::Binary(_) => {
-                let _ = out
-                    .send(ServerMsg::error(
-                        ApiErrorCode::BadRequest,
-                        "messages are JSON text",
-                        None,
-                    ))
-                    .await;
-                continue;
-            }
-            Message::Close(_) => break,
-            _ => continue,
-        };
-        // One budget per address, shared by its sockets: more sockets are no more messages.
-        if !state.ws_limit.allow(ip) {
-            let _ = out
-                .send(ServerMsg::error(
-                    ApiErrorCode::RateLimited,
-                    "too many messages: slow down",
-                    None,
-                ))
-                .await;
-            continue;
-        }
-        let msg: ClientMsg = match serde_json::from_str(&text) {
-            Ok(m) => m,
-            Err(e) => {
-                let _ = out
-                    .send(ServerMsg::error(
-                        ApiErrorCode::BadRequest,
-                        format!("malformed message: {e}"),
-                        None,
-                    ))
-                    .await;
-                continue;
-            }
-        };
-        // A logout on this server closes the socket at once (above); one on another
-        // instance, or an expiry, is noticed here, within `limits.session_recheck`.
-        let plays = matches!(
-            msg,
-            ClientMsg::Move { .. } | ClientMsg::Subscribe { .. } | ClientMsg::Chat { .. }
-        );
-        if plays && checked.elapsed() >= state.config.limits.session_recheck {
-            match Box::pin(signed_in(&state, session.as_deref())).await {
-                Ok(true) => checked = Instant::now(),
-                Ok(false) => {
-                    let _ = out.send(signed_out_msg()).await;
-                    break;
-                }
-                // The database cannot answer: this message is refused as `unavailable` (try
-                // again), the socket stays signed in, and the next one checks again.
-                Err(e) => {
-                    tracing::warn!(error = %e, "cannot check a socket's session: its message is refused as unavailable");
-                    let game = match &msg {
-                        ClientMsg::Move { game, .. }
-                        | ClientMsg::Subscribe { game, .. }
-                        | ClientMsg::Chat { game, .. } => Some(game.as_str()),
-                        _ => None,
-                    };
-                    let _ = out
-                        .send(ServerMsg::error(
-                            ApiErrorCode::Unavailable,
-                            "the database cannot be reached just now: try again shortly",
-                            game,
-                        ))
-                        .await;
-                    continue;
-                }
-            }
-        }
+    let mut subscribed: HashSet<String> = HashSet::new();
+    while let Some(msg) = reader
+        .next(&mut stream, &mut writer_gone, timings.idle)
+        .await
+    {
         // Boxed: a message's handling (database reads, a room rebuilt) would otherwise make
         // every idle socket's task as large as its largest step (several KiB each).
         Box::pin(handle(
@@ -338,6 +203,62 @@ async fn connection(
     state.metrics.connections.fetch_sub(1, Ordering::Relaxed);
 }
 
+/// The socket's writer: messages from the queue, and a ping now and then. A socket that does
+/// not take a message within `ws_send_timeout` (its client does not read) is closed.
+async fn write(
+    mut sink: impl Outgoing,
+    mut outbox: crate::queue::Receiver<ServerMsg>,
+    timings: Timings,
+    deflate: bool,
+    alive: oneshot::Sender<()>,
+    mut closing: oneshot::Receiver<()>,
+) {
+    let _alive = alive;
+    let mut send = async |m: Message| {
+        tokio::time::timeout(timings.send, sink.send(m))
+            .await
+            .is_ok_and(|sent| sent.is_ok())
+    };
+    let text = |m: ServerMsg| {
+        let json = serde_json::to_string(&m).expect("messages serialise");
+        if deflate && json.len() > crate::live::wire::DEFLATE_FROM {
+            Message::Binary(crate::live::wire::deflate(&json).into())
+        } else {
+            Message::Text(json.into())
+        }
+    };
+    let mut ping = tokio::time::interval(timings.ping);
+    ping.tick().await;
+    loop {
+        let message = tokio::select! {
+            m = outbox.recv() => match m {
+                Some(m) => text(m),
+                // Every sender gone: the reader is done and dropped its own before it said
+                // so (`closing`), nothing is left to flush; say goodbye all the same.
+                None => {
+                    let _ = send(Message::Close(None)).await;
+                    return;
+                }
+            },
+            _ = ping.tick() => Message::Ping(Default::default()),
+            _ = &mut closing => {
+                // The reader is done: flush what is queued, then say goodbye.
+                while let Ok(m) = outbox.try_recv() {
+                    if !send(text(m)).await {
+                        return;
+                    }
+                }
+                let _ = send(Message::Close(None)).await;
+                return;
+            }
+        };
+        if !send(message).await {
+            tracing::debug!("closing a WebSocket that does not take its messages");
+            return;
+        }
+    }
+}
+
 /// The room of a started game (rebuilt from storage if it is not in memory).
 async fn room_of(state: &AppState, game: &str) -> Result<RoomHandle, ServerMsg> {
     let not_found =
@@ -345,10 +266,10 @@ async fn room_of(state: &AppState, game: &str) -> Result<RoomHandle, ServerMsg> 
     if !crate::live::visibility::plausible_id(game) {
         return Err(not_found());
     }
-    if let Some(refused) = crate::live::capacity::refuse_room(state, game) {
+    if let Some(refused) = crate::live::capacity::refuse_room(&state.live, game) {
         return Err(refused);
     }
-    match state.rooms.get(state, game).await {
+    match state.rooms.get(&state.live, game).await {
         Ok(Some(room)) => Ok(room),
         Ok(None) => Err(ServerMsg::error(
             ApiErrorCode::NotFound,
@@ -423,7 +344,7 @@ async fn daily_gate(
     invite: Option<&str>,
 ) -> Result<(), ServerMsg> {
     let user = identity.map(|i| i.user_id.as_str());
-    crate::live::daily_embargo::embargo(state, game, user)
+    crate::live::daily_embargo::embargo(&state.live, game, user)
         .await
         .map_err(|e| ServerMsg::error(e.code, e.message, Some(game)))?;
     if !crate::live::visibility::plausible_id(game) {
@@ -441,7 +362,7 @@ async fn daily_gate(
             ));
         }
     };
-    match crate::live::visibility::may_see(state, &row, user, invite).await {
+    match crate::live::visibility::may_see(&state.live, &row, user, invite).await {
         Ok(true) => Ok(()),
         Ok(false) => Err(ServerMsg::error(
             ApiErrorCode::NotFound,
@@ -529,7 +450,7 @@ async fn handle(
                     follow_implicitly(state, subscribed, &game, conn, id, identity, out).await;
                 if sent.is_ok()
                     && let Err((code, message)) =
-                        crate::live::chat::within_daily_cap(state, &id.user_id).await
+                        crate::live::chat::within_daily_cap(&state.live, &id.user_id).await
                 {
                     sent = Err(ServerMsg::error(code, message, Some(&game)));
                 }
@@ -577,3 +498,7 @@ async fn handle(
         let _ = out.send(e).await;
     }
 }
+
+#[cfg(test)]
+#[path = "ws_tests.rs"]
+mod tests;

@@ -2,7 +2,7 @@
 //! a second of a core a move, so a user's open and live tables may hold at most
 //! `Limits::search_bots_per_user` of them (`429 too_many_bot_seats`). Quick bots (`random`,
 //! `greedy`) cost milliseconds and are not counted. A table's bots count for its creator.
-use crate::AppState;
+use crate::LiveContext as Context;
 use crate::db::error::StoreError;
 use crate::db::rows::{SeatKind, StoredSeat, read_seats};
 use crate::error::{ApiError, ApiResult};
@@ -24,7 +24,7 @@ fn search_bots(seats: &[SeatKind]) -> usize {
 
 /// Refuses a new table of `user` whose `seats` would take the user's search-bot seats over
 /// the limit. The caller holds the lobby lock, so two tables at once do not both pass.
-pub async fn check(state: &AppState, user: &str, seats: &[SeatKind]) -> ApiResult<()> {
+pub async fn check(state: &Context, user: &str, seats: &[SeatKind]) -> ApiResult<()> {
     let new = search_bots(seats);
     if new == 0 {
         return Ok(());

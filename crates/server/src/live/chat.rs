@@ -5,16 +5,11 @@
 //! in their own language. Every message is stored with the game and shown in its replay.
 //! A reader may report a message: the report is stored for the server's operator
 //! (`pyramidion moderation` lists them).
-use crate::AppState;
+use crate::LiveContext as Context;
 use crate::db::chat_message::ChatMessage;
-use crate::db::rows::SeatKind;
 use crate::db::store::Store;
-use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
-use crate::identity::Identity;
 use crate::wall_clock::now_ms;
-use axum::Json;
-use axum::extract::{Path, State};
 use serde::Serialize;
 use sqlx::Row;
 
@@ -185,7 +180,7 @@ impl Store {
             .await
     }
 
-    async fn chat_message(&self, id: &str) -> crate::db::error::Result<Option<ChatMessage>> {
+    pub async fn chat_message(&self, id: &str) -> crate::db::error::Result<Option<ChatMessage>> {
         let row = sqlx::query(
             "SELECT c.*, u.name AS user_name FROM chat_messages c
                LEFT JOIN users u ON u.id = c.user_id WHERE c.id = $1",
@@ -263,7 +258,7 @@ fn chat_row(r: &sqlx::any::AnyRow) -> crate::db::error::Result<ChatMessage> {
 /// games together (per game, a rate limit holds a burst; this bounds what one user stores).
 ///
 /// [`Limits::chat_per_day`]: crate::config::Limits::chat_per_day
-pub async fn within_daily_cap(state: &AppState, user: &str) -> Result<(), (ApiErrorCode, String)> {
+pub async fn within_daily_cap(state: &Context, user: &str) -> Result<(), (ApiErrorCode, String)> {
     let cap = state.config.limits.chat_per_day;
     match state.store.chats_since(user, now_ms() - CHAT_DAY_MS).await {
         Ok(sent) if sent < cap as i64 => Ok(()),
@@ -279,86 +274,6 @@ pub async fn within_daily_cap(state: &AppState, user: &str) -> Result<(), (ApiEr
             ))
         }
     }
-}
-
-/// Whether `user` sits at a human seat of the game.
-fn is_player(seats: &[SeatKind], user: Option<&str>) -> bool {
-    seats
-        .iter()
-        .any(|s| matches!(s, SeatKind::Human(u) if Some(u.as_str()) == user))
-}
-
-/// `GET /api/games/{id}/chat`: the messages the asker may read (players: the players'
-/// channel; anyone else, and everyone once the game is over: both).
-pub async fn list(
-    State(state): State<AppState>,
-    headers: axum::http::HeaderMap,
-    Path(id): Path<String>,
-) -> ApiResult<Json<ChatLog>> {
-    let identity = Identity::from_headers(&state, &headers).await?;
-    let row = match crate::live::visibility::plausible_id(&id) {
-        true => state.store.game(&id).await?,
-        false => None,
-    };
-    let Some(row) = row.filter(|r| {
-        matches!(
-            r.status,
-            crate::game_status::GameStatus::Live | crate::game_status::GameStatus::Finished
-        )
-    }) else {
-        return Err(ApiError::new(
-            ApiErrorCode::NotFound,
-            "no started game with that id",
-        ));
-    };
-    let user = identity.as_ref().map(|i| i.user_id.as_str());
-    // A daily challenge's game is its player's alone until its day is over.
-    crate::live::daily_embargo::embargo(&state, &id, user).await?;
-    let seats = state.store.seats(&id).await?;
-    let spectators =
-        row.status == crate::game_status::GameStatus::Finished || !is_player(&seats, user);
-    let messages = state.store.chat(&id, spectators).await?;
-    Ok(Json(ChatLog { messages }))
-}
-
-/// A table's chat as the asker may read it, oldest first.
-#[derive(Serialize)]
-pub struct ChatLog {
-    pub messages: Vec<ChatMessage>,
-}
-
-/// The answer of a report: the message reported.
-#[derive(Serialize)]
-pub struct Reported {
-    pub reported: String,
-}
-
-/// `POST /api/chat/{message_id}/report`: stores a report of a message the asker can read,
-/// within the report caps (`chat_reports`).
-pub async fn report(
-    State(state): State<AppState>,
-    crate::rate_limits::ClientIp(ip): crate::rate_limits::ClientIp,
-    identity: Identity,
-    Path(id): Path<String>,
-) -> ApiResult<Json<Reported>> {
-    let not_found = || ApiError::new(ApiErrorCode::NotFound, "no such message");
-    if !crate::live::visibility::plausible_id(&id) {
-        return Err(not_found());
-    }
-    let message = state.store.chat_message(&id).await?.ok_or_else(not_found)?;
-    if message.channel == "spectators" {
-        // Players do not read the spectators' channel while the game runs.
-        let row = state.store.game(&message.game).await?;
-        let seats = state.store.seats(&message.game).await?;
-        let over = row.is_some_and(|r| r.status == crate::game_status::GameStatus::Finished);
-        if !over && is_player(&seats, Some(&identity.user_id)) {
-            return Err(not_found());
-        }
-    }
-    let reporter = crate::live::chat_reports::Reporter::new(&identity, ip);
-    crate::live::chat_reports::within_caps(&state, &reporter).await?;
-    state.store.report_chat(&id, &reporter).await?;
-    Ok(Json(Reported { reported: id }))
 }
 
 #[cfg(test)]

@@ -6,10 +6,10 @@
 //! one address are one reporter), and each says whether a guest made it, for the operator to
 //! weigh. The counts are read from the stored reports, so every instance and a restart see
 //! the same ones.
-use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::identity::Identity;
+use crate::live::context::Context;
 use crate::wall_clock::now_ms;
 use sqlx::Row;
 use std::net::IpAddr;
@@ -36,7 +36,7 @@ impl<'a> Reporter<'a> {
 
 /// Refuses a report (`429 rate_limited`) once its user or its address made as many in the
 /// last 24 hours as allowed.
-pub async fn within_caps(state: &AppState, reporter: &Reporter<'_>) -> ApiResult<()> {
+pub async fn within_caps(state: &Context, reporter: &Reporter<'_>) -> ApiResult<()> {
     let limits = &state.config.limits;
     let since = now_ms() - REPORT_WINDOW_MS;
     let count = |sql: &'static str, value: String| async move {

@@ -1,7 +1,7 @@
 //! When a daily challenge's games may be seen: each is its player's alone until the day is
 //! over for every attempt (the day's end and a grace for games still running), and then
 //! everyone's. The live socket, the chat, the replay and the analysis all ask here.
-use crate::AppState;
+use crate::LiveContext as Context;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::live::visibility::plausible_id;
@@ -11,7 +11,7 @@ use sqlx::Row;
 pub const DAY_MS: i64 = 24 * 3600 * 1000;
 
 /// The time of day the daily challenges read (ms since the epoch).
-pub fn now(state: &AppState) -> i64 {
+pub fn now(state: &Context) -> i64 {
     state.config.wall_clock.now_ms()
 }
 
@@ -39,25 +39,21 @@ pub fn day_end_ms(day: &str) -> Option<i64> {
 
 /// When `day`'s deals and records become public: its end plus the grace window. Attempts
 /// that finished later do not rank.
-pub fn public_at(state: &AppState, day: &str) -> i64 {
+pub fn public_at(state: &Context, day: &str) -> i64 {
     let grace = state.config.limits.daily_grace.as_millis() as i64;
     // A day that does not parse was never a challenge's: nothing of it is kept hidden.
     day_end_ms(day).map_or(i64::MIN, |end| end + grace)
 }
 
 /// Whether `day` is over for every attempt (see [`public_at`]).
-pub fn day_is_public(state: &AppState, day: &str) -> bool {
+pub fn day_is_public(state: &Context, day: &str) -> bool {
     now(state) >= public_at(state, day)
 }
 
 /// Refuses a daily game to anyone but its player until its day is over for everyone
 /// (`public_at`): its player may follow it live and read its record as their seat saw it
 /// (see [`sealed`] for what even they wait for).
-pub(crate) async fn embargo(
-    state: &AppState,
-    game_id: &str,
-    viewer: Option<&str>,
-) -> ApiResult<()> {
+pub(crate) async fn embargo(state: &Context, game_id: &str, viewer: Option<&str>) -> ApiResult<()> {
     match under_embargo(state, game_id).await? {
         Some(player) if viewer != Some(player.as_str()) => Err(in_progress()),
         _ => Ok(()),
@@ -66,7 +62,7 @@ pub(crate) async fn embargo(
 
 /// Refuses what would show a daily game's deal (its seed, its replay with every hidden move,
 /// its analysis) to everyone, its player included, until its day is over for everyone.
-pub(crate) async fn sealed(state: &AppState, game_id: &str) -> ApiResult<()> {
+pub(crate) async fn sealed(state: &Context, game_id: &str) -> ApiResult<()> {
     match under_embargo(state, game_id).await? {
         Some(_) => Err(in_progress()),
         None => Ok(()),
@@ -75,7 +71,7 @@ pub(crate) async fn sealed(state: &AppState, game_id: &str) -> ApiResult<()> {
 
 /// The player of a daily game whose day is not yet over for everyone; `None` for any other
 /// game.
-pub(crate) async fn under_embargo(state: &AppState, game_id: &str) -> ApiResult<Option<String>> {
+pub(crate) async fn under_embargo(state: &Context, game_id: &str) -> ApiResult<Option<String>> {
     // An id no game can have (e.g. with a NUL) names no daily game: its lookup, not this
     // check, answers.
     if !plausible_id(game_id) {
@@ -90,7 +86,7 @@ pub(crate) async fn under_embargo(state: &AppState, game_id: &str) -> ApiResult<
 /// The daily games of `user` whose day is not yet over for everyone (one query, for lists of
 /// a user's games).
 pub(crate) async fn embargoed_games_of(
-    state: &AppState,
+    state: &Context,
     user: &str,
 ) -> ApiResult<std::collections::HashSet<String>> {
     let rows = sqlx::query("SELECT game_id, day FROM daily_attempts WHERE user_id = $1")

@@ -4,14 +4,14 @@
 //! again with its last event; and it waits a little for moves being committed. Nothing is
 //! lost either way: a move is acknowledged only once committed, and a room that lost its game
 //! can no longer commit (the writer's fence).
-use crate::AppState;
+use crate::LiveContext as Context;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// Longest wait for the WebSockets to close.
 const CLOSE_WAIT: Duration = Duration::from_secs(5);
 
-pub async fn drain(state: &AppState) {
+pub async fn drain(state: &Context) {
     tracing::info!("draining: handing games over and closing connections");
     if let Some(cluster) = &state.cluster
         && let Err(e) = cluster.retire().await

@@ -8,6 +8,7 @@ pub mod capacity;
 pub mod chat;
 pub mod chat_reports;
 pub mod clock;
+pub mod context;
 pub mod daily_embargo;
 pub mod drain;
 pub mod endings;

@@ -1,5 +1,5 @@
 //! The registry of running rooms: one per game that someone follows or that is being played.
-use crate::AppState;
+use crate::LiveContext as Context;
 use crate::cluster::{Lease, Owner};
 use crate::db::error::StoreError;
 use crate::db::rows::{SeatKind, TurnWrite};
@@ -55,14 +55,14 @@ impl Rooms {
     /// The room of a started game, rebuilding it from its record if it is not running. With
     /// several instances, a live game another alive instance runs is served by a remote room
     /// that forwards to it (`crate::live::link`).
-    pub async fn get(&self, state: &AppState, id: &str) -> Result<Option<RoomHandle>> {
+    pub async fn get(&self, state: &Context, id: &str) -> Result<Option<RoomHandle>> {
         self.get_as(state, id, true).await
     }
 
     /// The room of a started game only if it runs here (or can be taken over now): never a
     /// remote room. For the internal link, and for what only the owner does (clocks,
     /// resuming, adopting orphans).
-    pub async fn get_owned(&self, state: &AppState, id: &str) -> Result<Option<RoomHandle>> {
+    pub async fn get_owned(&self, state: &Context, id: &str) -> Result<Option<RoomHandle>> {
         match self.lookup(id) {
             Ok(running) if !running.local => Ok(None),
             _ => self.get_as(state, id, false).await,
@@ -78,7 +78,7 @@ impl Rooms {
     /// waited 60 s for a state: docs/tests.md).
     async fn get_as(
         &self,
-        state: &AppState,
+        state: &Context,
         id: &str,
         remote_ok: bool,
     ) -> Result<Option<RoomHandle>> {
@@ -108,7 +108,7 @@ impl Rooms {
     /// by its first lookup.
     async fn build(
         &self,
-        state: &AppState,
+        state: &Context,
         id: &str,
         remote_ok: bool,
     ) -> Result<Option<RoomHandle>> {
@@ -277,7 +277,7 @@ impl Rooms {
     /// Brings back into memory every live game whose turn's time runs out within
     /// [`WAKE_AHEAD`]: its room, which left memory while nobody followed it, then plays the
     /// time-out itself, on time. Run every [`WAKE_EVERY`].
-    pub async fn wake_due(&self, state: &AppState) -> Result<()> {
+    pub async fn wake_due(&self, state: &Context) -> Result<()> {
         let soon = state.config.room_clock.now_ms() + WAKE_AHEAD.as_millis() as i64;
         for id in state.store.games_due(soon).await? {
             if self.running(&id).is_none()
@@ -290,7 +290,7 @@ impl Rooms {
     }
 
     /// Starts every unfinished game after a restart, so bots and clocks resume at once.
-    pub async fn resume_all(&self, state: &AppState) -> Result<usize> {
+    pub async fn resume_all(&self, state: &Context) -> Result<usize> {
         let live = state
             .store
             .games_with_status(crate::game_status::GameStatus::Live)
@@ -309,7 +309,7 @@ impl Rooms {
 
     /// Takes over the live games of instances that died (`crate::cluster`): their clocks and
     /// bots go on here even if none of their players comes back. Run every [`WAKE_EVERY`].
-    pub async fn adopt_orphans(&self, state: &AppState) -> Result<usize> {
+    pub async fn adopt_orphans(&self, state: &Context) -> Result<usize> {
         let Some(cluster) = state.cluster.as_ref() else {
             return Ok(0);
         };
@@ -341,7 +341,7 @@ impl Rooms {
 }
 
 /// Whether `id` is a live game (only those have an owner among several instances).
-async fn is_live(state: &AppState, id: &str) -> Result<bool> {
+async fn is_live(state: &Context, id: &str) -> Result<bool> {
     Ok(state
         .store
         .game(id)
@@ -351,7 +351,7 @@ async fn is_live(state: &AppState, id: &str) -> Result<bool> {
 
 /// A started game rebuilt from its record, and whether it is finished. Tables that never
 /// started (open, or abandoned before the start) have no room.
-async fn load(state: &AppState, id: &str) -> Result<Option<(Loaded, bool)>> {
+async fn load(state: &Context, id: &str) -> Result<Option<(Loaded, bool)>> {
     let Some(row) = state.store.game(id).await? else {
         return Ok(None);
     };

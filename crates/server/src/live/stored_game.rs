@@ -1,6 +1,6 @@
 //! A stored game read back: its row and seats, and its record with every move (for the
 //! server's own use: the replay, the export and the analysis decide what to show of it).
-use crate::AppState;
+use crate::LiveContext as Context;
 use crate::db::rows::{GameRow, SeatKind};
 use crate::error::{ApiError, ApiResult};
 use crate::live::visibility::plausible_id;
@@ -8,7 +8,7 @@ use pyramidion_core::record::Record;
 use serde_json::Value;
 
 /// A game's row and seats; `not_found` for an id that names none.
-pub async fn load(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<SeatKind>)> {
+pub async fn load(state: &Context, id: &str) -> ApiResult<(GameRow, Vec<SeatKind>)> {
     if !plausible_id(id) {
         return Err(ApiError::not_found("no such table"));
     }
@@ -22,7 +22,7 @@ pub async fn load(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<SeatKin
 }
 
 /// The stored record of a started game (every move in full: for the server's own use).
-pub async fn stored_record(state: &AppState, row: &GameRow) -> ApiResult<Record> {
+pub async fn stored_record(state: &Context, row: &GameRow) -> ApiResult<Record> {
     Ok(Record {
         game: row.kind.key().to_string(),
         options: serde_json::from_str(&row.options).map_err(ApiError::internal)?,

@@ -6,15 +6,15 @@
 //! it ends. Real-time games are never paused (a vacation does not reach them). Time is the
 //! rooms' clock (in a cluster the database's: `Cluster::database_clock`), the one the turns
 //! are charged by.
-use crate::AppState;
 use crate::db::rows::SeatKind;
 use crate::live::clock::Clock;
+use crate::live::context::Context;
 
 /// A turn-based game's clock, just started: the seats of players on vacation now are paused
 /// until their vacation ends (`Clock::pause`), as they would be had the game been running when
 /// it began. Real-time clocks are left as they are.
 pub async fn pause_at_start(
-    state: &AppState,
+    state: &Context,
     clock: &mut Clock,
     seats: &[SeatKind],
 ) -> Result<(), crate::db::error::StoreError> {

@@ -5,7 +5,7 @@
 //!
 //! Also the pages of a user's public games (profiles and the NDJSON export read one page per
 //! request, never all of a user's games).
-use crate::AppState;
+use crate::LiveContext as Context;
 use crate::db::rows::{GameRow, SeatKind, StoredGame, read_games};
 use crate::error::{ApiError, ApiResult};
 
@@ -16,7 +16,7 @@ pub const MAX_PAGE: usize = 500;
 
 /// Whether `user` (if any), holding `invite` (if any), may see the started game `row`.
 pub async fn may_see(
-    state: &AppState,
+    state: &Context,
     row: &GameRow,
     user: Option<&str>,
     invite: Option<&str>,
@@ -36,7 +36,7 @@ pub async fn may_see(
     is_daily(state, &row.id).await
 }
 
-async fn is_daily(state: &AppState, game: &str) -> ApiResult<bool> {
+async fn is_daily(state: &Context, game: &str) -> ApiResult<bool> {
     let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM daily_attempts WHERE game_id = $1")
         .bind(game)
         .fetch_one(&mut *state.store.read().await?)
@@ -82,7 +82,7 @@ macro_rules! visible {
 /// Up to `limit` started (live or finished) games of `user`, newest first, before `before`,
 /// that `viewer` may see: listed ones, daily ones, and unlisted ones `viewer` sits at.
 pub async fn public_games_page(
-    state: &AppState,
+    state: &Context,
     user: &str,
     viewer: Option<&str>,
     limit: usize,

@@ -164,7 +164,7 @@ pub async fn daily(
     if count == 0 {
         return Ok(Json(None));
     }
-    let day = crate::http::daily::utc_day(crate::live::daily_embargo::now(&state));
+    let day = crate::http::daily::utc_day(crate::live::daily_embargo::now(&state.live));
     let index = rating::day_index(&day, game, count);
     let Some(p) = state.store.puzzle_at(game, index).await? else {
         return Ok(Json(None));

@@ -38,7 +38,7 @@ pub async fn pass(state: &AppState) -> Result<usize, MineError> {
     let mut mined = 0;
     for id in state.store.games_to_mine(GAMES_PER_PASS).await? {
         // A daily challenge under embargo waits for its day to be over (not claimed).
-        if crate::live::daily_embargo::under_embargo(state, &id)
+        if crate::live::daily_embargo::under_embargo(&state.live, &id)
             .await
             .map_err(MineError::Api)?
             .is_some()
@@ -49,7 +49,7 @@ pub async fn pass(state: &AppState) -> Result<usize, MineError> {
         if !state.store.claim_mining(&id, now).await? {
             continue;
         }
-        let (row, seats) = crate::live::stored_game::load(state, &id)
+        let (row, seats) = crate::live::stored_game::load(&state.live, &id)
             .await
             .map_err(MineError::Api)?;
         let mut opted_out = false;
@@ -63,7 +63,7 @@ pub async fn pass(state: &AppState) -> Result<usize, MineError> {
         if opted_out {
             continue;
         }
-        let record = crate::live::stored_game::stored_record(state, &row)
+        let record = crate::live::stored_game::stored_record(&state.live, &row)
             .await
             .map_err(MineError::Api)?;
         let found = mine_game(state, &id, &record).await;

@@ -46,7 +46,7 @@ pub async fn adjudicate_due(
         if table.round != round || table.result.is_some() {
             continue;
         }
-        let room = match state.rooms.get(state, &table.game).await {
+        let room = match state.rooms.get(&state.live, &table.game).await {
             Ok(Some(room)) => room,
             Ok(None) => continue,
             Err(e) => {

@@ -171,7 +171,7 @@ pub async fn step(state: &AppState, id: &str, now: i64) -> Result<bool, Director
     tracing::debug!(tournament = %id, status = step.status.as_str(), round = ?step.round, tables = new.len(), "tournament stepped");
     // Committed: now the games start and the players are told.
     for t in &new {
-        if let Err(e) = state.rooms.get(state, &t.game.id).await {
+        if let Err(e) = state.rooms.get(&state.live, &t.game.id).await {
             tracing::warn!(game = %t.game.id, error = %e, "cannot start a tournament game (it starts when someone opens it)");
         }
     }

@@ -20,7 +20,7 @@ pub async fn one_build_per_game(server: &TestServer) {
     ];
     state.store.create_game(&row, &seats).await.unwrap();
     // Eight players (and the orphan sweep) ask for the game's room at once.
-    let asks = (0..8).map(|_| state.rooms.get(state, id));
+    let asks = (0..8).map(|_| state.rooms.get(&state.live, id));
     let rooms = futures_util::future::join_all(asks).await;
     let first = rooms[0].as_ref().unwrap().as_ref().unwrap();
     assert!(first.local, "the game runs here");
@@ -56,7 +56,7 @@ pub async fn a_room_whose_lease_moved_on_stops_serving(server: &TestServer) {
         SeatKind::Human("loser-b".into()),
     ];
     state.store.create_game(&row, &seats).await.unwrap();
-    let room = state.rooms.get(state, id).await.unwrap().unwrap();
+    let room = state.rooms.get(&state.live, id).await.unwrap().unwrap();
     assert!(room.local, "the game runs here");
     let (out, mut inbox) = pyramidion_server::queue::channel(16);
     room.tx
@@ -103,7 +103,7 @@ pub async fn a_room_whose_lease_moved_on_stops_serving(server: &TestServer) {
     }
     assert!(room.tx.is_closed(), "the room that lost its game ended");
     // Whoever asks now is sent to the owner (a remote room), never this instance's state.
-    let now = state.rooms.get(state, id).await.unwrap().unwrap();
+    let now = state.rooms.get(&state.live, id).await.unwrap().unwrap();
     assert!(!now.local, "the game runs elsewhere now");
     sqlx::query("DELETE FROM instances WHERE id = 'elsewhere'")
         .execute(pool)
