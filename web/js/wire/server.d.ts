@@ -110,7 +110,11 @@ me: boolean, };
  */
 export type SeenMove = { ply: number, seat: number } & MoveInfo;
 
-export type ServerMsg = { "type": "hello", user: string, name: string, guest: boolean, } | { "type": "state" } & StateMsg | { "type": "patch", game: string, state_id: number, event: number, from: number, clock: ClockView | null, patch: ([path: string, value: unknown] | [path: string])[], } | { "type": "notice", game: string, kind: string, seat: number, move: SeenMove, 
+export type ServerMsg = { "type": "hello", user: string, name: string, guest: boolean, } | { "type": "state" } & StateMsg | { "type": "patch", game: string, state_id: number, event: number, from: number, clock: ClockView | null, 
+/**
+ * The operations, in order (`live::patch` writes them from the two states' texts).
+ */
+patch: ([path: string, value: unknown] | [path: string])[], } | { "type": "notice", game: string, kind: string, seat: number, move: SeenMove, 
 /**
  * The seat's time-outs so far, and after how many a bot takes the seat over.
  */

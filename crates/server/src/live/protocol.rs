@@ -85,7 +85,7 @@ pub enum ServerMsg {
         event: u64,
         from: u64,
         clock: Option<Box<ClockView>>,
-        /// The operations' list as text, written by `live::patch` from the states' texts.
+        /// The operations, in order (`live::patch` writes them from the two states' texts).
         #[ts(type = "([path: string, value: unknown] | [path: string])[]")]
         patch: Box<serde_json::value::RawValue>,
     },
