@@ -22,6 +22,7 @@ pub mod scoring;
 #[cfg(feature = "testkit")]
 mod sim;
 pub mod state;
+mod themes;
 pub mod tutorial;
 mod undo;
 pub mod view;
