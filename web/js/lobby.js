@@ -9,7 +9,7 @@ import { app, showError } from './shell.js';
 import { rulesCard } from './rules.js';
 import { dailySection } from './daily.js';
 import { profileLabel } from './clocks.js';
-import { learnButton, tutorialCard } from './tutorial.js';
+import { learnButton, tutorialCard, tutorialOffer } from './tutorial.js';
 
 const range = (min, max) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
 // Options that apply at a table of `players` (an option listing no player counts always does).
@@ -329,6 +329,7 @@ export async function renderLobby(root) {
       h(
         'div.lobby',
         {},
+        tutorialOffer(tutorials),
         waysToPlay(games, learnButton(tutorials)),
         quickStarts(games),
         // The open tables right under "Play now", in view at 1280×800 without scrolling.

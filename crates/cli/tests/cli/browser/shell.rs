@@ -290,7 +290,7 @@ async fn the_lobby_offers_each_game_with_a_picture_and_shows_open_tables_at_once
                 "way-offline",
                 "tournaments-link",
                 "way-leaderboards",
-                "tutorial-offer"
+                "way-learn"
             ],
             true
         ])
