@@ -269,11 +269,19 @@ pub async fn two_instances_mine_each_game_once(server: &TestServer, url: &str) {
     }
     let after = mined(server).await;
     for g in &games {
-        assert_eq!(after.iter().filter(|m| *m == g).count(), 1, "{g} claimed once");
+        assert_eq!(
+            after.iter().filter(|m| *m == g).count(),
+            1,
+            "{g} claimed once"
+        );
     }
     // Every claim mined by one instance only (nobody here opted out): the two passes' counts
     // add up to the claims, never more.
-    assert_eq!(counted, after.len() - before, "each claimed game mined once");
+    assert_eq!(
+        counted,
+        after.len() - before,
+        "each claimed game mined once"
+    );
     // The claim itself, raced: of two instances claiming one game, one wins.
     for round in 0..8 {
         let id = format!("two-miners-{round}");
@@ -281,6 +289,9 @@ pub async fn two_instances_mine_each_game_once(server: &TestServer, url: &str) {
             server.state.store.claim_mining(&id, 1),
             other.state.store.claim_mining(&id, 1),
         );
-        assert!(a.unwrap() ^ b.unwrap(), "round {round}: exactly one claim wins");
+        assert!(
+            a.unwrap() ^ b.unwrap(),
+            "round {round}: exactly one claim wins"
+        );
     }
 }
