@@ -329,8 +329,9 @@ export async function renderLobby(root) {
       h(
         'div.lobby',
         {},
-        tutorialOffer(tutorials),
         waysToPlay(games, learnButton(tutorials)),
+        // A first visit's offer, right under the ways to play (which stay first).
+        tutorialOffer(tutorials),
         quickStarts(games),
         // The open tables right under "Play now", in view at 1280×800 without scrolling.
         liveOpenTables(open),

@@ -254,7 +254,7 @@ function toTutorials() {
 }
 
 /**
- * The first visit's offer: a dialog at the top of the lobby ("New here?"), answered once —
+ * The first visit's offer: a dialog under the lobby's ways to play ("New here?"), answered once —
  * "Show me" leads to the tutorials' card, "Later" puts it away — and the answer remembered in
  * this browser (as is opening a tutorial), so it is not asked again. Not modal: the lobby
  * stays usable around it.

@@ -283,3 +283,43 @@ async fn a_newcomer_completes_the_pyramido_tutorial_by_clicks_in_french() {
     s.wait_for("[data-testid=pyo-table]", 20).await;
     s.quit().await;
 }
+
+/// The first visit's offer is a dialog answered once: "Later" puts it away, and a reload
+/// (this browser remembers the answer) does not ask again; the tutorials stay one button away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_visits_offer_is_a_dialog_whose_later_is_remembered() {
+    let w = world("tutorial-offer").await;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, &w.server.base).await;
+    s.wait_for("dialog[open][data-testid=tutorial-offer-dialog]", 15)
+        .await;
+    let labelled = s
+        .js(
+            "const d = document.querySelector('[data-testid=tutorial-offer-dialog]');
+             return document.getElementById(d.getAttribute('aria-labelledby')).textContent;",
+            json!([]),
+        )
+        .await;
+    assert_eq!(labelled, catalog("en")["tutorial.offer"]);
+    s.click("[data-testid=tutorial-offer-later]").await;
+    s.wait_until(
+        "the offer put away",
+        "return !document.querySelector('[data-testid=tutorial-offer-dialog]');",
+        json!([]),
+        5,
+    )
+    .await;
+    open_lobby(&s, &w.server.base).await;
+    s.js("location.reload();", json!([])).await;
+    s.wait_for("[data-testid=connection][data-status=connected]", 15)
+        .await;
+    s.wait_for("[data-testid=way-learn]", 15).await;
+    let asked = s
+        .js(
+            "return !!document.querySelector('[data-testid=tutorial-offer-dialog]');",
+            json!([]),
+        )
+        .await;
+    assert_eq!(asked, json!(false), "the answer is remembered");
+    s.quit().await;
+}
