@@ -60,7 +60,9 @@ export async function renderTutorial(root, key) {
   let solved = [];
   try {
     [tutorial, render, { games }] = await Promise.all([api('GET', `/api/tutorials/${encodeURIComponent(key || '')}`), loadTable(key || ''), api('GET', '/api/games')]);
-    if (app.me) solved = /** @type {Progress} */ (await api('GET', `/api/tutorials/${encodeURIComponent(key || '')}/progress`)).solved;
+    // The progress is the server's: offline (the lessons from the service worker's copy) the
+    // tutorial opens at its start.
+    if (app.me) solved = /** @type {Progress} */ (await api('GET', `/api/tutorials/${encodeURIComponent(key || '')}/progress`).catch(() => ({ solved: [] }))).solved;
   } catch (e) {
     showError(e);
     return mount(root, h('p.hint', { 'data-testid': 'tutorial-error' }, t('shell.failed')));
