@@ -119,8 +119,7 @@ fn check(args: &PuzzlesArgs, path: &std::path::Path) -> Result<()> {
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
                 let ok = again.confirms(solutions);
                 // Why not, when not: other solutions, or the same by too thin a margin.
-                let within = again.solutions.iter().all(|s| solutions.contains(s));
-                let why = match (&again.margin_low, within) {
+                let why = match (&again.margin_low, again.solutions == *solutions) {
                     _ if ok => String::new(),
                     (_, false) => format!(
                         " (solutions {:?}, the puzzle's {:?})",

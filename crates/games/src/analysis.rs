@@ -83,15 +83,10 @@ pub struct Rejudged {
 }
 
 impl Rejudged {
-    /// The puzzle stands: by a margin still clear, every move this run finds as good as its
-    /// best (within the tolerance, its best included) is one the puzzle accepts — no move the
-    /// puzzle fails is as good. A solution of the puzzle this run finds just over the
-    /// tolerance below the best stays accepted (lenient to the solver, failing nobody
-    /// wrongly): near-equal moves fall either side of the tolerance from run to run
-    /// (docs/puzzles.md, "Are they confirmed").
+    /// The puzzle stands: the same solutions, by a margin still clear (the miner's own rule
+    /// for its confirming run).
     pub fn confirms(&self, solutions: &[String]) -> bool {
-        !self.solutions.is_empty()
-            && self.solutions.iter().all(|s| solutions.contains(s))
+        self.solutions == solutions
             && self
                 .margin_low
                 .is_some_and(|m| m >= pyramidion_ai::puzzle::MARGIN)
