@@ -61,9 +61,12 @@ self.addEventListener('activate', (event) =>
 );
 
 // The two answers of the API the shell reads to start (who the player is, the registered
-// games) are kept for a page opened offline; no other answer of the API is written to the
-// device (a player's history, notes and games stay on the server).
-const KEPT_API = new Set(['/api/me', '/api/games']);
+// games) are kept for a page opened offline, and the tutorials' lessons (the list and each
+// game's: the games' data, the same for everyone, issue 48) so that a lesson already visited
+// opens offline; no other answer of the API is written to the device (a player's history,
+// notes, games and tutorial progress stay on the server).
+const KEPT_API = new Set(['/api/me', '/api/games', '/api/tutorials']);
+const KEPT_LESSONS = /^\/api\/tutorials\/[a-z0-9-]+$/;
 
 self.addEventListener('fetch', (event) => {
   const req = event.request;
@@ -73,7 +76,7 @@ self.addEventListener('fetch', (event) => {
   if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/internal/') || url.pathname === '/metrics') {
     // Network first for the API: its answers are live (tables, turns, clocks) and must never
     // be an old copy while the server can be reached; offline, only the kept ones answer.
-    if (KEPT_API.has(url.pathname)) event.respondWith(networkFirst(req, url.pathname));
+    if (KEPT_API.has(url.pathname) || KEPT_LESSONS.test(url.pathname)) event.respondWith(networkFirst(req, url.pathname));
     return;
   }
   // The site's own files: network first too, the cache being what answers offline. No file

@@ -9,7 +9,7 @@ import { app, showError } from './shell.js';
 import { rulesCard } from './rules.js';
 import { dailySection } from './daily.js';
 import { profileLabel } from './clocks.js';
-import { learnButton, tutorialCard } from './tutorial.js';
+import { learnButton, tutorialCard, tutorialOffer } from './tutorial.js';
 
 const range = (min, max) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
 // Options that apply at a table of `players` (an option listing no player counts always does).
@@ -330,6 +330,8 @@ export async function renderLobby(root) {
         'div.lobby',
         {},
         waysToPlay(games, learnButton(tutorials)),
+        // A first visit's offer, right under the ways to play (which stay first).
+        tutorialOffer(tutorials),
         quickStarts(games),
         // The open tables right under "Play now", in view at 1280×800 without scrolling.
         liveOpenTables(open),

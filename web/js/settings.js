@@ -3,6 +3,7 @@
 // link), and which events reach me by each while I am away. Also the pages the mails link
 // to: #/verify-email/{token} and the one-click #/unsubscribe/{token}.
 import { vacationCard } from './vacation.js';
+import { puzzleOptOutCard } from './puzzle-opt-out.js';
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { t, language } from './i18n.js';
@@ -150,7 +151,10 @@ export async function renderSettings(root) {
     );
 
   const draw = () => {
-    mount(root, h('div.settings-page', { 'data-testid': 'settings' }, h('h1', {}, t('settings.title')), pushCard(), eventsCard(), emailCard(), soundCard(), vacationCard()));
+    mount(
+      root,
+      h('div.settings-page', { 'data-testid': 'settings' }, h('h1', {}, t('settings.title')), pushCard(), eventsCard(), emailCard(), soundCard(), vacationCard(), app.me ? puzzleOptOutCard() : null),
+    );
     document.title = `${t('settings.title')} · Pyramidion`;
   };
   const off = onPushChange(draw);

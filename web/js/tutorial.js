@@ -12,17 +12,18 @@ import { app, showError } from './shell.js';
 import { loadTable } from './game.js';
 import { moveLog } from './move-log.js';
 
+/** @import { Progress, StepRef, TryAnswer, TutorialList, TutorialPage } from './wire/tutorials' */
+
 // The page's styles live next to it (loaded once).
 stylesheet(new URL('./tutorial.css', import.meta.url));
 
 const OFFERED = 'pyramidion.tutorial_offered';
-/**
- * Whether this page load is a first visit (the tutorials offered); decided on first use.
- * @type {boolean | null}
- */
-let firstVisit = null;
 
-/** The words of a tried move's verdict. */
+/**
+ * The words of a tried move's verdict.
+ * @param {string} game
+ * @param {TryAnswer} answer
+ */
 function verdictText(game, answer) {
   switch (answer.verdict) {
     case 'solved':
@@ -51,20 +52,23 @@ function firstUnsolved(steps, solved) {
  */
 export async function renderTutorial(root, key) {
   mount(root, h('p.loading', {}, t('shell.loading')));
+  /** @type {TutorialPage} */
   let tutorial;
   let render;
   let games;
+  /** @type {StepRef[]} */
   let solved = [];
   try {
     [tutorial, render, { games }] = await Promise.all([api('GET', `/api/tutorials/${encodeURIComponent(key || '')}`), loadTable(key || ''), api('GET', '/api/games')]);
-    if (app.me) solved = (await api('GET', `/api/tutorials/${encodeURIComponent(key || '')}/progress`)).solved;
+    // The progress is the server's: offline (the lessons from the service worker's copy) the
+    // tutorial opens at its start.
+    if (app.me) solved = /** @type {Progress} */ (await api('GET', `/api/tutorials/${encodeURIComponent(key || '')}/progress`).catch(() => ({ solved: [] }))).solved;
   } catch (e) {
     showError(e);
     return mount(root, h('p.hint', { 'data-testid': 'tutorial-error' }, t('shell.failed')));
   }
   // Whoever has opened a tutorial has been offered them.
-  if (firstVisit === null) firstVisit = false;
-  localStorage.setItem(OFFERED, '1');
+  if (!localStorage.getItem(OFFERED)) localStorage.setItem(OFFERED, 'accepted');
   const descriptor = games.find((g) => g.key === key);
   const steps = tutorial.lessons.flatMap((l, li) => l.steps.map((s, si) => ({ ...s, lesson: l.key, title: l.title, state: tutorial.positions[li][si] })));
   const page = { at: firstUnsolved(steps, solved), ui: {}, answer: null, hint: false, pending: false };
@@ -102,7 +106,7 @@ export async function renderTutorial(root, key) {
   };
   const playReal = async () => {
     const level = descriptor && descriptor.bot_levels.length ? descriptor.bot_levels[0].name : null;
-    const players = tutorial.final_table.players || 2;
+    const players = Number(tutorial.final_table.players) || 2;
     const bots = tutorial.final_solo || !level ? [] : Array.from({ length: players - 1 }, () => ({ type: 'bot', level }));
     try {
       const table = await api('POST', '/api/tables', { game: tutorial.game, options: tutorial.final_table, seats: [{ type: 'me' }, ...bots], listed: false });
@@ -164,7 +168,8 @@ export async function renderTutorial(root, key) {
         seats: Array.from({ length: st.seats }, (_, i) => (i === st.seat ? { type: 'human', me: true, name: t('tutorial.you') } : { type: 'human', name: t('tutorial.opponent', { n: i + 1 }) })),
       },
       state: { state_id: page.at, seat: st.seat, to_move: st.to_move, legal: st.legal, finished: false, last_move: null },
-      view: st.view,
+      // The game's own view, whose type its table's renderer declares.
+      view: /** @type {any} */ (st.view),
       seat: st.seat,
       legal: solvedNow ? [] : st.legal,
       myTurn: !solvedNow && !page.pending,
@@ -217,7 +222,10 @@ export async function renderTutorial(root, key) {
   draw();
 }
 
-/** The lobby's card: one tutorial link per game that has one. */
+/**
+ * The lobby's card: one tutorial link per game that has one.
+ * @param {TutorialList['tutorials']} tutorials
+ */
 export function tutorialCard(tutorials) {
   if (!tutorials.length) return null;
   return h(
@@ -233,22 +241,45 @@ export function tutorialCard(tutorials) {
 }
 
 /**
- * The lobby's way to the tutorials (to their card): offered in words on a first visit only
- * (`New here? …`, highlighted), a plain button afterwards. Inline among the ways to play, so
- * the lobby's layout does not move.
+ * The lobby's way to the tutorials (to their card), among the ways to play: a plain button,
+ * always (the first visit's offer is the dialog below).
  */
+/** @param {TutorialList['tutorials']} tutorials */
 export function learnButton(tutorials) {
   if (!tutorials.length) return null;
-  // Decided once per page load: the lobby redrawn (a new language) keeps offering it.
-  if (firstVisit === null) {
-    firstVisit = !localStorage.getItem(OFFERED);
-    localStorage.setItem(OFFERED, '1');
-  }
-  const first = firstVisit;
-  const toCard = () => document.querySelector('.lobby .tutorials')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-  return h(
-    first ? 'button.primary.tutorial-offer' : 'button',
-    { type: 'button', 'data-testid': first ? 'tutorial-offer' : 'way-learn', onclick: toCard },
-    t(first ? 'tutorial.offer' : 'tutorial.title'),
+  return h('button', { type: 'button', 'data-testid': 'way-learn', onclick: toTutorials }, t('tutorial.title'));
+}
+
+/** Brings the lobby's tutorials card into view. */
+function toTutorials() {
+  document.querySelector('.lobby .tutorials')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+}
+
+/**
+ * The first visit's offer: a dialog under the lobby's ways to play ("New here?"), answered once —
+ * "Show me" leads to the tutorials' card, "Later" puts it away — and the answer remembered in
+ * this browser (as is opening a tutorial), so it is not asked again. Not modal: the lobby
+ * stays usable around it.
+ * @param {TutorialList['tutorials']} tutorials
+ */
+export function tutorialOffer(tutorials) {
+  if (!tutorials.length || localStorage.getItem(OFFERED)) return null;
+  const answer = (/** @type {'accepted' | 'later'} */ choice) => {
+    localStorage.setItem(OFFERED, choice);
+    dialog.remove();
+    if (choice === 'accepted') toTutorials();
+  };
+  const dialog = h(
+    'dialog.card.tutorial-offer-dialog',
+    { open: true, 'aria-labelledby': 'tutorial-offer-title', 'data-testid': 'tutorial-offer-dialog' },
+    h('h2', { id: 'tutorial-offer-title' }, t('tutorial.offer')),
+    h('p', {}, t('learn2.offer_text')),
+    h(
+      'p.row',
+      {},
+      h('button.primary', { type: 'button', 'data-testid': 'tutorial-offer', onclick: () => answer('accepted') }, t('learn2.offer_accept')),
+      h('button', { type: 'button', 'data-testid': 'tutorial-offer-later', onclick: () => answer('later') }, t('learn2.offer_later')),
+    ),
   );
+  return dialog;
 }

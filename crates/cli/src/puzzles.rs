@@ -115,10 +115,23 @@ fn check(args: &PuzzlesArgs, path: &std::path::Path) -> Result<()> {
                     // Neither of the miner's seeds (its first run's and the one derived from it).
                     seed: args.judge_seed.wrapping_add(0x5eed_c4ec),
                 };
-                let ok = pyramidion_games::analysis::reconfirm(record, solutions, fresh)
+                let again = pyramidion_games::analysis::rejudge(record, solutions, fresh)
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
+                let ok = again.confirms(solutions);
+                // Why not, when not: other solutions, or the same by too thin a margin.
+                let why = match (&again.margin_low, again.solutions == *solutions) {
+                    _ if ok => String::new(),
+                    (_, false) => format!(
+                        " (solutions {:?}, the puzzle's {:?})",
+                        again.solutions, solutions
+                    ),
+                    (Some(m), true) => {
+                        format!(" (margin {m:.2} under {})", pyramidion_ai::puzzle::MARGIN)
+                    }
+                    (None, true) => " (no margin)".into(),
+                };
                 eprintln!(
-                    "{} after {} moves: {}",
+                    "{} after {} moves: {}{why}",
                     record.game,
                     record.moves.len(),
                     if ok { "confirmed" } else { "not confirmed" }

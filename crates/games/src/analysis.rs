@@ -100,18 +100,48 @@ pub fn mine_plies(
 
 /// Whether a fresh judge run (`config`: another seed, a budget of its own) confirms a puzzle:
 /// at the position after `record`'s moves, the same `solutions` and a margin still clear.
-/// The first solution joins the candidates where they come from a search (the move played,
-/// which the miner's runs had, is not kept with a puzzle).
 pub fn reconfirm(
     record: &Record,
     solutions: &[String],
     config: pyramidion_ai::puzzle::PuzzleConfig,
 ) -> Result<bool, AnalysisError> {
+    Ok(rejudge(record, solutions, config)?.confirms(solutions))
+}
+
+/// What a fresh judge run says of a puzzle's position: its solutions and the lower end of
+/// the best's lead (`None`: no run, or every candidate a solution).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rejudged {
+    pub solutions: Vec<String>,
+    pub margin_low: Option<f64>,
+}
+
+impl Rejudged {
+    /// The puzzle stands: the same solutions, by a margin still clear (the miner's own rule
+    /// for its confirming run).
+    pub fn confirms(&self, solutions: &[String]) -> bool {
+        self.solutions == solutions
+            && self
+                .margin_low
+                .is_some_and(|m| m >= pyramidion_ai::puzzle::MARGIN)
+    }
+}
+
+/// A fresh judge run at the position after `record`'s moves (see [`reconfirm`]), told whole
+/// so a check can say why a puzzle does not stand (other solutions, or a margin under
+/// [`pyramidion_ai::puzzle::MARGIN`]). The first solution joins the candidates where they
+/// come from a search (the move played, which the miner's runs had, is not kept with a
+/// puzzle).
+pub fn rejudge(
+    record: &Record,
+    solutions: &[String],
+    config: pyramidion_ai::puzzle::PuzzleConfig,
+) -> Result<Rejudged, AnalysisError> {
     fn at<G: pyramidion_core::Rules>(
         record: &Record,
         solutions: &[String],
         config: pyramidion_ai::puzzle::PuzzleConfig,
-    ) -> Result<bool, AnalysisError> {
+    ) -> Result<Rejudged, AnalysisError> {
         let game: G = record.replay()?;
         let first = solutions
             .first()
@@ -125,8 +155,14 @@ pub fn reconfirm(
         let salt = record.moves.len() as u64;
         Ok(
             match pyramidion_ai::puzzle::judge_position(&game, played, config, salt) {
-                Some(again) => again.is_clear() && again.solutions == solutions,
-                None => false,
+                Some(again) => Rejudged {
+                    solutions: again.solutions,
+                    margin_low: again.margin_low,
+                },
+                None => Rejudged {
+                    solutions: Vec::new(),
+                    margin_low: None,
+                },
             },
         )
     }

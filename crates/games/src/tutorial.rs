@@ -10,17 +10,18 @@ use serde::Serialize;
 
 /// A tutorial's outline: its lessons and steps with their text keys, and the final table.
 /// Nothing here solves a step (the accepted moves are sent once it is solved).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct Outline {
     pub game: &'static str,
     pub lessons: Vec<LessonOutline>,
     /// The options of the real game against an easy bot that ends the tutorial.
+    #[ts(type = "Record<string, unknown>")]
     pub final_table: serde_json::Value,
     /// Whether that game is solo (the game's automa plays, no bot seat).
     pub final_solo: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct LessonOutline {
     pub key: &'static str,
     /// `tutorial.<game>.<lesson>`
@@ -28,7 +29,7 @@ pub struct LessonOutline {
     pub steps: Vec<StepOutline>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct StepOutline {
     pub key: &'static str,
     /// The learner's seat.
@@ -46,12 +47,14 @@ pub struct StepPosition {
 }
 
 /// A tried move's answer: the verdict and, once solved, every accepted move.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct Tried {
     #[serde(flatten)]
+    #[ts(flatten)]
     pub verdict: Verdict,
     /// The moves that solve the step, canonical; only once it is solved.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub accepted: Option<Vec<String>>,
 }
 

@@ -8,6 +8,7 @@
 pub mod canvas;
 pub mod frame;
 pub mod grid;
+mod joins;
 pub mod placement;
 pub mod pyramid;
 mod quadboard;

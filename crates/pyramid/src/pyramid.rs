@@ -264,7 +264,7 @@ impl Pyramid {
 
     /// Whether `view` is current: from the moment stage 1's frame is forced, which fixes the
     /// quadrant origin (stage ends then read the view twice: to score and to go on).
-    fn view_is_kept(&self) -> bool {
+    pub(crate) fn view_is_kept(&self) -> bool {
         self.frame.is_some() || self.canvas.frame().is_some()
     }
 

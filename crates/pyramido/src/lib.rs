@@ -22,6 +22,7 @@ pub mod scoring;
 #[cfg(feature = "testkit")]
 pub mod sim;
 pub mod state;
+mod themes;
 mod tutorial;
 mod undo;
 pub mod view;

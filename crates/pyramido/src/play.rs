@@ -339,18 +339,12 @@ impl Notation for Game {
         MoveForm::of(self, m)
     }
 
-    /// The rulebook's part of a turn the decision belongs to: which domino to take, where to
-    /// place it, which jewel to mark, resurfacing (or not), which pile refills the quarry,
-    /// covering a hole of a stuck stage.
+    /// The rulebook's part of a turn the decision belongs to (which domino to take, where to
+    /// place it, which jewel to mark, resurfacing or not, which pile refills the quarry,
+    /// covering a hole of a stuck stage), and for a placement what it does to the areas
+    /// (`themes.rs`).
     fn themes(&self, m: &Move) -> Vec<&'static str> {
-        vec![match m {
-            Move::Take(_) => "quarry",
-            Move::Place(_) => "placement",
-            Move::Mark(_) => "marker",
-            Move::Resurface { .. } | Move::Pass => "resurface",
-            Move::Refill(_) => "refill",
-            Move::Cover { .. } => "cover",
-        }]
+        self.themes_of(m)
     }
 }
 

@@ -32,6 +32,7 @@ mod play;
 #[cfg(feature = "testkit")]
 mod sim;
 pub mod state;
+mod themes;
 pub mod tutorial;
 mod undo;
 pub mod view;

@@ -235,19 +235,12 @@ impl Game {
 impl Notation for Game {
     type Form = MoveForm;
 
-    /// The rulebook's part of a turn the decision belongs to: a god tile, which quarry pair,
-    /// a card for the pyramid, the obelisk or the Tomb, when to stop, which card to discard.
-    /// Only the move's kind: it names no card of the hand (a theme is shown before the try).
+    /// The rulebook's part of a turn the decision belongs to (a god tile, which quarry pair,
+    /// a card for the pyramid, the obelisk or the Tomb, when to stop, which card to discard),
+    /// and for a card what it does to the builder's own edifices (`themes.rs`). It names no
+    /// card of the hand (a theme is shown before the try).
     fn themes(&self, m: &Move) -> Vec<&'static str> {
-        vec![match m {
-            Move::God(_) => "god",
-            Move::Pair(_) => "quarry_pair",
-            Move::Pyramid(..) => "pyramid_card",
-            Move::Obelisk(_) => "obelisk",
-            Move::Tomb(_) => "tomb",
-            Move::Done => "round_end",
-            Move::Discard(_) => "card_discard",
-        }]
+        self.themes_of(m)
     }
 
     fn form(&self, m: &Move) -> MoveForm {

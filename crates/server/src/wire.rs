@@ -38,6 +38,14 @@ pub fn declarations() -> BTreeMap<String, String> {
     server.add::<ServerMsg>();
     server.add::<ClientMsg>();
     files.insert("server.d.ts".into(), server.text(&mut core));
+    // The tutorials' HTTP answers (web/js/tutorial.js names them).
+    let mut tutorials = Declarations::new(&cfg);
+    tutorials.add::<crate::http::tutorials::TutorialList>();
+    tutorials.add::<crate::http::tutorials::TutorialPage>();
+    tutorials.add::<crate::http::tutorials::Attempt>();
+    tutorials.add::<crate::http::tutorials::TryAnswer>();
+    tutorials.add::<crate::http::tutorials::Progress>();
+    files.insert("tutorials.d.ts".into(), tutorials.text(&mut core));
     // The views flatten the envelope (its fields are inlined there); the shell's own modules
     // name it whole.
     let mut shell = Declarations::new(&cfg);

@@ -23,6 +23,7 @@ pub mod scoring;
 #[cfg(feature = "testkit")]
 mod sim;
 pub mod state;
+mod themes;
 pub mod tutorial;
 mod undo;
 pub mod view;

@@ -149,18 +149,12 @@ impl Rules for Game {
 impl Notation for Game {
     type Form = MoveForm;
 
-    /// The rulebook's part of a turn the decision belongs to: which tile (and gem) to take,
+    /// The rulebook's part of a turn the decision belongs to (which tile and gem to take,
     /// which pile to flip, where to place the tile, which area to activate and how to pay,
-    /// when to finish the stage's scoring, which gem to discard.
+    /// when to finish the stage's scoring, which gem to discard), and what the move does to
+    /// the areas or to THE Legend's next turn (`themes.rs`).
     fn themes(&self, m: &Move) -> Vec<&'static str> {
-        vec![match m {
-            Move::Take { .. } => "tile_choice",
-            Move::Flip { .. } => "flip_pile",
-            Move::Place(_) => "tile_placement",
-            Move::Activate { .. } => "activation",
-            Move::Done => "scoring_end",
-            Move::Discard(_) => "gem_discard",
-        }]
+        self.themes_of(m)
     }
 
     fn form(&self, m: &Move) -> MoveForm {

@@ -20,12 +20,12 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 /// `GET /api/tutorials`: the games that have a tutorial, with their size.
-#[derive(Serialize)]
+#[derive(Serialize, ts_rs::TS)]
 pub struct TutorialList {
     pub tutorials: Vec<TutorialSummary>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ts_rs::TS)]
 pub struct TutorialSummary {
     pub game: &'static str,
     pub lessons: usize,
@@ -33,27 +33,30 @@ pub struct TutorialSummary {
 }
 
 /// `GET /api/tutorials/{game}`: the outline and every step's position.
-#[derive(Serialize)]
+#[derive(Serialize, ts_rs::TS)]
 pub struct TutorialPage {
     #[serde(flatten)]
+    #[ts(flatten)]
     pub outline: Outline,
     /// Per lesson, per step: the position as the learner sees it.
     pub positions: Vec<Vec<StepState>>,
 }
 
 /// A step's position for its learner: what a live table's state gives a seat to move.
-#[derive(Serialize)]
+#[derive(Serialize, ts_rs::TS)]
 pub struct StepState {
     pub seat: u8,
     pub seats: u8,
     pub to_move: Option<u8>,
+    /// The game's view (`import('../wire/<game key>').View`).
+    #[ts(type = "unknown")]
     pub view: serde_json::Value,
     /// The learner's legal moves (the rules' list, not the step's answer).
     pub legal: Vec<MoveInfo>,
 }
 
 /// `POST …/try`'s body.
-#[derive(Deserialize)]
+#[derive(Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Attempt {
     #[serde(rename = "move")]
@@ -61,16 +64,17 @@ pub struct Attempt {
 }
 
 /// `POST …/try`'s answer: `ok`, the verdict and its figures, and the step that follows.
-#[derive(Serialize)]
+#[derive(Serialize, ts_rs::TS)]
 pub struct TryAnswer {
     pub ok: bool,
     #[serde(flatten)]
+    #[ts(flatten)]
     pub tried: Tried,
     /// The next step (`lesson`, `step`) once this one is solved; `null` after the last.
     pub next: Option<StepRef>,
 }
 
-#[derive(Clone, Serialize, Deserialize, PartialEq, Eq, Debug)]
+#[derive(Clone, Serialize, Deserialize, PartialEq, Eq, Debug, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct StepRef {
     pub lesson: String,
@@ -78,7 +82,7 @@ pub struct StepRef {
 }
 
 /// `GET`/`PUT /api/tutorials/{game}/progress`: the steps the user solved.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Progress {
     pub solved: Vec<StepRef>,
@@ -248,6 +252,10 @@ pub async fn put_progress(
     Ok(Json(progress))
 }
 
+/// Keeps one solved step (once).
+const SOLVE_STEP: &str = "INSERT INTO tutorial_progress (user_id, game, lesson, step, solved_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id, game, lesson, step) DO NOTHING";
+
 impl Store {
     /// The steps of `game`'s tutorial that `user` solved.
     async fn solved(&self, game: &str, user: &str) -> crate::db::error::Result<Vec<StepRef>> {
@@ -276,19 +284,18 @@ impl Store {
         step: &StepRef,
         at: i64,
     ) -> crate::db::error::Result<()> {
-        let query = sqlx::query(
-            "INSERT INTO tutorial_progress (user_id, game, lesson, step, solved_at)
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id, game, lesson, step) DO NOTHING",
-        )
-        .bind(user.to_string())
-        .bind(game.to_string())
-        .bind(step.lesson.clone())
-        .bind(step.step.clone())
-        .bind(at);
+        let query = sqlx::query(SOLVE_STEP)
+            .bind(user.to_string())
+            .bind(game.to_string())
+            .bind(step.lesson.clone())
+            .bind(step.step.clone())
+            .bind(at);
         self.writer.execute(query).await
     }
 
-    /// Replaces `user`'s progress in `game`'s tutorial with `solved`.
+    /// Replaces `user`'s progress in `game`'s tutorial with `solved`, in one job of the
+    /// writer (one savepoint, one commit): another instance reading meanwhile sees the old
+    /// progress or the new one, never the cleared list half refilled.
     async fn set_solved(
         &self,
         game: &str,
@@ -296,13 +303,28 @@ impl Store {
         solved: &[StepRef],
         at: i64,
     ) -> crate::db::error::Result<()> {
-        let clear = sqlx::query("DELETE FROM tutorial_progress WHERE user_id = $1 AND game = $2")
-            .bind(user.to_string())
-            .bind(game.to_string());
-        self.writer.execute(clear).await?;
-        for step in solved {
-            self.solve_step(game, user, step, at).await?;
-        }
-        Ok(())
+        let (game, user, solved) = (game.to_string(), user.to_string(), solved.to_vec());
+        self.writer
+            .run(move |c| {
+                Box::pin(async move {
+                    sqlx::query("DELETE FROM tutorial_progress WHERE user_id = $1 AND game = $2")
+                        .bind(user.clone())
+                        .bind(game.clone())
+                        .execute(&mut *c)
+                        .await?;
+                    for step in &solved {
+                        sqlx::query(SOLVE_STEP)
+                            .bind(user.clone())
+                            .bind(game.clone())
+                            .bind(step.lesson.clone())
+                            .bind(step.step.clone())
+                            .bind(at)
+                            .execute(&mut *c)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .await
     }
 }

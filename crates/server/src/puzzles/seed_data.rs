@@ -27,12 +27,13 @@ pub fn shipped() -> Vec<NewPuzzle> {
         {
             match serde_json::from_str::<NewPuzzle>(line) {
                 Ok(mut p) if p.game.parse::<pyramidion_games::GameKind>().is_ok() => {
-                    // Lines written before their game named themes get them from the rules.
-                    if p.themes.is_empty()
-                        && let Ok(record) = serde_json::from_value(p.record.clone())
+                    // The themes come from the rules of this build, not from the line: a line
+                    // written before its game named a theme (or a deeper one) gets it too.
+                    if let Ok(record) = serde_json::from_value(p.record.clone())
+                        && let Ok(themes) =
+                            pyramidion_games::analysis::themes_at(&record, &p.solutions)
                     {
-                        p.themes = pyramidion_games::analysis::themes_at(&record, &p.solutions)
-                            .unwrap_or_default();
+                        p.themes = themes;
                     }
                     out.push(p)
                 }

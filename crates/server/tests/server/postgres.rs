@@ -55,6 +55,7 @@ async fn postgres_backend() {
     crate::health::cluster_health_on_postgres(&url).await;
     crate::offline_games::kept_once_and_unrated(&server).await;
     crate::puzzles::tries_move_ratings(&server).await;
+    crate::puzzles::two_instances_mine_each_game_once(&server, &url).await;
     // A restart on the same database resumes from the stored records.
     let again = start(url, |_| {}).await;
     scenarios::solo_game(&again).await;

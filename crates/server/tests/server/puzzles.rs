@@ -242,3 +242,56 @@ async fn the_miner_leaves_a_daily_challenge_until_its_day_is_over_for_everyone()
         "an embargoed daily game is not even claimed"
     );
 }
+
+/// Two instances of a cluster on one PostgreSQL mine side by side: each finished public game
+/// is claimed in `puzzle_mined` by exactly one of them, so no game is mined twice (issue 48,
+/// "both work across several instances"). `server` is the first instance; a second one starts
+/// on the same database.
+pub async fn two_instances_mine_each_game_once(server: &TestServer, url: &str) {
+    let other = start(url.to_string(), |_| {}).await;
+    let mut ann = account(server, "ann_two_miners").await;
+    let mut games = Vec::new();
+    for _ in 0..4 {
+        let id = table(&mut ann, true).await;
+        play_out(&mut ann, &id).await;
+        games.push(id);
+    }
+    let before = mined(server).await.len();
+    // Both instances pass at once, then again (a pass takes up to 16 games: the earlier
+    // scenarios' finished games are there too); each mined game counted by the one that won it.
+    let mut counted = 0;
+    for _ in 0..4 {
+        let (a, b) = tokio::join!(
+            pyramidion_server::puzzles::miner::pass(&server.state),
+            pyramidion_server::puzzles::miner::pass(&other.state),
+        );
+        counted += a.unwrap() + b.unwrap();
+    }
+    let after = mined(server).await;
+    for g in &games {
+        assert_eq!(
+            after.iter().filter(|m| *m == g).count(),
+            1,
+            "{g} claimed once"
+        );
+    }
+    // Every claim mined by one instance only (nobody here opted out): the two passes' counts
+    // add up to the claims, never more.
+    assert_eq!(
+        counted,
+        after.len() - before,
+        "each claimed game mined once"
+    );
+    // The claim itself, raced: of two instances claiming one game, one wins.
+    for round in 0..8 {
+        let id = format!("two-miners-{round}");
+        let (a, b) = tokio::join!(
+            server.state.store.claim_mining(&id, 1),
+            other.state.store.claim_mining(&id, 1),
+        );
+        assert!(
+            a.unwrap() ^ b.unwrap(),
+            "round {round}: exactly one claim wins"
+        );
+    }
+}

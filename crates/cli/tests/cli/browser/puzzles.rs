@@ -169,3 +169,110 @@ async fn a_puzzle_failed_then_one_solved_move_the_rating() {
     .await;
     s.quit().await;
 }
+
+/// One game's puzzles from the lobby in `lang`: a wrong move fails the first (the rating
+/// falls, the candidates and their points listed), the next one is solved (it rises); the
+/// page is shot failed and solved at 1280 and 375 px.
+async fn fail_then_solve(game: &str, lang: &str) {
+    let w = world(&format!("puzzles-{game}-{lang}")).await;
+    let base = &w.server.base;
+    let s = w.driver.session(1280, 800).await;
+    open_lobby(&s, base).await;
+    let words = catalog(lang);
+    let title = words["puzzle.title"]
+        .as_str()
+        .unwrap()
+        .replace("{game}", words[&format!("game.{game}")].as_str().unwrap());
+    if lang != "en" {
+        s.js(
+            "const l = document.getElementById('lang'); l.value = arguments[0];
+             l.dispatchEvent(new Event('change'));",
+            json!([lang]),
+        )
+        .await;
+        // The lobby redrawn in the new language before going on.
+        s.wait_until(
+            "the lobby in the new language",
+            "const a = document.querySelector(`[data-testid=puzzles-${arguments[0]}]`); return a && a.textContent === arguments[1];",
+            json!([game, title]),
+            20,
+        )
+        .await;
+    }
+    s.click(&format!("[data-testid=puzzles-{game}]")).await;
+    s.wait_until(
+        "the puzzle page in its language",
+        "const h = document.querySelector('.puzzles h2'); return h && h.textContent === arguments[0];",
+        json!([title]),
+        20,
+    )
+    .await;
+    let first = shown(&s).await;
+    assert_eq!(first.game, game);
+    assert_eq!(rating(&s).await, 1500.0);
+
+    let wrong = first
+        .legal
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_string())
+        .find(|t| !first.solutions.contains(t))
+        .unwrap();
+    play(&s, &wrong).await;
+    s.wait_for("[data-testid=puzzle-result][data-solved=false]", 20)
+        .await;
+    let after_fail = rating(&s).await;
+    assert!(after_fail < 1500.0, "{after_fail}");
+    let listed = s
+        .js(
+            "return [...document.querySelectorAll('[data-testid=puzzle-candidates] li')].map((li) => li.getAttribute('data-move'));",
+            json!([]),
+        )
+        .await;
+    let texts: Vec<&str> = first.candidates.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(listed, json!(texts));
+    s.js("window.scrollTo(0, 0);", json!([])).await;
+    s.screenshot(&shots(), &format!("puzzles-{game}-{lang}-failed-1280"))
+        .await;
+    viewport(&s, 375, 800).await;
+    s.js("window.scrollTo(0, 0);", json!([])).await;
+    s.screenshot(&shots(), &format!("puzzles-{game}-{lang}-failed-375"))
+        .await;
+
+    s.click("[data-testid=puzzle-next]").await;
+    s.wait_until(
+        "another puzzle",
+        "const p = document.querySelector('[data-testid=puzzles][data-puzzle]'); return p && p.getAttribute('data-puzzle') !== arguments[0] && !document.querySelector('[data-testid=puzzle-result]');",
+        json!([first.id()]),
+        20,
+    )
+    .await;
+    let second = shown(&s).await;
+    assert_eq!(second.game, game);
+    if !second.themes.is_empty() {
+        s.click("[data-testid=puzzle-hint]").await;
+        s.wait_for("[data-testid=puzzle-hint-text]", 10).await;
+    }
+    play(&s, &second.solutions[0]).await;
+    s.wait_for("[data-testid=puzzle-result][data-solved=true]", 20)
+        .await;
+    let after_solve = rating(&s).await;
+    assert!(after_solve > after_fail, "{after_fail} → {after_solve}");
+    s.js("window.scrollTo(0, 0);", json!([])).await;
+    s.screenshot(&shots(), &format!("puzzles-{game}-{lang}-solved-375"))
+        .await;
+    viewport(&s, 1280, 800).await;
+    s.js("window.scrollTo(0, 0);", json!([])).await;
+    s.screenshot(&shots(), &format!("puzzles-{game}-{lang}-solved-1280"))
+        .await;
+    s.quit().await;
+}
+
+#[tokio::test]
+async fn pyramido_puzzles_in_italian_one_failed_one_solved_move_the_rating() {
+    fail_then_solve("pyramido", "it").await;
+}
+
+#[tokio::test]
+async fn pyramids_puzzles_one_failed_one_solved_move_the_rating() {
+    fail_then_solve("pyramids", "en").await;
+}

@@ -268,7 +268,7 @@ async fn the_lobby_offers_each_game_with_a_picture_and_shows_open_tables_at_once
     s.screenshot(&dir, "round3-lobby-first-visit-375x812").await;
     // Issue 46: the ways to play come first, in view on a phone: a person now, bots, a
     // table, the daily, watching, offline (issue 50), tournaments (issue 49), the leaderboards;
-    // on a first visit, the tutorials offered (issue 48).
+    // the tutorials (issue 48; a first visit is offered them in a dialog under the ways).
     let ways = s
         .js(
             "const nav = document.querySelector('.lobby > :first-child');
@@ -290,7 +290,7 @@ async fn the_lobby_offers_each_game_with_a_picture_and_shows_open_tables_at_once
                 "way-offline",
                 "tournaments-link",
                 "way-leaderboards",
-                "tutorial-offer"
+                "way-learn"
             ],
             true
         ])

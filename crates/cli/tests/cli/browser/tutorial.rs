@@ -283,3 +283,77 @@ async fn a_newcomer_completes_the_pyramido_tutorial_by_clicks_in_french() {
     s.wait_for("[data-testid=pyo-table]", 20).await;
     s.quit().await;
 }
+
+/// The first visit's offer is a dialog answered once: "Later" puts it away, and a reload
+/// (this browser remembers the answer) does not ask again; the tutorials stay one button away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_visits_offer_is_a_dialog_whose_later_is_remembered() {
+    let w = world("tutorial-offer").await;
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, &w.server.base).await;
+    s.wait_for("dialog[open][data-testid=tutorial-offer-dialog]", 15)
+        .await;
+    let labelled = s
+        .js(
+            "const d = document.querySelector('[data-testid=tutorial-offer-dialog]');
+             return document.getElementById(d.getAttribute('aria-labelledby')).textContent;",
+            json!([]),
+        )
+        .await;
+    assert_eq!(labelled, catalog("en")["tutorial.offer"]);
+    s.click("[data-testid=tutorial-offer-later]").await;
+    s.wait_until(
+        "the offer put away",
+        "return !document.querySelector('[data-testid=tutorial-offer-dialog]');",
+        json!([]),
+        5,
+    )
+    .await;
+    open_lobby(&s, &w.server.base).await;
+    s.js("location.reload();", json!([])).await;
+    s.wait_for("[data-testid=connection][data-status=connected]", 15)
+        .await;
+    s.wait_for("[data-testid=way-learn]", 15).await;
+    let asked = s
+        .js(
+            "return !!document.querySelector('[data-testid=tutorial-offer-dialog]');",
+            json!([]),
+        )
+        .await;
+    assert_eq!(asked, json!(false), "the answer is remembered");
+    s.quit().await;
+}
+
+/// Offline (issue 48 item 3): a lesson already visited opens again with the connection cut
+/// and the server stopped — the page from the service worker's copy, the lessons from the
+/// answers it kept — at the same step, on the game's own board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lesson_already_visited_opens_offline() {
+    let bind = format!("127.0.0.1:{}", crate::browser::webdriver::free_port());
+    let mut w = crate::browser::support::world_on("tutorial-offline", &bind).await;
+    let base = w.server.base.clone();
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&s, &base).await;
+    s.wait_for("html[data-offline-ready=true]", 60).await;
+    s.goto(&format!("{base}/#/learn/tic-tac-toe")).await;
+    s.wait_for("[data-testid=tutorial-step]", 20).await;
+    let read = "const t = document.querySelector('[data-testid=tutorial]');
+        return [t.dataset.step, document.querySelector('[data-testid=tutorial-text]').textContent,
+                !!document.querySelector('[data-testid=tutorial-board] *')];";
+    let online = s.js(read, json!([])).await;
+    assert_eq!(online[2], json!(true), "the board drawn: {online}");
+
+    s.set_offline(true).await;
+    let _ = w.server.process.child.kill();
+    let _ = w.server.process.child.wait();
+    s.refresh().await;
+    s.wait_for("[data-testid=tutorial-step]", 30).await;
+    assert_eq!(
+        s.js(read, json!([])).await,
+        online,
+        "the same lesson, offline"
+    );
+    s.js("window.scrollTo(0, 0);", json!([])).await;
+    s.screenshot(&artifacts(), "tutorial-offline-1280").await;
+    s.quit().await;
+}
