@@ -69,7 +69,7 @@ codes! {
     TimeOut = "time_out", None, "WS", "the time of this turn ran out: a bot is playing it";
     GameOver = "game_over", Some(409), "HTTP, WS", "the game is finished";
     Internal = "internal", Some(500), "HTTP, WS",
-        "the server failed (e.g. the database); a move that could not be saved was not played";
+        "the server failed; a move that could not be saved for another reason than an outage was not played";
     Lagging = "lagging", None, "WS",
         "this connection no longer follows a game: it could not keep up (its queue was full), or the game changed instance (several instances on PostgreSQL: docs/deploy.md); subscribe again with `last_event`";
     MethodNotAllowed = "method_not_allowed", Some(405), "HTTP",
@@ -77,7 +77,7 @@ codes! {
     RequestTimeout = "request_timeout", Some(408), "HTTP",
         "the request's headers or body did not arrive in time";
     Unavailable = "unavailable", Some(503), "HTTP (with `Retry-After` in seconds), WS",
-        "the server is at a limit: too many password checks at once, its connection cap (`--max-connections`: every request of a connection over the cap, a WebSocket handshake included, is answered `503` and the connection closed), or its live-games cap (`--max-live-games`: a table that would start a game, a join that fills one, a daily attempt, a quick pairing, a rematch; on the WebSocket, a `subscribe` or `move` for a game that is not in memory and would have to be brought back); or the game is changing instance (its instance died or drains: see docs/deploy.md); or the database cannot be reached just now (an outage: any request that needs it, a failed write; on the WebSocket, a message whose session could not be checked, the socket staying signed in). Try again after `Retry-After`; on the WebSocket, subscribe again with `last_event`";
+        "the server is at a limit: too many password checks at once, its connection cap (`--max-connections`: every request of a connection over the cap, a WebSocket handshake included, is answered `503` and the connection closed), or its live-games cap (`--max-live-games`: a table that would start a game, a join that fills one, a daily attempt, a quick pairing, a rematch; on the WebSocket, a `subscribe` or `move` for a game that is not in memory and would have to be brought back); or the game is changing instance (its instance died or drains: see docs/deploy.md); or the database cannot be reached just now (an outage: any request that needs it, a failed write; on the WebSocket, a move that could not be saved (it was not played: play it again), a message whose session could not be checked, the socket staying signed in). Try again after `Retry-After`; on the WebSocket, subscribe again with `last_event`";
     TooManyGuests = "too_many_guests", Some(429), "HTTP",
         "a new guest from an address that made many recently (see the limits in docs/server.md)";
     TooManyTables = "too_many_tables", Some(429), "HTTP",

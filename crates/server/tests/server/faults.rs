@@ -43,7 +43,7 @@ async fn send_move(ws: &mut Socket, game: &str, state: &Value) -> (String, Sent)
     loop {
         let v = ws.next().await;
         if v["type"] == "error" {
-            assert_eq!(v["code"], "internal", "{v}");
+            assert_eq!(v["code"], "unavailable", "a full disk passes: {v}");
             assert_eq!(v["state_id"], id, "{v}");
             return (mv, Sent::Refused);
         }

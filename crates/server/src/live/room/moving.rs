@@ -85,10 +85,17 @@ impl Room {
             Err(ApplyError::Storage(e)) => {
                 tracing::error!(game = %self.id, error = %e, "cannot persist a move");
                 self.stale = crate::live::bot_retry::stale_room(&e);
+                // The database out of reach passes: `unavailable` says to play it again
+                // shortly (as HTTP answers 503), anything else is the server's fault.
+                let code = if e.is_outage() {
+                    ApiErrorCode::Unavailable
+                } else {
+                    ApiErrorCode::Internal
+                };
                 self.reply(
                     conn,
                     error(
-                        ApiErrorCode::Internal,
+                        code,
                         "the move could not be saved; it was not played".into(),
                     ),
                 );

@@ -267,7 +267,7 @@ async fn nothing_is_acknowledged_or_published_before_the_move_is_durable() {
     play(&room, &mirror, 1, &second).await;
     let refused = json_of(&mover_out.recv().await.expect("an answer"));
     assert_eq!(refused["type"], "error", "{refused}");
-    assert_eq!(refused["code"], "internal", "{refused}");
+    assert_eq!(refused["code"], "unavailable", "{refused}");
     assert_eq!(refused["state_id"].as_u64(), Some(1), "{refused}");
     assert_eq!(handled(&room).await.1, 1, "still at state 1");
     assert!(
