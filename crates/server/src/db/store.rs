@@ -564,49 +564,44 @@ async fn migrate(pool: &AnyPool) -> Result<()> {
 /// first; a club whose new key an older club holds keeps its mark (unique by its id): it
 /// keeps its name and blocks nobody.
 async fn fill_club_keys(pool: &AnyPool) -> Result<()> {
-    let rows = sqlx::query(
+    fill_keys(
+        pool,
+        "clubs",
         "SELECT id, name FROM clubs WHERE name_key LIKE '~stale:%' ORDER BY created_at, id",
     )
-    .fetch_all(pool)
-    .await?;
-    for row in rows {
-        let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
-        let key = crate::names::key(&name);
-        let done = sqlx::query(
-            "UPDATE clubs SET name_key = $1 WHERE id = $2 \
-             AND NOT EXISTS (SELECT 1 FROM clubs WHERE name_key = $1)",
-        )
-        .bind(&key)
-        .bind(&id)
-        .execute(pool)
-        .await?;
-        if done.rows_affected() == 0 {
-            tracing::warn!(club = %id, name = %name, "an older club's name looks like another's: it keeps no key");
-        }
-    }
-    Ok(())
+    .await
 }
 
 /// Fills in the look-alike key of accounts named before keys existed (migration 0005) or
 /// whose key changed (migration 0020). Of two look-alike names, the first keeps the key:
 /// the second keeps its name and its sign-in, and blocks nobody.
 async fn fill_name_keys(pool: &AnyPool) -> Result<()> {
-    let rows = sqlx::query("SELECT id, name FROM users WHERE name IS NOT NULL AND name_key IS NULL ORDER BY created_at, id")
-        .fetch_all(pool)
-        .await?;
+    fill_keys(
+        pool,
+        "users",
+        "SELECT id, name FROM users WHERE name IS NOT NULL AND name_key IS NULL ORDER BY created_at, id",
+    )
+    .await
+}
+
+/// Gives each row `pending` selects (`id`, `name`, oldest first) of `table` the look-alike key
+/// of its name, unless an older row holds that key already (then it keeps no new key).
+async fn fill_keys(pool: &AnyPool, table: &'static str, pending: &'static str) -> Result<()> {
+    let rows = sqlx::query(pending).fetch_all(pool).await?;
+    let update = format!(
+        "UPDATE {table} SET name_key = $1 WHERE id = $2 \
+         AND NOT EXISTS (SELECT 1 FROM {table} WHERE name_key = $1)"
+    );
     for row in rows {
         let (id, name): (String, String) = (row.try_get("id")?, row.try_get("name")?);
         let key = crate::names::key(&name);
-        let done = sqlx::query(
-            "UPDATE users SET name_key = $1 WHERE id = $2 \
-             AND NOT EXISTS (SELECT 1 FROM users WHERE name_key = $1)",
-        )
-        .bind(&key)
-        .bind(&id)
-        .execute(pool)
-        .await?;
+        let done = sqlx::query(sqlx::AssertSqlSafe(update.as_str()))
+            .bind(&key)
+            .bind(&id)
+            .execute(pool)
+            .await?;
         if done.rows_affected() == 0 {
-            tracing::warn!(user = %id, name = %name, "an older account's name looks like another's: it keeps no key");
+            tracing::warn!(table, id = %id, name = %name, "an older row's name looks like this one's: it keeps no key");
         }
     }
     Ok(())
