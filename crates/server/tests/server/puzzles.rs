@@ -247,6 +247,7 @@ async fn the_miner_leaves_a_daily_challenge_until_its_day_is_over_for_everyone()
 /// is claimed in `puzzle_mined` by exactly one of them, so no game is mined twice (issue 48,
 /// "both work across several instances"). `server` is the first instance; a second one starts
 /// on the same database.
+#[cfg(feature = "postgres-tests")]
 pub async fn two_instances_mine_each_game_once(server: &TestServer, url: &str) {
     let other = start(url.to_string(), |_| {}).await;
     let mut ann = account(server, "ann_two_miners").await;
