@@ -86,6 +86,8 @@ export async function renderGame(root, id, invite) {
     // Local choices that survive re-renders (selected slot, rotation, selected area…).
     ui: {},
     log: [],
+    // The event whose whole move list was last asked for (`loadLog`): once per event.
+    logAsked: -1,
     // When the last state arrived (clocks count down from it) and the last time-out said.
     receivedAt: performance.now(),
     notice: null,
@@ -266,7 +268,12 @@ export async function renderGame(root, id, invite) {
       if (page.log.length > msg.event && !msg.missed.length) page.log.length = msg.event;
       if (msg.missed.length && page.log.length + msg.missed.length === msg.event) page.log.push(...msg.missed);
       else if (msg.last_move && page.log.length === msg.event - 1) page.log.push(msg.last_move);
-      else if (page.log.length !== msg.event) loadLog();
+      // Asked once per event: a daily's sealed end hands no moves until its day is over (the
+      // server's embargo), and asking again would loop.
+      else if (page.log.length !== msg.event && !msg.sealed && page.logAsked !== msg.event) {
+        page.logAsked = msg.event;
+        loadLog();
+      }
       // Log entries are moves as this page may see them: {ply, seat, text, kind, fields…}.
       if (!previous || msg.state_id !== previous.state_id) page.ui.selected = null;
       page.state = msg;

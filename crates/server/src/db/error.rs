@@ -79,6 +79,7 @@ impl StoreError {
             // The writer's batch failed as a whole (its commit, the disk, the connection),
             // or it is gone, or a test failed the commit: nothing about this request.
             StoreError::Batch(_) | StoreError::Stopped | StoreError::Injected(_) => true,
+            StoreError::MoveRefused(r) => r.batch,
             _ => false,
         }
     }
@@ -118,11 +119,14 @@ pub fn sqlx_outage(e: &sqlx::Error) -> bool {
 }
 
 /// Why one move was not stored. `duplicate`: the database already holds a move at that ply
-/// (another room, or another server, stored one): the room that sent it is stale.
+/// (another room, or another server, stored one): the room that sent it is stale. `batch`:
+/// the writer's whole batch failed (its commit, the disk, the connection), nothing about
+/// this move: an outage, as [`StoreError::is_outage`] says.
 #[derive(Clone, Debug)]
 pub struct MoveRefused {
     pub message: String,
     pub duplicate: bool,
+    pub batch: bool,
 }
 
 impl std::fmt::Display for MoveRefused {
@@ -134,10 +138,12 @@ impl std::fmt::Display for MoveRefused {
 impl std::error::Error for MoveRefused {}
 
 impl MoveRefused {
-    pub(crate) fn other(message: String) -> Self {
+    /// The writer's whole batch failed with `message`.
+    pub(crate) fn batch(message: String) -> Self {
         MoveRefused {
             message,
             duplicate: false,
+            batch: true,
         }
     }
 }

@@ -33,6 +33,7 @@ pub async fn hold_fence(
             Err(StoreError::MoveRefused(MoveRefused {
                 message: FENCED_OUT.into(),
                 duplicate: true,
+                batch: false,
             }))
         }
         _ => Ok(()),

@@ -251,7 +251,7 @@ async fn write(
         let (mut committed, mut fenced) = (0, 0);
         for (m, own) in moves.into_iter().zip(move_errors) {
             let r = match (&result, own) {
-                (Err(e), _) => Err(MoveRefused::other(e.clone())),
+                (Err(e), _) => Err(MoveRefused::batch(e.clone())),
                 (Ok(()), Some(e)) => {
                     if e.message == FENCED_OUT {
                         fenced += 1;
@@ -333,6 +333,7 @@ async fn commit(
                     Some(MoveRefused {
                         message: FENCED_OUT.into(),
                         duplicate: true,
+                        batch: false,
                     })
                 } else {
                     kept_errors.next().flatten()

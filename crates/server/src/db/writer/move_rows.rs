@@ -67,6 +67,7 @@ pub(super) async fn insert_moves(
             MoveRefused {
                 message: e.to_string(),
                 duplicate: e.is_unique_violation(),
+                batch: false,
             }
         }));
     }

@@ -91,6 +91,7 @@ impl RoomStore for MemoryStore {
                 return Err(StoreError::MoveRefused(MoveRefused {
                     message: format!("ply {} while {} are stored", m.ply, moves.len()),
                     duplicate: true,
+                    batch: false,
                 }));
             }
             moves.push(StoredMove {
