@@ -182,6 +182,13 @@ impl Drop for Instance {
 
 /// HAProxy from Debian with deploy/haproxy.cfg in front of `instances`; its base URL.
 pub fn proxy(instances: &[&Instance]) -> (Child, String) {
+    // As an operator starts a proxy (docs/deploy.md): once every instance is ready. A starting
+    // instance answers `/readyz` 503 while it resumes its games and stores the shipped
+    // puzzles; HAProxy marks it down at its first check and, `on-marked-down
+    // shutdown-sessions`, cuts a request already sent there (a 502 to the client).
+    for instance in instances {
+        wait_ready(&instance.base);
+    }
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -213,6 +220,29 @@ pub fn proxy(instances: &[&Instance]) -> (Child, String) {
     let _ = child.kill();
     let _ = child.wait();
     panic!("haproxy does not listen");
+}
+
+/// Waits (30 s at most) until `base` answers `/readyz` with 200.
+fn wait_ready(base: &str) {
+    use std::io::{Read, Write};
+    let address = base.trim_start_matches("http://");
+    for _ in 0..600 {
+        if let Ok(mut stream) = std::net::TcpStream::connect(address) {
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+            let asked = stream
+                .write_all(format!("GET /readyz HTTP/1.0\r\nHost: {address}\r\n\r\n").as_bytes());
+            let mut answer = String::new();
+            if asked.is_ok()
+                && stream.read_to_string(&mut answer).is_ok()
+                && answer.starts_with("HTTP/1.")
+                && answer.split(' ').nth(1) == Some("200")
+            {
+                return;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("{base} is not ready after 30 s");
 }
 
 /// A connection to the cluster's database, to read what the instances stored.
