@@ -71,6 +71,23 @@ impl PlayedMove {
     }
 }
 
+/// A move's text and typed form, serialised as a [`MoveInfo`] is (`legal_json`).
+#[derive(Serialize)]
+struct TextAndForm<'a, M: std::fmt::Display, F: Serialize> {
+    text: Shown<'a, M>,
+    #[serde(flatten)]
+    form: F,
+}
+
+/// A move serialised as its text without allocating it first.
+struct Shown<'a, M>(&'a M);
+
+impl<M: std::fmt::Display> Serialize for Shown<'_, M> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
+    }
+}
+
 fn info<G: Rules>(game: &G, m: &G::Move) -> MoveInfo {
     MoveInfo {
         text: m.to_string(),
@@ -208,6 +225,22 @@ impl AnyGame {
         })
     }
 
+    /// The legal moves of the seat to move as the JSON text of [`AnyGame::legal_moves`]
+    /// (the same bytes), written straight from each game's typed form: what the server
+    /// sends on every state, where building a `Value` per move was a measurable part of a
+    /// move's CPU (issue 52; docs/performance.md).
+    pub fn legal_json(&self) -> Box<serde_json::value::RawValue> {
+        each!(self, g => {
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            let infos: Vec<_> = moves
+                .iter()
+                .map(|m| TextAndForm { text: Shown(m), form: g.form(m) })
+                .collect();
+            serde_json::value::to_raw_value(&infos).expect("move forms serialise")
+        })
+    }
+
     /// The legal moves' texts only.
     pub fn legal_texts(&self) -> Vec<String> {
         each!(self, g => {
@@ -292,6 +325,35 @@ mod tests {
         let first = g.legal_moves()[0].text.clone();
         let sloppy = format!("  {}  ", first.replace(' ', "   "));
         assert_eq!(g.play_text(&sloppy).unwrap().full.text, first);
+    }
+
+    /// The legal moves written straight as JSON say what `legal_moves` says, at every
+    /// position of a few games of every kind (with every seat count).
+    #[test]
+    fn legal_json_is_the_legal_moves() {
+        for &kind in GameKind::ALL {
+            let d = kind.descriptor();
+            for players in d.seats.min..=d.seats.max {
+                for seed in 0..3 {
+                    let options = json!({ "players": players });
+                    let Ok(mut g) = AnyGame::new(kind, &options, seed) else {
+                        continue;
+                    };
+                    loop {
+                        let legal = g.legal_moves();
+                        let written: Value = serde_json::from_str(g.legal_json().get()).unwrap();
+                        assert_eq!(written, serde_json::to_value(&legal).unwrap(), "{kind}");
+                        let Some(m) =
+                            legal.get((g.ply() as usize * 13 + seed as usize) % legal.len().max(1))
+                        else {
+                            break;
+                        };
+                        let text = m.text.clone();
+                        g.play_text(&text).unwrap();
+                    }
+                }
+            }
+        }
     }
 
     /// Every legal move has a structured form whose kind the descriptor lists, with exactly

@@ -158,7 +158,8 @@ last_move: SeenMove | null, missed: Array<SeenMove>,
  */
 view: unknown, 
 /**
- * Legal moves of `seat`, when it is its turn: record text and structured form.
+ * Legal moves of `seat`, when it is its turn: record text and structured form, written
+ * as JSON straight from the games' forms (`AnyGame::legal_json`).
  */
 legal: Array<MoveInfo>, finished: boolean, outcome: Outcome | null, 
 /**

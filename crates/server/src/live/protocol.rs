@@ -182,8 +182,10 @@ pub struct StateMsg {
     /// The game's `View` (its declarations: `web/js/wire/<game>.d.ts`).
     #[ts(type = "unknown")]
     pub view: Box<serde_json::value::RawValue>,
-    /// Legal moves of `seat`, when it is its turn: record text and structured form.
-    pub legal: Vec<MoveInfo>,
+    /// Legal moves of `seat`, when it is its turn: record text and structured form, written
+    /// as JSON straight from the games' forms (`AnyGame::legal_json`).
+    #[ts(as = "Vec<MoveInfo>")]
+    pub legal: Box<serde_json::value::RawValue>,
     pub finished: bool,
     pub outcome: Option<Outcome>,
     /// Each seat's time left and whose clock runs (none: the table has no clock).

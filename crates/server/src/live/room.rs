@@ -487,9 +487,9 @@ impl Room {
         let outcome = self.outcome();
         let legal = if seat.is_some() && seat == to_move && !seat.is_some_and(|s| self.bot_plays(s))
         {
-            self.game.legal_moves()
+            self.game.legal_json()
         } else {
-            Vec::new()
+            serde_json::value::RawValue::from_string("[]".to_string()).expect("[] is JSON")
         };
         ServerMsg::State(Box::new(crate::live::protocol::StateMsg {
             game: self.id.clone(),

@@ -5,20 +5,45 @@
 //! about 0.9 KiB to about 0.3 KiB (docs/performance.md). Smaller messages stay text.
 //! (The WebSocket library has no permessage-deflate; browsers inflate with
 //! `DecompressionStream('deflate-raw')`.)
-use std::io::{Read, Write};
+use std::io::Read;
 
 /// Messages up to this size (JSON bytes) stay text: deflate would barely shrink them.
 pub const DEFLATE_FROM: usize = 200;
 
+/// How hard each message is deflated: the fastest level. A move's patch is under a
+/// kilobyte, where a slower level finds almost nothing more to share, and deflating every
+/// outgoing message at the default level was about a tenth of the server's CPU per move
+/// (`perf`, issue 52; docs/performance.md).
+const LEVEL: flate2::Compression = flate2::Compression::fast();
+
+thread_local! {
+    /// One encoder per thread, reset for each message: a fresh one allocates and clears its
+    /// window and hash tables (~270 KiB) every time; a reset one gives the same bytes.
+    static ENCODER: std::cell::RefCell<flate2::Compress> =
+        std::cell::RefCell::new(flate2::Compress::new(LEVEL, false));
+}
+
 /// The raw DEFLATE of `text`.
 pub fn deflate(text: &str) -> Vec<u8> {
-    let mut out = flate2::write::DeflateEncoder::new(
-        Vec::with_capacity(text.len() / 2),
-        flate2::Compression::default(),
-    );
-    // Writing to a Vec cannot fail.
-    let _ = out.write_all(text.as_bytes());
-    out.finish().unwrap_or_default()
+    let input = text.as_bytes();
+    ENCODER.with_borrow_mut(|encoder| {
+        encoder.reset();
+        let mut out = Vec::with_capacity(input.len() / 2 + 64);
+        loop {
+            let read = usize::try_from(encoder.total_in()).unwrap_or(input.len());
+            let rest = input.get(read..).unwrap_or_default();
+            match encoder.compress_vec(rest, &mut out, flate2::FlushCompress::Finish) {
+                Ok(flate2::Status::StreamEnd) => return out,
+                // The output was full: more room, and on from where it stopped.
+                Ok(_) => out.reserve(out.capacity().max(64)),
+                // Only a misused stream fails; a fresh encoder then starts over.
+                Err(_) => {
+                    *encoder = flate2::Compress::new(LEVEL, false);
+                    out.clear();
+                }
+            }
+        }
+    })
 }
 
 /// Bytes that are not a deflated message of text.
@@ -42,5 +67,13 @@ mod tests {
         assert!(packed.len() < text.len() / 4);
         assert_eq!(super::inflate(&packed).unwrap(), text);
         assert!(super::inflate(b"not deflate at all").is_err());
+        // The thread's encoder is reset between messages: the same text gives the same
+        // bytes, and a long text (past the first output buffer) inflates back too.
+        assert_eq!(super::deflate(&text), packed);
+        let long: String = (0..20_000)
+            .map(|i| format!("{},", i * 7919 % 10_007))
+            .collect();
+        assert_eq!(super::inflate(&super::deflate(&long)).unwrap(), long);
+        assert_eq!(super::inflate(&super::deflate("")).unwrap(), "");
     }
 }
