@@ -6,7 +6,7 @@
 // the message to the server's operator.
 import { api } from './api.js';
 import { h, mount } from './dom.js';
-import { t } from './i18n.js';
+import { relabel, t } from './i18n.js';
 import { app, showError, toast } from './shell.js';
 
 export const PHRASES = ['hello', 'good_luck', 'good_game', 'well_played', 'thanks'];
@@ -52,7 +52,7 @@ export function chatPanel(gameId, socket) {
     count.textContent = n >= COUNT_FROM ? `${n} / ${MAX_CHARS}` : '';
     count.classList.toggle('over', n > MAX_CHARS);
   };
-  const input = /** @type {HTMLInputElement} */ (h('input', { type: 'text', 'data-testid': 'chat-input', 'aria-label': t('chat.write'), oninput: () => showCount() }));
+  const input = /** @type {HTMLInputElement} */ (h('input', { type: 'text', 'data-testid': 'chat-input', 'aria-label': t('chat.write'), 'data-i18n-label': 'chat.write', oninput: () => showCount() }));
   // The last text sent, until the server shows it or refuses it.
   let sent = null;
   const send = (body) => socket.send({ type: 'chat', game: gameId, ...body });
@@ -71,17 +71,17 @@ export function chatPanel(gameId, socket) {
       },
     },
     input,
-    h('button', { type: 'submit', 'data-testid': 'chat-send' }, t('chat.send')),
+    h('button', { type: 'submit', 'data-testid': 'chat-send', 'data-i18n': 'chat.send' }, t('chat.send')),
     count,
   );
   // Said to a spectator: the players do not read what spectators write (the server's rule).
-  const spectatorNote = h('p.hint', { 'data-testid': 'chat-spectator-note', hidden: true }, t('chat.spectator_note'));
+  const spectatorNote = h('p.hint', { 'data-testid': 'chat-spectator-note', hidden: true, 'data-i18n': 'chat.spectator_note' }, t('chat.spectator_note'));
   const phrases = h(
     'div.row.chat-phrases',
     {},
-    PHRASES.map((p) => h('button', { type: 'button', 'data-phrase': p, 'data-testid': 'chat-phrase', onclick: () => send({ phrase: p }) }, t(`chat.phrase.${p}`))),
+    PHRASES.map((p) => h('button', { type: 'button', 'data-phrase': p, 'data-testid': 'chat-phrase', 'data-i18n': `chat.phrase.${p}`, onclick: () => send({ phrase: p }) }, t(`chat.phrase.${p}`))),
   );
-  const el = h('section.card.chat', { 'data-testid': 'chat' }, h('h3', {}, t('chat.title')), list, spectatorNote, form, phrases);
+  const el = h('section.card.chat', { 'data-testid': 'chat' }, h('h3', { 'data-i18n': 'chat.title' }, t('chat.title')), list, spectatorNote, form, phrases);
 
   const line = (m) => {
     const mine = app.me && m.user === app.me.id;
@@ -154,6 +154,11 @@ export function chatPanel(gameId, socket) {
 
   return {
     el,
+    // The panel is kept across the game page's redraws: a change of language says it again.
+    relabel() {
+      relabel(el);
+      draw();
+    },
     receive(m) {
       if (sent && app.me && m.user === app.me.id && m.text === sent.text) sent = null;
       if (messages.some((x) => x.id === m.id)) return;

@@ -333,7 +333,12 @@ export async function renderGame(root, id, invite) {
     offStatus();
     socket.unsubscribe(id);
   };
-  app.rerender = draw;
+  // A change of language: the table is drawn again, and the panels it keeps are relabelled.
+  app.rerender = () => {
+    chat.relabel();
+    notes.relabel();
+    draw();
+  };
 }
 
 // A game the server would not open for this page (yet): why, in words, and a way to ask again.

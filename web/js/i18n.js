@@ -91,3 +91,14 @@ export function t(key, params = {}) {
   text = text ?? catalog[key] ?? fallback[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
+
+/**
+ * Says again, in the current language, every label under `root` drawn with `data-i18n` (its
+ * text) or `data-i18n-label` (its `aria-label`): for the parts a page keeps across its redraws
+ * (the chat, the notes), which a change of language would otherwise leave in the old one.
+ * @param {Element} root
+ */
+export function relabel(root) {
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n ?? '');
+  for (const el of root.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', t(/** @type {HTMLElement} */ (el).dataset.i18nLabel ?? ''));
+}

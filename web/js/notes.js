@@ -3,7 +3,7 @@
 // alone (`/api/games/{id}/note`), saved a moment after typing stops and when the page is left.
 import { api } from './api.js';
 import { h } from './dom.js';
-import { t } from './i18n.js';
+import { relabel, t } from './i18n.js';
 import { errorText } from './shell.js';
 
 // Typing pauses this long before the note is saved.
@@ -12,7 +12,7 @@ const SAVE_AFTER_MS = 800;
 /** @param {string} gameId */
 export function notesPanel(gameId) {
   const status = h('span.hint.notes-status', { 'data-testid': 'notes-status', 'aria-live': 'polite' });
-  const area = /** @type {HTMLTextAreaElement} */ (h('textarea', { rows: 3, 'data-testid': 'notes-text', 'aria-label': t('notes.title') }));
+  const area = /** @type {HTMLTextAreaElement} */ (h('textarea', { rows: 3, 'data-testid': 'notes-text', 'aria-label': t('notes.title'), 'data-i18n-label': 'notes.title' }));
   /** @type {ReturnType<typeof setTimeout> | null} */
   let timer = null;
   let saved = '';
@@ -42,9 +42,19 @@ export function notesPanel(gameId) {
     timer = setTimeout(save, SAVE_AFTER_MS);
   });
   area.addEventListener('blur', flush);
-  const el = h('details.card.notes', { 'data-testid': 'notes' }, h('summary', {}, t('notes.title')), h('p.hint', {}, t('notes.hint')), area, ' ', status);
+  const el = h(
+    'details.card.notes',
+    { 'data-testid': 'notes' },
+    h('summary', { 'data-i18n': 'notes.title' }, t('notes.title')),
+    h('p.hint', { 'data-i18n': 'notes.hint' }, t('notes.hint')),
+    area,
+    ' ',
+    status,
+  );
   return {
     el,
+    // Kept across the game page's redraws: a change of language says it again.
+    relabel: () => relabel(el),
     // Read once, when the page knows the reader holds a seat.
     async load() {
       if (loaded) return;

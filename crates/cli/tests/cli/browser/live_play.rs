@@ -328,6 +328,18 @@ async fn a_time_out_lets_a_bot_play_the_turn_and_the_table_says_so() {
         10,
     )
     .await;
+    // The panels the page keeps across its redraws say it in French too (they stayed in
+    // English: the chat's title, button and phrases, the notes).
+    s.wait_until(
+        "the chat and the notes in French",
+        "const q = (s) => document.querySelector(s)?.textContent;
+         return q('[data-testid=chat-send]') === arguments[0]
+           && q('[data-testid=chat-phrase]') === arguments[1]
+           && q('[data-testid=notes] summary') === arguments[2];",
+        json!([fr["chat.send"], fr["chat.phrase.hello"], fr["notes.title"]]),
+        10,
+    )
+    .await;
     s.resize(PHONE.0, PHONE.1).await;
     s.screenshot(&artifacts(), "live-seat-to-bot-fr-375").await;
     s.quit().await;
