@@ -61,7 +61,7 @@ function socialBar(p, st, games, redraw) {
   const challenge = async () => {
     try {
       const table = await api('POST', '/api/tables', { game: select.value, options: { players: 2 }, seats: [{ type: 'me' }, { type: 'friend', user: p.id }], listed: false });
-      toast(t('social.challenge_sent', { name: p.name }), 'info');
+      toast(t('social.challenge_sent', { name: p.name }), 'info', { keep: true });
       location.hash = `#/table/${table.id}`;
     } catch (e) {
       showError(e);
