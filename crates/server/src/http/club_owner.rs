@@ -9,6 +9,7 @@ use crate::http::clubs::{ClubStanding, MAX_OWNED, club_or_404};
 use crate::identity::Identity;
 use crate::social::club_role::Role;
 use crate::social::club_store::ClubRow;
+use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -106,14 +107,29 @@ pub async fn transfer(
     }))
 }
 
-/// `DELETE /api/clubs/{id}`: the club and every standing in it are gone (`204`).
+/// `DELETE /api/clubs/{id}`: the club and every standing in it are gone (`204`), and with
+/// it its members-only tables still open and its tournaments not yet started
+/// (`crate::social::club_owner_store::ClubClosed`), whose players are told.
 pub async fn delete(
     State(state): State<AppState>,
     Path(id): Path<String>,
     identity: Identity,
 ) -> ApiResult<StatusCode> {
     let club = owned(&state, &id, &identity).await?;
-    state.store.delete_club(&club.id).await?;
-    tracing::info!(club = %club.id, "club deleted");
+    let members: Vec<String> = state
+        .store
+        .club_members(&club.id)
+        .await?
+        .into_iter()
+        .filter(|m| m.role.is_member())
+        .map(|m| m.user)
+        .collect();
+    // Under the lobby's lock, as a join is: no open table of the club starts meanwhile.
+    let closed = {
+        let _guard = state.lobby_lock.lock().await;
+        state.store.delete_club(&club.id, now_ms()).await?
+    };
+    tracing::info!(club = %club.id, tables = closed.tables.len(), tournaments = closed.tournaments.len(), "club deleted");
+    crate::social::club_closing::tell(&state, &closed, &members).await?;
     Ok(StatusCode::NO_CONTENT)
 }

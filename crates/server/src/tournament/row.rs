@@ -83,6 +83,11 @@ pub struct TournamentRow {
     pub version: i64,
     pub seed: u64,
     pub finished_at: Option<i64>,
+    /// How many days a round of a clockless Swiss may last (`super::deadline`); the
+    /// default for the tournaments made before it was an option.
+    pub round_days: u32,
+    /// Why it was cancelled, when not for too few players: `club_deleted`.
+    pub cancelled_because: Option<String>,
 }
 
 fn int<T: TryFrom<i64>>(v: i64, what: &str) -> Result<T> {
@@ -130,6 +135,12 @@ impl TournamentRow {
             version: r.try_get("version")?,
             seed: r.try_get::<i64, _>("seed")? as u64,
             finished_at: r.try_get("finished_at")?,
+            round_days: r
+                .try_get::<Option<i64>, _>("round_days")?
+                .map(|v| int(v, "round length in days"))
+                .transpose()?
+                .unwrap_or(super::deadline::DEFAULT_ROUND_DAYS),
+            cancelled_because: r.try_get("cancelled_because")?,
         })
     }
 
