@@ -196,9 +196,13 @@ async fn friends_and_club_tables_reach_the_live_lobbies_of_those_who_may_sit_the
 /// ("club_deleted"); the owner's public table stays open.
 #[tokio::test]
 async fn a_deleted_clubs_open_tables_and_tournaments_not_started_are_closed() {
-    let s = start_sqlite("club-closing").await;
-    let (mut anna, _) = named(&s, "closer").await;
-    let (mut carla, _) = named(&s, "regular").await;
+    deleted_club_closes_its_tables_and_tournaments(&start_sqlite("club-closing").await).await;
+}
+
+/// The scenario of the test above, on any store (`crate::postgres` runs it on PostgreSQL).
+pub(crate) async fn deleted_club_closes_its_tables_and_tournaments(s: &TestServer) {
+    let (mut anna, _) = named(s, "closer").await;
+    let (mut carla, _) = named(s, "regular").await;
     let r = anna
         .post(
             "/api/clubs",
