@@ -9,7 +9,8 @@ import { app, errorText, showError } from './shell.js';
 import { profileLabel } from './clocks.js';
 import { dateText } from './history.js';
 
-const when = (ms) => new Date(ms).toLocaleString();
+// In the page's language (the browser's own locale wrote an Italian page's dates the US way).
+const when = (ms) => dateText(ms);
 const playerName = (p) => (p.bot ? t('tournament.bot', { name: p.name }) : p.name);
 
 function summaryLine(tn) {
