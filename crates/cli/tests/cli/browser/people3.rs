@@ -217,6 +217,23 @@ async fn a_strangers_walk_in_italian_with_two_profiles() {
     }
     shoot(&a, "walk-end-it-1280").await;
     shoot(&b, "walk-end-it-375").await;
+    // Bruno's games and Aurora's profile, on his phone.
+    b.goto(&format!("{base}/#/history")).await;
+    b.wait_for("[data-testid=history-result]", 15).await;
+    no_raw_key(&b, &keys, "my games").await;
+    shoot(&b, "walk-history-it-375").await;
+    b.goto(&format!("{base}/#/player/aurora")).await;
+    b.wait_for("[data-testid=profile-name]", 15).await;
+    no_raw_key(&b, &keys, "a profile").await;
+    // Figures, not words that agree with them ("su 1 partite", "1 abbandonate" before).
+    let fair = it["people3.fair_play"]
+        .as_str()
+        .unwrap()
+        .replace("{games}", "1")
+        .replace("{resigned}", "1")
+        .replace("{timed_out}", "0");
+    assert_eq!(b.text("[data-testid=fair-play]").await, fair);
+    shoot(&b, "walk-profile-it-375").await;
 
     // The tournament form: a Swiss without a clock asks for its days per round.
     a.goto(&format!("{base}/#/tournaments")).await;
