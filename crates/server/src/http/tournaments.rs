@@ -120,15 +120,15 @@ pub async fn create(
         }
     };
     let round_days = match t.round_days {
-        None => crate::tournament::deadline::DEFAULT_ROUND_DAYS,
+        None => crate::tournament::row::DEFAULT_ROUND_DAYS,
         Some(_) if format != Format::Swiss || t.clock.is_some() => {
             return Err(bad(
                 "round_days: for a Swiss without a clock (a clock's time-outs end the other rounds)",
             ));
         }
-        Some(d) if crate::tournament::deadline::ROUND_DAYS.contains(&d) => d,
+        Some(d) if crate::tournament::row::ROUND_DAYS.contains(&d) => d,
         Some(d) => {
-            let days = crate::tournament::deadline::ROUND_DAYS;
+            let days = crate::tournament::row::ROUND_DAYS;
             return Err(bad(format!(
                 "round_days: {} to {} days, not {d}",
                 days.start(),

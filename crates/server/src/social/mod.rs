@@ -5,7 +5,6 @@
 //! are and how they are stored; their HTTP handlers are `crate::http::{friends, clubs,
 //! profile_stats}`, and a table's audience is checked by `crate::http::api`.
 pub mod audience;
-pub mod club_closing;
 pub mod club_owner_store;
 pub mod club_role;
 pub mod club_store;

@@ -1,7 +1,7 @@
 //! A Swiss round cannot wait for ever (issue 49): a round of games without a clock (turn-based
 //! with no time-outs: nothing else ever ends a game nobody plays) has a deadline, the
-//! tournament's `round_days` (chosen at creation, [`ROUND_DAYS`], by default
-//! [`DEFAULT_ROUND_DAYS`]) after it was paired. At the deadline every game of the round still
+//! tournament's `round_days` (chosen at creation within `super::row::ROUND_DAYS`, by default
+//! `super::row::DEFAULT_ROUND_DAYS`) after it was paired. At the deadline every game of the round still
 //! under way is adjudicated (`crate::live::endings::Action::Adjudicate`): it ends at once, the
 //! seat to move (the one holding the game up) ranked last and every other seat sharing the
 //! first rank, as a time-out would rank it; the round then ends as any other and the next one
@@ -12,16 +12,6 @@ use super::store;
 use crate::AppState;
 use crate::live::endings::Action;
 use crate::live::room_cmd::RoomCmd;
-
-/// How long a clockless Swiss round may last by default, from its pairing: a week, what a
-/// turn-based round of a few moves a day takes with room for a weekend away (Board Game
-/// Arena's turn-based tournaments give days per round too).
-pub const DEFAULT_ROUND_DAYS: u32 = 7;
-
-/// The days a creator may give a round: at least one (a game of a few moves a day needs
-/// that), at most a month (a longer round holds every other entrant up for longer than a
-/// tournament is worth waiting for).
-pub const ROUND_DAYS: std::ops::RangeInclusive<u32> = 1..=30;
 
 const DAY_MS: i64 = 24 * 3600 * 1000;
 
