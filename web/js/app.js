@@ -3,7 +3,7 @@
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { LANGUAGES, initI18n, language, onLanguageChange, setLanguage, t } from './i18n.js';
-import { app, refreshMe, showError } from './shell.js';
+import { app, clearPageToasts, refreshMe, showError } from './shell.js';
 import { Socket } from './socket.js';
 import { renderLobby } from './lobby.js';
 import { renderWaiting } from './waiting.js';
@@ -82,6 +82,7 @@ function route() {
     app.leave = null;
   }
   app.rerender = null;
+  clearPageToasts();
   // Each route draws into a fresh #app: a page still loading for the previous route (the lobby
   // waiting for its lists when the player opens the settings, or redrawn in a new language)
   // then finishes into the detached element and cannot cover the page now shown.

@@ -40,7 +40,7 @@ export function ownerCard(club, reload) {
   });
   const remove = act(async () => {
     await api('DELETE', `/api/clubs/${club.id}`);
-    toast(t('people2.club_deleted'), 'info');
+    toast(t('people2.club_deleted'), 'info', { keep: true });
     location.hash = '#/clubs';
   });
   return h(

@@ -18,6 +18,7 @@ import { chatPanel } from './chat.js';
 import { notesPanel } from './notes.js';
 import { undoBar, undoKey } from './undo.js';
 import { previewer } from './preview.js';
+import { watchTableHead } from './sticky-head.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
@@ -216,6 +217,7 @@ export async function renderGame(root, id, invite) {
         st.seat !== null ? notes.el : null,
       );
       if (st.seat !== null) notes.load();
+      watchTableHead();
     } catch (e) {
       // A drawing bug must not look like a frozen game: say so, and keep the state. The
       // player reads a translated message and a stable code to report; the trace is for the

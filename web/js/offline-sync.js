@@ -42,7 +42,7 @@ export function uploadOfflineGames() {
         const store = await offlineGames();
         const done = await uploadFinished(store, (body) => api('POST', '/api/offline-games', body), Date.now());
         const kept = done.filter((g) => g.status === 'uploaded').length;
-        if (kept) toast(t('offline.uploaded', { count: kept }), 'info');
+        if (kept) toast(t('offline.uploaded', { count: kept }), 'info', { keep: true });
         return kept;
       } catch (e) {
         console.warn('offline games not uploaded:', e);

@@ -17,6 +17,7 @@ import { moveLog } from './move-log.js';
 import { rulesLink } from './rules.js';
 import { botSeed, botToMove, newOfflineGame, offlineGames } from './offline-store.js';
 import { uploadOfflineGames } from './offline-sync.js';
+import { dateText } from './history.js';
 
 const range = (min, max) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
 
@@ -105,7 +106,7 @@ function keptLine(g) {
   const status = h('span.badge', { 'data-status': g.status }, t(`offline.status_${g.status}`));
   const open =
     g.status === 'uploaded' ? h('a', { href: `#/replay/${g.server_id}` }, t('history.replay')) : h('a', { href: `#/offline/${g.id}` }, t(g.status === 'playing' ? 'offline.resume' : 'offline.open'));
-  return h('li.row', { 'data-testid': `offline-game-${g.id}` }, h('strong', {}, t(`game.${g.game}`)), ' ', h('span.hint', {}, new Date(g.updated_at).toLocaleString()), status, open);
+  return h('li.row', { 'data-testid': `offline-game-${g.id}` }, h('strong', {}, t(`game.${g.game}`)), ' ', h('span.hint', {}, dateText(g.updated_at)), status, open);
 }
 
 /** Asks the bot worker for a move; one worker per page, answers matched by number. */

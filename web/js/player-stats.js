@@ -19,7 +19,8 @@ function gameStats(g) {
     h(
       'p',
       {},
-      t('profile.stats_line', { count: g.games, wins: g.wins, percent: percent(g.wins, g.games) }),
+      // The wins as a figure: a word agreeing with them read "0 vinta" beside "1 partita".
+      t('people3.stats_line', { count: g.games, wins: g.wins, percent: percent(g.wins, g.games) }),
       g.best_score !== null && g.best_score !== undefined ? ` · ${t('profile.stats_scores', { mean: g.mean_score, best: g.best_score })}` : '',
     ),
     h(
@@ -61,7 +62,7 @@ function socialBar(p, st, games, redraw) {
   const challenge = async () => {
     try {
       const table = await api('POST', '/api/tables', { game: select.value, options: { players: 2 }, seats: [{ type: 'me' }, { type: 'friend', user: p.id }], listed: false });
-      toast(t('social.challenge_sent', { name: p.name }), 'info');
+      toast(t('social.challenge_sent', { name: p.name }), 'info', { keep: true });
       location.hash = `#/table/${table.id}`;
     } catch (e) {
       showError(e);
@@ -103,7 +104,7 @@ export function profileExtras(p) {
         { 'data-testid': 'profile-stats' },
         h('h3', {}, t('profile.stats')),
         st.games.length ? st.games.map(gameStats) : h('p.hint', {}, t('profile.no_stats')),
-        h('p', { 'data-testid': 'fair-play' }, t('profile.fair_play', { count: st.fair_play.games, resigned: st.fair_play.resigned, timed_out: st.fair_play.timed_out })),
+        h('p', { 'data-testid': 'fair-play' }, t('people3.fair_play', { games: st.fair_play.games, resigned: st.fair_play.resigned, timed_out: st.fair_play.timed_out })),
       ),
     );
   };

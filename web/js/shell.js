@@ -27,13 +27,27 @@ export function errorText(code, reason) {
   return has(key) ? t(key) : t('error.unknown', { code });
 }
 
-export function toast(text, kind = 'error') {
+/**
+ * A short message over the page. It belongs to the page that raised it and goes with it
+ * (`clearPageToasts`, at every change of route: a game page's time-out notice is not news in the
+ * lobby), unless `keep`: a message about a click that also moves the player to another page
+ * ("challenge sent", then the table) or about no page at all (games uploaded).
+ * @param {string} text
+ * @param {string} [kind]
+ * @param {{ keep?: boolean }} [opts]
+ */
+export function toast(text, kind = 'error', opts = {}) {
   const box = document.getElementById('toasts');
   // The last message stays readable on the page (for tests and screen readers' history).
   document.getElementById('app').dataset.lastToast = text;
-  const el = h(`div.toast.${kind}`, { 'data-testid': `toast-${kind}` }, text);
+  const el = h(`div.toast.${kind}`, { 'data-testid': `toast-${kind}`, 'data-page': !opts.keep }, text);
   box.append(el);
   setTimeout(() => el.remove(), kind === 'error' ? 6000 : 3500);
+}
+
+/** Removes the toasts of the page being left (called by the router before it draws the next). */
+export function clearPageToasts() {
+  for (const el of document.querySelectorAll('#toasts [data-page]')) el.remove();
 }
 
 export function showError(err) {

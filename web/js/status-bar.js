@@ -1,7 +1,7 @@
 // @ts-check
 // The status line above a table, drawn by the shell from the view's envelope: the stage, the
 // prompt (what the seat to move does, or whom the others wait for), who plays first, the
-// state number; a table adds its own facts (`info`). Prompts come from the game's catalog
+// number of the move to come; a table adds its own facts (`info`). Prompts come from the game's catalog
 // namespace `ns`: `<ns>prompt.<phase>` for the seat to move, `<ns>prompt.others_<phase>` (else
 // `<ns>prompt.others`) for the others, `prompt.over` at the end; a game that words none of
 // them reads the shell's `prompt.your_turn` and `prompt.waiting_for`.
@@ -10,7 +10,7 @@ import { t, has } from './i18n.js';
 
 /**
  * @typedef {import('./envelope.js').Envelope} Envelope
- * @typedef {{ view: Pick<Envelope, 'to_move' | 'phase' | 'stage' | 'stages' | 'first_player' | 'outcome'>, state: { state_id: number, finished?: boolean }, myTurn: boolean, seatName: (seat: number) => string }} StatusCtx
+ * @typedef {{ view: Pick<Envelope, 'to_move' | 'phase' | 'stage' | 'stages' | 'first_player' | 'outcome'>, state: { state_id: number, event?: number, finished?: boolean }, myTurn: boolean, seatName: (seat: number) => string }} StatusCtx
  */
 
 /**
@@ -31,6 +31,17 @@ export function promptKey(ctx, ns, known = has) {
 }
 
 /**
+ * The number of the move to come, for the player: one more than the moves played (the state's
+ * `event`), which an undo takes back. Not the `state_id`: that one grows by two at an undo (it
+ * names a state for the protocol, so that a move sent for a taken-back state is refused).
+ * Pages without an `event` (tutorial, offline) number their states by moves already.
+ * @param {StatusCtx['state']} state
+ */
+export function moveNumber(state) {
+  return (typeof state.event === 'number' ? state.event : state.state_id) + 1;
+}
+
+/**
  * @param {StatusCtx} ctx
  * @param {{ ns?: string, className?: string, stage?: any, first?: string, info?: any[] }} [game]
  *   `stage`: the table's own stage element (default: `table.stage`; `false`: none); `first`: the catalog key
@@ -46,6 +57,6 @@ export function statusBar(ctx, game = {}) {
     h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '', role: 'status' }, key ? t(key[0], key[1]) : ''),
     game.first ? h('span.info', { 'data-testid': 'first-player' }, t(game.first, { name: ctx.seatName(view.first_player) })) : null,
     game.info || null,
-    state.finished ? null : h('span.info', {}, t('table.state', { n: state.state_id })),
+    state.finished ? null : h('span.info', { 'data-testid': 'move-number' }, t('table.state', { n: moveNumber(state) })),
   );
 }

@@ -9,12 +9,17 @@ import { app, errorText, showError } from './shell.js';
 import { profileLabel } from './clocks.js';
 import { dateText } from './history.js';
 
-const when = (ms) => new Date(ms).toLocaleString();
+// In the page's language (the browser's own locale wrote an Italian page's dates the US way).
+const when = (ms) => dateText(ms);
 const playerName = (p) => (p.bot ? t('tournament.bot', { name: p.name }) : p.name);
 
 function summaryLine(tn) {
   const format = tn.format === 'arena' ? t('tournament.arena_minutes', { minutes: Math.round(tn.duration_ms / 60000) }) : t('tournament.swiss_rounds', { rounds: tn.rounds });
-  const parts = [t(`game.${tn.game}`), format, t('tournament.seats', { seats: tn.seats }), t(`tournament.status_${tn.status}`), t('tournament.entrants', { count: tn.entrants })];
+  // A tournament cancelled because its club was deleted says so (not "too few players").
+  const status = tn.status === 'cancelled' && tn.cancelled_because === 'club_deleted' ? t('people3.cancelled_club_deleted') : t(`tournament.status_${tn.status}`);
+  const parts = [t(`game.${tn.game}`), format, t('tournament.seats', { seats: tn.seats }), status, t('tournament.entrants', { count: tn.entrants })];
+  // A clockless Swiss: how long a round may last (the server adjudicates after).
+  if (tn.round_days) parts.push(t('people3.round_days', { count: tn.round_days }));
   if (tn.status === 'open') parts.push(t('tournament.starts', { when: when(tn.starts_at) }));
   if (tn.rated) parts.push(t('tournament.rated'));
   if (tn.bots) parts.push(t('tournament.bots_fill'));
@@ -22,7 +27,7 @@ function summaryLine(tn) {
 }
 
 function createForm(games, clocks) {
-  const state = { name: '', game: games[0].key, format: 'swiss', seats: 2, rounds: 3, minutes: 30, bots: true, clock: '', rated: false, startsIn: 10, entry: 'open' };
+  const state = { name: '', game: games[0].key, format: 'swiss', seats: 2, rounds: 3, minutes: 30, bots: true, clock: '', rated: false, startsIn: 10, entry: 'open', roundDays: 7 };
   const box = h('section.card.builder', { 'data-testid': 'tournament-create' });
   const field = (label, input) => h('label', {}, label, input);
   const draw = () => {
@@ -79,7 +84,17 @@ function createForm(games, clocks) {
             (v) => (state.minutes = Number(v)),
             t('tournament.duration'),
           ),
-      select('clock', state.clock, [['', t('lobby.no_clock')], ...clocks.clocks.map((p) => [p.key, profileLabel(p)])], (v) => (state.clock = v), t('lobby.clock')),
+      select('clock', state.clock, [['', t('lobby.no_clock')], ...clocks.clocks.map((p) => [p.key, profileLabel(p)])], (v) => ((state.clock = v), draw()), t('lobby.clock')),
+      // Rounds without a clock end at a deadline the creator chooses (the server's bounds).
+      state.format === 'swiss' && !state.clock
+        ? select(
+            'round-days',
+            state.roundDays,
+            [1, 2, 3, 5, 7, 10, 14, 21, 30].map((n) => [n, t('people3.round_days_option', { count: n })]),
+            (v) => (state.roundDays = Number(v)),
+            t('people3.round_days_label'),
+          )
+        : null,
       select(
         'starts',
         state.startsIn,
@@ -116,6 +131,7 @@ function createForm(games, clocks) {
             if (state.format === 'swiss') spec.rounds = state.rounds;
             else spec.duration_min = state.minutes;
             if (state.clock) spec.clock = state.clock;
+            else if (state.format === 'swiss') spec.round_days = state.roundDays;
             if (state.format === 'swiss' && state.bots && level) spec.bots = level.name;
             try {
               const tn = await api('POST', '/api/tournaments', spec);

@@ -2,7 +2,7 @@
 // step, or whom the others wait for (in the game's catalog namespace).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { promptKey as shellPromptKey } from '../js/status-bar.js';
+import { moveNumber, promptKey as shellPromptKey } from '../js/status-bar.js';
 
 // The catalog of a game that words its own prompts (no catalog is loaded here).
 const catalog = new Set(['pyo.prompt.take', 'pyo.prompt.others', 'py.prompt.others_discard']);
@@ -28,4 +28,12 @@ test('the end wins over any phase; nobody to move says nothing', () => {
   assert.equal(promptKey(ctx({ phase: 'place', to_move: null }), ''), null);
   const resigned = { ...ctx({ phase: 'place', to_move: 1 }), state: { state_id: 9, finished: true } };
   assert.deepEqual(promptKey(resigned, ''), ['prompt.over', {}]);
+});
+
+test('the player reads the number of the move to come, which an undo takes back, not the state id', () => {
+  assert.equal(moveNumber({ state_id: 0, event: 0 }), 1);
+  // Five moves played, one taken back: the server's state id is 4 + 2 × 1 = 6, the move to come is the 5th.
+  assert.equal(moveNumber({ state_id: 6, event: 4 }), 5);
+  // A page that numbers its states by moves (the tutorial) has no event.
+  assert.equal(moveNumber({ state_id: 3 }), 4);
 });

@@ -16,7 +16,7 @@ import { seatCard } from '../seat-card.js';
 // A move in words, for the shell's replay, notices and analysis.
 export { moveText };
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
-import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
+import { bringIntoView, watchTableHead } from '../sticky-head.js';
 import { focusNextDecision } from '../pyramid-drawing/focus.js';
 
 /**

@@ -11,7 +11,7 @@ import { blockPicture, dominoSvg, orient, palette, pyramidSvg, pyramidTitle, qua
 import { ghostsNow, handRow, onRotateKey, pickGhost, placeHint, placements, usableDirs } from '../pyramid-drawing/placing.js';
 import { eliminationText, scoringPad } from './scoring.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
-import { bringIntoView, watchTableHead } from '../pyramid-drawing/sticky.js';
+import { bringIntoView, watchTableHead } from '../sticky-head.js';
 import { focusNextDecision } from '../pyramid-drawing/focus.js';
 import { statusBar } from '../status-bar.js';
 

@@ -36,7 +36,7 @@ export function resultDetails(ctx) {
 }
 import { scoreBreakdown } from './breakdown.js';
 import { enlargeButton, enlargedDialog } from '../pyramid-drawing/enlarge.js';
-import { watchTableHead } from '../pyramid-drawing/sticky.js';
+import { watchTableHead } from '../sticky-head.js';
 import { statusBar } from '../status-bar.js';
 import { seatCard } from '../seat-card.js';
 

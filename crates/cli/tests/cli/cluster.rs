@@ -14,26 +14,12 @@ async fn players_on_two_instances_play_on_after_the_owner_is_killed() {
     let database = fresh_database("pyramidion_cluster_kill_test").await;
     let (mut instances, bases) = start_all(&database, &["a", "b", "c"], &[]);
     let http = reqwest::Client::new();
-    let alice = guest(&http, &bases[0]).await.unwrap();
-    let bob = guest(&http, &bases[1]).await.unwrap();
-    let table = post(
+    let (alice, bob, game) = two_guests_at(
         &http,
-        format!("{}/api/tables", bases[0]),
-        &alice,
-        json!({"game": "pyramids", "options": {"players": 2},
-               "seats": [{"type": "me"}, {"type": "open"}]}),
+        [&bases[0], &bases[1]],
+        json!({"game": "pyramids", "options": {"players": 2}}),
     )
-    .await
-    .unwrap();
-    let game = table["id"].as_str().unwrap().to_string();
-    post(
-        &http,
-        format!("{}/api/tables/{game}/join", bases[1]),
-        &bob,
-        json!({}),
-    )
-    .await
-    .unwrap();
+    .await;
     let mut players = [
         Player::join(alice, &game, &bases, 0).await.unwrap(),
         Player::join(bob, &game, &bases, 1).await.unwrap(),
@@ -191,17 +177,13 @@ async fn a_time_out_fires_once_after_its_owner_died() {
     let clock = ["--clocks", "quick=3+0"];
     let (mut instances, bases) = start_all(&database, &["a", "b"], &clock);
     let http = reqwest::Client::new();
-    let solo = guest(&http, &bases[0]).await.unwrap();
-    let table = post(
+    let (solo, game) = guest_game(
         &http,
-        format!("{}/api/tables", bases[0]),
-        &solo,
+        &bases[0],
         json!({"game": "forgotten-treasures", "options": {"players": 1, "solo": "the-legend"},
                "seats": [{"type": "me"}], "clock": "quick"}),
     )
-    .await
-    .unwrap();
-    let game = table["id"].as_str().unwrap().to_string();
+    .await;
     let mut player = Player::join(solo, &game, &bases, 0).await.unwrap();
     let state = player.state(0, &bases, &[]).await.unwrap();
     assert_eq!(owner(&database, &game).await.as_deref(), Some("a"));
@@ -254,17 +236,13 @@ async fn an_analysis_asked_of_every_instance_runs_once() {
     let quick = ["--bot-pace-ms", "0", "--analysis-budget", "150000"];
     let (instances, bases) = start_all(&database, &["a", "b", "c"], &quick);
     let http = reqwest::Client::new();
-    let me = guest(&http, &bases[0]).await.unwrap();
-    let table = post(
+    let (me, game) = guest_game(
         &http,
-        format!("{}/api/tables", bases[0]),
-        &me,
+        &bases[0],
         json!({"game": "pyramids", "options": {"players": 2},
                "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}]}),
     )
-    .await
-    .unwrap();
-    let game = table["id"].as_str().unwrap().to_string();
+    .await;
     let mut player = Player::join(me.clone(), &game, &bases, 1).await.unwrap();
     let mut ply = 0;
     loop {
@@ -463,26 +441,7 @@ async fn an_owner_restarted_at_once_holds_its_game_up_no_longer_than_its_restart
         others[1].base.clone(),
     ];
     let http = reqwest::Client::new();
-    let alice = guest(&http, &bases[0]).await.unwrap();
-    let bob = guest(&http, &bases[0]).await.unwrap();
-    let table = post(
-        &http,
-        format!("{}/api/tables", bases[0]),
-        &alice,
-        json!({"game": "forgotten-treasures", "options": {"players": 2},
-               "seats": [{"type": "me"}, {"type": "open"}]}),
-    )
-    .await
-    .unwrap();
-    let game = table["id"].as_str().unwrap().to_string();
-    post(
-        &http,
-        format!("{}/api/tables/{game}/join", bases[0]),
-        &bob,
-        json!({}),
-    )
-    .await
-    .unwrap();
+    let (alice, bob, game) = two_guests_at_a_table(&http, &bases[0], "forgotten-treasures").await;
     // Followed on a first, a runs the game; the players then follow it from b and c.
     let mut watcher = Player::join(alice.clone(), &game, &bases, 0).await.unwrap();
     watcher.state(0, &bases, &[]).await.unwrap();

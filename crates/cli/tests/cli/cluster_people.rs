@@ -21,26 +21,12 @@ async fn an_undo_and_a_vacation_reach_a_game_another_instance_owns() {
     let database = fresh_database("pyramidion_people_test").await;
     let (instances, bases) = start_all(&database, &["a", "b"], &[]);
     let http = reqwest::Client::new();
-    let alice = guest(&http, &bases[0]).await.unwrap();
-    let bob = guest(&http, &bases[0]).await.unwrap();
-    let table = post(
+    let (alice, bob, id) = two_guests_at(
         &http,
-        format!("{}/api/tables", bases[0]),
-        &alice,
-        json!({"game": "pyramido", "options": {"players": 2}, "clock": "day",
-               "seats": [{"type": "me"}, {"type": "open"}]}),
+        [&bases[0], &bases[0]],
+        json!({"game": "pyramido", "options": {"players": 2}, "clock": "day"}),
     )
-    .await
-    .unwrap();
-    let id = table["id"].as_str().unwrap().to_string();
-    post(
-        &http,
-        format!("{}/api/tables/{id}/join", bases[0]),
-        &bob,
-        json!({}),
-    )
-    .await
-    .unwrap();
+    .await;
     let mut a = Player::join(alice.clone(), &id, &bases, 0).await.unwrap();
     let mut b = Player::join(bob.clone(), &id, &bases, 0).await.unwrap();
     let sa = a.state(0, &bases, &[]).await.unwrap();

@@ -293,27 +293,70 @@ pub async fn two_guests_at_a_table(
     base: &str,
     game: &str,
 ) -> (String, String, String) {
-    let alice = guest(http, base).await.unwrap();
-    let bob = guest(http, base).await.unwrap();
-    let table = post(
+    two_guests_at(
         http,
-        format!("{base}/api/tables"),
-        &alice,
-        serde_json::json!({"game": game, "options": {"players": 2},
-                           "seats": [{"type": "me"}, {"type": "open"}]}),
+        [base, base],
+        serde_json::json!({"game": game, "options": {"players": 2}}),
     )
     .await
-    .unwrap();
+}
+
+/// Two guests at a started two-player table of `spec` (a table's body but its seats: `game`,
+/// `options`, `clock`…): one creates it through `bases[0]`, the other joins through
+/// `bases[1]`. Their cookies and the game's id.
+pub async fn two_guests_at(
+    http: &reqwest::Client,
+    bases: [&str; 2],
+    mut spec: serde_json::Value,
+) -> (String, String, String) {
+    let alice = guest(http, bases[0]).await.unwrap();
+    let bob = guest(http, bases[1]).await.unwrap();
+    spec["seats"] = serde_json::json!([{"type": "me"}, {"type": "open"}]);
+    let table = post(http, format!("{}/api/tables", bases[0]), &alice, spec)
+        .await
+        .unwrap();
     let id = table["id"].as_str().unwrap().to_string();
     post(
         http,
-        format!("{base}/api/tables/{id}/join"),
+        format!("{}/api/tables/{id}/join", bases[1]),
         &bob,
         serde_json::json!({}),
     )
     .await
     .unwrap();
     (alice, bob, id)
+}
+
+/// A guest through `base` at a table of `spec` (a table's body) that starts at once (a solo
+/// game, or bots in the other seats): their cookie and the game's id.
+pub async fn guest_game(
+    http: &reqwest::Client,
+    base: &str,
+    spec: serde_json::Value,
+) -> (String, String) {
+    let me = guest(http, base).await.unwrap();
+    let table = post(http, format!("{base}/api/tables"), &me, spec)
+        .await
+        .unwrap();
+    (me, table["id"].as_str().unwrap().to_string())
+}
+
+/// An account `name` registered through `base`: its session cookie.
+pub async fn account(http: &reqwest::Client, base: &str, name: &str) -> String {
+    let r = http
+        .post(format!("{base}/api/register"))
+        .json(&serde_json::json!({"name": name, "password": "correct horse"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "register {name}: {}", r.status());
+    r.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 /// Plays `duel` on at a person's pace (a move every 100 ms, so that a long game outlasts the
@@ -350,18 +393,14 @@ pub async fn play_through<T>(
 /// A guest through `base` at a solo Forgotten Treasures game against THE Legend (started at
 /// once): their cookie and the game's id.
 pub async fn solo_game(http: &reqwest::Client, base: &str) -> (String, String) {
-    let solo = guest(http, base).await.unwrap();
-    let table = post(
+    guest_game(
         http,
-        format!("{base}/api/tables"),
-        &solo,
+        base,
         serde_json::json!({"game": "forgotten-treasures",
                            "options": {"players": 1, "solo": "the-legend"},
                            "seats": [{"type": "me"}]}),
     )
     .await
-    .unwrap();
-    (solo, table["id"].as_str().unwrap().to_string())
 }
 
 /// `player` plays the first legal move `moves` times from `state`; the state after them.

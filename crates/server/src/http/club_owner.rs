@@ -1,14 +1,21 @@
 //! What only a club's owner may do (issue 49 item 3; moderators may not): rename the club
 //! (the name checked like an account name, look-alikes being one name, as at its creation),
-//! hand it to one of its members (the old owner stays, as a moderator), delete it.
+//! hand it to one of its members (the old owner stays, as a moderator), delete it (and with
+//! it what only its members could join, whose players are told).
 use crate::AppState;
+use crate::db::rows::SeatKind;
 use crate::error::{ApiError, ApiResult};
 use crate::error_code::ApiErrorCode;
 use crate::http::api::ApiJson;
 use crate::http::clubs::{ClubStanding, MAX_OWNED, club_or_404};
 use crate::identity::Identity;
+use crate::live::protocol::ServerMsg;
+use crate::live::stored_game::load;
+use crate::live::tournament_msg::TournamentMsg;
+use crate::social::club_owner_store::ClubClosed;
 use crate::social::club_role::Role;
 use crate::social::club_store::ClubRow;
+use crate::wall_clock::now_ms;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -106,14 +113,66 @@ pub async fn transfer(
     }))
 }
 
-/// `DELETE /api/clubs/{id}`: the club and every standing in it are gone (`204`).
+/// `DELETE /api/clubs/{id}`: the club and every standing in it are gone (`204`), and with
+/// it its members-only tables still open and its tournaments not yet started
+/// (`crate::social::club_owner_store::ClubClosed`), whose players are told.
 pub async fn delete(
     State(state): State<AppState>,
     Path(id): Path<String>,
     identity: Identity,
 ) -> ApiResult<StatusCode> {
     let club = owned(&state, &id, &identity).await?;
-    state.store.delete_club(&club.id).await?;
-    tracing::info!(club = %club.id, "club deleted");
+    let members: Vec<String> = state
+        .store
+        .club_members(&club.id)
+        .await?
+        .into_iter()
+        .filter(|m| m.role.is_member())
+        .map(|m| m.user)
+        .collect();
+    // Under the lobby's lock, as a join is: no open table of the club starts meanwhile.
+    let closed = {
+        let _guard = state.lobby_lock.lock().await;
+        state.store.delete_club(&club.id, now_ms()).await?
+    };
+    tracing::info!(club = %club.id, tables = closed.tables.len(), tournaments = closed.tournaments.len(), "club deleted");
+    tell_closed(&state, &closed, &members).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Tells who is concerned that a deleted club's tables and tournaments closed with it: each
+/// closed table reaches the players seated there and the former members' lobbies (the only
+/// ones that listed it) as a `table` message, now `abandoned`; each cancelled tournament
+/// reaches the tournament pages (the lobby's watchers) as a `tournament` message,
+/// `cancelled`. `members`: the club's members as they were before it was deleted.
+async fn tell_closed(state: &AppState, closed: &ClubClosed, members: &[String]) -> ApiResult<()> {
+    for id in &closed.tables {
+        let (row, seats) = load(&state.live, id).await?;
+        let table = Box::new(crate::http::api::table_of(state, &row, &seats, None).await?);
+        let msg = ServerMsg::Table { table };
+        let seated = seats.iter().filter_map(|s| match s {
+            SeatKind::Human(u) => Some(u),
+            _ => None,
+        });
+        let mut told: Vec<&String> = Vec::new();
+        for user in seated.chain(members) {
+            if !told.contains(&user) {
+                told.push(user);
+                state.hub.to_user(user, &msg);
+            }
+        }
+    }
+    for id in &closed.tournaments {
+        state
+            .hub
+            .to_lobby(&ServerMsg::Tournament(Box::new(TournamentMsg {
+                tournament: id.clone(),
+                event: "finished",
+                status: "cancelled",
+                round: None,
+                game: None,
+                standings: Vec::new(),
+            })));
+    }
+    Ok(())
 }

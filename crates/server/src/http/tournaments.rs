@@ -73,6 +73,10 @@ pub struct NewTournament {
     /// Whether the creator enters too (the default).
     #[serde(default)]
     enter: Option<bool>,
+    /// A Swiss without a clock: how many days a round may last before its unfinished games
+    /// are adjudicated (`crate::tournament::deadline`; 7 by default).
+    #[serde(default)]
+    round_days: Option<u32>,
 }
 
 #[derive(Deserialize, Default)]
@@ -112,6 +116,23 @@ pub async fn create(
         _ => {
             return Err(bad(format!(
                 "format: swiss with rounds (1 to {ROUNDS_MAX}), or arena with duration_min (1 to {ARENA_MAX_MIN})"
+            )));
+        }
+    };
+    let round_days = match t.round_days {
+        None => crate::tournament::row::DEFAULT_ROUND_DAYS,
+        Some(_) if format != Format::Swiss || t.clock.is_some() => {
+            return Err(bad(
+                "round_days: for a Swiss without a clock (a clock's time-outs end the other rounds)",
+            ));
+        }
+        Some(d) if crate::tournament::row::ROUND_DAYS.contains(&d) => d,
+        Some(d) => {
+            let days = crate::tournament::row::ROUND_DAYS;
+            return Err(bad(format!(
+                "round_days: {} to {} days, not {d}",
+                days.start(),
+                days.end()
             )));
         }
     };
@@ -217,6 +238,8 @@ pub async fn create(
         version: 0,
         seed: u64::from_le_bytes(seed) >> 1,
         finished_at: None,
+        round_days,
+        cancelled_because: None,
     };
     store::create(&state.store, &row).await?;
     if t.enter.unwrap_or(true) {

@@ -1,6 +1,7 @@
 //! A Swiss round cannot wait for ever (issue 49): a round of games without a clock (turn-based
-//! with no time-outs: nothing else ever ends a game nobody plays) has a deadline,
-//! [`CLOCKLESS_ROUND_MS`] after it was paired. At the deadline every game of the round still
+//! with no time-outs: nothing else ever ends a game nobody plays) has a deadline, the
+//! tournament's `round_days` (chosen at creation within `super::row::ROUND_DAYS`, by default
+//! `super::row::DEFAULT_ROUND_DAYS`) after it was paired. At the deadline every game of the round still
 //! under way is adjudicated (`crate::live::endings::Action::Adjudicate`): it ends at once, the
 //! seat to move (the one holding the game up) ranked last and every other seat sharing the
 //! first rank, as a time-out would rank it; the round then ends as any other and the next one
@@ -12,15 +13,17 @@ use crate::AppState;
 use crate::live::endings::Action;
 use crate::live::room_cmd::RoomCmd;
 
-/// How long a clockless Swiss round may last, from its pairing: a week, what a turn-based
-/// round of a few moves a day takes with room for a weekend away (Board Game Arena's
-/// turn-based tournaments give days per round too).
-pub const CLOCKLESS_ROUND_MS: i64 = 7 * 24 * 3600 * 1000;
+const DAY_MS: i64 = 24 * 3600 * 1000;
+
+/// Whether `row`'s rounds have a deadline: a clockless Swiss.
+pub fn has_round_deadline(row: &TournamentRow) -> bool {
+    row.format == Format::Swiss && row.clock.is_none()
+}
 
 /// When the current round of `row` must be over (ms since the epoch), if it has a deadline:
 /// a running clockless Swiss whose round `round` started at `started_at`.
 pub fn round_deadline(row: &TournamentRow, started_at: i64) -> Option<i64> {
-    (row.format == Format::Swiss && row.clock.is_none()).then_some(started_at + CLOCKLESS_ROUND_MS)
+    has_round_deadline(row).then_some(started_at + i64::from(row.round_days) * DAY_MS)
 }
 
 /// Adjudicates the unfinished games of the round of `row` whose deadline passed by `now`;

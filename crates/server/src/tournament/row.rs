@@ -6,6 +6,16 @@ use pyramidion_games::GameKind;
 use serde::Serialize;
 use sqlx::Row;
 
+/// How long a clockless Swiss round may last by default, from its pairing: a week, what a
+/// turn-based round of a few moves a day takes with room for a weekend away (Board Game
+/// Arena's turn-based tournaments give days per round too).
+pub const DEFAULT_ROUND_DAYS: u32 = 7;
+
+/// The days a creator may give a round: at least one (a game of a few moves a day needs
+/// that), at most a month (a longer round holds every other entrant up for longer than a
+/// tournament is worth waiting for).
+pub const ROUND_DAYS: std::ops::RangeInclusive<u32> = 1..=30;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
@@ -83,6 +93,11 @@ pub struct TournamentRow {
     pub version: i64,
     pub seed: u64,
     pub finished_at: Option<i64>,
+    /// How many days a round of a clockless Swiss may last (`super::deadline`);
+    /// [`DEFAULT_ROUND_DAYS`] for the tournaments made before it was an option.
+    pub round_days: u32,
+    /// Why it was cancelled, when not for too few players: `club_deleted`.
+    pub cancelled_because: Option<String>,
 }
 
 fn int<T: TryFrom<i64>>(v: i64, what: &str) -> Result<T> {
@@ -130,6 +145,12 @@ impl TournamentRow {
             version: r.try_get("version")?,
             seed: r.try_get::<i64, _>("seed")? as u64,
             finished_at: r.try_get("finished_at")?,
+            round_days: r
+                .try_get::<Option<i64>, _>("round_days")?
+                .map(|v| int(v, "round length in days"))
+                .transpose()?
+                .unwrap_or(DEFAULT_ROUND_DAYS),
+            cancelled_because: r.try_get("cancelled_because")?,
         })
     }
 

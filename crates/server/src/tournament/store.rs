@@ -22,9 +22,9 @@ pub async fn create(store: &Store, t: &TournamentRow) -> Result<()> {
                     "INSERT INTO tournaments (id, name, game, options, format, seats, short_tables,
                         clock, rated, starts_at, rounds, duration_ms, min_rating, max_rating, entry,
                         club_id, invite, bot_level, created_by, created_at, status, state, version,
-                        seed, finished_at)
+                        seed, finished_at, round_days)
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-                        $16, $17, $18, $19, $20, $21, NULL, 0, $22, NULL)",
+                        $16, $17, $18, $19, $20, $21, NULL, 0, $22, NULL, $23)",
                 )
                 .bind(&t.id)
                 .bind(&t.name)
@@ -48,6 +48,7 @@ pub async fn create(store: &Store, t: &TournamentRow) -> Result<()> {
                 .bind(t.created_at)
                 .bind(t.status.as_str())
                 .bind(t.seed as i64)
+                .bind(i64::from(t.round_days))
                 .execute(&mut *c)
                 .await?;
                 Ok(())

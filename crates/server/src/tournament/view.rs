@@ -66,6 +66,10 @@ pub struct Summary {
     pub status: Status,
     pub finished_at: Option<i64>,
     pub entrants: usize,
+    /// The days a round may last (a clockless Swiss only: `super::deadline`).
+    pub round_days: Option<u32>,
+    /// Why it was cancelled when not for too few players: `club_deleted`.
+    pub cancelled_because: Option<String>,
 }
 
 impl Summary {
@@ -90,6 +94,8 @@ impl Summary {
             status: row.status,
             finished_at: row.finished_at,
             entrants,
+            round_days: super::deadline::has_round_deadline(row).then_some(row.round_days),
+            cancelled_because: row.cancelled_because.clone(),
         }
     }
 }

@@ -189,3 +189,98 @@ async fn friends_and_club_tables_reach_the_live_lobbies_of_those_who_may_sit_the
     assert_eq!(next_table(&mut wd).await, public);
     assert_eq!(next_table(&mut wg).await, public);
 }
+
+/// A deleted club takes with it what only its members could have joined (issue 49): its
+/// members-only table still waiting for players is closed (`abandoned`: its seated player
+/// and the former members' lobbies are told), its tournament not yet started is cancelled
+/// ("club_deleted"); the owner's public table stays open.
+#[tokio::test]
+async fn a_deleted_clubs_open_tables_and_tournaments_not_started_are_closed() {
+    deleted_club_closes_its_tables_and_tournaments(&start_sqlite("club-closing").await).await;
+}
+
+/// The scenario of the test above, on any store (`crate::postgres` runs it on PostgreSQL).
+pub(crate) async fn deleted_club_closes_its_tables_and_tournaments(s: &TestServer) {
+    let (mut anna, _) = named(s, "closer").await;
+    let (mut carla, _) = named(s, "regular").await;
+    let r = anna
+        .post(
+            "/api/clubs",
+            json!({"name": "closing_7", "admission": "open"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let club = r.body["id"].as_str().unwrap().to_string();
+    let r = carla
+        .post(&format!("/api/clubs/{club}/join"), json!({}))
+        .await;
+    assert_eq!(r.body["role"], "member", "{}", r.text);
+    let table = |extra: Value| {
+        let mut body = json!({"game": "pyramids", "options": {"players": 3},
+                              "seats": [{"type": "me"}, {"type": "open"}, {"type": "open"}]});
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        body
+    };
+    let r = anna.post("/api/tables", table(json!({"club": club}))).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let clubbed = r.body["id"].as_str().unwrap().to_string();
+    let r = anna.post("/api/tables", table(json!({}))).await;
+    let public = r.body["id"].as_str().unwrap().to_string();
+    let r = anna
+        .post(
+            "/api/tournaments",
+            json!({"name": "Club night", "game": "pyramids", "format": "swiss", "seats": 2,
+                   "rounds": 1, "entry": "club", "club": club, "starts_in_s": 3600}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let tournament = r.body["id"].as_str().unwrap().to_string();
+    let r = carla
+        .post(&format!("/api/tournaments/{tournament}/join"), json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let mut wc = lobby(&carla).await;
+    let mut wa = anna.socket().await;
+
+    let r = anna.delete(&format!("/api/clubs/{club}")).await;
+    assert_eq!(r.status, 204, "{}", r.text);
+
+    // The seated owner and the former member hear that the club's table closed.
+    for ws in [&mut wc, &mut wa] {
+        let m = ws.next_of("table").await;
+        assert_eq!(m["table"]["id"], clubbed.as_str(), "{m}");
+        assert_eq!(m["table"]["status"], "abandoned", "{m}");
+    }
+    let m = wc.next_of("tournament").await;
+    assert_eq!(
+        (&m["tournament"], &m["status"]),
+        (&json!(tournament), &json!("cancelled")),
+        "{m}"
+    );
+    let t = carla.get(&format!("/api/tables/{clubbed}")).await;
+    assert_eq!(t.body["status"], "abandoned", "{}", t.text);
+    let j = carla
+        .post(&format!("/api/tables/{clubbed}/join"), json!({}))
+        .await;
+    assert_eq!(j.status, 409, "{}", j.text);
+    let t = carla.get(&format!("/api/tables/{public}")).await;
+    assert_eq!(t.body["status"], "open", "{}", t.text);
+    let t = carla.get(&format!("/api/tournaments/{tournament}")).await;
+    assert_eq!(
+        (&t.body["status"], &t.body["cancelled_because"]),
+        (&json!("cancelled"), &json!("club_deleted")),
+        "{}",
+        t.text
+    );
+    // Cancelled, not run: past its start time the director pairs nothing.
+    let later = pyramidion_server::wall_clock::now_ms() + 2 * 3600 * 1000;
+    let stepped = pyramidion_server::tournament::director::step(&s.state, &tournament, later)
+        .await
+        .unwrap();
+    assert!(!stepped);
+    let t = carla.get(&format!("/api/tournaments/{tournament}")).await;
+    assert_eq!(t.body["status"], "cancelled", "{}", t.text);
+    assert_eq!(t.body["paired"], json!([]), "{}", t.text);
+}

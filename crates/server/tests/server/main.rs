@@ -37,6 +37,7 @@ mod resign;
 mod room_builds;
 mod social;
 mod timeouts;
+mod tournament_round_days;
 mod tournaments;
 mod tutorials;
 mod undo;

@@ -46,6 +46,7 @@ async fn postgres_backend() {
     people_scenarios::people(&server).await;
     social_scenarios::friends(&server).await;
     social_scenarios::clubs(&server).await;
+    crate::club_owner::deleted_club_closes_its_tables_and_tournaments(&server).await;
     fair_edges_scenarios::names_quotas_and_pages(&server).await;
     crate::reach::push_health_is_stored(&server).await;
     crate::mail_bounds::mail_bounds_are_counted(&server).await;

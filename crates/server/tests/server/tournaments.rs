@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 /// The tournament once `done` says it is as wanted, read again until then (20 s at most).
-async fn until(c: &mut Client, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+pub(crate) async fn until(c: &mut Client, id: &str, done: impl Fn(&Value) -> bool) -> Value {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     loop {
         let t = c.get(&format!("/api/tournaments/{id}")).await;
@@ -584,6 +584,7 @@ async fn a_clockless_swiss_round_is_adjudicated_at_its_deadline() {
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(r.body["clock"], Value::Null, "turn-based without a clock");
+    assert_eq!(r.body["round_days"], 7, "the default round length");
     let id = r.body["id"].as_str().unwrap().to_string();
     let j = bea
         .post(&format!("/api/tournaments/{id}/join"), json!({}))

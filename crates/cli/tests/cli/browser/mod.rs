@@ -13,6 +13,7 @@ mod generic;
 mod live_play;
 mod offline;
 mod people;
+mod people3;
 mod people_shots;
 mod previews;
 mod puzzles;

@@ -90,6 +90,13 @@ async fn a_friend_challenge_between_two_profiles_and_a_profile_with_its_graph() 
         )
         .await;
     let table = table.as_str().unwrap().to_string();
+    // "Challenge sent" says what her click did: it follows her to the table's page.
+    assert!(
+        !a.find_all("#toasts [data-testid=toast-info]")
+            .await
+            .is_empty(),
+        "the challenge's toast on the table's page"
+    );
     let notice = b.wait_for("[data-testid=challenge-notice]", 15).await;
     let _ = notice;
     let text = b.text("[data-testid=challenge-notice]").await;
@@ -177,6 +184,17 @@ async fn a_clubs_member_only_table_is_seen_and_joined_by_its_members_only() {
     b.wait_for("[data-testid=club-join]", 10).await;
     b.click("[data-testid=club-join]").await;
     b.wait_for("[data-testid=club-leave]", 10).await;
+    // "Joined" belongs to the club's page: it goes when he leaves the page (it used to stay
+    // over the next page until its time ran out).
+    b.wait_for("#toasts [data-testid=toast-info]", 5).await;
+    b.js("location.hash = '#/';", json!([])).await;
+    b.wait_for("[data-testid=ways-to-play]", 10).await;
+    assert!(
+        b.find_all("#toasts [data-testid=toast-info]")
+            .await
+            .is_empty(),
+        "the club page's toast over the lobby"
+    );
 
     // Ottavia opens a members' table from the club's page.
     a.goto(&format!("{base}/#/club/{club}")).await;

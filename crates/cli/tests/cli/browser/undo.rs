@@ -3,7 +3,7 @@
 //! while the server says the step may be taken back. Played in French, shown at 1280 and 375
 //! px.
 use crate::browser::support::{
-    DESKTOP, PHONE, artifacts, call, catalog, open_lobby, pyo_state, pyo_wait_past, world,
+    DESKTOP, PHONE, artifacts, call, catalog, fill, open_lobby, pyo_state, pyo_wait_past, world,
 };
 use crate::browser::webdriver::Session;
 use serde_json::json;
@@ -83,6 +83,12 @@ async fn a_misclicked_take_is_taken_back_with_undo_and_ctrl_z() {
     let now = back_from(&s, taken).await;
     assert!(s.find_all("[data-testid=undo]").await.is_empty());
     assert!(s.find_all("[data-testid=prompt].yours").await.len() == 1);
+    // The player reads the number of the move to come, the same as before the misclick (the
+    // state number, which grew by two, is the protocol's).
+    assert_eq!(
+        s.text("[data-testid=move-number]").await,
+        fill(&fr["table.state"], "n", &(before + 1).to_string())
+    );
 
     // The right domino now (the second), then Ctrl+Z takes that back too.
     s.click_nth("[data-testid=take]", 1).await;

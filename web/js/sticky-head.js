@@ -4,6 +4,8 @@
 // scrolls. They are two siblings under the page root, so the status line sticks just under
 // the clock bar, whose height (one line on a desktop, more on a phone) is measured here and
 // kept in `--clockbar-h`; `--table-head-h` (both) lets a scrolled-to area stop under them.
+// The game page measures it after every draw, whatever the game (a table the shell draws
+// generically has the same head); a table drawn elsewhere (a tutorial) measures it itself.
 const root = document.documentElement;
 /** @type {Element[]} */
 let watched = [];
