@@ -195,3 +195,31 @@ pub fn themes_at(record: &Record, solutions: &[String]) -> Result<Vec<String>, A
     }
     dispatch!(kind_of(record)?, G => at::<G>(record, solutions))
 }
+
+/// The judgement of the decision open now in `game`, a state the page rebuilt from its seat's
+/// view (`AnyGame::from_view`; local analysis of a running game, issue 50): the judge's
+/// candidates raced on its futures as a finished game's decisions are. Every future is a
+/// determinisation for the seat to move, so the hidden parts the sampler drew are redrawn on
+/// each and none is taken for the truth. No move was played yet: the first legal move stands
+/// in for it (the race always keeps that one), and the decision's `played` fields mean nothing.
+/// `None` when no seat has a choice.
+pub fn judge_now(game: &crate::AnyGame, config: AnalysisConfig) -> Option<Decision> {
+    fn judge<G: pyramidion_core::Rules>(game: &G, config: AnalysisConfig) -> Option<Decision> {
+        let pyramidion_core::ToMove::Seat(_) = game.to_move() else {
+            return None;
+        };
+        let mut legal = Vec::new();
+        game.legal_moves(&mut legal);
+        let first = *legal.first()?;
+        if legal.len() < 2 {
+            return None;
+        }
+        let ply = game.ply() as usize;
+        Some(
+            analysis::Judging::new(game, first, ply, config)
+                .run()
+                .decision,
+        )
+    }
+    crate::with_game!(game, g => judge(g.as_ref(), config))
+}
