@@ -223,3 +223,52 @@ pub fn judge_now(game: &crate::AnyGame, config: AnalysisConfig) -> Option<Decisi
     }
     crate::with_game!(game, g => judge(g.as_ref(), config))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AnyGame;
+    use pyramidion_core::ToMove;
+
+    /// Every game with a sampler: the decision open in a running game, judged on a state
+    /// rebuilt from the seat's view, names a best move the true game allows that seat; the
+    /// same view and seed give the same judgement; an ended game has none to judge.
+    #[test]
+    fn a_decision_judged_from_a_view_names_a_move_the_seat_may_play() {
+        for &kind in GameKind::ALL {
+            if !crate::sampler::samples_views(kind) {
+                continue;
+            }
+            let players = kind.descriptor().seats.min.max(2);
+            let options = serde_json::json!({ "players": players });
+            let mut game = AnyGame::new(kind, &options, 3).unwrap();
+            let config = AnalysisConfig {
+                budget: 200,
+                ..AnalysisConfig::judge(kind.descriptor(), 1)
+            };
+            let mut judged = 0;
+            for ply in 0..40 {
+                let legal = game.legal_texts();
+                let ToMove::Seat(seat) = game.to_move() else { break };
+                if legal.len() > 1 && ply % 7 == 0 {
+                    let view = game.view(Some(seat));
+                    let sampled = AnyGame::from_view(kind, &view, seat, 9).unwrap();
+                    let d = judge_now(&sampled, config).expect("a decision");
+                    assert!(legal.contains(&d.best), "{kind}: {} not in {legal:?}", d.best);
+                    assert_eq!(usize::from(d.seat), seat.index(), "{kind}");
+                    let again = judge_now(&AnyGame::from_view(kind, &view, seat, 9).unwrap(), config);
+                    assert_eq!(again.map(|a| a.best), Some(d.best), "{kind}: the same judgement");
+                    judged += 1;
+                }
+                game.play_text(&legal[ply % legal.len()]).unwrap();
+            }
+            assert!(judged > 0, "{kind}: no decision judged");
+        }
+        let mut over = AnyGame::new(GameKind::ALL[0], &serde_json::json!({ "players": 2 }), 1).unwrap();
+        while let Some(m) = over.legal_texts().first().cloned() {
+            over.play_text(&m).unwrap();
+        }
+        let config = AnalysisConfig::judge(GameKind::ALL[0].descriptor(), 1);
+        assert!(judge_now(&over, config).is_none());
+    }
+}
