@@ -249,22 +249,34 @@ mod tests {
             let mut judged = 0;
             for ply in 0..40 {
                 let legal = game.legal_texts();
-                let ToMove::Seat(seat) = game.to_move() else { break };
+                let ToMove::Seat(seat) = game.to_move() else {
+                    break;
+                };
                 if legal.len() > 1 && ply % 7 == 0 {
                     let view = game.view(Some(seat));
                     let sampled = AnyGame::from_view(kind, &view, seat, 9).unwrap();
                     let d = judge_now(&sampled, config).expect("a decision");
-                    assert!(legal.contains(&d.best), "{kind}: {} not in {legal:?}", d.best);
+                    assert!(
+                        legal.contains(&d.best),
+                        "{kind}: {} not in {legal:?}",
+                        d.best
+                    );
                     assert_eq!(usize::from(d.seat), seat.index(), "{kind}");
-                    let again = judge_now(&AnyGame::from_view(kind, &view, seat, 9).unwrap(), config);
-                    assert_eq!(again.map(|a| a.best), Some(d.best), "{kind}: the same judgement");
+                    let again =
+                        judge_now(&AnyGame::from_view(kind, &view, seat, 9).unwrap(), config);
+                    assert_eq!(
+                        again.map(|a| a.best),
+                        Some(d.best),
+                        "{kind}: the same judgement"
+                    );
                     judged += 1;
                 }
                 game.play_text(&legal[ply % legal.len()]).unwrap();
             }
             assert!(judged > 0, "{kind}: no decision judged");
         }
-        let mut over = AnyGame::new(GameKind::ALL[0], &serde_json::json!({ "players": 2 }), 1).unwrap();
+        let mut over =
+            AnyGame::new(GameKind::ALL[0], &serde_json::json!({ "players": 2 }), 1).unwrap();
         while let Some(m) = over.legal_texts().first().cloned() {
             over.play_text(&m).unwrap();
         }

@@ -258,7 +258,9 @@ async fn a_pyramid_card_preview_shows_before_the_move_is_sent_and_agrees_with_th
                 let move_text = preview[0].as_str().unwrap_or_default().to_string();
                 let (seat, total) = (preview[1].clone(), preview[2].clone());
                 match previews {
-                    0 => s.screenshot(&dir, "preview-pyramids-1280").await,
+                    0 => {
+                        s.screenshot(&dir, "preview-pyramids-1280").await;
+                    }
                     2 => {
                         // In Italian, at a phone's width: the same figure in Italian words.
                         let it = catalog("it");
