@@ -129,6 +129,17 @@ export class LocalGame {
     return JSON.parse(checked(() => this.raw.analyse(budget, seed)));
   }
 
+  /**
+   * The judgement of the decision open now (a decision as the report gives one, its `played`
+   * fields meaningless; `null` without a choice), computed in the page: on a game rebuilt
+   * from a seat's view, the local analysis of a running game.
+   * @param {number | undefined} budget playouts; `undefined`: the judge's own
+   * @param {bigint} seed
+   */
+  judgeNow(budget, seed) {
+    return JSON.parse(checked(() => this.raw.judgeNow(budget, seed)));
+  }
+
   /** Frees the game's memory in the module (it is not garbage-collected). */
   free() {
     this.raw.free();

@@ -19,6 +19,7 @@ import { notesPanel } from './notes.js';
 import { undoBar, undoKey } from './undo.js';
 import { previewer } from './preview.js';
 import { watchTableHead } from './sticky-head.js';
+import { positionAnalysis } from './position-analysis.js';
 
 // Each game's table lives in its own folder, named by the game's key: `js/<key>/table.js`
 // exports `render(ctx)`. A game without a table folder is played from its legal moves.
@@ -212,6 +213,8 @@ export async function renderGame(root, id, invite) {
         // would push the board down on a phone. "I'm back" and "Claim" are at the top
         // (`absenceAlert`): they cannot wait.
         st.finished ? null : playActions(ctx, page),
+        // The open decision judged in the page, on request (web/js/position-analysis.js).
+        positionAnalysis(ctx, moveText),
         chat.el,
         // A player's own notes (nobody else reads them); not for spectators.
         st.seat !== null ? notes.el : null,

@@ -1,10 +1,12 @@
 // @ts-check
 // Local analysis (issue 50, item 5): the judge run in the page, in a Web Worker
-// (web/js/analysis-worker.js), when the player asks, when the server's analysis queue is full
-// (429/503) or when the server cannot be reached. It reads the game's record, which the
-// server publishes once the game is over (nothing is hidden then), and gives the report the
-// server's analysis gives, with a smaller budget: the replay says it was computed in the
-// browser, and with how many playouts per decision.
+// (web/js/analysis-worker.js). A finished game's, when the player asks, when the server's
+// analysis queue is full (429/503) or when the server cannot be reached: it reads the game's
+// record, which the server publishes once the game is over (nothing is hidden then), and
+// gives the report the server's analysis gives, with a smaller budget: the replay says it was
+// computed in the browser, and with how many playouts per decision. A running game's open
+// decision (position-analysis.js), which the server never analyses: judged from the seat's
+// view alone, through the game's sampler.
 
 /** Playouts per decision in the page: a whole game of the longest in about ten seconds. */
 export const LOCAL_BUDGET = 100;
@@ -35,6 +37,35 @@ export async function recordText(id) {
  * @returns {Promise<any>} the report, as the server's analysis serves it
  */
 export function analyseInBrowser(record, budget = LOCAL_BUDGET) {
+  return ask({ record, budget, seed: 1 });
+}
+
+/**
+ * Playouts for one decision of a running game judged in the page: as many as the judge of a
+ * finished game's local report spends on a whole game's first decisions, a few seconds.
+ */
+export const POSITION_BUDGET = 2000;
+
+/**
+ * The decision open in a running game, judged in this page from the seat's view alone (the
+ * game's sampler rebuilds a state; each of the judge's futures redraws what the view hides).
+ * @param {string} game the game's key
+ * @param {any} view the seat's view, as the server sent it
+ * @param {number} seat
+ * @param {number} [budget] playouts
+ * @returns {Promise<any>} the decision (`best`, `best_move`, `best_points`, `candidates`, `samples`), or null
+ */
+export async function judgeInBrowser(game, view, seat, budget = POSITION_BUDGET) {
+  const report = await ask({ game, view, seat, budget, seed: 1 });
+  return report.decision;
+}
+
+/**
+ * One question to the worker (started on the first).
+ * @param {object} message
+ * @returns {Promise<any>}
+ */
+function ask(message) {
   if (!worker) {
     worker = new Worker(new URL('./analysis-worker.js', import.meta.url), { type: 'module' });
     worker.onmessage = (event) => {
@@ -46,9 +77,9 @@ export function analyseInBrowser(record, budget = LOCAL_BUDGET) {
       else asked.reject(Object.assign(new Error(message), { code }));
     };
   }
-  const ask = ++asks;
+  const number = ++asks;
   return new Promise((resolve, reject) => {
-    waiting.set(ask, { resolve, reject });
-    worker.postMessage({ ask, record, budget, seed: 1 });
+    waiting.set(number, { resolve, reject });
+    /** @type {Worker} */ (worker).postMessage({ ask: number, ...message });
   });
 }

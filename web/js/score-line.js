@@ -28,7 +28,7 @@ export function scoreLine(ctx, seat, extra = {}) {
       h('span', { class: i + 1 === view.stage && view.phase !== 'over' ? 'current' : '' }, `${t('table.stage_short', { stage: i + 1 })}: ${p === null || p === undefined ? '–' : p}`),
     ),
     extra.middle,
-    h('strong', { 'data-testid': extra.testid === undefined ? 'total' : extra.testid }, t('table.total', { total: summary.score })),
+    h('strong', { 'data-testid': extra.testid === undefined ? 'total' : extra.testid, 'data-score': summary.score }, t('table.total', { total: summary.score })),
     extra.after,
   );
 }

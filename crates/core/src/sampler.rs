@@ -145,12 +145,49 @@ impl<'a> ViewPart<'a> {
     }
 
     /// The index of this string among `names` (an enum's names, in its order).
-    #[inline(never)]
     pub fn one_of(self, names: &[&str]) -> Result<usize, SampleError> {
+        self.name_index(&mut names.iter().copied())
+    }
+
+    /// The value this string names in `table` (an enum's `(name, value)` pairs): how every
+    /// sampler reads a phase or a status, one table per enum beside the game's own names.
+    pub fn pick<T: Copy>(self, table: &[(&str, T)]) -> Result<T, SampleError> {
+        Ok(table[self.name_index(&mut table.iter().map(|(n, _)| *n))?].1)
+    }
+
+    /// Shared by [`ViewPart::one_of`] and [`ViewPart::pick`], not generic, so that each table's
+    /// type adds no copy of the search and its error.
+    #[inline(never)]
+    fn name_index(self, names: &mut dyn Iterator<Item = &str>) -> Result<usize, SampleError> {
         let s = self.str()?;
-        names
-            .iter()
-            .position(|n| *n == s)
-            .ok_or_else(|| SampleError::bad_view(format!("unknown '{s}'")))
+        for (at, n) in names.enumerate() {
+            if n == s {
+                return Ok(at);
+            }
+        }
+        Err(SampleError::bad_view(format!("unknown '{s}'")))
+    }
+
+    /// The boolean field `key`, `false` when it is absent or `null` (a flag a view omits
+    /// when unset).
+    #[inline(never)]
+    pub fn flag(self, key: &str) -> Result<bool, SampleError> {
+        self.opt(key).map_or(Ok(false), ViewPart::bool)
+    }
+
+    /// The envelope's seat to move, checked against the table's `seats`; `otherwise` once the
+    /// game is over (`to_move` is then `null`, and no rule reads the seat that moved last).
+    #[inline(never)]
+    pub fn to_move(self, seats: usize, otherwise: u8) -> Result<u8, SampleError> {
+        match self.opt("to_move") {
+            None => Ok(otherwise),
+            Some(s) => {
+                let s: u8 = s.num()?;
+                if usize::from(s) >= seats {
+                    return Err(SampleError::bad_view("no such seat to move"));
+                }
+                Ok(s)
+            }
+        }
     }
 }

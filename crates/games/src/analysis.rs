@@ -195,3 +195,92 @@ pub fn themes_at(record: &Record, solutions: &[String]) -> Result<Vec<String>, A
     }
     dispatch!(kind_of(record)?, G => at::<G>(record, solutions))
 }
+
+/// The judgement of the decision open now in `game`, a state the page rebuilt from its seat's
+/// view (`AnyGame::from_view`; local analysis of a running game, issue 50): the judge's
+/// candidates raced on its futures as a finished game's decisions are. Every future is a
+/// determinisation for the seat to move, so the hidden parts the sampler drew are redrawn on
+/// each and none is taken for the truth. No move was played yet: the first legal move stands
+/// in for it (the race always keeps that one), and the decision's `played` fields mean nothing.
+/// `None` when no seat has a choice.
+pub fn judge_now(game: &crate::AnyGame, config: AnalysisConfig) -> Option<Decision> {
+    fn judge<G: pyramidion_core::Rules>(game: &G, config: AnalysisConfig) -> Option<Decision> {
+        let pyramidion_core::ToMove::Seat(_) = game.to_move() else {
+            return None;
+        };
+        let mut legal = Vec::new();
+        game.legal_moves(&mut legal);
+        let first = *legal.first()?;
+        if legal.len() < 2 {
+            return None;
+        }
+        let ply = game.ply() as usize;
+        Some(
+            analysis::Judging::new(game, first, ply, config)
+                .run()
+                .decision,
+        )
+    }
+    crate::with_game!(game, g => judge(g.as_ref(), config))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AnyGame;
+    use pyramidion_core::ToMove;
+
+    /// Every game with a sampler: the decision open in a running game, judged on a state
+    /// rebuilt from the seat's view, names a best move the true game allows that seat; the
+    /// same view and seed give the same judgement; an ended game has none to judge.
+    #[test]
+    fn a_decision_judged_from_a_view_names_a_move_the_seat_may_play() {
+        for &kind in GameKind::ALL {
+            if !crate::sampler::samples_views(kind) {
+                continue;
+            }
+            let players = kind.descriptor().seats.min.max(2);
+            let options = serde_json::json!({ "players": players });
+            let mut game = AnyGame::new(kind, &options, 3).unwrap();
+            let config = AnalysisConfig {
+                budget: 200,
+                ..AnalysisConfig::judge(kind.descriptor(), 1)
+            };
+            let mut judged = 0;
+            for ply in 0..40 {
+                let legal = game.legal_texts();
+                let ToMove::Seat(seat) = game.to_move() else {
+                    break;
+                };
+                if legal.len() > 1 && ply % 7 == 0 {
+                    let view = game.view(Some(seat));
+                    let sampled = AnyGame::from_view(kind, &view, seat, 9).unwrap();
+                    let d = judge_now(&sampled, config).expect("a decision");
+                    assert!(
+                        legal.contains(&d.best),
+                        "{kind}: {} not in {legal:?}",
+                        d.best
+                    );
+                    assert_eq!(usize::from(d.seat), seat.index(), "{kind}");
+                    let again =
+                        judge_now(&AnyGame::from_view(kind, &view, seat, 9).unwrap(), config);
+                    assert_eq!(
+                        again.map(|a| a.best),
+                        Some(d.best),
+                        "{kind}: the same judgement"
+                    );
+                    judged += 1;
+                }
+                game.play_text(&legal[ply % legal.len()]).unwrap();
+            }
+            assert!(judged > 0, "{kind}: no decision judged");
+        }
+        let mut over =
+            AnyGame::new(GameKind::ALL[0], &serde_json::json!({ "players": 2 }), 1).unwrap();
+        while let Some(m) = over.legal_texts().first().cloned() {
+            over.play_text(&m).unwrap();
+        }
+        let config = AnalysisConfig::judge(GameKind::ALL[0].descriptor(), 1);
+        assert!(judge_now(&over, config).is_none());
+    }
+}

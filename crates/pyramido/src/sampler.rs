@@ -54,11 +54,7 @@ fn block(p: ViewPart) -> Result<BlockIn, SampleError> {
             icons,
         },
         card,
-        marker: p
-            .opt("marker")
-            .map(|m| m.bool())
-            .transpose()?
-            .unwrap_or(false),
+        marker: p.flag("marker")?,
     })
 }
 
@@ -234,7 +230,7 @@ fn player(seat: ViewPart, game_stage: u8) -> Result<Player, SampleError> {
         pyramid,
         markers,
         cards,
-        status: STATUSES[seat.get("status")?.one_of(&STATUSES.map(|(n, _)| n))?].1,
+        status: seat.get("status")?.pick(&STATUSES)?,
         stage_blocks,
         dominoes,
         last_domino,
@@ -265,16 +261,7 @@ impl ViewSampler for Game {
             .map(|&s| player(s, stage))
             .collect::<Result<_, _>>()?;
         let first: u8 = v.get("first_player")?.num()?;
-        let current = match v.opt("to_move") {
-            Some(s) => {
-                let s: u8 = s.num()?;
-                if usize::from(s) >= seats {
-                    return Err(bad("no such seat to move"));
-                }
-                s
-            }
-            None => first,
-        };
+        let current = v.to_move(seats, first)?;
         let mut turn = Turn::default();
         if let Some(slot) = v.opt("empty_slot") {
             turn.slot = slot
@@ -297,8 +284,7 @@ impl ViewSampler for Game {
                 .items()?
                 .collect();
             for side in 0..2 {
-                let marked = blocks.get(a + side).and_then(|b| b.opt("marker"));
-                if marked.map(|m| m.bool()).transpose()?.unwrap_or(false) {
+                if blocks.get(a + side).map(|b| b.flag("marker")).transpose()? == Some(true) {
                     turn.marked |= 1 << side;
                 }
             }
@@ -337,7 +323,7 @@ impl ViewSampler for Game {
             },
             seats: seats as u8,
             stage,
-            phase: PHASES[v.get("phase")?.one_of(&PHASES.map(|(n, _)| n))?].1,
+            phase: v.get("phase")?.pick(&PHASES)?,
             current,
             first,
             quarry,

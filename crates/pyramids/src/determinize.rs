@@ -62,7 +62,3 @@ impl Game {
         g
     }
 }
-
-/// No sampler yet: the page offers this game no previews or local analyses from a view (the
-/// server's analysis still runs). Rebuilding a state from the view is issue 50's follow-up.
-impl pyramidion_core::ViewSampler for Game {}

@@ -29,6 +29,7 @@ pub mod moves;
 pub mod necropolis;
 mod options;
 mod play;
+mod sampler;
 #[cfg(feature = "testkit")]
 mod sim;
 pub mod state;

@@ -282,17 +282,7 @@ impl ViewSampler for Game {
             _ => return Err(bad("THE Legend sits only at a solo table")),
         };
         let first: u8 = v.get("first_player")?.num()?;
-        let current = match v.opt("to_move") {
-            Some(s) => {
-                let s: u8 = s.num()?;
-                if usize::from(s) >= seat_parts.len() {
-                    return Err(bad("no such seat to move"));
-                }
-                s
-            }
-            // Once over, nothing reads the seat that moved last.
-            None => first,
-        };
+        let current = v.to_move(seat_parts.len(), first)?;
         let mut gem_areas = [Gems::default(); 5];
         for (area, s) in gem_areas.iter_mut().zip(v.get("spaces")?.items()?) {
             *area = gems(s.get("gems")?)?;
@@ -302,7 +292,7 @@ impl ViewSampler for Game {
             rng: rng.fork(),
             ply: v.get("ply")?.num()?,
             stage: stage - 1,
-            phase: PHASES[v.get("phase")?.one_of(&PHASES.map(|(n, _)| n))?].1,
+            phase: v.get("phase")?.pick(&PHASES)?,
             current,
             stage_first: first,
             piles: Default::default(),

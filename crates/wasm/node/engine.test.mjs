@@ -75,3 +75,24 @@ test('an analysis computed in the page reports each decision with its budget', a
   assert.throws(() => g.analyse(0, 1n), refusedWith('bad_budget'));
   g.free();
 });
+
+test("a running game's decision is judged from a seat's view, on a move that seat may play", async () => {
+  const e = await engines();
+  for (const game of e.games().map((d) => d.key).filter((key) => e.samplesViews(key))) {
+    const g = e.newGame(game, { players: 2 }, 7n);
+    // A decision with a choice, a few moves in.
+    for (let i = 0; i < 4 || g.legalMoves().length < 2; i++) g.play(g.botMove('random', BigInt(i)));
+    const seat = g.toMove;
+    const view = g.view(seat);
+    const rebuilt = e.fromView(game, view, seat, 3n);
+    const decision = rebuilt.judgeNow(200, 1n);
+    assert.equal(decision.seat, seat, game);
+    assert.ok(
+      g.legalMoves().some((m) => m.text === decision.best),
+      `${game}: ${decision.best}`,
+    );
+    assert.throws(() => rebuilt.judgeNow(0, 1n), refusedWith('bad_budget'));
+    rebuilt.free();
+    g.free();
+  }
+});

@@ -217,6 +217,15 @@ impl Engine {
         Ok(to_json(&report))
     }
 
+    /// The judgement of the decision open now (JSON: a decision as the report gives one, its
+    /// `played` fields meaningless; `null` when no seat has a choice), with `budget` playouts:
+    /// the local analysis of a running game, on a game rebuilt from the seat's view
+    /// ([`Engine::from_view`]), which never saw the true state.
+    pub fn judge_now(&self, budget: Option<u32>, seed: u64) -> Result<String, GameError> {
+        let config = self.analysis_config(budget, seed)?;
+        Ok(to_json(&analysis::judge_now(&self.game, config)))
+    }
+
     /// The decisions among moves `from..to` of the record only: a position's analysis, or a
     /// long one cut into short steps that the page runs one after another.
     pub fn analyse_plies(

@@ -155,6 +155,12 @@ impl JsEngine {
         self.0.analyse(budget, seed).map_err(thrown)
     }
 
+    /// The judgement of the decision open now, as JSON (`null` without a choice).
+    #[wasm_bindgen(js_name = judgeNow)]
+    pub fn judge_now(&self, budget: Option<u32>, seed: u64) -> Result<String, JsValue> {
+        self.0.judge_now(budget, seed).map_err(thrown)
+    }
+
     /// The decisions among moves `from..to` only, as JSON.
     #[wasm_bindgen(js_name = analysePlies)]
     pub fn analyse_plies(

@@ -118,6 +118,26 @@ function bestPlan(sc) {
   });
 }
 
+// The seat's score once the plan is played and the scoring finished, computed in the page by
+// the rules themselves from this seat's view (the shell's `ctx.preview`) before anything is
+// sent; nothing until it is known.
+/**
+ * @param {Ctx} ctx
+ * @param {Plan} plan
+ */
+function planPreview(ctx, plan) {
+  const moves = [...plan.items.map((i) => i.text), 'done'];
+  const after = ctx.preview ? ctx.preview(moves) : null;
+  if (!after) return null;
+  const seat = ctx.view.scoring.seat;
+  const score = after.seats[seat].score;
+  return h(
+    'p.hint.ft-preview',
+    { 'data-testid': 'preview', 'data-moves': moves.join(';'), 'data-seat': seat, 'data-score': score, role: 'status' },
+    t('ft.preview.plan', { score, now: ctx.view.seats[seat].score }),
+  );
+}
+
 /** @param {Ctx} ctx */
 export function activationPanel(ctx) {
   const { view, ui } = ctx;
@@ -154,6 +174,7 @@ export function activationPanel(ctx) {
   const below = total < sc.best_total;
   const rows = [
     h('p.live-points', { 'data-testid': 'stage-points', 'data-total': total }, t('scoring.live', { points: areaPoints, mythical: kept, total, count: total })),
+    plan.items.length && !sending && !ctx.replay ? planPreview(ctx, plan) : null,
     h(
       'ul.areas',
       {},

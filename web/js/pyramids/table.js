@@ -205,12 +205,32 @@ function handPanel(ctx, me) {
     h('h3', {}, handTitle(ctx), ' ', h('span.hint', {}, t('py.hand_count', { count: hand.length }))),
     hand.length ? h('div.py-hand-cards', {}, cards) : h('p.hint', {}, t('py.hand_empty')),
     pyramid.length ? h('p.hint', {}, selected ? t('py.confirm_hint', { place: selected.place }) : t('py.ghost_hint', { count: pyramid.filter((m) => m.hand === ui.hand).length })) : null,
+    selected && !ctx.replay ? placementPreview(ctx, me, selected.text) : null,
     h(
       'div.buttons',
       {},
       selected ? h('button.primary', { 'data-testid': 'confirm-pyramid', onclick: () => play(selected.text) }, t('py.confirm_pyramid', { place: selected.place })) : null,
       done ? h('button.primary', { 'data-testid': 'done', 'data-move': done.text, onclick: () => play(done.text) }, t('py.done')) : null,
     ),
+  );
+}
+
+// What the Pyramid and the visible points would be with the chosen card on the selected place,
+// computed in the page from this seat's view (the shell's `ctx.preview`) before the move is
+// sent; nothing until it is known.
+/**
+ * @param {Ctx} ctx
+ * @param {number} seat
+ * @param {string} move
+ */
+function placementPreview(ctx, seat, move) {
+  const after = ctx.preview ? ctx.preview([move]) : null;
+  if (!after) return null;
+  const then = after.seats[seat].public_score;
+  return h(
+    'p.hint.py-preview',
+    { 'data-testid': 'preview', 'data-move': move, 'data-seat': seat, 'data-total': then.total, role: 'status' },
+    t('py.preview.placement', { pyramid: then.pyramid.total, total: then.total, now: ctx.view.seats[seat].public_score.total }),
   );
 }
 
@@ -276,7 +296,7 @@ function necropolis(ctx, p, own) {
       }),
       edifices(p, own),
       own ? null : takes(ctx, p),
-      h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
+      h('div.score-line', { 'data-testid': 'public-score', 'data-seat': p.seat, 'data-total': p.public_score.total }, t('py.public_score', { total: p.public_score.total })),
     ],
   });
 }
@@ -359,7 +379,7 @@ function enlargedNecropolis(ctx, seat) {
         edifices(p, false),
         takes(ctx, p),
       ),
-      h('div.score-line', {}, t('py.public_score', { total: p.public_score.total })),
+      h('div.score-line', { 'data-testid': 'public-score', 'data-seat': p.seat, 'data-total': p.public_score.total }, t('py.public_score', { total: p.public_score.total })),
     ],
   };
 }
