@@ -10,11 +10,11 @@ use std::io::Read;
 /// Messages up to this size (JSON bytes) stay text: deflate would barely shrink them.
 pub const DEFLATE_FROM: usize = 200;
 
-/// How hard each message is deflated: the fastest level. A move's patch is under a
-/// kilobyte, where a slower level finds almost nothing more to share, and deflating every
-/// outgoing message at the default level was about a tenth of the server's CPU per move
-/// (`perf`, issue 52; docs/performance.md).
-const LEVEL: flate2::Compression = flate2::Compression::fast();
+/// How hard each message is deflated: zlib's default. The fastest level was tried (issue
+/// 52): its fixed codes made a move's bytes a third larger (median 541 → 714 B, p99 823 →
+/// 1,197 B, `scripts/bench-compare 4b7939a --no-build --runs 2 --games 1000`) for no CPU saving
+/// the shared machine could show; docs/performance.md.
+const LEVEL: flate2::Compression = flate2::Compression::new(6);
 
 thread_local! {
     /// One encoder per thread, reset for each message: a fresh one allocates and clears its
@@ -70,6 +70,11 @@ mod tests {
         // The thread's encoder is reset between messages: the same text gives the same
         // bytes, and a long text (past the first output buffer) inflates back too.
         assert_eq!(super::deflate(&text), packed);
+        // … and the bytes a fresh encoder at the same level gives (what was sent before the
+        // encoder was kept per thread).
+        let mut fresh = flate2::write::DeflateEncoder::new(Vec::new(), super::LEVEL);
+        std::io::Write::write_all(&mut fresh, text.as_bytes()).unwrap();
+        assert_eq!(fresh.finish().unwrap(), packed);
         let long: String = (0..20_000)
             .map(|i| format!("{},", i * 7919 % 10_007))
             .collect();
