@@ -16,6 +16,8 @@ mod cluster_pairing;
 #[cfg(feature = "postgres-tests")]
 mod cluster_people;
 #[cfg(feature = "postgres-tests")]
+mod cluster_start;
+#[cfg(feature = "postgres-tests")]
 mod cluster_support;
 #[cfg(feature = "postgres-tests")]
 mod cluster_tournament;
