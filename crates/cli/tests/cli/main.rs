@@ -12,6 +12,8 @@ mod cli;
 #[cfg(feature = "postgres-tests")]
 mod cluster;
 #[cfg(feature = "postgres-tests")]
+mod cluster_link_metrics;
+#[cfg(feature = "postgres-tests")]
 mod cluster_pairing;
 #[cfg(feature = "postgres-tests")]
 mod cluster_people;
