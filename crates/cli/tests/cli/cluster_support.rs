@@ -75,16 +75,15 @@ impl Instance {
             .append(true)
             .open(&log)
             .expect("a log file");
+        // Limits out of the way, unless the test sets one.
+        let http_rate = match extra.contains(&"--http-rate") {
+            true => &[][..],
+            false => &["--http-rate", "100000"][..],
+        };
         let mut child = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
             .args(["serve", "--bind", bind, "--database", database])
-            .args([
-                "--instance",
-                name,
-                "--ws-rate",
-                "100000",
-                "--http-rate",
-                "100000",
-            ])
+            .args(["--instance", name, "--ws-rate", "100000"])
+            .args(http_rate)
             .args(extra)
             .env("RUST_LOG", "info")
             .envs(env.iter().copied())

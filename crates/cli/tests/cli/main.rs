@@ -12,6 +12,8 @@ mod cli;
 #[cfg(feature = "postgres-tests")]
 mod cluster;
 #[cfg(feature = "postgres-tests")]
+mod cluster_internal_gate;
+#[cfg(feature = "postgres-tests")]
 mod cluster_link_metrics;
 #[cfg(feature = "postgres-tests")]
 mod cluster_pairing;
