@@ -416,6 +416,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
             config.advertise = Some(format!("http://{reached}"));
         }
         config.internal_listener = internal.is_some();
+        // Issue 54: the cluster's routes on a public address are reachable by whoever reaches
+        // it; said once at start, on stderr (the log), so that an operator sees it.
+        if internal.is_none() && url.starts_with("postgres") && !addr.ip().is_loopback() {
+            eprintln!(
+                "warning: the cluster's /internal/ routes are served on the public listener                  {addr} (only with the cluster's secret, never through a proxy): give                  --internal-listen an address only the instances reach (docs/deploy.md)"
+            );
+        }
         let state = pyramidion_server::AppState::open(config)
             .await
             .with_context(|| format!("cannot open the storage at {url}"))?;

@@ -16,6 +16,7 @@ pub mod fd_limit;
 pub mod game_status;
 pub mod http;
 pub mod identity;
+pub mod link_metrics;
 pub mod live;
 pub mod metrics;
 pub mod names;

@@ -182,6 +182,8 @@ impl StorageHealth {
 pub struct Metrics {
     /// Storage failures and whether the storage is failing now.
     pub storage: StorageHealth,
+    /// The internal links between instances (`live::link`).
+    pub links: crate::link_metrics::LinkMetrics,
     /// Read by the live-games cap, and shown as a gauge.
     pub games_live: AtomicU64,
     /// Read by the drain, and shown as a gauge.
@@ -257,6 +259,7 @@ impl Default for Metrics {
         let _ = counter(FORWARDS);
         Metrics {
             storage: StorageHealth::default(),
+            links: Default::default(),
             games_live: AtomicU64::new(0),
             connections: AtomicU64::new(0),
             notify_listener: AtomicI64::new(-1),
@@ -436,6 +439,7 @@ impl Metrics {
                  pyramidion_storage_last_error_info{{error=\"{escaped}\"}} 1\n"
             ));
         }
+        self.links.render(&mut s);
         s
     }
 }

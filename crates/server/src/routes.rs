@@ -176,12 +176,14 @@ async fn rate_limit(
             }
         };
     req.extensions_mut().insert(http::client_ip::ClientIp(ip));
-    // Other instances of the cluster carry many players' requests from one address; an
-    // `/internal/` request without the cluster's secret is answered 404 at once.
-    // With a listener of its own for them, `/internal/` is nothing on this one.
-    let internal = state.cluster.is_some()
-        && !state.config.internal_listener
-        && req.uri().path().starts_with("/internal/");
+    // Other instances of the cluster carry many players' requests from one address: theirs
+    // (with the cluster's secret) are not counted (`http::internal_gate`).
+    let internal = match http::internal_gate::gate(&state, &req) {
+        http::internal_gate::Gate::Refused => {
+            return error::ApiError::not_found("no such page").into_response();
+        }
+        gate => gate == http::internal_gate::Gate::Exempt,
+    };
     if !internal && !state.http_limit.allow(ip) {
         return error::ApiError::rate_limited().into_response();
     }

@@ -150,35 +150,35 @@ impl Drop for Proxy {
     }
 }
 
-/// `template` with its `server` lines (those naming `${PYRAMIDION_INSTANCE_…}`) replaced by
-/// one line for each of `n` instances: the shipped config names three.
-pub fn proxy_config(template: &str, n: usize) -> Result<String> {
-    let is_server =
-        |l: &str| l.trim_start().starts_with("server ") && l.contains("${PYRAMIDION_INSTANCE_");
-    let first = template
-        .lines()
-        .position(is_server)
-        .ok_or_else(|| anyhow!("the proxy config names no ${{PYRAMIDION_INSTANCE_…}} server"))?;
-    let mut out = Vec::new();
-    for (i, line) in template.lines().enumerate() {
-        if i == first {
-            for k in 1..=n {
-                out.push(format!("    server i{k} \"${{PYRAMIDION_INSTANCE_{k}}}\""));
-            }
-        }
-        if !is_server(line) {
-            out.push(line.to_string());
-        }
-    }
-    Ok(out.join("\n") + "\n")
-}
-
-/// HAProxy (`haproxy -db`) with `template` made for `instances`, listening on a free port.
+/// HAProxy (`haproxy -db`) with `template` made for `instances` by `deploy/haproxy-cfg`
+/// (the script beside it, as an operator makes it), listening on a free port.
 pub fn proxy(template: &Path, instances: &[Instance], logs: &Path) -> Result<Proxy> {
-    let text = std::fs::read_to_string(template)
-        .with_context(|| format!("cannot read {}", template.display()))?;
     let config: PathBuf = logs.join("haproxy.cfg");
-    std::fs::write(&config, proxy_config(&text, instances.len())?)?;
+    let script = template
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join("haproxy-cfg");
+    let addresses: Vec<(String, String)> = instances
+        .iter()
+        .enumerate()
+        .map(|(i, instance)| {
+            (
+                format!("PYRAMIDION_INSTANCE_{}", i + 1),
+                format!("127.0.0.1:{}", instance.port),
+            )
+        })
+        .collect();
+    let made = Command::new(&script)
+        .arg(instances.len().to_string())
+        .arg(logs.join("haproxy-start.state"))
+        .arg(template)
+        .envs(addresses.iter().map(|(k, v)| (k, v)))
+        .stdout(std::fs::File::create(&config)?)
+        .status()
+        .with_context(|| format!("cannot run {}", script.display()))?;
+    if !made.success() {
+        bail!("{} failed ({made})", script.display());
+    }
     let port = std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
         .port();
@@ -187,13 +187,8 @@ pub fn proxy(template: &Path, instances: &[Instance], logs: &Path) -> Result<Pro
         .arg("-db")
         .arg("-f")
         .arg(&config)
-        .env("PYRAMIDION_PROXY_BIND", format!("127.0.0.1:{port}"));
-    for (i, instance) in instances.iter().enumerate() {
-        command.env(
-            format!("PYRAMIDION_INSTANCE_{}", i + 1),
-            format!("127.0.0.1:{}", instance.port),
-        );
-    }
+        .env("PYRAMIDION_PROXY_BIND", format!("127.0.0.1:{port}"))
+        .envs(addresses.iter().map(|(k, v)| (k, v)));
     let child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -218,18 +213,80 @@ pub fn proxy(template: &Path, instances: &[Instance], logs: &Path) -> Result<Pro
 
 #[cfg(test)]
 mod tests {
+    use std::process::Command;
+
+    const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/haproxy-cfg");
+
+    /// `deploy/haproxy-cfg N STATE`: its output and the start-state file it writes.
+    fn made(n: &str) -> (std::process::Output, String) {
+        let state = std::env::temp_dir().join(format!(
+            "pyramidion-haproxy-cfg-{}-{n}.state",
+            std::process::id()
+        ));
+        let ports = (1..=5).map(|k| {
+            (
+                format!("PYRAMIDION_INSTANCE_{k}"),
+                format!("10.0.0.1{k}:808{k}"),
+            )
+        });
+        let out = Command::new(SCRIPT)
+            .arg(n)
+            .arg(&state)
+            .envs(ports)
+            .output()
+            .unwrap();
+        let written = std::fs::read_to_string(&state).unwrap_or_default();
+        let _ = std::fs::remove_file(&state);
+        (out, written)
+    }
+
     #[test]
-    fn the_proxy_config_gets_one_server_line_per_instance() {
-        let shipped = include_str!("../../../../deploy/haproxy.cfg");
-        let five = super::proxy_config(shipped, 5).unwrap();
+    fn the_proxy_config_is_made_for_any_number_of_instances() {
+        let (out, state) = made("5");
+        assert!(out.status.success());
+        let five = String::from_utf8(out.stdout).unwrap();
         let servers: Vec<_> = five
             .lines()
-            .filter(|l| l.trim_start().starts_with("server "))
+            .map(str::trim)
+            .filter(|l| l.starts_with("server "))
             .collect();
-        assert_eq!(servers.len(), 5, "{five}");
-        assert_eq!(servers[4].trim(), "server i5 \"${PYRAMIDION_INSTANCE_5}\"");
-        // The rest is kept, comments naming the placeholders too.
-        assert_eq!(five.lines().count(), shipped.lines().count() + 2);
-        assert!(super::proxy_config("global\n", 3).is_err());
+        assert_eq!(servers.len(), 10, "{five}");
+        assert_eq!(servers[4], "server i5 \"${PYRAMIDION_INSTANCE_5}\"");
+        assert_eq!(
+            servers[9],
+            "server i5-start \"${PYRAMIDION_INSTANCE_5}\" backup no-check"
+        );
+        // Every checked server starts down: one line each in the state file it names.
+        assert!(five.contains("server-state-file /"), "{five}");
+        let down: Vec<_> = state.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(down.len(), 6, "{state}");
+        assert!(
+            down[5].starts_with("0 instances 5 i5 0.0.0.0 0 "),
+            "{state}"
+        );
+        // HAProxy applies the port a state file names: each instance's own.
+        assert!(down[5].contains(" - 8085 - "), "{state}");
+        // The shipped file is what it makes for three, the state file at its default place.
+        let shipped = include_str!("../../../../deploy/haproxy.cfg");
+        let (three, _) = made("3");
+        let three = String::from_utf8(three.stdout).unwrap();
+        let state_line = |text: &str| {
+            text.lines()
+                .find(|l| l.trim_start().starts_with("server-state-file"))
+                .map(str::to_string)
+        };
+        assert_eq!(
+            three.replace(&state_line(&three).unwrap(), ""),
+            shipped.replace(&state_line(shipped).unwrap(), "")
+        );
+        assert_eq!(
+            state_line(shipped).unwrap().trim(),
+            "server-state-file /var/lib/haproxy/pyramidion-start.state"
+        );
+        for bad in ["0", "x", "-1", ""] {
+            assert_eq!(made(bad).0.status.code(), Some(2), "{bad:?} is refused");
+        }
+        // A state file for an instance whose address is unknown is refused, not guessed.
+        assert!(!made("6").0.status.success());
     }
 }

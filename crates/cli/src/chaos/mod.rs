@@ -38,7 +38,8 @@ pub struct ChaosArgs {
     /// Seeds which instance dies and which legal moves are played.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// HAProxy's configuration template (its `server` lines are made one per instance).
+    /// HAProxy's configuration template, made for the number of instances by the
+    /// `haproxy-cfg` script beside it (`deploy/haproxy-cfg`, as an operator makes it).
     #[arg(long, default_value = "deploy/haproxy.cfg")]
     pub proxy_config: PathBuf,
     /// Once the load stops, how long the games under way may take to finish, in seconds.

@@ -75,16 +75,15 @@ impl Instance {
             .append(true)
             .open(&log)
             .expect("a log file");
+        // Limits out of the way, unless the test sets one.
+        let http_rate = match extra.contains(&"--http-rate") {
+            true => &[][..],
+            false => &["--http-rate", "100000"][..],
+        };
         let mut child = Command::new(env!("CARGO_BIN_EXE_pyramidion"))
             .args(["serve", "--bind", bind, "--database", database])
-            .args([
-                "--instance",
-                name,
-                "--ws-rate",
-                "100000",
-                "--http-rate",
-                "100000",
-            ])
+            .args(["--instance", name, "--ws-rate", "100000"])
+            .args(http_rate)
             .args(extra)
             .env("RUST_LOG", "info")
             .envs(env.iter().copied())
@@ -182,48 +181,79 @@ impl Drop for Instance {
 
 /// HAProxy from Debian with deploy/haproxy.cfg in front of `instances`; its base URL.
 pub fn proxy(instances: &[&Instance]) -> (Child, String) {
-    // As an operator starts a proxy (docs/deploy.md): once every instance is ready. A starting
-    // instance answers `/readyz` 503 while it resumes its games and stores the shipped
-    // puzzles; HAProxy marks it down at its first check and, `on-marked-down
-    // shutdown-sessions`, cuts a request already sent there (a 502 to the client).
+    // The configuration starts every instance down and sends nobody to one before its first
+    // good check (`a_proxy_started_with_its_instances_cuts_no_request`), so the order does
+    // not matter; these tests start from a cluster already ready all the same, the steady
+    // state whose faults they measure.
     for instance in instances {
         wait_ready(&instance.base);
     }
+    let addresses: Vec<String> = instances
+        .iter()
+        .map(|i| i.base.trim_start_matches("http://").to_string())
+        .collect();
+    let (child, base, _) = proxy_at(&addresses);
+    (child, base)
+}
+
+/// HAProxy in front of the instances at `addresses` (`host:port`, started or not), with the
+/// configuration `deploy/haproxy-cfg` writes for that many instances: the process, its base
+/// URL, and the file its log lines (one per request, naming the server) go to.
+pub fn proxy_at(addresses: &[String]) -> (Child, String, std::path::PathBuf) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let config = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/haproxy.cfg");
+    let dir =
+        std::env::temp_dir().join(format!("pyramidion-haproxy-{}-{port}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("haproxy.cfg");
+    let state = dir.join("start.state");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/haproxy-cfg");
+    let instances: Vec<(String, &String)> = addresses
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (format!("PYRAMIDION_INSTANCE_{}", i + 1), a))
+        .collect();
+    let made = Command::new(script)
+        .arg(addresses.len().to_string())
+        .arg(&state)
+        .envs(instances.iter().map(|(k, v)| (k, v)))
+        .stdout(std::fs::File::create(&config).unwrap())
+        .status()
+        .expect("deploy/haproxy-cfg runs");
+    assert!(made.success(), "deploy/haproxy-cfg failed");
+    let log = dir.join("haproxy.log");
     let mut command = Command::new("haproxy");
     command
-        .args(["-db", "-f", config])
-        .env("PYRAMIDION_PROXY_BIND", format!("127.0.0.1:{port}"));
-    for (i, instance) in instances.iter().enumerate() {
-        command.env(
-            format!("PYRAMIDION_INSTANCE_{}", i + 1),
-            instance.base.trim_start_matches("http://"),
-        );
-    }
+        .arg("-db")
+        .arg("-f")
+        .arg(&config)
+        .env("PYRAMIDION_PROXY_BIND", format!("127.0.0.1:{port}"))
+        .envs(instances.iter().map(|(k, v)| (k, v)));
     let mut child = command
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
         .expect("haproxy runs (scripts/test installs Debian's haproxy)");
     let base = format!("http://127.0.0.1:{port}");
     for _ in 0..100 {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return (child, base);
+            return (child, base, log);
         }
         std::thread::sleep(Duration::from_millis(50));
     }
     let _ = child.kill();
     let _ = child.wait();
-    panic!("haproxy does not listen");
+    panic!(
+        "haproxy does not listen: {}",
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
 }
 
 /// Waits (30 s at most) until `base` answers `/readyz` with 200.
-fn wait_ready(base: &str) {
+pub fn wait_ready(base: &str) {
     use std::io::{Read, Write};
     let address = base.trim_start_matches("http://");
     for _ in 0..600 {

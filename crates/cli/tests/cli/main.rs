@@ -12,9 +12,15 @@ mod cli;
 #[cfg(feature = "postgres-tests")]
 mod cluster;
 #[cfg(feature = "postgres-tests")]
+mod cluster_internal_gate;
+#[cfg(feature = "postgres-tests")]
+mod cluster_link_metrics;
+#[cfg(feature = "postgres-tests")]
 mod cluster_pairing;
 #[cfg(feature = "postgres-tests")]
 mod cluster_people;
+#[cfg(feature = "postgres-tests")]
+mod cluster_start;
 #[cfg(feature = "postgres-tests")]
 mod cluster_support;
 #[cfg(feature = "postgres-tests")]

@@ -15,6 +15,7 @@ pub mod endings;
 pub mod export;
 pub mod friends;
 pub mod history;
+pub mod internal_gate;
 pub mod listen;
 pub mod meet;
 pub mod metrics_listener;

@@ -265,7 +265,7 @@ async fn join(
     loop {
         let link = state
             .links
-            .link(owner, address, &cluster.secret, &state.metrics);
+            .link(owner, address, &cluster.me, &cluster.secret, &state.metrics);
         let mut link_state = link.state.clone();
         // An owner that takes the connection but does not answer (stopped, or starting) is
         // not waited on past the moment its lease changes.

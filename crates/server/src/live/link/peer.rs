@@ -4,6 +4,7 @@
 //! answers' channel closes) and the next game to need the owner opens a new one.
 use super::frames::{Back, BackFrame, ForwardFrame};
 use crate::cluster::SECRET_HEADER;
+use crate::link_metrics::Side;
 use crate::metrics::Metrics;
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashMap;
@@ -11,6 +12,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio_tungstenite::tungstenite::Message as Frame;
+
+/// Names the forwarding instance to the owner (its figures per peer: `link_metrics`).
+pub(super) const PEER_HEADER: &str = "x-pyramidion-peer";
 
 /// How long a link no game uses stays open.
 pub const IDLE: Duration = Duration::from_secs(60);
@@ -60,6 +64,7 @@ impl Peers {
         self: &Arc<Self>,
         owner: &str,
         address: &str,
+        me: &str,
         secret: &str,
         metrics: &Arc<Metrics>,
     ) -> PeerLink {
@@ -78,6 +83,7 @@ impl Peers {
         let task = LinkTask {
             peers: self.clone(),
             key,
+            me: me.to_string(),
             secret: secret.to_string(),
             metrics: metrics.clone(),
             state: state_tx,
@@ -110,6 +116,8 @@ type LinkSocket =
 struct LinkTask {
     peers: Arc<Peers>,
     key: (String, String),
+    /// This instance's id, told to the owner.
+    me: String,
     secret: String,
     metrics: Arc<Metrics>,
     state: watch::Sender<LinkState>,
@@ -120,9 +128,13 @@ impl LinkTask {
         match self.connect().await {
             Ok(socket) => {
                 self.state.send_replace(LinkState::Up);
-                self.serve(socket, &mut rx).await;
+                let links = &self.metrics.links;
+                links.opened(Side::Out, &self.key.0);
+                let failed = self.serve(socket, &mut rx).await;
+                links.closed(Side::Out, &self.key.0, failed);
             }
             Err(error) => {
+                self.metrics.links.connect_failed(&self.key.0);
                 tracing::debug!(owner = %self.key.0, %error, "cannot open a link to an instance");
             }
         }
@@ -142,6 +154,9 @@ impl LinkTask {
         if let Ok(v) = self.secret.parse() {
             request.headers_mut().insert(SECRET_HEADER, v);
         }
+        if let Ok(v) = self.me.parse() {
+            request.headers_mut().insert(PEER_HEADER, v);
+        }
         match tokio::time::timeout(CONNECT_TIMEOUT, tokio_tungstenite::connect_async(request)).await
         {
             Ok(Ok((socket, _))) => Ok(socket),
@@ -151,8 +166,10 @@ impl LinkTask {
     }
 
     /// Passes the games' commands to the owner and its answers to each game, until the link
-    /// breaks or no game has used it for [`IDLE`].
-    async fn serve(&self, socket: LinkSocket, rx: &mut mpsc::Receiver<Out>) {
+    /// breaks (true) or no game has used it for [`IDLE`] (false).
+    async fn serve(&self, socket: LinkSocket, rx: &mut mpsc::Receiver<Out>) -> bool {
+        let links = &self.metrics.links;
+        let mut failed = false;
         let (mut sink, mut stream) = socket.split();
         let mut games: HashMap<String, mpsc::Sender<Back>> = HashMap::new();
         let mut idle = tokio::time::interval(IDLE);
@@ -174,8 +191,10 @@ impl LinkTask {
                             let text = serde_json::to_string(&frame).expect("commands serialise");
                             if sink.send(Frame::Text(text.into())).await.is_err() {
                                 self.metrics.forward_failed("broken");
+                                failed = true;
                                 break;
                             }
+                            links.sent(Side::Out);
                         }
                     }
                 }
@@ -185,25 +204,33 @@ impl LinkTask {
                         Some(Ok(Frame::Text(t))) => t,
                         Some(Ok(Frame::Close(_))) | None | Some(Err(_)) => {
                             self.metrics.forward_failed("broken");
+                            failed = true;
                             break;
                         }
                         Some(Ok(_)) => continue,
                     };
+                    links.received(Side::Out);
                     let Ok(BackFrame { game, back }) = serde_json::from_str(&text) else {
                         tracing::error!(owner = %self.key.0, "an unreadable message on the internal link");
                         self.metrics.forward_failed("broken");
+                        failed = true;
                         break;
                     };
                     let Some(to_game) = games.get(&game) else { continue };
-                    if to_game.try_send(back).is_err() {
+                    if let Err(e) = to_game.try_send(back) {
+                        if matches!(e, mpsc::error::TrySendError::Full(_)) {
+                            links.game_dropped();
+                        }
                         // Gone, or too far behind: the game leaves the link (its remote room
                         // sees its channel close and sends its followers to subscribe again).
                         games.remove(&game);
                         let leave = ForwardFrame { game, cmd: super::frames::Forward::Leave };
                         let text = serde_json::to_string(&leave).expect("commands serialise");
                         if sink.send(Frame::Text(text.into())).await.is_err() {
+                            failed = true;
                             break;
                         }
+                        links.sent(Side::Out);
                     }
                 }
                 _ = idle.tick() => {
@@ -217,6 +244,7 @@ impl LinkTask {
             }
         }
         let _ = sink.close().await;
+        failed
     }
 }
 

@@ -4,6 +4,7 @@
 use super::frames::{Back, BackFrame, Forward, ForwardFrame, answered};
 use crate::LiveContext as Context;
 use crate::cluster::SECRET_HEADER;
+use crate::link_metrics::Side;
 use crate::live::protocol::ServerMsg;
 use crate::live::room_cmd::{ChatCmd, Outbox, RoomCmd};
 use axum::extract::State;
@@ -32,7 +33,17 @@ pub async fn accept(
     if secret != Some(cluster.secret.as_str()) {
         return StatusCode::NOT_FOUND.into_response();
     }
-    upgrade.on_upgrade(move |socket| serve_peer(state, socket))
+    // Who forwards (for the figures only: the secret is what admits it).
+    let peer = headers
+        .get(super::peer::PEER_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    upgrade.on_upgrade(move |socket| async move {
+        state.metrics.links.opened(Side::In, &peer);
+        serve_peer(state.clone(), socket).await;
+        state.metrics.links.closed(Side::In, &peer, false);
+    })
 }
 
 /// What a game's service sends back: tagged with its game for the link's writer.
@@ -56,12 +67,14 @@ impl ToPeer {
 async fn serve_peer(state: Context, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let (to_peer, mut outgoing) = mpsc::channel::<BackFrame>(4096);
+    let metrics = state.metrics.clone();
     tokio::spawn(async move {
         while let Some(frame) = outgoing.recv().await {
             let text = serde_json::to_string(&frame).expect("messages serialise");
             if sink.send(Message::Text(text.into())).await.is_err() {
                 break;
             }
+            metrics.links.sent(Side::In);
         }
         let _ = sink.close().await;
     });
@@ -72,6 +85,7 @@ async fn serve_peer(state: Context, socket: WebSocket) {
             Ok(Message::Close(_)) | Err(_) => break,
             Ok(_) => continue,
         };
+        state.metrics.links.received(Side::In);
         let Ok(ForwardFrame { game, cmd }) = serde_json::from_str(&text) else {
             tracing::error!("an unreadable command on the internal link");
             break;
