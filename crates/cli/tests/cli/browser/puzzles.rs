@@ -1,19 +1,11 @@
 //! Puzzles from real games (issue 48 item 2): from the lobby, a guest fails a puzzle (their
 //! puzzle rating falls, the explanation is drawn on the board), asks a hint on the next one
 //! and solves it (the rating rises), in English at 1280 px and in French at 375 px.
-use crate::browser::support::{artifacts, call, catalog, open_lobby, viewport, world};
+use crate::browser::support::{call, catalog, open_lobby, shots, viewport, world};
 use crate::browser::webdriver::Session;
 use pyramidion_server::puzzles::seed_data::shipped;
 use pyramidion_server::puzzles::store::NewPuzzle;
 use serde_json::{Value, json};
-use std::path::PathBuf;
-
-/// Where the screenshots of this feature are looked at.
-fn shots() -> PathBuf {
-    std::env::var_os("PYRAMIDION_SHOTS")
-        .map(PathBuf::from)
-        .unwrap_or_else(artifacts)
-}
 
 /// The shipped puzzle the page shows (its solutions: the test knows them, the page does not).
 async fn shown(s: &Session) -> NewPuzzle {

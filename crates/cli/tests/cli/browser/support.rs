@@ -72,6 +72,12 @@ return (async () => {
   });
 })();";
 
+/// Where a feature's screenshots go to be looked at: `PYRAMIDION_SHOTS` when set, else the
+/// browser artifacts.
+pub(crate) fn shots() -> PathBuf {
+    std::env::var_os("PYRAMIDION_SHOTS").map_or_else(artifacts, PathBuf::from)
+}
+
 pub(crate) fn artifacts() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
