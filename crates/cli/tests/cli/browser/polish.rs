@@ -85,7 +85,25 @@ async fn a_phone_reads_the_move_number_without_a_blank_band_and_the_history_keep
     viewport(&s, DESKTOP.0, DESKTOP.1).await;
     s.screenshot(&shots(), "polish-status-it-1280").await;
 
-    // Resigned, the game is in the history with how it ended, on the result's line.
+    // A game against a person, resigned: in the history with how it ended, on the result's
+    // line. (Against a bot the player abandons; a resignation needs a person.)
+    let table = call(
+        &s,
+        "POST",
+        "/api/tables",
+        json!({"game": "pyramido", "options": {"players": 2},
+               "seats": [{"type": "me"}, {"type": "open"}]}),
+    )
+    .await;
+    let id = table["id"].as_str().expect("a table").to_string();
+    let friend = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    open_lobby(&friend, &base).await;
+    friend.goto(&format!("{base}/#/table/{id}")).await;
+    friend.wait_for("[data-testid=join]", 15).await;
+    friend.click("[data-testid=join]").await;
+    friend.wait_for("[data-testid=pyo-table]", 20).await;
+    s.goto(&format!("{base}/#/game/{id}")).await;
+    s.wait_for("[data-testid=pyo-table]", 20).await;
     s.click("[data-testid=resign]").await;
     s.click("[data-testid=confirm-resign]").await;
     s.wait_for("[data-testid=end-bar] [data-testid=ending]", 15)
@@ -118,6 +136,7 @@ async fn a_phone_reads_the_move_number_without_a_blank_band_and_the_history_keep
     s.screenshot(&shots(), "polish-history-it-375").await;
     viewport(&s, DESKTOP.0, DESKTOP.1).await;
     s.screenshot(&shots(), "polish-history-it-1280").await;
+    friend.quit().await;
     s.quit().await;
 }
 

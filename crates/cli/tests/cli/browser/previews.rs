@@ -6,8 +6,8 @@
 //! budget, in English and in French.
 use crate::browser::support::{
     DESKTOP, PHONE, PLAY_AGAINST_A_RANDOM_BOT, REGISTER, artifacts, catalog, exists, fill,
-    open_lobby, open_solo, py_state, py_wait_past, pyo_state, pyo_wait_past, table_state, viewport,
-    wait_past, world, world_with,
+    new_table_against_greedy, open_lobby, open_solo, py_state, py_wait_past, pyo_state,
+    pyo_wait_past, table_state, viewport, wait_past, world, world_with,
 };
 use serde_json::json;
 use std::path::Path;
@@ -33,13 +33,7 @@ async fn a_placement_preview_shows_before_the_move_is_sent_and_agrees_with_the_s
     let w = world("previews-pyramido").await;
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &w.server.base).await;
-    s.click("[data-testid=new-game] option[value=pyramido]")
-        .await;
-    s.click("[data-testid=new-players] option[value='2']").await;
-    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
-        .await;
-    s.click("[data-testid=create-table]").await;
-    s.wait_for("[data-testid=pyo-table]", 20).await;
+    new_table_against_greedy(&s, "pyramido", "pyo-table").await;
     let dir = artifacts();
     let mut previews = 0;
     for _ in 0..60 {
@@ -212,13 +206,7 @@ async fn a_pyramid_card_preview_shows_before_the_move_is_sent_and_agrees_with_th
     let w = world("previews-pyramids").await;
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &w.server.base).await;
-    s.click("[data-testid=new-game] option[value=pyramids]")
-        .await;
-    s.click("[data-testid=new-players] option[value='2']").await;
-    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
-        .await;
-    s.click("[data-testid=create-table]").await;
-    s.wait_for("[data-testid=py-table]", 20).await;
+    new_table_against_greedy(&s, "pyramids", "py-table").await;
     let dir = artifacts();
     let mut previews = 0;
     for step in 0..80 {

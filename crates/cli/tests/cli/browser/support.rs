@@ -177,6 +177,18 @@ pub(crate) async fn open_lobby(s: &Session, base: &str) {
         .await;
 }
 
+/// From the open lobby, the new-table form: a 2-player table of `game` against the greedy bot,
+/// created by clicking, and its table (test id `table`) drawn.
+pub(crate) async fn new_table_against_greedy(s: &Session, game: &str, table: &str) {
+    s.click(&format!("[data-testid=new-game] option[value={game}]"))
+        .await;
+    s.click("[data-testid=new-players] option[value='2']").await;
+    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
+        .await;
+    s.click("[data-testid=create-table]").await;
+    s.wait_for(&format!("[data-testid={table}]"), 20).await;
+}
+
 /// `fetch` from the page (its session cookie), answering the JSON body.
 pub(crate) async fn call(s: &Session, method: &str, path: &str, body: Value) -> Value {
     s.js(
