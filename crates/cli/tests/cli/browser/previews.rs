@@ -7,7 +7,7 @@
 use crate::browser::support::{
     DESKTOP, PHONE, PLAY_AGAINST_A_RANDOM_BOT, REGISTER, artifacts, catalog, exists, fill,
     new_table_against_greedy, open_lobby, open_solo, py_state, py_wait_past, pyo_state,
-    pyo_wait_past, table_state, viewport, wait_past, world, world_with,
+    pyo_wait_past, shots, table_state, viewport, wait_past, world, world_with,
 };
 use serde_json::json;
 use std::path::Path;
@@ -441,12 +441,7 @@ async fn a_running_games_decision_is_judged_in_the_browser_from_the_seats_view()
     let w = world("previews-position").await;
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &w.server.base).await;
-    s.click("[data-testid=new-game] option[value=pyramids]")
-        .await;
-    s.click("[data-testid=new-players] option[value='2']").await;
-    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
-        .await;
-    s.click("[data-testid=create-table]").await;
+    new_table_against_greedy(&s, "pyramids", "py-table").await;
     s.wait_until(
         "my Pyramids turn",
         "const t = document.querySelector('[data-testid=py-table]');
@@ -481,15 +476,22 @@ async fn a_running_games_decision_is_judged_in_the_browser_from_the_seats_view()
         "the best move is one the seat may play: {found}"
     );
     let budget = found[1].as_str().unwrap_or_default().to_string();
-    let label = s.text("[data-testid=position-analysis-label]").await;
     let en = catalog("en");
+    // The best move reads as one to make ("take god 2"), not in the log's past ("took").
+    assert!(
+        s.text("[data-testid=position-analysis] strong")
+            .await
+            .starts_with(&advice_on_a_god(&en)),
+        "the best move as advice"
+    );
+    let label = s.text("[data-testid=position-analysis-label]").await;
     let said = fill(&en["preview2.done.other"], "budget", &budget);
     let (before, _) = said.split_once("{count}").unwrap();
     assert!(
         label.starts_with(before),
         "labelled as computed in the browser, with its budget: {label}"
     );
-    let dir = artifacts();
+    let dir = shots();
     s.js(
         "document.querySelector('[data-testid=position-analysis]').scrollIntoView({ block: 'center' });",
         json!([]),
@@ -508,6 +510,12 @@ async fn a_running_games_decision_is_judged_in_the_browser_from_the_seats_view()
         10,
     )
     .await;
+    assert!(
+        s.text("[data-testid=position-analysis] strong")
+            .await
+            .starts_with(&advice_on_a_god(&fr)),
+        "the best move as advice, in French"
+    );
     viewport(&s, PHONE.0, PHONE.1).await;
     s.js(
         "document.querySelector('[data-testid=position-analysis]').scrollIntoView({ block: 'center' });",
@@ -515,4 +523,16 @@ async fn a_running_games_decision_is_judged_in_the_browser_from_the_seats_view()
     )
     .await;
     s.screenshot(&dir, "position-analysis-fr-375").await;
+}
+
+/// How the judgement's line begins when its best move is a God tile (a round's first
+/// decision): "Best move: take god ", up to the god's number.
+fn advice_on_a_god(words: &serde_json::Value) -> String {
+    let best = words["preview2.best"].as_str().unwrap();
+    let god = words["py.advice.god"].as_str().unwrap();
+    format!(
+        "{}{}",
+        best.split("{move}").next().unwrap(),
+        god.split("{number}").next().unwrap()
+    )
 }
