@@ -9,6 +9,7 @@ use crate::browser::support::{
     new_table_against_greedy, open_lobby, open_solo, py_state, py_wait_past, pyo_state,
     pyo_wait_past, shots, table_state, viewport, wait_past, world, world_with,
 };
+use crate::browser::webdriver::Session;
 use serde_json::json;
 use std::path::Path;
 
@@ -26,6 +27,18 @@ fn module_built() {
 const SPY_ON_SENDS: &str = "window.sentOnSocket = [];
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) { window.sentOnSocket.push(String(data)); return send.call(this, data); };";
+
+/// Nothing left the page on its sockets since `SPY_ON_SENDS` (the `what` was computed in it).
+async fn nothing_sent(s: &Session, what: &str) {
+    let sent = s.js("return window.sentOnSocket;", json!([])).await;
+    assert_eq!(sent, json!([]), "nothing went to the server for the {what}");
+}
+
+/// What the page sent on its sockets since `SPY_ON_SENDS` holds `text`.
+async fn sent_with(s: &Session, text: &str, why: &str) {
+    let sent = s.js("return window.sentOnSocket;", json!([])).await;
+    assert!(sent.to_string().contains(text), "{why}: {sent}");
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_placement_preview_shows_before_the_move_is_sent_and_agrees_with_the_server() {
@@ -64,12 +77,7 @@ async fn a_placement_preview_shows_before_the_move_is_sent_and_agrees_with_the_s
                 )
                 .await;
                 s.wait_for("[data-testid=preview]", 20).await;
-                let sent = s.js("return window.sentOnSocket;", json!([])).await;
-                assert_eq!(
-                    sent,
-                    json!([]),
-                    "nothing went to the server for the preview"
-                );
+                nothing_sent(&s, "preview").await;
                 let preview = s
                     .js(
                         "const p = document.querySelector('[data-testid=preview]');
@@ -92,11 +100,7 @@ async fn a_placement_preview_shows_before_the_move_is_sent_and_agrees_with_the_s
                 }
                 s.click("[data-testid=confirm-place]").await;
                 pyo_wait_past(&s, state).await;
-                let sent = s.js("return window.sentOnSocket;", json!([])).await;
-                assert!(
-                    sent.to_string().contains(&move_text),
-                    "the previewed move was the one sent: {sent}"
-                );
+                sent_with(&s, &move_text, "the previewed move was the one sent").await;
                 // The server's word on it: this seat's stage value once the move is played.
                 let after = s
                     .js(
@@ -230,12 +234,7 @@ async fn a_pyramid_card_preview_shows_before_the_move_is_sent_and_agrees_with_th
                 s.click_nth("[data-testid=my-pyramid] [data-testid=ghost]", previews * 5)
                     .await;
                 s.wait_for("[data-testid=preview]", 20).await;
-                let sent = s.js("return window.sentOnSocket;", json!([])).await;
-                assert_eq!(
-                    sent,
-                    json!([]),
-                    "nothing went to the server for the preview"
-                );
+                nothing_sent(&s, "preview").await;
                 let preview = s
                     .js(
                         "const p = document.querySelector('[data-testid=preview]');
@@ -303,11 +302,7 @@ async fn a_pyramid_card_preview_shows_before_the_move_is_sent_and_agrees_with_th
                 }
                 s.click("[data-testid=confirm-pyramid]").await;
                 py_wait_past(&s, state).await;
-                let sent = s.js("return window.sentOnSocket;", json!([])).await;
-                assert!(
-                    sent.to_string().contains(&move_text),
-                    "the previewed move was the one sent: {sent}"
-                );
+                sent_with(&s, &move_text, "the previewed move was the one sent").await;
                 // The server's word on it: this seat's visible points once the card is placed.
                 let after = s
                     .js(
@@ -365,12 +360,7 @@ async fn a_stage_end_plan_preview_shows_before_it_is_sent_and_agrees_with_the_se
                 s.js(SPY_ON_SENDS, json!([])).await;
                 s.click("[data-testid=best-allocation]").await;
                 s.wait_for("[data-testid=preview]", 20).await;
-                let sent = s.js("return window.sentOnSocket;", json!([])).await;
-                assert_eq!(
-                    sent,
-                    json!([]),
-                    "nothing went to the server for the preview"
-                );
+                nothing_sent(&s, "preview").await;
                 let preview = s
                     .js(
                         "const p = document.querySelector('[data-testid=preview]');
@@ -409,11 +399,7 @@ async fn a_stage_end_plan_preview_shows_before_it_is_sent_and_agrees_with_the_se
                     30,
                 )
                 .await;
-                let sent = s.js("return window.sentOnSocket;", json!([])).await;
-                assert!(
-                    sent.to_string().contains("done"),
-                    "the plan was sent after the preview: {sent}"
-                );
+                sent_with(&s, "done", "the plan was sent after the preview").await;
                 // The server's word on it: this seat's score once the plan is played.
                 let after = s
                     .js(
@@ -456,12 +442,7 @@ async fn a_running_games_decision_is_judged_in_the_browser_from_the_seats_view()
     s.click("[data-testid=judge-local]").await;
     s.wait_for("[data-testid=position-analysis][data-state=done]", 120)
         .await;
-    let sent = s.js("return window.sentOnSocket;", json!([])).await;
-    assert_eq!(
-        sent,
-        json!([]),
-        "nothing went to the server for the judgement"
-    );
+    nothing_sent(&s, "judgement").await;
     assert_eq!(py_state(&s).await.0, state, "no move was played");
     let found = s
         .js(
