@@ -4,7 +4,7 @@
 //! result; a tournament cannot be ticked Rated without a clock, and the form says why.
 //! Screenshots at 375 and 1280 px (`PYRAMIDION_SHOTS`, else the browser artifacts).
 use crate::browser::support::{
-    DESKTOP, PHONE, REGISTER, call, catalog, open_lobby, shots, viewport, world,
+    DESKTOP, PHONE, REGISTER, catalog, open_lobby, shots, two_seat_table, viewport, world,
 };
 use crate::browser::webdriver::Session;
 use serde_json::json;
@@ -35,15 +35,13 @@ async fn a_phone_reads_the_move_number_without_a_blank_band_and_the_history_keep
     let s = w.driver.session(PHONE.0, PHONE.1).await;
     viewport(&s, PHONE.0, PHONE.1).await;
     italian_account(&s, &base, "lucia").await;
-    let table = call(
+    let id = two_seat_table(
         &s,
-        "POST",
-        "/api/tables",
-        json!({"game": "pyramido", "options": {"players": 2},
-               "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}]}),
+        "pyramido",
+        json!({"type": "bot", "level": "greedy"}),
+        None,
     )
     .await;
-    let id = table["id"].as_str().expect("a table").to_string();
     s.goto(&format!("{base}/#/game/{id}")).await;
     s.wait_for("[data-testid=pyo-table]", 20).await;
     s.wait_for("[data-testid=chat]", 20).await;
@@ -87,15 +85,7 @@ async fn a_phone_reads_the_move_number_without_a_blank_band_and_the_history_keep
 
     // A game against a person, resigned: in the history with how it ended, on the result's
     // line. (Against a bot the player abandons; a resignation needs a person.)
-    let table = call(
-        &s,
-        "POST",
-        "/api/tables",
-        json!({"game": "pyramido", "options": {"players": 2},
-               "seats": [{"type": "me"}, {"type": "open"}]}),
-    )
-    .await;
-    let id = table["id"].as_str().expect("a table").to_string();
+    let id = two_seat_table(&s, "pyramido", json!({"type": "open"}), None).await;
     let friend = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&friend, &base).await;
     friend.goto(&format!("{base}/#/table/{id}")).await;

@@ -189,6 +189,27 @@ pub(crate) async fn new_table_against_greedy(s: &Session, game: &str, table: &st
     s.wait_for(&format!("[data-testid={table}]"), 20).await;
 }
 
+/// A 2-player table of `game` made through the API by the page's player, its other seat
+/// `second` (e.g. `{"type": "bot", "level": "greedy"}` or `{"type": "open"}`), with `clock`
+/// when given; its id.
+pub(crate) async fn two_seat_table(
+    s: &Session,
+    game: &str,
+    second: Value,
+    clock: Option<&str>,
+) -> String {
+    let mut body = json!({"game": game, "options": {"players": 2},
+                          "seats": [{"type": "me"}, second]});
+    if let Some(clock) = clock {
+        body["clock"] = json!(clock);
+    }
+    let table = call(s, "POST", "/api/tables", body).await;
+    table["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a table: {table}"))
+        .to_string()
+}
+
 /// `fetch` from the page (its session cookie), answering the JSON body.
 pub(crate) async fn call(s: &Session, method: &str, path: &str, body: Value) -> Value {
     s.js(
