@@ -75,8 +75,15 @@ export function historyItem(game) {
       h(`span.status.${game.status}`, {}, t(`status.${game.status}`)),
       game.rated ? h('span.badge', {}, t('history.rated')) : h('span.badge.casual', {}, t('history.casual')),
       game.offline ? h('span.badge.casual', { 'data-testid': 'history-offline' }, t('offline.played_offline')) : null,
-      h('strong', { 'data-testid': 'history-result' }, resultText(game.mine, game.seats.length)),
-      game.result && game.result.ending ? h('span.ending', { 'data-testid': 'history-ending' }, ` · ${t(`history.ending.${game.result.ending}`)}`) : null,
+      // The result and how the game ended are one item of the row, the separator bound to the
+      // result by a no-break space: on a phone the row wrapped before "· resigned", which then
+      // opened a line of its own.
+      h(
+        'span.history-outcome',
+        {},
+        h('strong', { 'data-testid': 'history-result' }, resultText(game.mine, game.seats.length)),
+        game.result && game.result.ending ? h('span.ending', { 'data-testid': 'history-ending' }, `\u00a0· ${t(`history.ending.${game.result.ending}`)}`) : null,
+      ),
       rating ? h('span', { 'data-testid': 'history-rating' }, rating) : null,
     ),
     game.status === 'finished' ? h('div.row', {}, h('a', { href }, t('history.replay')), exportLinks(game)) : null,

@@ -26,7 +26,8 @@ const signed = (v) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(1)}`;
 /**
  * The control and its result under the board, or null where it is not offered.
  * @param {any} ctx the table's context (the shell's)
- * @param {(move: any) => string} moveText the game's way to say a move
+ * @param {(move: any, as?: 'advice') => string} moveText the game's way to say a move (as one
+ *   to make, `'advice'`, where the game words it so: a suggestion is not a move made)
  */
 export function positionAnalysis(ctx, moveText) {
   const st = ctx.state;
@@ -62,7 +63,7 @@ export function positionAnalysis(ctx, moveText) {
     return h(
       'div.card.position-analysis',
       { ...attrs, 'data-best': d.best, role: 'status' },
-      h('p', {}, h('strong', {}, t('preview2.best', { move: moveText(d.best_move), points: signed(d.best_points) }))),
+      h('p', {}, h('strong', {}, t('preview2.best', { move: moveText(d.best_move, 'advice'), points: signed(d.best_points) }))),
       h('p.hint', { 'data-testid': 'position-analysis-label' }, t('preview2.done', { budget: POSITION_BUDGET, count: d.candidates })),
     );
   }

@@ -84,7 +84,13 @@ function createForm(games, clocks) {
             (v) => (state.minutes = Number(v)),
             t('tournament.duration'),
           ),
-      select('clock', state.clock, [['', t('lobby.no_clock')], ...clocks.clocks.map((p) => [p.key, profileLabel(p)])], (v) => ((state.clock = v), draw()), t('lobby.clock')),
+      select(
+        'clock',
+        state.clock,
+        [['', t('lobby.no_clock')], ...clocks.clocks.map((p) => [p.key, profileLabel(p)])],
+        (v) => ((state.clock = v), v || (state.rated = false), draw()),
+        t('lobby.clock'),
+      ),
       // Rounds without a clock end at a deadline the creator chooses (the server's bounds).
       state.format === 'swiss' && !state.clock
         ? select(
@@ -112,7 +118,15 @@ function createForm(games, clocks) {
       state.format === 'swiss'
         ? h('label.check', {}, h('input', { type: 'checkbox', checked: state.bots, 'data-testid': 'tournament-bots', onchange: (e) => (state.bots = e.target.checked) }), t('tournament.bots_allowed'))
         : null,
-      h('label.check', {}, h('input', { type: 'checkbox', checked: state.rated, 'data-testid': 'tournament-rated', onchange: (e) => (state.rated = e.target.checked) }), t('lobby.rated')),
+      // The server refuses a rated tournament without a clock (`rated_needs_clock`): the form
+      // says so before, and a clock taken away unticks Rated.
+      h(
+        'label.check',
+        {},
+        h('input', { type: 'checkbox', checked: state.rated, disabled: !state.clock, 'data-testid': 'tournament-rated', onchange: (e) => (state.rated = e.target.checked) }),
+        t('lobby.rated'),
+      ),
+      state.clock ? null : h('p.hint', { 'data-testid': 'tournament-rated-needs-clock' }, t('polish.rated_needs_clock')),
       h(
         'button.primary',
         {

@@ -22,23 +22,26 @@ const cellName = (x, y) => `${String.fromCharCode(97 + x)}${y + 1}`;
 /**
  * A move in words (the log, the replay, notices, the analysis); a kind this client does not
  * know reads as its text.
+ * `as`: `'advice'` words the move as one to make (the judge's best move), not as one made.
  * @param {MoveForm} m
+ * @param {'log' | 'advice'} [as]
  * @returns {string}
  */
-export function moveText(m) {
+export function moveText(m, as = 'log') {
+  const k = (/** @type {string} */ name) => (as === 'advice' ? `ft.advice.${name}` : `move.${name}`);
   switch (m.kind) {
     case 'take':
-      return m.gem ? t('move.take_gem', { space: m.space + 1, gem: t(`gem.${m.gem}`) }) : t('move.take', { space: m.space + 1 });
+      return m.gem ? t(k('take_gem'), { space: m.space + 1, gem: t(`gem.${m.gem}`) }) : t(k('take'), { space: m.space + 1 });
     case 'flip':
-      return t('move.flip', { space: m.pile + 1 });
+      return t(k('flip'), { space: m.pile + 1 });
     case 'place':
-      return t('move.place', { cell: cellName(m.x, m.y), dir: t(`dir.${m.dir}`) });
+      return t(k('place'), { cell: cellName(m.x, m.y), dir: t(`dir.${m.dir}`) });
     case 'activate':
-      return t('move.activate', { area: m.area, payment: t(`pay_short.${m.payment}`) });
+      return t(k('activate'), { area: m.area, payment: t(`pay_short.${m.payment}`) });
     case 'done':
-      return t('move.done');
+      return t(k('done'));
     case 'discard':
-      return t('move.discard', { gem: t(`gem.${m.gem}`) });
+      return t(k('discard'), { gem: t(`gem.${m.gem}`) });
     default:
       return /** @type {import('../envelope.js').MoveBase} */ (m).text;
   }

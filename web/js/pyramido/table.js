@@ -557,26 +557,30 @@ export function resultDetails(ctx) {
 }
 
 // A move in words (the log, the replay, notices, the analysis): exported for the shell.
+// `as`: `'advice'` words the move as one to make (the judge's best move), not as one made.
 /**
  * @param {MoveForm} m
+ * @param {'log' | 'advice'} [as]
  * @returns {string}
  */
-export function moveText(m) {
+export function moveText(m, as = 'log') {
+  const advice = as === 'advice';
+  const k = (/** @type {string} */ name) => (advice ? `pyo.advice.${name}` : `pyo.move.${name}`);
   switch (m.kind) {
     case 'take':
-      return t('pyo.move.take', { slot: m.slot + 1 });
+      return t(k('take'), { slot: m.slot + 1 });
     case 'place':
-      return t('move.place', { cell: cellName(m.x, m.y), dir: t(`dir.${m.dir}`) });
+      return t(advice ? 'pyo.advice.place' : 'move.place', { cell: cellName(m.x, m.y), dir: t(`dir.${m.dir}`) });
     case 'mark':
-      return t('pyo.move.mark', { side: m.side });
+      return t(k('mark'), { side: m.side });
     case 'resurface':
-      return t('pyo.move.resurface', { side: m.side, colour: colourName(m.colour), quadrant: t(`pyo.quadrant.${m.quadrant}`) });
+      return t(k('resurface'), { side: m.side, colour: colourName(m.colour), quadrant: t(`pyo.quadrant.${m.quadrant}`) });
     case 'pass':
-      return t('pyo.move.pass');
+      return t(k('pass'));
     case 'refill':
-      return t('pyo.move.refill', { pile: m.pile + 1 });
+      return t(k('refill'), { pile: m.pile + 1 });
     case 'cover':
-      return t('pyo.move.cover', { cell: m.cell, colour: colourName(m.colour), quadrant: t(`pyo.quadrant.${m.quadrant}`) });
+      return t(k('cover'), { cell: m.cell, colour: colourName(m.colour), quadrant: t(`pyo.quadrant.${m.quadrant}`) });
     default:
       // A kind this client does not know reads as its text.
       return /** @type {import('../envelope.js').MoveBase} */ (m).text;

@@ -16,25 +16,28 @@ import { t } from '../i18n.js';
 /**
  * A move in words (the log, the replay, notices, the analysis); a kind this client does not
  * know reads as its text.
+ * `as`: `'advice'` words the move as one to make (the judge's best move), not as one made.
  * @param {MoveForm} m
+ * @param {'log' | 'advice'} [as]
  * @returns {string}
  */
-export function moveText(m) {
+export function moveText(m, as = 'log') {
+  const k = (/** @type {string} */ name) => (as === 'advice' ? `py.advice.${name}` : `py.move.${name}`);
   switch (m.kind) {
     case 'god':
-      return t('py.move.god', { god: t(`py.god.${m.god}`), number: m.number });
+      return t(k('god'), { god: t(`py.god.${m.god}`), number: m.number });
     case 'pair':
-      return t('py.move.pair', { number: m.pair + 1 });
+      return t(k('pair'), { number: m.pair + 1 });
     case 'pyramid':
-      return t('py.move.pyramid', { place: m.place });
+      return t(k('pyramid'), { place: m.place });
     case 'obelisk':
-      return t('py.move.obelisk');
+      return t(k('obelisk'));
     case 'tomb':
-      return m.card === null || m.card === undefined ? t('py.move.tomb_hidden') : t('py.move.tomb', { number: m.hand + 1 });
+      return m.card === null || m.card === undefined ? t('py.move.tomb_hidden') : t(k('tomb'), { number: m.hand + 1 });
     case 'done':
-      return t('py.move.done');
+      return t(k('done'));
     case 'discard':
-      return m.card === null || m.card === undefined ? t('py.move.discard_hidden') : t('py.move.discard', { number: m.hand + 1 });
+      return m.card === null || m.card === undefined ? t('py.move.discard_hidden') : t(k('discard'), { number: m.hand + 1 });
     default:
       return /** @type {import('../envelope.js').MoveBase} */ (m).text;
   }

@@ -9,8 +9,8 @@
 use crate::browser::forgotten_treasures::play_step;
 use crate::browser::pyramids::py_step;
 use crate::browser::support::{
-    DESKTOP, DESKTOP_800, PHONE, REGISTER, artifacts, catalog, exists, fill, open_lobby, pyo_state,
-    pyo_wait_past, table_state, viewport, world,
+    DESKTOP, DESKTOP_800, PHONE, REGISTER, artifacts, catalog, exists, fill,
+    new_table_against_greedy, open_lobby, pyo_state, pyo_wait_past, table_state, viewport, world,
 };
 use crate::browser::webdriver::Session;
 use serde_json::{Value, json};
@@ -32,13 +32,7 @@ fn greedy_bot_name() -> String {
 /// Creates a 2-player table of `game` against a greedy bot from the lobby's builder.
 async fn create_against_bot(s: &Session, base: &str, game: &str, table: &str) {
     open_lobby(s, base).await;
-    s.click(&format!("[data-testid=new-game] option[value={game}]"))
-        .await;
-    s.click("[data-testid=new-players] option[value='2']").await;
-    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
-        .await;
-    s.click("[data-testid=create-table]").await;
-    s.wait_for(&format!("[data-testid={table}]"), 20).await;
+    new_table_against_greedy(s, game, table).await;
 }
 
 /// Waits until this page may move (or the game is over); true when it may move.

@@ -15,6 +15,7 @@ mod offline;
 mod people;
 mod people3;
 mod people_shots;
+mod polish;
 mod previews;
 mod puzzles;
 mod pyramido;

@@ -6,9 +6,10 @@
 //! budget, in English and in French.
 use crate::browser::support::{
     DESKTOP, PHONE, PLAY_AGAINST_A_RANDOM_BOT, REGISTER, artifacts, catalog, exists, fill,
-    open_lobby, open_solo, py_state, py_wait_past, pyo_state, pyo_wait_past, table_state, viewport,
-    wait_past, world, world_with,
+    new_table_against_greedy, open_lobby, open_solo, py_state, py_wait_past, pyo_state,
+    pyo_wait_past, shots, table_state, viewport, wait_past, world, world_with,
 };
+use crate::browser::webdriver::Session;
 use serde_json::json;
 use std::path::Path;
 
@@ -27,19 +28,25 @@ const SPY_ON_SENDS: &str = "window.sentOnSocket = [];
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) { window.sentOnSocket.push(String(data)); return send.call(this, data); };";
 
+/// Nothing left the page on its sockets since `SPY_ON_SENDS` (the `what` was computed in it).
+async fn nothing_sent(s: &Session, what: &str) {
+    let sent = s.js("return window.sentOnSocket;", json!([])).await;
+    assert_eq!(sent, json!([]), "nothing went to the server for the {what}");
+}
+
+/// What the page sent on its sockets since `SPY_ON_SENDS` holds `text`.
+async fn sent_with(s: &Session, text: &str, why: &str) {
+    let sent = s.js("return window.sentOnSocket;", json!([])).await;
+    assert!(sent.to_string().contains(text), "{why}: {sent}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_placement_preview_shows_before_the_move_is_sent_and_agrees_with_the_server() {
     module_built();
     let w = world("previews-pyramido").await;
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &w.server.base).await;
-    s.click("[data-testid=new-game] option[value=pyramido]")
-        .await;
-    s.click("[data-testid=new-players] option[value='2']").await;
-    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
-        .await;
-    s.click("[data-testid=create-table]").await;
-    s.wait_for("[data-testid=pyo-table]", 20).await;
+    new_table_against_greedy(&s, "pyramido", "pyo-table").await;
     let dir = artifacts();
     let mut previews = 0;
     for _ in 0..60 {
@@ -70,12 +77,7 @@ async fn a_placement_preview_shows_before_the_move_is_sent_and_agrees_with_the_s
                 )
                 .await;
                 s.wait_for("[data-testid=preview]", 20).await;
-                let sent = s.js("return window.sentOnSocket;", json!([])).await;
-                assert_eq!(
-                    sent,
-                    json!([]),
-                    "nothing went to the server for the preview"
-                );
+                nothing_sent(&s, "preview").await;
                 let preview = s
                     .js(
                         "const p = document.querySelector('[data-testid=preview]');
@@ -98,11 +100,7 @@ async fn a_placement_preview_shows_before_the_move_is_sent_and_agrees_with_the_s
                 }
                 s.click("[data-testid=confirm-place]").await;
                 pyo_wait_past(&s, state).await;
-                let sent = s.js("return window.sentOnSocket;", json!([])).await;
-                assert!(
-                    sent.to_string().contains(&move_text),
-                    "the previewed move was the one sent: {sent}"
-                );
+                sent_with(&s, &move_text, "the previewed move was the one sent").await;
                 // The server's word on it: this seat's stage value once the move is played.
                 let after = s
                     .js(
@@ -212,13 +210,7 @@ async fn a_pyramid_card_preview_shows_before_the_move_is_sent_and_agrees_with_th
     let w = world("previews-pyramids").await;
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &w.server.base).await;
-    s.click("[data-testid=new-game] option[value=pyramids]")
-        .await;
-    s.click("[data-testid=new-players] option[value='2']").await;
-    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
-        .await;
-    s.click("[data-testid=create-table]").await;
-    s.wait_for("[data-testid=py-table]", 20).await;
+    new_table_against_greedy(&s, "pyramids", "py-table").await;
     let dir = artifacts();
     let mut previews = 0;
     for step in 0..80 {
@@ -242,12 +234,7 @@ async fn a_pyramid_card_preview_shows_before_the_move_is_sent_and_agrees_with_th
                 s.click_nth("[data-testid=my-pyramid] [data-testid=ghost]", previews * 5)
                     .await;
                 s.wait_for("[data-testid=preview]", 20).await;
-                let sent = s.js("return window.sentOnSocket;", json!([])).await;
-                assert_eq!(
-                    sent,
-                    json!([]),
-                    "nothing went to the server for the preview"
-                );
+                nothing_sent(&s, "preview").await;
                 let preview = s
                     .js(
                         "const p = document.querySelector('[data-testid=preview]');
@@ -315,11 +302,7 @@ async fn a_pyramid_card_preview_shows_before_the_move_is_sent_and_agrees_with_th
                 }
                 s.click("[data-testid=confirm-pyramid]").await;
                 py_wait_past(&s, state).await;
-                let sent = s.js("return window.sentOnSocket;", json!([])).await;
-                assert!(
-                    sent.to_string().contains(&move_text),
-                    "the previewed move was the one sent: {sent}"
-                );
+                sent_with(&s, &move_text, "the previewed move was the one sent").await;
                 // The server's word on it: this seat's visible points once the card is placed.
                 let after = s
                     .js(
@@ -377,12 +360,7 @@ async fn a_stage_end_plan_preview_shows_before_it_is_sent_and_agrees_with_the_se
                 s.js(SPY_ON_SENDS, json!([])).await;
                 s.click("[data-testid=best-allocation]").await;
                 s.wait_for("[data-testid=preview]", 20).await;
-                let sent = s.js("return window.sentOnSocket;", json!([])).await;
-                assert_eq!(
-                    sent,
-                    json!([]),
-                    "nothing went to the server for the preview"
-                );
+                nothing_sent(&s, "preview").await;
                 let preview = s
                     .js(
                         "const p = document.querySelector('[data-testid=preview]');
@@ -421,11 +399,7 @@ async fn a_stage_end_plan_preview_shows_before_it_is_sent_and_agrees_with_the_se
                     30,
                 )
                 .await;
-                let sent = s.js("return window.sentOnSocket;", json!([])).await;
-                assert!(
-                    sent.to_string().contains("done"),
-                    "the plan was sent after the preview: {sent}"
-                );
+                sent_with(&s, "done", "the plan was sent after the preview").await;
                 // The server's word on it: this seat's score once the plan is played.
                 let after = s
                     .js(
@@ -453,12 +427,7 @@ async fn a_running_games_decision_is_judged_in_the_browser_from_the_seats_view()
     let w = world("previews-position").await;
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &w.server.base).await;
-    s.click("[data-testid=new-game] option[value=pyramids]")
-        .await;
-    s.click("[data-testid=new-players] option[value='2']").await;
-    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
-        .await;
-    s.click("[data-testid=create-table]").await;
+    new_table_against_greedy(&s, "pyramids", "py-table").await;
     s.wait_until(
         "my Pyramids turn",
         "const t = document.querySelector('[data-testid=py-table]');
@@ -473,12 +442,7 @@ async fn a_running_games_decision_is_judged_in_the_browser_from_the_seats_view()
     s.click("[data-testid=judge-local]").await;
     s.wait_for("[data-testid=position-analysis][data-state=done]", 120)
         .await;
-    let sent = s.js("return window.sentOnSocket;", json!([])).await;
-    assert_eq!(
-        sent,
-        json!([]),
-        "nothing went to the server for the judgement"
-    );
+    nothing_sent(&s, "judgement").await;
     assert_eq!(py_state(&s).await.0, state, "no move was played");
     let found = s
         .js(
@@ -493,15 +457,22 @@ async fn a_running_games_decision_is_judged_in_the_browser_from_the_seats_view()
         "the best move is one the seat may play: {found}"
     );
     let budget = found[1].as_str().unwrap_or_default().to_string();
-    let label = s.text("[data-testid=position-analysis-label]").await;
     let en = catalog("en");
+    // The best move reads as one to make ("take god 2"), not in the log's past ("took").
+    assert!(
+        s.text("[data-testid=position-analysis] strong")
+            .await
+            .starts_with(&advice_on_a_god(&en)),
+        "the best move as advice"
+    );
+    let label = s.text("[data-testid=position-analysis-label]").await;
     let said = fill(&en["preview2.done.other"], "budget", &budget);
     let (before, _) = said.split_once("{count}").unwrap();
     assert!(
         label.starts_with(before),
         "labelled as computed in the browser, with its budget: {label}"
     );
-    let dir = artifacts();
+    let dir = shots();
     s.js(
         "document.querySelector('[data-testid=position-analysis]').scrollIntoView({ block: 'center' });",
         json!([]),
@@ -520,6 +491,12 @@ async fn a_running_games_decision_is_judged_in_the_browser_from_the_seats_view()
         10,
     )
     .await;
+    assert!(
+        s.text("[data-testid=position-analysis] strong")
+            .await
+            .starts_with(&advice_on_a_god(&fr)),
+        "the best move as advice, in French"
+    );
     viewport(&s, PHONE.0, PHONE.1).await;
     s.js(
         "document.querySelector('[data-testid=position-analysis]').scrollIntoView({ block: 'center' });",
@@ -527,4 +504,16 @@ async fn a_running_games_decision_is_judged_in_the_browser_from_the_seats_view()
     )
     .await;
     s.screenshot(&dir, "position-analysis-fr-375").await;
+}
+
+/// How the judgement's line begins when its best move is a God tile (a round's first
+/// decision): "Best move: take god ", up to the god's number.
+fn advice_on_a_god(words: &serde_json::Value) -> String {
+    let best = words["preview2.best"].as_str().unwrap();
+    let god = words["py.advice.god"].as_str().unwrap();
+    format!(
+        "{}{}",
+        best.split("{move}").next().unwrap(),
+        god.split("{number}").next().unwrap()
+    )
 }

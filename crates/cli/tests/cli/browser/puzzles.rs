@@ -1,19 +1,11 @@
 //! Puzzles from real games (issue 48 item 2): from the lobby, a guest fails a puzzle (their
 //! puzzle rating falls, the explanation is drawn on the board), asks a hint on the next one
 //! and solves it (the rating rises), in English at 1280 px and in French at 375 px.
-use crate::browser::support::{artifacts, call, catalog, open_lobby, viewport, world};
+use crate::browser::support::{call, catalog, open_lobby, shots, viewport, world};
 use crate::browser::webdriver::Session;
 use pyramidion_server::puzzles::seed_data::shipped;
 use pyramidion_server::puzzles::store::NewPuzzle;
 use serde_json::{Value, json};
-use std::path::PathBuf;
-
-/// Where the screenshots of this feature are looked at.
-fn shots() -> PathBuf {
-    std::env::var_os("PYRAMIDION_SHOTS")
-        .map(PathBuf::from)
-        .unwrap_or_else(artifacts)
-}
 
 /// The shipped puzzle the page shows (its solutions: the test knows them, the page does not).
 async fn shown(s: &Session) -> NewPuzzle {
@@ -55,6 +47,56 @@ async fn rating(s: &Session) -> f64 {
     .unwrap()
 }
 
+/// A wrong move on the puzzle shown: failed, the rating below the start, every candidate
+/// listed with its points; the rating after.
+async fn fail(s: &Session, first: &NewPuzzle) -> f64 {
+    let wrong = first
+        .legal
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_string())
+        .find(|t| !first.solutions.contains(t))
+        .unwrap();
+    play(s, &wrong).await;
+    s.wait_for("[data-testid=puzzle-result][data-solved=false]", 20)
+        .await;
+    let after_fail = rating(s).await;
+    assert!(after_fail < 1500.0, "{after_fail}");
+    let listed = s
+        .js(
+            "return [...document.querySelectorAll('[data-testid=puzzle-candidates] li')].map((li) => li.getAttribute('data-move'));",
+            json!([]),
+        )
+        .await;
+    let texts: Vec<&str> = first.candidates.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(listed, json!(texts));
+    after_fail
+}
+
+/// "Next": another puzzle than `first`, fresh (no result shown).
+async fn next(s: &Session, first: &NewPuzzle) -> NewPuzzle {
+    s.click("[data-testid=puzzle-next]").await;
+    s.wait_until(
+        "another puzzle",
+        "const p = document.querySelector('[data-testid=puzzles][data-puzzle]'); return p && p.getAttribute('data-puzzle') !== arguments[0] && !document.querySelector('[data-testid=puzzle-result]');",
+        json!([first.id()]),
+        20,
+    )
+    .await;
+    shown(s).await
+}
+
+/// The puzzle solved, after its hint where it has themes; the rating after.
+async fn solve_with_a_hint(s: &Session, puzzle: &NewPuzzle) -> f64 {
+    if !puzzle.themes.is_empty() {
+        s.click("[data-testid=puzzle-hint]").await;
+        s.wait_for("[data-testid=puzzle-hint-text]", 10).await;
+    }
+    play(s, &puzzle.solutions[0]).await;
+    s.wait_for("[data-testid=puzzle-result][data-solved=true]", 20)
+        .await;
+    rating(s).await
+}
+
 #[tokio::test]
 async fn a_puzzle_failed_then_one_solved_move_the_rating() {
     let game = shipped().first().expect("puzzles are shipped").game.clone();
@@ -71,25 +113,7 @@ async fn a_puzzle_failed_then_one_solved_move_the_rating() {
     s.screenshot(&shots(), "puzzles-1280").await;
 
     // A wrong move: failed, the rating falls, the solution and every candidate's points shown.
-    let wrong = first
-        .legal
-        .iter()
-        .map(|m| m["text"].as_str().unwrap().to_string())
-        .find(|t| !first.solutions.contains(t))
-        .unwrap();
-    play(&s, &wrong).await;
-    s.wait_for("[data-testid=puzzle-result][data-solved=false]", 20)
-        .await;
-    let after_fail = rating(&s).await;
-    assert!(after_fail < 1500.0, "{after_fail}");
-    let listed = s
-        .js(
-            "return [...document.querySelectorAll('[data-testid=puzzle-candidates] li')].map((li) => li.getAttribute('data-move'));",
-            json!([]),
-        )
-        .await;
-    let texts: Vec<&str> = first.candidates.iter().map(|c| c.text.as_str()).collect();
-    assert_eq!(listed, json!(texts));
+    let after_fail = fail(&s, &first).await;
     s.js(
         "document.querySelector('[data-testid=puzzle-board]').scrollIntoView({ block: 'start' });",
         json!([]),
@@ -98,23 +122,8 @@ async fn a_puzzle_failed_then_one_solved_move_the_rating() {
     s.screenshot(&shots(), "puzzles-failed-1280").await;
 
     // The next one, with a hint, solved: the rating rises; the history lists both.
-    s.click("[data-testid=puzzle-next]").await;
-    s.wait_until(
-        "another puzzle",
-        "const p = document.querySelector('[data-testid=puzzles][data-puzzle]'); return p && p.getAttribute('data-puzzle') !== arguments[0] && !document.querySelector('[data-testid=puzzle-result]');",
-        json!([first.id()]),
-        20,
-    )
-    .await;
-    let second = shown(&s).await;
-    if !second.themes.is_empty() {
-        s.click("[data-testid=puzzle-hint]").await;
-        s.wait_for("[data-testid=puzzle-hint-text]", 10).await;
-    }
-    play(&s, &second.solutions[0]).await;
-    s.wait_for("[data-testid=puzzle-result][data-solved=true]", 20)
-        .await;
-    let after_solve = rating(&s).await;
+    let second = next(&s, &first).await;
+    let after_solve = solve_with_a_hint(&s, &second).await;
     assert!(after_solve > after_fail, "{after_fail} → {after_solve}");
     let history = s
         .js(
@@ -211,25 +220,7 @@ async fn fail_then_solve(game: &str, lang: &str) {
     assert_eq!(first.game, game);
     assert_eq!(rating(&s).await, 1500.0);
 
-    let wrong = first
-        .legal
-        .iter()
-        .map(|m| m["text"].as_str().unwrap().to_string())
-        .find(|t| !first.solutions.contains(t))
-        .unwrap();
-    play(&s, &wrong).await;
-    s.wait_for("[data-testid=puzzle-result][data-solved=false]", 20)
-        .await;
-    let after_fail = rating(&s).await;
-    assert!(after_fail < 1500.0, "{after_fail}");
-    let listed = s
-        .js(
-            "return [...document.querySelectorAll('[data-testid=puzzle-candidates] li')].map((li) => li.getAttribute('data-move'));",
-            json!([]),
-        )
-        .await;
-    let texts: Vec<&str> = first.candidates.iter().map(|c| c.text.as_str()).collect();
-    assert_eq!(listed, json!(texts));
+    let after_fail = fail(&s, &first).await;
     s.js("window.scrollTo(0, 0);", json!([])).await;
     s.screenshot(&shots(), &format!("puzzles-{game}-{lang}-failed-1280"))
         .await;
@@ -238,24 +229,9 @@ async fn fail_then_solve(game: &str, lang: &str) {
     s.screenshot(&shots(), &format!("puzzles-{game}-{lang}-failed-375"))
         .await;
 
-    s.click("[data-testid=puzzle-next]").await;
-    s.wait_until(
-        "another puzzle",
-        "const p = document.querySelector('[data-testid=puzzles][data-puzzle]'); return p && p.getAttribute('data-puzzle') !== arguments[0] && !document.querySelector('[data-testid=puzzle-result]');",
-        json!([first.id()]),
-        20,
-    )
-    .await;
-    let second = shown(&s).await;
+    let second = next(&s, &first).await;
     assert_eq!(second.game, game);
-    if !second.themes.is_empty() {
-        s.click("[data-testid=puzzle-hint]").await;
-        s.wait_for("[data-testid=puzzle-hint-text]", 10).await;
-    }
-    play(&s, &second.solutions[0]).await;
-    s.wait_for("[data-testid=puzzle-result][data-solved=true]", 20)
-        .await;
-    let after_solve = rating(&s).await;
+    let after_solve = solve_with_a_hint(&s, &second).await;
     assert!(after_solve > after_fail, "{after_fail} → {after_solve}");
     s.js("window.scrollTo(0, 0);", json!([])).await;
     s.screenshot(&shots(), &format!("puzzles-{game}-{lang}-solved-375"))

@@ -72,6 +72,12 @@ return (async () => {
   });
 })();";
 
+/// Where a feature's screenshots go to be looked at: `PYRAMIDION_SHOTS` when set, else the
+/// browser artifacts.
+pub(crate) fn shots() -> PathBuf {
+    std::env::var_os("PYRAMIDION_SHOTS").map_or_else(artifacts, PathBuf::from)
+}
+
 pub(crate) fn artifacts() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
@@ -169,6 +175,39 @@ pub(crate) async fn open_lobby(s: &Session, base: &str) {
     s.goto(&format!("{base}/")).await;
     s.wait_for("[data-testid=connection][data-status=connected]", 15)
         .await;
+}
+
+/// From the open lobby, the new-table form: a 2-player table of `game` against the greedy bot,
+/// created by clicking, and its table (test id `table`) drawn.
+pub(crate) async fn new_table_against_greedy(s: &Session, game: &str, table: &str) {
+    s.click(&format!("[data-testid=new-game] option[value={game}]"))
+        .await;
+    s.click("[data-testid=new-players] option[value='2']").await;
+    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
+        .await;
+    s.click("[data-testid=create-table]").await;
+    s.wait_for(&format!("[data-testid={table}]"), 20).await;
+}
+
+/// A 2-player table of `game` made through the API by the page's player, its other seat
+/// `second` (e.g. `{"type": "bot", "level": "greedy"}` or `{"type": "open"}`), with `clock`
+/// when given; its id.
+pub(crate) async fn two_seat_table(
+    s: &Session,
+    game: &str,
+    second: Value,
+    clock: Option<&str>,
+) -> String {
+    let mut body = json!({"game": game, "options": {"players": 2},
+                          "seats": [{"type": "me"}, second]});
+    if let Some(clock) = clock {
+        body["clock"] = json!(clock);
+    }
+    let table = call(s, "POST", "/api/tables", body).await;
+    table["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a table: {table}"))
+        .to_string()
 }
 
 /// `fetch` from the page (its session cookie), answering the JSON body.

@@ -2,10 +2,11 @@
 //! Swiss of three rounds at tables of two with a bot filling, each plays the game of each
 //! round from its page, the standings move on the page as results come in (socket, no
 //! reload), and the podium shows; screenshots at 1280 and 375 px, one in French.
-use crate::browser::support::{DESKTOP, PHONE, REGISTER, catalog, open_lobby, viewport, world};
+use crate::browser::support::{
+    DESKTOP, PHONE, REGISTER, catalog, open_lobby, shots, viewport, world,
+};
 use crate::browser::webdriver::Session;
 use serde_json::{Value, json};
-use std::path::PathBuf;
 
 /// Plays game `arguments[0]` from the page over a WebSocket of its own, a random legal move
 /// each time, until it is over.
@@ -32,12 +33,6 @@ return (async () => {
     };
   });
 })();";
-
-/// Where the screenshots go: `PYRAMIDION_SHOTS` when set, else the browser artifacts.
-fn shots() -> PathBuf {
-    std::env::var_os("PYRAMIDION_SHOTS")
-        .map_or_else(crate::browser::support::artifacts, PathBuf::from)
-}
 
 /// Plays this profile's table of rounds 1 to 3 as the page links them ("your table").
 async fn play_rounds(s: &Session) -> Vec<Value> {

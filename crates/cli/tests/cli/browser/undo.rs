@@ -3,7 +3,8 @@
 //! while the server says the step may be taken back. Played in French, shown at 1280 and 375
 //! px.
 use crate::browser::support::{
-    DESKTOP, PHONE, artifacts, call, catalog, fill, open_lobby, pyo_state, pyo_wait_past, world,
+    DESKTOP, PHONE, artifacts, catalog, fill, open_lobby, pyo_state, pyo_wait_past, two_seat_table,
+    world,
 };
 use crate::browser::webdriver::Session;
 use serde_json::json;
@@ -44,15 +45,13 @@ async fn a_misclicked_take_is_taken_back_with_undo_and_ctrl_z() {
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &base).await;
     s.click("[data-testid=language] option[value=fr]").await;
-    let table = call(
+    let id = two_seat_table(
         &s,
-        "POST",
-        "/api/tables",
-        json!({"game": "pyramido", "options": {"players": 2},
-               "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}]}),
+        "pyramido",
+        json!({"type": "bot", "level": "greedy"}),
+        None,
     )
     .await;
-    let id = table["id"].as_str().expect("a table").to_string();
     s.goto(&format!("{base}/#/game/{id}")).await;
     s.wait_for("[data-testid=pyo-table]", 20).await;
     let before = my_take(&s).await;

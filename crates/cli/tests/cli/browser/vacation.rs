@@ -1,6 +1,8 @@
 //! Vacation mode (issue 46) in the browser, in Italian: the settings page says the allowance,
 //! starts a vacation, and the player's turn-based table then shows it on the clock.
-use crate::browser::support::{DESKTOP, PHONE, artifacts, call, catalog, fill, open_lobby, world};
+use crate::browser::support::{
+    DESKTOP, PHONE, artifacts, catalog, fill, open_lobby, two_seat_table, world,
+};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -11,15 +13,13 @@ async fn a_vacation_is_started_from_the_settings_and_shown_on_the_clock() {
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &base).await;
     s.click("[data-testid=language] option[value=it]").await;
-    let table = call(
+    let id = two_seat_table(
         &s,
-        "POST",
-        "/api/tables",
-        json!({"game": "pyramids", "options": {"players": 2}, "clock": "day",
-               "seats": [{"type": "me"}, {"type": "bot", "level": "greedy"}]}),
+        "pyramids",
+        json!({"type": "bot", "level": "greedy"}),
+        Some("day"),
     )
     .await;
-    let id = table["id"].as_str().expect("a table").to_string();
 
     s.goto(&format!("{base}/#/settings")).await;
     s.wait_for("[data-testid=vacation-start]", 15).await;

@@ -1,8 +1,8 @@
 //! Pyramido by keyboard only through stage 1, placing within 1280×800, the marker choice and
 //! the scored stage's areas outlined from the scoring pad.
 use crate::browser::support::{
-    DESKTOP_800, artifacts, exists, key_activate, open_lobby, outside_viewport, pyo_state,
-    pyo_wait_past, viewport, world,
+    DESKTOP_800, artifacts, exists, key_activate, new_table_against_greedy, open_lobby,
+    outside_viewport, pyo_state, pyo_wait_past, viewport, world,
 };
 use crate::browser::webdriver::Session;
 use serde_json::json;
@@ -106,13 +106,7 @@ async fn pyramido_stage_one_by_keyboard_only_fits_1280x800_and_scored_areas_are_
     let s = w.driver.session(DESKTOP_800.0, DESKTOP_800.1).await;
     open_lobby(&s, &w.server.base).await;
     viewport(&s, DESKTOP_800.0, DESKTOP_800.1).await;
-    s.click("[data-testid=new-game] option[value=pyramido]")
-        .await;
-    s.click("[data-testid=new-players] option[value='2']").await;
-    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
-        .await;
-    s.click("[data-testid=create-table]").await;
-    s.wait_for("[data-testid=pyo-table]", 20).await;
+    new_table_against_greedy(&s, "pyramido", "pyo-table").await;
     let dir = artifacts();
     let (mut placed, mut resurfaced, mut marker_shot) = (0, false, false);
     let mut steps = 0;

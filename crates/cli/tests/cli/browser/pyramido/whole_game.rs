@@ -1,8 +1,8 @@
 //! Whole Pyramido games by clicking: two players against a bot, and four players with three
 //! bots in Italian and French.
 use crate::browser::support::{
-    DESKTOP, PHONE, artifacts, catalog, exists, fill, open_lobby, pyo_state, pyo_wait_past, shot,
-    world,
+    DESKTOP, PHONE, artifacts, catalog, exists, fill, new_table_against_greedy, open_lobby,
+    pyo_state, pyo_wait_past, shot, world,
 };
 use crate::browser::webdriver::Session;
 use serde_json::json;
@@ -152,13 +152,7 @@ async fn a_person_plays_a_whole_two_player_pyramido_game_against_a_bot_by_clicki
     let w = world("pyramido").await;
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &w.server.base).await;
-    s.click("[data-testid=new-game] option[value=pyramido]")
-        .await;
-    s.click("[data-testid=new-players] option[value='2']").await;
-    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
-        .await;
-    s.click("[data-testid=create-table]").await;
-    s.wait_for("[data-testid=pyo-table]", 20).await;
+    new_table_against_greedy(&s, "pyramido", "pyo-table").await;
     let (steps, resurfaced, marked) = pyo_play_to_end(&s, Some("pyramido")).await;
     let dir = artifacts();
     assert!(resurfaced, "a block was resurfaced by clicking");

@@ -1,7 +1,8 @@
 //! Pyramids: a 2-player game by keyboard only to the scoring, with the God set-aside cycle,
 //! readable at 375 px.
 use crate::browser::support::{
-    DESKTOP, PHONE, artifacts, exists, key_activate, open_lobby, py_state, py_wait_past, world,
+    DESKTOP, PHONE, artifacts, exists, key_activate, new_table_against_greedy, open_lobby,
+    py_state, py_wait_past, world,
 };
 use crate::browser::webdriver::Session;
 use serde_json::json;
@@ -94,13 +95,7 @@ async fn pyramids_two_players_by_keyboard_only_to_the_scoring_with_the_god_set_a
     let w = world("polish-pyramids").await;
     let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
     open_lobby(&s, &w.server.base).await;
-    s.click("[data-testid=new-game] option[value=pyramids]")
-        .await;
-    s.click("[data-testid=new-players] option[value='2']").await;
-    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
-        .await;
-    s.click("[data-testid=create-table]").await;
-    s.wait_for("[data-testid=py-table]", 20).await;
+    new_table_against_greedy(&s, "pyramids", "py-table").await;
     let dir = artifacts();
     let mut set_aside: Vec<(i64, i64)> = Vec::new();
     let mut step = 0;

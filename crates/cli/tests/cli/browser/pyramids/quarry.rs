@@ -2,7 +2,8 @@
 //! the quarry this round.
 use super::py_step;
 use crate::browser::support::{
-    DESKTOP_800, PHONE, artifacts, catalog, exists, open_lobby, py_state, viewport, world,
+    DESKTOP_800, PHONE, artifacts, catalog, exists, new_table_against_greedy, open_lobby, py_state,
+    viewport, world,
 };
 use crate::browser::webdriver::Session;
 use serde_json::json;
@@ -30,13 +31,7 @@ async fn pyramids_shows_each_opponents_takes_this_round() {
     let s = w.driver.session(DESKTOP_800.0, DESKTOP_800.1).await;
     open_lobby(&s, &w.server.base).await;
     viewport(&s, DESKTOP_800.0, DESKTOP_800.1).await;
-    s.click("[data-testid=new-game] option[value=pyramids]")
-        .await;
-    s.click("[data-testid=new-players] option[value='2']").await;
-    s.click("[data-testid='new-seat-1'] option[value='bot:greedy']")
-        .await;
-    s.click("[data-testid=create-table]").await;
-    s.wait_for("[data-testid=py-table]", 20).await;
+    new_table_against_greedy(&s, "pyramids", "py-table").await;
     let dir = artifacts();
     let mut noted: Option<(String, Vec<Vec<u64>>)> = None;
     let (mut checked, mut shot) = (0, false);
