@@ -298,6 +298,17 @@ impl Pyramid {
         y * 10 + x
     }
 
+    /// North-west quadrant, on the top-view grid, of the placed block at `index` of
+    /// [`Pyramid::blocks`]: one of [`Pyramid::block_quadrants`] without the others (a bot
+    /// scoring the marked blocks of each placement it weighs needs a few of forty).
+    pub fn block_quadrant(&self, index: usize) -> u32 {
+        let origin = match self.frame {
+            Some(f) => (f.x, f.y),
+            None => self.canvas.min(),
+        };
+        self.quadrant_of(&self.placed[index], origin)
+    }
+
     /// North-west quadrant, on the top-view grid, of each placed block (same order as
     /// [`Pyramid::blocks`]).
     pub fn block_quadrants(&self) -> impl Iterator<Item = u32> + '_ {
@@ -405,6 +416,9 @@ mod tests {
                         if let Some(quadrants) = p.placement_quadrants(other) {
                             let all: Vec<u32> = after.block_quadrants().collect();
                             assert_eq!(quadrants[..], all[all.len() - 2..]);
+                            for (i, q) in all.iter().enumerate() {
+                                assert_eq!(after.block_quadrant(i), *q);
+                            }
                             kept += 1;
                         }
                     }
