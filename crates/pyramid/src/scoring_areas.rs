@@ -45,19 +45,24 @@ impl ScoringAreas {
         ScoringAreas { areas }
     }
 
-    /// Calls `f(colour, icons, anchor)` for each scoring area of `after`: this view with two
-    /// blocks put on it, whose north-west quadrants are `blocks` (`y * 10 + x`, as
-    /// [`crate::Pyramid::placement_quadrants`] gives them), and nothing else changed. The areas
-    /// come in no particular order. Returns the colours (bit `c`) whose areas may differ from
-    /// this view's: the colours of every area reported that was flooded again, and of every
+    /// Calls `f(colour, icons, anchor)` for each scoring area of `after`: this view moved
+    /// `shift` (`dx`, `dy`, `dy` even: stage 1's origin moving with the domino) with two
+    /// blocks put on it, whose north-west quadrants are `blocks` (`y * 10 + x`), and nothing
+    /// else changed ([`crate::Pyramid::placement_shift`] gives both). The areas come in no
+    /// particular order. Returns the colours (bit `c`) whose areas may differ from this
+    /// view's, moved: the colours of every area reported that was flooded again, and of every
     /// area of this view near the blocks; the other colours' areas are exactly this view's.
     pub fn for_each_after(
         &self,
         after: &TopView,
         blocks: [u32; 2],
+        shift: (u32, u32),
         mut f: impl FnMut(u8, u8, u8),
     ) -> u32 {
         let (colours, icons) = after.boards();
+        let (dx, dy) = shift;
+        // Moving every quadrant by (dx, dy) adds this to its index, anchors included.
+        let moved = (dx + 10 * dy) as u8;
         let squares = blocks.map(|q| (q % 10, q / 10));
         let covered = squares.iter().fold(QuadBoard::EMPTY, |b, &(x, y)| {
             b | QuadBoard::square(x, y, 0b11, 0b11)
@@ -72,10 +77,11 @@ impl ScoringAreas {
         let mut seeds = covered;
         let mut changed = 0u32;
         for a in &self.areas {
-            if (a.cells & near).is_empty() {
-                f(a.colour, a.icons, a.anchor);
+            let cells = a.cells.shifted(dx, dy);
+            if (cells & near).is_empty() {
+                f(a.colour, a.icons, a.anchor + moved);
             } else {
-                seeds = seeds | a.cells;
+                seeds = seeds | cells;
                 changed |= 1 << a.colour;
             }
         }
@@ -118,10 +124,10 @@ mod tests {
     #[test]
     fn areas_after_a_placement_are_the_areas_from_scratch() {
         let mut rng = GameRng::from_seed(31);
-        let mut checked = 0;
+        let (mut checked, mut shifted) = (0, 0);
         for _ in 0..200 {
             let mut pyramid = Pyramid::default();
-            let mut block = |rng: &mut GameRng| Block {
+            let block = |rng: &mut GameRng| Block {
                 colour: rng.below(5) as u8,
                 icons: (rng.below(16) & rng.below(16)) as u8,
             };
@@ -139,22 +145,27 @@ mod tests {
                 let before = pyramid.top_view();
                 let kept = ScoringAreas::new(&before);
                 for p in &legal {
-                    let Some(blocks) = pyramid.placement_quadrants(p) else {
+                    let Some((blocks, (dx, dy))) = pyramid.placement_shift(p) else {
                         continue;
                     };
                     let after = pyramid.top_view_after(p, domino);
                     let mut got = Vec::new();
-                    let changed =
-                        kept.for_each_after(&after, blocks, |c, i, a| got.push((c, i, a)));
+                    let changed = kept
+                        .for_each_after(&after, blocks, (dx, dy), |c, i, a| got.push((c, i, a)));
                     got.sort_unstable();
                     let expected = from_scratch(&after);
                     assert_eq!(got, expected);
+                    let moved: Vec<(u8, u8, u8)> = from_scratch(&before)
+                        .into_iter()
+                        .map(|(c, i, a)| (c, i, a + (dx + 10 * dy) as u8))
+                        .collect();
                     let same = |areas: &[(u8, u8, u8)], c| -> Vec<(u8, u8, u8)> {
                         areas.iter().copied().filter(|a| a.0 == c).collect()
                     };
                     for c in (0..MAX_COLOURS as u8).filter(|c| changed >> c & 1 == 0) {
-                        assert_eq!(same(&expected, c), same(&from_scratch(&before), c));
+                        assert_eq!(same(&expected, c), same(&moved, c));
                     }
+                    shifted += usize::from((dx, dy) != (0, 0));
                     checked += 1;
                 }
                 let p = legal[rng.below(legal.len() as u32) as usize];
@@ -162,6 +173,10 @@ mod tests {
             }
         }
         assert!(checked > 25_000, "only {checked} placements checked");
+        assert!(
+            shifted > 2_000,
+            "only {shifted} placements moving the origin"
+        );
     }
 
     #[test]

@@ -172,6 +172,16 @@ impl TopView {
         covered | mask
     }
 
+    /// The view moved `dx` quadrants east and `dy` (even) south, when stage 1's origin moves
+    /// with a domino; every shown quadrant must stay inside the grid.
+    #[inline]
+    pub(crate) fn shifted(&self, dx: u32, dy: u32) -> TopView {
+        TopView {
+            colours: self.colours.map(|c| c.shifted(dx, dy)),
+            icons: self.icons.shifted(dx, dy),
+        }
+    }
+
     /// The colour boards and the icon board in the flood-fill layout, for the area searches
     /// of this crate that work on them directly ([`crate::scoring_areas`]).
     pub(crate) fn boards(&self) -> (&[QuadBoard; MAX_COLOURS], QuadBoard) {

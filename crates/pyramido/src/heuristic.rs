@@ -89,11 +89,45 @@ const BLANK: [Block; 2] = [Block {
     icons: 0,
 }; 2];
 
+impl Copied {
+    /// Placement `p` on `pyramid`, whose view is `view` and whose marked blocks lie at
+    /// quadrants `marked`: the view and the quadrants moved with the origin, without copying
+    /// the pyramid ([`Pyramid::top_view_after_on`]) once it holds a domino.
+    fn new(pyramid: &Pyramid, view: &TopView, marked: &[u32], p: &Placement) -> Copied {
+        if let Some((new, (dx, dy))) = pyramid.placement_shift(p) {
+            return Copied {
+                view: pyramid.top_view_after_on(view, p, BLANK),
+                new,
+                marked: marked.iter().map(|q| q + dx + 10 * dy).collect(),
+            };
+        }
+        // The first domino: nothing is marked yet.
+        let mut placed = pyramid.clone();
+        placed.place(p, BLANK);
+        let n = placed.blocks().len();
+        Copied {
+            view: placed.top_view(),
+            new: [placed.block_quadrant(n - 2), placed.block_quadrant(n - 1)],
+            marked: marked.iter().copied().collect(),
+        }
+    }
+}
+
 impl<'a> Placements<'a> {
     fn new(player: &'a Player) -> Placements<'a> {
         let mut list = Vec::new();
         player.pyramid().legal(|p| list.push(p));
-        let scores = PlacementScores::new(player.pyramid(), player.markers());
+        let pyramid = player.pyramid();
+        let scores = PlacementScores::new(pyramid, player.markers());
+        // Before the frame, every placement's copy starts from this view and these marked
+        // blocks' quadrants, moved with the origin.
+        let view = scores.is_none().then(|| pyramid.top_view());
+        let marked: ArrayVec<u32, COLOURS> = player
+            .markers()
+            .iter()
+            .flatten()
+            .map(|&b| pyramid.block_quadrant(b as usize))
+            .collect();
         let mut holes: Vec<u8> = Vec::with_capacity(list.len());
         let mut copies = Vec::new();
         let mut last = None;
@@ -103,33 +137,15 @@ impl<'a> Placements<'a> {
                 let (a, b) = ((p.x, p.y), (bx, by));
                 (a.min(b), a.max(b))
             };
-            let same_cells = |last: Option<((_, _), u8)>| last.filter(|(c, _)| *c == cells);
-            let h = if scores.is_some() {
-                match same_cells(last) {
-                    Some((_, h)) => h,
-                    None => min_holes_after(player.pyramid(), p) as u8,
-                }
-            } else {
-                let mut placed = player.pyramid().clone();
-                placed.place(p, BLANK);
-                let n = placed.blocks().len();
-                copies.push(Copied {
-                    view: placed.top_view(),
-                    new: [placed.block_quadrant(n - 2), placed.block_quadrant(n - 1)],
-                    marked: player
-                        .markers()
-                        .iter()
-                        .flatten()
-                        .map(|&b| placed.block_quadrant(b as usize))
-                        .collect(),
-                });
-                match same_cells(last) {
-                    Some((_, h)) => h,
-                    None => min_holes(&placed) as u8,
-                }
+            let h = match last {
+                Some((c, h)) if c == cells => h,
+                _ => min_holes_after(pyramid, p) as u8,
             };
             last = Some((cells, h));
             holes.push(h);
+            if let Some(view) = &view {
+                copies.push(Copied::new(pyramid, view, &marked, p));
+            }
         }
         Placements {
             list,

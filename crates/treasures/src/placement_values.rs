@@ -15,13 +15,15 @@ use crate::state::ScorableArea;
 use arrayvec::ArrayVec;
 use pyramidion_pyramid::scoring_areas::ScoringAreas;
 use pyramidion_pyramid::topview::MAX_AREAS;
-use pyramidion_pyramid::{Block, Placement, Pyramid};
+use pyramidion_pyramid::{Block, Placement, Pyramid, TopView};
 
 /// The placements of one pyramid, ready to be valued for any domino and inventories.
 pub(crate) struct PlacementValues<'a> {
     pyramid: &'a Pyramid,
-    /// `None` before stage 1's frame is forced: the view's origin may still move with the
-    /// next domino, and each placement's view is scored whole.
+    /// Its top view, moved and added to for each placement before stage 1's frame is forced
+    /// ([`Pyramid::top_view_after_on`]).
+    view: TopView,
+    /// `None` on an empty pyramid, whose placements' views are scored whole.
     before: Option<Before>,
 }
 
@@ -45,8 +47,8 @@ fn units_needed(inventories: &[Gems]) -> [usize; COLOURS] {
 impl<'a> PlacementValues<'a> {
     /// The placements of `pyramid`, to be valued with any domino and inventories.
     pub(crate) fn new(pyramid: &'a Pyramid) -> PlacementValues<'a> {
-        let before = pyramid.frame().or(pyramid.canvas().frame()).map(|_| {
-            let view = pyramid.top_view();
+        let view = pyramid.top_view();
+        let before = (pyramid.stage() > 0 || !pyramid.canvas().is_empty()).then(|| {
             let areas = ScoringAreas::new(&view);
             let mut all: ArrayVec<ScorableArea, MAX_AREAS> = ArrayVec::new();
             view.for_each_scoring_area_unordered(|colour, icons, anchor| {
@@ -64,7 +66,11 @@ impl<'a> PlacementValues<'a> {
             });
             Before { areas, tables }
         });
-        PlacementValues { pyramid, before }
+        PlacementValues {
+            pyramid,
+            view,
+            before,
+        }
     }
 
     /// The stage points of the view with `domino` at `p` (legal), for each inventory of
@@ -76,7 +82,7 @@ impl<'a> PlacementValues<'a> {
         inventories: &[Gems],
         out: &mut [u32],
     ) {
-        let view = self.pyramid.top_view_after(p, domino);
+        let view = self.pyramid.top_view_after_on(&self.view, p, domino);
         let mut areas: ArrayVec<ScorableArea, MAX_AREAS> = ArrayVec::new();
         let push = |areas: &mut ArrayVec<ScorableArea, MAX_AREAS>, colour, icons, anchor| {
             areas.push(ScorableArea {
@@ -85,7 +91,7 @@ impl<'a> PlacementValues<'a> {
                 icons,
             })
         };
-        let (Some(before), Some(blocks)) = (&self.before, self.pyramid.placement_quadrants(p))
+        let (Some(before), Some((blocks, shift))) = (&self.before, self.pyramid.placement_shift(p))
         else {
             view.for_each_scoring_area_unordered(|c, i, a| push(&mut areas, c, i, a));
             for (o, gems) in out.iter_mut().zip(inventories) {
@@ -95,7 +101,7 @@ impl<'a> PlacementValues<'a> {
         };
         let changed = before
             .areas
-            .for_each_after(&view, blocks, |c, i, a| push(&mut areas, c, i, a));
+            .for_each_after(&view, blocks, shift, |c, i, a| push(&mut areas, c, i, a));
         let units = units_needed(inventories);
         let mut tables = before.tables;
         for (c, table) in tables.iter_mut().enumerate() {
@@ -118,7 +124,6 @@ mod tests {
     use super::*;
     use crate::{Game, Options, Phase, SoloMode, data};
     use pyramidion_core::{GameRng, Rules, ToMove};
-    use pyramidion_pyramid::TopView;
 
     /// The reference: every area of the placed view flooded, one knapsack over all of them
     /// (greedy's scoring before [`PlacementValues`]).
