@@ -13,7 +13,6 @@ pub mod placement;
 pub mod pyramid;
 mod quadboard;
 mod rebuild;
-pub mod scoring_areas;
 pub mod select;
 pub mod topview;
 

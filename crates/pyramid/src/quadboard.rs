@@ -46,16 +46,6 @@ impl QuadBoard {
         QuadBoard { rows }
     }
 
-    /// The 2×2 quadrants whose north-west one is (`x`, `y`) and every quadrant next to them:
-    /// the 4×4 box around them (its corners too, more than needed and harmless), clipped to
-    /// the grid. An area outside it is neither covered nor joined by a block put there.
-    pub(crate) fn around_square(x: u32, y: u32) -> QuadBoard {
-        let (x0, x1) = (x.saturating_sub(1), (x + 2).min(9));
-        let bits = (1u64 << (x1 - x0 + 1)) - 1;
-        (y.saturating_sub(1)..=(y + 2).min(9))
-            .fold(QuadBoard::EMPTY, |b, row| b | Self::row_bits(x0, row, bits))
-    }
-
     /// Every quadrant moved `dx` columns east and `dy` rows south, `dy` even (a row then
     /// stays in its word: one shift per word). The caller knows that every quadrant stays
     /// inside the grid.

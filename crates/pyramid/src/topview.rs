@@ -182,12 +182,6 @@ impl TopView {
         }
     }
 
-    /// The colour boards and the icon board in the flood-fill layout, for the area searches
-    /// of this crate that work on them directly ([`crate::scoring_areas`]).
-    pub(crate) fn boards(&self) -> (&[QuadBoard; MAX_COLOURS], QuadBoard) {
-        (&self.colours, self.icons)
-    }
-
     pub fn colour_board(&self, colour: u8) -> u128 {
         self.colours[colour as usize].to_grid()
     }

@@ -184,93 +184,6 @@ pub fn best_points(areas: &[ScorableArea], gems: Gems) -> u32 {
     (best[pairs] + gems.mythical() as i32) as u32
 }
 
-/// One colour's half of [`best_points`]: the most points each exact number of units buys on
-/// the colour's areas, whatever the gems. A greedy bot weighs a hundred placements per domino,
-/// and most leave most colours' areas as they were: their tables are built once per decision
-/// and only the colours a placement changes are built again ([`best_points_of`]).
-#[derive(Copy, Clone, Debug)]
-pub struct ColourValues {
-    /// `value[u]`: most points spending exactly `u` units (`NONE` if impossible), for `u` up
-    /// to `len`.
-    value: [i32; MAX_UNITS + 1],
-    /// The largest `u` worth a table entry: 3 units per area, and never past what the gems
-    /// asked for (`max_units` of [`ColourValues::new`]).
-    len: u8,
-    /// Three units per area: the most this colour's areas can take.
-    cap: u8,
-}
-
-impl Default for ColourValues {
-    /// A colour without areas.
-    fn default() -> Self {
-        ColourValues::new(std::iter::empty(), MAX_UNITS)
-    }
-}
-
-impl ColourValues {
-    /// The table of the areas showing `icons`, up to `max_units` units (the most any inventory
-    /// it will be used with can pay: its gems of the colour and its Mythical pairs).
-    pub fn new(icons: impl Iterator<Item = u8> + Clone, max_units: usize) -> ColourValues {
-        let cap = (3 * icons.clone().count()).min(MAX_UNITS);
-        let len = cap.min(max_units);
-        let mut value = [NONE; MAX_UNITS + 1];
-        value[0] = 0;
-        // The same recurrence as `best_points`: each entry depends only on smaller ones, so a
-        // shorter table is a prefix of a longer one.
-        for v in icons {
-            let v = v as i32;
-            for u in (1..=len).rev() {
-                let single = value[u - 1] + v;
-                let double = if u >= 3 { value[u - 3] + 2 * v } else { NONE };
-                value[u] = value[u].max(single).max(double);
-            }
-        }
-        ColourValues {
-            value,
-            len: len as u8,
-            cap: cap as u8,
-        }
-    }
-
-    /// The most units an inventory with `g` gems of the colour and `pairs` Mythical pairs can
-    /// spend here (what [`ColourValues::new`] needs to cover).
-    pub fn units_for(g: u8, pairs: u8) -> usize {
-        (g as usize + pairs.min(MAX_UNITS as u8) as usize).min(MAX_UNITS)
-    }
-}
-
-/// [`best_points`] from each colour's table (`tables[c]` for colour `c`, each covering what
-/// `gems` can pay): the knapsack over Mythical pairs alone.
-pub fn best_points_of(tables: &[ColourValues; COLOURS], gems: Gems) -> u32 {
-    let pairs = (gems.mythical() / 2).min(MAX_UNITS as u8) as usize;
-    let mut best = [0i32; MAX_UNITS + 1];
-    for (c, table) in tables.iter().enumerate() {
-        let g = gems.get(Gem::colour(c as u8)) as usize;
-        let max_units = (g + pairs).min(table.cap as usize).min(MAX_UNITS);
-        if max_units == 0 {
-            continue;
-        }
-        debug_assert!(
-            max_units <= table.len as usize,
-            "a table too short for the gems"
-        );
-        for q in (0..=pairs).rev() {
-            let mut most = best[q];
-            for (u, &v) in table.value.iter().enumerate().take(max_units + 1).skip(1) {
-                let used_pairs = u.saturating_sub(g);
-                if used_pairs > q {
-                    break;
-                }
-                if v >= 0 {
-                    most = most.max(best[q - used_pairs] + v - 2 * used_pairs as i32);
-                }
-            }
-            best[q] = most;
-        }
-    }
-    (best[pairs] + gems.mythical() as i32) as u32
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,37 +309,6 @@ mod tests {
             assert_eq!(
                 best_points(&areas, g),
                 best_plan(&areas, u128::MAX, g).points,
-                "{areas:?} {g:?}"
-            );
-        }
-    }
-
-    /// Tables built per colour, long enough for the gems (or longer), give `best_points`.
-    #[test]
-    fn colour_tables_give_best_points() {
-        let mut rng = pyramidion_core::GameRng::from_seed(12);
-        for _ in 0..5000 {
-            let n = rng.below(20) as usize;
-            let areas: Vec<_> = (0..n)
-                .map(|i| area(i as u8, rng.below(5) as u8, 1 + rng.below(8) as u8))
-                .collect();
-            let mut g = Gems::default();
-            for c in 0..5 {
-                g.add(Gem::colour(c), rng.below(10) as u8);
-            }
-            g.add(Gem::Mythical, rng.below(19) as u8);
-            let extra = rng.below(3) as usize * 4;
-            let tables: [ColourValues; COLOURS] = std::array::from_fn(|c| {
-                let icons = areas
-                    .iter()
-                    .filter(|a| a.colour == c as u8)
-                    .map(|a| a.icons);
-                let units = ColourValues::units_for(g.get(Gem::colour(c as u8)), g.mythical() / 2);
-                ColourValues::new(icons, units + extra)
-            });
-            assert_eq!(
-                best_points_of(&tables, g),
-                best_points(&areas, g),
                 "{areas:?} {g:?}"
             );
         }

@@ -1,30 +1,45 @@
 //! Greedy for Forgotten Treasures: every decision maximises the stage score the player would
 //! get if the stage ended right now (exact best gem allocation over the current top view).
-use crate::allocation::best_plan;
-use crate::placement_values::PlacementValues;
-use crate::state::{Phase, SPACES, STAGES};
+use crate::allocation::{best_plan, best_points};
+use crate::state::{Phase, SPACES, STAGES, ScorableArea};
 use crate::{Game, Gem, Gems, Move, data, legend_pick};
+use arrayvec::ArrayVec;
 use pyramidion_core::{GameRng, Rules};
-use pyramidion_pyramid::{Block, Placement, Pyramid};
+use pyramidion_pyramid::topview::{MAX_AREAS, TopView};
+use pyramidion_pyramid::{Block, Pyramid};
 
-/// Best value over every legal placement (`legal`) of `domino`, for each inventory in
-/// `inventories`. A placement's areas are found once for all the inventories: the flood fill
-/// was half of a Forgotten Treasures analysis when it ran once per inventory (`perf record` on
+/// The areas a top view would score, on the stack and in the order the flood fill finds them
+/// (the best allocation does not depend on it): the search bot's playouts call it for every
+/// placement they weigh.
+fn scoring_areas(view: &TopView) -> ArrayVec<ScorableArea, MAX_AREAS> {
+    let mut areas: ArrayVec<ScorableArea, MAX_AREAS> = ArrayVec::new();
+    view.for_each_scoring_area_unordered(|colour, icons, anchor| {
+        areas.push(ScorableArea {
+            anchor,
+            colour,
+            icons,
+        })
+    });
+    areas
+}
+
+/// Stage points of a top view with `gems`.
+fn view_value(view: &TopView, gems: Gems) -> u32 {
+    best_points(&scoring_areas(view), gems)
+}
+
+/// Best value over every legal placement of `domino`, for each inventory in `inventories`.
+/// A placement's areas are found once for all the inventories: the flood fill was half of
+/// a Forgotten Treasures analysis when it ran once per inventory (`perf record` on
 /// `pyramidion analyse-check --game forgotten-treasures`).
-fn best_placements(
-    placements: &PlacementValues,
-    legal: &[Placement],
-    domino: [Block; 2],
-    inventories: &[Gems],
-) -> Vec<u32> {
+fn best_placements(pyramid: &Pyramid, domino: [Block; 2], inventories: &[Gems]) -> Vec<u32> {
     let mut best = vec![0; inventories.len()];
-    let mut values = vec![0; inventories.len()];
-    for p in legal {
-        placements.values(p, domino, inventories, &mut values);
-        for (b, v) in best.iter_mut().zip(&values) {
-            *b = (*b).max(*v);
+    pyramid.legal(|p| {
+        let areas = scoring_areas(&pyramid.top_view_after(&p, domino));
+        for (b, gems) in best.iter_mut().zip(inventories) {
+            *b = (*b).max(best_points(&areas, *gems));
         }
-    }
+    });
     best
 }
 
@@ -46,11 +61,7 @@ pub(crate) fn favourite(game: &Game, candidates: &[Move], rng: &mut GameRng) -> 
     let gems = player.gems();
     let scored: Vec<(Move, i64)> = match game.phase() {
         Phase::Take => {
-            // Each space's placements are weighed once, for every candidate gem there; the
-            // placements and what does not depend on the domino, once for all the spaces.
-            let placements = PlacementValues::new(player.pyramid());
-            let mut legal = Vec::new();
-            player.pyramid().legal(|p| legal.push(p));
+            // Each space's placements are weighed once, for every candidate gem there.
             let mut scored = Vec::with_capacity(candidates.len());
             for space in 0..5u8 {
                 let takes: Vec<Move> = candidates
@@ -65,8 +76,7 @@ pub(crate) fn favourite(game: &Game, candidates: &[Move], rng: &mut GameRng) -> 
                     continue;
                 }
                 let inventories: Vec<Gems> = takes.iter().map(|m| after_take(gems, m)).collect();
-                let values =
-                    best_placements(&placements, &legal, data::get(id).blocks, &inventories);
+                let values = best_placements(player.pyramid(), data::get(id).blocks, &inventories);
                 scored.extend(takes.into_iter().zip(values).map(|(take, value)| {
                     (take, i64::from(value) - legend_gain_after_take(game, &take))
                 }));
@@ -75,14 +85,12 @@ pub(crate) fn favourite(game: &Game, candidates: &[Move], rng: &mut GameRng) -> 
         }
         Phase::Place => {
             let domino = game.hand_domino()?.blocks;
-            let placements = PlacementValues::new(player.pyramid());
-            let mut value = [0];
             candidates
                 .iter()
                 .map(|m| match m {
                     Move::Place(p) => {
-                        placements.values(p, domino, &[gems], &mut value);
-                        (*m, value[0] as i64)
+                        let view = player.pyramid().top_view_after(p, domino);
+                        (*m, view_value(&view, gems) as i64)
                     }
                     _ => (*m, i64::MIN),
                 })
@@ -224,7 +232,6 @@ pub(crate) fn greedy_move(game: &Game, rng: &mut GameRng) -> Move {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::ScorableArea;
     use crate::{Options, SoloMode};
     use pyramidion_core::ToMove;
     use pyramidion_testkit::players::{GreedyPlayer as Greedy, RandomPlayer};
@@ -257,24 +264,13 @@ mod tests {
         );
     }
 
-    /// The value greedy gives a placement: the stage points right after it, every area of
-    /// a placed copy scored.
+    /// The value greedy gives a placement: the stage points right after it.
     fn placement_value(game: &Game, m: &Move) -> u32 {
         let Move::Place(p) = m else { unreachable!() };
         let player = game.player(game.current());
         let mut after = player.pyramid().clone();
         after.place(p, game.hand_domino().unwrap().blocks);
-        let mut areas = Vec::new();
-        after
-            .top_view()
-            .for_each_scoring_area_unordered(|colour, icons, anchor| {
-                areas.push(ScorableArea {
-                    anchor,
-                    colour,
-                    icons,
-                })
-            });
-        crate::allocation::best_points(&areas, player.gems())
+        view_value(&after.top_view(), player.gems())
     }
 
     #[test]

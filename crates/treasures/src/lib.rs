@@ -17,7 +17,6 @@ mod legend;
 pub mod moves;
 pub mod options;
 mod pick;
-mod placement_values;
 mod play;
 mod sampler;
 pub mod scoring;
