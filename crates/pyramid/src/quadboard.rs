@@ -46,6 +46,18 @@ impl QuadBoard {
         QuadBoard { rows }
     }
 
+    /// Every quadrant moved `dx` columns east and `dy` rows south, `dy` even (a row then
+    /// stays in its word: one shift per word). The caller knows that every quadrant stays
+    /// inside the grid.
+    #[inline]
+    pub(crate) fn shifted(self, dx: u32, dy: u32) -> QuadBoard {
+        debug_assert!(dy.is_multiple_of(2), "an odd row shift changes words");
+        let s = dx + dy / 2 * STRIDE;
+        QuadBoard {
+            rows: [self.rows[0] << s, self.rows[1] << s],
+        }
+    }
+
     /// From the public form: a `u128` with bit `y * 10 + x`.
     pub(crate) fn from_grid(grid: u128) -> QuadBoard {
         let mut b = QuadBoard::EMPTY;

@@ -172,6 +172,16 @@ impl TopView {
         covered | mask
     }
 
+    /// The view moved `dx` quadrants east and `dy` (even) south, when stage 1's origin moves
+    /// with a domino; every shown quadrant must stay inside the grid.
+    #[inline]
+    pub(crate) fn shifted(&self, dx: u32, dy: u32) -> TopView {
+        TopView {
+            colours: self.colours.map(|c| c.shifted(dx, dy)),
+            icons: self.icons.shifted(dx, dy),
+        }
+    }
+
     pub fn colour_board(&self, colour: u8) -> u128 {
         self.colours[colour as usize].to_grid()
     }

@@ -13,12 +13,14 @@
 //!
 //! Equal keys are broken with the caller's RNG; refilling the quarry is therefore a coin toss.
 use crate::data::{COLOURS, dominoes};
+use crate::scoring::{add_marked_area, total_of};
 use crate::{
     Game, Move, Phase, PlacementScores, Player, Status, mark_options, min_holes, min_holes_after,
     stage_total,
 };
+use arrayvec::ArrayVec;
 use pyramidion_core::{GameRng, Outcome, Rules, Seat, ToMove};
-use pyramidion_pyramid::{Block, Placement, Pyramid};
+use pyramidion_pyramid::{Block, Placement, Pyramid, TopView};
 
 type Key = (bool, bool, i8, u16, u8);
 
@@ -63,13 +65,71 @@ struct Placements<'a> {
     holes: Vec<u8>,
     /// Scores placements without copying the pyramid, once stage 1's frame is forced.
     scores: Option<PlacementScores<'a>>,
+    /// Before that, each placement's placed copy, measured once for every domino (as
+    /// `list`; empty once the frame is forced).
+    copies: Vec<Copied>,
+}
+
+/// A placement weighed before stage 1's frame is forced, when the top view's origin may
+/// move with the domino: the view of the pyramid with blank blocks on the domino's cells,
+/// where the new blocks and the marked blocks lie on it. Placing a copy of the pyramid and
+/// building its view for every domino of a `take` was most of Pyramido's greedy early in
+/// stage 1; putting a domino's two blocks on this view gives that same view.
+struct Copied {
+    view: TopView,
+    /// North-west quadrants of the new blocks A and B.
+    new: [u32; 2],
+    /// North-west quadrant of each marked block, in marker-colour order.
+    marked: ArrayVec<u32, COLOURS>,
+}
+
+/// What [`min_holes_after`] places: only the cells count.
+const BLANK: [Block; 2] = [Block {
+    colour: 0,
+    icons: 0,
+}; 2];
+
+impl Copied {
+    /// Placement `p` on `pyramid`, whose view is `view` and whose marked blocks lie at
+    /// quadrants `marked`: the view and the quadrants moved with the origin, without copying
+    /// the pyramid ([`Pyramid::top_view_after_on`]) once it holds a domino.
+    fn new(pyramid: &Pyramid, view: &TopView, marked: &[u32], p: &Placement) -> Copied {
+        if let Some((new, (dx, dy))) = pyramid.placement_shift(p) {
+            return Copied {
+                view: pyramid.top_view_after_on(view, p, BLANK),
+                new,
+                marked: marked.iter().map(|q| q + dx + 10 * dy).collect(),
+            };
+        }
+        // The first domino: nothing is marked yet.
+        let mut placed = pyramid.clone();
+        placed.place(p, BLANK);
+        let n = placed.blocks().len();
+        Copied {
+            view: placed.top_view(),
+            new: [placed.block_quadrant(n - 2), placed.block_quadrant(n - 1)],
+            marked: marked.iter().copied().collect(),
+        }
+    }
 }
 
 impl<'a> Placements<'a> {
     fn new(player: &'a Player) -> Placements<'a> {
         let mut list = Vec::new();
         player.pyramid().legal(|p| list.push(p));
+        let pyramid = player.pyramid();
+        let scores = PlacementScores::new(pyramid, player.markers());
+        // Before the frame, every placement's copy starts from this view and these marked
+        // blocks' quadrants, moved with the origin.
+        let view = scores.is_none().then(|| pyramid.top_view());
+        let marked: ArrayVec<u32, COLOURS> = player
+            .markers()
+            .iter()
+            .flatten()
+            .map(|&b| pyramid.block_quadrant(b as usize))
+            .collect();
         let mut holes: Vec<u8> = Vec::with_capacity(list.len());
+        let mut copies = Vec::new();
         let mut last = None;
         for p in &list {
             let cells = {
@@ -79,70 +139,90 @@ impl<'a> Placements<'a> {
             };
             let h = match last {
                 Some((c, h)) if c == cells => h,
-                _ => min_holes_after(player.pyramid(), p) as u8,
+                _ => min_holes_after(pyramid, p) as u8,
             };
             last = Some((cells, h));
             holes.push(h);
+            if let Some(view) = &view {
+                copies.push(Copied::new(pyramid, view, &marked, p));
+            }
         }
-        let scores = PlacementScores::new(player.pyramid(), player.markers());
         Placements {
             list,
             holes,
             scores,
+            copies,
         }
     }
 
-    fn holes_of(&self, p: &Placement) -> u8 {
-        let i = self
-            .list
+    fn index_of(&self, p: &Placement) -> usize {
+        self.list
             .iter()
             .position(|q| q == p)
-            .expect("a legal placement");
-        self.holes[i]
+            .expect("a legal placement")
     }
+
+    /// What [`placement_key`] needs of placement `i` of `list`, besides the domino.
+    fn weighed(&self, i: usize) -> (Weighed<'_>, u8) {
+        let how = match &self.scores {
+            Some(scores) => Weighed::Incremental(scores),
+            None => Weighed::Copy(&self.copies[i]),
+        };
+        (how, self.holes[i])
+    }
+}
+
+/// How a placement is scored: incrementally once the frame is forced, on its copy before.
+enum Weighed<'a> {
+    Incremental(&'a PlacementScores<'a>),
+    Copy(&'a Copied),
 }
 
 /// Placing `domino` at `p`, then the best marker choice (the engine's rule: one marker, on a
 /// block whose jewel colour's marker is free). Scored without copying the pyramid once its
-/// origin is fixed ([`PlacementScores`]); before that, on a placed copy of the pyramid only:
-/// cloning the whole game for each of the ~100 placements of a `take` would cost most of the
-/// time.
-fn placement_key(
-    player: &Player,
-    scores: Option<&PlacementScores>,
-    domino: u8,
-    p: &Placement,
-    holes: u8,
-) -> Key {
+/// origin is fixed ([`PlacementScores`]); before that, on the view of a copy placed once per
+/// decision ([`Copied`]): cloning the whole game for each of the ~100 placements of a `take`
+/// would cost most of the time.
+fn placement_key(player: &Player, how: Weighed, domino: u8, p: &Placement, holes: u8) -> Key {
     let blocks = dominoes()[domino as usize].blocks;
     let cards = player.unused_cards() as u8;
-    if let Some(scores) = scores {
-        let after = scores.after(p, blocks);
-        let options = mark_options(p.orient(blocks), player.markers());
-        let key = |side| key_of_points(player.total() + after.total(side), holes, cards);
-        return if options == 0 {
-            key(None)
-        } else {
-            (0..2)
-                .filter(|side| options >> side & 1 == 1)
-                .map(|side| key(Some(side)))
-                .max()
-                .expect("one option at least")
-        };
+    let key = |points: u16| key_of_points(player.total() + points, holes, cards);
+    let copied = match how {
+        Weighed::Incremental(scores) => {
+            let after = scores.after(p, blocks);
+            let options = mark_options(p.orient(blocks), player.markers());
+            return if options == 0 {
+                key(after.total(None))
+            } else {
+                (0..2)
+                    .filter(|side| options >> side & 1 == 1)
+                    .map(|side| key(after.total(Some(side))))
+                    .max()
+                    .expect("one option at least")
+            };
+        }
+        Weighed::Copy(copied) => copied,
+    };
+    let new = p.orient(blocks);
+    let mut top = copied.view;
+    top.cover(copied.new[0], new[0]);
+    top.cover(copied.new[1], new[1]);
+    // The areas already marked measured once for both marker choices: a new marker's colour
+    // is free, so it only adds its own area.
+    let mut marked = ArrayVec::new();
+    for &q in &copied.marked {
+        add_marked_area(&mut marked, &top, q);
     }
-    let mut pyramid = player.pyramid().clone();
-    pyramid.place(p, blocks);
-    let a = pyramid.blocks().len() - 2;
-    let new = [pyramid.blocks()[a].block, pyramid.blocks()[a + 1].block];
     let options = mark_options(new, player.markers());
+    if options == 0 {
+        return key(total_of(&marked));
+    }
     (0..2)
-        .filter(|side| options == 0 || options >> side & 1 == 1)
+        .filter(|side| options >> side & 1 == 1)
         .map(|side| {
-            let mut markers = *player.markers();
-            if options != 0 {
-                markers[new[side].colour as usize] = Some((a + side) as u8);
-            }
-            key_with(&pyramid, &markers, player.total(), holes, cards)
+            let mut areas = marked.clone();
+            add_marked_area(&mut areas, &top, copied.new[side]);
+            key(total_of(&areas))
         })
         .max()
         .expect("one option at least")
@@ -178,15 +258,19 @@ fn evaluate(game: &Game, seat: Seat, m: Move, placements: &Option<Placements>) -
             let all = placements.as_ref().expect("placements computed");
             all.list
                 .iter()
-                .zip(&all.holes)
-                .map(|(p, &h)| placement_key(player, all.scores.as_ref(), domino, p, h))
+                .enumerate()
+                .map(|(i, p)| {
+                    let (how, holes) = all.weighed(i);
+                    placement_key(player, how, domino, p, holes)
+                })
                 .max()
                 .expect("a placement")
         }
         Move::Place(p) => {
             let all = placements.as_ref().expect("placements computed");
             let domino = game.held().expect("a domino to place");
-            placement_key(player, all.scores.as_ref(), domino, &p, all.holes_of(&p))
+            let (how, holes) = all.weighed(all.index_of(&p));
+            placement_key(player, how, domino, &p, holes)
         }
         Move::Resurface {
             side,
@@ -339,6 +423,77 @@ mod tests {
             assert_eq!(game.outcome(), Some(game.standings()));
         }
         assert!(stopped > 1000, "{stopped}");
+    }
+
+    /// Greedy's key of a placement as it was computed before the shared view: every marker
+    /// choice scored on the placed copy from scratch (`stage_total`).
+    fn placement_key_reference(player: &Player, domino: u8, p: &Placement, holes: u8) -> Key {
+        let blocks = dominoes()[domino as usize].blocks;
+        let cards = player.unused_cards() as u8;
+        let mut pyramid = player.pyramid().clone();
+        pyramid.place(p, blocks);
+        let a = pyramid.blocks().len() - 2;
+        let new = [pyramid.blocks()[a].block, pyramid.blocks()[a + 1].block];
+        let options = mark_options(new, player.markers());
+        (0..2)
+            .filter(|side| options == 0 || options >> side & 1 == 1)
+            .map(|side| {
+                let mut markers = *player.markers();
+                if options != 0 {
+                    markers[new[side].colour as usize] = Some((a + side) as u8);
+                }
+                key_with(&pyramid, &markers, player.total(), holes, cards)
+            })
+            .max()
+            .expect("one option at least")
+    }
+
+    /// At every decision of seeded games (2 to 4 players, greedy and random moves), every
+    /// placement of every domino in the quarry gets the reference's key, before stage 1's
+    /// frame is forced (a placed copy) and after it (incremental scores).
+    #[test]
+    fn placement_keys_are_the_reference_keys() {
+        let (mut copies, mut incremental) = (0usize, 0usize);
+        for seed in 0..60u64 {
+            let options = Options::players(2 + (seed % 3) as u8);
+            let mut game = Game::new(&options, seed).unwrap();
+            let mut rng = GameRng::from_seed(seed + 77);
+            let mut scratch = Vec::new();
+            while let ToMove::Seat(seat) = game.to_move() {
+                let player = game.player(seat);
+                if player.status() != Status::Eliminated {
+                    let all = Placements::new(player);
+                    for domino in game.quarry().into_iter().flatten() {
+                        for (i, p) in all.list.iter().enumerate() {
+                            let (how, h) = all.weighed(i);
+                            assert_eq!(h as u32, min_holes_after(player.pyramid(), p));
+                            assert_eq!(
+                                placement_key(player, how, domino, p, h),
+                                placement_key_reference(player, domino, p, h),
+                                "seed {seed}, {p:?}"
+                            );
+                            if all.scores.is_some() {
+                                incremental += 1;
+                            } else {
+                                copies += 1;
+                            }
+                        }
+                    }
+                }
+                let m = if rng.below(2) == 0 {
+                    greedy_move(&game, &mut rng).unwrap()
+                } else {
+                    game.pick_legal_move(&mut scratch, |n| rng.below(n as u32) as usize)
+                        .unwrap()
+                };
+                game.play(&m).unwrap();
+            }
+        }
+        assert!(copies > 20_000, "only {copies} placements before the frame");
+        assert!(
+            incremental > 20_000,
+            "only {incremental} placements after it"
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Stage scoring on the top view: marked areas, the Mino bonus, the next first player.
 use crate::data::{COLOURS, colour_name};
 use arrayvec::ArrayVec;
-use pyramidion_pyramid::Pyramid;
 use pyramidion_pyramid::pyramid::MAX_BLOCKS;
+use pyramidion_pyramid::{Pyramid, TopView};
 use serde::{Serialize, Serializer};
 
 /// One marked area at a stage's end.
@@ -68,14 +68,36 @@ pub fn score_stage(pyramid: &Pyramid, markers: &[Option<u8>; COLOURS]) -> StageS
 /// every placement with it.
 pub fn stage_total(pyramid: &Pyramid, markers: &[Option<u8>; COLOURS]) -> u16 {
     let top = pyramid.top_view();
-    // (anchor, jewels) of each marked area, once.
-    let mut areas: ArrayVec<(u8, u8), COLOURS> = ArrayVec::new();
-    for_each_marked_quadrant(pyramid, markers, |q| {
-        let area = top.area_points_at(q).expect("a marked block is visible");
-        if !areas.iter().any(|a| a.0 == area.0) {
-            areas.push(area);
-        }
-    });
+    total_of(&marked_areas(pyramid, &top, markers))
+}
+
+/// (anchor, jewels) of each marked area of `top` (`pyramid`'s top view), once each, in
+/// marker-colour order: what [`stage_total`] adds up, for a caller that adds a marker to it
+/// (the greedy bot weighs both marker choices of a placement on one view).
+pub(crate) fn marked_areas(
+    pyramid: &Pyramid,
+    top: &TopView,
+    markers: &[Option<u8>; COLOURS],
+) -> ArrayVec<(u8, u8), COLOURS> {
+    let mut areas = ArrayVec::new();
+    for block in markers.iter().flatten() {
+        add_marked_area(&mut areas, top, pyramid.block_quadrant(*block as usize));
+    }
+    areas
+}
+
+/// Adds the area of the marked block at top-view quadrant `q` to `areas`, unless it is there
+/// already (markers have distinct colours, so two never share an area; the check keeps the
+/// total right for any input).
+pub(crate) fn add_marked_area(areas: &mut ArrayVec<(u8, u8), COLOURS>, top: &TopView, q: u32) {
+    let area = top.area_points_at(q).expect("a marked block is visible");
+    if !areas.iter().any(|a| a.0 == area.0) {
+        areas.push(area);
+    }
+}
+
+/// The stage total of these marked areas: their jewels and the Mino bonus.
+pub(crate) fn total_of(areas: &[(u8, u8)]) -> u16 {
     mino_and_total(areas.iter().map(|a| a.1)).1
 }
 
