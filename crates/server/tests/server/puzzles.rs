@@ -39,6 +39,16 @@ pub async fn tries_move_ratings(s: &TestServer) {
     }
     let known = shipped_puzzle(&id);
     assert_eq!(p["view"], known.view);
+    // Where it stands, for its heading: the turn as the move log numbers it, the stages' name.
+    let record: pyramidion_core::record::Record =
+        serde_json::from_value(known.record.clone()).unwrap();
+    assert_eq!(
+        p["turn"],
+        pyramidion_games::analysis::turn_at(&record).unwrap()
+    );
+    assert!(p["turn"].as_u64().unwrap() >= 1);
+    let kind: pyramidion_games::GameKind = game.parse().unwrap();
+    assert_eq!(p["stage_name"], kind.descriptor().stage_name);
     let wrong = known
         .legal
         .iter()

@@ -16,6 +16,7 @@ mod people;
 mod people_shots;
 mod previews;
 mod puzzles;
+mod puzzles_offline;
 mod pyramido;
 mod pyramids;
 mod reach;
