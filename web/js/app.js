@@ -24,6 +24,7 @@ import { renderClub, renderClubs } from './clubs.js';
 import { initChallenges } from './challenge-notice.js';
 import { renderOffline } from './offline.js';
 import { registerOffline, uploadOfflineGames } from './offline-sync.js';
+import { sendPuzzleAttempts } from './puzzle-offline.js';
 import { renderTutorial } from './tutorial.js';
 import { renderPuzzles } from './puzzles.js';
 import { renderTournament, renderTournaments } from './tournaments.js';
@@ -162,6 +163,8 @@ async function boot() {
   // each time the server can be reached again.
   registerOffline();
   app.socket.onStatus((status) => status === 'connected' && uploadOfflineGames());
+  // Puzzle moves tried offline are judged and rated once the server is back.
+  app.socket.onStatus((status) => status === 'connected' && sendPuzzleAttempts());
   onLanguageChange(() => {
     renderLanguagePicker();
     renderIdentity();

@@ -12,6 +12,7 @@ import { showError } from './shell.js';
 import { loadMoveText, loadTable } from './game.js';
 import { moveLog } from './move-log.js';
 import { makeInert } from './inert.js';
+import { keepPuzzle, offlinePuzzle, onAttemptsSent, puzzleStore, queueAttempt, sendPuzzleAttempts } from './puzzle-offline.js';
 
 /** @param {number} v expected points (final lead), signed */
 const signed = (v) => (v > 0 ? '+' : '') + v.toFixed(1);
@@ -32,6 +33,11 @@ export async function renderPuzzles(root, key, id) {
     /** @type {any} */ result: null,
     hint: false,
     pending: false,
+    // No connection: the puzzle is one kept on this device (web/js/puzzle-offline.js), and a
+    // move tried waits in `queued` until the server can judge it.
+    offline: false,
+    /** @type {string | null} */ queued: null,
+    /** @type {string | null} */ refused: null,
     ui: {},
   };
   let render;
@@ -64,26 +70,81 @@ export async function renderPuzzles(root, key, id) {
       page.result = null;
       page.hint = false;
       page.ui = {};
+      page.offline = false;
+      page.queued = null;
+      page.refused = null;
+      if (page.puzzle) keepPuzzle(await puzzleStore(), page.puzzle, Date.now()).catch((e) => console.warn('puzzle not kept offline:', e));
     } catch (e) {
+      if (e && e.code === 'network') return loadOffline(id ? { id } : {});
       showError(e);
       return mount(root, h('p.hint', { 'data-testid': 'puzzle-error' }, t('shell.failed')));
     }
     draw();
   };
 
+  // With no connection: a puzzle kept on this device (the one asked, else one not tried yet).
+  const loadOffline = async (/** @type {{ id?: string, after?: string }} */ which) => {
+    const store = await puzzleStore();
+    page.offline = true;
+    page.puzzle = await offlinePuzzle(store, key, which);
+    page.daily = null;
+    page.history = [];
+    page.rating = null;
+    page.result = null;
+    page.hint = false;
+    page.ui = {};
+    page.refused = null;
+    const waiting = page.puzzle && (await store.attempts.get(page.puzzle.id));
+    page.queued = waiting ? waiting.move : null;
+    draw();
+  };
+
+  // The moves tried offline, judged once the connection is back: this puzzle's answer shows.
+  const stop = onAttemptsSent((done) => {
+    if (!root.isConnected) return stop();
+    const mine = page.puzzle && done.find((d) => d.attempt.id === page.puzzle.id);
+    if (!mine) return;
+    page.offline = false;
+    page.queued = null;
+    if (mine.result) {
+      page.result = mine.result;
+      if (page.result.rated) page.rating = page.result.rating_after;
+      api('GET', `/api/puzzles/${encodeURIComponent(key)}/history`)
+        .then((history) => {
+          page.history = history.attempts;
+          page.rating = history.rating;
+          draw();
+        })
+        .catch(() => {});
+    } else page.refused = mine.code || 'internal';
+    draw();
+  });
+
   const attempt = async (text) => {
-    if (page.pending || page.result) return;
+    if (page.pending || page.result || page.queued) return;
     page.pending = true;
     try {
-      page.result = await api('POST', `/api/puzzles/${encodeURIComponent(page.puzzle.id)}/attempt`, { move: text });
-      if (page.result.rated) page.rating = page.result.rating_after;
-      const history = await api('GET', `/api/puzzles/${encodeURIComponent(key)}/history`);
-      page.history = history.attempts;
+      if (page.offline) await wait(text);
+      else {
+        page.result = await api('POST', `/api/puzzles/${encodeURIComponent(page.puzzle.id)}/attempt`, { move: text });
+        if (page.result.rated) page.rating = page.result.rating_after;
+        const history = await api('GET', `/api/puzzles/${encodeURIComponent(key)}/history`);
+        page.history = history.attempts;
+      }
     } catch (e) {
-      showError(e);
+      if (e && e.code === 'network' && !page.result) await wait(text);
+      else showError(e);
     }
     page.pending = false;
     draw();
+  };
+
+  // A move tried with no connection: kept, and sent when the server can be reached.
+  const wait = async (/** @type {string} */ text) => {
+    const kept = await queueAttempt(await puzzleStore(), { id: page.puzzle.id, game: key, move: text }, Date.now());
+    page.offline = true;
+    page.queued = kept.move;
+    sendPuzzleAttempts();
   };
 
   const retry = () => {
@@ -92,7 +153,8 @@ export async function renderPuzzles(root, key, id) {
     draw();
   };
   const next = () => {
-    if (id) location.hash = `#/puzzles/${key}`;
+    if (page.offline) loadOffline({ after: page.puzzle && page.puzzle.id });
+    else if (id) location.hash = `#/puzzles/${key}`;
     else load();
   };
 
@@ -106,7 +168,9 @@ export async function renderPuzzles(root, key, id) {
     // selected), each marked with its expected points; before, the position's legal moves.
     const legal = r ? candidates.map((c) => p.legal.find((m) => m.text === c.text)).filter(Boolean) : p.legal;
     if (r && candidates.length && !candidates.some((c) => c.text === page.ui.selected)) page.ui.selected = candidates[0].text;
-    const state = { seat: p.seat, to_move: p.seat, state_id: 0, event: 0, view: p.view, legal, finished: false, missed: [], last_move: null };
+    // A position outside a live game has no state number to show (`unnumbered`: the status
+    // line's "move 0" said nothing to a player; the prompt card says where it stands).
+    const state = { seat: p.seat, to_move: p.seat, state_id: 0, unnumbered: true, event: 0, view: p.view, legal, finished: false, missed: [], last_move: null };
     /** @type {any} */
     const ctx = {
       id: p.id,
@@ -139,7 +203,7 @@ export async function renderPuzzles(root, key, id) {
     if (r) {
       markCandidates(drawn, candidates, r.explanation.solutions);
       makeInert(drawn);
-    }
+    } else if (page.queued) makeInert(drawn);
     return drawn;
   };
 
@@ -213,6 +277,26 @@ export async function renderPuzzles(root, key, id) {
     );
   };
 
+  // A move tried offline, waiting for the connection (or refused when it came).
+  const queuedPanel = () =>
+    h(
+      'section.card.puzzle-queued',
+      { 'data-testid': 'puzzle-queued', role: 'status' },
+      page.refused ? h('p', { 'data-testid': 'puzzle-refused' }, t('puzzle3.refused', { code: page.refused })) : h('p', {}, t('puzzle3.queued', { move: say(/** @type {string} */ (page.queued)) })),
+      h('p.row', {}, h('button', { 'data-testid': 'puzzle-next', onclick: next }, t('puzzle.next'))),
+    );
+
+  // Where the puzzle stands in its game, in the words of the game's own stages and turns.
+  const position = (p) => {
+    const v = p.view || {};
+    const seat = p.seat + 1;
+    const turn = p.turn || 1;
+    if (typeof v.stage === 'number' && typeof v.stages === 'number' && v.stages > 1) {
+      return t('puzzle3.position', { stage: t(`stage.${p.stage_name || 'stage'}`, { n: v.stage }), stages: v.stages, turn, seat });
+    }
+    return t('puzzle3.position_turn', { turn, seat });
+  };
+
   const historyPanel = () =>
     h(
       'section.card.puzzle-history',
@@ -280,16 +364,28 @@ export async function renderPuzzles(root, key, id) {
           ? h('p.hint', { 'data-testid': 'puzzle-is-daily' }, t('puzzle.is_daily'))
           : null,
     );
+    const offline = page.offline ? h('p.card.puzzle-offline', { 'data-testid': 'puzzle-offline' }, t(p ? 'puzzle3.offline' : 'puzzle3.offline_none')) : null;
     if (!p) {
-      return mount(root, h('div.puzzles', { 'data-testid': 'puzzles', 'data-game': key }, head, h('p.card', { 'data-testid': 'puzzle-none' }, t('puzzle.none')), historyPanel(), optOutCard()));
+      return mount(
+        root,
+        h(
+          'div.puzzles',
+          { 'data-testid': 'puzzles', 'data-game': key },
+          head,
+          offline || h('p.card', { 'data-testid': 'puzzle-none' }, t('puzzle.none')),
+          page.offline ? null : historyPanel(),
+          page.offline ? null : optOutCard(),
+        ),
+      );
     }
     const prompt = h(
       'section.card.puzzle-prompt',
       {},
+      h('p.puzzle-position', { 'data-testid': 'puzzle-position' }, position(p)),
       h('p', { 'data-testid': 'puzzle-prompt' }, t('puzzle.find')),
       h('p.hint', {}, t('puzzle.about', { rating: p.rating.rating, attempts: p.attempts })),
       p.tried && !page.result ? h('p.hint', { 'data-testid': 'puzzle-tried' }, t(p.tried.solved ? 'puzzle.tried_solved' : 'puzzle.tried_failed')) : null,
-      page.result
+      page.result || page.queued
         ? null
         : h(
             'p.row',
@@ -304,11 +400,12 @@ export async function renderPuzzles(root, key, id) {
         'div.puzzles',
         { 'data-testid': 'puzzles', 'data-game': key, 'data-puzzle': p.id },
         head,
+        offline,
         prompt,
-        page.result ? resultPanel() : chooser(),
+        page.result ? resultPanel() : page.queued ? queuedPanel() : chooser(),
         h('div.puzzle-board', { 'data-testid': 'puzzle-board' }, board()),
-        historyPanel(),
-        optOutCard(),
+        page.offline ? null : historyPanel(),
+        page.offline ? null : optOutCard(),
       ),
     );
     labelDrawings();

@@ -10,7 +10,7 @@ import { t, has } from './i18n.js';
 
 /**
  * @typedef {import('./envelope.js').Envelope} Envelope
- * @typedef {{ view: Pick<Envelope, 'to_move' | 'phase' | 'stage' | 'stages' | 'first_player' | 'outcome'>, state: { state_id: number, event?: number, finished?: boolean }, myTurn: boolean, seatName: (seat: number) => string }} StatusCtx
+ * @typedef {{ view: Pick<Envelope, 'to_move' | 'phase' | 'stage' | 'stages' | 'first_player' | 'outcome'>, state: { state_id: number, event?: number, finished?: boolean, unnumbered?: boolean }, myTurn: boolean, seatName: (seat: number) => string }} StatusCtx
  */
 
 /**
@@ -57,6 +57,6 @@ export function statusBar(ctx, game = {}) {
     h('span.prompt', { 'data-testid': 'prompt', class: ctx.myTurn ? 'yours' : '', role: 'status' }, key ? t(key[0], key[1]) : ''),
     game.first ? h('span.info', { 'data-testid': 'first-player' }, t(game.first, { name: ctx.seatName(view.first_player) })) : null,
     game.info || null,
-    state.finished ? null : h('span.info', { 'data-testid': 'move-number' }, t('table.state', { n: moveNumber(state) })),
+    state.finished || state.unnumbered ? null : h('span.info', { 'data-testid': 'move-number' }, t('table.state', { n: moveNumber(state) })),
   );
 }

@@ -19,6 +19,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
+mod remine;
+
 #[derive(Args, Debug)]
 pub struct PuzzlesArgs {
     #[command(flatten)]
@@ -49,6 +51,10 @@ pub struct PuzzlesArgs {
     /// whose solutions and clear margin it confirms.
     #[arg(long)]
     pub check: Option<PathBuf>,
+    /// Plays no new game: mines this file's positions again by this build's miner (both runs,
+    /// its rule) and writes the lines it keeps (to `--out`, else standard output).
+    #[arg(long, conflicts_with = "check")]
+    pub remine: Option<PathBuf>,
     /// Puzzles checked (the file's first ones).
     #[arg(long, default_value_t = 100)]
     pub sample: usize,
@@ -80,6 +86,9 @@ pub fn prefix(record: &Record, ply: usize) -> Record {
 pub fn run(args: PuzzlesArgs) -> Result<()> {
     if let Some(path) = &args.check {
         return check(&args, path);
+    }
+    if let Some(path) = &args.remine {
+        return remine::remine(&args, path);
     }
     dispatch!(args.choice.game, G => run_game::<G>(&args))
 }
@@ -150,6 +159,20 @@ fn check(args: &PuzzlesArgs, path: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
+/// Where the lines go: appended to `--out`, else standard output.
+fn output(args: &PuzzlesArgs) -> Result<Box<dyn std::io::Write + Send>> {
+    Ok(match &args.out {
+        Some(path) => Box::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open {}", path.display()))?,
+        ),
+        None => Box::new(std::io::stdout()),
+    })
+}
+
 fn run_game<G: Rules>(args: &PuzzlesArgs) -> Result<()> {
     let options_json = args.choice.options_json()?;
     let options: G::Options =
@@ -161,16 +184,7 @@ fn run_game<G: Rules>(args: &PuzzlesArgs) -> Result<()> {
             .unwrap_or_else(|| PuzzleConfig::judge(G::DESCRIPTOR, args.judge_seed).budget),
         seed: args.judge_seed,
     };
-    let mut out: Box<dyn std::io::Write + Send> = match &args.out {
-        Some(path) => Box::new(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot open {}", path.display()))?,
-        ),
-        None => Box::new(std::io::stdout()),
-    };
+    let mut out = output(args)?;
     let started = Instant::now();
     let totals = Mutex::new((0usize, 0usize, 0usize));
     let writer = Mutex::new(&mut out);

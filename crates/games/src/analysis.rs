@@ -114,6 +114,8 @@ pub fn reconfirm(
 pub struct Rejudged {
     pub solutions: Vec<String>,
     pub margin_low: Option<f64>,
+    /// Every move the run judged, with its points, best first.
+    pub candidates: Vec<pyramidion_ai::puzzle::Candidate>,
 }
 
 impl Rejudged {
@@ -158,10 +160,12 @@ pub fn rejudge(
                 Some(again) => Rejudged {
                     solutions: again.solutions,
                     margin_low: again.margin_low,
+                    candidates: again.candidates,
                 },
                 None => Rejudged {
                     solutions: Vec::new(),
                     margin_low: None,
+                    candidates: Vec::new(),
                 },
             },
         )
@@ -282,5 +286,89 @@ mod tests {
         }
         let config = AnalysisConfig::judge(GameKind::ALL[0].descriptor(), 1);
         assert!(judge_now(&over, config).is_none());
+    }
+}
+
+/// The turn the position after `record`'s moves is in, as the move log numbers them (a turn:
+/// the moves one seat plays until another seat is to move; a round of turns ends where a seat
+/// that already played in it is to play again, `web/js/move-log.js`): what a puzzle's heading
+/// says instead of a move count.
+pub fn turn_at(record: &Record) -> Result<u32, AnalysisError> {
+    fn at<G: pyramidion_core::Rules>(record: &Record) -> Result<u32, AnalysisError> {
+        let mut game: G = record.replay_prefix(Some(0))?;
+        let mut turns = Turns::default();
+        for text in &record.moves {
+            if let pyramidion_core::ToMove::Seat(seat) = game.to_move() {
+                turns.seat_to_move(seat.0);
+            }
+            let m: G::Move =
+                text.parse()
+                    .map_err(|e: pyramidion_core::rules::MoveParseError| {
+                        AnalysisError::new("bad_move_syntax", e.to_string())
+                    })?;
+            game.play(&m).map_err(|e| {
+                AnalysisError::new(pyramidion_core::ErrorCode::code(&e), e.to_string())
+            })?;
+        }
+        if let pyramidion_core::ToMove::Seat(seat) = game.to_move() {
+            turns.seat_to_move(seat.0);
+        }
+        Ok(turns.round)
+    }
+    dispatch!(kind_of(record)?, G => at::<G>(record))
+}
+
+/// The move log's numbering of turns by rounds (see [`turn_at`]).
+struct Turns {
+    round: u32,
+    played: Vec<u8>,
+    last: Option<u8>,
+}
+
+impl Default for Turns {
+    fn default() -> Self {
+        Turns {
+            round: 1,
+            played: Vec::new(),
+            last: None,
+        }
+    }
+}
+
+impl Turns {
+    fn seat_to_move(&mut self, seat: u8) {
+        if self.last == Some(seat) {
+            return;
+        }
+        if self.played.contains(&seat) {
+            self.round += 1;
+            self.played.clear();
+        }
+        self.played.push(seat);
+        self.last = Some(seat);
+    }
+}
+
+#[cfg(test)]
+mod turn_tests {
+    use super::Turns;
+
+    #[test]
+    fn turns_are_numbered_by_rounds_as_the_move_log_numbers_them() {
+        let mut t = Turns::default();
+        // Seat 0 plays three moves, seat 1 two: one round; seat 0 again: the second.
+        for seat in [0, 0, 0, 1, 1] {
+            t.seat_to_move(seat);
+        }
+        assert_eq!(t.round, 1);
+        t.seat_to_move(0);
+        assert_eq!(t.round, 2);
+        // Seat 1 starts a round after seat 0's, whoever started the game.
+        t.seat_to_move(1);
+        t.seat_to_move(1);
+        assert_eq!(t.round, 2);
+        t.seat_to_move(1);
+        t.seat_to_move(0);
+        assert_eq!(t.round, 3);
     }
 }

@@ -1,7 +1,7 @@
 //! Puzzles from real games (`pyramidion_ai::puzzle`): what a puzzle shows is the deciding
 //! seat's view and nothing more (the leak test's method: states that seat cannot tell apart
 //! give the same puzzle position), and a kept puzzle is confirmed by a fresh judge run.
-use pyramidion_ai::puzzle::{PuzzleConfig, position_of};
+use pyramidion_ai::puzzle::{MARGIN, PuzzleConfig, position_of};
 use pyramidion_ai::{Bot, Greedy};
 use pyramidion_core::record::Record;
 use pyramidion_core::{GameRng, Rules, ToMove};
@@ -104,4 +104,47 @@ fn shipped_puzzles_are_confirmed_by_a_fresh_judge_run() {
             record.moves.len()
         );
     }
+}
+
+/// The legal moves' texts after `record`'s moves.
+fn legal_texts(record: &Record) -> Vec<String> {
+    fn of<G: Rules>(record: &Record) -> Vec<String> {
+        let game: G = record.replay().unwrap();
+        let mut legal = Vec::new();
+        game.legal_moves(&mut legal);
+        legal.iter().map(|m| m.to_string()).collect()
+    }
+    dispatch!(record.game.parse::<GameKind>().unwrap(), G => of::<G>(record))
+}
+
+/// The Pyramido puzzle a fresh run did not confirm (docs/puzzles.md): after 48 moves of the
+/// greedy game of seed 2, the miner's two runs (seed 1) found `place f7 S` and `place f8 N`
+/// best among the 7 placements their searches proposed, of 26 legal ones, and a third run's
+/// search proposed `place c7 N`, as good. The miner's first run, its candidates clear, now
+/// judges every legal move: `c7 N` is a solution, and other placements no search proposed
+/// are within a few points of the best, so the position is no puzzle and is not kept.
+#[test]
+fn a_clear_position_is_judged_against_every_legal_move_not_only_the_searched_ones() {
+    let record: Record =
+        serde_json::from_str(include_str!("puzzle-missed-placement.json")).unwrap();
+    let legal = legal_texts(&record);
+    assert_eq!(legal.len(), 26);
+    let kind: GameKind = record.game.parse().unwrap();
+    let miner = PuzzleConfig::judge(kind.descriptor(), 1);
+    let old = ["place f7 S".to_string(), "place f8 N".to_string()];
+    let again = pyramidion_games::analysis::rejudge(&record, &old[1..], miner).unwrap();
+    let mut judged: Vec<String> = again.candidates.iter().map(|c| c.text.clone()).collect();
+    judged.sort();
+    let mut all = legal.clone();
+    all.sort();
+    assert_eq!(judged, all, "every legal move judged: {again:?}");
+    assert!(
+        again.solutions.contains(&"place c7 N".to_string()),
+        "{again:?}"
+    );
+    assert!(
+        again.margin_low.is_some_and(|m| m < MARGIN),
+        "not clear once every legal move is judged: {again:?}"
+    );
+    assert!(!again.confirms(&old));
 }

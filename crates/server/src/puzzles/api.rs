@@ -43,6 +43,11 @@ pub struct PuzzleView {
     /// The deciding seat (whose view this is) and the game's options' seat count.
     pub seat: u8,
     pub seats: u8,
+    /// Where the position stands in its game, for its heading: the turn (numbered by rounds,
+    /// as the move log numbers them) and what the game calls its stages (the view says which
+    /// one): "Stage 2 of 3, turn 12", never a move count.
+    pub turn: u32,
+    pub stage_name: &'static str,
     pub view: Value,
     pub legal: Value,
     pub themes: Vec<String>,
@@ -78,6 +83,14 @@ async fn view_of(state: &AppState, p: PuzzleRow, user: Option<&str>) -> ApiResul
     let position: Value = serde_json::from_str(&p.position).map_err(ApiError::internal)?;
     let record: Value = serde_json::from_str(&p.record).map_err(ApiError::internal)?;
     let seats = record["options"]["players"].as_u64().unwrap_or(2) as u8;
+    let turn = serde_json::from_value::<pyramidion_core::record::Record>(record)
+        .ok()
+        .and_then(|r| pyramidion_games::analysis::turn_at(&r).ok())
+        .unwrap_or(1);
+    let stage_name = p
+        .game
+        .parse::<GameKind>()
+        .map_or("stage", |k| k.descriptor().stage_name);
     let tried = match user {
         Some(u) => state.store.puzzle_attempt(u, &p.id).await?,
         None => None,
@@ -88,6 +101,8 @@ async fn view_of(state: &AppState, p: PuzzleRow, user: Option<&str>) -> ApiResul
         game: p.game,
         seat: p.seat,
         seats,
+        turn,
+        stage_name,
         view: position["view"].clone(),
         legal: position["legal"].clone(),
         themes: p.themes,

@@ -48,11 +48,19 @@ pub fn shipped() -> Vec<NewPuzzle> {
 }
 
 /// Stores the shipped puzzles the store does not hold yet (all in one commit, and nothing
-/// when it holds as many as are shipped); how many were new.
+/// when it holds them all); how many were new. By id, not by count: a build whose files
+/// dropped puzzles (a stricter miner re-checked them) may ship fewer than the store holds,
+/// and its new ones must still be stored. A dropped one stays stored (tries and ratings
+/// refer to it).
 pub async fn load(store: &Store, at: i64) -> Result<usize> {
-    let shipped = shipped();
-    if store.shipped_puzzle_count().await? >= shipped.len() as i64 {
+    let stored: std::collections::HashSet<String> =
+        store.shipped_puzzle_ids().await?.into_iter().collect();
+    let missing: Vec<NewPuzzle> = shipped()
+        .into_iter()
+        .filter(|p| !stored.contains(&p.id()))
+        .collect();
+    if missing.is_empty() {
         return Ok(0);
     }
-    store.insert_puzzles(shipped, at).await
+    store.insert_puzzles(missing, at).await
 }

@@ -168,6 +168,17 @@ impl Store {
         Ok(row.try_get("n")?)
     }
 
+    /// The ids of the stored puzzles mined from bot games (the shipped ones, this build's or
+    /// an earlier build's).
+    pub async fn shipped_puzzle_ids(&self) -> Result<Vec<String>> {
+        let rows = sqlx::query("SELECT id FROM puzzles WHERE source LIKE 'bot:%'")
+            .fetch_all(&mut *self.read().await?)
+            .await?;
+        rows.iter()
+            .map(|r| Ok(r.try_get::<String, _>("id")?))
+            .collect()
+    }
+
     /// How many puzzles of `game` are stored.
     pub async fn puzzle_count(&self, game: &str) -> Result<i64> {
         let row = sqlx::query("SELECT COUNT(*) AS n FROM puzzles WHERE game = $1")

@@ -39,6 +39,16 @@ pub async fn tries_move_ratings(s: &TestServer) {
     }
     let known = shipped_puzzle(&id);
     assert_eq!(p["view"], known.view);
+    // Where it stands, for its heading: the turn as the move log numbers it, the stages' name.
+    let record: pyramidion_core::record::Record =
+        serde_json::from_value(known.record.clone()).unwrap();
+    assert_eq!(
+        p["turn"],
+        pyramidion_games::analysis::turn_at(&record).unwrap()
+    );
+    assert!(p["turn"].as_u64().unwrap() >= 1);
+    let kind: pyramidion_games::GameKind = game.parse().unwrap();
+    assert_eq!(p["stage_name"], kind.descriptor().stage_name);
     let wrong = known
         .legal
         .iter()
@@ -295,4 +305,44 @@ pub async fn two_instances_mine_each_game_once(server: &TestServer, url: &str) {
             "round {round}: exactly one claim wins"
         );
     }
+}
+
+/// A store that holds as many shipped puzzles as this build ships, but an earlier build's
+/// (its files re-checked by a stricter miner dropped some and added others), still stores
+/// this build's: the seed data is loaded by id, not by count; the earlier ones stay.
+#[tokio::test]
+async fn shipped_puzzles_are_stored_by_id_even_where_the_store_holds_as_many_others() {
+    use pyramidion_server::db::store::Store;
+    use pyramidion_server::db::writer::WriterOptions;
+    use pyramidion_server::metrics::Metrics;
+    use pyramidion_server::puzzles::seed_data::load;
+    let dir = temp_dir("puzzle-seed-ids");
+    let store = Store::open(
+        &sqlite_url(&dir),
+        std::sync::Arc::<Metrics>::default(),
+        WriterOptions::default(),
+    )
+    .await
+    .unwrap();
+    let ours = shipped();
+    let earlier: Vec<NewPuzzle> = ours
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, mut p)| {
+            p.record["seed"] = json!(1_000_000 + i);
+            p
+        })
+        .collect();
+    assert_eq!(store.insert_puzzles(earlier, 1).await.unwrap(), ours.len());
+    assert_eq!(
+        load(&store, 2).await.unwrap(),
+        ours.len(),
+        "this build's stored"
+    );
+    assert_eq!(
+        store.shipped_puzzle_count().await.unwrap() as usize,
+        2 * ours.len()
+    );
+    assert_eq!(load(&store, 3).await.unwrap(), 0, "once");
 }

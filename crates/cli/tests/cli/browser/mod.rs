@@ -18,6 +18,7 @@ mod people_shots;
 mod polish;
 mod previews;
 mod puzzles;
+mod puzzles_offline;
 mod pyramido;
 mod pyramids;
 mod reach;

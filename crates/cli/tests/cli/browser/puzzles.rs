@@ -8,7 +8,7 @@ use pyramidion_server::puzzles::store::NewPuzzle;
 use serde_json::{Value, json};
 
 /// The shipped puzzle the page shows (its solutions: the test knows them, the page does not).
-async fn shown(s: &Session) -> NewPuzzle {
+pub(crate) async fn shown(s: &Session) -> NewPuzzle {
     let id = s
         .wait_until(
             "a puzzle",
@@ -25,7 +25,7 @@ async fn shown(s: &Session) -> NewPuzzle {
 }
 
 /// Plays `text` from the list of all moves.
-async fn play(s: &Session, text: &str) {
+pub(crate) async fn play(s: &Session, text: &str) {
     s.click(".puzzle-chooser summary").await;
     s.js(
         "const sel = document.querySelector('[data-testid=puzzle-move]'); sel.value = arguments[0];
@@ -36,7 +36,7 @@ async fn play(s: &Session, text: &str) {
     s.click("[data-testid=puzzle-play]").await;
 }
 
-async fn rating(s: &Session) -> f64 {
+pub(crate) async fn rating(s: &Session) -> f64 {
     s.wait_for("[data-testid=puzzle-rating]", 10).await;
     s.js(
         "return Number(document.querySelector('[data-testid=puzzle-rating]').getAttribute('data-rating'));",
