@@ -185,13 +185,29 @@ function builder(games, clocks, clubs) {
             t('social.audience'),
           )
         : null,
+      // The server refuses a rated table without a clock (`rated_needs_clock`): the form says
+      // so before, as the tournament form does.
       state.players > 1
-        ? h('label.check', {}, h('input', { type: 'checkbox', checked: state.rated, 'data-testid': 'new-rated', onchange: (e) => (state.rated = e.target.checked) }), t('lobby.rated'))
+        ? [
+            h(
+              'label.check',
+              {},
+              h('input', { type: 'checkbox', checked: state.rated, disabled: !state.clock, 'data-testid': 'new-rated', onchange: (e) => (state.rated = e.target.checked) }),
+              t('lobby.rated'),
+            ),
+            state.clock ? null : h('p.hint', { 'data-testid': 'new-rated-needs-clock' }, t('lobby.rated_needs_clock')),
+          ]
         : null,
       // A clock is per turn, a turn ends when another seat is to move: none alone.
       state.players > 1
         ? [
-            select('clock', state.clock, [['', t('lobby.no_clock')], ...clocks.clocks.map((p) => [p.key, profileLabel(p)])], (v) => (state.clock = v), t('lobby.clock')),
+            select(
+              'clock',
+              state.clock,
+              [['', t('lobby.no_clock')], ...clocks.clocks.map((p) => [p.key, profileLabel(p)])],
+              (v) => ((state.clock = v), v || (state.rated = false), draw()),
+              t('lobby.clock'),
+            ),
             h('p.hint', {}, t('lobby.clock_hint', { max: clocks.bot_after })),
           ]
         : null,

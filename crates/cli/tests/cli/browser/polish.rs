@@ -130,15 +130,20 @@ async fn a_phone_reads_the_move_number_without_a_blank_band_and_the_history_keep
     s.quit().await;
 }
 
-/// Whether the Rated box is enabled, ticked, and the reason shown beside it.
-async fn rated(s: &Session) -> serde_json::Value {
+/// Whether the Rated box of a form (`tournament`, or the lobby's `new` table) is enabled,
+/// ticked, and the reason shown beside it.
+async fn rated_in(s: &Session, form: &str) -> serde_json::Value {
     s.js(
-        "const r = document.querySelector('[data-testid=tournament-rated]');
-         const why = document.querySelector('[data-testid=tournament-rated-needs-clock]');
+        "const r = document.querySelector(`[data-testid=${arguments[0]}-rated]`);
+         const why = document.querySelector(`[data-testid=${arguments[0]}-rated-needs-clock]`);
          return [!r.disabled, r.checked, why ? why.textContent : null];",
-        json!([]),
+        json!([form]),
     )
     .await
+}
+
+async fn rated(s: &Session) -> serde_json::Value {
+    rated_in(s, "tournament").await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -172,5 +177,29 @@ async fn the_tournament_form_says_that_rated_needs_a_clock_before_the_server_ref
     // The clock taken away again: Rated is unticked, not sent to be refused.
     s.js(set_clock, json!([""])).await;
     assert_eq!(rated(&s).await, json!([false, false, why]));
+    s.quit().await;
+}
+
+/// The lobby's new table says it too: a rated table needs a clock (the server refuses one
+/// without, `rated_needs_clock`), so Rated waits for a clock, and goes with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_new_table_form_says_that_rated_needs_a_clock_before_the_server_refuses() {
+    let w = world("polish-rated-table").await;
+    let base = w.server.base.clone();
+    let it = catalog("it");
+    let why = it["lobby.rated_needs_clock"].clone();
+    let s = w.driver.session(DESKTOP.0, DESKTOP.1).await;
+    italian_account(&s, &base, "lucia").await;
+    s.wait_for("[data-testid=new-rated]", 15).await;
+    let set_clock = "const e = document.querySelector('[data-testid=new-clock]');
+         e.value = arguments[0] === null ? e.options[1].value : arguments[0];
+         e.dispatchEvent(new Event('change'));";
+    assert_eq!(rated_in(&s, "new").await, json!([false, false, why]));
+    s.js(set_clock, json!([null])).await;
+    assert_eq!(rated_in(&s, "new").await, json!([true, false, null]));
+    s.click("[data-testid=new-rated]").await;
+    assert_eq!(rated_in(&s, "new").await, json!([true, true, null]));
+    s.js(set_clock, json!([""])).await;
+    assert_eq!(rated_in(&s, "new").await, json!([false, false, why]));
     s.quit().await;
 }
