@@ -58,6 +58,15 @@ const CLOCK_READ_MAX_MS: i64 = 200;
 /// `server_secrets`: only instances of this database know it).
 pub const SECRET_HEADER: &str = "x-pyramidion-cluster";
 
+/// Whether `headers` carry the cluster's `secret` ([`SECRET_HEADER`]), compared in constant
+/// time: how long a refusal takes says nothing of how much of a guess was right.
+pub fn carries_secret(headers: &axum::http::HeaderMap, secret: &str) -> bool {
+    use subtle::ConstantTimeEq;
+    headers
+        .get(SECRET_HEADER)
+        .is_some_and(|v| bool::from(v.as_bytes().ct_eq(secret.as_bytes())))
+}
+
 pub struct Cluster {
     /// This instance's id.
     pub me: String,
@@ -573,6 +582,28 @@ async fn keep_presence(
         };
         if let Err(e) = applied.await {
             tracing::warn!(error = %e, "cannot record a connection's presence");
+        }
+    }
+}
+
+#[cfg(test)]
+mod secret_tests {
+    use super::{SECRET_HEADER, carries_secret};
+    use axum::http::{HeaderMap, HeaderValue};
+
+    #[test]
+    fn only_the_whole_secret_is_carried() {
+        let mut h = HeaderMap::new();
+        assert!(!carries_secret(&h, "s3cret"));
+        for (sent, ok) in [
+            ("s3cret", true),
+            ("s3cre", false),
+            ("s3cret!", false),
+            ("S3cret", false),
+            ("", false),
+        ] {
+            h.insert(SECRET_HEADER, HeaderValue::from_static(sent));
+            assert_eq!(carries_secret(&h, "s3cret"), ok, "{sent:?}");
         }
     }
 }

@@ -10,7 +10,6 @@
 //! `Forwarded`) is refused whoever sends it: a leaked secret does not open the link to the
 //! public through the proxy (which also refuses `/internal/`: deploy/haproxy.cfg).
 use crate::AppState;
-use crate::cluster::SECRET_HEADER;
 use axum::extract::Request;
 
 /// What the public listener does with a request before its rate limit.
@@ -37,8 +36,7 @@ pub fn gate(state: &AppState, req: &Request) -> Gate {
     if headers.contains_key("x-forwarded-for") || headers.contains_key("forwarded") {
         return Gate::Refused;
     }
-    let secret = headers.get(SECRET_HEADER).and_then(|v| v.to_str().ok());
-    if secret == Some(cluster.secret.as_str()) {
+    if crate::cluster::carries_secret(headers, &cluster.secret) {
         Gate::Exempt
     } else {
         Gate::Limited

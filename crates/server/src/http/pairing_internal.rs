@@ -2,7 +2,6 @@
 //! the one that holds the queue (`crate::cluster::pairing`), answered here as this
 //! instance's own players' are (`crate::http::meet`).
 use crate::AppState;
-use crate::cluster::SECRET_HEADER;
 use crate::cluster::pairing::{GUEST_HEADER, USER_HEADER, fence_here, unavailable};
 use crate::http::coded_field::read_body;
 use crate::identity::Identity;
@@ -22,8 +21,7 @@ pub async fn accept(
     let Some(cluster) = state.cluster.as_ref() else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    let secret = headers.get(SECRET_HEADER).and_then(|v| v.to_str().ok());
-    if secret != Some(cluster.secret.as_str()) {
+    if !crate::cluster::carries_secret(&headers, &cluster.secret) {
         return StatusCode::NOT_FOUND.into_response();
     }
     // The asker's view of the holder may be stale: only the holder works the queue.

@@ -3,7 +3,6 @@
 //! game's owner anew).
 use super::frames::{Back, BackFrame, Forward, ForwardFrame, answered};
 use crate::LiveContext as Context;
-use crate::cluster::SECRET_HEADER;
 use crate::link_metrics::Side;
 use crate::live::protocol::ServerMsg;
 use crate::live::room_cmd::{ChatCmd, Outbox, RoomCmd};
@@ -29,8 +28,7 @@ pub async fn accept(
     let Some(cluster) = state.cluster.clone() else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    let secret = headers.get(SECRET_HEADER).and_then(|v| v.to_str().ok());
-    if secret != Some(cluster.secret.as_str()) {
+    if !crate::cluster::carries_secret(&headers, &cluster.secret) {
         return StatusCode::NOT_FOUND.into_response();
     }
     // Who forwards (for the figures only: the secret is what admits it).
