@@ -103,44 +103,56 @@ async fn resign_tables(
     }
 }
 
-#[tokio::test]
-async fn a_swiss_goes_on_after_its_instance_is_killed_and_no_round_is_paired_twice() {
-    let database = fresh_database("pyramidion_tourney_cluster_test").await;
-    let (mut instances, mut bases) = start_all(&database, &["a", "b"], &[]);
-    let http = reqwest::Client::new();
-    let host = account(&http, &bases[0], "host").await;
-    let created = post(
-        &http,
-        format!("{}/api/tournaments", bases[0]),
-        &host,
-        json!({"name": "Cluster Swiss", "game": "pyramids", "format": "swiss", "seats": 2,
-               "rounds": 3, "starts_in_s": 3600}),
-    )
-    .await
-    .unwrap();
+/// A tournament `spec` created by an account on the first instance, joined by three guests
+/// made on the two instances in turn, and started: its id and every player's cookie by user
+/// id (the host's too).
+async fn started(
+    http: &reqwest::Client,
+    bases: &[String],
+    spec: serde_json::Value,
+) -> (String, std::collections::HashMap<String, String>) {
+    let host = account(http, &bases[0], "host").await;
+    let created = post(http, format!("{}/api/tournaments", bases[0]), &host, spec)
+        .await
+        .unwrap();
     let id = created["id"].as_str().unwrap().to_string();
     let mut cookies = std::collections::HashMap::new();
-    cookies.insert(user_id(&http, &bases[0], &host).await, host.clone());
+    cookies.insert(user_id(http, &bases[0], &host).await, host.clone());
     for i in 0..3 {
-        let g = guest(&http, &bases[i % 2]).await.unwrap();
+        let g = guest(http, &bases[i % 2]).await.unwrap();
         post(
-            &http,
+            http,
             format!("{}/api/tournaments/{id}/join", bases[i % 2]),
             &g,
             json!({}),
         )
         .await
         .unwrap();
-        cookies.insert(user_id(&http, &bases[0], &g).await, g);
+        cookies.insert(user_id(http, &bases[0], &g).await, g);
     }
     post(
-        &http,
+        http,
         format!("{}/api/tournaments/{id}/start", bases[0]),
         &host,
         json!({}),
     )
     .await
     .unwrap();
+    (id, cookies)
+}
+
+#[tokio::test]
+async fn a_swiss_goes_on_after_its_instance_is_killed_and_no_round_is_paired_twice() {
+    let database = fresh_database("pyramidion_tourney_cluster_test").await;
+    let (mut instances, mut bases) = start_all(&database, &["a", "b"], &[]);
+    let http = reqwest::Client::new();
+    let (id, cookies) = started(
+        &http,
+        &bases,
+        json!({"name": "Cluster Swiss", "game": "pyramids", "format": "swiss", "seats": 2,
+               "rounds": 3, "starts_in_s": 3600}),
+    )
+    .await;
 
     // Mid-round: round 1 is paired; its director is killed before any game ends.
     let t = until(&http, &bases, &id, |t| {
@@ -233,41 +245,15 @@ async fn an_arena_goes_on_after_its_instance_is_killed_and_no_table_is_formed_tw
     let database = fresh_database("pyramidion_arena_cluster_test").await;
     let (mut instances, mut bases) = start_all(&database, &["a", "b"], &[]);
     let http = reqwest::Client::new();
-    let host = account(&http, &bases[0], "host").await;
     // A minute: long enough for two kills and their take-overs (an instance is dead 4 s after
     // its last heartbeat), short enough to wait for its end.
-    let created = post(
+    let (id, cookies) = started(
         &http,
-        format!("{}/api/tournaments", bases[0]),
-        &host,
+        &bases,
         json!({"name": "Cluster Arena", "game": "pyramids", "format": "arena", "seats": 2,
                "duration_min": 1, "starts_in_s": 3600}),
     )
-    .await
-    .unwrap();
-    let id = created["id"].as_str().unwrap().to_string();
-    let mut cookies = std::collections::HashMap::new();
-    cookies.insert(user_id(&http, &bases[0], &host).await, host.clone());
-    for i in 0..3 {
-        let g = guest(&http, &bases[i % 2]).await.unwrap();
-        post(
-            &http,
-            format!("{}/api/tournaments/{id}/join", bases[i % 2]),
-            &g,
-            json!({}),
-        )
-        .await
-        .unwrap();
-        cookies.insert(user_id(&http, &bases[0], &g).await, g);
-    }
-    post(
-        &http,
-        format!("{}/api/tournaments/{id}/start", bases[0]),
-        &host,
-        json!({}),
-    )
-    .await
-    .unwrap();
+    .await;
 
     // Mid-game: the four are seated at two tables; the director is killed before any ends.
     let t = until(&http, &bases, &id, |t| arena_tables(t).len() == 2).await;
