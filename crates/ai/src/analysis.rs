@@ -376,26 +376,9 @@ pub fn move_form<G: Rules>(game: &G, m: &G::Move) -> Value {
     v
 }
 
-/// The candidates of a decision: every legal move where they are few; otherwise the best
-/// few of a search with half the budget (most visited first) and the move played. Also the
-/// playouts that search spent.
-pub(crate) fn candidates<G: Rules>(
-    game: &G,
-    played: G::Move,
-    config: AnalysisConfig,
-    seed: u64,
-) -> (Vec<G::Move>, u32) {
-    let mut legal = Vec::new();
-    game.legal_moves(&mut legal);
-    match candidate_search::<G>(&legal, config, seed) {
-        None => (legal, 0),
-        Some((mut search, iterations)) => {
-            (candidates_from(search.analyse(game), played), iterations)
-        }
-    }
-}
-
-/// The search that proposes a decision's candidates among `legal` and its iterations;
+/// The search that proposes a decision's candidates among `legal` (every legal move where
+/// they are few; otherwise its best few, most visited first, and the move played:
+/// [`candidates_from`]) and its iterations;
 /// `None` where the moves are few and every one is a candidate.
 pub(crate) fn candidate_search<G: Rules>(
     legal: &[G::Move],

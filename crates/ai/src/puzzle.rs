@@ -15,13 +15,15 @@
 //! The position is what the deciding seat saw (its view, never the state): puzzles leave the
 //! server, and a puzzle may come from a game whose other seats' hands are still secrets to no
 //! one but would tell the solver more than the player knew.
-use crate::analysis::{AnalysisConfig, AnalysisError, FUTURES_PLAYOUT, MAX_FUTURES, move_form};
-use crate::search::{Search, SearchConfig};
+use crate::analysis::{AnalysisConfig, AnalysisError, move_form};
 use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::record::Record;
-use pyramidion_core::{Rules, Seat, ToMove};
+use pyramidion_core::{Rules, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+mod judging;
+pub use judging::{DecisionMining, MinedDecision, PositionJudging};
 
 /// Points by which the best move must beat every other candidate, at the lower end of the
 /// interval.
@@ -118,54 +120,7 @@ pub fn judge_position<G: Rules>(
     config: PuzzleConfig,
     salt: u64,
 ) -> Option<Judged> {
-    let ToMove::Seat(_) = game.to_move() else {
-        return None;
-    };
-    let seed = crate::seed::decision_seed(config.seed, salt);
-    let analysis = AnalysisConfig {
-        budget: config.budget,
-        seed: config.seed,
-        measure: crate::analysis::Measure::Margin,
-        max_futures: MAX_FUTURES,
-    };
-    let (moves, spent) = crate::analysis::candidates(game, played, analysis, seed);
-    if moves.len() < 2 {
-        return None;
-    }
-    let mut legal = Vec::new();
-    game.legal_moves(&mut legal);
-    let left = config.budget.saturating_sub(spent);
-    let futures = (left / moves.len() as u32).clamp(4, MAX_FUTURES);
-    let futures_seed = crate::seed::decision_seed(seed, u64::from(u32::MAX));
-    let playouts = SearchConfig {
-        playout: FUTURES_PLAYOUT,
-        ..SearchConfig::default()
-    };
-    let mut evaluator = Search::<G>::new(playouts, futures_seed);
-    let measure = crate::analysis::Measure::Margin;
-    let mut play = |m: G::Move, range: std::ops::Range<u32>| {
-        evaluator.playout_values(game, m, range, futures_seed, |o, s| {
-            measure.of(o, s, G::DESCRIPTOR.forfeit_points)
-        })
-    };
-    let mut texts: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-    let mut values: Vec<Vec<f64>> = moves.iter().map(|&m| play(m, 0..futures)).collect();
-    let judged = verdict(&texts, &values, legal.len());
-    let rest: Vec<G::Move> = legal.into_iter().filter(|m| !moves.contains(m)).collect();
-    if rest.is_empty() || !judged.is_clear() {
-        return Some(judged);
-    }
-    let best = texts
-        .iter()
-        .position(|t| *t == judged.candidates[0].text)
-        .unwrap_or(0);
-    let compared = moves.len() + rest.len();
-    for m in rest {
-        texts.push(m.to_string());
-        let v = screen(&values[best], compared, |range| play(m, range));
-        values.push(v);
-    }
-    Some(verdict(&texts, &values, compared))
+    PositionJudging::new(game, played, config, salt).run()
 }
 
 /// Futures on which a legal move the candidates' search did not propose is first played
@@ -186,12 +141,18 @@ pub fn screen(
     let all = best.len() as u32;
     let first = SCREEN_FUTURES.min(all);
     let mut v = play(0..first);
-    let (lead, se) = crate::judge::paired(&best[..v.len()], &v);
-    let z = crate::judge::z_for(compared.saturating_sub(1));
-    if lead - z * se < MINE_MARGIN && first < all {
+    if first < all && screen_goes_on(best, &v, compared) {
         v.extend(play(first..all));
     }
     v
+}
+
+/// Whether a screened move whose first futures gave `v` gets all of the `best` candidate's:
+/// unless those already put it [`MINE_MARGIN`] behind at the lower end of the interval.
+fn screen_goes_on(best: &[f64], v: &[f64], compared: usize) -> bool {
+    let (lead, se) = crate::judge::paired(&best[..v.len()], v);
+    let z = crate::judge::z_for(compared.saturating_sub(1));
+    lead - z * se < MINE_MARGIN
 }
 
 /// The verdict from the candidates' texts and their values on the same futures, the best
@@ -282,6 +243,22 @@ pub fn mine_record<G: Rules>(
     Ok(out)
 }
 
+/// The mining of the decision at `ply` of `record`, to be made in slices
+/// ([`DecisionMining::step`]; the same as [`mine_record`]'s for that ply); `None` where that
+/// move was no decision.
+pub fn mining_at<G: Rules>(
+    record: &Record,
+    config: PuzzleConfig,
+    ply: usize,
+) -> Result<Option<DecisionMining<G>>, AnalysisError> {
+    let mut mining = None;
+    crate::analysis::replay::<G>(record, ply..ply + 1, |game, played, ply| {
+        mining = DecisionMining::new(game, played, config, ply as u64);
+        Ok(())
+    })?;
+    Ok(mining)
+}
+
 /// The puzzle at one position, if both runs agree on it (`ply` in the answer is 0: the
 /// caller's to set).
 pub fn mine_position<G: Rules>(
@@ -291,19 +268,14 @@ pub fn mine_position<G: Rules>(
     salt: u64,
     dropped: &mut usize,
 ) -> Option<Mined> {
-    let ToMove::Seat(seat) = game.to_move() else {
-        return None;
-    };
-    let first = judge_position(game, played, config, salt)?;
-    if !first.is_decisive(MARGIN) {
-        return None;
+    match DecisionMining::new(game, played, config, salt)?.run() {
+        MinedDecision::Nothing => None,
+        MinedDecision::Dropped => {
+            *dropped += 1;
+            None
+        }
+        MinedDecision::Puzzle(mined) => Some(*mined),
     }
-    let second = judge_position(game, played, config.confirming(), salt)?;
-    if !second.is_decisive(MINE_MARGIN) || second.solutions != first.solutions {
-        *dropped += 1;
-        return None;
-    }
-    Some(puzzle_of(game, seat, second))
 }
 
 /// What a puzzle shows of `game` to its deciding `seat`: the seat's view and its legal

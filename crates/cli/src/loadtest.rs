@@ -71,6 +71,11 @@ pub struct LoadtestArgs {
     /// while the `--bot-games` keep the pool busy (serve with `--bot-pace-ms 0`).
     #[arg(long)]
     pub victim_level: Option<String>,
+    /// The local address the victim connects from (a loopback address such as 127.0.0.2):
+    /// the server shares its bots' CPU by client address first, so a victim from the same
+    /// address as the load is one of its users, not another person. Default: the others'.
+    #[arg(long)]
+    pub victim_address: Option<std::net::IpAddr>,
     /// Guests who play games against `greedy` bots (in the bot games' game) back to back
     /// and ask for each finished game's analysis (issue 54: analyses must not stall the
     /// victim's bot). Serve with `--analyses-per-address` high enough, or they are one asker.
@@ -219,6 +224,10 @@ async fn play_all(args: &LoadtestArgs, seed_base: u64) -> Result<Samples> {
         )),
     };
     let http = reqwest::Client::new();
+    let victim_http = match args.victim_address {
+        Some(ip) => reqwest::Client::builder().local_address(ip).build()?,
+        None => http.clone(),
+    };
     let totals = Arc::new(Totals::default());
     let bots = Arc::new(Totals::default());
     let victim = Arc::new(Totals::default());
@@ -246,7 +255,12 @@ async fn play_all(args: &LoadtestArgs, seed_base: u64) -> Result<Samples> {
     let players: Vec<_> = clients
         .enumerate()
         .map(|(seed, (tables, totals, i))| {
-            let (http, url) = (http.clone(), url.clone());
+            let is_victim = Arc::ptr_eq(&totals, &victim);
+            let (http, url) = match is_victim {
+                true => (victim_http.clone(), url.clone()),
+                false => (http.clone(), url.clone()),
+            };
+            let local = args.victim_address.filter(|_| is_victim);
             let analyse = Arc::ptr_eq(&totals, &analysts);
             // Players arrive spread over the ramp, not all in one instant.
             let arrives = ramp * seed as u32 / players_in_all;
@@ -260,6 +274,7 @@ async fn play_all(args: &LoadtestArgs, seed_base: u64) -> Result<Samples> {
                     think,
                     totals: &totals,
                     analyse,
+                    local,
                 };
                 client.play_on(&tables, i).await;
             })
@@ -302,6 +317,9 @@ async fn play_in_processes(args: &LoadtestArgs) -> Result<Samples> {
         }
         if let (0, Some(level)) = (i, &args.victim_level) {
             cmd.args(["--victim-level", level]);
+            if let Some(ip) = args.victim_address {
+                cmd.args(["--victim-address", &ip.to_string()]);
+            }
         }
         let child = cmd.spawn().context("cannot start a client process")?;
         children.push(tokio::task::spawn_blocking(move || {

@@ -13,6 +13,8 @@ pub(super) struct Client<'a> {
     pub(super) totals: &'a Totals,
     /// After each finished game, ask for its analysis (`--analysing-guests`).
     pub(super) analyse: bool,
+    /// The local address to connect from (`--victim-address`); `None`: the system's choice.
+    pub(super) local: Option<std::net::IpAddr>,
 }
 
 impl Client<'_> {
@@ -55,15 +57,12 @@ impl Client<'_> {
         // machine.
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             .read_buffer_size(16 * 1024);
-        let (mut ws, _) =
-            match tokio_tungstenite::connect_async_with_config(req, Some(config), false).await {
-                Err(tokio_tungstenite::tungstenite::Error::Http(r))
-                    if r.status().as_u16() == 503 =>
-                {
-                    return Err(Unavailable("WebSocket handshake".into()).into());
-                }
-                other => other?,
-            };
+        let (mut ws, _) = match self.connect(req, config).await {
+            Err(tokio_tungstenite::tungstenite::Error::Http(r)) if r.status().as_u16() == 503 => {
+                return Err(Unavailable("WebSocket handshake".into()).into());
+            }
+            other => other?,
+        };
         while Instant::now() < self.deadline {
             let answer = http
                 .post(format!("{url}/api/tables"))
@@ -112,6 +111,46 @@ impl Client<'_> {
             .await?;
         }
         Ok(())
+    }
+
+    /// The WebSocket handshake over a TCP connection from [`Client::local`] when there is one.
+    async fn connect(
+        &self,
+        req: tokio_tungstenite::tungstenite::handshake::client::Request,
+        config: tokio_tungstenite::tungstenite::protocol::WebSocketConfig,
+    ) -> Result<
+        (
+            tokio_tungstenite::WebSocketStream<
+                tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+            >,
+            tokio_tungstenite::tungstenite::handshake::client::Response,
+        ),
+        tokio_tungstenite::tungstenite::Error,
+    > {
+        let Some(local) = self.local else {
+            return tokio_tungstenite::connect_async_with_config(req, Some(config), false).await;
+        };
+        let uri = req.uri();
+        let host = uri.host().unwrap_or("127.0.0.1").trim_matches(['[', ']']);
+        let port = uri.port_u16().unwrap_or(80);
+        // The server's address of the local one's family (localhost has both).
+        let server = tokio::net::lookup_host((host, port))
+            .await?
+            .find(|a| a.is_ipv4() == local.is_ipv4())
+            .ok_or_else(|| {
+                std::io::Error::new(
+                    std::io::ErrorKind::AddrNotAvailable,
+                    "--url has no address of --victim-address's family",
+                )
+            })?;
+        let socket = match local {
+            std::net::IpAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+            std::net::IpAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+        };
+        socket.bind((local, 0).into())?;
+        let stream = socket.connect(server).await?;
+        let stream = tokio_tungstenite::MaybeTlsStream::Plain(stream);
+        tokio_tungstenite::client_async_with_config(req, stream, Some(config)).await
     }
 
     /// Plays the client's seat of `game` to its end (`true`) or to the deadline (`false`),

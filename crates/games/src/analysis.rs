@@ -2,6 +2,7 @@
 //! generic over the rules trait and names no game, run on the game the record's key names.
 use crate::{GameKind, UnknownGame, dispatch};
 use pyramidion_ai::analysis::{self, Analysis, AnalysisConfig, AnalysisError, Decision};
+use pyramidion_ai::puzzle::MinedDecision;
 use pyramidion_core::ErrorCode;
 use pyramidion_core::record::Record;
 
@@ -96,6 +97,40 @@ pub fn mine_plies(
     dropped: &mut usize,
 ) -> Result<Vec<pyramidion_ai::puzzle::Mined>, AnalysisError> {
     dispatch!(kind_of(record)?, G => pyramidion_ai::puzzle::mine_record::<G>(record, config, plies, dropped))
+}
+
+/// One decision of a record mined for a puzzle in any registered game, in slices
+/// (`pyramidion_ai::puzzle::DecisionMining`): the server's miner runs on the bot pool a slice
+/// at a time, as an analysis does.
+pub struct AnyMining(Box<dyn MineStep + Send>);
+
+trait MineStep {
+    fn step(&mut self, work: u32) -> Option<MinedDecision>;
+}
+
+impl<G: pyramidion_core::Rules> MineStep for pyramidion_ai::puzzle::DecisionMining<G> {
+    fn step(&mut self, work: u32) -> Option<MinedDecision> {
+        pyramidion_ai::puzzle::DecisionMining::step(self, work)
+    }
+}
+
+impl AnyMining {
+    /// Thinks at most `work` more playouts; what the decision came to once mined (its
+    /// puzzle's `ply` is 0: the caller's to set), the same as [`mine_plies`]'s for its ply.
+    pub fn step(&mut self, work: u32) -> Option<MinedDecision> {
+        self.0.step(work)
+    }
+}
+
+/// The mining of the decision at `ply` of `record`, to be made in slices; `None` where that
+/// move was no decision.
+pub fn mining_at(
+    record: &Record,
+    config: pyramidion_ai::puzzle::PuzzleConfig,
+    ply: usize,
+) -> Result<Option<AnyMining>, AnalysisError> {
+    dispatch!(kind_of(record)?, G => pyramidion_ai::puzzle::mining_at::<G>(record, config, ply)
+        .map(|m| m.map(|m| AnyMining(Box::new(m)))))
 }
 
 /// Whether a fresh judge run (`config`: another seed, a budget of its own) confirms a puzzle:

@@ -41,7 +41,7 @@ use std::time::Instant;
 
 /// Playouts (search iterations or futures) of an analysis between two looks at its slice's
 /// CPU time: as the search bots' iterations (`bot_pool`), a few milliseconds at most.
-const PLAYOUTS_PER_LOOK: u32 = 8;
+pub(crate) const PLAYOUTS_PER_LOOK: u32 = 8;
 
 /// Analyses asked today by players of games they did not play in: (user, UTC day) → count.
 fn asked_today() -> &'static Mutex<std::collections::HashMap<String, (i64, u32)>> {

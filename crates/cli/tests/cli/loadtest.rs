@@ -135,7 +135,8 @@ fn loadtest_plays_games_against_bots_next_to_solo_games() {
 }
 
 /// Issue 54: `--analysing-guests` plays games against greedy bots and asks for each finished
-/// game's analysis, which the server queues, next to a victim's game.
+/// game's analysis, which the server queues, next to a victim's game played from another
+/// loopback address (`--victim-address`: its own group in the bot pool's shares).
 #[test]
 fn loadtest_guests_ask_for_analyses_next_to_a_victim() {
     let server = Server::start(
@@ -146,6 +147,7 @@ fn loadtest_guests_ask_for_analyses_next_to_a_victim() {
         .args(["--url", &server.url, "--seconds", "10"])
         .args(["--games", "0", "--analysing-guests", "2"])
         .args(["--victim-level", "easy", "--think-ms", "20"])
+        .args(["--victim-address", "127.0.0.2"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
@@ -167,6 +169,18 @@ fn loadtest_guests_ask_for_analyses_next_to_a_victim() {
         .unwrap();
     assert!(queued > 0, "{text}");
     assert!(line.ends_with("errors 0"), "{text}");
+    let victim = text
+        .lines()
+        .find(|l| l.starts_with("victim (one game against level easy): "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let replies: u64 = victim
+        .trim_start_matches("victim (one game against level easy): ")
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(replies > 0 && victim.ends_with("errors 0"), "{victim}");
 }
 
 /// The binary operators deploy has no load generator in it.

@@ -148,3 +148,78 @@ fn a_clear_position_is_judged_against_every_legal_move_not_only_the_searched_one
     );
     assert!(!again.confirms(&old));
 }
+
+/// Issue 54: the server's miner thinks a decision in slices on the bot pool
+/// (`analysis::mining_at`), and what it finds is what the miner finds at once
+/// (`analysis::mine_plies`, the `pyramidion puzzles` command): the same puzzle, or none, at
+/// the last decision of each game's shortest shipped puzzles (the move played there: the
+/// first solution), whatever the slice; and the screening of every legal move (the position
+/// above, whose candidates are clear) is the same sliced.
+#[test]
+fn a_decision_mined_in_slices_is_the_decision_mined_at_once() {
+    use pyramidion_ai::puzzle::MinedDecision;
+    let mut all = shipped();
+    all.sort_by_key(|(game, record, _)| (game.clone(), record.moves.len()));
+    let mut per_game = std::collections::HashMap::new();
+    let mut puzzles = 0;
+    let mut cases: Vec<(Record, PuzzleConfig)> = Vec::new();
+    for (game, mut record, solutions) in all {
+        let taken = per_game.entry(game.clone()).or_insert(0);
+        if *taken == 1 {
+            continue;
+        }
+        *taken += 1;
+        record.moves.push(solutions[0].clone());
+        let kind: GameKind = game.parse().unwrap();
+        cases.push((record, PuzzleConfig::judge(kind.descriptor(), 1)));
+    }
+    let screened: Record =
+        serde_json::from_str(include_str!("puzzle-missed-placement.json")).unwrap();
+    let mut screened = screened;
+    screened.moves.push("place f8 N".into());
+    let kind: GameKind = screened.game.parse().unwrap();
+    cases.push((screened, PuzzleConfig::judge(kind.descriptor(), 1)));
+    for (record, config) in cases {
+        let ply = record.moves.len() - 1;
+        let mut dropped = 0;
+        let whole =
+            pyramidion_games::analysis::mine_plies(&record, config, ply..ply + 1, &mut dropped)
+                .unwrap();
+        let mut mining = pyramidion_games::analysis::mining_at(&record, config, ply)
+            .unwrap()
+            .expect("a decision");
+        let mut steps = 1;
+        let sliced = loop {
+            if let Some(d) = mining.step(97) {
+                break d;
+            }
+            steps += 1;
+        };
+        assert!(steps > 10, "{}: sliced, not at once", record.game);
+        assert!(mining.step(97).is_none(), "handed over once");
+        match sliced {
+            MinedDecision::Puzzle(m) => {
+                puzzles += 1;
+                assert_eq!(whole.len(), 1, "{}: {m:?}", record.game);
+                let at_once = &whole[0];
+                assert_eq!(
+                    (&m.solutions, &m.candidates, m.margin_low, &m.view),
+                    (
+                        &at_once.solutions,
+                        &at_once.candidates,
+                        at_once.margin_low,
+                        &at_once.view
+                    ),
+                    "{}",
+                    record.game
+                );
+            }
+            MinedDecision::Dropped => assert_eq!((whole.len(), dropped), (0, 1)),
+            MinedDecision::Nothing => assert_eq!((whole.len(), dropped), (0, 0)),
+        }
+    }
+    assert!(
+        puzzles > 0,
+        "a confirmed puzzle among them (both runs sliced)"
+    );
+}

@@ -290,8 +290,10 @@ impl BotPool {
         rx.await.ok().flatten()
     }
 
-    /// Runs other bot work (e.g. a chunk of a game's analysis) on the pool in `ticket`'s
-    /// lane. `None` if `f` panicked (the panic is logged).
+    /// Runs work at once (never sliced) on the pool in `ticket`'s lane: the tests' way to
+    /// hold a thread. Work of more than a slice of CPU goes through [`BotPool::run_sliced`]
+    /// (the server's analyses and puzzle miner), or it holds a thread while quick bots wait.
+    /// `None` if `f` panicked (the panic is logged).
     pub async fn run<T: Send + 'static>(
         &self,
         ticket: Ticket,

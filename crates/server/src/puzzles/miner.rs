@@ -5,19 +5,20 @@
 //! embargo (its deal is secret until its day is over for everyone: it is left for a later
 //! pass), and whose players did not opt out (`PUT /api/puzzles/opt-out`). Each game is
 //! claimed once in `puzzle_mined` before it is mined, so that two instances of a cluster
-//! never mine one game twice. The judge runs on the bot pool's analysis lane, a few decisions
-//! a job, within the operator's budget (`serve --puzzle-budget`, playouts per game; 0: no
-//! mining).
+//! never mine one game twice. The judge runs on the bot pool's analysis lane, a decision at a
+//! time thought in slices (`bot_pool::Slicing`, as an analysis), within the operator's budget
+//! (`serve --puzzle-budget`, playouts per game; 0: no mining): eight decisions judged twice
+//! in one job held the pool's only searching thread of a 2-core server for seconds, and a
+//! victim's `easy` bot waited 4.7 s a move behind it (issue 54, docs/performance.md).
 use super::store::NewPuzzle;
 use crate::AppState;
 use crate::db::rows::SeatKind;
-use crate::live::bot_pool::Ticket;
+use crate::live::bot_pool::{BotPool, Ticket};
 use crate::live::fair_queue::Lane;
-use pyramidion_ai::puzzle::{Mined, PuzzleConfig};
+use pyramidion_ai::puzzle::{Mined, MinedDecision, PuzzleConfig};
 use pyramidion_core::record::Record;
+use pyramidion_games::analysis::AnyMining;
 
-/// Decisions judged per job on the bot pool (a job should not hold a thread long).
-const PLIES_PER_JOB: usize = 8;
 /// Games looked at per pass.
 const GAMES_PER_PASS: i64 = 16;
 
@@ -78,7 +79,8 @@ pub async fn pass(state: &AppState) -> Result<usize, MineError> {
     Ok(mined)
 }
 
-/// The puzzles of a finished game's record, judged on the bot pool a few decisions a job.
+/// The puzzles of a finished game's record, judged on the bot pool a decision at a time, each
+/// in slices.
 async fn mine_game(state: &AppState, id: &str, record: &Record) -> Vec<NewPuzzle> {
     let Ok(decisions) = pyramidion_games::analysis::decision_count(record) else {
         return Vec::new();
@@ -96,33 +98,50 @@ async fn mine_game(state: &AppState, id: &str, record: &Record) -> Vec<NewPuzzle
             .max(1),
         ..judge
     };
+    mine_decisions(&state.bots, id, record, config).await
+}
+
+/// The puzzles of `record` (game `id`) at `config`, each decision thought on `bots` in
+/// slices; what was found before the pool stopped, or before a move that does not replay.
+async fn mine_decisions(
+    bots: &BotPool,
+    id: &str,
+    record: &Record,
+    config: PuzzleConfig,
+) -> Vec<NewPuzzle> {
     let mut out = Vec::new();
-    let plies = record.moves.len();
-    let mut from = 0;
-    while from < plies {
-        let to = (from + PLIES_PER_JOB).min(plies);
-        let chunk = record.clone();
-        let ticket = Ticket {
-            lane: Lane::Analysis,
-            owner: "puzzles".into(),
-            game: id.to_string(),
+    let shared = std::sync::Arc::new(record.clone());
+    let ticket = Ticket {
+        lane: Lane::Analysis,
+        owner: "puzzles".into(),
+        game: id.to_string(),
+    };
+    for ply in 0..record.moves.len() {
+        let shared = shared.clone();
+        // Replayed to its ply on the first slice (on a pool thread).
+        let mut mining: Option<AnyMining> = None;
+        let step = move || match &mut mining {
+            None => match pyramidion_games::analysis::mining_at(&shared, config, ply) {
+                Err(e) => Some(Err(e)),
+                Ok(None) => Some(Ok(MinedDecision::Nothing)),
+                Ok(Some(m)) => {
+                    mining = Some(m);
+                    None
+                }
+            },
+            Some(m) => m.step(crate::analysis::PLAYOUTS_PER_LOOK).map(Ok),
         };
-        let mined = state
-            .bots
-            .run(ticket, move || {
-                let mut dropped = 0;
-                pyramidion_games::analysis::mine_plies(&chunk, config, from..to, &mut dropped)
-            })
-            .await;
-        match mined {
-            Some(Ok(found)) => out.extend(found.into_iter().map(|m| new_puzzle(id, record, m))),
+        match bots.run_sliced(ticket.clone(), step).await {
+            Some(Ok(MinedDecision::Puzzle(m))) => {
+                out.push(new_puzzle(id, record, Mined { ply, ..*m }));
+            }
+            Some(Ok(MinedDecision::Nothing | MinedDecision::Dropped)) => {}
             Some(Err(e)) => {
                 tracing::warn!(game = %id, error = %e, "a game's record does not mine");
                 return out;
             }
             None => return out,
         }
-        from = to;
     }
     out
 }
@@ -156,4 +175,65 @@ pub enum MineError {
     Store(#[from] crate::db::error::StoreError),
     #[error("{0:?}")]
     Api(crate::error::ApiError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 54: with the one searching thread mining a game whose decisions take far more
+    /// than a slice of CPU, another user's search bot is answered between the miner's
+    /// slices, while a decision is being judged (eight decisions judged twice in one job
+    /// made a victim's `easy` bot wait 4.7 s a move: docs/performance.md).
+    #[tokio::test]
+    async fn a_search_bot_is_answered_between_the_slices_of_the_miners_decision() {
+        use pyramidion_ai::level::BotLevel;
+        use pyramidion_games::{AnyGame, GameKind};
+        let pool = std::sync::Arc::new(BotPool::new(1));
+        let kind = GameKind::ALL[0];
+        let options = serde_json::json!({ "players": 2 });
+        let mut game = AnyGame::new(kind, &options, 8).unwrap();
+        let mut record = Record {
+            game: kind.key().to_string(),
+            options,
+            seed: 8,
+            result: None,
+            moves: Vec::new(),
+            move_lines: Vec::new(),
+        };
+        for _ in 0..4 {
+            let m = game.legal_texts().into_iter().next().unwrap();
+            record.moves.push(game.play_text(&m).unwrap().full.text);
+        }
+        // Minutes of CPU a decision in a debug build.
+        let config = PuzzleConfig {
+            budget: 2_000_000,
+            seed: 1,
+        };
+        let mining = {
+            let pool = pool.clone();
+            tokio::spawn(async move { mine_decisions(&pool, "mined", &record, config).await })
+        };
+        // The mining has started (its first slice ran, the next one waits).
+        while pool.waiting(Lane::Analysis) == 0 {
+            tokio::task::yield_now().await;
+        }
+        let victim = Ticket {
+            lane: Lane::Search,
+            owner: "victim".into(),
+            game: "victim-table".into(),
+        };
+        let level = BotLevel::Search(20);
+        let answer = pool.choose(victim, game.clone(), level, 4).await;
+        assert_eq!(
+            answer,
+            Some(pyramidion_games::bots::choose_any(&game, level, 4))
+        );
+        assert!(!mining.is_finished(), "the miner still thinks");
+        // Nobody waits for it any more: its next slice drops it.
+        mining.abort();
+        while pool.waiting(Lane::Analysis) > 0 {
+            tokio::task::yield_now().await;
+        }
+    }
 }
