@@ -38,6 +38,10 @@ fn spawn(database: &str, name: &str, bind: &str, logs: &Path) -> Result<Instance
         .args(["serve", "--bind", bind, "--database", database])
         .args(["--instance", name, "--ws-rate", "100000"])
         .args(["--http-rate", "100000", "--bot-pace-ms", "0"])
+        // The figures are the move path's: the puzzle miner would mine every game the load
+        // finishes, in the background on a searching thread of each instance (three miners
+        // in a cluster of three against one), and its CPU would count as the moves'.
+        .args(["--puzzle-budget", "0"])
         // Every player comes from the one loopback address.
         .args([
             "--guests-per-ip",
