@@ -615,25 +615,13 @@ mod tests {
     /// while a decision is being judged.
     #[tokio::test]
     async fn a_search_bot_is_answered_between_the_slices_of_an_analysis_decision() {
-        use pyramidion_ai::level::BotLevel;
-        use pyramidion_games::AnyGame;
+        use crate::live::bot_pool::slicing_tests::{
+            a_search_bot_is_answered_meanwhile, four_moves,
+        };
         let pool = std::sync::Arc::new(BotPool::new(1));
         let queue = std::sync::Arc::new(Queue::default());
-        let kind = GameKind::ALL[0];
-        let options = serde_json::json!({ "players": 2 });
-        let mut game = AnyGame::new(kind, &options, 8).unwrap();
-        let mut record = Record {
-            game: kind.key().to_string(),
-            options,
-            seed: 8,
-            result: None,
-            moves: Vec::new(),
-            move_lines: Vec::new(),
-        };
-        for _ in 0..4 {
-            let m = game.legal_texts().into_iter().next().unwrap();
-            record.moves.push(game.play_text(&m).unwrap().full.text);
-        }
+        let (game, record) = four_moves();
+        let kind: GameKind = record.game.parse().unwrap();
         // Minutes of CPU a decision in a debug build.
         let config = AnalysisConfig {
             budget: 2_000_000,
@@ -653,21 +641,7 @@ mod tests {
             let (pool, queue) = (pool.clone(), queue.clone());
             tokio::spawn(async move { analyse(&pool, &queue, ticket, record, kind, config).await })
         };
-        // The analysis has started (its first slice ran, the next one waits).
-        while pool.waiting(Lane::Analysis) == 0 {
-            tokio::task::yield_now().await;
-        }
-        let victim = Ticket {
-            lane: Lane::Search,
-            owner: "victim".into(),
-            game: "victim-table".into(),
-        };
-        let level = BotLevel::Search(20);
-        let answer = pool.choose(victim, game.clone(), level, 4).await;
-        assert_eq!(
-            answer,
-            Some(pyramidion_games::bots::choose_any(&game, level, 4))
-        );
+        a_search_bot_is_answered_meanwhile(&pool, &game).await;
         assert!(!analysis.is_finished(), "the analysis still thinks");
         let done = queue.progress("analysed").map(|p| p.done_plies);
         assert!(

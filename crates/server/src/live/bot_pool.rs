@@ -454,6 +454,50 @@ fn panic_text(panic: &Panic) -> String {
     }
 }
 
+/// What the tests of sliced work share (the analyses', the puzzle miner's).
+#[cfg(test)]
+pub(crate) mod slicing_tests {
+    use super::*;
+    use pyramidion_core::record::Record;
+
+    /// A two-player game of the first registered game after four moves, and its record.
+    pub(crate) fn four_moves() -> (AnyGame, Record) {
+        let kind = pyramidion_games::GameKind::ALL[0];
+        let options = serde_json::json!({ "players": 2 });
+        let mut game = AnyGame::new(kind, &options, 8).unwrap();
+        let mut record = Record {
+            game: kind.key().to_string(),
+            options,
+            seed: 8,
+            result: None,
+            moves: Vec::new(),
+            move_lines: Vec::new(),
+        };
+        for _ in 0..4 {
+            let m = game.legal_texts().into_iter().next().unwrap();
+            record.moves.push(game.play_text(&m).unwrap().full.text);
+        }
+        (game, record)
+    }
+
+    /// Once sliced work in the analysis lane has started on `pool` (its first slice ran, the
+    /// next one waits), another user's search bot on `game` is answered, with its own move.
+    pub(crate) async fn a_search_bot_is_answered_meanwhile(pool: &BotPool, game: &AnyGame) {
+        use pyramidion_ai::level::BotLevel;
+        while pool.waiting(Lane::Analysis) == 0 {
+            tokio::task::yield_now().await;
+        }
+        let victim = Ticket {
+            lane: Lane::Search,
+            owner: "victim".into(),
+            game: "victim-table".into(),
+        };
+        let level = BotLevel::Search(20);
+        let answer = pool.choose(victim, game.clone(), level, 4).await;
+        assert_eq!(answer, Some(choose_any(game, level, 4)));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

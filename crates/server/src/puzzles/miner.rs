@@ -187,24 +187,11 @@ mod tests {
     /// made a victim's `easy` bot wait 4.7 s a move: docs/performance.md).
     #[tokio::test]
     async fn a_search_bot_is_answered_between_the_slices_of_the_miners_decision() {
-        use pyramidion_ai::level::BotLevel;
-        use pyramidion_games::{AnyGame, GameKind};
-        let pool = std::sync::Arc::new(BotPool::new(1));
-        let kind = GameKind::ALL[0];
-        let options = serde_json::json!({ "players": 2 });
-        let mut game = AnyGame::new(kind, &options, 8).unwrap();
-        let mut record = Record {
-            game: kind.key().to_string(),
-            options,
-            seed: 8,
-            result: None,
-            moves: Vec::new(),
-            move_lines: Vec::new(),
+        use crate::live::bot_pool::slicing_tests::{
+            a_search_bot_is_answered_meanwhile, four_moves,
         };
-        for _ in 0..4 {
-            let m = game.legal_texts().into_iter().next().unwrap();
-            record.moves.push(game.play_text(&m).unwrap().full.text);
-        }
+        let pool = std::sync::Arc::new(BotPool::new(1));
+        let (game, record) = four_moves();
         // Minutes of CPU a decision in a debug build.
         let config = PuzzleConfig {
             budget: 2_000_000,
@@ -214,21 +201,7 @@ mod tests {
             let pool = pool.clone();
             tokio::spawn(async move { mine_decisions(&pool, "mined", &record, config).await })
         };
-        // The mining has started (its first slice ran, the next one waits).
-        while pool.waiting(Lane::Analysis) == 0 {
-            tokio::task::yield_now().await;
-        }
-        let victim = Ticket {
-            lane: Lane::Search,
-            owner: "victim".into(),
-            game: "victim-table".into(),
-        };
-        let level = BotLevel::Search(20);
-        let answer = pool.choose(victim, game.clone(), level, 4).await;
-        assert_eq!(
-            answer,
-            Some(pyramidion_games::bots::choose_any(&game, level, 4))
-        );
+        a_search_bot_is_answered_meanwhile(&pool, &game).await;
         assert!(!mining.is_finished(), "the miner still thinks");
         // Nobody waits for it any more: its next slice drops it.
         mining.abort();
