@@ -15,7 +15,7 @@
 //! its interval, and flags a decision (`inaccuracy` from 2 points, `mistake` from 5, `blunder`
 //! from 10) only where the interval's lower end passes the threshold. Totals add up the point
 //! estimates (each loss shrunk by its doubt: nothing where the interval reaches zero). `pyramidion analyse` prints it; the server stores it for the replay page.
-use crate::search::{Playout, Search, SearchConfig};
+use crate::search::{Analysing, Playout, Search, SearchConfig};
 use pyramidion_core::descriptor::GameDescriptor;
 use pyramidion_core::record::{Record, RecordError};
 use pyramidion_core::{ErrorCode, Rules, ToMove};
@@ -376,26 +376,47 @@ pub fn move_form<G: Rules>(game: &G, m: &G::Move) -> Value {
     v
 }
 
-/// The search that proposes a decision's candidates among `legal` (every legal move where
-/// they are few; otherwise its best few, most visited first, and the move played:
-/// [`candidates_from`]) and its iterations;
-/// `None` where the moves are few and every one is a candidate.
-pub(crate) fn candidate_search<G: Rules>(
-    legal: &[G::Move],
-    config: AnalysisConfig,
-    seed: u64,
-) -> Option<(Search<G>, u32)> {
-    if legal.len() <= FEW {
-        return None;
+/// The search that proposes a decision's candidates, thought in slices: the analysis's
+/// judge ([`Judging`]) and the puzzles' (`crate::puzzle::PositionJudging`) both start here.
+/// Every legal move is a candidate where they are few ([`FEW`]); otherwise the search's best
+/// few, most visited first, and the move played ([`candidates_from`]).
+pub(crate) struct Proposing<G: Rules> {
+    analysing: Analysing<G>,
+    /// The search's iterations: playouts the judge's budget has spent on it.
+    iterations: u32,
+}
+
+impl<G: Rules> Proposing<G> {
+    /// The search among `legal` at `game` (half of `config`'s budget, seeded by `seed`);
+    /// `None` where the moves are few: every legal move is then a candidate.
+    pub(crate) fn start(
+        game: &G,
+        legal: &[G::Move],
+        config: AnalysisConfig,
+        seed: u64,
+    ) -> Option<Box<Self>> {
+        if legal.len() <= FEW {
+            return None;
+        }
+        let iterations = (config.budget / 2).max(1);
+        let search = Search::<G>::new(SearchConfig::with_iterations(iterations), seed);
+        Some(Box::new(Proposing {
+            analysing: Analysing::new(search, game),
+            iterations,
+        }))
     }
-    let iterations = (config.budget / 2).max(1);
-    let search = Search::<G>::new(SearchConfig::with_iterations(iterations), seed);
-    Some((search, iterations))
+
+    /// Thinks at most `work` more iterations; once done, the candidates (`played` among
+    /// them) and the playouts the search spent.
+    pub(crate) fn step(&mut self, work: u32, played: G::Move) -> Option<(Vec<G::Move>, u32)> {
+        let stats = self.analysing.step(work)?;
+        Some((candidates_from(stats, played), self.iterations))
+    }
 }
 
 /// The candidates from the search's root statistics: its best few (most visited first) and
 /// the move played.
-pub(crate) fn candidates_from<M: Copy + PartialEq>(
+fn candidates_from<M: Copy + PartialEq>(
     mut stats: Vec<crate::search::MoveStats<M>>,
     played: M,
 ) -> Vec<M> {

@@ -256,10 +256,8 @@ async fn play_all(args: &LoadtestArgs, seed_base: u64) -> Result<Samples> {
         .enumerate()
         .map(|(seed, (tables, totals, i))| {
             let is_victim = Arc::ptr_eq(&totals, &victim);
-            let (http, url) = match is_victim {
-                true => (victim_http.clone(), url.clone()),
-                false => (http.clone(), url.clone()),
-            };
+            let http = if is_victim { &victim_http } else { &http }.clone();
+            let url = url.clone();
             let local = args.victim_address.filter(|_| is_victim);
             let analyse = Arc::ptr_eq(&totals, &analysts);
             // Players arrive spread over the ramp, not all in one instant.

@@ -4,9 +4,9 @@
 //! quick bot waits (issue 54). The decision is the same however it is sliced: the
 //! candidates' search draws the same iterations ([`Analysing`]), and a future's values
 //! depend on its number alone (`Search::playout_values`), whichever slice plays it.
-use super::{Decision, FUTURES_PLAYOUT, MIN_FUTURES, candidates_from, move_form};
+use super::{Decision, FUTURES_PLAYOUT, MIN_FUTURES, Proposing, move_form};
 use crate::judge::judge;
-use crate::search::{Analysing, Search, SearchConfig};
+use crate::search::{Search, SearchConfig};
 use pyramidion_core::{Rules, Seat, ToMove};
 
 /// Where a race (`super::race`) stands: which candidate plays which futures next. Both the
@@ -107,8 +107,8 @@ pub struct Judging<G: Rules> {
 }
 
 enum Stage<G: Rules> {
-    /// The search proposing the candidates, and its iterations.
-    Candidates(Box<Analysing<G>>, u32),
+    /// The search proposing the candidates.
+    Candidates(Box<Proposing<G>>),
     Race(Box<Race<G>>),
     /// Judged and handed over.
     Done,
@@ -148,10 +148,8 @@ impl<G: Rules> Judging<G> {
             config,
             stage: Stage::Done,
         };
-        judging.stage = match super::candidate_search::<G>(&legal, config, seed) {
-            Some((search, iterations)) => {
-                Stage::Candidates(Box::new(Analysing::new(search, game)), iterations)
-            }
+        judging.stage = match Proposing::start(game, &legal, config, seed) {
+            Some(proposing) => Stage::Candidates(proposing),
             None => judging.race(legal, 0, seed),
         };
         judging
@@ -185,11 +183,9 @@ impl<G: Rules> Judging<G> {
     /// once judged (and `None` after that: it is handed over once).
     pub fn step(&mut self, work: u32) -> Option<Judged> {
         match &mut self.stage {
-            Stage::Candidates(analysing, iterations) => {
-                let stats = analysing.step(work)?;
+            Stage::Candidates(proposing) => {
+                let (moves, spent) = proposing.step(work, self.played)?;
                 let seed = crate::seed::decision_seed(self.config.seed, self.ply as u64);
-                let moves = candidates_from(stats, self.played);
-                let spent = *iterations;
                 self.stage = self.race(moves, spent, seed);
                 None
             }

@@ -8,8 +8,8 @@
 //! (`Search::playout_values`), whichever slice plays it; `judge_position` and
 //! `mine_position` are these run in one go.
 use super::{Judged, MARGIN, MINE_MARGIN, Mined, PuzzleConfig, SCREEN_FUTURES, puzzle_of, verdict};
-use crate::analysis::{AnalysisConfig, FUTURES_PLAYOUT, MAX_FUTURES, Measure};
-use crate::search::{Analysing, Search, SearchConfig};
+use crate::analysis::{AnalysisConfig, FUTURES_PLAYOUT, MAX_FUTURES, Measure, Proposing};
+use crate::search::{Search, SearchConfig};
 use pyramidion_core::{Rules, Seat, ToMove};
 
 /// One position's judgement under way: the candidates' search (where moves are many), their
@@ -20,12 +20,13 @@ pub struct PositionJudging<G: Rules> {
     config: PuzzleConfig,
     /// The position's seed (the run's seed and the position's salt).
     seed: u64,
+    legal: Vec<G::Move>,
     stage: Stage<G>,
 }
 
 enum Stage<G: Rules> {
-    /// The search proposing the candidates, and its iterations.
-    Candidates(Box<Analysing<G>>, u32),
+    /// The search proposing the candidates.
+    Candidates(Box<Proposing<G>>),
     Playing(Box<Playing<G>>),
     /// No verdict: fewer than two candidates, or no seat to move.
     Nothing,
@@ -63,14 +64,6 @@ struct Screening {
     target: Option<u32>,
 }
 
-/// What one step of a [`PositionJudging`] came to.
-enum Stepped {
-    /// More to do.
-    Working,
-    /// The verdict (`None`: no verdict at this position).
-    Verdict(Option<Judged>),
-}
-
 impl<G: Rules> PositionJudging<G> {
     /// Starts judging `game` (see `judge_position`).
     pub fn new(game: &G, played: G::Move, config: PuzzleConfig, salt: u64) -> Self {
@@ -80,20 +73,17 @@ impl<G: Rules> PositionJudging<G> {
             played,
             config,
             seed,
+            legal: Vec::new(),
             stage: Stage::Nothing,
         };
         let ToMove::Seat(_) = game.to_move() else {
             return judging;
         };
-        let mut legal = Vec::new();
-        game.legal_moves(&mut legal);
-        judging.stage =
-            match crate::analysis::candidate_search::<G>(&legal, judging.analysis(), seed) {
-                Some((search, iterations)) => {
-                    Stage::Candidates(Box::new(Analysing::new(search, game)), iterations)
-                }
-                None => judging.playing(legal, 0),
-            };
+        game.legal_moves(&mut judging.legal);
+        judging.stage = match Proposing::start(game, &judging.legal, judging.analysis(), seed) {
+            Some(proposing) => Stage::Candidates(proposing),
+            None => judging.playing(judging.legal.clone(), 0),
+        };
         judging
     }
 
@@ -111,8 +101,7 @@ impl<G: Rules> PositionJudging<G> {
         if moves.len() < 2 {
             return Stage::Nothing;
         }
-        let mut legal = Vec::new();
-        self.game.legal_moves(&mut legal);
+        let legal = &self.legal;
         let left = self.config.budget.saturating_sub(spent);
         let futures = (left / moves.len() as u32).clamp(4, MAX_FUTURES);
         let futures_seed = crate::seed::decision_seed(self.seed, u64::from(u32::MAX));
@@ -142,36 +131,23 @@ impl<G: Rules> PositionJudging<G> {
     /// Thinks at most `work` more playouts (search iterations, then futures); once judged,
     /// `Some` with the verdict (`None` inside where there is none), then `None` again.
     pub fn step(&mut self, work: u32) -> Option<Option<Judged>> {
-        match self.advance(work) {
-            Stepped::Working => None,
-            Stepped::Verdict(v) => Some(v),
-        }
-    }
-
-    fn advance(&mut self, work: u32) -> Stepped {
         let work = work.max(1);
         match &mut self.stage {
-            Stage::Candidates(analysing, iterations) => {
-                let Some(stats) = analysing.step(work) else {
-                    return Stepped::Working;
-                };
-                let spent = *iterations;
-                let moves = crate::analysis::candidates_from(stats, self.played);
+            Stage::Candidates(proposing) => {
+                let (moves, spent) = proposing.step(work, self.played)?;
                 self.stage = self.playing(moves, spent);
-                Stepped::Working
+                None
             }
-            Stage::Playing(playing) => match playing.advance(&self.game, work) {
-                Some(judged) => {
-                    self.stage = Stage::Done;
-                    Stepped::Verdict(Some(judged))
-                }
-                None => Stepped::Working,
-            },
+            Stage::Playing(playing) => {
+                let judged = playing.advance(&self.game, work)?;
+                self.stage = Stage::Done;
+                Some(Some(judged))
+            }
             Stage::Nothing => {
                 self.stage = Stage::Done;
-                Stepped::Verdict(None)
+                Some(None)
             }
-            Stage::Done => Stepped::Working,
+            Stage::Done => None,
         }
     }
 
