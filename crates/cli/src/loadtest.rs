@@ -356,6 +356,7 @@ async fn load(args: LoadtestArgs) -> Result<()> {
             .map(|u| u.trim_end_matches('/').to_string())
             .collect()
     };
+    samples::wait_ready(&http, &instances, Duration::from_secs(120)).await?;
     // The idle server: its memory is the baseline that per-game memory is measured against.
     let before_each = fleet_metrics(&http, &instances).await?;
     let before = summed(&before_each);

@@ -129,6 +129,34 @@ pub async fn metrics(http: &reqwest::Client, url: &str) -> Result<HashMap<String
     Ok(parse_metrics(&answer.text().await?))
 }
 
+/// Waits until every instance answers `/readyz` with 200 (each checked every 100 ms, for at
+/// most `patience`): an instance still starting (resuming its games, storing its shipped
+/// puzzles) holds its writer, and a run begun then measures the start, not the load; its
+/// idle memory is no baseline either.
+pub async fn wait_ready(
+    http: &reqwest::Client,
+    instances: &[String],
+    patience: std::time::Duration,
+) -> Result<()> {
+    let deadline = std::time::Instant::now() + patience;
+    for url in instances {
+        loop {
+            let why = match http.get(format!("{url}/readyz")).send().await {
+                Ok(answer) if answer.status().is_success() => break,
+                Ok(answer) => format!("{}: {}", answer.status(), answer.text().await?),
+                Err(e) => e.to_string(),
+            };
+            ensure!(
+                std::time::Instant::now() < deadline,
+                "{url} is not ready after {} s: {why}",
+                patience.as_secs()
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+    Ok(())
+}
+
 /// Each of `instances`' /metrics, read at once.
 pub async fn fleet_metrics(
     http: &reqwest::Client,

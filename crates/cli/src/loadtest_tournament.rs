@@ -55,6 +55,7 @@ pub(super) async fn arena(args: &LoadtestArgs) -> Result<()> {
         "{} does not seat two",
         game.key()
     );
+    super::samples::wait_ready(&http, std::slice::from_ref(&url), Duration::from_secs(120)).await?;
     // An account organises it (creating a tournament needs one); it does not play.
     let r = http
         .post(format!("{url}/api/register"))

@@ -47,20 +47,32 @@ pub fn shipped() -> Vec<NewPuzzle> {
     out
 }
 
-/// Stores the shipped puzzles the store does not hold yet (all in one commit, and nothing
-/// when it holds them all); how many were new. By id, not by count: a build whose files
-/// dropped puzzles (a stricter miner re-checked them) may ship fewer than the store holds,
-/// and its new ones must still be stored. A dropped one stays stored (tries and ratings
-/// refer to it).
+/// How many shipped puzzles one commit stores: the writer is shared with the games, which a
+/// server serves while it starts, and a move waits for at most one such commit (a fresh debug
+/// build took 1.6 s to store 1,219 puzzles in one commit, and a loaded CI machine longer: a
+/// load test begun then played no move in 2.7 s).
+const PUZZLES_A_COMMIT: usize = 64;
+
+/// Stores the shipped puzzles the store does not hold yet (some at a time, and nothing when
+/// it holds them all); how many were new. By id, not by count: a build whose files dropped
+/// puzzles (a stricter miner re-checked them) may ship fewer than the store holds, and its
+/// new ones must still be stored. A dropped one stays stored (tries and ratings refer to it).
 pub async fn load(store: &Store, at: i64) -> Result<usize> {
     let stored: std::collections::HashSet<String> =
         store.shipped_puzzle_ids().await?.into_iter().collect();
-    let missing: Vec<NewPuzzle> = shipped()
+    // Parsing replays every record (its themes): CPU work, kept off the runtime's threads.
+    let shipped = tokio::task::spawn_blocking(shipped).await.map_err(|e| {
+        crate::db::error::StoreError::Corrupt(format!("the shipped puzzles cannot be read: {e}"))
+    })?;
+    let missing: Vec<NewPuzzle> = shipped
         .into_iter()
         .filter(|p| !stored.contains(&p.id()))
         .collect();
-    if missing.is_empty() {
-        return Ok(0);
+    let mut added = 0;
+    let mut missing = missing.into_iter().peekable();
+    while missing.peek().is_some() {
+        let some: Vec<NewPuzzle> = missing.by_ref().take(PUZZLES_A_COMMIT).collect();
+        added += store.insert_puzzles(some, at).await?;
     }
-    store.insert_puzzles(missing, at).await
+    Ok(added)
 }
