@@ -46,6 +46,10 @@ pub struct AppState {
     /// answers 503 (the instance serves, for the other instances' links, but takes no players
     /// from the load balancer yet).
     pub started: Arc<std::sync::atomic::AtomicBool>,
+    /// Turns true once [`AppState::start`] has stored the shipped puzzles (some at a time,
+    /// while the instance serves): the puzzle pages wait for it, or a game's next or daily
+    /// puzzle would be chosen among a part of them.
+    pub shipped_puzzles: Arc<tokio::sync::watch::Sender<bool>>,
     /// The Watch list's last answers (`http::watch_cache`).
     pub watch_cache: Arc<http::watch_cache::WatchCache>,
     /// What the live layer reaches (the same store, rooms, bots, hub, cluster, metrics and
@@ -166,6 +170,7 @@ impl AppState {
             cluster,
             draining,
             started: Arc::default(),
+            shipped_puzzles: Arc::new(tokio::sync::watch::Sender::new(false)),
             watch_cache: Arc::default(),
             live,
         };
@@ -194,6 +199,7 @@ impl AppState {
         tracing::info!(analyses, "analyses cut short by a restart queued again");
         let shipped = crate::puzzles::seed_data::load(&state.store, wall_clock::now_ms()).await?;
         tracing::info!(shipped, "shipped puzzles stored");
+        state.shipped_puzzles.send_replace(true);
         if state.config.puzzle_game_budget > 0 {
             tokio::spawn(crate::puzzles::miner::run(state.clone()));
         }

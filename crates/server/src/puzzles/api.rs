@@ -120,6 +120,22 @@ pub struct Next {
     pub rating: Rating,
 }
 
+/// How long a puzzle page waits for an instance that is still storing its shipped puzzles.
+const STORING_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Waits while this instance stores its shipped puzzles at start (`AppState::start`): a
+/// game's next puzzle chosen before would be one of a part of them, or none ("you have tried
+/// every puzzle"), and its daily puzzle another than the rest of the day's.
+async fn shipped_stored(state: &AppState) -> ApiResult<()> {
+    let mut stored = state.shipped_puzzles.subscribe();
+    match tokio::time::timeout(STORING_WAIT, stored.wait_for(|s| *s)).await {
+        Ok(Ok(_)) => Ok(()),
+        _ => Err(ApiError::unavailable(
+            "this instance is still storing its puzzles",
+        )),
+    }
+}
+
 /// `GET /api/puzzles/{game}/next`: the untried puzzle nearest the player's puzzle rating.
 pub async fn next(
     State(state): State<AppState>,
@@ -127,6 +143,7 @@ pub async fn next(
     Path(key): Path<String>,
 ) -> ApiResult<Json<Next>> {
     let kind = game_key(&key)?;
+    shipped_stored(&state).await?;
     let game = kind.descriptor().key;
     let mine = state.store.puzzle_rating(&identity.user_id, game).await?;
     let found = state
@@ -175,6 +192,7 @@ pub async fn daily(
 ) -> ApiResult<Json<Option<PuzzleView>>> {
     let kind = game_key(&key)?;
     let game = kind.descriptor().key;
+    shipped_stored(&state).await?;
     let count = state.store.puzzle_count(game).await?;
     if count == 0 {
         return Ok(Json(None));

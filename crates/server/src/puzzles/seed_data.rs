@@ -12,8 +12,13 @@ use rust_embed::RustEmbed;
 struct SeedPuzzles;
 
 /// The shipped puzzles of every registered game, parsed (a line that does not parse is a
-/// build's bug: logged and skipped).
+/// build's bug: logged and skipped), their themes this build's.
 pub fn shipped() -> Vec<NewPuzzle> {
+    lines().into_iter().map(with_themes).collect()
+}
+
+/// The shipped puzzles as their lines say, themes and all.
+fn lines() -> Vec<NewPuzzle> {
     let mut out = Vec::new();
     for path in SeedPuzzles::iter() {
         let Some(file) = SeedPuzzles::get(&path) else {
@@ -26,17 +31,7 @@ pub fn shipped() -> Vec<NewPuzzle> {
             .filter(|(_, l)| !l.trim().is_empty())
         {
             match serde_json::from_str::<NewPuzzle>(line) {
-                Ok(mut p) if p.game.parse::<pyramidion_games::GameKind>().is_ok() => {
-                    // The themes come from the rules of this build, not from the line: a line
-                    // written before its game named a theme (or a deeper one) gets it too.
-                    if let Ok(record) = serde_json::from_value(p.record.clone())
-                        && let Ok(themes) =
-                            pyramidion_games::analysis::themes_at(&record, &p.solutions)
-                    {
-                        p.themes = themes;
-                    }
-                    out.push(p)
-                }
+                Ok(p) if p.game.parse::<pyramidion_games::GameKind>().is_ok() => out.push(p),
                 Ok(_) => {}
                 Err(e) => {
                     tracing::error!(file = %path, line = n + 1, error = %e, "a shipped puzzle does not parse")
@@ -45,6 +40,18 @@ pub fn shipped() -> Vec<NewPuzzle> {
         }
     }
     out
+}
+
+/// The puzzle with the themes the rules of this build name, not the line's: a line written
+/// before its game named a theme (or a deeper one) gets it too. Replays the record: the
+/// costly part of reading a line, done only for the puzzles to be stored.
+fn with_themes(mut p: NewPuzzle) -> NewPuzzle {
+    if let Ok(record) = serde_json::from_value(p.record.clone())
+        && let Ok(themes) = pyramidion_games::analysis::themes_at(&record, &p.solutions)
+    {
+        p.themes = themes;
+    }
+    p
 }
 
 /// How many shipped puzzles one commit stores: the writer is shared with the games, which a
@@ -60,14 +67,19 @@ const PUZZLES_A_COMMIT: usize = 64;
 pub async fn load(store: &Store, at: i64) -> Result<usize> {
     let stored: std::collections::HashSet<String> =
         store.shipped_puzzle_ids().await?.into_iter().collect();
-    // Parsing replays every record (its themes): CPU work, kept off the runtime's threads.
-    let shipped = tokio::task::spawn_blocking(shipped).await.map_err(|e| {
+    // Reading the lines and replaying the missing ones' records (their themes) is CPU work,
+    // kept off the runtime's threads.
+    let missing = tokio::task::spawn_blocking(move || {
+        lines()
+            .into_iter()
+            .filter(|p| !stored.contains(&p.id()))
+            .map(with_themes)
+            .collect::<Vec<NewPuzzle>>()
+    })
+    .await
+    .map_err(|e| {
         crate::db::error::StoreError::Corrupt(format!("the shipped puzzles cannot be read: {e}"))
     })?;
-    let missing: Vec<NewPuzzle> = shipped
-        .into_iter()
-        .filter(|p| !stored.contains(&p.id()))
-        .collect();
     let mut added = 0;
     let mut missing = missing.into_iter().peekable();
     while missing.peek().is_some() {
