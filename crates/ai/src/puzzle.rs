@@ -155,6 +155,49 @@ fn screen_goes_on(best: &[f64], v: &[f64], compared: usize) -> bool {
     lead - z * se < MINE_MARGIN
 }
 
+/// Futures at which the miner's first run looks whether its decision can still be a puzzle
+/// ([`hopeless`]) before it plays the candidates' next ones. Most decisions are none (about
+/// 7 puzzles in a Forgotten Treasures game of ~140 moves), and their first run, every
+/// decision's, was most of the miner's CPU (docs/puzzles.md); a decision that goes on plays
+/// the same futures as without the looks (a future's values depend on its number alone), so
+/// the puzzles kept are the same but for a decision a look wrongly gave up on.
+pub const LOOKS: [u32; 3] = [64, 256, 1024];
+
+/// How sure a look must be to give up ([`hopeless`]): z of each interval, one-sided.
+const LOOK_Z: f64 = 3.0;
+
+/// Whether the candidates' values on their first (common) futures already rule a puzzle out,
+/// at [`LOOK_Z`]: either no candidate can end [`MARGIN`] below the best, or one is surely
+/// more than [`EDGE`] and less than [`MARGIN`] below it (a near-tie or an unclear second).
+/// The best may still change: every bound on a candidate's lead allows for another move
+/// ending above today's best by as much as its interval lets it (`rise`).
+pub fn hopeless(values: &[Vec<f64>]) -> bool {
+    if values.len() < 2 || values.iter().any(|v| v.len() < 2) {
+        return false;
+    }
+    let means: Vec<f64> = values
+        .iter()
+        .map(|v| v.iter().sum::<f64>() / v.len() as f64)
+        .collect();
+    let top = (0..means.len())
+        .max_by(|&a, &b| means[a].total_cmp(&means[b]).then(b.cmp(&a)))
+        .unwrap_or(0);
+    let leads: Vec<(f64, f64)> = (0..values.len())
+        .map(|c| crate::judge::paired(&values[top], &values[c]))
+        .collect();
+    let rise = (0..values.len())
+        .filter(|&d| d != top)
+        .map(|d| (LOOK_Z * leads[d].1 - leads[d].0).max(0.0))
+        .fold(0.0, f64::max);
+    let others = || (0..values.len()).filter(|&c| c != top);
+    let no_clear_loser = others().all(|c| leads[c].0 + LOOK_Z * leads[c].1 + rise < MARGIN);
+    let a_sure_killer = others().any(|c| {
+        let (lead, se) = leads[c];
+        lead - LOOK_Z * se > EDGE && lead + LOOK_Z * se + rise < MARGIN
+    });
+    no_clear_loser || a_sure_killer
+}
+
 /// The verdict from the candidates' texts and their values on the same futures, the best
 /// chosen among `compared` moves (at least the candidates: the interval is widened for
 /// them all). A candidate may have fewer futures than the best (a move [`screen`]ed out on
@@ -386,6 +429,32 @@ mod tests {
         let few = verdict(&texts(2), &v, 2);
         let many = verdict(&texts(2), &v, 60);
         assert!(many.margin_low.unwrap() < few.margin_low.unwrap());
+    }
+
+    #[test]
+    fn a_look_gives_up_where_no_puzzle_can_come_and_goes_on_where_one_may() {
+        // A clear best (a near-equal second is a solution): go on.
+        assert!(!hopeless(&values(&[10.0, 10.1, 4.0, 1.0], 64)));
+        // Every move within a point of the best: none can end 3 below it.
+        assert!(hopeless(&values(&[10.0, 9.5, 9.2], 64)));
+        // A second surely 1.5 below the best: an unclear second, whatever the third.
+        assert!(hopeless(&values(&[10.0, 8.5, 1.0], 64)));
+        // The same leads on futures too noisy to tell them: go on.
+        let noisy = |worth: &[f64]| -> Vec<Vec<f64>> {
+            worth
+                .iter()
+                .enumerate()
+                .map(|(c, w)| {
+                    (0..64)
+                        .map(|i| w + if (i + c) % 2 == 0 { 15.0 } else { -15.0 })
+                        .collect()
+                })
+                .collect()
+        };
+        assert!(!hopeless(&noisy(&[10.0, 8.5, 1.0])));
+        assert!(!hopeless(&noisy(&[10.0, 9.5, 9.2])));
+        // Too few futures to say anything.
+        assert!(!hopeless(&values(&[10.0, 9.5], 1)));
     }
 
     #[test]

@@ -7,7 +7,10 @@
 //! (`search::Analysing`), and a future's values depend on its number alone
 //! (`Search::playout_values`), whichever slice plays it; `judge_position` and
 //! `mine_position` are these run in one go.
-use super::{Judged, MARGIN, MINE_MARGIN, Mined, PuzzleConfig, SCREEN_FUTURES, puzzle_of, verdict};
+use super::{
+    Judged, LOOKS, MARGIN, MINE_MARGIN, Mined, PuzzleConfig, SCREEN_FUTURES, hopeless, puzzle_of,
+    verdict,
+};
 use crate::analysis::{AnalysisConfig, FUTURES_PLAYOUT, MAX_FUTURES, Measure, Proposing};
 use crate::search::{Search, SearchConfig};
 use pyramidion_core::{Rules, Seat, ToMove};
@@ -21,6 +24,9 @@ pub struct PositionJudging<G: Rules> {
     /// The position's seed (the run's seed and the position's salt).
     seed: u64,
     legal: Vec<G::Move>,
+    /// Whether the candidates' futures stop at a look that rules the puzzle out
+    /// ([`LOOKS`]): the miner's first run, not a confirming run or a check, which judge in full.
+    looks: bool,
     stage: Stage<G>,
 }
 
@@ -46,6 +52,10 @@ struct Playing<G: Rules> {
     rest: Vec<G::Move>,
     /// Futures every candidate plays.
     futures: u32,
+    /// Whether the candidates are looked at on their way ([`LOOKS`]), and up to which future
+    /// they were last.
+    looks: bool,
+    looked: u32,
     /// Moves the best is chosen among (the interval's widening).
     compared: usize,
     /// Once the candidates made the position clear: the other legal moves' screening.
@@ -67,6 +77,16 @@ struct Screening {
 impl<G: Rules> PositionJudging<G> {
     /// Starts judging `game` (see `judge_position`).
     pub fn new(game: &G, played: G::Move, config: PuzzleConfig, salt: u64) -> Self {
+        Self::judging(game, played, config, salt, false)
+    }
+
+    /// Starts the miner's first run at `game`: as [`PositionJudging::new`], but given up at a
+    /// look that rules the puzzle out ([`LOOKS`]; its verdict is then not clear).
+    pub fn looking(game: &G, played: G::Move, config: PuzzleConfig, salt: u64) -> Self {
+        Self::judging(game, played, config, salt, true)
+    }
+
+    fn judging(game: &G, played: G::Move, config: PuzzleConfig, salt: u64, looks: bool) -> Self {
         let seed = crate::seed::decision_seed(config.seed, salt);
         let mut judging = PositionJudging {
             game: game.clone(),
@@ -74,6 +94,7 @@ impl<G: Rules> PositionJudging<G> {
             config,
             seed,
             legal: Vec::new(),
+            looks,
             stage: Stage::Nothing,
         };
         let ToMove::Seat(_) = game.to_move() else {
@@ -121,6 +142,8 @@ impl<G: Rules> PositionJudging<G> {
             moves,
             rest,
             futures,
+            looks: self.looks,
+            looked: 0,
             compared: legal.len(),
             screening: None,
             evaluator: Search::<G>::new(playouts, futures_seed),
@@ -165,11 +188,23 @@ impl<G: Rules> Playing<G> {
     /// Plays at most `work` more futures of the next move that needs them; the verdict once
     /// every move has its futures.
     fn advance(&mut self, game: &G, work: u32) -> Option<Judged> {
-        // The candidates first, each on the same `futures`.
-        if let Some(c) =
-            (0..self.candidates).find(|&c| self.values[c].len() < self.futures as usize)
-        {
-            self.play(game, c, self.futures, work);
+        // The candidates first, each on the same `futures`: up to the next look, if any.
+        let upto = LOOKS
+            .into_iter()
+            .find(|&l| self.looks && l > self.looked && l < self.futures)
+            .unwrap_or(self.futures);
+        if let Some(c) = (0..self.candidates).find(|&c| self.values[c].len() < upto as usize) {
+            self.play(game, c, upto, work);
+            return None;
+        }
+        if upto < self.futures {
+            self.looked = upto;
+            if hopeless(&self.values) {
+                // Not clear, whatever the futures so far would say at the verdict's own z.
+                let mut judged = verdict(&self.texts, &self.values, self.compared);
+                judged.margin_low = None;
+                return Some(judged);
+            }
             return None;
         }
         let Some(screening) = &mut self.screening else {
@@ -272,7 +307,7 @@ impl<G: Rules> DecisionMining<G> {
             config,
             salt,
             seat,
-            first: Some(PositionJudging::new(game, played, config, salt)),
+            first: Some(PositionJudging::looking(game, played, config, salt)),
             second: None,
         })
     }
