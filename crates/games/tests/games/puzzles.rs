@@ -1,7 +1,7 @@
 //! Puzzles from real games (`pyramidion_ai::puzzle`): what a puzzle shows is the deciding
 //! seat's view and nothing more (the leak test's method: states that seat cannot tell apart
 //! give the same puzzle position), and a kept puzzle is confirmed by a fresh judge run.
-use pyramidion_ai::puzzle::{MARGIN, PuzzleConfig, position_of};
+use pyramidion_ai::puzzle::{MARGIN, PositionJudging, PuzzleConfig, position_of};
 use pyramidion_ai::{Bot, Greedy};
 use pyramidion_core::record::Record;
 use pyramidion_core::{GameRng, Rules, ToMove};
@@ -221,5 +221,55 @@ fn a_decision_mined_in_slices_is_the_decision_mined_at_once() {
     assert!(
         puzzles > 0,
         "a confirmed puzzle among them (both runs sliced)"
+    );
+}
+
+/// Along a greedy game, every third decision judged with the miner's looks
+/// (`PositionJudging::looking`) and without: wherever either run is decisive, both say the
+/// same (a look gives up only on a decision that is no puzzle, and a decision it goes on with
+/// plays the same futures); (decisive ones, ones the looks gave up on).
+fn looks_keep_every_puzzle<G: Rules>(seed: u64, budget: u32) -> (usize, usize) {
+    let options: G::Options = serde_json::from_value(serde_json::json!({
+        "players": G::DESCRIPTOR.seats.min.max(2)
+    }))
+    .unwrap();
+    let mut game = G::new(&options, seed).unwrap();
+    let mut bot = Greedy::new(seed);
+    let (mut decisive, mut given_up) = (0, 0);
+    while let ToMove::Seat(_) = game.to_move() {
+        let m = bot.choose(&game);
+        if game.ply() % 3 == 0 {
+            let config = PuzzleConfig { budget, seed };
+            let salt = game.ply() as u64;
+            let full = PositionJudging::new(&game, m, config, salt).run();
+            let looked = PositionJudging::looking(&game, m, config, salt).run();
+            match (full, looked) {
+                (Some(full), Some(looked)) => {
+                    if full.is_decisive(MARGIN) || looked.is_decisive(MARGIN) {
+                        assert_eq!(full, looked, "{} ply {}", G::DESCRIPTOR.key, game.ply());
+                        decisive += 1;
+                    } else if looked.margin_low.is_none() && full.margin_low.is_some() {
+                        given_up += 1;
+                    }
+                }
+                (full, looked) => assert_eq!(full.is_none(), looked.is_none()),
+            }
+        }
+        game.play(&m).unwrap();
+    }
+    (decisive, given_up)
+}
+
+#[test]
+fn the_miners_looks_give_up_no_puzzle() {
+    let (mut decisive, mut given_up) = (0, 0);
+    for &kind in GameKind::ALL {
+        let (d, g) = dispatch!(kind, G => looks_keep_every_puzzle::<G>(1, 1_000));
+        decisive += d;
+        given_up += g;
+    }
+    assert!(
+        decisive > 0 && given_up > 0,
+        "{decisive} decisive, {given_up} given up"
     );
 }
