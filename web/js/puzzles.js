@@ -188,6 +188,9 @@ export async function renderPuzzles(root, key, id) {
       redraw: draw,
       pending: page.pending,
       replay: Boolean(r),
+      // Until tried, no helper of the table shows the best move (the stage end's best
+      // allocation would answer an activation puzzle).
+      puzzle: !r,
       // The puzzle's seat is the reader's, also while its explanation is drawn as a replay.
       readerSeat: p.seat,
       moveLog: null,

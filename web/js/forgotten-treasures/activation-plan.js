@@ -171,7 +171,10 @@ export function activationPanel(ctx) {
     ui.area = null;
     ctx.redraw();
   };
-  const below = total < sc.best_total;
+  // A puzzle asks for the best move: the best allocation (its plan, its total, the warning
+  // that a plan scores less) would answer it.
+  const helped = !ctx.puzzle;
+  const below = helped && total < sc.best_total;
   const rows = [
     h('p.live-points', { 'data-testid': 'stage-points', 'data-total': total }, t('scoring.live', { points: areaPoints, mythical: kept, total, count: total })),
     plan.items.length && !sending && !ctx.replay ? planPreview(ctx, plan) : null,
@@ -232,23 +235,25 @@ export function activationPanel(ctx) {
     h(
       'div.row',
       {},
-      h(
-        'button',
-        {
-          'data-testid': 'best-allocation',
-          disabled: !sc.best.length || sending,
-          title: t('scoring.best_hint'),
-          onclick: () => {
-            plan.items = bestPlan(sc);
-            plan.confirming = false;
-            ui.area = null;
-            ctx.redraw();
-          },
-        },
-        sc.best.length ? t('scoring.best_plan', { total: sc.best_total, count: sc.best_total }) : t('scoring.best_done', { total: sc.best_total, count: sc.best_total }),
-      ),
+      !helped
+        ? null
+        : h(
+            'button',
+            {
+              'data-testid': 'best-allocation',
+              disabled: !sc.best.length || sending,
+              title: t('scoring.best_hint'),
+              onclick: () => {
+                plan.items = bestPlan(sc);
+                plan.confirming = false;
+                ui.area = null;
+                ctx.redraw();
+              },
+            },
+            sc.best.length ? t('scoring.best_plan', { total: sc.best_total, count: sc.best_total }) : t('scoring.best_done', { total: sc.best_total, count: sc.best_total }),
+          ),
       h('button', { 'data-testid': 'reset-plan', disabled: !plan.items.length || sending, onclick: () => ((plan.items = []), (plan.confirming = false), ctx.redraw()) }, t('scoring.reset')),
-      h('label.check', {}, h('input', { type: 'checkbox', checked: !!ui.showBest, onchange: (e) => ((ui.showBest = e.target.checked), ctx.redraw()) }), t('scoring.show_best')),
+      !helped ? null : h('label.check', {}, h('input', { type: 'checkbox', checked: !!ui.showBest, onchange: (e) => ((ui.showBest = e.target.checked), ctx.redraw()) }), t('scoring.show_best')),
       h(
         'button.primary',
         // With nothing planned it plays the engine's `done` (a replay's analysis marks it).

@@ -186,7 +186,7 @@ function ownArea(ctx, focus) {
     onGhost: (ghost) => pickGhost(ctx, ghost.text),
     areas: scoring ? scoring.areas : null,
     planned: scoring ? plannedAreas(ctx) : null,
-    best: ui.showBest ? best : null,
+    best: ui.showBest && !ctx.puzzle ? best : null,
     selectedArea: ui.area,
     onArea: scoring && ctx.myTurn ? (area) => ((ui.area = area.name), ctx.redraw()) : null,
   });

@@ -125,7 +125,8 @@ const STORING_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Waits while this instance stores its shipped puzzles at start (`AppState::start`): a
 /// game's next puzzle chosen before would be one of a part of them, or none ("you have tried
-/// every puzzle"), and its daily puzzle another than the rest of the day's.
+/// every puzzle"), its daily puzzle another than the rest of the day's, and a shipped
+/// puzzle's link would say it does not exist.
 async fn shipped_stored(state: &AppState) -> ApiResult<()> {
     let mut stored = state.shipped_puzzles.subscribe();
     match tokio::time::timeout(STORING_WAIT, stored.wait_for(|s| *s)).await {
@@ -174,6 +175,8 @@ pub async fn get(
 }
 
 async fn found(state: &AppState, id: &str) -> ApiResult<PuzzleRow> {
+    // A shipped puzzle's link opened while this instance stores them is no unknown puzzle.
+    shipped_stored(state).await?;
     let plausible = id.len() <= 64 && id.chars().all(|c| c.is_ascii_hexdigit());
     let row = if plausible {
         state.store.puzzle(id).await?

@@ -252,3 +252,33 @@ async fn pyramido_puzzles_in_italian_one_failed_one_solved_move_the_rating() {
 async fn pyramids_puzzles_one_failed_one_solved_move_the_rating() {
     fail_then_solve("pyramids", "en").await;
 }
+
+/// A stage end's puzzle asks for the best activation: until it is tried, the table offers no
+/// best allocation (its plan, the checkbox that draws it, the warning that a plan scores less),
+/// which would answer it; the areas and their payments are there to choose from.
+#[tokio::test]
+async fn a_stage_end_puzzle_offers_no_best_allocation_until_tried() {
+    let puzzle = shipped()
+        .into_iter()
+        .find(|p| p.game == "forgotten-treasures" && p.themes.iter().any(|t| t == "activation"))
+        .expect("an activation puzzle is shipped");
+    let w = world("puzzles-no-helper").await;
+    let base = &w.server.base;
+    let s = w.driver.session(1280, 800).await;
+    open_lobby(&s, base).await;
+    s.goto(&format!(
+        "{base}/#/puzzles/forgotten-treasures/{}",
+        puzzle.id()
+    ))
+    .await;
+    assert_eq!(shown(&s).await.id(), puzzle.id());
+    s.wait_for("[data-testid=scoring-panel] .area-button", 10)
+        .await;
+    let helpers = s
+        .js(
+            "return ['best-allocation', 'confirm-finish'].filter((t) => document.querySelector(`[data-testid=${t}]`)).concat([...document.querySelectorAll('[data-testid=scoring-panel] label.check')].map(() => 'show-best'));",
+            json!([]),
+        )
+        .await;
+    assert_eq!(helpers, json!([]));
+}
