@@ -70,7 +70,7 @@
  * `ui`), `moveLog(describe)` is the shell's move log. A replay (`replay: true`) hands the same
  * context with no legal moves, or the two moves of an analysed decision, and a `play` that does
  * nothing. A puzzle (`puzzle: true`, `#/puzzles`) is a position to solve: the table offers no
- * helper that shows the best move (Forgotten Treasures' best allocation). `preview(moves)` is this seat's view after `moves`, computed in the page (web/js/preview.js;
+ * helper of its own that shows the best move (a best plan, a suggested move). `preview(moves)` is this seat's view after `moves`, computed in the page (web/js/preview.js;
  * `null` until known or where the game offers none). `M` is the game's moves (its `MoveForm`), `V` its view.
  * @template [M=AnyMove]
  * @template {Envelope} [V=Envelope & Record<string, any>]

@@ -189,10 +189,10 @@ impl<G: Rules> Playing<G> {
     /// every move has its futures.
     fn advance(&mut self, game: &G, work: u32) -> Option<Judged> {
         // The candidates first, each on the same `futures`: up to the next look, if any.
-        let upto = LOOKS
+        let next_look = LOOKS
             .into_iter()
-            .find(|&l| self.looks && l > self.looked && l < self.futures)
-            .unwrap_or(self.futures);
+            .find(|&l| l > self.looked && l < self.futures);
+        let upto = next_look.filter(|_| self.looks).unwrap_or(self.futures);
         if let Some(c) = (0..self.candidates).find(|&c| self.values[c].len() < upto as usize) {
             self.play(game, c, upto, work);
             return None;
