@@ -46,10 +46,10 @@ pub struct AppState {
     /// answers 503 (the instance serves, for the other instances' links, but takes no players
     /// from the load balancer yet).
     pub started: Arc<std::sync::atomic::AtomicBool>,
-    /// Turns true once [`AppState::start`] has stored the shipped puzzles (some at a time,
-    /// while the instance serves): the puzzle pages wait for it, or a game's next or daily
-    /// puzzle would be chosen among a part of them.
-    pub shipped_puzzles: Arc<tokio::sync::watch::Sender<bool>>,
+    /// Set once this instance has stored the shipped puzzles the store lacked
+    /// ([`AppState::shipped_puzzles_stored`]), on the first puzzle page asked for: the puzzle
+    /// pages wait for it, or a game's next or daily puzzle would be chosen among a part of them.
+    pub shipped_puzzles: Arc<tokio::sync::OnceCell<()>>,
     /// The Watch list's last answers (`http::watch_cache`).
     pub watch_cache: Arc<http::watch_cache::WatchCache>,
     /// What the live layer reaches (the same store, rooms, bots, hub, cluster, metrics and
@@ -170,7 +170,7 @@ impl AppState {
             cluster,
             draining,
             started: Arc::default(),
-            shipped_puzzles: Arc::new(tokio::sync::watch::Sender::new(false)),
+            shipped_puzzles: Arc::default(),
             watch_cache: Arc::default(),
             live,
         };
@@ -197,9 +197,6 @@ impl AppState {
         tracing::info!(resumed, "unfinished games resumed");
         let analyses = analysis::resume_queued(&state).await?;
         tracing::info!(analyses, "analyses cut short by a restart queued again");
-        let shipped = crate::puzzles::seed_data::load(&state.store, wall_clock::now_ms()).await?;
-        tracing::info!(shipped, "shipped puzzles stored");
-        state.shipped_puzzles.send_replace(true);
         if state.config.puzzle_game_budget > 0 {
             tokio::spawn(crate::puzzles::miner::run(state.clone()));
         }
@@ -246,6 +243,25 @@ impl AppState {
                 sweeper.sweep(wall_clock::now_ms()).await;
             }
         });
+        Ok(())
+    }
+
+    /// Stores the shipped puzzles the store lacks, once in this instance's life: on the first
+    /// puzzle page asked for, not at start. Reading and storing them is seconds of CPU in a
+    /// debug build (1,774 puzzles, 13.6 MB of JSON): every server a test starts paid them at
+    /// start, in a fresh database, whether it served a puzzle or not; a release build takes a
+    /// fraction of a second, once. Concurrent callers wait for one load; a failed or
+    /// cancelled one is tried again by the next caller (it stores by id, so a part stored
+    /// stays and is not stored twice).
+    pub async fn shipped_puzzles_stored(&self) -> crate::db::error::Result<()> {
+        self.shipped_puzzles
+            .get_or_try_init::<crate::db::error::StoreError, _, _>(|| async {
+                let shipped =
+                    crate::puzzles::seed_data::load(&self.store, wall_clock::now_ms()).await?;
+                tracing::info!(shipped, "shipped puzzles stored");
+                Ok(())
+            })
+            .await?;
         Ok(())
     }
 

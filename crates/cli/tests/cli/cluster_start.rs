@@ -28,7 +28,7 @@ async fn a_proxy_started_with_its_instances_cuts_no_request() {
     }
     let haproxy = Killed(haproxy);
     // Requests from the start: before the instances listen, while they migrate the
-    // database, resume games and store the shipped puzzles, and once they are up.
+    // database and resume games, and once they are up.
     let stop = Arc::new(AtomicBool::new(false));
     let asker = {
         let stop = stop.clone();

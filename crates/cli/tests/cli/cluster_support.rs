@@ -389,8 +389,8 @@ pub async fn account(http: &reqwest::Client, base: &str, name: &str) -> String {
         .to_string()
 }
 
-/// Plays `duel` on at a person's pace (a move every 100 ms, so that a long game outlasts the
-/// restarts) while `restart` (a thread stopping an instance and starting it again) runs, then
+/// Plays `duel` on at a person's pace (a move every 200 ms: a two-player Forgotten Treasures
+/// game of ~140 plies outlasts three restarts of a few seconds each, on a loaded machine too) while `restart` (a thread stopping an instance and starting it again) runs, then
 /// `after` moves more; what the thread returned, and the longest gap between two moves
 /// acknowledged since the restart began (counted from the move before it).
 pub async fn play_through<T>(
@@ -402,7 +402,7 @@ pub async fn play_through<T>(
     let from = duel.acknowledged.len();
     let mut played_after = 0;
     while played_after < after {
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
         let stop = duel.ply + 1;
         assert!(
             !duel.play_until(Some(stop), bases, &[]).await.unwrap(),

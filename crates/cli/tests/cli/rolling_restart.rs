@@ -1,5 +1,5 @@
 //! Issue 53: a rolling restart — every instance of three drained (SIGTERM) and started again
-//! at once on its port, one after another, while two players play through HAProxy
+//! at once on its port, one after another (the next once it is ready), while two players play through HAProxy
 //! (deploy/haproxy.cfg), a long game (Forgotten Treasures). The players see at most a reconnect: the game never stops for
 //! longer than a drain's hand-over and a reconnect, and every acknowledged move is stored.
 use crate::cluster_support::*;
@@ -45,6 +45,9 @@ async fn a_rolling_restart_through_the_proxy_shows_players_at_most_a_reconnect()
                 "a drained instance exits cleanly: {status}"
             );
             let new = Instance::start_at(&database, &name, &bind, &[]);
+            // As docs/deploy.md restarts them: the next one once this one answers /readyz.
+            // Draining the next before cut the cluster to one instance, or none.
+            wait_ready(&new.base);
             (new, restart.elapsed())
         });
         let ((new, took), gap) = play_through(&mut duel, &bases, restarter, 3).await;

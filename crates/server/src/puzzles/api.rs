@@ -120,18 +120,18 @@ pub struct Next {
     pub rating: Rating,
 }
 
-/// How long a puzzle page waits for an instance that is still storing its shipped puzzles.
+/// How long a puzzle page waits for this instance to store its shipped puzzles (a fraction
+/// of a second in a release build).
 const STORING_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
-/// Waits while this instance stores its shipped puzzles at start (`AppState::start`): a
-/// game's next puzzle chosen before would be one of a part of them, or none ("you have tried
-/// every puzzle"), its daily puzzle another than the rest of the day's, and a shipped
-/// puzzle's link would say it does not exist.
+/// Stores the shipped puzzles on this instance's first puzzle page, and makes the others
+/// asked meanwhile wait for them: a game's next puzzle chosen before would be one of a part
+/// of them, or none ("you have tried every puzzle"), its daily puzzle another than the rest of
+/// the day's, and a shipped puzzle's link would say it does not exist.
 async fn shipped_stored(state: &AppState) -> ApiResult<()> {
-    let mut stored = state.shipped_puzzles.subscribe();
-    match tokio::time::timeout(STORING_WAIT, stored.wait_for(|s| *s)).await {
-        Ok(Ok(_)) => Ok(()),
-        _ => Err(ApiError::unavailable(
+    match tokio::time::timeout(STORING_WAIT, state.shipped_puzzles_stored()).await {
+        Ok(stored) => Ok(stored?),
+        Err(_) => Err(ApiError::unavailable(
             "this instance is still storing its puzzles",
         )),
     }

@@ -196,9 +196,9 @@ impl Drop for Mounted {
     }
 }
 
-/// A real full disk: a small tmpfs, filled up while a game is played, then freed. 64 MiB: the
-/// server stores its shipped puzzles when it starts (1,219 of them took more than the 4 MiB
-/// this test had), and the filler takes whatever the store left. Mounting
+/// A real full disk: a small tmpfs, filled up while a game is played, then freed. 64 MiB (a
+/// server stored its shipped puzzles at start until session 32: 1,219 of them took more than
+/// the 4 MiB this test had), and the filler takes whatever the store left. Mounting
 /// needs root: `scripts/test` (run as root by CI) enables it; plain `cargo test` lists it as
 /// ignored, with the reason.
 #[tokio::test]
@@ -223,9 +223,10 @@ async fn a_full_disk_refuses_moves_then_recovers() {
         c.writer.probe_every = Duration::from_secs(3600);
     })
     .await;
-    // The shipped puzzles stored at the start left a WAL of megabytes that later commits
-    // would reuse without growing any file, so that no commit met the full disk: the WAL is
-    // emptied and truncated first, as a long-running server's checkpoints would.
+    // A WAL left by the start (the shipped puzzles, when they were stored there, left
+    // megabytes) would be reused by later commits without growing any file, so that no
+    // commit met the full disk: it is emptied and truncated first, as a long-running
+    // server's checkpoints would.
     {
         use sqlx::Connection;
         let mut conn = sqlx::sqlite::SqliteConnection::connect(&url).await.unwrap();

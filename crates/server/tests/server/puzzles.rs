@@ -133,8 +133,13 @@ pub async fn tries_move_ratings(s: &TestServer) {
 async fn a_first_try_moves_both_ratings_and_a_retry_neither() {
     let s = start_sqlite("puzzle-tries").await;
     tries_move_ratings(&s).await;
-    // Kept durably: the next server on the same data has the same ratings.
+    // Kept durably: the next server on the same data has the same ratings. It stores the
+    // shipped puzzles on its first puzzle page, none of them twice.
     let again = start(sqlite_url(&s.dir), |_| {}).await;
+    let game = shipped().first().unwrap().game.clone();
+    let mut c = Client::guest(&again).await;
+    let daily = c.get(&format!("/api/puzzles/{game}/daily")).await;
+    assert_eq!(daily.status, 200, "{}", daily.text);
     let count = again.state.store.shipped_puzzle_count().await.unwrap();
     assert_eq!(
         count as usize,
