@@ -237,6 +237,15 @@ pub trait Rules:
     /// the rulebook divides a game (a stage, a round: the descriptor's `stage_name`). Never
     /// decreases; the analysis totals points lost by it.
     fn stage_number(&self) -> u8;
+
+    /// How many turns no seat has played so far: a solo mode's automa, whose turns happen
+    /// inside a player's move and which the move log shows as turns of their own (each one
+    /// ends the player's turn, as another seat's would). What numbers turns the way the log
+    /// does where no other seat plays (`pyramidion_games::analysis::turn_at`). None by
+    /// default.
+    fn turns_of_no_seat(&self) -> u32 {
+        0
+    }
 }
 
 /// A move's text that does not parse.

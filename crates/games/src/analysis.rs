@@ -325,9 +325,9 @@ mod tests {
 }
 
 /// The turn the position after `record`'s moves is in, as the move log numbers them (a turn:
-/// the moves one seat plays until another seat is to move; a round of turns ends where a seat
-/// that already played in it is to play again, `web/js/move-log.js`): what a puzzle's heading
-/// says instead of a move count.
+/// the moves one seat plays until another seat, or no seat (an automa, `turns_of_no_seat`),
+/// plays; a round of turns ends where a seat that already played in it is to play again,
+/// `web/js/move-log.js`): what a puzzle's heading says instead of a move count.
 pub fn turn_at(record: &Record) -> Result<u32, AnalysisError> {
     fn at<G: pyramidion_core::Rules>(record: &Record) -> Result<u32, AnalysisError> {
         let mut game: G = record.replay_prefix(Some(0))?;
@@ -341,9 +341,13 @@ pub fn turn_at(record: &Record) -> Result<u32, AnalysisError> {
                     .map_err(|e: pyramidion_core::rules::MoveParseError| {
                         AnalysisError::new("bad_move_syntax", e.to_string())
                     })?;
+            let automa = game.turns_of_no_seat();
             game.play(&m).map_err(|e| {
                 AnalysisError::new(pyramidion_core::ErrorCode::code(&e), e.to_string())
             })?;
+            if game.turns_of_no_seat() > automa {
+                turns.no_seat();
+            }
         }
         if let pyramidion_core::ToMove::Seat(seat) = game.to_move() {
             turns.seat_to_move(seat.0);
@@ -371,6 +375,12 @@ impl Default for Turns {
 }
 
 impl Turns {
+    /// A turn of no seat (an automa's) was played: the seat to move next starts a turn of its
+    /// own, and a new round if it played in this one (the log's interlude turns).
+    fn no_seat(&mut self) {
+        self.last = None;
+    }
+
     fn seat_to_move(&mut self, seat: u8) {
         if self.last == Some(seat) {
             return;
@@ -405,5 +415,20 @@ mod turn_tests {
         t.seat_to_move(1);
         t.seat_to_move(0);
         assert_eq!(t.round, 3);
+    }
+
+    #[test]
+    fn an_automas_turn_ends_the_players_turn_and_its_round() {
+        // Solo: the player's moves, THE Legend's turn inside the second; the third move is
+        // the next round's, as the move log shows it after the Legend's turn.
+        let mut t = Turns::default();
+        t.seat_to_move(0);
+        t.seat_to_move(0);
+        t.no_seat();
+        assert_eq!(t.round, 1);
+        t.seat_to_move(0);
+        assert_eq!(t.round, 2);
+        t.seat_to_move(0);
+        assert_eq!(t.round, 2);
     }
 }

@@ -144,6 +144,11 @@ impl Rules for Game {
         // Once the game is over the stage index has moved past the last stage.
         self.stage.min(STAGES - 1) + 1
     }
+
+    fn turns_of_no_seat(&self) -> u32 {
+        // THE Legend's (or A Legend's) turns, each kept for the view's log.
+        self.legend.as_ref().map_or(0, |l| l.turns.len() as u32)
+    }
 }
 
 impl Notation for Game {

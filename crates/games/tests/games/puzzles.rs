@@ -6,6 +6,7 @@ use pyramidion_ai::{Bot, Greedy};
 use pyramidion_core::record::Record;
 use pyramidion_core::{GameRng, Rules, ToMove};
 
+use pyramidion_games::analysis::turn_at;
 use pyramidion_games::{GameKind, dispatch};
 
 /// Every few decisions of a greedy game, the deciding seat's puzzle position is the same in
@@ -291,4 +292,45 @@ fn the_miners_looks_give_up_no_puzzle() {
         decisive > 0 && given_up > 0,
         "{decisive} decisive, {given_up} given up"
     );
+}
+
+/// Along a greedy game of every table (solo ones too), the turn a puzzle's heading names
+/// (`turn_at`, the move log's numbering) never goes back, and where one seat plays alone
+/// against an automa it moves on exactly after a move the automa answered with a turn of its
+/// own (the log's interlude turn), so that a solo game's puzzles are not all "turn 1".
+fn turns_follow_the_log<G: Rules>(options: &serde_json::Value, seed: u64) {
+    let opts: G::Options = serde_json::from_value(options.clone()).unwrap();
+    let mut game = G::new(&opts, seed).unwrap();
+    let mut record = Record::new(G::DESCRIPTOR.key, &opts, seed);
+    let mut bot = Greedy::new(seed);
+    let mut turn = turn_at(&record).unwrap();
+    assert_eq!(turn, 1);
+    while let ToMove::Seat(_) = game.to_move() {
+        let m = bot.choose(&game);
+        let automa = game.turns_of_no_seat();
+        game.play(&m).unwrap();
+        record.push(&m);
+        let next = turn_at(&record).unwrap();
+        assert!(next >= turn, "{options} ply {}", game.ply());
+        if game.seats() == 1 && matches!(game.to_move(), ToMove::Seat(_)) {
+            let answered = game.turns_of_no_seat() > automa;
+            assert_eq!(
+                next - turn,
+                u32::from(answered),
+                "{options} ply {}",
+                game.ply()
+            );
+        }
+        turn = next;
+    }
+    assert!(turn > 1, "{options}: a whole game in turn {turn}");
+}
+
+#[test]
+fn a_puzzles_turn_is_the_move_logs_in_every_table() {
+    for &kind in GameKind::ALL {
+        for options in dispatch!(kind, G => tables::<G>()) {
+            dispatch!(kind, G => turns_follow_the_log::<G>(&options, 3));
+        }
+    }
 }
