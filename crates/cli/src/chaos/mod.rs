@@ -21,6 +21,8 @@ use verify::Played;
 #[derive(Args, Debug)]
 pub struct ChaosArgs {
     /// The PostgreSQL database the instances share (`postgres://…`); its games stay there.
+    /// One instance may run on SQLite instead (`sqlite://…`): the single-instance figures a
+    /// cluster's are read against (issue 53: CPU per move against one SQLite instance).
     #[arg(long)]
     pub database: String,
     /// How many instances run behind the proxy.
@@ -48,8 +50,13 @@ pub struct ChaosArgs {
 }
 
 pub fn run(args: ChaosArgs) -> Result<()> {
-    if !(args.database.starts_with("postgres://") || args.database.starts_with("postgresql://")) {
-        bail!("--database must be a PostgreSQL URL (postgres://…): instances share it");
+    let postgres =
+        args.database.starts_with("postgres://") || args.database.starts_with("postgresql://");
+    if !postgres && !(args.instances == 1 && args.database.starts_with("sqlite://")) {
+        bail!(
+            "--database must be a PostgreSQL URL (postgres://…): instances share it (one \
+             instance may run on SQLite, sqlite://…)"
+        );
     }
     if args.instances == 0 || args.games == 0 || args.kill_every == 0 {
         bail!("--instances, --games and --kill-every must be at least 1");
@@ -200,6 +207,9 @@ async fn chaos(args: ChaosArgs) -> Result<()> {
     let logs = std::env::temp_dir().join(format!("pyramidion-chaos-{}", std::process::id()));
     std::fs::create_dir_all(&logs)?;
     eprintln!("chaos: logs in {}", logs.display());
+    // PostgreSQL's CPU over the run is the difference of its processes' from here to the end
+    // of the games (its backends serve the instances' pools, which stay open meanwhile).
+    let postgres_before = usage::command_cpu_seconds("postgres");
     let mut instances = Vec::new();
     // One after another: the first one migrates the database.
     for k in 1..=args.instances {
@@ -272,8 +282,13 @@ async fn chaos(args: ChaosArgs) -> Result<()> {
     for i in &instances {
         usage.read_cpu(i.pid());
     }
+    let postgres = args
+        .database
+        .starts_with("postgres")
+        .then(|| usage::command_cpu_seconds("postgres") - postgres_before);
     let cost = Cost {
         cpu: usage.cpu_total(),
+        postgres,
         memory: usage.memory(),
     };
     let checked = verify::check(&http, &proxy.base, &games).await;
@@ -296,6 +311,8 @@ async fn chaos(args: ChaosArgs) -> Result<()> {
 struct Cost {
     /// CPU seconds of every instance process, from their start to the end of the games.
     cpu: f64,
+    /// CPU seconds of this machine's PostgreSQL processes over the same span, on PostgreSQL.
+    postgres: Option<f64>,
     memory: Vec<(String, usage::Memory)>,
 }
 
@@ -378,6 +395,16 @@ fn report(
         cost.cpu,
         acks.len()
     )?;
+    if let Some(postgres) = cost.postgres {
+        outln!(
+            "PostgreSQL's CPU: {postgres:.1} s for the same moves, {:.2} s per 1,000 (every \
+             `postgres` process of this machine, from before the instances started to the end \
+             of the games: another database's work meanwhile is counted too; instances and \
+             PostgreSQL together {:.2} s per 1,000 moves)",
+            1000.0 * postgres / acks.len().max(1) as f64,
+            1000.0 * (cost.cpu + postgres) / acks.len().max(1) as f64
+        )?;
+    }
     outln!(
         "bytes received per move by the mover's connection, from its move to the state \
          acknowledging it (WebSocket payloads; a resubscription's full state included)"

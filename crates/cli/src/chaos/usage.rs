@@ -23,6 +23,23 @@ pub fn cpu_seconds(pid: u32) -> Option<f64> {
     Some((utime + stime) / USER_HZ)
 }
 
+/// User and system CPU time so far of every process of this machine whose command is
+/// `command` (`/proc/<pid>/comm`), in seconds: PostgreSQL's server and backends, which are
+/// not the run's children. A process that exited meanwhile is not counted.
+pub fn command_cpu_seconds(command: &str) -> f64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0.0;
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == command)
+        })
+        .filter_map(cpu_seconds)
+        .sum()
+}
+
 /// Resident memory of process `pid`, in bytes.
 pub fn rss_bytes(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -169,5 +186,9 @@ mod tests {
         assert!(super::cpu_seconds(me).unwrap() > 0.0, "{x}");
         assert!(super::rss_bytes(me).unwrap() > 1024 * 1024);
         assert!(super::cpu_seconds(u32::MAX).is_none());
+        // Every process of this test's command: this one at least.
+        let comm = std::fs::read_to_string(format!("/proc/{me}/comm")).unwrap();
+        assert!(super::command_cpu_seconds(comm.trim()) >= super::cpu_seconds(me).unwrap());
+        assert_eq!(super::command_cpu_seconds("no such command here"), 0.0);
     }
 }
