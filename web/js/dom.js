@@ -95,6 +95,54 @@ export function mount(el, ...children) {
   return el;
 }
 
+// A press under way: a pointer down and not yet up. A table redrawn meanwhile by something
+// else than the press (a state from the server, a preview worked out in the background)
+// replaces the pressed element between press and release, and the browser then fires no
+// click: the click is lost (a browser test lost a "Finish scoring" so, on a loaded machine,
+// to the preview of the plan just chosen). `unlessPressed(draw)` puts such a redraw off until
+// just after the release and its click; a press held longer than two seconds stops putting
+// anything off.
+let pressed = false;
+let pressTimer = 0;
+/** @type {Set<() => unknown>} */
+const putOff = new Set();
+const released = () => {
+  pressed = false;
+  clearTimeout(pressTimer);
+  // After the release's click (dispatched in the same task as the release).
+  setTimeout(() => {
+    const draws = [...putOff];
+    putOff.clear();
+    for (const draw of draws) draw();
+  }, 0);
+};
+if (typeof document !== 'undefined' && typeof document.addEventListener === 'function') {
+  document.addEventListener(
+    'pointerdown',
+    () => {
+      pressed = true;
+      clearTimeout(pressTimer);
+      pressTimer = setTimeout(released, 2000);
+    },
+    true,
+  );
+  document.addEventListener('pointerup', released, true);
+  document.addEventListener('pointercancel', released, true);
+}
+
+/**
+ * `draw`, put off while a press is under way (see above).
+ * @template {() => unknown} D
+ * @param {D} draw
+ * @returns {() => void}
+ */
+export function unlessPressed(draw) {
+  return () => {
+    if (pressed) putOff.add(draw);
+    else draw();
+  };
+}
+
 // Makes an element act as a button for mouse, finger and keyboard (Enter / Space).
 /**
  * @template {Element} E

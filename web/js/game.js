@@ -3,7 +3,7 @@
 // The server is the authority: the page shows the view and offers the legal moves it is sent,
 // sends a move with the state id it saw, and waits for the next state.
 import { api } from './api.js';
-import { h, mount, remount } from './dom.js';
+import { h, mount, remount, unlessPressed } from './dom.js';
 import { t } from './i18n.js';
 import { app, errorText, showError, toast } from './shell.js';
 import { renderGeneric } from './generic.js';
@@ -150,7 +150,7 @@ export async function renderGame(root, id, invite) {
   };
 
   const finishedOrSpectator = (st) => st.finished || st.seat === null || st.seat === undefined;
-  const draw = () => {
+  const draw = unlessPressed(() => {
     const st = page.state;
     if (!st) {
       // Drawn here rather than once, so that a change of language says it again.
@@ -229,7 +229,7 @@ export async function renderGame(root, id, invite) {
       mount(root, h('p.hint', { 'data-testid': 'render-error', 'data-code': 'render_failed' }, t('error.render'), ' ', h('code', {}, '(render_failed)')));
     }
     root.classList.toggle('pending', page.pending);
-  };
+  });
 
   // States can come faster than a screen shows them (bots that answer at once, a run of
   // missed events): a state is drawn at the next frame, and of several only the last, so the

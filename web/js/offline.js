@@ -8,7 +8,7 @@
 // can be reached (web/js/offline-sync.js). It is drawn by the game's own table, as the game
 // page draws a game the server runs: the table gets the same context, built here from the
 // engines' view of this page's seat instead of the socket's state.
-import { h, mount, remount } from './dom.js';
+import { h, mount, remount, unlessPressed } from './dom.js';
 import { t } from './i18n.js';
 import { app, errorText, toast } from './shell.js';
 import { loadEngines } from './engine.js';
@@ -219,7 +219,7 @@ async function playPage(root, id) {
     draw();
   };
 
-  const draw = () => {
+  const draw = unlessPressed(() => {
     const over = engine.toMove === undefined;
     const myTurn = !over && engine.toMove === seat;
     const legal = myTurn && !page.pending ? engine.legalMoves() : [];
@@ -279,7 +279,7 @@ async function playPage(root, id) {
     );
     root.classList.toggle('pending', page.pending);
     document.title = `${t(`game.${kept.game}`)} · ${t('offline.kind')} · Pyramidion`;
-  };
+  });
 
   // The connection back: a finished game goes to the history, and its end bar says so.
   const offStatus = app.socket

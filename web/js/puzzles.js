@@ -6,7 +6,7 @@
 // drawn on the board. Retry, hint (the rules' themes), next, the day's puzzle, the player's
 // rating and history. The shell names no game: the key comes from the route.
 import { api } from './api.js';
-import { h, mount } from './dom.js';
+import { h, mount, unlessPressed } from './dom.js';
 import { has, t } from './i18n.js';
 import { showError } from './shell.js';
 import { loadMoveText, loadTable } from './game.js';
@@ -349,7 +349,7 @@ export async function renderPuzzles(root, key, id) {
       h('p.hint', {}, t('puzzle.opt_out_hint')),
     );
 
-  const draw = () => {
+  const draw = unlessPressed(() => {
     const p = page.puzzle;
     const game = t(`game.${key}`);
     document.title = `${t('puzzle.title', { game })} · Pyramidion`;
@@ -412,7 +412,7 @@ export async function renderPuzzles(root, key, id) {
       ),
     );
     labelDrawings();
-  };
+  });
 
   // A candidate drawn in SVG (a ghost placement, a slot) gets its points written on it, in
   // the middle of its box (known only once it is on the page).

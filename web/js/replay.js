@@ -4,7 +4,7 @@
 // show (every seat's, since nothing is hidden once the game is over).
 import { chatReplay } from './chat.js';
 import { api } from './api.js';
-import { h, mount } from './dom.js';
+import { h, mount, unlessPressed } from './dom.js';
 import { t } from './i18n.js';
 import { app, errorText, showError } from './shell.js';
 import { gameResult, loadMoveText, loadResultDetails, loadTable } from './game.js';
@@ -63,7 +63,7 @@ export async function renderReplay(root, id) {
   };
 
   const board = h('div.replay-board', { 'data-testid': 'replay-board' });
-  const draw = async () => {
+  const draw = unlessPressed(async () => {
     const wanted = `${page.ply}/${page.seat}`;
     let state;
     try {
@@ -130,7 +130,7 @@ export async function renderReplay(root, id) {
     // A control: a button, an input (`disabled`), a link (no `disabled`: undefined).
     const again = focused && /** @type {HTMLElement & { disabled?: boolean } | null} */ (root.querySelector(`[data-testid="${focused}"]`));
     if (again && !again.disabled) again.focus();
-  };
+  });
 
   // Each decision's points lost, by ply, once the game is analysed.
   const lost = () => new Map(((page.analysis && page.analysis.analysis && page.analysis.analysis.decisions) || []).map((d) => [d.ply, d]));

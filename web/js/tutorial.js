@@ -6,7 +6,7 @@
 // this page says them and never re-implements a rule. Progress is the server's (per guest or
 // account), so a tutorial resumes; the last lesson is a real table against an easy bot.
 import { api } from './api.js';
-import { h, mount, stylesheet } from './dom.js';
+import { h, mount, stylesheet, unlessPressed } from './dom.js';
 import { has, t } from './i18n.js';
 import { app, showError } from './shell.js';
 import { loadTable } from './game.js';
@@ -146,7 +146,7 @@ export async function renderTutorial(root, key) {
       ),
     );
 
-  const draw = () => {
+  const draw = unlessPressed(() => {
     const step = steps[page.at];
     const header = h(
       'header.tutorial-head',
@@ -217,7 +217,7 @@ export async function renderTutorial(root, key) {
       ),
     );
     document.title = `${t('tutorial.of', { game: t(`game.${tutorial.game}`) })} · Pyramidion`;
-  };
+  });
   app.rerender = draw;
   draw();
 }
