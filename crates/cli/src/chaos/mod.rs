@@ -52,7 +52,8 @@ pub struct ChaosArgs {
 pub fn run(args: ChaosArgs) -> Result<()> {
     let postgres =
         args.database.starts_with("postgres://") || args.database.starts_with("postgresql://");
-    if !postgres && !(args.instances == 1 && args.database.starts_with("sqlite://")) {
+    let one_on_sqlite = args.instances == 1 && args.database.starts_with("sqlite://");
+    if !(postgres || one_on_sqlite) {
         bail!(
             "--database must be a PostgreSQL URL (postgres://…): instances share it (one \
              instance may run on SQLite, sqlite://…)"
