@@ -318,7 +318,7 @@ async fn an_analysis_asked_of_every_instance_runs_once() {
 async fn through_the_proxy_a_game_survives_a_drain_and_a_kill() {
     let database = fresh_database("pyramidion_cluster_proxy_test").await;
     let (mut instances, _) = start_all(&database, &["a", "b", "c"], &[]);
-    let (mut haproxy, proxy) = proxy(&instances.iter().collect::<Vec<_>>());
+    let (haproxy, proxy) = proxy(&instances.iter().collect::<Vec<_>>());
     let bases = vec![proxy.clone()];
     let http = reqwest::Client::new();
     let (alice, bob, game) = two_guests_at_a_table(&http, &proxy, "pyramids").await;
@@ -352,8 +352,7 @@ async fn through_the_proxy_a_game_survives_a_drain_and_a_kill() {
         assert_eq!(stored.get(a.ply as usize), Some(&a.text), "move {}", a.ply);
     }
     assert!(duel.players.iter().any(|p| p.resumed > 0));
-    let _ = haproxy.kill();
-    let _ = haproxy.wait();
+    drop(haproxy);
 }
 
 /// Issue 53: an owner paused past its lease (SIGSTOP) while the game goes on from another

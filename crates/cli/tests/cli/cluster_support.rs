@@ -179,8 +179,18 @@ impl Drop for Instance {
     }
 }
 
+/// HAProxy, killed when dropped: a test that fails before its end leaves none running.
+pub struct Haproxy(pub Child);
+
+impl Drop for Haproxy {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// HAProxy from Debian with deploy/haproxy.cfg in front of `instances`; its base URL.
-pub fn proxy(instances: &[&Instance]) -> (Child, String) {
+pub fn proxy(instances: &[&Instance]) -> (Haproxy, String) {
     // The configuration starts every instance down and sends nobody to one before its first
     // good check (`a_proxy_started_with_its_instances_cuts_no_request`), so the order does
     // not matter; these tests start from a cluster already ready all the same, the steady
@@ -193,7 +203,7 @@ pub fn proxy(instances: &[&Instance]) -> (Child, String) {
         .map(|i| i.base.trim_start_matches("http://").to_string())
         .collect();
     let (child, base, _) = proxy_at(&addresses);
-    (child, base)
+    (Haproxy(child), base)
 }
 
 /// HAProxy in front of the instances at `addresses` (`host:port`, started or not), with the

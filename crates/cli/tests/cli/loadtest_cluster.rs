@@ -8,7 +8,7 @@ use std::process::Command;
 async fn behind_the_proxy_the_load_tool_sums_every_instance() {
     let database = fresh_database("pyramidion_cluster_loadtest_test").await;
     let (instances, bases) = start_all(&database, &["a", "b", "c"], &[]);
-    let (mut haproxy, proxy) = proxy(&instances.iter().collect::<Vec<_>>());
+    let (haproxy, proxy) = proxy(&instances.iter().collect::<Vec<_>>());
     let run = |metrics: Option<String>| {
         let proxy = proxy.clone();
         tokio::task::spawn_blocking(move || {
@@ -64,6 +64,5 @@ async fn behind_the_proxy_the_load_tool_sums_every_instance() {
         err.contains("/metrics: 404") && err.contains("--metrics"),
         "{err}"
     );
-    let _ = haproxy.kill();
-    let _ = haproxy.wait();
+    drop(haproxy);
 }
