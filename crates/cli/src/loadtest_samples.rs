@@ -130,9 +130,8 @@ pub async fn metrics(http: &reqwest::Client, url: &str) -> Result<HashMap<String
 }
 
 /// Waits until every instance answers `/readyz` with 200 (each checked every 100 ms, for at
-/// most `patience`): an instance still starting (resuming its games) holds its
-/// writer, and a run begun then measures the start, not the load; its
-/// idle memory is no baseline either.
+/// most `patience`): an instance still starting (resuming its games) holds its writer, and a
+/// run begun then measures the start, not the load; its idle memory is no baseline either.
 pub async fn wait_ready(
     http: &reqwest::Client,
     instances: &[String],

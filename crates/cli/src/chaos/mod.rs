@@ -49,11 +49,14 @@ pub struct ChaosArgs {
     pub finish_within: u64,
 }
 
+/// Whether `database` is a PostgreSQL URL (else one instance's SQLite file).
+fn on_postgres(database: &str) -> bool {
+    database.starts_with("postgres://") || database.starts_with("postgresql://")
+}
+
 pub fn run(args: ChaosArgs) -> Result<()> {
-    let postgres =
-        args.database.starts_with("postgres://") || args.database.starts_with("postgresql://");
     let one_on_sqlite = args.instances == 1 && args.database.starts_with("sqlite://");
-    if !(postgres || one_on_sqlite) {
+    if !(on_postgres(&args.database) || one_on_sqlite) {
         bail!(
             "--database must be a PostgreSQL URL (postgres://…): instances share it (one \
              instance may run on SQLite, sqlite://…)"
@@ -210,7 +213,8 @@ async fn chaos(args: ChaosArgs) -> Result<()> {
     eprintln!("chaos: logs in {}", logs.display());
     // PostgreSQL's CPU over the run is the difference of its processes' from here to the end
     // of the games (its backends serve the instances' pools, which stay open meanwhile).
-    let postgres_before = usage::command_cpu_seconds("postgres");
+    let postgres_before =
+        on_postgres(&args.database).then(|| usage::command_cpu_seconds("postgres"));
     let mut instances = Vec::new();
     // One after another: the first one migrates the database.
     for k in 1..=args.instances {
@@ -283,10 +287,7 @@ async fn chaos(args: ChaosArgs) -> Result<()> {
     for i in &instances {
         usage.read_cpu(i.pid());
     }
-    let postgres = args
-        .database
-        .starts_with("postgres")
-        .then(|| usage::command_cpu_seconds("postgres") - postgres_before);
+    let postgres = postgres_before.map(|before| usage::command_cpu_seconds("postgres") - before);
     let cost = Cost {
         cpu: usage.cpu_total(),
         postgres,

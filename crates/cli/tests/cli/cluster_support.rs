@@ -400,8 +400,9 @@ pub async fn account(http: &reqwest::Client, base: &str, name: &str) -> String {
 }
 
 /// Plays `duel` on at a person's pace (a move every 200 ms: a two-player Forgotten Treasures
-/// game of ~140 plies outlasts three restarts of a few seconds each, on a loaded machine too) while `restart` (a thread stopping an instance and starting it again) runs, then
-/// `after` moves more; what the thread returned, and the longest gap between two moves
+/// game of ~140 plies outlasts three restarts of a few seconds each, on a loaded machine too)
+/// while `restart` (a thread stopping an instance and starting it again) runs, then `after`
+/// moves more; what the thread returned, and the longest gap between two moves
 /// acknowledged since the restart began (counted from the move before it).
 pub async fn play_through<T>(
     duel: &mut Duel,

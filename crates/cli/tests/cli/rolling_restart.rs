@@ -1,7 +1,8 @@
 //! Issue 53: a rolling restart — every instance of three drained (SIGTERM) and started again
-//! at once on its port, one after another (the next once it is ready), while two players play through HAProxy
-//! (deploy/haproxy.cfg), a long game (Forgotten Treasures). The players see at most a reconnect: the game never stops for
-//! longer than a drain's hand-over and a reconnect, and every acknowledged move is stored.
+//! at once on its port, one after another (the next once it is ready), while two players play
+//! through HAProxy (deploy/haproxy.cfg), a long game (Forgotten Treasures). The players see at
+//! most a reconnect: the game never stops for longer than a drain's hand-over and a
+//! reconnect, and every acknowledged move is stored.
 use crate::cluster_support::*;
 use std::time::{Duration, Instant};
 
